@@ -1,0 +1,98 @@
+/* =================================================================================================
+ * reduce_all.cl: one reduction over a whole array, in a single launch for every input size.
+ *
+ *   1. Each work-item accumulates its share of the aligned vectors (orx_stream.cl) and at most one
+ *      of the unaligned elements before and after them (the head before the first ORX_VEC-aligned
+ *      element and the tail after the last whole vector).
+ *   2. The work-group combines its work-items (orx_workgroup.cl, subgroup or local path).
+ *   3. A launch of one work-group writes its result to out[out_index] and is done. Otherwise each
+ *      group writes a partial, and the last group to finish, found with an atomic counter, combines
+ *      the partials and writes out[out_index]. That group also sets the counter back to zero, so
+ *      the next launch needs no memset.
+ *
+ * How the last group combines the partials (ORX_FINISH_SERIAL):
+ *   0 (GPUs): all its work-items, through the work-group reduction again; there may be a thousand.
+ *   1 (CPUs): its first work-item alone, in index order; there are a few per core. This also keeps
+ *      the kernel at one work-group reduction: PoCL 3.1 miscompiles a second inlined copy of the
+ *      barrier-containing reduction (wrong partials once work-groups run concurrently, or a crash in
+ *      LLVM 15's inliner).
+ *
+ * The grid size depends only on the element count and the device, and every combine order is
+ * fixed, so a given input gives the same bits on every run.
+ *
+ * Launch: get_local_size(0) == ORX_WG_SIZE, any number of groups (the host keeps it within the
+ * partials buffer). `in` + `offset` + `head` must be aligned to ORX_VEC elements. *counter is zero
+ * before the first launch.
+ * ============================================================================================== */
+#ifndef ORX_FINISH_SERIAL
+#define ORX_FINISH_SERIAL 0
+#endif
+#ifndef ORX_KERNEL_ATTR
+#define ORX_KERNEL_ATTR __attribute__((reqd_work_group_size(ORX_WG_SIZE, 1, 1)))
+#endif
+
+__kernel ORX_KERNEL_ATTR void orx_reduce_all(__global const T *in, ulong offset, ulong n, ulong head,
+                                             __global T *partials, __global uint *counter,
+                                             __global T *out, ulong out_index) {
+  __local T scratch[2 * ORX_WG_SIZE];
+  __local uint is_last_group;
+
+  const uint lid = (uint)get_local_id(0);
+  const ulong item = get_global_id(0);
+  const ulong items = get_global_size(0);
+  const uint groups = (uint)get_num_groups(0);
+  __global const T *base = in + offset;
+
+  /* 1. Aligned vectors, then the few elements of the unaligned head and tail. */
+  const ulong nvec = (n - head) / ORX_VEC;
+  const ulong tail_begin = head + nvec * ORX_VEC;
+  const ulong loose = head + (n - tail_begin);
+  T a, b;
+  orx_fold_pair(orx_stream_share((__global const TV *)(base + head), nvec, item, items), &a, &b);
+  for (ulong r = item; r < loose; r += items)
+    a = orx_combine(a, base[r < head ? r : tail_begin + (r - head)]);
+
+  /* 2. The work-group's result, in work-item 0. */
+  T group_result = orx_wg_reduce2(a, b, scratch);
+  if (groups == 1) {
+    if (lid == 0)
+      out[out_index] = group_result;
+    return;
+  }
+
+  /* 3. Publish the partial; the last group to arrive finishes. */
+  if (lid == 0) {
+    partials[get_group_id(0)] = group_result;
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    is_last_group = (atomic_inc(counter) == groups - 1) ? 1u : 0u;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (!is_last_group)
+    return;
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+
+  /* Other groups' partials are read through volatile so that no stale cached copy is used. */
+  __global volatile const T *done = (__global volatile const T *)partials;
+#if ORX_FINISH_SERIAL
+  if (lid == 0) {
+    T acc = done[0];
+    for (uint g = 1; g < groups; g++)
+      acc = orx_combine(acc, done[g]);
+    out[out_index] = acc;
+    *counter = 0;
+  }
+#else
+  a = ORX_IDENTITY;
+  b = ORX_IDENTITY;
+  for (uint g = lid; g < groups; g += 2 * ORX_WG_SIZE) {
+    a = orx_combine(a, done[g]);
+    if (g + ORX_WG_SIZE < groups)
+      b = orx_combine(b, done[g + ORX_WG_SIZE]);
+  }
+  group_result = orx_wg_reduce2(a, b, scratch);
+  if (lid == 0) {
+    out[out_index] = group_result;
+    *counter = 0;
+  }
+#endif
+}

@@ -1,0 +1,329 @@
+/*
+ * ocl_reduce: reductions (sum, product, min, max, and, or, xor) of arrays on any OpenCL device.
+ *
+ * This is the library's only public header. It needs no OpenCL or CUDA header: native handles
+ * (cl_mem, cl_command_queue, ...) cross this API as `void *`.
+ *
+ * Life cycle
+ *   ocl_reduce_context *ctx = NULL;
+ *   if (ocl_reduce_context_create(NULL, &ctx) != OCL_REDUCE_OK) { ... ocl_reduce_last_error(NULL) ... }
+ *   float sum;
+ *   ocl_reduce_status s = ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, host_array, count, &sum);
+ *   ocl_reduce_context_destroy(ctx);
+ *
+ * Semantics (every entry point that reduces)
+ *   - count == 0 gives the identity: 0 for SUM, OR and XOR; 1 for PROD; all bits set for AND;
+ *     +inf / -inf for float MIN / MAX; the type's largest / smallest value for integer MIN / MAX.
+ *   - Integer SUM and PROD wrap modulo 2^bits, for signed types too (two's complement).
+ *   - Float MIN and MAX: any NaN in the input gives NaN. They also order -0.0 below +0.0, so the
+ *     result's bits never depend on the order in which elements are combined (IEEE 754-2019
+ *     minimum / maximum).
+ *   - Float SUM and PROD combine in a tree; the error is within the usual bound of a blocked tree
+ *     reduction. The same input on the same device, path and library version gives the same bits
+ *     on every run: the combine order is fixed and no float atomics are used.
+ *   - AND, OR and XOR on float types give OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION.
+ *     F64 on a device without double precision gives OCL_REDUCE_ERROR_NO_FP64.
+ *   - A NULL context or result, NULL input with count > 0, or an unknown enum value gives
+ *     OCL_REDUCE_ERROR_INVALID_ARGUMENT, and ocl_reduce_last_error() names the argument.
+ *   - On any error the result is left untouched.
+ *   - count is a size_t: inputs beyond 2^32 elements work wherever the device can hold them.
+ *
+ * Threads
+ *   A context may be used by one thread at a time; use one context per thread, or lock around it.
+ *   Different contexts are independent. ocl_reduce_last_error(NULL) is per thread.
+ *
+ * Environment (read by ocl_reduce_context_create for fields left at their DEFAULT value)
+ *   OCL_REDUCE_DEVICE      a substring of the platform or device name (case-insensitive), or
+ *                          "P:D" platform and device indices, as `ocl-reduce info` lists them.
+ *   OCL_REDUCE_PATH        auto | subgroup | local
+ *   OCL_REDUCE_SUBGROUP    auto | khr | intel | builtin: which subgroup implementation the
+ *                          subgroup path uses (see ocl_reduce_subgroup_impl).
+ *   OCL_REDUCE_KERNEL_DIR  read the kernel sources from this directory instead of the copies
+ *                          embedded at build time (for kernel development).
+ *   OCL_REDUCE_LOG         "debug" prints errors and kernel builds to stderr.
+ *   OCL_REDUCE_DISABLE     comma-separated device capabilities to ignore, for testing fallbacks:
+ *                          "fp64", "subgroups".
+ */
+#ifndef OCL_REDUCE_H
+#define OCL_REDUCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32) && defined(OCL_REDUCE_SHARED)
+#  ifdef OCL_REDUCE_BUILDING
+#    define OCL_REDUCE_API __declspec(dllexport)
+#  else
+#    define OCL_REDUCE_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__)
+#  define OCL_REDUCE_API __attribute__((visibility("default")))
+#else
+#  define OCL_REDUCE_API
+#endif
+
+#define OCL_REDUCE_VERSION_MAJOR 0
+#define OCL_REDUCE_VERSION_MINOR 1
+#define OCL_REDUCE_VERSION_PATCH 0
+
+/* ---------------------------------------------------------------------------------------------
+ * Status codes. One list gives the enum, ocl_reduce_status_name() and ocl_reduce_status_string().
+ * Codes are grouped by hundreds: 1xx environment, 2xx arguments, 3xx unsupported operations,
+ * 4xx missing device capabilities, 5xx kernel build, 9xx backend and internal errors.
+ * ------------------------------------------------------------------------------------------- */
+#define OCL_REDUCE_STATUS_MAP(XX)                                                                  \
+  XX(OK, 0, "success")                                                                             \
+  XX(ERROR_OUT_OF_HOST_MEMORY, 100, "out of host memory")                                          \
+  XX(ERROR_OUT_OF_DEVICE_MEMORY, 101, "out of device memory")                                      \
+  XX(ERROR_NO_PLATFORM, 102, "no OpenCL platform is installed")                                    \
+  XX(ERROR_NO_DEVICE, 103, "no device matches the selection")                                      \
+  XX(ERROR_BACKEND_UNAVAILABLE, 104, "the requested backend cannot run here")                      \
+  XX(ERROR_INVALID_ARGUMENT, 200, "invalid argument")                                              \
+  XX(ERROR_INVALID_OPTION, 201, "invalid option or environment variable value")                    \
+  XX(ERROR_OUT_OF_RANGE, 202, "offset and count reach beyond the buffer")                          \
+  XX(ERROR_UNSUPPORTED_OPERATION, 300, "operation not supported for this element type")            \
+  XX(ERROR_NO_FP64, 400, "the device has no double precision (cl_khr_fp64)")                       \
+  XX(ERROR_PATH_UNSUPPORTED, 401, "the device cannot take the requested path")                     \
+  XX(ERROR_BUILD, 500, "kernel build failed")                                                      \
+  XX(ERROR_KERNEL_SOURCE, 501, "a kernel source file is missing or unreadable")                    \
+  XX(ERROR_BACKEND, 900, "a backend call failed")                                                  \
+  XX(ERROR_INTERNAL, 999, "internal error")
+
+typedef enum ocl_reduce_status {
+#define OCL_REDUCE_STATUS_ENUM_(name, code, text) OCL_REDUCE_##name = code,
+  OCL_REDUCE_STATUS_MAP(OCL_REDUCE_STATUS_ENUM_)
+#undef OCL_REDUCE_STATUS_ENUM_
+} ocl_reduce_status;
+
+/* Operators. */
+typedef enum ocl_reduce_op {
+  OCL_REDUCE_SUM = 0,
+  OCL_REDUCE_PROD = 1,
+  OCL_REDUCE_MIN = 2,
+  OCL_REDUCE_MAX = 3,
+  OCL_REDUCE_AND = 4, /* integer types only */
+  OCL_REDUCE_OR = 5,  /* integer types only */
+  OCL_REDUCE_XOR = 6  /* integer types only */
+} ocl_reduce_op;
+#define OCL_REDUCE_OP_COUNT 7
+
+/* Element types. */
+typedef enum ocl_reduce_type {
+  OCL_REDUCE_I32 = 0,
+  OCL_REDUCE_U32 = 1,
+  OCL_REDUCE_I64 = 2,
+  OCL_REDUCE_U64 = 3,
+  OCL_REDUCE_F32 = 4,
+  OCL_REDUCE_F64 = 5 /* needs cl_khr_fp64 */
+} ocl_reduce_type;
+#define OCL_REDUCE_TYPE_COUNT 6
+
+/* How a work-group combines its work-items' partial results. */
+typedef enum ocl_reduce_path {
+  OCL_REDUCE_PATH_DEFAULT = 0,  /* OCL_REDUCE_PATH from the environment, else AUTO */
+  OCL_REDUCE_PATH_AUTO = 1,     /* SUBGROUP where the device has subgroups, else LOCAL */
+  OCL_REDUCE_PATH_SUBGROUP = 2, /* subgroup shuffles or subgroup reduce built-ins */
+  OCL_REDUCE_PATH_LOCAL = 3     /* doubled-local-memory multireduction (Parker & MacKinnon §6) */
+} ocl_reduce_path;
+
+/* Which subgroup primitive the SUBGROUP path uses. */
+typedef enum ocl_reduce_subgroup_impl {
+  OCL_REDUCE_SUBGROUP_DEFAULT = 0, /* OCL_REDUCE_SUBGROUP from the environment, else AUTO */
+  OCL_REDUCE_SUBGROUP_AUTO = 1,    /* KHR, else INTEL, else BUILTIN, as the device allows */
+  OCL_REDUCE_SUBGROUP_KHR = 2,     /* sub_group_shuffle_xor (cl_khr_subgroup_shuffle) */
+  OCL_REDUCE_SUBGROUP_INTEL = 3,   /* intel_sub_group_shuffle_xor (cl_intel_subgroups) */
+  OCL_REDUCE_SUBGROUP_BUILTIN = 4, /* sub_group_reduce_add/min/max (cl_khr_subgroups) where the
+                                      operator has one; other operators combine through local
+                                      memory. This is what AMD devices without shuffles take. */
+  OCL_REDUCE_SUBGROUP_NONE = 5     /* reported on the LOCAL path */
+} ocl_reduce_subgroup_impl;
+
+typedef enum ocl_reduce_backend {
+  OCL_REDUCE_BACKEND_DEFAULT = 0, /* OCL_REDUCE_BACKEND from the environment, else AUTO */
+  OCL_REDUCE_BACKEND_AUTO = 1,
+  OCL_REDUCE_BACKEND_OPENCL = 2
+} ocl_reduce_backend;
+
+typedef enum ocl_reduce_device_type {
+  OCL_REDUCE_DEVICE_OTHER = 0,
+  OCL_REDUCE_DEVICE_CPU = 1,
+  OCL_REDUCE_DEVICE_GPU = 2,
+  OCL_REDUCE_DEVICE_ACCELERATOR = 3
+} ocl_reduce_device_type;
+
+/* ---------------------------------------------------------------------------------------------
+ * Devices
+ * ------------------------------------------------------------------------------------------- */
+
+/* One device a context can be created on. */
+typedef struct ocl_reduce_device_desc {
+  ocl_reduce_backend backend;
+  unsigned platform_index;
+  unsigned device_index;
+  char selector[32]; /* "P:D", for ocl_reduce_options.device or OCL_REDUCE_DEVICE */
+  char platform_name[256];
+  char device_name[256];
+  ocl_reduce_device_type device_type;
+} ocl_reduce_device_desc;
+
+/* Lists the devices of every platform: writes the first `capacity` of them to out (which may be
+ * NULL when capacity is 0) and their total number to *count. No platform at all is not an error
+ * here: *count is then 0. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_devices(ocl_reduce_device_desc *out, size_t capacity,
+                                                    size_t *count);
+
+/* ---------------------------------------------------------------------------------------------
+ * Context
+ * ------------------------------------------------------------------------------------------- */
+typedef struct ocl_reduce_context ocl_reduce_context;
+
+/* Options for ocl_reduce_context_create. Call ocl_reduce_options_init() first, then set fields:
+ * new fields are only ever appended, and struct_size tells the library which ones exist. A field
+ * left at its DEFAULT (or NULL) value takes the matching environment variable, else "auto". */
+typedef struct ocl_reduce_options {
+  size_t struct_size;                     /* set by ocl_reduce_options_init */
+  const char *device;                     /* as OCL_REDUCE_DEVICE; NULL: environment or default */
+  ocl_reduce_path path;                   /* as OCL_REDUCE_PATH */
+  ocl_reduce_subgroup_impl subgroup_impl; /* as OCL_REDUCE_SUBGROUP */
+  ocl_reduce_backend backend;             /* as OCL_REDUCE_BACKEND */
+  int profiling;                          /* nonzero: record device times of kernels, see
+                                             ocl_reduce_last_kernel_ns */
+} ocl_reduce_options;
+
+OCL_REDUCE_API void ocl_reduce_options_init(ocl_reduce_options *opts);
+
+/* Creates a context on one device, chosen by opts->device / OCL_REDUCE_DEVICE, else the first GPU
+ * or accelerator of any platform, else the first device. Builds nothing: kernels are compiled on
+ * the first use of each operator x type and cached in the context. Forcing a path or subgroup
+ * implementation that the device cannot take fails with OCL_REDUCE_ERROR_PATH_UNSUPPORTED; there
+ * is no silent fallback. On failure *out is set to NULL and ocl_reduce_last_error(NULL) says why. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_context_create(const ocl_reduce_options *opts,
+                                                           ocl_reduce_context **out);
+
+/* Creates a context that runs on an application's OpenCL command queue (a cl_command_queue), so
+ * that its buffers can be wrapped with ocl_reduce_buffer_wrap_opencl and work is ordered with the
+ * application's. The queue is retained. opts->device is ignored. The queue must be in order. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_context_create_opencl(const ocl_reduce_options *opts,
+                                                                  void *cl_command_queue,
+                                                                  ocl_reduce_context **out);
+
+/* Releases everything the context owns. NULL is accepted. Destroy the context's buffers first. */
+OCL_REDUCE_API void ocl_reduce_context_destroy(ocl_reduce_context *ctx);
+
+/* What a context runs on. Strings and handles stay valid until the context is destroyed. */
+typedef struct ocl_reduce_context_info {
+  ocl_reduce_backend backend;  /* never DEFAULT or AUTO */
+  const char *backend_name;    /* "opencl" */
+  const char *platform_name;
+  const char *device_name;
+  const char *device_version;  /* e.g. "OpenCL 3.0 PoCL ..." */
+  const char *driver_version;
+  unsigned platform_index;     /* the P:D indices OCL_REDUCE_DEVICE accepts */
+  unsigned device_index;
+  ocl_reduce_device_type device_type;
+  ocl_reduce_path path;                   /* SUBGROUP or LOCAL */
+  ocl_reduce_subgroup_impl subgroup_impl; /* NONE on the LOCAL path */
+  const char *subgroup_impl_name;         /* "khr", "intel", "builtin", "none" */
+  unsigned subgroup_size;      /* lanes per subgroup in the f32 sum kernel; 0 on the LOCAL path */
+  unsigned work_group_size;    /* work-items per work-group of the reduce kernel */
+  unsigned compute_units;
+  int has_fp64;
+  void *native_context;        /* cl_context */
+  void *native_device;         /* cl_device_id */
+  void *native_queue;          /* cl_command_queue */
+} ocl_reduce_context_info;
+
+/* Fills *info. On the SUBGROUP path the subgroup size is read from a compiled kernel, so the first
+ * query may build the f32 sum kernel. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_context_query(ocl_reduce_context *ctx,
+                                                          ocl_reduce_context_info *info);
+
+/* ---------------------------------------------------------------------------------------------
+ * Reductions of host memory
+ * ------------------------------------------------------------------------------------------- */
+
+/* Reduces count elements of `type` at `input` (host memory) with `op` and writes one element of
+ * `type` to *result. The input is copied to the device in pieces of bounded size, so count is
+ * limited by host memory only. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce(ocl_reduce_context *ctx, ocl_reduce_op op,
+                                            ocl_reduce_type type, const void *input, size_t count,
+                                            void *result);
+
+/* ---------------------------------------------------------------------------------------------
+ * Device-resident data. A buffer is device memory that the library allocated or that wraps an
+ * application's cl_mem. Reducing a buffer copies nothing but the result and rebuilds nothing:
+ * repeated reductions of the same data cost one kernel launch and one small read each.
+ * ------------------------------------------------------------------------------------------- */
+typedef struct ocl_reduce_buffer ocl_reduce_buffer;
+
+/* Allocates `bytes` (> 0) of device memory in the context. Its contents are undefined. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_create(ocl_reduce_context *ctx, size_t bytes,
+                                                          ocl_reduce_buffer **out);
+
+/* Wraps an application's cl_mem, which must belong to the context's cl_context (create the
+ * context with ocl_reduce_context_create_opencl, or allocate in info.native_context). The cl_mem
+ * is retained until ocl_reduce_buffer_destroy. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_wrap_opencl(ocl_reduce_context *ctx,
+                                                               void *cl_mem,
+                                                               ocl_reduce_buffer **out);
+
+/* Releases the buffer (a wrapped cl_mem is released, not freed). NULL is accepted. */
+OCL_REDUCE_API void ocl_reduce_buffer_destroy(ocl_reduce_buffer *buf);
+
+/* Size of the buffer in bytes. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_size(const ocl_reduce_buffer *buf,
+                                                        size_t *bytes);
+
+/* Blocking copies between host memory and the buffer, at a byte offset. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_write(ocl_reduce_context *ctx,
+                                                         ocl_reduce_buffer *buf,
+                                                         size_t offset_bytes, const void *src,
+                                                         size_t bytes);
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_read(ocl_reduce_context *ctx,
+                                                        const ocl_reduce_buffer *buf,
+                                                        size_t offset_bytes, void *dst,
+                                                        size_t bytes);
+
+/* Reduces elements [offset, offset + count) of `type` in `input` (offset counts elements, not
+ * bytes; any offset works, aligned or not) and writes one element of `type` to *result (host
+ * memory). Same semantics as ocl_reduce. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_reduce(ocl_reduce_context *ctx,
+                                                          ocl_reduce_op op, ocl_reduce_type type,
+                                                          const ocl_reduce_buffer *input,
+                                                          size_t offset, size_t count,
+                                                          void *result);
+
+/* ---------------------------------------------------------------------------------------------
+ * Errors and diagnostics
+ * ------------------------------------------------------------------------------------------- */
+
+/* "OCL_REDUCE_ERROR_NO_FP64"; "OCL_REDUCE_UNKNOWN_STATUS" for values outside the list. */
+OCL_REDUCE_API const char *ocl_reduce_status_name(ocl_reduce_status status);
+/* "the device has no double precision (cl_khr_fp64)"; "unknown status" outside the list. */
+OCL_REDUCE_API const char *ocl_reduce_status_string(ocl_reduce_status status);
+
+/* Detail of the most recent failure on ctx: which argument, which native call and error code,
+ * the kernel build log. "" when nothing has failed. With ctx == NULL: the most recent failure in
+ * this thread of a call that had no usable context (ocl_reduce_context_create, NULL ctx). The
+ * text stays valid until the next call on the same context (or thread). */
+OCL_REDUCE_API const char *ocl_reduce_last_error(const ocl_reduce_context *ctx);
+
+/* Device time of the last kernel the context ran, in nanoseconds, when the context was created
+ * with opts.profiling set; OCL_REDUCE_ERROR_INVALID_ARGUMENT otherwise. For benchmarks. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_last_kernel_ns(const ocl_reduce_context *ctx,
+                                                           uint64_t *ns);
+
+/* Element size in bytes of a type (0 for unknown values), and printable names ("f32", "sum"). */
+OCL_REDUCE_API size_t ocl_reduce_type_size(ocl_reduce_type type);
+OCL_REDUCE_API const char *ocl_reduce_type_name(ocl_reduce_type type);
+OCL_REDUCE_API const char *ocl_reduce_op_name(ocl_reduce_op op);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OCL_REDUCE_H */

@@ -1,0 +1,84 @@
+/* =================================================================================================
+ * list_test_targets.c: prints, for ctest, every (device, path, subgroup implementation) the library
+ * can run on here, one per line: "<implementation>|<selector>|<path>|<subgroup impl>". The
+ * library itself decides what each device supports: a combination is listed when a context can
+ * be created with it. tests/discover_tests.cmake.in turns the lines into ctest tests.
+ * ============================================================================================== */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ocl_reduce.h"
+
+/* A short name for the implementation: "pocl", "intel", "nvidia", else the platform's first word. */
+static void implementation_name(const ocl_reduce_device_desc *d, char *out, size_t size) {
+  static const struct {
+    const char *needle, *name;
+  } known[] = {{"Portable Computing Language", "pocl"}, {"Intel", "intel"}, {"NVIDIA", "nvidia"},
+               {"AMD", "amd"}, {"Advanced Micro Devices", "amd"}};
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+    if (strstr(d->platform_name, known[i].needle)) {
+      snprintf(out, size, "%s", known[i].name);
+      return;
+    }
+  }
+  size_t n = 0;
+  for (const char *p = d->platform_name; *p && !isspace((unsigned char)*p) && n + 1 < size; p++)
+    if (isalnum((unsigned char)*p))
+      out[n++] = (char)tolower((unsigned char)*p);
+  out[n] = '\0';
+  if (n == 0)
+    snprintf(out, size, "platform%u", d->platform_index);
+}
+
+int main(void) {
+  static const struct {
+    ocl_reduce_path path;
+    ocl_reduce_subgroup_impl impl;
+    const char *path_name, *impl_name;
+  } configs[] = {
+      {OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_KHR, "subgroup", "khr"},
+      {OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_INTEL, "subgroup", "intel"},
+      {OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_BUILTIN, "subgroup", "builtin"},
+      {OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_AUTO, "local", "auto"},
+  };
+  ocl_reduce_device_desc devices[32];
+  size_t count = 0;
+  if (ocl_reduce_devices(devices, 32, &count) != OCL_REDUCE_OK) {
+    fprintf(stderr, "ocl_reduce_devices: %s\n", ocl_reduce_last_error(NULL));
+    return 1;
+  }
+  if (count > 32)
+    count = 32;
+  for (size_t i = 0; i < count; i++) {
+    char name[64];
+    implementation_name(&devices[i], name, sizeof name);
+    /* Tell devices of one implementation apart. */
+    int twin = 0;
+    for (size_t j = 0; j < count; j++) {
+      char other[64];
+      implementation_name(&devices[j], other, sizeof other);
+      twin |= j != i && strcmp(other, name) == 0;
+    }
+    if (twin)
+      snprintf(name + strlen(name), sizeof name - strlen(name), "-%u-%u",
+               devices[i].platform_index, devices[i].device_index);
+    for (size_t c = 0; c < sizeof configs / sizeof configs[0]; c++) {
+      ocl_reduce_options opts;
+      ocl_reduce_options_init(&opts);
+      opts.device = devices[i].selector;
+      opts.path = configs[c].path;
+      opts.subgroup_impl = configs[c].impl;
+      ocl_reduce_context *ctx = NULL;
+      ocl_reduce_status s = ocl_reduce_context_create(&opts, &ctx);
+      if (s == OCL_REDUCE_OK)
+        printf("%s|%s|%s|%s\n", name, devices[i].selector, configs[c].path_name,
+               configs[c].impl_name);
+      else if (s != OCL_REDUCE_ERROR_PATH_UNSUPPORTED)
+        fprintf(stderr, "%s %s/%s: %s\n", devices[i].selector, configs[c].path_name,
+                configs[c].impl_name, ocl_reduce_last_error(NULL));
+      ocl_reduce_context_destroy(ctx);
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,162 @@
+/* =================================================================================================
+ * test_reduce.c: every operator x type against the host reference, over boundary sizes (0, 1, 2,
+ * subgroup +- 1, work-group +- 1, powers of two +- 1, primes, >= 2^22) and data modes (random,
+ * exact, constant, NaN, infinities, signed zeros, overflow, integer extremes).
+ *
+ * Each case is reduced three ways: from host memory; from a device buffer at an element offset that
+ * is not vector-aligned; and, for floats, from host memory again, which must give the same bits.
+ * The device and path come from the environment (tests/CMakeLists.txt registers this program once
+ * per implementation and path).
+ * ============================================================================================== */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "support.h"
+
+static ocl_reduce_context *ctx;
+static size_t sizes[128];
+static size_t size_count;
+
+static int setup(void **state) {
+  (void)state;
+  test_rng_init();
+  ctx = test_context_create();
+  if (!ctx)
+    return -1;
+  size_count = test_sizes(test_context_shape(ctx), 1, sizes, 128);
+  return 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  ocl_reduce_context_destroy(ctx);
+  return 0;
+}
+
+/* Reduces data three ways and checks each result; returns the number of mismatches (printed). */
+static int check_case(ocl_reduce_op op, ocl_reduce_type type, test_mode mode, const void *data,
+                      size_t n) {
+  const size_t elem = ocl_reduce_type_size(type);
+  const test_reference ref = test_reduce_host(data, n, op, type, mode);
+  char why[256];
+  int failures = 0;
+
+  test_value host_result, again, device_result;
+  memset(&host_result, 0xa5, sizeof host_result);
+  ocl_reduce_status s = ocl_reduce(ctx, op, type, data, n, &host_result);
+  if (s != OCL_REDUCE_OK) {
+    print_error("ocl_reduce(%s %s n=%zu %s): %s: %s\n", ocl_reduce_op_name(op),
+                ocl_reduce_type_name(type), n, test_mode_name(mode), ocl_reduce_status_name(s),
+                ocl_reduce_last_error(ctx));
+    return 1;
+  }
+  if (!test_matches(&host_result, &ref, op, type, why, sizeof why)) {
+    print_error("host input: %s %s n=%zu mode=%s: %s\n", ocl_reduce_op_name(op),
+                ocl_reduce_type_name(type), n, test_mode_name(mode), why);
+    failures++;
+  }
+
+  /* Device-resident, at an offset of 1..3 elements: the head before the first aligned vector. */
+  const size_t offset = 1 + n % 3;
+  ocl_reduce_buffer *buf = NULL;
+  s = ocl_reduce_buffer_create(ctx, (n + offset) * elem, &buf);
+  if (s == OCL_REDUCE_OK && n > 0)
+    s = ocl_reduce_buffer_write(ctx, buf, offset * elem, data, n * elem);
+  memset(&device_result, 0xa5, sizeof device_result);
+  if (s == OCL_REDUCE_OK)
+    s = ocl_reduce_buffer_reduce(ctx, op, type, buf, offset, n, &device_result);
+  ocl_reduce_buffer_destroy(buf);
+  if (s != OCL_REDUCE_OK) {
+    print_error("device buffer: %s: %s\n", ocl_reduce_status_name(s), ocl_reduce_last_error(ctx));
+    return failures + 1;
+  }
+  if (!test_matches(&device_result, &ref, op, type, why, sizeof why)) {
+    print_error("device buffer at offset %zu: %s %s n=%zu mode=%s: %s\n", offset,
+                ocl_reduce_op_name(op), ocl_reduce_type_name(type), n, test_mode_name(mode), why);
+    failures++;
+  }
+
+  /* Run-to-run determinism: the same call again gives the same bits. */
+  if (type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64) {
+    memset(&again, 0x5a, sizeof again);
+    s = ocl_reduce(ctx, op, type, data, n, &again);
+    if (s != OCL_REDUCE_OK || memcmp(again.bytes, host_result.bytes, elem) != 0) {
+      char a[80], b[80];
+      test_format(&again, type, a, sizeof a);
+      test_format(&host_result, type, b, sizeof b);
+      print_error("not deterministic: %s %s n=%zu mode=%s: second run %s, first %s\n",
+                  ocl_reduce_op_name(op), ocl_reduce_type_name(type), n, test_mode_name(mode), a,
+                  b);
+      failures++;
+    }
+  }
+  return failures;
+}
+
+static void sweep(ocl_reduce_op op, ocl_reduce_type type) {
+  const size_t elem = ocl_reduce_type_size(type);
+  void *data = malloc(sizes[size_count - 1] * elem + 8);
+  assert_non_null(data);
+  int failures = 0, cases = 0;
+  for (int mode = 0; mode < MODE_COUNT; mode++) {
+    if (!test_mode_applies((test_mode)mode, type))
+      continue;
+    for (size_t i = 0; i < size_count && failures < 10; i++) {
+      /* The special-value modes need no sizes past 2^20 to reach every code path. */
+      if (mode > MODE_CONSTANT && sizes[i] > ((size_t)1 << 20))
+        continue;
+      test_fill(data, sizes[i], op, type, (test_mode)mode);
+      failures += check_case(op, type, (test_mode)mode, data, sizes[i]);
+      cases++;
+    }
+  }
+  free(data);
+  if (failures)
+    fail_msg("%d mismatches in %d cases of %s %s", failures, cases, ocl_reduce_op_name(op),
+             ocl_reduce_type_name(type));
+}
+
+#define SWEEP_TEST(OP, TYPE)                                                                       \
+  static void test_##OP##_##TYPE##_matches_host_reference(void **state) {                         \
+    (void)state;                                                                                   \
+    sweep(OCL_REDUCE_##OP, OCL_REDUCE_##TYPE);                                                     \
+  }
+#define INT_OPS(TYPE)                                                                              \
+  SWEEP_TEST(SUM, TYPE)                                                                            \
+  SWEEP_TEST(PROD, TYPE)                                                                           \
+  SWEEP_TEST(MIN, TYPE)                                                                            \
+  SWEEP_TEST(MAX, TYPE)                                                                            \
+  SWEEP_TEST(AND, TYPE)                                                                            \
+  SWEEP_TEST(OR, TYPE)                                                                             \
+  SWEEP_TEST(XOR, TYPE)
+#define FLOAT_OPS(TYPE)                                                                            \
+  SWEEP_TEST(SUM, TYPE)                                                                            \
+  SWEEP_TEST(PROD, TYPE)                                                                           \
+  SWEEP_TEST(MIN, TYPE)                                                                            \
+  SWEEP_TEST(MAX, TYPE)
+
+INT_OPS(I32)
+INT_OPS(U32)
+INT_OPS(I64)
+INT_OPS(U64)
+FLOAT_OPS(F32)
+FLOAT_OPS(F64)
+
+#define ENTRY(OP, TYPE) cmocka_unit_test(test_##OP##_##TYPE##_matches_host_reference),
+#define INT_ENTRIES(TYPE)                                                                          \
+  ENTRY(SUM, TYPE) ENTRY(PROD, TYPE) ENTRY(MIN, TYPE) ENTRY(MAX, TYPE) ENTRY(AND, TYPE)           \
+      ENTRY(OR, TYPE) ENTRY(XOR, TYPE)
+#define FLOAT_ENTRIES(TYPE) ENTRY(SUM, TYPE) ENTRY(PROD, TYPE) ENTRY(MIN, TYPE) ENTRY(MAX, TYPE)
+
+int main(void) {
+  const struct CMUnitTest tests[] = {INT_ENTRIES(I32) INT_ENTRIES(U32) INT_ENTRIES(I64)
+                                         INT_ENTRIES(U64) FLOAT_ENTRIES(F32) FLOAT_ENTRIES(F64)};
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
