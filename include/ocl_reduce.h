@@ -43,6 +43,9 @@
  *   OCL_REDUCE_LOG         "debug" prints errors and kernel builds to stderr.
  *   OCL_REDUCE_DISABLE     comma-separated device capabilities to ignore, for testing fallbacks:
  *                          "fp64", "subgroups".
+ *   OCL_REDUCE_POLICY      force launch-policy fields, for testing and tuning, e.g.
+ *                          "wg=64,vec=4,unroll=4,groups=32,stream=strided,finish=group".
+ *   OCL_REDUCE_BACKEND     auto | opencl
  */
 #ifndef OCL_REDUCE_H
 #define OCL_REDUCE_H
@@ -130,7 +133,8 @@ typedef enum ocl_reduce_path {
   OCL_REDUCE_PATH_LOCAL = 3     /* doubled-local-memory multireduction (Parker & MacKinnon §6) */
 } ocl_reduce_path;
 
-/* Which subgroup primitive the SUBGROUP path uses. */
+/* Which subgroup primitive the SUBGROUP path uses. Naming one (not AUTO) with path AUTO asks for
+ * the SUBGROUP path with it; with path LOCAL it is ignored. */
 typedef enum ocl_reduce_subgroup_impl {
   OCL_REDUCE_SUBGROUP_DEFAULT = 0, /* OCL_REDUCE_SUBGROUP from the environment, else AUTO */
   OCL_REDUCE_SUBGROUP_AUTO = 1,    /* KHR, else INTEL, else BUILTIN, as the device allows */
@@ -235,6 +239,12 @@ typedef struct ocl_reduce_context_info {
   void *native_context;        /* cl_context */
   void *native_device;         /* cl_device_id */
   void *native_queue;          /* cl_command_queue */
+  /* What the context has done so far: kernel programs built, bytes copied from host memory to
+   * the device (buffer writes and host input), device allocations made. A repeated reduction of
+   * device-resident data adds nothing to any of them. */
+  uint64_t kernel_builds;
+  uint64_t bytes_to_device;
+  uint64_t device_allocations;
 } ocl_reduce_context_info;
 
 /* Fills *info. On the SUBGROUP path the subgroup size is read from a compiled kernel, so the first

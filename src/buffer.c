@@ -6,6 +6,19 @@
 
 #include "backend.h"
 
+ocl_reduce_status orx_device_alloc(ocl_reduce_context *ctx, size_t bytes, orx_mem **out) {
+  ORX_FORWARD(ctx->ops->alloc(ctx, ctx->backend, bytes, out));
+  ctx->device_allocations++;
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status orx_device_write(ocl_reduce_context *ctx, orx_mem *dst, size_t offset,
+                                   const void *src, size_t bytes) {
+  ORX_FORWARD(ctx->ops->write(ctx, ctx->backend, dst, offset, src, bytes));
+  ctx->bytes_to_device += bytes;
+  return OCL_REDUCE_OK;
+}
+
 static ocl_reduce_status new_buffer(ocl_reduce_context *ctx, orx_mem *mem, size_t bytes,
                                     ocl_reduce_buffer **out) {
   ocl_reduce_buffer *buf = calloc(1, sizeof *buf);
@@ -35,7 +48,7 @@ ocl_reduce_status ocl_reduce_buffer_create(ocl_reduce_context *ctx, size_t bytes
                     "(%llu bytes)",
                     bytes, (unsigned long long)ctx->caps.max_alloc_bytes);
   orx_mem *mem = NULL;
-  ORX_FORWARD(ctx->ops->alloc(ctx, ctx->backend, bytes, &mem));
+  ORX_FORWARD(orx_device_alloc(ctx, bytes, &mem));
   return new_buffer(ctx, mem, bytes, out);
 }
 
@@ -94,7 +107,7 @@ ocl_reduce_status ocl_reduce_buffer_write(ocl_reduce_context *ctx, ocl_reduce_bu
   ORX_FORWARD(check_copy(ctx, "ocl_reduce_buffer_write", buf, offset_bytes, src, bytes));
   if (bytes == 0)
     return OCL_REDUCE_OK;
-  return ctx->ops->write(ctx, ctx->backend, buf->mem, offset_bytes, src, bytes);
+  return orx_device_write(ctx, buf->mem, offset_bytes, src, bytes);
 }
 
 ocl_reduce_status ocl_reduce_buffer_read(ocl_reduce_context *ctx, const ocl_reduce_buffer *buf,

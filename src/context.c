@@ -26,6 +26,7 @@ typedef struct settings {
   int profiling;
   int disable_fp64;
   int disable_subgroups;
+  orx_policy_override policy;
 } settings;
 
 typedef struct keyword {
@@ -129,6 +130,7 @@ static ocl_reduce_status read_settings(const ocl_reduce_options *opts, settings 
   }
   if ((text = orx_env("OCL_REDUCE_DISABLE")) != NULL)
     ORX_FORWARD(parse_disable(text, s));
+  ORX_FORWARD(orx_parse_policy_override(orx_env("OCL_REDUCE_POLICY"), &s->policy));
   return OCL_REDUCE_OK;
 }
 
@@ -138,6 +140,7 @@ static ocl_reduce_status open_context(ocl_reduce_context *ctx, const settings *s
                                       void *native_queue) {
   ctx->ops = &orx_opencl_backend;
   ctx->profiling = s->profiling;
+  ctx->policy_override = s->policy;
   ORX_FORWARD(ctx->ops->open(ctx, s->device, native_queue, s->profiling, &ctx->backend,
                              &ctx->caps));
   /* Capabilities switched off for testing look exactly like missing ones. */
@@ -221,6 +224,11 @@ void ocl_reduce_context_destroy(ocl_reduce_context *ctx) {
   free(ctx);
 }
 
+void orx_context_policy(const ocl_reduce_context *ctx, ocl_reduce_type type, orx_policy *out) {
+  orx_select_policy(&ctx->caps, ctx->path, ctx->subgroup_impl, type, out);
+  orx_apply_policy_override(&ctx->caps, &ctx->policy_override, type, out);
+}
+
 /* ---- Devices ------------------------------------------------------------------------------------ */
 
 ocl_reduce_status ocl_reduce_devices(ocl_reduce_device_desc *out, size_t capacity, size_t *count) {
@@ -254,7 +262,7 @@ ocl_reduce_status ocl_reduce_context_query(ocl_reduce_context *ctx, ocl_reduce_c
   r.compute_units = ctx->caps.compute_units;
   r.has_fp64 = ctx->caps.has_fp64;
   orx_policy policy;
-  orx_select_policy(&ctx->caps, ctx->path, ctx->subgroup_impl, OCL_REDUCE_F32, &policy);
+  orx_context_policy(ctx, OCL_REDUCE_F32, &policy);
   r.work_group_size = policy.wg_size;
   if (ctx->path == OCL_REDUCE_PATH_SUBGROUP) {
     const orx_built *built = NULL;
@@ -262,6 +270,9 @@ ocl_reduce_status ocl_reduce_context_query(ocl_reduce_context *ctx, ocl_reduce_c
     r.subgroup_size = built->subgroup_size;
   }
   ctx->ops->native(ctx->backend, &r.native_context, &r.native_device, &r.native_queue);
+  r.kernel_builds = ctx->kernel_builds;
+  r.bytes_to_device = ctx->bytes_to_device;
+  r.device_allocations = ctx->device_allocations;
   *info = r;
   return OCL_REDUCE_OK;
 }

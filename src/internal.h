@@ -70,6 +70,19 @@ void orx_select_policy(const orx_caps *caps, ocl_reduce_path path, ocl_reduce_su
                        ocl_reduce_type type, orx_policy *out);
 size_t orx_policy_groups(const orx_policy *policy, size_t count);
 
+/* Policy fields forced through OCL_REDUCE_POLICY ("wg=64,vec=4,unroll=2,groups=32,stream=strided,
+ * finish=group"), for tests and tuning; 0 / -1 leave a field to the selector. */
+typedef struct orx_policy_override {
+  unsigned wg_size, vec, unroll, max_groups;
+  int stream;        /* -1, or an orx_stream */
+  int finish_serial; /* -1, 0 or 1 */
+} orx_policy_override;
+ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out);
+void orx_apply_policy_override(const orx_caps *caps, const orx_policy_override *o,
+                               ocl_reduce_type type, orx_policy *p);
+/* The policy a context uses for a type: the selector's, with the override applied. */
+void orx_context_policy(const ocl_reduce_context *ctx, ocl_reduce_type type, orx_policy *out);
+
 /* ---- Types and operators (types.c) --------------------------------------------------------- */
 int orx_type_valid(ocl_reduce_type type);
 int orx_op_valid(ocl_reduce_op op);
@@ -119,6 +132,7 @@ struct ocl_reduce_context {
   ocl_reduce_path path;                   /* resolved: SUBGROUP or LOCAL */
   ocl_reduce_subgroup_impl subgroup_impl; /* resolved: NONE on LOCAL */
   int profiling;
+  orx_policy_override policy_override;
 
   orx_built *programs[ORX_KERNEL_KIND_COUNT][OCL_REDUCE_OP_COUNT][OCL_REDUCE_TYPE_COUNT];
 
@@ -135,6 +149,11 @@ struct ocl_reduce_context {
   orx_mem *staging;
   size_t staging_bytes;
 
+  /* Counters reported by ocl_reduce_context_query. */
+  uint64_t kernel_builds;
+  uint64_t bytes_to_device;
+  uint64_t device_allocations;
+
   uint64_t last_kernel_ns;
   int has_kernel_time;
   unsigned buffers_alive;
@@ -147,6 +166,11 @@ struct ocl_reduce_buffer {
   orx_mem *mem;
   size_t bytes;
 };
+
+/* ---- Device memory through the backend, counted for ocl_reduce_context_info (buffer.c) ----- */
+ocl_reduce_status orx_device_alloc(ocl_reduce_context *ctx, size_t bytes, orx_mem **out);
+ocl_reduce_status orx_device_write(ocl_reduce_context *ctx, orx_mem *dst, size_t offset,
+                                   const void *src, size_t bytes);
 
 /* ---- Errors (status.c) ------------------------------------------------------------------------ */
 /* Records the message for ocl_reduce_last_error (on ctx, or per thread when ctx is NULL), prints

@@ -63,7 +63,7 @@ static double seconds_now(void) {
 
 static ocl_reduce_status build(ocl_reduce_context *ctx, orx_kernel_kind kind, ocl_reduce_op op,
                                ocl_reduce_type type, orx_built *built) {
-  orx_select_policy(&ctx->caps, ctx->path, ctx->subgroup_impl, type, &built->policy);
+  orx_context_policy(ctx, type, &built->policy);
   char defines[1024];
   write_defines(defines, sizeof defines, op, type, &built->policy);
 
@@ -80,6 +80,7 @@ static ocl_reduce_status build(ocl_reduce_context *ctx, orx_kernel_kind kind, oc
     double start = seconds_now();
     status = ctx->ops->build(ctx, ctx->backend, sources, count, kernel_kinds[kind].kernel_name,
                              built->policy.wg_size, &built->program, &built->subgroup_size);
+    ctx->kernel_builds++;
     orx_log("built %s for %s %s (%s path) in %.1f ms", kernel_kinds[kind].kernel_name,
             ocl_reduce_op_name(op), ocl_reduce_type_name(type), orx_path_name(ctx->path),
             1e3 * (seconds_now() - start));

@@ -50,7 +50,7 @@ static ocl_reduce_status ensure_mem(ocl_reduce_context *ctx, orx_mem **mem, size
   ctx->ops->release_mem(*mem);
   *mem = NULL;
   *have = 0;
-  ORX_FORWARD(ctx->ops->alloc(ctx, ctx->backend, bytes, mem));
+  ORX_FORWARD(orx_device_alloc(ctx, bytes, mem));
   *have = bytes;
   return OCL_REDUCE_OK;
 }
@@ -62,6 +62,7 @@ static ocl_reduce_status ensure_scratch(ocl_reduce_context *ctx, const orx_polic
     size_t have = 0;
     ORX_FORWARD(ensure_mem(ctx, &ctx->counter, &have, sizeof(uint32_t)));
     uint32_t zero = 0;
+    /* Scratch set-up, not application data: not counted in bytes_to_device. */
     ocl_reduce_status status = ctx->ops->write(ctx, ctx->backend, ctx->counter, 0, &zero, 4);
     if (status != OCL_REDUCE_OK) {
       ctx->ops->release_mem(ctx->counter);
@@ -173,7 +174,7 @@ ocl_reduce_status ocl_reduce(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_redu
 
   const char *bytes = input;
   if (piece == count) {
-    ORX_FORWARD(ctx->ops->write(ctx, ctx->backend, ctx->staging, 0, bytes, count * size));
+    ORX_FORWARD(orx_device_write(ctx, ctx->staging, 0, bytes, count * size));
     ORX_FORWARD(launch_reduce_all(ctx, built, ctx->staging, 0, count, ctx->results, 0));
     return read_result(ctx, type, result);
   }
@@ -182,7 +183,7 @@ ocl_reduce_status ocl_reduce(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_redu
   for (size_t k = 0; k < pieces; k++) {
     size_t first = k * piece;
     size_t n = count - first < piece ? count - first : piece;
-    ORX_FORWARD(ctx->ops->write(ctx, ctx->backend, ctx->staging, 0, bytes + first * size, n * size));
+    ORX_FORWARD(orx_device_write(ctx, ctx->staging, 0, bytes + first * size, n * size));
     ORX_FORWARD(launch_reduce_all(ctx, built, ctx->staging, 0, n, ctx->chunk_results, k));
   }
   ORX_FORWARD(launch_reduce_all(ctx, built, ctx->chunk_results, 0, pieces, ctx->results, 0));

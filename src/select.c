@@ -187,3 +187,65 @@ size_t orx_policy_groups(const orx_policy *policy, size_t count) {
     groups = policy->max_groups;
   return groups ? groups : 1;
 }
+
+/* ---- Forced policy (OCL_REDUCE_POLICY) ------------------------------------------------------ */
+
+static int is_pow2(unsigned x) { return x != 0 && (x & (x - 1)) == 0; }
+
+ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out) {
+  orx_policy_override o = {0, 0, 0, 0, -1, -1};
+  char list[256];
+  orx_strlcpy(list, text ? text : "", sizeof list);
+  for (char *save = NULL, *item = strtok_r(list, ",", &save); item;
+       item = strtok_r(NULL, ",", &save)) {
+    char *eq = strchr(item, '=');
+    if (!eq)
+      return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
+                      "OCL_REDUCE_POLICY: '%s' is not key=value", item);
+    *eq = '\0';
+    const char *key = item, *value = eq + 1;
+    char *end = NULL;
+    unsigned long number = strtoul(value, &end, 10);
+    int numeric = end != value && *end == '\0' && number > 0 && number <= 65536;
+    if (strcmp(key, "wg") == 0 && numeric && is_pow2((unsigned)number))
+      o.wg_size = (unsigned)number;
+    else if (strcmp(key, "vec") == 0 && numeric && is_pow2((unsigned)number) && number <= 16)
+      o.vec = (unsigned)number;
+    else if (strcmp(key, "unroll") == 0 && numeric && number <= 16)
+      o.unroll = (unsigned)number;
+    else if (strcmp(key, "groups") == 0 && numeric)
+      o.max_groups = (unsigned)number;
+    else if (strcmp(key, "stream") == 0 && (!strcmp(value, "strided") || !strcmp(value, "chunk")))
+      o.stream = strcmp(value, "chunk") == 0 ? ORX_STREAM_CHUNK : ORX_STREAM_STRIDED;
+    else if (strcmp(key, "finish") == 0 && (!strcmp(value, "serial") || !strcmp(value, "group")))
+      o.finish_serial = strcmp(value, "serial") == 0;
+    else
+      return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
+                      "OCL_REDUCE_POLICY: bad entry '%s=%s' (keys: wg=<power of two>, "
+                      "vec=<1..16, power of two>, unroll=<1..16>, groups=<n>, "
+                      "stream=strided|chunk, finish=serial|group)",
+                      key, value);
+  }
+  *out = o;
+  return OCL_REDUCE_OK;
+}
+
+void orx_apply_policy_override(const orx_caps *caps, const orx_policy_override *o,
+                               ocl_reduce_type type, orx_policy *p) {
+  const unsigned elem = (unsigned)ocl_reduce_type_size(type);
+  if (o->wg_size && o->wg_size <= caps->max_work_group_size &&
+      (uint64_t)2 * o->wg_size * elem + 64 <= caps->local_mem_bytes)
+    p->wg_size = o->wg_size;
+  if (o->vec && (caps->base_align_bytes == 0 || o->vec * elem <= caps->base_align_bytes))
+    p->vec = o->vec;
+  if (o->unroll)
+    p->unroll = o->unroll;
+  if (o->max_groups)
+    p->max_groups = o->max_groups;
+  if (o->stream >= 0)
+    p->stream = (orx_stream)o->stream;
+  if (o->finish_serial >= 0)
+    p->finish_serial = o->finish_serial;
+  if (o->wg_size || o->vec || o->unroll)
+    p->items_per_group = (size_t)p->wg_size * p->vec * p->unroll;
+}

@@ -1,6 +1,6 @@
 /* =================================================================================================
  * list_test_targets.c: prints, for ctest, every (device, path, subgroup implementation) the library
- * can run on here, one per line: "<implementation>|<selector>|<path>|<subgroup impl>". The
+ * can run on here, one per line: "<implementation>|<selector>|<path>|<subgroup impl>|<cpu|gpu>". The
  * library itself decides what each device supports: a combination is listed when a context can
  * be created with it. tests/discover_tests.cmake.in turns the lines into ctest tests.
  * ============================================================================================== */
@@ -72,8 +72,9 @@ int main(void) {
       ocl_reduce_context *ctx = NULL;
       ocl_reduce_status s = ocl_reduce_context_create(&opts, &ctx);
       if (s == OCL_REDUCE_OK)
-        printf("%s|%s|%s|%s\n", name, devices[i].selector, configs[c].path_name,
-               configs[c].impl_name);
+        printf("%s|%s|%s|%s|%s\n", name, devices[i].selector, configs[c].path_name,
+               configs[c].impl_name,
+               devices[i].device_type == OCL_REDUCE_DEVICE_CPU ? "cpu" : "gpu");
       else if (s != OCL_REDUCE_ERROR_PATH_UNSUPPORTED)
         fprintf(stderr, "%s %s/%s: %s\n", devices[i].selector, configs[c].path_name,
                 configs[c].impl_name, ocl_reduce_last_error(NULL));

@@ -1,0 +1,207 @@
+/* =================================================================================================
+ * test_buffer.c: device-resident data. Buffers the library allocates and buffers it wraps (an
+ * application's cl_mem, on the application's own queue), element offsets, copies both ways, and
+ * the promise that reducing the same device data again builds, uploads and allocates nothing.
+ * ============================================================================================== */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "support.h"
+
+static ocl_reduce_context *ctx;
+
+static int setup(void **state) {
+  (void)state;
+  test_rng_init();
+  ctx = test_context_create();
+  return ctx ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  ocl_reduce_context_destroy(ctx);
+  return 0;
+}
+
+static ocl_reduce_context_info query(ocl_reduce_context *c) {
+  ocl_reduce_context_info info;
+  assert_int_equal(ocl_reduce_context_query(c, &info), OCL_REDUCE_OK);
+  return info;
+}
+
+static void test_write_read_round_trip_at_offsets(void **state) {
+  (void)state;
+  enum { N = 1000 };
+  uint8_t in[N], out[N];
+  for (int i = 0; i < N; i++)
+    in[i] = (uint8_t)test_rng_next();
+  ocl_reduce_buffer *buf = NULL;
+  assert_int_equal(ocl_reduce_buffer_create(ctx, N + 13, &buf), OCL_REDUCE_OK);
+  size_t bytes = 0;
+  assert_int_equal(ocl_reduce_buffer_size(buf, &bytes), OCL_REDUCE_OK);
+  assert_int_equal(bytes, N + 13);
+  assert_int_equal(ocl_reduce_buffer_write(ctx, buf, 13, in, N), OCL_REDUCE_OK);
+  memset(out, 0, sizeof out);
+  assert_int_equal(ocl_reduce_buffer_read(ctx, buf, 13, out, N), OCL_REDUCE_OK);
+  assert_memory_equal(in, out, N);
+  assert_int_equal(ocl_reduce_buffer_read(ctx, buf, 500 + 13, out, 7), OCL_REDUCE_OK);
+  assert_memory_equal(in + 500, out, 7);
+  ocl_reduce_buffer_destroy(buf);
+}
+
+/* Every element offset within two vectors, for a few counts: heads and tails of any length. */
+static void test_every_offset_reduces_the_right_elements(void **state) {
+  (void)state;
+  enum { N = 300, PAD = 40 };
+  uint32_t data[N + PAD];
+  for (int i = 0; i < N + PAD; i++)
+    data[i] = (uint32_t)test_rng_next();
+  ocl_reduce_buffer *buf = NULL;
+  assert_int_equal(ocl_reduce_buffer_create(ctx, sizeof data, &buf), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(ctx, buf, 0, data, sizeof data), OCL_REDUCE_OK);
+  static const size_t counts[] = {0, 1, 5, 16, 17, 33, 299};
+  for (size_t offset = 0; offset < 33; offset++) {
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+      uint32_t expected = 0, got = 0xdeadbeef;
+      for (size_t i = offset; i < offset + counts[c]; i++)
+        expected ^= data[i];
+      assert_int_equal(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_XOR, OCL_REDUCE_U32, buf, offset,
+                                                counts[c], &got),
+                       OCL_REDUCE_OK);
+      if (got != expected)
+        fail_msg("offset %zu count %zu: got %u, expected %u", offset, counts[c], got, expected);
+    }
+  }
+  ocl_reduce_buffer_destroy(buf);
+}
+
+static void test_repeated_reductions_build_and_upload_nothing(void **state) {
+  (void)state;
+  enum { N = 100000 };
+  float *data = malloc(N * sizeof *data);
+  assert_non_null(data);
+  for (int i = 0; i < N; i++)
+    data[i] = (float)(test_rng_below(17)) - 8.0f;
+  ocl_reduce_buffer *buf = NULL;
+  assert_int_equal(ocl_reduce_buffer_create(ctx, N * sizeof *data, &buf), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(ctx, buf, 0, data, N * sizeof *data), OCL_REDUCE_OK);
+  float first = 0, again = 0;
+  assert_int_equal(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, buf, 0, N, &first),
+                   OCL_REDUCE_OK);
+  const ocl_reduce_context_info before = query(ctx);
+  for (int r = 0; r < 20; r++) {
+    assert_int_equal(
+        ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, buf, 0, N, &again),
+        OCL_REDUCE_OK);
+    assert_memory_equal(&first, &again, sizeof first);
+  }
+  const ocl_reduce_context_info after = query(ctx);
+  assert_int_equal(after.kernel_builds, before.kernel_builds);
+  assert_int_equal(after.bytes_to_device, before.bytes_to_device);
+  assert_int_equal(after.device_allocations, before.device_allocations);
+  /* A new operator builds exactly one more program. */
+  float max = 0;
+  assert_int_equal(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_MAX, OCL_REDUCE_F32, buf, 0, N, &max),
+                   OCL_REDUCE_OK);
+  assert_int_equal(query(ctx).kernel_builds, after.kernel_builds + 1);
+  ocl_reduce_buffer_destroy(buf);
+  free(data);
+}
+
+/* An application with its own OpenCL context, queue and buffer hands them to the library. */
+static void test_wrapped_cl_mem_on_the_application_queue(void **state) {
+  (void)state;
+  const ocl_reduce_context_info info = query(ctx);
+  cl_device_id device = (cl_device_id)info.native_device;
+  cl_int err = CL_SUCCESS;
+  cl_context app_context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  cl_command_queue queue = clCreateCommandQueueWithProperties(app_context, device, NULL, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  enum { N = 5000, OFFSET = 3 };
+  int64_t data[N + OFFSET];
+  int64_t expected = INT64_MAX;
+  for (int i = 0; i < N + OFFSET; i++) {
+    data[i] = (int64_t)test_rng_next();
+    if (i >= OFFSET && data[i] < expected)
+      expected = data[i];
+  }
+  cl_mem mem = clCreateBuffer(app_context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof data,
+                              data, &err);
+  assert_int_equal(err, CL_SUCCESS);
+
+  ocl_reduce_context *app = NULL;
+  assert_int_equal(ocl_reduce_context_create_opencl(NULL, queue, &app), OCL_REDUCE_OK);
+  const ocl_reduce_context_info app_info = query(app);
+  assert_ptr_equal(app_info.native_queue, queue);
+  assert_ptr_equal(app_info.native_context, app_context);
+  ocl_reduce_buffer *buf = NULL;
+  assert_int_equal(ocl_reduce_buffer_wrap_opencl(app, mem, &buf), OCL_REDUCE_OK);
+  size_t bytes = 0;
+  assert_int_equal(ocl_reduce_buffer_size(buf, &bytes), OCL_REDUCE_OK);
+  assert_int_equal(bytes, sizeof data);
+  int64_t got = 0;
+  assert_int_equal(ocl_reduce_buffer_reduce(app, OCL_REDUCE_MIN, OCL_REDUCE_I64, buf, OFFSET, N,
+                                            &got),
+                   OCL_REDUCE_OK);
+  assert_true(got == expected);
+  assert_int_equal(query(app).bytes_to_device, 0); /* the data was already there */
+
+  /* The library's other context cannot take this cl_mem. */
+  ocl_reduce_buffer *foreign = (ocl_reduce_buffer *)(uintptr_t)1;
+  assert_int_equal(ocl_reduce_buffer_wrap_opencl(ctx, mem, &foreign),
+                   OCL_REDUCE_ERROR_INVALID_ARGUMENT);
+  assert_null(foreign);
+  assert_non_null(strstr(ocl_reduce_last_error(ctx), "another cl_context"));
+
+  /* The wrapped cl_mem was retained: the application may release its reference first. */
+  clReleaseMemObject(mem);
+  assert_int_equal(ocl_reduce_buffer_reduce(app, OCL_REDUCE_MIN, OCL_REDUCE_I64, buf, OFFSET, N,
+                                            &got),
+                   OCL_REDUCE_OK);
+  assert_true(got == expected);
+  ocl_reduce_buffer_destroy(buf);
+  ocl_reduce_context_destroy(app);
+  clReleaseCommandQueue(queue);
+  clReleaseContext(app_context);
+}
+
+static void test_profiling_reports_kernel_time(void **state) {
+  (void)state;
+  ocl_reduce_options opts;
+  ocl_reduce_options_init(&opts);
+  opts.profiling = 1;
+  ocl_reduce_context *c = NULL;
+  assert_int_equal(ocl_reduce_context_create(&opts, &c), OCL_REDUCE_OK);
+  uint64_t ns = 0;
+  assert_int_equal(ocl_reduce_last_kernel_ns(c, &ns), OCL_REDUCE_ERROR_INVALID_ARGUMENT);
+  uint32_t data[4096];
+  for (int i = 0; i < 4096; i++)
+    data[i] = (uint32_t)i;
+  uint32_t sum = 0;
+  assert_int_equal(ocl_reduce(c, OCL_REDUCE_SUM, OCL_REDUCE_U32, data, 4096, &sum), OCL_REDUCE_OK);
+  assert_int_equal(sum, 4096u * 4095u / 2);
+  assert_int_equal(ocl_reduce_last_kernel_ns(c, &ns), OCL_REDUCE_OK);
+  assert_true(ns > 0);
+  ocl_reduce_context_destroy(c);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_write_read_round_trip_at_offsets),
+      cmocka_unit_test(test_every_offset_reduces_the_right_elements),
+      cmocka_unit_test(test_repeated_reductions_build_and_upload_nothing),
+      cmocka_unit_test(test_wrapped_cl_mem_on_the_application_queue),
+      cmocka_unit_test(test_profiling_reports_kernel_time),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,336 @@
+/* =================================================================================================
+ * test_errors.c: the error cases of every public function. Each must return its named status,
+ * leave its outputs untouched (or NULL, for handles), say in ocl_reduce_last_error() which
+ * argument or capability is at fault, and leak nothing (CI runs this under AddressSanitizer).
+ * ============================================================================================== */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "support.h"
+
+static ocl_reduce_context *ctx;
+
+static int setup(void **state) {
+  (void)state;
+  ctx = test_context_create();
+  return ctx ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  ocl_reduce_context_destroy(ctx);
+  return 0;
+}
+
+/* Asserts that `call` returned `expected` and that the last error (of c, or of the thread when c
+ * is NULL) contains `needle`. */
+static void expect_error(ocl_reduce_status got, ocl_reduce_status expected,
+                         const ocl_reduce_context *c, const char *needle) {
+  const char *message = ocl_reduce_last_error(c);
+  if (got != expected || !strstr(message, needle))
+    fail_msg("expected %s mentioning '%s', got %s: '%s'", ocl_reduce_status_name(expected),
+             needle, ocl_reduce_status_name(got), message);
+}
+
+#define UNTOUCHED 0x5a5a5a5a5a5a5a5aull
+
+/* ---- Context creation ----------------------------------------------------------------------- */
+
+static void test_context_create_rejects_bad_arguments(void **state) {
+  (void)state;
+  expect_error(ocl_reduce_context_create(NULL, NULL), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               "out is NULL");
+  ocl_reduce_context *c = (ocl_reduce_context *)(uintptr_t)1;
+  ocl_reduce_options opts;
+  memset(&opts, 0, sizeof opts); /* not initialized: struct_size 0 */
+  expect_error(ocl_reduce_context_create(&opts, &c), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               "ocl_reduce_options_init");
+  assert_null(c);
+  ocl_reduce_options_init(&opts);
+  opts.path = (ocl_reduce_path)42;
+  expect_error(ocl_reduce_context_create(&opts, &c), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               "opts->path");
+  ocl_reduce_options_init(&opts);
+  opts.subgroup_impl = (ocl_reduce_subgroup_impl)-1;
+  expect_error(ocl_reduce_context_create(&opts, &c), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               "opts->subgroup_impl");
+  ocl_reduce_options_init(&opts);
+  opts.backend = (ocl_reduce_backend)9;
+  expect_error(ocl_reduce_context_create(&opts, &c), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               "opts->backend");
+  expect_error(ocl_reduce_context_create_opencl(NULL, NULL, &c),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "cl_command_queue is NULL");
+  assert_null(c);
+}
+
+/* Runs context creation with one environment variable set, then restores it. */
+static ocl_reduce_status create_with_env(const char *name, const char *value,
+                                         const ocl_reduce_options *opts) {
+  const char *old = getenv(name);
+  char *saved = old ? strdup(old) : NULL;
+  setenv(name, value, 1);
+  ocl_reduce_context *c = NULL;
+  ocl_reduce_status s = ocl_reduce_context_create(opts, &c);
+  if (saved) {
+    setenv(name, saved, 1);
+    free(saved);
+  } else {
+    unsetenv(name);
+  }
+  if (s == OCL_REDUCE_OK)
+    assert_non_null(c);
+  else
+    assert_null(c);
+  ocl_reduce_context_destroy(c);
+  return s;
+}
+
+static void test_bad_environment_values_are_named(void **state) {
+  (void)state;
+  expect_error(create_with_env("OCL_REDUCE_PATH", "fastest", NULL),
+               OCL_REDUCE_ERROR_INVALID_OPTION, NULL, "OCL_REDUCE_PATH='fastest'");
+  expect_error(create_with_env("OCL_REDUCE_SUBGROUP", "amd", NULL),
+               OCL_REDUCE_ERROR_INVALID_OPTION, NULL, "OCL_REDUCE_SUBGROUP='amd'");
+  expect_error(create_with_env("OCL_REDUCE_BACKEND", "metal", NULL),
+               OCL_REDUCE_ERROR_INVALID_OPTION, NULL, "OCL_REDUCE_BACKEND='metal'");
+  expect_error(create_with_env("OCL_REDUCE_DISABLE", "fp64,images", NULL),
+               OCL_REDUCE_ERROR_INVALID_OPTION, NULL, "'images'");
+  expect_error(create_with_env("OCL_REDUCE_POLICY", "wg=100", NULL),
+               OCL_REDUCE_ERROR_INVALID_OPTION, NULL, "wg=100");
+  expect_error(create_with_env("OCL_REDUCE_DEVICE", "no such device anywhere", NULL),
+               OCL_REDUCE_ERROR_NO_DEVICE, NULL, "matches none of these devices");
+  expect_error(create_with_env("OCL_REDUCE_DEVICE", "99:99", NULL), OCL_REDUCE_ERROR_NO_DEVICE,
+               NULL, "'99:99'");
+}
+
+static void test_forcing_a_path_the_device_lacks_is_an_error(void **state) {
+  (void)state;
+  ocl_reduce_options opts;
+  ocl_reduce_options_init(&opts);
+  opts.path = OCL_REDUCE_PATH_SUBGROUP;
+  expect_error(create_with_env("OCL_REDUCE_DISABLE", "subgroups", &opts),
+               OCL_REDUCE_ERROR_PATH_UNSUPPORTED, NULL, "subgroup path");
+  ocl_reduce_options_init(&opts);
+  opts.path = OCL_REDUCE_PATH_AUTO; /* a named implementation implies the subgroup path */
+  opts.subgroup_impl = OCL_REDUCE_SUBGROUP_INTEL;
+  expect_error(create_with_env("OCL_REDUCE_DISABLE", "subgroups", &opts),
+               OCL_REDUCE_ERROR_PATH_UNSUPPORTED, NULL, "cl_intel_subgroups");
+  /* The local path never needs anything. */
+  ocl_reduce_options_init(&opts);
+  opts.path = OCL_REDUCE_PATH_LOCAL;
+  assert_int_equal(create_with_env("OCL_REDUCE_DISABLE", "subgroups,fp64", &opts),
+                   OCL_REDUCE_OK);
+}
+
+static void test_context_query_rejects_null(void **state) {
+  (void)state;
+  ocl_reduce_context_info info;
+  expect_error(ocl_reduce_context_query(NULL, &info), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               "ctx is NULL");
+  expect_error(ocl_reduce_context_query(ctx, NULL), OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx,
+               "info is NULL");
+  ocl_reduce_context_destroy(NULL); /* accepted */
+  ocl_reduce_options_init(NULL);    /* accepted */
+}
+
+/* ---- Reductions -------------------------------------------------------------------------- */
+
+static void test_reduce_rejects_bad_arguments_and_leaves_result(void **state) {
+  (void)state;
+  int32_t data[4] = {1, 2, 3, 4};
+  uint64_t result = UNTOUCHED;
+  expect_error(ocl_reduce(NULL, OCL_REDUCE_SUM, OCL_REDUCE_I32, data, 4, &result),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "ctx is NULL");
+  expect_error(ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, data, 4, NULL),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "result is NULL");
+  expect_error(ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, NULL, 4, &result),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "input is NULL");
+  expect_error(ocl_reduce(ctx, (ocl_reduce_op)7, OCL_REDUCE_I32, data, 4, &result),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "op has unknown value 7");
+  expect_error(ocl_reduce(ctx, (ocl_reduce_op)-1, OCL_REDUCE_I32, data, 4, &result),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "op has unknown value -1");
+  expect_error(ocl_reduce(ctx, OCL_REDUCE_SUM, (ocl_reduce_type)6, data, 4, &result),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "type has unknown value 6");
+  for (int op = OCL_REDUCE_AND; op <= OCL_REDUCE_XOR; op++) {
+    expect_error(ocl_reduce(ctx, (ocl_reduce_op)op, OCL_REDUCE_F32, data, 4, &result),
+                 OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, ctx, "integer types only");
+    expect_error(ocl_reduce(ctx, (ocl_reduce_op)op, OCL_REDUCE_F64, data, 0, &result),
+                 OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, ctx, "not on f64");
+  }
+  assert_true(result == UNTOUCHED);
+  /* NULL input is fine when there is nothing to read. */
+  assert_int_equal(ocl_reduce(ctx, OCL_REDUCE_PROD, OCL_REDUCE_I32, NULL, 0, &result),
+                   OCL_REDUCE_OK);
+  assert_int_equal((int32_t)result, 1);
+}
+
+static void test_f64_without_fp64_says_so(void **state) {
+  (void)state;
+  setenv("OCL_REDUCE_DISABLE", "fp64", 1);
+  ocl_reduce_context *c = NULL;
+  ocl_reduce_status s = ocl_reduce_context_create(NULL, &c);
+  unsetenv("OCL_REDUCE_DISABLE");
+  assert_int_equal(s, OCL_REDUCE_OK);
+  double data[3] = {1, 2, 3};
+  uint64_t result = UNTOUCHED;
+  expect_error(ocl_reduce(c, OCL_REDUCE_SUM, OCL_REDUCE_F64, data, 3, &result),
+               OCL_REDUCE_ERROR_NO_FP64, c, "no double precision");
+  expect_error(ocl_reduce(c, OCL_REDUCE_MAX, OCL_REDUCE_F64, data, 0, &result),
+               OCL_REDUCE_ERROR_NO_FP64, c, "cl_khr_fp64");
+  assert_true(result == UNTOUCHED);
+  ocl_reduce_context_info info;
+  assert_int_equal(ocl_reduce_context_query(c, &info), OCL_REDUCE_OK);
+  assert_int_equal(info.has_fp64, 0);
+  ocl_reduce_context_destroy(c);
+}
+
+/* ---- Buffers ------------------------------------------------------------------------------------ */
+
+static void test_buffer_functions_reject_bad_arguments(void **state) {
+  (void)state;
+  ocl_reduce_buffer *buf = (ocl_reduce_buffer *)(uintptr_t)1;
+  expect_error(ocl_reduce_buffer_create(NULL, 16, &buf), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               "ctx is NULL");
+  expect_error(ocl_reduce_buffer_create(ctx, 16, NULL), OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx,
+               "out is NULL");
+  expect_error(ocl_reduce_buffer_create(ctx, 0, &buf), OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx,
+               "bytes is 0");
+  assert_null(buf);
+  expect_error(ocl_reduce_buffer_create(ctx, SIZE_MAX, &buf),
+               OCL_REDUCE_ERROR_OUT_OF_DEVICE_MEMORY, ctx, "largest allocation");
+  assert_null(buf);
+  expect_error(ocl_reduce_buffer_wrap_opencl(ctx, NULL, &buf), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+               ctx, "cl_mem is NULL");
+  expect_error(ocl_reduce_buffer_wrap_opencl(NULL, NULL, &buf),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "ctx is NULL");
+  ocl_reduce_buffer_destroy(NULL); /* accepted */
+
+  assert_int_equal(ocl_reduce_buffer_create(ctx, 64, &buf), OCL_REDUCE_OK);
+  size_t bytes = 7;
+  expect_error(ocl_reduce_buffer_size(NULL, &bytes), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               "buf is NULL");
+  expect_error(ocl_reduce_buffer_size(buf, NULL), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               "bytes is NULL");
+  assert_int_equal(bytes, 7);
+  char host[128] = {0};
+  expect_error(ocl_reduce_buffer_write(NULL, buf, 0, host, 8), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+               NULL, "ctx is NULL");
+  expect_error(ocl_reduce_buffer_write(ctx, NULL, 0, host, 8), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+               ctx, "buf is NULL");
+  expect_error(ocl_reduce_buffer_write(ctx, buf, 0, NULL, 8), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+               ctx, "host pointer is NULL");
+  expect_error(ocl_reduce_buffer_write(ctx, buf, 60, host, 8), OCL_REDUCE_ERROR_OUT_OF_RANGE,
+               ctx, "beyond the buffer's 64 bytes");
+  expect_error(ocl_reduce_buffer_read(ctx, buf, 65, host, 0), OCL_REDUCE_ERROR_OUT_OF_RANGE, ctx,
+               "beyond");
+  expect_error(ocl_reduce_buffer_read(ctx, buf, 8, host, SIZE_MAX), OCL_REDUCE_ERROR_OUT_OF_RANGE,
+               ctx, "beyond");
+  expect_error(ocl_reduce_buffer_read(ctx, buf, 0, NULL, 4), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+               ctx, "host pointer is NULL");
+  assert_int_equal(ocl_reduce_buffer_read(ctx, buf, 64, NULL, 0), OCL_REDUCE_OK);
+
+  /* A buffer of another context. */
+  ocl_reduce_context *other = test_context_create();
+  assert_non_null(other);
+  expect_error(ocl_reduce_buffer_read(other, buf, 0, host, 8), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+               other, "another context");
+  uint64_t result = UNTOUCHED;
+  expect_error(ocl_reduce_buffer_reduce(other, OCL_REDUCE_SUM, OCL_REDUCE_I32, buf, 0, 4, &result),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, other, "another context");
+  ocl_reduce_context_destroy(other);
+
+  /* Element ranges: 64 bytes hold 16 i32 or 8 f64. */
+  expect_error(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, buf, 1, 16, &result),
+               OCL_REDUCE_ERROR_OUT_OF_RANGE, ctx, "[1, 1 + 16) of i32");
+  expect_error(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F64, buf, 9, 0, &result),
+               OCL_REDUCE_ERROR_OUT_OF_RANGE, ctx, "8 elements");
+  expect_error(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, buf, 8, SIZE_MAX,
+                                        &result),
+               OCL_REDUCE_ERROR_OUT_OF_RANGE, ctx, "beyond");
+  expect_error(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, NULL, 0, 1, &result),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "input is NULL");
+  expect_error(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_XOR, OCL_REDUCE_F32, buf, 0, 1, &result),
+               OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, ctx, "xor");
+  expect_error(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, buf, 0, 1, NULL),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "result is NULL");
+  assert_true(result == UNTOUCHED);
+  /* An empty range at the very end is fine and gives the identity. */
+  assert_int_equal(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_MIN, OCL_REDUCE_U32, buf, 16, 0,
+                                            &result),
+                   OCL_REDUCE_OK);
+  assert_int_equal((uint32_t)result, UINT32_MAX);
+  ocl_reduce_buffer_destroy(buf);
+}
+
+/* ---- Status and names -------------------------------------------------------------------- */
+
+static void test_every_status_has_a_distinct_name_and_message(void **state) {
+  (void)state;
+  static const ocl_reduce_status all[] = {
+#define STATUS_VALUE(name, code, text) OCL_REDUCE_##name,
+      OCL_REDUCE_STATUS_MAP(STATUS_VALUE)
+#undef STATUS_VALUE
+  };
+  const size_t count = sizeof all / sizeof all[0];
+  assert_int_equal(OCL_REDUCE_OK, 0);
+  for (size_t i = 0; i < count; i++) {
+    const char *name = ocl_reduce_status_name(all[i]);
+    assert_true(strncmp(name, "OCL_REDUCE_", 11) == 0);
+    assert_string_not_equal(name, "OCL_REDUCE_UNKNOWN_STATUS");
+    assert_string_not_equal(ocl_reduce_status_string(all[i]), "unknown status");
+    for (size_t j = 0; j < i; j++) {
+      assert_string_not_equal(name, ocl_reduce_status_name(all[j]));
+      assert_int_not_equal(all[i], all[j]);
+    }
+  }
+  assert_string_equal(ocl_reduce_status_name((ocl_reduce_status)12345),
+                      "OCL_REDUCE_UNKNOWN_STATUS");
+  assert_string_equal(ocl_reduce_status_string((ocl_reduce_status)-3), "unknown status");
+  assert_string_equal(ocl_reduce_status_name(OCL_REDUCE_ERROR_NO_FP64),
+                      "OCL_REDUCE_ERROR_NO_FP64");
+  assert_int_equal(ocl_reduce_type_size((ocl_reduce_type)99), 0);
+  assert_int_equal(ocl_reduce_type_size(OCL_REDUCE_F64), 8);
+  assert_string_equal(ocl_reduce_type_name((ocl_reduce_type)-1), "unknown");
+  assert_string_equal(ocl_reduce_op_name((ocl_reduce_op)7), "unknown");
+  assert_string_equal(ocl_reduce_op_name(OCL_REDUCE_XOR), "xor");
+}
+
+static void test_devices_and_profiling_reject_bad_arguments(void **state) {
+  (void)state;
+  ocl_reduce_device_desc desc;
+  size_t count = 0;
+  expect_error(ocl_reduce_devices(&desc, 1, NULL), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               "count is NULL");
+  expect_error(ocl_reduce_devices(NULL, 1, &count), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               "out is NULL");
+  assert_int_equal(ocl_reduce_devices(NULL, 0, &count), OCL_REDUCE_OK);
+  assert_true(count >= 1);
+  uint64_t ns = UNTOUCHED;
+  expect_error(ocl_reduce_last_kernel_ns(ctx, &ns), OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx,
+               "without options.profiling");
+  expect_error(ocl_reduce_last_kernel_ns(NULL, &ns), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               "ctx is NULL");
+  assert_true(ns == UNTOUCHED);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_context_create_rejects_bad_arguments),
+      cmocka_unit_test(test_bad_environment_values_are_named),
+      cmocka_unit_test(test_forcing_a_path_the_device_lacks_is_an_error),
+      cmocka_unit_test(test_context_query_rejects_null),
+      cmocka_unit_test(test_reduce_rejects_bad_arguments_and_leaves_result),
+      cmocka_unit_test(test_f64_without_fp64_says_so),
+      cmocka_unit_test(test_buffer_functions_reject_bad_arguments),
+      cmocka_unit_test(test_every_status_has_a_distinct_name_and_message),
+      cmocka_unit_test(test_devices_and_profiling_reject_bad_arguments),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

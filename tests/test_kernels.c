@@ -1,0 +1,151 @@
+/* =================================================================================================
+ * test_kernels.c: kernel sources. OCL_REDUCE_KERNEL_DIR makes a new context read cl/ from disk
+ * (an edit takes effect without rebuilding the library); a missing file or a kernel that does not
+ * compile gives its named status, with the file name or the build log in the message.
+ * ============================================================================================== */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "support.h"
+
+#ifndef ORX_SOURCE_CL_DIR
+#error "tests/CMakeLists.txt defines ORX_SOURCE_CL_DIR, the source tree's cl/"
+#endif
+
+static char scratch_dir[256];
+
+/* Copies every file of cl/ into the scratch directory, replacing `from` by `to` in `file`. */
+static void copy_sources(const char *file, const char *from, const char *to) {
+  DIR *dir = opendir(ORX_SOURCE_CL_DIR);
+  assert_non_null(dir);
+  for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+    if (e->d_name[0] == '.')
+      continue;
+    char src[512], dst[512];
+    snprintf(src, sizeof src, "%s/%s", ORX_SOURCE_CL_DIR, e->d_name);
+    snprintf(dst, sizeof dst, "%s/%s", scratch_dir, e->d_name);
+    FILE *in = fopen(src, "rb");
+    assert_non_null(in);
+    static char text[1 << 20];
+    size_t n = fread(text, 1, sizeof text - 1, in);
+    fclose(in);
+    text[n] = '\0';
+    FILE *out = fopen(dst, "wb");
+    assert_non_null(out);
+    char *at = (file && strcmp(file, e->d_name) == 0) ? strstr(text, from) : NULL;
+    if (file && strcmp(file, e->d_name) == 0)
+      assert_non_null(at);
+    if (at) {
+      fwrite(text, 1, (size_t)(at - text), out);
+      fputs(to, out);
+      fputs(at + strlen(from), out);
+    } else {
+      fputs(text, out);
+    }
+    fclose(out);
+  }
+  closedir(dir);
+}
+
+static void remove_sources(void) {
+  DIR *dir = opendir(scratch_dir);
+  if (!dir)
+    return;
+  for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+    if (e->d_name[0] == '.')
+      continue;
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", scratch_dir, e->d_name);
+    unlink(path);
+  }
+  closedir(dir);
+}
+
+static int setup(void **state) {
+  (void)state;
+  snprintf(scratch_dir, sizeof scratch_dir, "/tmp/ocl_reduce_kernels_XXXXXX");
+  return mkdtemp(scratch_dir) ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  remove_sources();
+  rmdir(scratch_dir);
+  unsetenv("OCL_REDUCE_KERNEL_DIR");
+  return 0;
+}
+
+/* Sums 1..100 as i32 in a fresh context that reads kernels from `dir` (NULL: embedded). */
+static ocl_reduce_status sum_with(const char *dir, int32_t *result, char *message, size_t size) {
+  if (dir)
+    setenv("OCL_REDUCE_KERNEL_DIR", dir, 1);
+  else
+    unsetenv("OCL_REDUCE_KERNEL_DIR");
+  ocl_reduce_context *ctx = test_context_create();
+  assert_non_null(ctx);
+  int32_t data[100];
+  for (int i = 0; i < 100; i++)
+    data[i] = i + 1;
+  ocl_reduce_status s = ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, data, 100, result);
+  snprintf(message, size, "%s", ocl_reduce_last_error(ctx));
+  ocl_reduce_context_destroy(ctx);
+  unsetenv("OCL_REDUCE_KERNEL_DIR");
+  return s;
+}
+
+static void test_kernel_dir_edits_take_effect_without_rebuilding(void **state) {
+  (void)state;
+  char message[16384];
+  int32_t result = 0;
+  assert_int_equal(sum_with(NULL, &result, message, sizeof message), OCL_REDUCE_OK);
+  assert_int_equal(result, 5050);
+  copy_sources(NULL, NULL, NULL);
+  assert_int_equal(sum_with(scratch_dir, &result, message, sizeof message), OCL_REDUCE_OK);
+  assert_int_equal(result, 5050);
+  /* An operator that adds one per combine: the files on disk, not the embedded copies, ran. */
+  copy_sources("orx_ops.cl", "#define ORX_APPLY(a, b, AS_BITS, FROM_BITS) ((a) + (b))",
+               "#define ORX_APPLY(a, b, AS_BITS, FROM_BITS) ((a) + (b) + 1000000u)");
+  assert_int_equal(sum_with(scratch_dir, &result, message, sizeof message), OCL_REDUCE_OK);
+  assert_true(result > 5050 + 1000000);
+}
+
+static void test_missing_kernel_file_is_named(void **state) {
+  (void)state;
+  remove_sources();
+  char message[16384];
+  int32_t result = 77;
+  assert_int_equal(sum_with(scratch_dir, &result, message, sizeof message),
+                   OCL_REDUCE_ERROR_KERNEL_SOURCE);
+  assert_int_equal(result, 77);
+  assert_non_null(strstr(message, "orx_types.cl"));
+}
+
+static void test_kernel_that_does_not_compile_reports_the_build_log(void **state) {
+  (void)state;
+  copy_sources("reduce_all.cl", "__local uint is_last_group;",
+               "__local uint is_last_group; this is not OpenCL C;");
+  char message[16384];
+  int32_t result = 77;
+  assert_int_equal(sum_with(scratch_dir, &result, message, sizeof message), OCL_REDUCE_ERROR_BUILD);
+  assert_int_equal(result, 77);
+  assert_non_null(strstr(message, "clBuildProgram"));
+  assert_non_null(strstr(message, "build log"));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_kernel_dir_edits_take_effect_without_rebuilding),
+      cmocka_unit_test(test_missing_kernel_file_is_named),
+      cmocka_unit_test(test_kernel_that_does_not_compile_reports_the_build_log),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,200 @@
+/* =================================================================================================
+ * test_select.c: the library's choices as pure functions of a device's capabilities (select.c),
+ * on synthetic devices: which device a selector names, which path and subgroup implementation a
+ * context takes, and the launch policy. Needs no OpenCL device.
+ * ============================================================================================== */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "internal.h"
+#include "select.h"
+
+static orx_caps gpu(void) {
+  orx_caps c;
+  memset(&c, 0, sizeof c);
+  c.type = OCL_REDUCE_DEVICE_GPU;
+  c.compute_units = 132;
+  c.max_work_group_size = 1024;
+  c.local_mem_bytes = 48 * 1024;
+  c.base_align_bytes = 128;
+  c.has_fp64 = 1;
+  return c;
+}
+
+static orx_caps cpu(void) {
+  orx_caps c = gpu();
+  c.type = OCL_REDUCE_DEVICE_CPU;
+  c.compute_units = 2;
+  c.max_work_group_size = 4096;
+  c.local_mem_bytes = 1 << 20;
+  return c;
+}
+
+static void resolve(const orx_caps *caps, ocl_reduce_path path, ocl_reduce_subgroup_impl impl,
+                    ocl_reduce_status status, ocl_reduce_path want_path,
+                    ocl_reduce_subgroup_impl want_impl) {
+  ocl_reduce_path got_path = OCL_REDUCE_PATH_DEFAULT;
+  ocl_reduce_subgroup_impl got_impl = OCL_REDUCE_SUBGROUP_DEFAULT;
+  const char *why = NULL;
+  assert_int_equal(orx_resolve_path(caps, path, impl, &got_path, &got_impl, &why), status);
+  if (status == OCL_REDUCE_OK) {
+    assert_int_equal(got_path, want_path);
+    assert_int_equal(got_impl, want_impl);
+  } else {
+    assert_non_null(why);
+  }
+}
+
+static void test_auto_takes_subgroups_when_present_and_local_otherwise(void **state) {
+  (void)state;
+  orx_caps c = gpu();
+  resolve(&c, OCL_REDUCE_PATH_AUTO, OCL_REDUCE_SUBGROUP_AUTO, OCL_REDUCE_OK,
+          OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE);
+  c.has_khr_subgroups = 1; /* AMD: built-ins only */
+  resolve(&c, OCL_REDUCE_PATH_AUTO, OCL_REDUCE_SUBGROUP_AUTO, OCL_REDUCE_OK,
+          OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_BUILTIN);
+  c.has_intel_subgroups = 1;
+  resolve(&c, OCL_REDUCE_PATH_AUTO, OCL_REDUCE_SUBGROUP_AUTO, OCL_REDUCE_OK,
+          OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_INTEL);
+  c.has_khr_shuffle = 1;
+  resolve(&c, OCL_REDUCE_PATH_AUTO, OCL_REDUCE_SUBGROUP_AUTO, OCL_REDUCE_OK,
+          OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_KHR);
+  resolve(&c, OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_BUILTIN, OCL_REDUCE_OK,
+          OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_BUILTIN);
+  resolve(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_KHR, OCL_REDUCE_OK,
+          OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE);
+}
+
+static void test_forced_path_or_implementation_is_never_a_fallback(void **state) {
+  (void)state;
+  orx_caps c = gpu();
+  resolve(&c, OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_AUTO,
+          OCL_REDUCE_ERROR_PATH_UNSUPPORTED, 0, 0);
+  c.has_khr_subgroups = 1;
+  resolve(&c, OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_KHR,
+          OCL_REDUCE_ERROR_PATH_UNSUPPORTED, 0, 0);
+  resolve(&c, OCL_REDUCE_PATH_AUTO, OCL_REDUCE_SUBGROUP_INTEL,
+          OCL_REDUCE_ERROR_PATH_UNSUPPORTED, 0, 0);
+}
+
+static void test_cpu_streams_chunks_and_gpu_strides(void **state) {
+  (void)state;
+  orx_caps c = cpu();
+  orx_policy p;
+  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F32, &p);
+  assert_int_equal(p.stream, ORX_STREAM_CHUNK);
+  assert_int_equal(p.vec * 4, 64);
+  assert_int_equal(p.finish_serial, 1);
+  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F64, &p);
+  assert_int_equal(p.vec, 8);
+  c = gpu();
+  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F32, &p);
+  assert_int_equal(p.stream, ORX_STREAM_STRIDED);
+  assert_int_equal(p.vec, 4);
+  assert_int_equal(p.finish_serial, 0);
+  assert_int_equal(p.max_groups % c.compute_units, 0);
+  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_U64, &p);
+  assert_int_equal(p.vec, 2);
+}
+
+static void test_policy_fits_small_devices(void **state) {
+  (void)state;
+  orx_caps c = gpu();
+  c.max_work_group_size = 100; /* not a power of two */
+  c.local_mem_bytes = 1024;
+  c.base_align_bytes = 8;
+  orx_policy p;
+  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F64, &p);
+  assert_int_equal(p.wg_size & (p.wg_size - 1), 0);
+  assert_true(p.wg_size <= 100);
+  assert_true(2 * p.wg_size * 8 + 64 <= 1024);
+  assert_int_equal(p.vec, 1);
+}
+
+static void test_groups_grow_with_count_up_to_the_cap(void **state) {
+  (void)state;
+  orx_caps c = gpu();
+  orx_policy p;
+  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F32, &p);
+  assert_int_equal(orx_policy_groups(&p, 1), 1);
+  assert_int_equal(orx_policy_groups(&p, p.items_per_group), 1);
+  assert_int_equal(orx_policy_groups(&p, p.items_per_group + 1), 2);
+  assert_int_equal(orx_policy_groups(&p, (size_t)1 << 40), p.max_groups);
+}
+
+static void test_policy_override_parses_and_rejects(void **state) {
+  (void)state;
+  orx_policy_override o;
+  assert_int_equal(orx_parse_policy_override("wg=64,vec=4,unroll=2,groups=9,stream=chunk,"
+                                             "finish=group",
+                                             &o),
+                   OCL_REDUCE_OK);
+  assert_int_equal(o.wg_size, 64);
+  assert_int_equal(o.stream, ORX_STREAM_CHUNK);
+  assert_int_equal(o.finish_serial, 0);
+  assert_int_equal(orx_parse_policy_override(NULL, &o), OCL_REDUCE_OK);
+  assert_int_equal(o.wg_size, 0);
+  assert_int_equal(o.stream, -1);
+  assert_int_equal(orx_parse_policy_override("wg=48", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+  assert_int_equal(orx_parse_policy_override("vec=32", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+  assert_int_equal(orx_parse_policy_override("stream", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+  assert_int_equal(orx_parse_policy_override("speed=11", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+}
+
+static void test_device_selector(void **state) {
+  (void)state;
+  const orx_device_entry list[] = {
+      {0, 0, "Portable Computing Language", "pthread-haswell", OCL_REDUCE_DEVICE_CPU},
+      {1, 0, "Intel(R) OpenCL", "Intel CPU", OCL_REDUCE_DEVICE_CPU},
+      {2, 0, "NVIDIA CUDA", "NVIDIA H200", OCL_REDUCE_DEVICE_GPU},
+      {2, 1, "NVIDIA CUDA", "NVIDIA H100", OCL_REDUCE_DEVICE_GPU},
+  };
+  size_t index = 99;
+  assert_int_equal(orx_pick_device(NULL, list, 4, NULL, &index), OCL_REDUCE_OK);
+  assert_int_equal(index, 2); /* the first GPU */
+  assert_int_equal(orx_pick_device(NULL, list, 2, "", &index), OCL_REDUCE_OK);
+  assert_int_equal(index, 0); /* no GPU: the first device */
+  assert_int_equal(orx_pick_device(NULL, list, 4, "2:1", &index), OCL_REDUCE_OK);
+  assert_int_equal(index, 3);
+  assert_int_equal(orx_pick_device(NULL, list, 4, "portable", &index), OCL_REDUCE_OK);
+  assert_int_equal(index, 0);
+  assert_int_equal(orx_pick_device(NULL, list, 4, "h100", &index), OCL_REDUCE_OK);
+  assert_int_equal(index, 3);
+  assert_int_equal(orx_pick_device(NULL, list, 4, "3:0", &index), OCL_REDUCE_ERROR_NO_DEVICE);
+  assert_non_null(strstr(ocl_reduce_last_error(NULL), "2:1  NVIDIA CUDA / NVIDIA H100"));
+  assert_int_equal(orx_pick_device(NULL, list, 4, "radeon", &index), OCL_REDUCE_ERROR_NO_DEVICE);
+  assert_int_equal(orx_pick_device(NULL, list, 0, NULL, &index), OCL_REDUCE_ERROR_NO_DEVICE);
+}
+
+static void test_identities_and_compute_types(void **state) {
+  (void)state;
+  assert_true(orx_identity_bits(OCL_REDUCE_MIN, OCL_REDUCE_F32) == 0x7f800000u);
+  assert_true(orx_identity_bits(OCL_REDUCE_MAX, OCL_REDUCE_F64) == 0xfff0000000000000u);
+  assert_true(orx_identity_bits(OCL_REDUCE_MIN, OCL_REDUCE_I32) == 0x7fffffffu);
+  assert_true(orx_identity_bits(OCL_REDUCE_MAX, OCL_REDUCE_I64) == 0x8000000000000000u);
+  assert_true(orx_identity_bits(OCL_REDUCE_AND, OCL_REDUCE_U32) == 0xffffffffu);
+  assert_true(orx_identity_bits(OCL_REDUCE_PROD, OCL_REDUCE_F32) == 0x3f800000u);
+  assert_int_equal(orx_compute_type(OCL_REDUCE_SUM, OCL_REDUCE_I32), OCL_REDUCE_U32);
+  assert_int_equal(orx_compute_type(OCL_REDUCE_PROD, OCL_REDUCE_I64), OCL_REDUCE_U64);
+  assert_int_equal(orx_compute_type(OCL_REDUCE_MIN, OCL_REDUCE_I32), OCL_REDUCE_I32);
+  assert_int_equal(orx_compute_type(OCL_REDUCE_SUM, OCL_REDUCE_F32), OCL_REDUCE_F32);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_auto_takes_subgroups_when_present_and_local_otherwise),
+      cmocka_unit_test(test_forced_path_or_implementation_is_never_a_fallback),
+      cmocka_unit_test(test_cpu_streams_chunks_and_gpu_strides),
+      cmocka_unit_test(test_policy_fits_small_devices),
+      cmocka_unit_test(test_groups_grow_with_count_up_to_the_cap),
+      cmocka_unit_test(test_policy_override_parses_and_rejects),
+      cmocka_unit_test(test_device_selector),
+      cmocka_unit_test(test_identities_and_compute_types),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
