@@ -236,6 +236,13 @@ typedef struct ocl_reduce_context_info {
   unsigned work_group_size;    /* work-items per work-group of the reduce kernel */
   unsigned compute_units;
   int has_fp64;
+  /* The capabilities the paths depend on. */
+  int has_khr_subgroups;        /* cl_khr_subgroups or the OpenCL C 3.0 subgroup feature */
+  int has_khr_subgroup_shuffle; /* cl_khr_subgroup_shuffle */
+  int has_intel_subgroups;      /* cl_intel_subgroups */
+  uint64_t local_mem_bytes;
+  uint64_t max_alloc_bytes;
+  uint64_t global_mem_bytes;
   void *native_context;        /* cl_context */
   void *native_device;         /* cl_device_id */
   void *native_queue;          /* cl_command_queue */

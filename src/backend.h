@@ -54,6 +54,14 @@ struct orx_backend_ops {
                             size_t *bytes);
   void (*release_mem)(orx_mem *mem);
 
+  /* Optional (NULL: not supported). Device memory the host can read directly once the work that
+   * writes it has finished, with no copy command: OpenCL fine-grained SVM, CUDA mapped pinned
+   * memory. Small result slots use it to save a command and a synchronisation per call. */
+  ocl_reduce_status (*alloc_host_visible)(ocl_reduce_context *ctx, orx_backend *be, size_t bytes,
+                                          orx_mem **out, void **host);
+  /* Waits until everything enqueued so far has finished. */
+  ocl_reduce_status (*finish)(ocl_reduce_context *ctx, orx_backend *be);
+
   /* Blocking copies between host memory and device memory. */
   ocl_reduce_status (*write)(ocl_reduce_context *ctx, orx_backend *be, orx_mem *dst,
                              size_t offset, const void *src, size_t bytes);

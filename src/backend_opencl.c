@@ -3,6 +3,7 @@
  * Khronos ICD loader. This is the only file that includes CL/cl.h. Device choice is the shared
  * orx_pick_device() (select.c) over the platforms' device lists.
  * ============================================================================================== */
+#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) on Linux */
 #define CL_TARGET_OPENCL_VERSION 300
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
@@ -10,12 +11,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "backend.h"
 #include "select.h"
 
 struct orx_backend {
   cl_platform_id platform;
+  int host_memory_device; /* a CPU device: its buffers can be our own host memory */
+  int has_fine_grain_svm; /* CL_DEVICE_SVM_FINE_GRAIN_BUFFER */
+  cl_event last_kernel;   /* the latest launch, which finish() waits for */
   cl_device_id device;
   cl_context context;
   cl_command_queue queue;
@@ -28,8 +33,11 @@ struct orx_program {
   cl_kernel kernel;
 };
 
+/* A buffer, or (svm != NULL) a fine-grained SVM allocation passed as a pointer argument. */
 struct orx_mem {
   cl_mem mem;
+  void *svm;
+  cl_context context; /* the SVM allocation's, for clSVMFree */
 };
 
 /* ---- Error names -------------------------------------------------------------------------- */
@@ -326,6 +334,12 @@ static void read_caps(orx_backend *be, orx_caps *caps) {
                              caps->type == OCL_REDUCE_DEVICE_CPU;
   be->can_query_subgroups = version_of(caps->platform_version) >= 21 &&
                             version_of(caps->device_version) >= 21;
+  cl_device_svm_capabilities svm = 0;
+  if (version_of(caps->platform_version) >= 20 && version_of(caps->device_version) >= 20 &&
+      clGetDeviceInfo(dev, CL_DEVICE_SVM_CAPABILITIES, sizeof svm, &svm, NULL) == CL_SUCCESS)
+    be->has_fine_grain_svm = (svm & CL_DEVICE_SVM_FINE_GRAIN_BUFFER) != 0;
+  caps->host_visible_memory = be->has_fine_grain_svm;
+  be->host_memory_device = caps->type == OCL_REDUCE_DEVICE_CPU;
 }
 
 /* ---- Life cycle -------------------------------------------------------------------------------- */
@@ -333,6 +347,8 @@ static void read_caps(orx_backend *be, orx_caps *caps) {
 static void cl_close(orx_backend *be) {
   if (!be)
     return;
+  if (be->last_kernel)
+    clReleaseEvent(be->last_kernel);
   if (be->queue)
     clReleaseCommandQueue(be->queue);
   if (be->context)
@@ -523,7 +539,79 @@ static void cl_release_mem(orx_mem *mem) {
     return;
   if (mem->mem)
     clReleaseMemObject(mem->mem);
+  if (mem->svm)
+    clSVMFree(mem->context, mem->svm);
   free(mem);
+}
+
+static ocl_reduce_status cl_alloc_host_visible(ocl_reduce_context *ctx, orx_backend *be,
+                                               size_t bytes, orx_mem **out, void **host) {
+  if (!be->has_fine_grain_svm)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_INTERNAL, "the device has no fine-grained SVM");
+  orx_mem *m = calloc(1, sizeof *m);
+  if (!m)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  m->svm = clSVMAlloc(be->context, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, bytes, 0);
+  if (!m->svm) {
+    free(m);
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_DEVICE_MEMORY,
+                    "clSVMAlloc(%zu bytes, fine grain) failed", bytes);
+  }
+  m->context = be->context;
+  *out = m;
+  *host = m->svm;
+  return OCL_REDUCE_OK;
+}
+
+/* Waits for the latest launch: the queue is in order, so everything before it is done too. On
+ * PoCL, waiting for the event returns sooner than clFinish (1.5 against 1.7-2.1 ms for a 64 MiB
+ * sum on 2 cores). */
+static ocl_reduce_status cl_finish(ocl_reduce_context *ctx, orx_backend *be) {
+  if (!be->last_kernel) {
+    CL_CHECK(ctx, "clFinish", clFinish(be->queue));
+    return OCL_REDUCE_OK;
+  }
+  cl_int code = clWaitForEvents(1, &be->last_kernel);
+  clReleaseEvent(be->last_kernel);
+  be->last_kernel = NULL;
+  if (code != CL_SUCCESS)
+    return cl_fail(ctx, "clWaitForEvents", code);
+  return OCL_REDUCE_OK;
+}
+
+/* Large buffers of CPU devices live in host memory we allocate ourselves, 2 MiB aligned and marked
+ * for transparent huge pages: streaming through 4 KiB pages costs a TLB miss every 4 KiB, which
+ * under virtualisation is a two-level page walk. Measured on a 2-core VM: 22 -> 29 and 38 -> 56
+ * GB/s for a 64 MiB sum. The memory is freed when the implementation destroys the cl_mem. */
+#define ORX_HUGE_PAGE ((size_t)2 << 20)
+
+static void CL_CALLBACK free_host_memory(cl_mem mem, void *memory) {
+  (void)mem;
+  free(memory);
+}
+
+static cl_mem create_host_backed(orx_backend *be, size_t bytes, cl_int *code) {
+  size_t rounded = (bytes + ORX_HUGE_PAGE - 1) / ORX_HUGE_PAGE * ORX_HUGE_PAGE;
+  void *memory = aligned_alloc(ORX_HUGE_PAGE, rounded);
+  if (!memory) {
+    *code = CL_OUT_OF_HOST_MEMORY;
+    return NULL;
+  }
+#ifdef MADV_HUGEPAGE
+  madvise(memory, rounded, MADV_HUGEPAGE); /* a hint: without THP the memory still works */
+#endif
+  cl_mem mem = clCreateBuffer(be->context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, memory,
+                              code);
+  if (*code == CL_SUCCESS)
+    *code = clSetMemObjectDestructorCallback(mem, free_host_memory, memory);
+  if (*code != CL_SUCCESS) {
+    if (mem)
+      clReleaseMemObject(mem);
+    else
+      free(memory);
+    return NULL;
+  }
+  return mem;
 }
 
 static ocl_reduce_status cl_alloc(ocl_reduce_context *ctx, orx_backend *be, size_t bytes,
@@ -532,7 +620,10 @@ static ocl_reduce_status cl_alloc(ocl_reduce_context *ctx, orx_backend *be, size
   if (!m)
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   cl_int code = CL_SUCCESS;
-  m->mem = clCreateBuffer(be->context, CL_MEM_READ_WRITE, bytes, NULL, &code);
+  if (be->host_memory_device && bytes >= ORX_HUGE_PAGE)
+    m->mem = create_host_backed(be, bytes, &code);
+  else
+    m->mem = clCreateBuffer(be->context, CL_MEM_READ_WRITE, bytes, NULL, &code);
   if (code != CL_SUCCESS) {
     free(m);
     return orx_fail(ctx,
@@ -587,7 +678,9 @@ static ocl_reduce_status cl_launch(ocl_reduce_context *ctx, orx_backend *be, orx
                                    size_t nargs, uint64_t *kernel_ns) {
   for (size_t i = 0; i < nargs; i++) {
     cl_int code;
-    if (args[i].kind == ORX_ARG_MEM) {
+    if (args[i].kind == ORX_ARG_MEM && args[i].mem->svm) {
+      code = clSetKernelArgSVMPointer(program->kernel, (cl_uint)i, args[i].mem->svm);
+    } else if (args[i].kind == ORX_ARG_MEM) {
       code = clSetKernelArg(program->kernel, (cl_uint)i, sizeof(cl_mem), &args[i].mem->mem);
     } else if (args[i].kind == ORX_ARG_U64) {
       cl_ulong v = args[i].value;
@@ -603,7 +696,10 @@ static ocl_reduce_status cl_launch(ocl_reduce_context *ctx, orx_backend *be, orx
   cl_event event = NULL;
   CL_CHECK(ctx, "clEnqueueNDRangeKernel",
            clEnqueueNDRangeKernel(be->queue, program->kernel, 1, NULL, &global, &local, 0, NULL,
-                                  kernel_ns ? &event : NULL));
+                                  &event));
+  if (be->last_kernel)
+    clReleaseEvent(be->last_kernel);
+  be->last_kernel = event;
   if (!kernel_ns)
     return OCL_REDUCE_OK;
   cl_ulong start = 0, end = 0;
@@ -612,7 +708,6 @@ static ocl_reduce_status cl_launch(ocl_reduce_context *ctx, orx_backend *be, orx
     code = clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
   if (code == CL_SUCCESS)
     code = clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
-  clReleaseEvent(event);
   if (code != CL_SUCCESS)
     return cl_fail(ctx, "clGetEventProfilingInfo", code);
   *kernel_ns = end - start;
@@ -636,6 +731,8 @@ const orx_backend_ops orx_opencl_backend = {
     .alloc = cl_alloc,
     .wrap = cl_wrap,
     .release_mem = cl_release_mem,
+    .alloc_host_visible = cl_alloc_host_visible,
+    .finish = cl_finish,
     .write = cl_write,
     .read = cl_read,
     .launch = cl_launch,

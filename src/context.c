@@ -261,6 +261,12 @@ ocl_reduce_status ocl_reduce_context_query(ocl_reduce_context *ctx, ocl_reduce_c
   r.subgroup_impl_name = orx_subgroup_impl_name(ctx->subgroup_impl);
   r.compute_units = ctx->caps.compute_units;
   r.has_fp64 = ctx->caps.has_fp64;
+  r.has_khr_subgroups = ctx->caps.has_khr_subgroups;
+  r.has_khr_subgroup_shuffle = ctx->caps.has_khr_shuffle;
+  r.has_intel_subgroups = ctx->caps.has_intel_subgroups;
+  r.local_mem_bytes = ctx->caps.local_mem_bytes;
+  r.max_alloc_bytes = ctx->caps.max_alloc_bytes;
+  r.global_mem_bytes = ctx->caps.global_mem_bytes;
   orx_policy policy;
   orx_context_policy(ctx, OCL_REDUCE_F32, &policy);
   r.work_group_size = policy.wg_size;

@@ -45,6 +45,7 @@ typedef struct orx_caps {
   int has_khr_shuffle;       /* cl_khr_subgroup_shuffle */
   int has_intel_subgroups;   /* cl_intel_subgroups */
   int emulated_subgroups;    /* subgroup operations are work-group barriers (PoCL's CPU device) */
+  int host_visible_memory;   /* the backend's alloc_host_visible works (OpenCL: fine-grained SVM) */
 } orx_caps;
 
 /* ---- Policy: how kernels are built and launched on a device, as plain data ---------------- */
@@ -144,6 +145,7 @@ struct ocl_reduce_context {
   orx_mem *counter;
   orx_mem *results;
   size_t results_bytes;
+  void *results_host; /* results, readable by the host after a finish (NULL: read command) */
   orx_mem *chunk_results;
   size_t chunk_results_bytes;
   orx_mem *staging;

@@ -57,6 +57,14 @@ static ocl_reduce_status ensure_mem(ocl_reduce_context *ctx, orx_mem **mem, size
 
 static ocl_reduce_status ensure_scratch(ocl_reduce_context *ctx, const orx_policy *policy) {
   ORX_FORWARD(ensure_mem(ctx, &ctx->partials, &ctx->partials_bytes, (size_t)policy->max_groups * 8));
+  if (!ctx->results && ctx->caps.host_visible_memory) {
+    /* The result slot in memory the host reads directly: one command per call, not two. */
+    if (ctx->ops->alloc_host_visible(ctx, ctx->backend, 64, &ctx->results, &ctx->results_host) ==
+        OCL_REDUCE_OK) {
+      ctx->results_bytes = 64;
+      ctx->device_allocations++;
+    }
+  }
   ORX_FORWARD(ensure_mem(ctx, &ctx->results, &ctx->results_bytes, 8));
   if (!ctx->counter) {
     size_t have = 0;
@@ -111,7 +119,12 @@ static ocl_reduce_status prepare(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_
 static ocl_reduce_status read_result(ocl_reduce_context *ctx, ocl_reduce_type type, void *result) {
   uint64_t value = 0;
   size_t size = ocl_reduce_type_size(type);
-  ORX_FORWARD(ctx->ops->read(ctx, ctx->backend, ctx->results, 0, &value, size));
+  if (ctx->results_host) {
+    ORX_FORWARD(ctx->ops->finish(ctx, ctx->backend));
+    memcpy(&value, ctx->results_host, size);
+  } else {
+    ORX_FORWARD(ctx->ops->read(ctx, ctx->backend, ctx->results, 0, &value, size));
+  }
   memcpy(result, &value, size);
   return OCL_REDUCE_OK;
 }

@@ -138,6 +138,20 @@ static void test_wrapped_cl_mem_on_the_application_queue(void **state) {
   cl_mem mem = clCreateBuffer(app_context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof data,
                               data, &err);
   assert_int_equal(err, CL_SUCCESS);
+  /* Reference counts before the library touches anything: it must give back all it takes. Objects
+   * created in a context (buffers, programs) hold references to it on common implementations, so
+   * the context's count also shows internal objects that were never released. */
+  cl_uint context_refs = 0, queue_refs = 0, mem_refs = 0;
+  clGetContextInfo(app_context, CL_CONTEXT_REFERENCE_COUNT, sizeof context_refs, &context_refs,
+                   NULL);
+  clGetCommandQueueInfo(queue, CL_QUEUE_REFERENCE_COUNT, sizeof queue_refs, &queue_refs, NULL);
+  clGetMemObjectInfo(mem, CL_MEM_REFERENCE_COUNT, sizeof mem_refs, &mem_refs, NULL);
+  /* Does a buffer hold a reference to its context here? (PoCL: yes; Intel: no.) */
+  cl_mem probe = clCreateBuffer(app_context, CL_MEM_READ_WRITE, 64, NULL, &err);
+  cl_uint with_probe = 0;
+  clGetContextInfo(app_context, CL_CONTEXT_REFERENCE_COUNT, sizeof with_probe, &with_probe, NULL);
+  clReleaseMemObject(probe);
+  const cl_uint per_buffer = with_probe - context_refs;
 
   ocl_reduce_context *app = NULL;
   assert_int_equal(ocl_reduce_context_create_opencl(NULL, queue, &app), OCL_REDUCE_OK);
@@ -155,6 +169,10 @@ static void test_wrapped_cl_mem_on_the_application_queue(void **state) {
                    OCL_REDUCE_OK);
   assert_true(got == expected);
   assert_int_equal(query(app).bytes_to_device, 0); /* the data was already there */
+  /* Host input on the same context too, so that every kind of scratch memory exists. */
+  assert_int_equal(ocl_reduce(app, OCL_REDUCE_MIN, OCL_REDUCE_I64, data + OFFSET, N, &got),
+                   OCL_REDUCE_OK);
+  assert_true(got == expected);
 
   /* The library's other context cannot take this cl_mem. */
   ocl_reduce_buffer *foreign = (ocl_reduce_buffer *)(uintptr_t)1;
@@ -163,14 +181,26 @@ static void test_wrapped_cl_mem_on_the_application_queue(void **state) {
   assert_null(foreign);
   assert_non_null(strstr(ocl_reduce_last_error(ctx), "another cl_context"));
 
-  /* The wrapped cl_mem was retained: the application may release its reference first. */
+  /* The wrapped cl_mem was retained, so the application may release its reference first; and
+   * destroying the buffer gives that reference back. */
+  cl_uint refs = 0;
+  clGetMemObjectInfo(mem, CL_MEM_REFERENCE_COUNT, sizeof refs, &refs, NULL);
+  assert_int_equal(refs, mem_refs + 1);
+  clRetainMemObject(mem); /* keep one to look at the count after destroy */
   clReleaseMemObject(mem);
   assert_int_equal(ocl_reduce_buffer_reduce(app, OCL_REDUCE_MIN, OCL_REDUCE_I64, buf, OFFSET, N,
                                             &got),
                    OCL_REDUCE_OK);
   assert_true(got == expected);
   ocl_reduce_buffer_destroy(buf);
+  clGetMemObjectInfo(mem, CL_MEM_REFERENCE_COUNT, sizeof refs, &refs, NULL);
+  assert_int_equal(refs, mem_refs);
+  clReleaseMemObject(mem);
   ocl_reduce_context_destroy(app);
+  clGetCommandQueueInfo(queue, CL_QUEUE_REFERENCE_COUNT, sizeof refs, &refs, NULL);
+  assert_int_equal(refs, queue_refs);
+  clGetContextInfo(app_context, CL_CONTEXT_REFERENCE_COUNT, sizeof refs, &refs, NULL);
+  assert_int_equal(refs, context_refs - per_buffer); /* the buffer `mem` is gone now */
   clReleaseCommandQueue(queue);
   clReleaseContext(app_context);
 }

@@ -1,13 +1,62 @@
+/* =================================================================================================
+ * ocl_reduce_tool.c: the ocl-reduce command: one program, one subcommand per concern.
+ * ============================================================================================== */
 #include <stdio.h>
-#include "ocl_reduce.h"
-int main(void) {
-  ocl_reduce_context *ctx = NULL;
-  ocl_reduce_status s = ocl_reduce_context_create(NULL, &ctx);
-  if (s) { fprintf(stderr, "%s: %s\n", ocl_reduce_status_name(s), ocl_reduce_last_error(NULL)); return 1; }
-  float x[1000]; for (int i = 0; i < 1000; i++) x[i] = (float)i;
-  float sum = 0;
-  s = ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, x, 1000, &sum);
-  printf("%s sum=%g (%s)\n", ocl_reduce_status_name(s), sum, ocl_reduce_last_error(ctx));
-  ocl_reduce_context_destroy(ctx);
-  return 0;
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tool.h"
+
+int tool_fail(const char *what, ocl_reduce_status status, const ocl_reduce_context *ctx) {
+  fprintf(stderr, "ocl-reduce: %s: %s: %s\n", what, ocl_reduce_status_name(status),
+          ocl_reduce_last_error(ctx));
+  return 1;
+}
+
+double tool_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+double tool_median(double *values, size_t n) {
+  qsort(values, n, sizeof *values, compare_doubles);
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+static const struct {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  const char *help;
+} commands[] = {
+    {"demo", cmd_demo, "reduce a generated array on the default device and check the results"},
+    {"info", cmd_info, "list devices, what the paths need, the path each takes, a self-check"},
+    {"bench", cmd_bench, "benchmark against a competitor in the same run (see bench --help)"},
+};
+
+static void usage(FILE *out) {
+  fprintf(out, "usage: ocl-reduce <command> [options]\n\ncommands:\n");
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(out, "  %-6s %s\n", commands[i].name, commands[i].help);
+  fprintf(out, "\nThe device, path and subgroup implementation come from OCL_REDUCE_DEVICE,\n"
+               "OCL_REDUCE_PATH and OCL_REDUCE_SUBGROUP (see include/ocl_reduce.h).\n");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (strcmp(argv[1], commands[i].name) == 0)
+      return commands[i].run(argc - 1, argv + 1);
+  fprintf(stderr, "ocl-reduce: unknown command '%s'\n\n", argv[1]);
+  usage(stderr);
+  return 2;
 }

@@ -1,0 +1,19 @@
+/* =================================================================================================
+ * omp_baseline.h: the CPU contender of the benchmark: OpenMP `parallel for simd reduction` loops
+ * over host memory, compiled with -O3 -march=native (omp_baseline.c), one per operator and type.
+ * ============================================================================================== */
+#ifndef ORX_OMP_BASELINE_H
+#define ORX_OMP_BASELINE_H
+
+#include <stddef.h>
+
+#include "ocl_reduce.h"
+
+/* Reduces n elements of `type` at `data` with `op` into *result (one element of `type`).
+ * Returns 0 when the combination has no baseline (AND/OR/XOR on floats). */
+int omp_reduce(ocl_reduce_op op, ocl_reduce_type type, const void *data, size_t n, void *result);
+
+/* Threads the OpenMP loops use. */
+int omp_threads(void);
+
+#endif /* ORX_OMP_BASELINE_H */
