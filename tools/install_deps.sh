@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what building and testing ocl_reduce needs on Debian or Ubuntu: a C compiler, CMake,
+# the Khronos OpenCL headers and ICD loader, PoCL (an OpenCL implementation on the CPU), cmocka,
+# and OpenMP (the benchmark's CPU contender, part of gcc). Uses sudo when not run as root.
+set -euo pipefail
+packages=(build-essential cmake pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
+          libcmocka-dev clinfo)
+run_as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}"
+  run_as_root apt-get update -qq
+  run_as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+echo "dependencies present: ${packages[*]}"

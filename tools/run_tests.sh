@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds ocl_reduce and runs its test suite on every OpenCL implementation and path present, then
+# builds it again with AddressSanitizer + UndefinedBehaviorSanitizer and runs the suite on PoCL.
+# Warnings are errors in both builds. Usage: tools/run_tests.sh [build directory prefix]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+prefix=${1:-build}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+echo "== build (Release, warnings as errors) in $prefix"
+cmake -S . -B "$prefix" -DCMAKE_BUILD_TYPE=Release -DOCL_REDUCE_WERROR=ON >/dev/null
+cmake --build "$prefix" -j "$jobs"
+echo "== tests: every implementation and path"
+(cd "$prefix" && ctest --output-on-failure --no-tests=error)
+
+echo "== build with AddressSanitizer + UndefinedBehaviorSanitizer in $prefix-sanitize"
+cmake -S . -B "$prefix-sanitize" -DCMAKE_BUILD_TYPE=Debug -DOCL_REDUCE_WERROR=ON \
+  -DOCL_REDUCE_SANITIZE="address;undefined" >/dev/null
+cmake --build "$prefix-sanitize" -j "$jobs"
+echo "== tests under sanitizers: PoCL, the tool, and the tests that need no device"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+(cd "$prefix-sanitize" && ctest --output-on-failure --no-tests=error -L "pocl|nodevice|tool")
+echo "== all tests passed"
