@@ -64,17 +64,22 @@ ORX_INLINE T orx_lm_tree(T x, uint keep, ORX_LOCAL_PTR T *scratch) {
 /* ---- SUBGROUP path --------------------------------------------------------------------------- */
 
 #if ORX_SG_HAS_SHUFFLE
-/* One butterfly exchange across `mask`; the lower lane's value goes first. */
+/* One butterfly exchange across `mask`; the lower lane's value goes first. The operands are
+ * ordered with selects and combined once: PoCL 5.0 miscompiles a select between two inlined
+ * combines around its barrier-based shuffles (it overwrites the stack of the work-group
+ * function), and one combine is less code anyway. */
 ORX_INLINE T orx_sg_exchange(T x, uint mask) {
   const T other = orx_sg_shuffle_xor(x, mask);
-  return (orx_sg_lane() & mask) ? orx_combine(other, x) : orx_combine(x, other);
+  const int upper = (orx_sg_lane() & mask) != 0;
+  return orx_combine(upper ? other : x, upper ? x : other);
 }
 
 /* §2 merge: lanes with `mask` clear continue reduction a, the others reduction b. */
 ORX_INLINE T orx_sg_merge(T a, T b, uint mask) {
   const T a_other = orx_sg_shuffle_xor(a, mask);
   const T b_other = orx_sg_shuffle_xor(b, mask);
-  return (orx_sg_lane() & mask) ? orx_combine(b_other, b) : orx_combine(a, a_other);
+  const int upper = (orx_sg_lane() & mask) != 0;
+  return orx_combine(upper ? b_other : a, upper ? b : a_other);
 }
 
 /* Reduction over the whole subgroup; every lane gets the same bits. */

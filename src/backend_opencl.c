@@ -463,21 +463,21 @@ static void cl_release_program(orx_program *program) {
   free(program);
 }
 
-static void append_build_log(ocl_reduce_context *ctx, orx_backend *be, cl_program program) {
+/* The build log (warnings or errors), or NULL when there is none. Free with free(). */
+static char *build_log(orx_backend *be, cl_program program) {
   size_t bytes = 0;
   if (clGetProgramBuildInfo(program, be->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &bytes) !=
           CL_SUCCESS ||
-      bytes == 0)
-    return;
+      bytes <= 1)
+    return NULL;
   char *log = calloc(bytes + 1, 1);
-  if (!log)
-    return;
-  if (clGetProgramBuildInfo(program, be->device, CL_PROGRAM_BUILD_LOG, bytes, log, NULL) ==
-      CL_SUCCESS) {
-    orx_error_append(ctx, "\nbuild log:\n");
-    orx_error_append(ctx, log);
+  if (log &&
+      clGetProgramBuildInfo(program, be->device, CL_PROGRAM_BUILD_LOG, bytes, log, NULL) !=
+          CL_SUCCESS) {
+    free(log);
+    return NULL;
   }
-  free(log);
+  return log;
 }
 
 static unsigned kernel_subgroup_size(orx_backend *be, cl_kernel kernel, unsigned wg_size) {
@@ -517,9 +517,20 @@ static ocl_reduce_status cl_build(ocl_reduce_context *ctx, orx_backend *be,
     ocl_reduce_status status = orx_fail(
         ctx, code == CL_BUILD_PROGRAM_FAILURE ? OCL_REDUCE_ERROR_BUILD : OCL_REDUCE_ERROR_BACKEND,
         "clBuildProgram returned %s (%d)", cl_error_name(code), (int)code);
-    append_build_log(ctx, be, p->program);
+    char *log = build_log(be, p->program);
+    if (log) {
+      orx_error_append(ctx, "\nbuild log:\n");
+      orx_error_append(ctx, log);
+      free(log);
+    }
     cl_release_program(p);
     return status;
+  }
+  if (orx_log_debug()) { /* warnings of a successful build */
+    char *log = build_log(be, p->program);
+    if (log)
+      orx_log("build log of %s:\n%s", kernel_name, log);
+    free(log);
   }
   p->kernel = clCreateKernel(p->program, kernel_name, &code);
   if (code != CL_SUCCESS) {

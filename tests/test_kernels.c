@@ -111,11 +111,12 @@ static void test_kernel_dir_edits_take_effect_without_rebuilding(void **state) {
   copy_sources(NULL, NULL, NULL);
   assert_int_equal(sum_with(scratch_dir, &result, message, sizeof message), OCL_REDUCE_OK);
   assert_int_equal(result, 5050);
-  /* An operator that adds one per combine: the files on disk, not the embedded copies, ran. */
+  /* An operator that adds one per combine: the files on disk, not the embedded copies, ran. Summing
+   * 100 elements takes at least 99 combines (on wide work-groups, thousands). */
   copy_sources("orx_ops.cl", "#define ORX_APPLY(a, b, AS_BITS, FROM_BITS) ((a) + (b))",
-               "#define ORX_APPLY(a, b, AS_BITS, FROM_BITS) ((a) + (b) + 1000000u)");
+               "#define ORX_APPLY(a, b, AS_BITS, FROM_BITS) ((a) + (b) + 1u)");
   assert_int_equal(sum_with(scratch_dir, &result, message, sizeof message), OCL_REDUCE_OK);
-  assert_true(result > 5050 + 1000000);
+  assert_true(result >= 5050 + 99);
 }
 
 static void test_missing_kernel_file_is_named(void **state) {

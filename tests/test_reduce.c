@@ -158,6 +158,9 @@ FLOAT_OPS(F64)
 #define FLOAT_ENTRIES(TYPE) ENTRY(SUM, TYPE) ENTRY(PROD, TYPE) ENTRY(MIN, TYPE) ENTRY(MAX, TYPE)
 
 int main(void) {
+  /* OCL_REDUCE_TEST_FILTER=test_MIN_* runs only the matching tests. */
+  if (getenv("OCL_REDUCE_TEST_FILTER"))
+    cmocka_set_test_filter(getenv("OCL_REDUCE_TEST_FILTER"));
   const struct CMUnitTest tests[] = {INT_ENTRIES(I32) INT_ENTRIES(U32) INT_ENTRIES(I64)
                                          INT_ENTRIES(U64) FLOAT_ENTRIES(F32) FLOAT_ENTRIES(F64)};
   return cmocka_run_group_tests(tests, setup, teardown);
