@@ -7,6 +7,9 @@
  *   ORX_SG_INTEL    cl_intel_subgroups: intel_sub_group_shuffle_xor.
  *   ORX_SG_BUILTIN  cl_khr_subgroups without shuffles (AMD): sub_group_reduce_add/min/max, for
  *                   the operators that have one (ORX_SG_HAS_REDUCE); others use local memory.
+ *   ORX_SG_NV_PTX   NVIDIA's OpenCL, which has no subgroup extension: warps of ORX_SG_SIZE (the
+ *                   host queries it) consecutive work-items, shuffled with inline PTX
+ *                   shfl.sync.bfly; 64-bit values as two 32-bit shuffles.
  *
  * Interface: orx_sg_lane(), orx_sg_size(), orx_sg_id(), orx_sg_count(); when ORX_SG_HAS_SHUFFLE,
  * orx_sg_shuffle_xor(x, mask); when ORX_SG_HAS_REDUCE, orx_sg_reduce_builtin(x) (whole subgroup).
@@ -19,6 +22,7 @@
 #define ORX_SG_KHR 1
 #define ORX_SG_INTEL 2
 #define ORX_SG_BUILTIN 3
+#define ORX_SG_NV_PTX 4
 
 #ifndef ORX_SG_IMPL
 #define ORX_SG_IMPL ORX_SG_NONE
@@ -37,7 +41,22 @@
 #endif
 #endif
 
-#if ORX_SG_IMPL != ORX_SG_NONE
+#if ORX_SG_IMPL == ORX_SG_NV_PTX
+#ifndef ORX_SG_SIZE
+#define ORX_SG_SIZE 32
+#endif
+/* A warp is ORX_SG_SIZE consecutive work-items of a one-dimensional work-group. */
+ORX_INLINE uint orx_sg_lane(void) { return (uint)get_local_id(0) % ORX_SG_SIZE; }
+ORX_INLINE uint orx_sg_size(void) { return ORX_SG_SIZE; }
+ORX_INLINE uint orx_sg_id(void) { return (uint)get_local_id(0) / ORX_SG_SIZE; }
+ORX_INLINE uint orx_sg_count(void) { return (uint)get_local_size(0) / ORX_SG_SIZE; }
+/* Butterfly shuffle of 32 bits across a full 32-lane warp (clamp 0x1f, every lane a member). */
+ORX_INLINE uint orx_ptx_shfl_xor(uint x, uint mask) {
+  uint r;
+  asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(x), "r"(mask));
+  return r;
+}
+#elif ORX_SG_IMPL != ORX_SG_NONE
 ORX_INLINE uint orx_sg_lane(void) { return get_sub_group_local_id(); }
 ORX_INLINE uint orx_sg_size(void) { return get_sub_group_size(); }
 ORX_INLINE uint orx_sg_id(void) { return get_sub_group_id(); }
@@ -50,6 +69,18 @@ ORX_INLINE T orx_sg_shuffle_xor(T x, uint mask) { return sub_group_shuffle_xor(x
 #elif ORX_SG_IMPL == ORX_SG_INTEL
 #define ORX_SG_HAS_SHUFFLE 1
 ORX_INLINE T orx_sg_shuffle_xor(T x, uint mask) { return intel_sub_group_shuffle_xor(x, mask); }
+#elif ORX_SG_IMPL == ORX_SG_NV_PTX
+#define ORX_SG_HAS_SHUFFLE 1
+ORX_INLINE T orx_sg_shuffle_xor(T x, uint mask) {
+#if ORX_TYPE_BYTES == 4
+  return ORX_FROM_BITS(orx_ptx_shfl_xor(ORX_AS_BITS(x), mask));
+#else
+  uint2 halves = as_uint2(x);
+  halves.x = orx_ptx_shfl_xor(halves.x, mask);
+  halves.y = orx_ptx_shfl_xor(halves.y, mask);
+  return ORX_FROM_BITS(halves);
+#endif
+}
 #else
 #define ORX_SG_HAS_SHUFFLE 0
 #endif

@@ -36,7 +36,7 @@
  *   OCL_REDUCE_DEVICE      a substring of the platform or device name (case-insensitive), or
  *                          "P:D" platform and device indices, as `ocl-reduce info` lists them.
  *   OCL_REDUCE_PATH        auto | subgroup | local
- *   OCL_REDUCE_SUBGROUP    auto | khr | intel | builtin: which subgroup implementation the
+ *   OCL_REDUCE_SUBGROUP    auto | khr | intel | ptx | builtin: which subgroup implementation the
  *                          subgroup path uses (see ocl_reduce_subgroup_impl).
  *   OCL_REDUCE_KERNEL_DIR  read the kernel sources from this directory instead of the copies
  *                          embedded at build time (for kernel development).
@@ -137,13 +137,16 @@ typedef enum ocl_reduce_path {
  * the SUBGROUP path with it; with path LOCAL it is ignored. */
 typedef enum ocl_reduce_subgroup_impl {
   OCL_REDUCE_SUBGROUP_DEFAULT = 0, /* OCL_REDUCE_SUBGROUP from the environment, else AUTO */
-  OCL_REDUCE_SUBGROUP_AUTO = 1,    /* KHR, else INTEL, else BUILTIN, as the device allows */
+  OCL_REDUCE_SUBGROUP_AUTO = 1,    /* KHR, else INTEL, else NV_PTX, else BUILTIN, as the device
+                                      allows */
   OCL_REDUCE_SUBGROUP_KHR = 2,     /* sub_group_shuffle_xor (cl_khr_subgroup_shuffle) */
   OCL_REDUCE_SUBGROUP_INTEL = 3,   /* intel_sub_group_shuffle_xor (cl_intel_subgroups) */
   OCL_REDUCE_SUBGROUP_BUILTIN = 4, /* sub_group_reduce_add/min/max (cl_khr_subgroups) where the
                                       operator has one; other operators combine through local
                                       memory. This is what AMD devices without shuffles take. */
-  OCL_REDUCE_SUBGROUP_NONE = 5     /* reported on the LOCAL path */
+  OCL_REDUCE_SUBGROUP_NONE = 5,    /* reported on the LOCAL path */
+  OCL_REDUCE_SUBGROUP_NV_PTX = 6   /* NVIDIA's OpenCL (no subgroup extension): warp shuffles in
+                                      inline PTX, shfl.sync.bfly; needs a warp size of 32 */
 } ocl_reduce_subgroup_impl;
 
 typedef enum ocl_reduce_backend {
@@ -231,7 +234,7 @@ typedef struct ocl_reduce_context_info {
   ocl_reduce_device_type device_type;
   ocl_reduce_path path;                   /* SUBGROUP or LOCAL */
   ocl_reduce_subgroup_impl subgroup_impl; /* NONE on the LOCAL path */
-  const char *subgroup_impl_name;         /* "khr", "intel", "builtin", "none" */
+  const char *subgroup_impl_name;         /* "khr", "intel", "ptx", "builtin", "none" */
   unsigned subgroup_size;      /* lanes per subgroup in the f32 sum kernel; 0 on the LOCAL path */
   unsigned work_group_size;    /* work-items per work-group of the reduce kernel */
   unsigned compute_units;
@@ -240,6 +243,8 @@ typedef struct ocl_reduce_context_info {
   int has_khr_subgroups;        /* cl_khr_subgroups or the OpenCL C 3.0 subgroup feature */
   int has_khr_subgroup_shuffle; /* cl_khr_subgroup_shuffle */
   int has_intel_subgroups;      /* cl_intel_subgroups */
+  unsigned nv_warp_size;        /* NVIDIA's OpenCL: the warp size (cl_nv_device_attribute_query),
+                                   0 elsewhere; the NV_PTX implementation needs 32 */
   uint64_t local_mem_bytes;
   uint64_t max_alloc_bytes;
   uint64_t global_mem_bytes;

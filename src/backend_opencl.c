@@ -326,6 +326,12 @@ static void read_caps(orx_backend *be, orx_caps *caps) {
     caps->has_intel_subgroups = has_word(ext, "cl_intel_subgroups");
     caps->has_khr_subgroups =
         has_word(ext, "cl_khr_subgroups") || has_c_feature(dev, "__opencl_c_subgroups");
+    /* NVIDIA's OpenCL has no subgroup extension, but its compiler takes inline PTX; the warp
+     * size comes from cl_nv_device_attribute_query. */
+    cl_uint warp = 0;
+    if (strstr(caps->platform_name, "NVIDIA") && has_word(ext, "cl_nv_device_attribute_query") &&
+        clGetDeviceInfo(dev, CL_DEVICE_WARP_SIZE_NV, sizeof warp, &warp, NULL) == CL_SUCCESS)
+      caps->nv_warp_size = warp;
   }
   free(ext);
   /* PoCL's CPU device builds subgroup operations from work-group barriers and local memory

@@ -76,6 +76,7 @@ static ocl_reduce_status read_settings(const ocl_reduce_options *opts, settings 
   static const keyword impls[] = {{"auto", OCL_REDUCE_SUBGROUP_AUTO},
                                   {"khr", OCL_REDUCE_SUBGROUP_KHR},
                                   {"intel", OCL_REDUCE_SUBGROUP_INTEL},
+                                  {"ptx", OCL_REDUCE_SUBGROUP_NV_PTX},
                                   {"builtin", OCL_REDUCE_SUBGROUP_BUILTIN}};
   static const keyword backends[] = {{"auto", OCL_REDUCE_BACKEND_AUTO},
                                      {"opencl", OCL_REDUCE_BACKEND_OPENCL}};
@@ -90,7 +91,8 @@ static ocl_reduce_status read_settings(const ocl_reduce_options *opts, settings 
   if ((unsigned)opts->path > OCL_REDUCE_PATH_LOCAL)
     return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "opts->path: unknown value %d",
                     (int)opts->path);
-  if ((unsigned)opts->subgroup_impl > OCL_REDUCE_SUBGROUP_BUILTIN)
+  if ((unsigned)opts->subgroup_impl > OCL_REDUCE_SUBGROUP_NV_PTX ||
+      opts->subgroup_impl == OCL_REDUCE_SUBGROUP_NONE)
     return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
                     "opts->subgroup_impl: unknown value %d", (int)opts->subgroup_impl);
   if ((unsigned)opts->backend > OCL_REDUCE_BACKEND_OPENCL)
@@ -264,6 +266,7 @@ ocl_reduce_status ocl_reduce_context_query(ocl_reduce_context *ctx, ocl_reduce_c
   r.has_khr_subgroups = ctx->caps.has_khr_subgroups;
   r.has_khr_subgroup_shuffle = ctx->caps.has_khr_shuffle;
   r.has_intel_subgroups = ctx->caps.has_intel_subgroups;
+  r.nv_warp_size = ctx->caps.nv_warp_size;
   r.local_mem_bytes = ctx->caps.local_mem_bytes;
   r.max_alloc_bytes = ctx->caps.max_alloc_bytes;
   r.global_mem_bytes = ctx->caps.global_mem_bytes;

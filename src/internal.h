@@ -44,6 +44,7 @@ typedef struct orx_caps {
   int has_khr_subgroups;     /* cl_khr_subgroups, or the OpenCL C 3.0 feature __opencl_c_subgroups */
   int has_khr_shuffle;       /* cl_khr_subgroup_shuffle */
   int has_intel_subgroups;   /* cl_intel_subgroups */
+  unsigned nv_warp_size;     /* NVIDIA's OpenCL: CL_DEVICE_WARP_SIZE_NV; 0 elsewhere */
   int emulated_subgroups;    /* subgroup operations are work-group barriers (PoCL's CPU device) */
   int host_visible_memory;   /* the backend's alloc_host_visible works (OpenCL: fine-grained SVM) */
 } orx_caps;

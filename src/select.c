@@ -73,6 +73,9 @@ static int impl_available(const orx_caps *caps, ocl_reduce_subgroup_impl impl) {
     return caps->has_intel_subgroups;
   case OCL_REDUCE_SUBGROUP_BUILTIN:
     return caps->has_khr_subgroups;
+  case OCL_REDUCE_SUBGROUP_NV_PTX:
+    /* shfl.sync.bfly with clamp 0x1f and a full member mask is written for 32-lane warps. */
+    return caps->nv_warp_size == 32;
   default:
     return 0;
   }
@@ -86,6 +89,8 @@ static const char *impl_requirement(ocl_reduce_subgroup_impl impl) {
     return "cl_intel_subgroups";
   case OCL_REDUCE_SUBGROUP_BUILTIN:
     return "cl_khr_subgroups (or the OpenCL C 3.0 feature __opencl_c_subgroups)";
+  case OCL_REDUCE_SUBGROUP_NV_PTX:
+    return "NVIDIA's OpenCL with a warp size of 32 (cl_nv_device_attribute_query)";
   default:
     return "a subgroup extension";
   }
@@ -95,7 +100,8 @@ ocl_reduce_status orx_resolve_path(const orx_caps *caps, ocl_reduce_path path,
                                    ocl_reduce_subgroup_impl impl, ocl_reduce_path *path_out,
                                    ocl_reduce_subgroup_impl *impl_out, const char **why) {
   static const ocl_reduce_subgroup_impl preference[] = {
-      OCL_REDUCE_SUBGROUP_KHR, OCL_REDUCE_SUBGROUP_INTEL, OCL_REDUCE_SUBGROUP_BUILTIN};
+      OCL_REDUCE_SUBGROUP_KHR, OCL_REDUCE_SUBGROUP_INTEL, OCL_REDUCE_SUBGROUP_NV_PTX,
+      OCL_REDUCE_SUBGROUP_BUILTIN};
   *why = NULL;
   if (path == OCL_REDUCE_PATH_LOCAL) {
     *path_out = OCL_REDUCE_PATH_LOCAL;
@@ -120,7 +126,7 @@ ocl_reduce_status orx_resolve_path(const orx_caps *caps, ocl_reduce_path path,
     }
   }
   if (path == OCL_REDUCE_PATH_SUBGROUP) {
-    *why = "cl_khr_subgroup_shuffle, cl_intel_subgroups or cl_khr_subgroups";
+    *why = "cl_khr_subgroup_shuffle, cl_intel_subgroups, cl_khr_subgroups or NVIDIA's OpenCL";
     return OCL_REDUCE_ERROR_PATH_UNSUPPORTED;
   }
   *path_out = OCL_REDUCE_PATH_LOCAL;

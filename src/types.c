@@ -120,6 +120,8 @@ const char *orx_subgroup_impl_name(ocl_reduce_subgroup_impl impl) {
     return "intel";
   case OCL_REDUCE_SUBGROUP_BUILTIN:
     return "builtin";
+  case OCL_REDUCE_SUBGROUP_NV_PTX:
+    return "ptx";
   case OCL_REDUCE_SUBGROUP_AUTO:
     return "auto";
   case OCL_REDUCE_SUBGROUP_NONE:

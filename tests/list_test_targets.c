@@ -39,6 +39,7 @@ int main(void) {
   } configs[] = {
       {OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_KHR, "subgroup", "khr"},
       {OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_INTEL, "subgroup", "intel"},
+      {OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_NV_PTX, "subgroup", "ptx"},
       {OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_BUILTIN, "subgroup", "builtin"},
       {OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_AUTO, "local", "auto"},
   };

@@ -70,6 +70,21 @@ static void test_auto_takes_subgroups_when_present_and_local_otherwise(void **st
           OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE);
 }
 
+static void test_nvidia_opencl_takes_inline_ptx_with_32_lane_warps(void **state) {
+  (void)state;
+  orx_caps c = gpu();
+  c.nv_warp_size = 32;
+  resolve(&c, OCL_REDUCE_PATH_AUTO, OCL_REDUCE_SUBGROUP_AUTO, OCL_REDUCE_OK,
+          OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_NV_PTX);
+  resolve(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_AUTO, OCL_REDUCE_OK,
+          OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE);
+  c.nv_warp_size = 64; /* the PTX is written for 32 lanes: not offered, never assumed */
+  resolve(&c, OCL_REDUCE_PATH_AUTO, OCL_REDUCE_SUBGROUP_AUTO, OCL_REDUCE_OK,
+          OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE);
+  resolve(&c, OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_NV_PTX,
+          OCL_REDUCE_ERROR_PATH_UNSUPPORTED, 0, 0);
+}
+
 static void test_forced_path_or_implementation_is_never_a_fallback(void **state) {
   (void)state;
   orx_caps c = gpu();
@@ -189,6 +204,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_auto_takes_subgroups_when_present_and_local_otherwise),
       cmocka_unit_test(test_forced_path_or_implementation_is_never_a_fallback),
+      cmocka_unit_test(test_nvidia_opencl_takes_inline_ptx_with_32_lane_warps),
       cmocka_unit_test(test_cpu_streams_chunks_and_gpu_strides),
       cmocka_unit_test(test_policy_fits_small_devices),
       cmocka_unit_test(test_groups_grow_with_count_up_to_the_cap),

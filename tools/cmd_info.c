@@ -92,9 +92,13 @@ static int describe(const ocl_reduce_device_desc *d) {
          (unsigned long long)(info.global_mem_bytes >> 20));
   printf("  fp64                %s\n", info.has_fp64 ? "yes" : "no (f64 is refused)");
   printf("  subgroups           cl_khr_subgroups %s, cl_khr_subgroup_shuffle %s, "
-         "cl_intel_subgroups %s\n",
+         "cl_intel_subgroups %s",
          info.has_khr_subgroups ? "yes" : "no", info.has_khr_subgroup_shuffle ? "yes" : "no",
          info.has_intel_subgroups ? "yes" : "no");
+  if (info.nv_warp_size)
+    printf(", NVIDIA warps of %u (inline PTX shuffles%s)", info.nv_warp_size,
+           info.nv_warp_size == 32 ? "" : " need 32");
+  printf("\n");
   printf("  automatic path      %s", info.path == OCL_REDUCE_PATH_SUBGROUP ? "subgroup" : "local");
   if (info.path == OCL_REDUCE_PATH_SUBGROUP)
     printf(" (%s, subgroup size %u)", info.subgroup_impl_name, info.subgroup_size);

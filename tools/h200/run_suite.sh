@@ -3,7 +3,8 @@
 # builds ocl_reduce and runs the whole test suite on every implementation and path there, then the
 # tool's device listing. Logs go to $OUT when it is set (the device tool's output folder), else to
 # ./h200-logs. Needs .deps/ from tools/h200/fetch_deps.sh.
-#   tools/h200/run_suite.sh            the suite, >2^32-element tests included
+#   tools/h200/run_suite.sh            the suite (>2^32-element tests included) and the benchmarks
+#   tools/h200/run_suite.sh --no-bench the suite only
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -50,5 +51,22 @@ echo "== suite"
   >"$logs/ctest.txt" 2>&1)
 status=$?
 grep -E "Test +#|tests passed|tests failed" "$logs/ctest.txt"
-grep -E "SKIPPED|skipped:" "$logs/ctest.txt" | sort | uniq -c | head -20
+
+echo "== inputs over 2^31 bytes and 2^32 elements, per implementation"
+(cd "$build" && OCL_REDUCE_TEST_HUGE=1 ctest -V -R '^large\[' >"$logs/large.txt" 2>&1)
+grep -E "^[0-9]+: (# device|\[ +(OK|SKIPPED|FAILED) +\]|# skipped)" "$logs/large.txt" |
+  sed -E 's/^[0-9]+: //; s/# device ([^;]*);.*/device \1/' | grep -v "^\[  PASSED"
+
+if [ "${1:-}" != "--no-bench" ]; then
+  echo "== benchmarks"
+  bench=$build/tools/ocl-reduce
+  {
+    echo "-- NVIDIA OpenCL, f32 sum, 2^28 and 2^24: inline-PTX shuffles against the local path"
+    OCL_REDUCE_DEVICE=NVIDIA "$bench" bench --n 268435456 --reps 50 --paths local,subgroup:ptx
+    OCL_REDUCE_DEVICE=NVIDIA "$bench" bench --n 16777216 --reps 100 --paths local,subgroup:ptx
+    echo "-- PoCL 5.0 on the host CPU, f32 sum, 2^24: every path"
+    OCL_REDUCE_DEVICE=Portable "$bench" bench --n 16777216 --reps 50 \
+      --paths local,subgroup:khr,subgroup:builtin
+  } 2>&1 | tee "$logs/bench.txt"
+fi
 exit $status
