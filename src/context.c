@@ -148,8 +148,10 @@ static ocl_reduce_status open_context(ocl_reduce_context *ctx, const settings *s
   /* Capabilities switched off for testing look exactly like missing ones. */
   if (s->disable_fp64)
     ctx->caps.has_fp64 = 0;
-  if (s->disable_subgroups)
+  if (s->disable_subgroups) {
     ctx->caps.has_khr_subgroups = ctx->caps.has_khr_shuffle = ctx->caps.has_intel_subgroups = 0;
+    ctx->caps.nv_warp_size = 0;
+  }
 
   const char *requirement = NULL;
   ocl_reduce_status status = orx_resolve_path(&ctx->caps, s->path, s->subgroup_impl, &ctx->path,

@@ -130,6 +130,12 @@ static void test_forcing_a_path_the_device_lacks_is_an_error(void **state) {
   if (info.nv_warp_size != 32)
     expect_error(create_with_env("OCL_REDUCE_DEVICE", info.platform_name, &opts),
                  OCL_REDUCE_ERROR_PATH_UNSUPPORTED, NULL, "NVIDIA's OpenCL");
+  /* Disabled subgroups are every kind of subgroup, NVIDIA's inline PTX included. */
+  ocl_reduce_options_init(&opts);
+  opts.subgroup_impl = OCL_REDUCE_SUBGROUP_NV_PTX;
+  opts.path = OCL_REDUCE_PATH_AUTO;
+  expect_error(create_with_env("OCL_REDUCE_DISABLE", "subgroups", &opts),
+               OCL_REDUCE_ERROR_PATH_UNSUPPORTED, NULL, "NVIDIA's OpenCL");
   /* The local path never needs anything. */
   ocl_reduce_options_init(&opts);
   opts.path = OCL_REDUCE_PATH_LOCAL;
