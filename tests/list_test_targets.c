@@ -1,6 +1,8 @@
 /* =================================================================================================
  * list_test_targets.c: prints, for ctest, every (device, path, subgroup implementation) the library
- * can run on here, one per line: "<implementation>|<selector>|<path>|<subgroup impl>|<cpu|gpu>". The
+ * can run on here, one per line:
+ *   "<implementation>|<selector>|<path>|<subgroup impl>|<cpu|gpu>|<auto|forced>"
+ * ("auto": the configuration automatic selection takes on that device). The
  * library itself decides what each device supports: a combination is listed when a context can
  * be created with it. tests/discover_tests.cmake.in turns the lines into ctest tests.
  * ============================================================================================== */
@@ -64,6 +66,23 @@ int main(void) {
     if (twin)
       snprintf(name + strlen(name), sizeof name - strlen(name), "-%u-%u",
                devices[i].platform_index, devices[i].device_index);
+    /* What automatic selection takes on this device. */
+    ocl_reduce_options defaults;
+    ocl_reduce_options_init(&defaults);
+    defaults.device = devices[i].selector;
+    defaults.path = OCL_REDUCE_PATH_AUTO;
+    defaults.subgroup_impl = OCL_REDUCE_SUBGROUP_AUTO;
+    ocl_reduce_context_info chosen;
+    memset(&chosen, 0, sizeof chosen);
+    ocl_reduce_context *probe = NULL;
+    if (ocl_reduce_context_create(&defaults, &probe) == OCL_REDUCE_OK) {
+      chosen.path = OCL_REDUCE_PATH_LOCAL;
+      ocl_reduce_context_info info;
+      /* The query's subgroup size needs a build; path and implementation are all we need. */
+      if (ocl_reduce_context_query(probe, &info) == OCL_REDUCE_OK)
+        chosen = info;
+    }
+    ocl_reduce_context_destroy(probe);
     for (size_t c = 0; c < sizeof configs / sizeof configs[0]; c++) {
       ocl_reduce_options opts;
       ocl_reduce_options_init(&opts);
@@ -72,10 +91,14 @@ int main(void) {
       opts.subgroup_impl = configs[c].impl;
       ocl_reduce_context *ctx = NULL;
       ocl_reduce_status s = ocl_reduce_context_create(&opts, &ctx);
+      const int is_auto = configs[c].path == chosen.path &&
+                          (chosen.path == OCL_REDUCE_PATH_LOCAL ||
+                           configs[c].impl == chosen.subgroup_impl);
       if (s == OCL_REDUCE_OK)
-        printf("%s|%s|%s|%s|%s\n", name, devices[i].selector, configs[c].path_name,
+        printf("%s|%s|%s|%s|%s|%s\n", name, devices[i].selector, configs[c].path_name,
                configs[c].impl_name,
-               devices[i].device_type == OCL_REDUCE_DEVICE_CPU ? "cpu" : "gpu");
+               devices[i].device_type == OCL_REDUCE_DEVICE_CPU ? "cpu" : "gpu",
+               is_auto ? "auto" : "forced");
       else if (s != OCL_REDUCE_ERROR_PATH_UNSUPPORTED)
         fprintf(stderr, "%s %s/%s: %s\n", devices[i].selector, configs[c].path_name,
                 configs[c].impl_name, ocl_reduce_last_error(NULL));

@@ -2,16 +2,32 @@
 # Builds ocl_reduce and runs its test suite on every OpenCL implementation and path present, then
 # builds it again with AddressSanitizer + UndefinedBehaviorSanitizer and runs the suite on PoCL.
 # Warnings are errors in both builds. Usage: tools/run_tests.sh [build directory prefix]
+#
+# Intel's CPU runtime for OpenCL (from PyPI, into ~/.cache/ocl_reduce, see
+# tools/intel_cpu_runtime.sh) is added next to the system's implementations, so that the subgroup
+# paths run on every run, unless OCL_ICD_VENDORS is already set (the caller chose the OpenCL
+# installation) or OCL_REDUCE_NO_INTEL=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix=${1:-build}
 jobs=$(nproc 2>/dev/null || echo 2)
 
+if [ -z "${OCL_ICD_VENDORS:-}" ] && [ "${OCL_REDUCE_NO_INTEL:-0}" != 1 ]; then
+  echo "== Intel's CPU runtime for OpenCL"
+  if vendors=$(tools/intel_cpu_runtime.sh); then
+    export OCL_ICD_VENDORS=$vendors
+    echo "OCL_ICD_VENDORS=$OCL_ICD_VENDORS: $(ls "$vendors" | tr '\n' ' ')"
+  else
+    echo "WARNING: Intel's CPU runtime could not be installed; the suite runs on the system's" \
+      "OpenCL implementations only" >&2
+  fi
+fi
+
 echo "== build (Release, warnings as errors) in $prefix"
 cmake -S . -B "$prefix" -DCMAKE_BUILD_TYPE=Release -DOCL_REDUCE_WERROR=ON >/dev/null
 cmake --build "$prefix" -j "$jobs"
 echo "== tests: every implementation and path"
-(cd "$prefix" && ctest --output-on-failure --no-tests=error)
+(cd "$prefix" && ctest --output-on-failure --no-tests=error -j 2)
 
 echo "== build with AddressSanitizer + UndefinedBehaviorSanitizer in $prefix-sanitize"
 cmake -S . -B "$prefix-sanitize" -DCMAKE_BUILD_TYPE=Debug -DOCL_REDUCE_WERROR=ON \
@@ -21,5 +37,7 @@ echo "== tests under sanitizers: PoCL, the tool, and the tests that need no devi
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-(cd "$prefix-sanitize" && ctest --output-on-failure --no-tests=error -L "pocl|nodevice|tool")
+# Only the system's implementations (PoCL): Intel's runtime is not built for sanitizers.
+(cd "$prefix-sanitize" && env -u OCL_ICD_VENDORS ctest --output-on-failure --no-tests=error \
+  -L "pocl|nodevice|tool")
 echo "== all tests passed"
