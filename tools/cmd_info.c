@@ -102,7 +102,21 @@ static int describe(const ocl_reduce_device_desc *d) {
   printf("  automatic path      %s", info.path == OCL_REDUCE_PATH_SUBGROUP ? "subgroup" : "local");
   if (info.path == OCL_REDUCE_PATH_SUBGROUP)
     printf(" (%s, subgroup size %u)", info.subgroup_impl_name, info.subgroup_size);
-  printf(", work-group size %u, for every type\n", info.work_group_size);
+  printf(", work-group size %u\n", info.work_group_size);
+  for (int t = 0; t < OCL_REDUCE_TYPE_COUNT; t++) {
+    const ocl_reduce_type type = (ocl_reduce_type)t;
+    const int is_float = type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64;
+    printf("    %-4s              ", ocl_reduce_type_name(type));
+    if (type == OCL_REDUCE_F64 && !info.has_fp64)
+      printf("refused: no fp64\n");
+    else if (info.path == OCL_REDUCE_PATH_LOCAL)
+      printf("local memory, every operator\n");
+    else if (info.subgroup_impl == OCL_REDUCE_SUBGROUP_BUILTIN)
+      printf("sub_group_reduce built-ins for sum%s; local memory for the others\n",
+             is_float ? "" : ", min, max");
+    else
+      printf("%s shuffles, every operator\n", info.subgroup_impl_name);
+  }
   printf("  self-check          ");
   int failures = 0;
   for (int t = 0; t < OCL_REDUCE_TYPE_COUNT; t++) {
