@@ -1,143 +1,167 @@
 /* =================================================================================================
  * cmd_bench.c: `ocl-reduce bench`: ocl_reduce against its competitors, measured side by side in
- * one run and reported as ratios.
+ * one run and reported as ratios (bench.h has the pieces).
  *
- * Contenders. For each path asked for (--paths), ocl_reduce on device-resident data: the input is
- * uploaded once, then each timed call is one ocl_reduce_buffer_reduce until the result is in host
- * memory; and the kernel alone, from a second context with profiling events (on some
- * implementations, PoCL, profiling itself slows the call down). Then the OpenMP `parallel for simd
- * reduction` loop over the same values in host memory, twice: in memory from malloc (what a plain
- * C program streams through) and in memory on transparent huge pages (what the library gives
- * buffers of CPU devices, see src/backend_opencl.c). The values are small integers, so every
- * contender must return exactly the same result, and the benchmark checks that.
+ * It sweeps element counts (default 2^10 ... 2^28 on GPUs, ... 2^26 on CPU devices, capped by the
+ * device's memory), operators, types and paths. Contenders: ocl_reduce on each path asked for; on
+ * CPU devices the OpenMP `parallel for simd reduction` loop (compiled -O3 -march=native) over
+ * malloc'd memory and over huge pages; on NVIDIA GPUs cub::DeviceReduce when the tool was built
+ * with the CUDA toolkit and a GPU is present. Every contender must return the same result (the
+ * input is small integers, exact in any order); a mismatch fails the run.
  *
  * Fairness. Each contender is measured in its steady state, as an application reducing in a loop
  * sees it: calls run in short blocks of back-to-back calls per contender, and each block starts
  * with an untimed call that absorbs the switch between contenders (OpenMP's workers spin for a
  * while after a parallel region, PoCL's threads sleep, and on a machine with few cores either slows
  * whoever runs next). Blocks alternate and their order rotates, so that a noisy machine slows every
- * contender alike; the first --warmup rounds are not timed. Medians of the timed calls are compared.
+ * contender alike; the first --warmup rounds are not timed. Medians are reported.
  * ============================================================================================== */
-#define _DEFAULT_SOURCE /* madvise */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+#include <unistd.h>
 
+#include "bench.h"
 #include "omp_baseline.h"
 #include "tool.h"
 
-#define MAX_PATHS 6
-#define MAX_CONTENDERS (2 * MAX_PATHS + 2)
+#define MAX_LIST 16
+#define MAX_CONTENDERS 12
 
 typedef struct bench_args {
-  size_t n;
-  ocl_reduce_op op;
-  ocl_reduce_type type;
-  int reps, warmup;
-  char paths[MAX_PATHS][32];
+  int log2_min, log2_max, log2_step; /* sizes 2^min ... 2^max; 0 max: by device */
+  size_t single_n;                   /* --n */
+  ocl_reduce_op ops[MAX_LIST];
+  int op_count;
+  ocl_reduce_type types[MAX_LIST];
+  int type_count;
+  char paths[MAX_LIST][32];
   int path_count;
+  int reps, warmup;
+  int no_openmp, no_cub, quick;
+  const char *csv, *json, *svg;
 } bench_args;
 
-typedef enum contender_kind { CALL, KERNEL, OPENMP, OPENMP_HUGE } contender_kind;
+static int usage(void) {
+  fprintf(stderr,
+          "usage: ocl-reduce bench [options]\n"
+          "  --sizes MIN:MAX[:STEP]  element counts 2^MIN ... 2^MAX (default 10:28:2 on GPUs,\n"
+          "                          10:26:2 on CPU devices, capped by device memory)\n"
+          "  --n COUNT               one element count instead\n"
+          "  --ops LIST              sum,prod,min,max,and,or,xor (default sum)\n"
+          "  --types LIST            i32,u32,i64,u64,f32,f64 (default f32)\n"
+          "  --paths LIST            auto,local,subgroup,subgroup:khr|intel|ptx|builtin "
+          "(default auto)\n"
+          "  --reps N                timed calls per contender and case (default: 100 up to\n"
+          "                          2^22 elements, 30 above)\n"
+          "  --warmup ROUNDS         untimed rounds first (default 2)\n"
+          "  --quick                 smoke mode: 3 sizes, few repetitions\n"
+          "  --no-openmp, --no-cub   leave a competitor out\n"
+          "  --csv FILE, --json FILE, --svg FILE   also write the results there\n"
+          "The device comes from OCL_REDUCE_DEVICE. Progress goes to stderr, the table to stdout.\n");
+  return 2;
+}
 
-typedef struct contender {
-  contender_kind kind;
-  char label[96];
-  ocl_reduce_context *ctx;
-  ocl_reduce_buffer *buf;
-  const void *host; /* OpenMP's input */
-  uint64_t result;
-  double *seconds;
-  int taken;
-} contender;
+static int parse_list(const char *value, int count_max, int *count,
+                      int (*one)(const char *item, int index, void *out), void *out) {
+  char list[512];
+  snprintf(list, sizeof list, "%s", value);
+  *count = 0;
+  for (char *save = NULL, *item = strtok_r(list, ",", &save); item;
+       item = strtok_r(NULL, ",", &save)) {
+    if (*count >= count_max || !one(item, *count, out))
+      return 0;
+    (*count)++;
+  }
+  return *count > 0;
+}
 
-static const char *op_name(int op) { return ocl_reduce_op_name((ocl_reduce_op)op); }
-static const char *type_name(int type) { return ocl_reduce_type_name((ocl_reduce_type)type); }
-
-static int parse_enum(const char *text, const char *(*name)(int), int count, int *out) {
-  for (int i = 0; i < count; i++)
-    if (strcmp(text, name(i)) == 0) {
-      *out = i;
+static int one_op(const char *item, int index, void *out) {
+  for (int o = 0; o < OCL_REDUCE_OP_COUNT; o++)
+    if (strcmp(item, ocl_reduce_op_name((ocl_reduce_op)o)) == 0) {
+      ((ocl_reduce_op *)out)[index] = (ocl_reduce_op)o;
       return 1;
     }
   return 0;
 }
 
-static int usage(void) {
-  fprintf(stderr,
-          "usage: ocl-reduce bench [--n COUNT] [--op sum|prod|min|max|and|or|xor]\n"
-          "                        [--type i32|u32|i64|u64|f32|f64] [--reps N] [--warmup ROUNDS]\n"
-          "                        [--paths PATH,PATH,...]\n"
-          "PATH: auto, local, subgroup, or subgroup:IMPL with IMPL khr, intel, ptx or builtin\n"
-          "defaults: --n 16777216 --op sum --type f32 --reps 100 --warmup 2 --paths auto\n");
-  return 2;
+static int one_type(const char *item, int index, void *out) {
+  for (int t = 0; t < OCL_REDUCE_TYPE_COUNT; t++)
+    if (strcmp(item, ocl_reduce_type_name((ocl_reduce_type)t)) == 0) {
+      ((ocl_reduce_type *)out)[index] = (ocl_reduce_type)t;
+      return 1;
+    }
+  return 0;
+}
+
+static int one_path(const char *item, int index, void *out) {
+  snprintf(((char(*)[32])out)[index], 32, "%s", item);
+  return 1;
 }
 
 static int parse(int argc, char **argv, bench_args *a) {
   memset(a, 0, sizeof *a);
-  a->n = (size_t)1 << 24;
-  a->op = OCL_REDUCE_SUM;
-  a->type = OCL_REDUCE_F32;
-  a->reps = 100;
+  a->log2_min = 10;
+  a->log2_step = 2;
+  a->ops[a->op_count++] = OCL_REDUCE_SUM;
+  a->types[a->type_count++] = OCL_REDUCE_F32;
+  snprintf(a->paths[a->path_count++], 32, "auto");
   a->warmup = 2;
-  for (int i = 1; i < argc; i += 2) {
-    const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-    int e = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *flag = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(flag, "--quick")) {
+      a->quick = 1;
+      continue;
+    }
+    if (!strcmp(flag, "--no-openmp")) {
+      a->no_openmp = 1;
+      continue;
+    }
+    if (!strcmp(flag, "--no-cub")) {
+      a->no_cub = 1;
+      continue;
+    }
     if (!value)
       return 0;
-    if (strcmp(argv[i], "--n") == 0) {
-      a->n = strtoull(value, NULL, 0);
-    } else if (strcmp(argv[i], "--reps") == 0) {
+    i++;
+    if (!strcmp(flag, "--sizes")) {
+      a->log2_step = 2;
+      if (sscanf(value, "%d:%d:%d", &a->log2_min, &a->log2_max, &a->log2_step) < 2 ||
+          a->log2_min < 0 || a->log2_max > 40 || a->log2_min > a->log2_max || a->log2_step < 1)
+        return 0;
+    } else if (!strcmp(flag, "--n")) {
+      a->single_n = strtoull(value, NULL, 0);
+      if (!a->single_n)
+        return 0;
+    } else if (!strcmp(flag, "--ops")) {
+      if (!parse_list(value, MAX_LIST, &a->op_count, one_op, a->ops))
+        return 0;
+    } else if (!strcmp(flag, "--types")) {
+      if (!parse_list(value, MAX_LIST, &a->type_count, one_type, a->types))
+        return 0;
+    } else if (!strcmp(flag, "--paths")) {
+      if (!parse_list(value, 4, &a->path_count, one_path, a->paths))
+        return 0;
+    } else if (!strcmp(flag, "--reps")) {
       a->reps = atoi(value);
-    } else if (strcmp(argv[i], "--warmup") == 0) {
+      if (a->reps < 1)
+        return 0;
+    } else if (!strcmp(flag, "--warmup")) {
       a->warmup = atoi(value);
-    } else if (strcmp(argv[i], "--op") == 0 &&
-               parse_enum(value, op_name, OCL_REDUCE_OP_COUNT, &e)) {
-      a->op = (ocl_reduce_op)e;
-    } else if (strcmp(argv[i], "--type") == 0 &&
-               parse_enum(value, type_name, OCL_REDUCE_TYPE_COUNT, &e)) {
-      a->type = (ocl_reduce_type)e;
-    } else if (strcmp(argv[i], "--paths") == 0) {
-      char list[256];
-      snprintf(list, sizeof list, "%s", value);
-      for (char *save = NULL, *p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save))
-        if (a->path_count < MAX_PATHS)
-          snprintf(a->paths[a->path_count++], sizeof a->paths[0], "%s", p);
+    } else if (!strcmp(flag, "--csv")) {
+      a->csv = value;
+    } else if (!strcmp(flag, "--json")) {
+      a->json = value;
+    } else if (!strcmp(flag, "--svg")) {
+      a->svg = value;
     } else {
       return 0;
     }
   }
-  if (a->path_count == 0)
-    snprintf(a->paths[a->path_count++], sizeof a->paths[0], "auto");
-  return a->n > 0 && a->reps > 0 && a->warmup >= 0;
+  return a->warmup >= 0;
 }
 
-/* "subgroup:ptx" -> path and implementation. */
-static int parse_path(const char *text, ocl_reduce_options *opts) {
-  static const struct {
-    const char *name;
-    ocl_reduce_path path;
-    ocl_reduce_subgroup_impl impl;
-  } known[] = {
-      {"auto", OCL_REDUCE_PATH_AUTO, OCL_REDUCE_SUBGROUP_AUTO},
-      {"local", OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_AUTO},
-      {"subgroup", OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_AUTO},
-      {"subgroup:khr", OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_KHR},
-      {"subgroup:intel", OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_INTEL},
-      {"subgroup:ptx", OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_NV_PTX},
-      {"subgroup:builtin", OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_BUILTIN},
-  };
-  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-    if (strcmp(text, known[i].name) == 0) {
-      opts->path = known[i].path;
-      opts->subgroup_impl = known[i].impl;
-      return 1;
-    }
-  return 0;
-}
-
-/* Small integers as the element type: every order of combining gives the same bits. */
+/* Small integers: every order of combining gives the same bits, so contenders must agree. */
 static void fill(void *data, size_t n, ocl_reduce_op op, ocl_reduce_type type) {
   for (size_t i = 0; i < n; i++) {
     long long v = (long long)((i * 2654435761u) % 17) - 8;
@@ -154,166 +178,184 @@ static void fill(void *data, size_t n, ocl_reduce_op op, ocl_reduce_type type) {
   }
 }
 
-/* Host memory on transparent huge pages, where the system grants them. */
-static void *alloc_huge(size_t bytes) {
-  const size_t huge = (size_t)2 << 20;
-  size_t rounded = (bytes + huge - 1) / huge * huge;
-  void *p = aligned_alloc(huge, rounded);
-#ifdef MADV_HUGEPAGE
-  if (p)
-    madvise(p, rounded, MADV_HUGEPAGE);
-#endif
-  return p;
-}
-
-/* A context for one path, with the input uploaded. */
-static int open_contender(contender *c, const char *path, int profiling, const void *host,
-                          size_t bytes) {
-  ocl_reduce_options opts;
-  ocl_reduce_options_init(&opts);
-  opts.profiling = profiling;
-  if (!parse_path(path, &opts)) {
-    fprintf(stderr, "ocl-reduce: unknown path '%s'\n", path);
-    return 0;
+/* Times every contender on one case; results[k] gets contender k's medians (negative when the
+ * contender did not take the case). Returns 0 on failure. */
+static int measure(contender *cs, int count, const bench_case *bc, int reps, int warmup,
+                   bench_result *results) {
+  enum { BLOCK = 5 };
+  int taken[MAX_CONTENDERS] = {0}, active[MAX_CONTENDERS] = {0};
+  bench_sample *samples[MAX_CONTENDERS] = {0};
+  uint64_t answer[MAX_CONTENDERS] = {0};
+  int ok = 1, reference = -1;
+  for (int k = 0; k < count; k++) {
+    char why[256] = "";
+    results[k].device_s = results[k].end_to_end_s = -1;
+    active[k] = cs[k].ops->prepare(&cs[k], bc, why, sizeof why);
+    if (!active[k])
+      fprintf(stderr, "    %s: skipped (%s)\n", cs[k].name, why);
+    else if (!(samples[k] = calloc((size_t)reps, sizeof(bench_sample))))
+      ok = 0;
   }
-  ocl_reduce_status s = ocl_reduce_context_create(&opts, &c->ctx);
-  if (s == OCL_REDUCE_OK)
-    s = ocl_reduce_buffer_create(c->ctx, bytes, &c->buf);
-  if (s == OCL_REDUCE_OK)
-    s = ocl_reduce_buffer_write(c->ctx, c->buf, 0, host, bytes);
-  if (s != OCL_REDUCE_OK) {
-    tool_fail(path, s, c->ctx ? c->ctx : NULL);
-    return 0;
+  for (int round = -warmup, busy = 1; ok && busy; round++) {
+    busy = 0;
+    for (int j = 0; ok && j < count; j++) {
+      const int k = (round + warmup + j) % count; /* rotating order */
+      for (int call = -1; active[k] && ok && call < BLOCK; call++) {
+        bench_sample s;
+        ok = cs[k].ops->run(&cs[k], bc, &s, &answer[k]);
+        if (ok && round >= 0 && call >= 0 && taken[k] < reps)
+          samples[k][taken[k]++] = s;
+      }
+      busy |= active[k] && taken[k] < reps;
+    }
   }
-  ocl_reduce_context_info info;
-  ocl_reduce_context_query(c->ctx, &info);
-  char which[48];
-  if (info.path == OCL_REDUCE_PATH_SUBGROUP)
-    snprintf(which, sizeof which, "subgroup/%s", info.subgroup_impl_name);
-  else
-    snprintf(which, sizeof which, "local");
-  snprintf(c->label, sizeof c->label, "ocl_reduce %s: %s", which,
-           profiling ? "kernel (profiling events)" : "call until result on host");
-  return 1;
-}
-
-/* One timed call of a contender; returns seconds, or a negative value on failure. */
-static double run_once(contender *c, const bench_args *a) {
-  double t0 = tool_now();
-  ocl_reduce_status s = OCL_REDUCE_OK;
-  uint64_t ns = 0;
-  switch (c->kind) {
-  case CALL:
-    s = ocl_reduce_buffer_reduce(c->ctx, a->op, a->type, c->buf, 0, a->n, &c->result);
-    break;
-  case KERNEL:
-    s = ocl_reduce_buffer_reduce(c->ctx, a->op, a->type, c->buf, 0, a->n, &c->result);
-    if (s == OCL_REDUCE_OK)
-      s = ocl_reduce_last_kernel_ns(c->ctx, &ns);
-    break;
-  case OPENMP:
-  case OPENMP_HUGE:
-    omp_reduce(a->op, a->type, c->host, a->n, &c->result);
-    break;
+  const size_t size = ocl_reduce_type_size(bc->type);
+  for (int k = 0; ok && k < count; k++) {
+    if (!active[k])
+      continue;
+    if (reference < 0)
+      reference = k;
+    if (memcmp(&answer[k], &answer[reference], size) != 0) {
+      fprintf(stderr, "ocl-reduce: results differ: '%s' and '%s' disagree on the same input\n",
+              cs[reference].name, cs[k].name);
+      ok = 0;
+    }
+    double device[1024], e2e[1024];
+    int m = taken[k] < 1024 ? taken[k] : 1024;
+    for (int i = 0; i < m; i++) {
+      device[i] = samples[k][i].device_s;
+      e2e[i] = samples[k][i].end_to_end_s;
+    }
+    results[k].device_s = tool_median(device, (size_t)m);
+    results[k].end_to_end_s = tool_median(e2e, (size_t)m);
   }
-  double elapsed = tool_now() - t0;
-  if (s != OCL_REDUCE_OK) {
-    tool_fail(c->label, s, c->ctx);
-    return -1;
+  for (int k = 0; k < count; k++) {
+    if (active[k])
+      cs[k].ops->unprepare(&cs[k]);
+    free(samples[k]);
   }
-  return c->kind == KERNEL ? 1e-9 * (double)ns : elapsed;
+  return ok;
 }
 
 int cmd_bench(int argc, char **argv) {
   bench_args a;
   if (!parse(argc, argv, &a))
     return usage();
-  const size_t size = ocl_reduce_type_size(a.type);
-  const size_t bytes = a.n * size;
   contender cs[MAX_CONTENDERS];
-  memset(cs, 0, sizeof cs);
   int count = 0, rc = 1;
-  void *host = malloc(bytes), *host_huge = alloc_huge(bytes);
-  if (!host || !host_huge) {
-    fprintf(stderr, "ocl-reduce: out of host memory\n");
+  char why[512];
+  for (int p = 0; p < a.path_count; p++) {
+    if (!contender_ocl_reduce(&cs[count], a.paths[p], why, sizeof why)) {
+      fprintf(stderr, "ocl-reduce: path %s: %s\n", a.paths[p], why);
+      for (int k = 0; k < count; k++)
+        cs[k].ops->destroy(&cs[k]);
+      return 1;
+    }
+    count++;
+  }
+  /* The device, from the first contender's context. */
+  ocl_reduce_context *probe = NULL;
+  ocl_reduce_context_info info;
+  if (ocl_reduce_context_create(NULL, &probe) != OCL_REDUCE_OK ||
+      ocl_reduce_context_query(probe, &info) != OCL_REDUCE_OK) {
+    fprintf(stderr, "ocl-reduce: %s\n", ocl_reduce_last_error(NULL));
+    ocl_reduce_context_destroy(probe);
     goto done;
   }
-  fill(host, a.n, a.op, a.type);
-  memcpy(host_huge, host, bytes);
-
-  for (int p = 0; p < a.path_count; p++)
-    for (int profiling = 0; profiling <= 1; profiling++) {
-      contender *c = &cs[count++];
-      c->kind = profiling ? KERNEL : CALL;
-      if (!open_contender(c, a.paths[p], profiling, host, bytes))
-        goto done;
-    }
-  const int has_omp = omp_reduce(a.op, a.type, host, 1, &(uint64_t){0});
-  if (has_omp) {
-    cs[count] = (contender){.kind = OPENMP, .host = host};
-    snprintf(cs[count++].label, sizeof cs[0].label, "OpenMP simd loop, malloc'd memory");
-    cs[count] = (contender){.kind = OPENMP_HUGE, .host = host_huge};
-    snprintf(cs[count++].label, sizeof cs[0].label, "OpenMP simd loop, huge pages (hp)");
+  const int cpu = info.device_type == OCL_REDUCE_DEVICE_CPU;
+  if (cpu && !a.no_openmp) {
+    contender_openmp(&cs[count++], 0);
+    contender_openmp(&cs[count++], 1);
   }
-  for (int i = 0; i < count; i++)
-    if (!(cs[i].seconds = calloc((size_t)a.reps, sizeof(double))))
-      goto done;
+  if (!cpu && !a.no_cub && strstr(info.platform_name, "NVIDIA")) {
+    if (contender_cub(&cs[count], why, sizeof why))
+      count++;
+    else
+      fprintf(stderr, "ocl-reduce: CUB unavailable: %s\n", why);
+  }
+  fprintf(stderr, "measuring the device's copy bandwidth...\n");
+  double copy = bench_copy_bandwidth(probe);
+  char device[600];
+  snprintf(device, sizeof device, "%u:%u %s / %s", info.platform_index, info.device_index,
+           info.platform_name, info.device_name);
 
-  enum { BLOCK = 5 };
-  for (int round = -a.warmup, busy = 1; busy; round++) {
-    busy = 0;
-    for (int k = 0; k < count; k++) {
-      contender *c = &cs[(round + a.warmup + k) % count]; /* rotating order */
-      for (int call = -1; call < BLOCK; call++) {
-        double seconds = run_once(c, &a);
-        if (seconds < 0)
+  /* Sizes: capped by the device's largest allocation (two buffers of each case live at once) and
+   * by host memory (two host copies plus the contenders' own). */
+  size_t sizes[64];
+  int size_count = 0;
+  if (a.single_n) {
+    sizes[size_count++] = a.single_n;
+  } else {
+    int hi = a.log2_max ? a.log2_max : (cpu ? 26 : 28);
+    if (a.quick)
+      hi = a.log2_min + 2 * a.log2_step;
+    for (int e = a.log2_min; e <= hi && size_count < 64; e += a.log2_step)
+      sizes[size_count++] = (size_t)1 << e;
+  }
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  const double host_bytes = (double)pages * (double)page;
+
+  bench_case cases[512];
+  bench_result results[512 * MAX_CONTENDERS];
+  int case_count = 0, result_count = 0;
+  const int total = a.op_count * a.type_count * size_count;
+  for (int o = 0; o < a.op_count; o++)
+    for (int t = 0; t < a.type_count; t++)
+      for (int s = 0; s < size_count && case_count < 512; s++) {
+        bench_case *bc = &cases[case_count];
+        bc->op = a.ops[o];
+        bc->type = a.types[t];
+        bc->n = sizes[s];
+        const size_t bytes = bc->n * ocl_reduce_type_size(bc->type);
+        if ((info.max_alloc_bytes && bytes > info.max_alloc_bytes) ||
+            (double)bytes * 6 > host_bytes) {
+          fprintf(stderr, "[%d/%d] %s %s n=%zu: skipped, larger than the memory allows\n",
+                  case_count + 1, total, ocl_reduce_op_name(bc->op),
+                  ocl_reduce_type_name(bc->type), bc->n);
+          continue;
+        }
+        if (bc->type == OCL_REDUCE_F64 && !info.has_fp64)
+          continue;
+        void *host = malloc(bytes), *huge = alloc_huge_pages(bytes);
+        if (!host || !huge) {
+          free(host);
+          free(huge);
+          fprintf(stderr, "ocl-reduce: out of host memory\n");
           goto done;
-        if (round >= 0 && call >= 0 && c->taken < a.reps)
-          c->seconds[c->taken++] = seconds;
+        }
+        fill(host, bc->n, bc->op, bc->type);
+        memcpy(huge, host, bytes);
+        bc->host = host;
+        bc->host_huge = huge;
+        int reps = a.reps ? a.reps : (a.quick ? 5 : bc->n > ((size_t)1 << 22) ? 30 : 100);
+        fprintf(stderr, "[%d/%d] %s %s n=%zu, %d calls per contender\n", case_count + 1, total,
+                ocl_reduce_op_name(bc->op), ocl_reduce_type_name(bc->type), bc->n, reps);
+        bench_result here[MAX_CONTENDERS];
+        int ok = measure(cs, count, bc, reps, a.quick ? 1 : a.warmup, here);
+        free(host);
+        free(huge);
+        bc->host = bc->host_huge = NULL;
+        if (!ok)
+          goto done;
+        for (int k = 0; k < count; k++)
+          if (here[k].device_s >= 0)
+            results[result_count++] = (bench_result){bc, k, here[k].device_s,
+                                                     here[k].end_to_end_s};
+        case_count++;
       }
-    }
-    for (int k = 0; k < count; k++)
-      busy |= cs[k].taken < a.reps;
-  }
-  for (int i = 1; i < count; i++)
-    if (memcmp(&cs[i].result, &cs[0].result, size) != 0) {
-      fprintf(stderr, "ocl-reduce: results differ: '%s' and '%s' disagree on the same input\n",
-              cs[0].label, cs[i].label);
-      goto done;
-    }
 
-  ocl_reduce_context_info info;
-  ocl_reduce_context_query(cs[0].ctx, &info);
-  printf("device     %u:%u %s / %s\n", info.platform_index, info.device_index,
-         info.platform_name, info.device_name);
-  printf("case       %s %s, n = %zu (%.1f MiB), device-resident input\n",
-         ocl_reduce_op_name(a.op), ocl_reduce_type_name(a.type), a.n, (double)bytes / 1048576.0);
-  printf("timing     median of %d calls each, in alternating blocks of back-to-back calls; "
-         "%d OpenMP threads\n\n",
-         a.reps, has_omp ? omp_threads() : 0);
-  double median[MAX_CONTENDERS];
-  for (int i = 0; i < count; i++)
-    median[i] = tool_median(cs[i].seconds, (size_t)a.reps);
-  const double omp = has_omp ? median[count - 2] : 0, omp_huge = has_omp ? median[count - 1] : 0;
-  printf("%-58s %10s %9s %11s %11s\n", "contender", "median us", "GB/s", "vs OpenMP",
-         "vs OpenMP-hp");
-  for (int i = 0; i < count; i++)
-    printf("%-58s %10.1f %9.2f %10.3fx %10.3fx\n", cs[i].label, 1e6 * median[i],
-           (double)bytes / median[i] * 1e-9, has_omp ? omp / median[i] : 0.0,
-           has_omp ? omp_huge / median[i] : 0.0);
-  if (a.path_count > 1) {
-    printf("\nthroughput relative to the first path (%s):\n", cs[0].label);
-    for (int i = 2; i < 2 * a.path_count; i++)
-      printf("  %-56s %.3fx\n", cs[i].label, median[i % 2] / median[i]);
-  }
+  bench_report report = {device, copy, cs, count, results, result_count};
+  report_table(&report);
   rc = 0;
+  if (a.csv && !report_csv(&report, a.csv))
+    rc = fprintf(stderr, "ocl-reduce: cannot write %s\n", a.csv) > 0;
+  if (a.json && !report_json(&report, a.json))
+    rc = fprintf(stderr, "ocl-reduce: cannot write %s\n", a.json) > 0;
+  if (a.svg && !report_svg(&report, a.svg))
+    rc = fprintf(stderr, "ocl-reduce: cannot write %s\n", a.svg) > 0;
 done:
-  for (int i = 0; i < count; i++) {
-    ocl_reduce_buffer_destroy(cs[i].buf);
-    ocl_reduce_context_destroy(cs[i].ctx);
-    free(cs[i].seconds);
-  }
-  free(host);
-  free(host_huge);
+  ocl_reduce_context_destroy(probe);
+  for (int k = 0; k < count; k++)
+    cs[k].ops->destroy(&cs[k]);
   return rc;
 }

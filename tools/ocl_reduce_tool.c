@@ -37,7 +37,8 @@ static const struct {
 } commands[] = {
     {"demo", cmd_demo, "reduce a generated array on the default device and check the results"},
     {"info", cmd_info, "list devices, what the paths need, the path each takes, a self-check"},
-    {"bench", cmd_bench, "benchmark against a competitor in the same run (see bench --help)"},
+    {"reduce", cmd_reduce, "reduce numbers from a file or stdin (text or --binary), print it"},
+    {"bench", cmd_bench, "benchmark against competitors in the same run (see bench --help)"},
 };
 
 static void usage(FILE *out) {

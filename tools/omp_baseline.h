@@ -16,4 +16,11 @@ int omp_reduce(ocl_reduce_op op, ocl_reduce_type type, const void *data, size_t 
 /* Threads the OpenMP loops use. */
 int omp_threads(void);
 
+/* Copy bandwidth in GB/s (bytes read + written per second) of an OpenMP parallel copy between two
+ * buffers of `bytes` on huge pages: the CPU's memory system measured as a device's would be. */
+double omp_copy_bandwidth(size_t bytes);
+
+/* Host memory on transparent huge pages where the system grants them (free with free()). */
+void *alloc_huge_pages(size_t bytes);
+
 #endif /* ORX_OMP_BASELINE_H */

@@ -1,0 +1,90 @@
+/* =================================================================================================
+ * bench.h: the pieces of `ocl-reduce bench`. A case is one (operator, type, element count); a
+ * contender is something that reduces a case (ocl_reduce on a backend and path, an OpenMP loop,
+ * CUB) behind a table of functions; the report turns the medians into a table, CSV, JSON and SVG.
+ * ============================================================================================== */
+#ifndef ORX_BENCH_H
+#define ORX_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ocl_reduce.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One measured case. The input is the same small integers for every contender (so every order of
+ * combining gives the same bits), in malloc'd memory and in memory on huge pages. */
+typedef struct bench_case {
+  ocl_reduce_op op;
+  ocl_reduce_type type;
+  size_t n;
+  const void *host;      /* malloc'd */
+  const void *host_huge; /* on transparent huge pages where the system grants them */
+} bench_case;
+
+/* One timed call: device-resident time (the work on the device, from events where the contender
+ * has them) and end-to-end time (the call until the result is in host memory). */
+typedef struct bench_sample {
+  double device_s;
+  double end_to_end_s;
+} bench_sample;
+
+typedef struct contender contender;
+typedef struct contender_ops {
+  /* Readies the case (uploads the input). Returns 1, or 0 with a reason when the contender does
+   * not take this case (an operator it lacks, too little memory). */
+  int (*prepare)(contender *c, const bench_case *bc, char *why, size_t why_size);
+  /* One timed call; returns 1, or 0 on failure (reason printed). */
+  int (*run)(contender *c, const bench_case *bc, bench_sample *sample, void *result);
+  /* Frees what prepare took. */
+  void (*unprepare)(contender *c);
+  void (*destroy)(contender *c);
+} contender_ops;
+
+struct contender {
+  const contender_ops *ops;
+  char name[96];
+  int is_ocl_reduce; /* ours: compared against the others */
+  void *state;
+};
+
+/* bench_contenders.c: ocl_reduce on a backend and path ("auto", "local", "subgroup[:impl]"). */
+int contender_ocl_reduce(contender *c, const char *path, char *why, size_t why_size);
+/* bench_contenders.c: the OpenMP loop over malloc'd (huge = 0) or huge-page memory. */
+void contender_openmp(contender *c, int huge);
+/* cub_contender.cu or cub_stub.c: cub::DeviceReduce; 0 with a reason when unavailable. */
+int contender_cub(contender *c, char *why, size_t why_size);
+
+/* Device copy bandwidth in GB/s (bytes read + written per second) of the device a context runs
+ * on, measured once (bench_copy.c); 0 when it cannot be measured. */
+double bench_copy_bandwidth(ocl_reduce_context *ctx);
+
+/* bench_report.c */
+typedef struct bench_result {
+  const bench_case *bc; /* op, type, n only */
+  int contender;        /* index */
+  double device_s, end_to_end_s;
+} bench_result;
+
+typedef struct bench_report {
+  const char *device;
+  double copy_gbs;
+  contender *contenders;
+  int contender_count;
+  bench_result *results;
+  int result_count;
+} bench_report;
+
+void report_table(const bench_report *r);
+int report_csv(const bench_report *r, const char *path);
+int report_json(const bench_report *r, const char *path);
+int report_svg(const bench_report *r, const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ORX_BENCH_H */

@@ -1,0 +1,170 @@
+/* =================================================================================================
+ * bench_contenders.c: the contenders that run on the host's OpenCL implementations and CPU:
+ * ocl_reduce itself on one path, and the OpenMP loop (see bench.h).
+ *
+ * ocl_reduce keeps two contexts on the same device: one plain, timed from call to result in host
+ * memory, and one with profiling events, which give the kernel's device time. They are separate
+ * because on some implementations (PoCL) profiling itself slows the call down.
+ * ============================================================================================== */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "omp_baseline.h"
+#include "tool.h"
+
+/* ---- ocl_reduce ---------------------------------------------------------------------------- */
+
+typedef struct ocl_state {
+  ocl_reduce_context *plain, *profiled;
+  ocl_reduce_buffer *plain_buf, *profiled_buf;
+} ocl_state;
+
+/* "subgroup:ptx" -> path and implementation. */
+static int parse_path(const char *text, ocl_reduce_options *opts) {
+  static const struct {
+    const char *name;
+    ocl_reduce_path path;
+    ocl_reduce_subgroup_impl impl;
+  } known[] = {
+      {"auto", OCL_REDUCE_PATH_AUTO, OCL_REDUCE_SUBGROUP_AUTO},
+      {"local", OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_AUTO},
+      {"subgroup", OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_AUTO},
+      {"subgroup:khr", OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_KHR},
+      {"subgroup:intel", OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_INTEL},
+      {"subgroup:ptx", OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_NV_PTX},
+      {"subgroup:builtin", OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_BUILTIN},
+  };
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+    if (strcmp(text, known[i].name) == 0) {
+      opts->path = known[i].path;
+      opts->subgroup_impl = known[i].impl;
+      return 1;
+    }
+  return 0;
+}
+
+static void ocl_unprepare(contender *c) {
+  ocl_state *s = c->state;
+  ocl_reduce_buffer_destroy(s->plain_buf);
+  ocl_reduce_buffer_destroy(s->profiled_buf);
+  s->plain_buf = s->profiled_buf = NULL;
+}
+
+static int ocl_prepare(contender *c, const bench_case *bc, char *why, size_t why_size) {
+  ocl_state *s = c->state;
+  const size_t bytes = bc->n * ocl_reduce_type_size(bc->type);
+  ocl_reduce_status st = ocl_reduce_buffer_create(s->plain, bytes, &s->plain_buf);
+  if (st == OCL_REDUCE_OK)
+    st = ocl_reduce_buffer_write(s->plain, s->plain_buf, 0, bc->host, bytes);
+  if (st == OCL_REDUCE_OK)
+    st = ocl_reduce_buffer_create(s->profiled, bytes, &s->profiled_buf);
+  if (st == OCL_REDUCE_OK)
+    st = ocl_reduce_buffer_write(s->profiled, s->profiled_buf, 0, bc->host, bytes);
+  if (st != OCL_REDUCE_OK) {
+    snprintf(why, why_size, "%s", ocl_reduce_status_name(st));
+    ocl_unprepare(c);
+    return 0;
+  }
+  return 1;
+}
+
+static int ocl_run(contender *c, const bench_case *bc, bench_sample *sample, void *result) {
+  ocl_state *s = c->state;
+  uint64_t again = 0, ns = 0;
+  double t0 = tool_now();
+  ocl_reduce_status st = ocl_reduce_buffer_reduce(s->plain, bc->op, bc->type, s->plain_buf, 0,
+                                                  bc->n, result);
+  sample->end_to_end_s = tool_now() - t0;
+  if (st == OCL_REDUCE_OK)
+    st = ocl_reduce_buffer_reduce(s->profiled, bc->op, bc->type, s->profiled_buf, 0, bc->n,
+                                  &again);
+  if (st == OCL_REDUCE_OK)
+    st = ocl_reduce_last_kernel_ns(s->profiled, &ns);
+  if (st != OCL_REDUCE_OK) {
+    tool_fail(c->name, st, s->profiled);
+    return 0;
+  }
+  sample->device_s = 1e-9 * (double)ns;
+  return 1;
+}
+
+static void ocl_destroy(contender *c) {
+  ocl_state *s = c->state;
+  if (!s)
+    return;
+  ocl_unprepare(c);
+  ocl_reduce_context_destroy(s->plain);
+  ocl_reduce_context_destroy(s->profiled);
+  free(s);
+}
+
+static const contender_ops ocl_ops = {ocl_prepare, ocl_run, ocl_unprepare, ocl_destroy};
+
+int contender_ocl_reduce(contender *c, const char *path, char *why, size_t why_size) {
+  ocl_reduce_options opts;
+  ocl_reduce_options_init(&opts);
+  if (!parse_path(path, &opts)) {
+    snprintf(why, why_size, "unknown path '%s' (auto, local, subgroup, subgroup:khr|intel|ptx|"
+                            "builtin)", path);
+    return 0;
+  }
+  ocl_state *s = calloc(1, sizeof *s);
+  if (!s)
+    return 0;
+  memset(c, 0, sizeof *c);
+  c->ops = &ocl_ops;
+  c->state = s;
+  c->is_ocl_reduce = 1;
+  ocl_reduce_status st = ocl_reduce_context_create(&opts, &s->plain);
+  opts.profiling = 1;
+  if (st == OCL_REDUCE_OK)
+    st = ocl_reduce_context_create(&opts, &s->profiled);
+  if (st != OCL_REDUCE_OK) {
+    snprintf(why, why_size, "%s: %s", ocl_reduce_status_name(st), ocl_reduce_last_error(NULL));
+    ocl_destroy(c);
+    return 0;
+  }
+  ocl_reduce_context_info info;
+  ocl_reduce_context_query(s->plain, &info);
+  if (info.path == OCL_REDUCE_PATH_SUBGROUP)
+    snprintf(c->name, sizeof c->name, "ocl_reduce %s subgroup/%s", info.backend_name,
+             info.subgroup_impl_name);
+  else
+    snprintf(c->name, sizeof c->name, "ocl_reduce %s local", info.backend_name);
+  return 1;
+}
+
+/* ---- OpenMP ----------------------------------------------------------------------------------- */
+
+static int omp_prepare(contender *c, const bench_case *bc, char *why, size_t why_size) {
+  (void)c;
+  uint64_t ignored;
+  if (!omp_reduce(bc->op, bc->type, bc->host, 1, &ignored)) {
+    snprintf(why, why_size, "no OpenMP reduction for %s on %s", ocl_reduce_op_name(bc->op),
+             ocl_reduce_type_name(bc->type));
+    return 0;
+  }
+  return 1;
+}
+
+static int omp_run(contender *c, const bench_case *bc, bench_sample *sample, void *result) {
+  const void *data = c->state ? bc->host_huge : bc->host;
+  double t0 = tool_now();
+  omp_reduce(bc->op, bc->type, data, bc->n, result);
+  sample->device_s = sample->end_to_end_s = tool_now() - t0;
+  return 1;
+}
+
+static void omp_nothing(contender *c) { (void)c; }
+
+static const contender_ops omp_ops = {omp_prepare, omp_run, omp_nothing, omp_nothing};
+
+void contender_openmp(contender *c, int huge) {
+  memset(c, 0, sizeof *c);
+  c->ops = &omp_ops;
+  c->state = huge ? (void *)1 : NULL; /* which input: a flag, nothing to free */
+  snprintf(c->name, sizeof c->name, "OpenMP simd loop (%d threads)%s", omp_threads(),
+           huge ? ", huge pages" : "");
+}

@@ -1,0 +1,145 @@
+/* =================================================================================================
+ * cub_contender.cu: cub::DeviceReduce as a benchmark contender (bench.h), compiled with nvcc into
+ * the tool only; the library never depends on CUB. Device time: CUDA events around the CUB call.
+ * End-to-end: the CUB call plus a cudaMemcpy of its result to host memory, as an application would
+ * write it. Covers sum, min and max; temporary storage is allocated in prepare, outside the timing.
+ * Without a usable GPU (no driver, no device) it reports itself unavailable.
+ * ============================================================================================== */
+#include <cub/cub.cuh>
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+
+#include "bench.h"
+
+namespace {
+
+struct cub_state {
+  void *d_in = nullptr, *d_out = nullptr, *d_temp = nullptr;
+  size_t temp_bytes = 0;
+  cudaEvent_t start = nullptr, stop = nullptr;
+};
+
+double now() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+// Runs (or, with d_temp null, sizes) the CUB reduction of the case's operator on type T.
+template <typename T>
+cudaError_t reduce(ocl_reduce_op op, cub_state *s, size_t n) {
+  const T *in = static_cast<const T *>(s->d_in);
+  T *out = static_cast<T *>(s->d_out);
+  switch (op) {
+  case OCL_REDUCE_SUM:
+    return cub::DeviceReduce::Sum(s->d_temp, s->temp_bytes, in, out, n);
+  case OCL_REDUCE_MIN:
+    return cub::DeviceReduce::Min(s->d_temp, s->temp_bytes, in, out, n);
+  case OCL_REDUCE_MAX:
+    return cub::DeviceReduce::Max(s->d_temp, s->temp_bytes, in, out, n);
+  default:
+    return cudaErrorNotSupported;
+  }
+}
+
+cudaError_t reduce_typed(const bench_case *bc, cub_state *s) {
+  switch (bc->type) {
+  case OCL_REDUCE_I32: return reduce<int32_t>(bc->op, s, bc->n);
+  case OCL_REDUCE_U32: return reduce<uint32_t>(bc->op, s, bc->n);
+  case OCL_REDUCE_I64: return reduce<int64_t>(bc->op, s, bc->n);
+  case OCL_REDUCE_U64: return reduce<uint64_t>(bc->op, s, bc->n);
+  case OCL_REDUCE_F32: return reduce<float>(bc->op, s, bc->n);
+  case OCL_REDUCE_F64: return reduce<double>(bc->op, s, bc->n);
+  }
+  return cudaErrorNotSupported;
+}
+
+void cub_unprepare(contender *c) {
+  cub_state *s = static_cast<cub_state *>(c->state);
+  cudaFree(s->d_in);
+  cudaFree(s->d_out);
+  cudaFree(s->d_temp);
+  s->d_in = s->d_out = s->d_temp = nullptr;
+  s->temp_bytes = 0;
+}
+
+int cub_prepare(contender *c, const bench_case *bc, char *why, size_t why_size) {
+  cub_state *s = static_cast<cub_state *>(c->state);
+  if (bc->op != OCL_REDUCE_SUM && bc->op != OCL_REDUCE_MIN && bc->op != OCL_REDUCE_MAX) {
+    snprintf(why, why_size, "the CUB contender covers sum, min and max");
+    return 0;
+  }
+  const size_t bytes = bc->n * ocl_reduce_type_size(bc->type);
+  cudaError_t e = cudaMalloc(&s->d_in, bytes);
+  if (e == cudaSuccess)
+    e = cudaMemcpy(s->d_in, bc->host, bytes, cudaMemcpyHostToDevice);
+  if (e == cudaSuccess)
+    e = cudaMalloc(&s->d_out, 8);
+  if (e == cudaSuccess)
+    e = reduce_typed(bc, s); /* sizes the temporary storage */
+  if (e == cudaSuccess)
+    e = cudaMalloc(&s->d_temp, s->temp_bytes ? s->temp_bytes : 1);
+  if (e != cudaSuccess) {
+    snprintf(why, why_size, "%s", cudaGetErrorString(e));
+    cub_unprepare(c);
+    return 0;
+  }
+  return 1;
+}
+
+int cub_run(contender *c, const bench_case *bc, bench_sample *sample, void *result) {
+  cub_state *s = static_cast<cub_state *>(c->state);
+  const double t0 = now();
+  cudaEventRecord(s->start);
+  cudaError_t e = reduce_typed(bc, s);
+  cudaEventRecord(s->stop);
+  if (e == cudaSuccess)
+    e = cudaMemcpy(result, s->d_out, ocl_reduce_type_size(bc->type), cudaMemcpyDeviceToHost);
+  sample->end_to_end_s = now() - t0;
+  float ms = 0;
+  if (e == cudaSuccess)
+    e = cudaEventElapsedTime(&ms, s->start, s->stop);
+  if (e != cudaSuccess) {
+    fprintf(stderr, "ocl-reduce: CUB: %s\n", cudaGetErrorString(e));
+    return 0;
+  }
+  sample->device_s = 1e-3 * ms;
+  return 1;
+}
+
+void cub_destroy(contender *c) {
+  cub_state *s = static_cast<cub_state *>(c->state);
+  if (!s)
+    return;
+  cub_unprepare(c);
+  cudaEventDestroy(s->start);
+  cudaEventDestroy(s->stop);
+  delete s;
+}
+
+const contender_ops cub_ops = {cub_prepare, cub_run, cub_unprepare, cub_destroy};
+
+} // namespace
+
+extern "C" int contender_cub(contender *c, char *why, size_t why_size) {
+  int devices = 0;
+  cudaError_t e = cudaGetDeviceCount(&devices);
+  if (e != cudaSuccess || devices == 0) {
+    snprintf(why, why_size, "%s", e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device");
+    return 0;
+  }
+  cub_state *s = new cub_state;
+  cudaEventCreate(&s->start);
+  cudaEventCreate(&s->stop);
+  std::memset(c, 0, sizeof *c);
+  c->ops = &cub_ops;
+  c->state = s;
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, 0);
+  snprintf(c->name, sizeof c->name, "CUB DeviceReduce (CUDA %d.%d, %s)", CUDART_VERSION / 1000,
+           (CUDART_VERSION % 1000) / 10, prop.name);
+  return 1;
+}

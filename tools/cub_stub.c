@@ -1,0 +1,13 @@
+/* =================================================================================================
+ * cub_stub.c: the CUB contender when the tool is built without the CUDA toolkit: it reports
+ * itself unavailable (cub_contender.cu is the real one).
+ * ============================================================================================== */
+#include <stdio.h>
+
+#include "bench.h"
+
+int contender_cub(contender *c, char *why, size_t why_size) {
+  (void)c;
+  snprintf(why, why_size, "the tool was built without the CUDA toolkit");
+  return 0;
+}
