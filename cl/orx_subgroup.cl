@@ -10,6 +10,7 @@
  *   ORX_SG_NV_PTX   NVIDIA's OpenCL, which has no subgroup extension: warps of ORX_SG_SIZE (the
  *                   host queries it) consecutive work-items, shuffled with inline PTX
  *                   shfl.sync.bfly; 64-bit values as two 32-bit shuffles.
+ *   ORX_SG_CUDA     the CUDA backend (cl/orx_cuda_prelude.cl): warps, __shfl_xor_sync.
  *
  * Interface: orx_sg_lane(), orx_sg_size(), orx_sg_id(), orx_sg_count(); when ORX_SG_HAS_SHUFFLE,
  * orx_sg_shuffle_xor(x, mask); when ORX_SG_HAS_REDUCE, orx_sg_reduce_builtin(x) (whole subgroup).
@@ -23,6 +24,7 @@
 #define ORX_SG_INTEL 2
 #define ORX_SG_BUILTIN 3
 #define ORX_SG_NV_PTX 4
+#define ORX_SG_CUDA 5
 
 #ifndef ORX_SG_IMPL
 #define ORX_SG_IMPL ORX_SG_NONE
@@ -41,7 +43,7 @@
 #endif
 #endif
 
-#if ORX_SG_IMPL == ORX_SG_NV_PTX
+#if ORX_SG_IMPL == ORX_SG_NV_PTX || ORX_SG_IMPL == ORX_SG_CUDA
 #ifndef ORX_SG_SIZE
 #define ORX_SG_SIZE 32
 #endif
@@ -50,17 +52,20 @@ ORX_INLINE uint orx_sg_lane(void) { return (uint)get_local_id(0) % ORX_SG_SIZE; 
 ORX_INLINE uint orx_sg_size(void) { return ORX_SG_SIZE; }
 ORX_INLINE uint orx_sg_id(void) { return (uint)get_local_id(0) / ORX_SG_SIZE; }
 ORX_INLINE uint orx_sg_count(void) { return (uint)get_local_size(0) / ORX_SG_SIZE; }
+#elif ORX_SG_IMPL != ORX_SG_NONE
+ORX_INLINE uint orx_sg_lane(void) { return get_sub_group_local_id(); }
+ORX_INLINE uint orx_sg_size(void) { return get_sub_group_size(); }
+ORX_INLINE uint orx_sg_id(void) { return get_sub_group_id(); }
+ORX_INLINE uint orx_sg_count(void) { return get_num_sub_groups(); }
+#endif
+
+#if ORX_SG_IMPL == ORX_SG_NV_PTX
 /* Butterfly shuffle of 32 bits across a full 32-lane warp (clamp 0x1f, every lane a member). */
 ORX_INLINE uint orx_ptx_shfl_xor(uint x, uint mask) {
   uint r;
   asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(x), "r"(mask));
   return r;
 }
-#elif ORX_SG_IMPL != ORX_SG_NONE
-ORX_INLINE uint orx_sg_lane(void) { return get_sub_group_local_id(); }
-ORX_INLINE uint orx_sg_size(void) { return get_sub_group_size(); }
-ORX_INLINE uint orx_sg_id(void) { return get_sub_group_id(); }
-ORX_INLINE uint orx_sg_count(void) { return get_num_sub_groups(); }
 #endif
 
 #if ORX_SG_IMPL == ORX_SG_KHR
@@ -80,6 +85,11 @@ ORX_INLINE T orx_sg_shuffle_xor(T x, uint mask) {
   halves.y = orx_ptx_shfl_xor(halves.y, mask);
   return ORX_FROM_BITS(halves);
 #endif
+}
+#elif ORX_SG_IMPL == ORX_SG_CUDA
+#define ORX_SG_HAS_SHUFFLE 1
+ORX_INLINE T orx_sg_shuffle_xor(T x, uint mask) {
+  return __shfl_xor_sync(0xffffffffu, x, (int)mask, ORX_SG_SIZE);
 }
 #else
 #define ORX_SG_HAS_SHUFFLE 0

@@ -34,9 +34,10 @@
  *
  * Environment (read by ocl_reduce_context_create for fields left at their DEFAULT value)
  *   OCL_REDUCE_DEVICE      a substring of the platform or device name (case-insensitive), or
- *                          "P:D" platform and device indices, as `ocl-reduce info` lists them.
+ *                          "P:D" platform and device indices (OpenCL), or "cuda:N" (CUDA device N),
+ *                          as `ocl-reduce info` lists them.
  *   OCL_REDUCE_PATH        auto | subgroup | local
- *   OCL_REDUCE_SUBGROUP    auto | khr | intel | ptx | builtin: which subgroup implementation the
+ *   OCL_REDUCE_SUBGROUP    auto | khr | intel | ptx | builtin | cuda: which subgroup implementation the
  *                          subgroup path uses (see ocl_reduce_subgroup_impl).
  *   OCL_REDUCE_KERNEL_DIR  read the kernel sources from this directory instead of the copies
  *                          embedded at build time (for kernel development).
@@ -45,7 +46,7 @@
  *                          "fp64", "subgroups".
  *   OCL_REDUCE_POLICY      force launch-policy fields, for testing and tuning, e.g.
  *                          "wg=64,vec=4,unroll=4,groups=32,stream=strided,finish=group".
- *   OCL_REDUCE_BACKEND     auto | opencl
+ *   OCL_REDUCE_BACKEND     auto | opencl | cuda
  */
 #ifndef OCL_REDUCE_H
 #define OCL_REDUCE_H
@@ -145,14 +146,21 @@ typedef enum ocl_reduce_subgroup_impl {
                                       operator has one; other operators combine through local
                                       memory. This is what AMD devices without shuffles take. */
   OCL_REDUCE_SUBGROUP_NONE = 5,    /* reported on the LOCAL path */
-  OCL_REDUCE_SUBGROUP_NV_PTX = 6   /* NVIDIA's OpenCL (no subgroup extension): warp shuffles in
+  OCL_REDUCE_SUBGROUP_NV_PTX = 6,  /* NVIDIA's OpenCL (no subgroup extension): warp shuffles in
                                       inline PTX, shfl.sync.bfly; needs a warp size of 32 */
+  OCL_REDUCE_SUBGROUP_CUDA = 7     /* the CUDA backend: __shfl_xor_sync */
 } ocl_reduce_subgroup_impl;
 
+/* Which API reaches the device. AUTO takes CUDA for an NVIDIA GPU when the library was built with
+ * CUDA support and libcuda.so.1 (the driver) and NVRTC load and see a device, and OpenCL otherwise.
+ * Nothing CUDA is linked: the driver and NVRTC are opened at run time, so the library loads and
+ * works without them; asking for CUDA there gives OCL_REDUCE_ERROR_BACKEND_UNAVAILABLE, and
+ * ocl_reduce_last_error(NULL) says why ("libcuda.so.1 not found", "no CUDA device"). */
 typedef enum ocl_reduce_backend {
   OCL_REDUCE_BACKEND_DEFAULT = 0, /* OCL_REDUCE_BACKEND from the environment, else AUTO */
   OCL_REDUCE_BACKEND_AUTO = 1,
-  OCL_REDUCE_BACKEND_OPENCL = 2
+  OCL_REDUCE_BACKEND_OPENCL = 2,
+  OCL_REDUCE_BACKEND_CUDA = 3
 } ocl_reduce_backend;
 
 typedef enum ocl_reduce_device_type {
@@ -171,15 +179,15 @@ typedef struct ocl_reduce_device_desc {
   ocl_reduce_backend backend;
   unsigned platform_index;
   unsigned device_index;
-  char selector[32]; /* "P:D", for ocl_reduce_options.device or OCL_REDUCE_DEVICE */
+  char selector[32]; /* "P:D" or "cuda:N", for ocl_reduce_options.device or OCL_REDUCE_DEVICE */
   char platform_name[256];
   char device_name[256];
   ocl_reduce_device_type device_type;
 } ocl_reduce_device_desc;
 
-/* Lists the devices of every platform: writes the first `capacity` of them to out (which may be
- * NULL when capacity is 0) and their total number to *count. No platform at all is not an error
- * here: *count is then 0. */
+/* Lists the devices of every OpenCL platform, then the CUDA devices (when the CUDA backend can run
+ * here): writes the first `capacity` of them to out (which may be NULL when capacity is 0) and
+ * their total number to *count. No device at all is not an error here: *count is then 0. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_devices(ocl_reduce_device_desc *out, size_t capacity,
                                                     size_t *count);
 
@@ -224,7 +232,7 @@ OCL_REDUCE_API void ocl_reduce_context_destroy(ocl_reduce_context *ctx);
 /* What a context runs on. Strings and handles stay valid until the context is destroyed. */
 typedef struct ocl_reduce_context_info {
   ocl_reduce_backend backend;  /* never DEFAULT or AUTO */
-  const char *backend_name;    /* "opencl" */
+  const char *backend_name;    /* "opencl" or "cuda" */
   const char *platform_name;
   const char *device_name;
   const char *device_version;  /* e.g. "OpenCL 3.0 PoCL ..." */
@@ -248,9 +256,9 @@ typedef struct ocl_reduce_context_info {
   uint64_t local_mem_bytes;
   uint64_t max_alloc_bytes;
   uint64_t global_mem_bytes;
-  void *native_context;        /* cl_context */
-  void *native_device;         /* cl_device_id */
-  void *native_queue;          /* cl_command_queue */
+  void *native_context;        /* cl_context, or CUcontext (the device's primary context) */
+  void *native_device;         /* cl_device_id, or the CUdevice ordinal cast to a pointer */
+  void *native_queue;          /* cl_command_queue, or CUstream */
   /* What the context has done so far: kernel programs built, bytes copied from host memory to
    * the device (buffer writes and host input), device allocations made. A repeated reduction of
    * device-resident data adds nothing to any of them. */
@@ -292,6 +300,13 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_create(ocl_reduce_context *ct
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_wrap_opencl(ocl_reduce_context *ctx,
                                                                void *cl_mem,
                                                                ocl_reduce_buffer **out);
+
+/* Wraps `bytes` of an application's CUDA device memory (a CUdeviceptr, or a pointer from
+ * cudaMalloc in the device's primary context) on a context of the CUDA backend. The memory stays
+ * the application's: it must outlive the buffer and is never freed by the library. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_wrap_cuda(ocl_reduce_context *ctx,
+                                                             uint64_t device_pointer, size_t bytes,
+                                                             ocl_reduce_buffer **out);
 
 /* Releases the buffer (a wrapped cl_mem is released, not freed). NULL is accepted. */
 OCL_REDUCE_API void ocl_reduce_buffer_destroy(ocl_reduce_buffer *buf);

@@ -24,8 +24,11 @@ typedef struct orx_arg {
 } orx_arg;
 
 struct orx_backend_ops {
-  const char *name; /* "opencl" */
+  const char *name; /* "opencl", "cuda" */
   ocl_reduce_backend kind;
+  /* A cl/ file to put in front of every program (the CUDA backend's OpenCL-to-CUDA mapping), or
+   * NULL. */
+  const char *prelude;
 
   /* Lists every device the backend can open (see ocl_reduce_devices). */
   ocl_reduce_status (*list_devices)(ocl_reduce_context *ctx, ocl_reduce_device_desc *out,
@@ -53,6 +56,9 @@ struct orx_backend_ops {
   ocl_reduce_status (*wrap)(ocl_reduce_context *ctx, orx_backend *be, void *native, orx_mem **out,
                             size_t *bytes);
   void (*release_mem)(orx_mem *mem);
+  /* Optional (NULL: 0). How far the allocation's first byte lies past a multiple of 256 bytes:
+   * library allocations start aligned, a wrapped CUDA pointer may not. */
+  size_t (*misalignment)(const orx_mem *mem);
 
   /* Optional (NULL: not supported). Device memory the host can read directly once the work that
    * writes it has finished, with no copy command: OpenCL fine-grained SVM, CUDA mapped pinned
@@ -79,5 +85,21 @@ struct orx_backend_ops {
 };
 
 extern const orx_backend_ops orx_opencl_backend;
+
+/* What ocl_reduce_buffer_wrap_cuda hands to the CUDA backend's wrap(). */
+typedef struct orx_cuda_span {
+  uint64_t pointer;
+  size_t bytes;
+} orx_cuda_span;
+
+#ifdef ORX_HAVE_CUDA
+extern const orx_backend_ops orx_cuda_backend; /* backend_cuda.c */
+/* Whether the CUDA backend can run here (driver, NVRTC, a device); else 0 and the reason. */
+int orx_cuda_available(const char **why);
+/* Compiles a program with NVRTC for sm_<arch> without a driver or device: tests check the CUDA
+ * translation of the kernels with it where no GPU is present. */
+ocl_reduce_status orx_cuda_compile_only(ocl_reduce_context *ctx, const orx_source *sources,
+                                        size_t count, int arch);
+#endif
 
 #endif /* ORX_BACKEND_H */

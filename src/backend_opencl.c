@@ -332,6 +332,15 @@ static void read_caps(orx_backend *be, orx_caps *caps) {
     if (strstr(caps->platform_name, "NVIDIA") && has_word(ext, "cl_nv_device_attribute_query") &&
         clGetDeviceInfo(dev, CL_DEVICE_WARP_SIZE_NV, sizeof warp, &warp, NULL) == CL_SUCCESS)
       caps->nv_warp_size = warp;
+    /* Where the device sits, so that AUTO can hand an NVIDIA GPU to the CUDA backend. */
+    cl_device_pci_bus_info_khr pci;
+    if (has_word(ext, "cl_khr_pci_bus_info") &&
+        clGetDeviceInfo(dev, CL_DEVICE_PCI_BUS_INFO_KHR, sizeof pci, &pci, NULL) == CL_SUCCESS) {
+      caps->has_pci_address = 1;
+      caps->pci_domain = pci.pci_domain;
+      caps->pci_bus = pci.pci_bus;
+      caps->pci_device = pci.pci_device;
+    }
   }
   free(ext);
   /* PoCL's CPU device builds subgroup operations from work-group barriers and local memory

@@ -69,6 +69,25 @@ ocl_reduce_status ocl_reduce_buffer_wrap_opencl(ocl_reduce_context *ctx, void *c
   return new_buffer(ctx, mem, bytes, out);
 }
 
+ocl_reduce_status ocl_reduce_buffer_wrap_cuda(ocl_reduce_context *ctx, uint64_t device_pointer,
+                                              size_t bytes, ocl_reduce_buffer **out) {
+  if (!ctx)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "ocl_reduce_buffer_wrap_cuda: ctx is NULL");
+  ORX_CHECK_ARG(ctx, out, "ocl_reduce_buffer_wrap_cuda: out is NULL");
+  *out = NULL;
+  ORX_CHECK_ARG(ctx, device_pointer, "ocl_reduce_buffer_wrap_cuda: device_pointer is 0");
+  ORX_CHECK_ARG(ctx, bytes > 0, "ocl_reduce_buffer_wrap_cuda: bytes is 0");
+  ORX_CHECK_ARG(ctx, ctx->ops->kind == OCL_REDUCE_BACKEND_CUDA,
+                "ocl_reduce_buffer_wrap_cuda: the context's backend is %s, not cuda",
+                ctx->ops->name);
+  orx_cuda_span span = {device_pointer, bytes};
+  orx_mem *mem = NULL;
+  size_t wrapped = 0;
+  ORX_FORWARD(ctx->ops->wrap(ctx, ctx->backend, &span, &mem, &wrapped));
+  return new_buffer(ctx, mem, wrapped, out);
+}
+
 void ocl_reduce_buffer_destroy(ocl_reduce_buffer *buf) {
   if (!buf)
     return;

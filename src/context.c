@@ -3,6 +3,7 @@
  * A context binds one device through one backend and resolves its path once; kernels and scratch
  * memory come later, on first use (program.c, reduce.c).
  * ============================================================================================== */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,9 +78,11 @@ static ocl_reduce_status read_settings(const ocl_reduce_options *opts, settings 
                                   {"khr", OCL_REDUCE_SUBGROUP_KHR},
                                   {"intel", OCL_REDUCE_SUBGROUP_INTEL},
                                   {"ptx", OCL_REDUCE_SUBGROUP_NV_PTX},
+                                  {"cuda", OCL_REDUCE_SUBGROUP_CUDA},
                                   {"builtin", OCL_REDUCE_SUBGROUP_BUILTIN}};
   static const keyword backends[] = {{"auto", OCL_REDUCE_BACKEND_AUTO},
-                                     {"opencl", OCL_REDUCE_BACKEND_OPENCL}};
+                                     {"opencl", OCL_REDUCE_BACKEND_OPENCL},
+                                     {"cuda", OCL_REDUCE_BACKEND_CUDA}};
   ocl_reduce_options defaults;
   ocl_reduce_options_init(&defaults);
   if (!opts)
@@ -91,11 +94,11 @@ static ocl_reduce_status read_settings(const ocl_reduce_options *opts, settings 
   if ((unsigned)opts->path > OCL_REDUCE_PATH_LOCAL)
     return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "opts->path: unknown value %d",
                     (int)opts->path);
-  if ((unsigned)opts->subgroup_impl > OCL_REDUCE_SUBGROUP_NV_PTX ||
+  if ((unsigned)opts->subgroup_impl > OCL_REDUCE_SUBGROUP_CUDA ||
       opts->subgroup_impl == OCL_REDUCE_SUBGROUP_NONE)
     return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
                     "opts->subgroup_impl: unknown value %d", (int)opts->subgroup_impl);
-  if ((unsigned)opts->backend > OCL_REDUCE_BACKEND_OPENCL)
+  if ((unsigned)opts->backend > OCL_REDUCE_BACKEND_CUDA)
     return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "opts->backend: unknown value %d",
                     (int)opts->backend);
 
@@ -138,19 +141,63 @@ static ocl_reduce_status read_settings(const ocl_reduce_options *opts, settings 
 
 /* ---- Life cycle -------------------------------------------------------------------------------- */
 
+/* Opens the backend the settings ask for (see ocl_reduce_backend for what AUTO does). */
+static ocl_reduce_status open_backend(ocl_reduce_context *ctx, const settings *s,
+                                      void *native_queue) {
+  const int cuda_selector = s->device && strncmp(s->device, "cuda:", 5) == 0;
+  if (s->backend == OCL_REDUCE_BACKEND_CUDA ||
+      (s->backend == OCL_REDUCE_BACKEND_AUTO && cuda_selector && !native_queue)) {
+#ifdef ORX_HAVE_CUDA
+    ctx->ops = &orx_cuda_backend;
+    return ctx->ops->open(ctx, s->device, native_queue, s->profiling, &ctx->backend, &ctx->caps);
+#else
+    return orx_fail(ctx, OCL_REDUCE_ERROR_BACKEND_UNAVAILABLE,
+                    "this library was built without the CUDA backend (no CUDA toolkit headers "
+                    "at build time)");
+#endif
+  }
+  ctx->ops = &orx_opencl_backend;
+  ocl_reduce_status status =
+      ctx->ops->open(ctx, s->device, native_queue, s->profiling, &ctx->backend, &ctx->caps);
+#ifdef ORX_HAVE_CUDA
+  const char *why = NULL;
+  if (s->backend == OCL_REDUCE_BACKEND_AUTO && !native_queue) {
+    const int nvidia_gpu = status == OCL_REDUCE_OK && ctx->caps.type == OCL_REDUCE_DEVICE_GPU &&
+                           strstr(ctx->caps.platform_name, "NVIDIA") != NULL;
+    const int no_opencl_device =
+        status == OCL_REDUCE_ERROR_NO_PLATFORM || status == OCL_REDUCE_ERROR_NO_DEVICE;
+    if ((nvidia_gpu || no_opencl_device) && orx_cuda_available(&why)) {
+      /* The same GPU through CUDA: found by its PCI address, else by its name. */
+      char selector[300];
+      if (!nvidia_gpu)
+        snprintf(selector, sizeof selector, "%s", s->device ? s->device : "");
+      else if (ctx->caps.has_pci_address)
+        snprintf(selector, sizeof selector, "pci:%x:%x:%x", ctx->caps.pci_domain,
+                 ctx->caps.pci_bus, ctx->caps.pci_device);
+      else
+        snprintf(selector, sizeof selector, "%s", ctx->caps.device_name);
+      ctx->ops->close(ctx->backend);
+      ctx->backend = NULL;
+      ctx->ops = &orx_cuda_backend;
+      status = ctx->ops->open(ctx, selector, NULL, s->profiling, &ctx->backend, &ctx->caps);
+    }
+  }
+#endif
+  return status;
+}
+
 static ocl_reduce_status open_context(ocl_reduce_context *ctx, const settings *s,
                                       void *native_queue) {
-  ctx->ops = &orx_opencl_backend;
   ctx->profiling = s->profiling;
   ctx->policy_override = s->policy;
-  ORX_FORWARD(ctx->ops->open(ctx, s->device, native_queue, s->profiling, &ctx->backend,
-                             &ctx->caps));
+  ORX_FORWARD(open_backend(ctx, s, native_queue));
   /* Capabilities switched off for testing look exactly like missing ones. */
   if (s->disable_fp64)
     ctx->caps.has_fp64 = 0;
   if (s->disable_subgroups) {
     ctx->caps.has_khr_subgroups = ctx->caps.has_khr_shuffle = ctx->caps.has_intel_subgroups = 0;
     ctx->caps.nv_warp_size = 0;
+    ctx->caps.has_cuda_shuffle = 0;
   }
 
   const char *requirement = NULL;
@@ -239,7 +286,13 @@ ocl_reduce_status ocl_reduce_devices(ocl_reduce_device_desc *out, size_t capacit
   if (!count || (capacity > 0 && !out))
     return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "ocl_reduce_devices: %s is NULL",
                     count ? "out" : "count");
-  return orx_opencl_backend.list_devices(NULL, out, capacity, count);
+  ORX_FORWARD(orx_opencl_backend.list_devices(NULL, out, capacity, count));
+#ifdef ORX_HAVE_CUDA
+  size_t cuda = 0, first = *count < capacity ? *count : capacity;
+  ORX_FORWARD(orx_cuda_backend.list_devices(NULL, out ? out + first : NULL, capacity - first, &cuda));
+  *count += cuda;
+#endif
+  return OCL_REDUCE_OK;
 }
 
 /* ---- Query -------------------------------------------------------------------------------------- */

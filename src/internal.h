@@ -19,6 +19,8 @@
 #endif
 
 #define ORX_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define ORX_STRINGIFY_(x) #x
+#define ORX_STRINGIFY(x) ORX_STRINGIFY_(x)
 
 typedef struct orx_backend orx_backend;         /* a backend's state for one device */
 typedef struct orx_backend_ops orx_backend_ops; /* backend.h */
@@ -44,7 +46,10 @@ typedef struct orx_caps {
   int has_khr_subgroups;     /* cl_khr_subgroups, or the OpenCL C 3.0 feature __opencl_c_subgroups */
   int has_khr_shuffle;       /* cl_khr_subgroup_shuffle */
   int has_intel_subgroups;   /* cl_intel_subgroups */
-  unsigned nv_warp_size;     /* NVIDIA's OpenCL: CL_DEVICE_WARP_SIZE_NV; 0 elsewhere */
+  unsigned nv_warp_size;     /* NVIDIA's OpenCL: CL_DEVICE_WARP_SIZE_NV; CUDA: the warp size */
+  int has_cuda_shuffle;      /* the CUDA backend: __shfl_xor_sync */
+  int has_pci_address;       /* pci_*: where the device sits (cl_khr_pci_bus_info) */
+  unsigned pci_domain, pci_bus, pci_device;
   int emulated_subgroups;    /* subgroup operations are work-group barriers (PoCL's CPU device) */
   int host_visible_memory;   /* the backend's alloc_host_visible works (OpenCL: fine-grained SVM) */
 } orx_caps;
@@ -115,9 +120,25 @@ typedef enum orx_kernel_kind { ORX_KERNEL_REDUCE_ALL = 0, ORX_KERNEL_KIND_COUNT 
 
 typedef struct orx_built {
   orx_program *program;
+  ocl_reduce_type type;   /* the compute type it was built for */
   orx_policy policy;      /* how to launch it */
   unsigned subgroup_size; /* 0 when the kernel does not use subgroups or the backend cannot say */
 } orx_built;
+
+/* The text of a program: the generated #define block, the backend's prelude (or NULL), the cl/
+ * files of the kernel kind. Free with orx_program_text_free. */
+typedef struct orx_program_text {
+  char defines[1024];
+  orx_source sources[16];
+  char *holders[16];
+  size_t count;
+  const char *kernel_name;
+} orx_program_text;
+ocl_reduce_status orx_program_sources(ocl_reduce_context *ctx, const char *prelude,
+                                      orx_kernel_kind kind, ocl_reduce_op op,
+                                      ocl_reduce_type type, const orx_policy *policy,
+                                      unsigned warp_size, orx_program_text *text);
+void orx_program_text_free(orx_program_text *text);
 
 ocl_reduce_status orx_program_get(ocl_reduce_context *ctx, orx_kernel_kind kind,
                                   ocl_reduce_op op, ocl_reduce_type compute_type,

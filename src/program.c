@@ -34,6 +34,8 @@ static int sg_impl_define(ocl_reduce_subgroup_impl impl) {
     return 3;
   case OCL_REDUCE_SUBGROUP_NV_PTX:
     return 4;
+  case OCL_REDUCE_SUBGROUP_CUDA:
+    return 5;
   default:
     return 0;
   }
@@ -65,35 +67,53 @@ static double seconds_now(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+ocl_reduce_status orx_program_sources(ocl_reduce_context *ctx, const char *prelude,
+                                      orx_kernel_kind kind, ocl_reduce_op op,
+                                      ocl_reduce_type type, const orx_policy *policy,
+                                      unsigned warp_size, orx_program_text *text) {
+  memset(text, 0, sizeof *text);
+  write_defines(text->defines, sizeof text->defines, op, type, policy, warp_size);
+  text->sources[text->count++] = (orx_source){"defines", text->defines, strlen(text->defines)};
+  text->kernel_name = kernel_kinds[kind].kernel_name;
+  ocl_reduce_status status = OCL_REDUCE_OK;
+  if (prelude) {
+    status = orx_source_get(ctx, prelude, &text->sources[text->count], &text->holders[text->count]);
+    text->count++;
+  }
+  for (size_t i = 0; i < kernel_kinds[kind].file_count && status == OCL_REDUCE_OK; i++) {
+    status = orx_source_get(ctx, kernel_kinds[kind].files[i], &text->sources[text->count],
+                            &text->holders[text->count]);
+    text->count++;
+  }
+  if (status != OCL_REDUCE_OK)
+    orx_program_text_free(text);
+  return status;
+}
+
+void orx_program_text_free(orx_program_text *text) {
+  for (size_t i = 0; i < text->count; i++)
+    orx_source_free(text->holders[i]);
+  memset(text, 0, sizeof *text);
+}
+
 static ocl_reduce_status build(ocl_reduce_context *ctx, orx_kernel_kind kind, ocl_reduce_op op,
                                ocl_reduce_type type, orx_built *built) {
+  built->type = type;
   orx_context_policy(ctx, type, &built->policy);
-  char defines[1024];
-  write_defines(defines, sizeof defines, op, type, &built->policy, ctx->caps.nv_warp_size);
-
-  orx_source sources[16];
-  char *holders[16] = {0};
-  size_t count = 0;
-  sources[count++] = (orx_source){"defines", defines, strlen(defines)};
-  ocl_reduce_status status = OCL_REDUCE_OK;
-  for (size_t i = 0; i < kernel_kinds[kind].file_count && status == OCL_REDUCE_OK; i++) {
-    status = orx_source_get(ctx, kernel_kinds[kind].files[i], &sources[count], &holders[count]);
-    count++;
-  }
-  if (status == OCL_REDUCE_OK) {
-    double start = seconds_now();
-    status = ctx->ops->build(ctx, ctx->backend, sources, count, kernel_kinds[kind].kernel_name,
-                             built->policy.wg_size, &built->program, &built->subgroup_size);
-    ctx->kernel_builds++;
-    /* Inline-PTX warps are the device's, not something clGetKernelSubGroupInfo knows about. */
-    if (status == OCL_REDUCE_OK && built->policy.subgroup_impl == OCL_REDUCE_SUBGROUP_NV_PTX)
-      built->subgroup_size = ctx->caps.nv_warp_size;
-    orx_log("built %s for %s %s (%s path) in %.1f ms", kernel_kinds[kind].kernel_name,
-            ocl_reduce_op_name(op), ocl_reduce_type_name(type), orx_path_name(ctx->path),
-            1e3 * (seconds_now() - start));
-  }
-  for (size_t i = 0; i < count; i++)
-    orx_source_free(holders[i]);
+  orx_program_text text;
+  ORX_FORWARD(orx_program_sources(ctx, ctx->ops->prelude, kind, op, type, &built->policy,
+                                  ctx->caps.nv_warp_size, &text));
+  double start = seconds_now();
+  ocl_reduce_status status =
+      ctx->ops->build(ctx, ctx->backend, text.sources, text.count, text.kernel_name,
+                      built->policy.wg_size, &built->program, &built->subgroup_size);
+  ctx->kernel_builds++;
+  /* Inline-PTX warps are the device's, not something clGetKernelSubGroupInfo knows about. */
+  if (status == OCL_REDUCE_OK && built->policy.subgroup_impl == OCL_REDUCE_SUBGROUP_NV_PTX)
+    built->subgroup_size = ctx->caps.nv_warp_size;
+  orx_log("built %s for %s %s (%s path) in %.1f ms", text.kernel_name, ocl_reduce_op_name(op),
+          ocl_reduce_type_name(type), orx_path_name(ctx->path), 1e3 * (seconds_now() - start));
+  orx_program_text_free(&text);
   return status;
 }
 

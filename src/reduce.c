@@ -88,8 +88,11 @@ static ocl_reduce_status launch_reduce_all(ocl_reduce_context *ctx, const orx_bu
                                            orx_mem *in, size_t offset, size_t count, orx_mem *out,
                                            size_t out_index) {
   const orx_policy *policy = &built->policy;
-  /* Elements before the first vector-aligned one; allocations start aligned to whole vectors. */
-  size_t head = (policy->vec - offset % policy->vec) % policy->vec;
+  /* Elements before the first vector-aligned one. Allocations start aligned to whole vectors,
+   * wrapped CUDA pointers at some element boundary (checked by the caller). */
+  const size_t elem = ocl_reduce_type_size(built->type);
+  const size_t misaligned = ctx->ops->misalignment ? ctx->ops->misalignment(in) / elem : 0;
+  size_t head = (policy->vec - (misaligned + offset) % policy->vec) % policy->vec;
   if (head > count)
     head = count;
   const orx_arg args[] = {
@@ -141,6 +144,9 @@ ocl_reduce_status ocl_reduce_buffer_reduce(ocl_reduce_context *ctx, ocl_reduce_o
   ORX_CHECK_ARG(ctx, input, "%s: input is NULL", function);
   ORX_CHECK_ARG(ctx, input->ctx == ctx, "%s: input belongs to another context", function);
   const size_t size = ocl_reduce_type_size(type);
+  ORX_CHECK_ARG(ctx, !ctx->ops->misalignment || ctx->ops->misalignment(input->mem) % size == 0,
+                "%s: the wrapped device pointer is not aligned to the %zu bytes of a %s", function,
+                size, ocl_reduce_type_name(type));
   const size_t capacity = input->bytes / size;
   if (offset > capacity || count > capacity - offset)
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_RANGE,

@@ -75,7 +75,9 @@ static int impl_available(const orx_caps *caps, ocl_reduce_subgroup_impl impl) {
     return caps->has_khr_subgroups;
   case OCL_REDUCE_SUBGROUP_NV_PTX:
     /* shfl.sync.bfly with clamp 0x1f and a full member mask is written for 32-lane warps. */
-    return caps->nv_warp_size == 32;
+    return caps->nv_warp_size == 32 && !caps->has_cuda_shuffle;
+  case OCL_REDUCE_SUBGROUP_CUDA:
+    return caps->has_cuda_shuffle;
   default:
     return 0;
   }
@@ -91,6 +93,8 @@ static const char *impl_requirement(ocl_reduce_subgroup_impl impl) {
     return "cl_khr_subgroups (or the OpenCL C 3.0 feature __opencl_c_subgroups)";
   case OCL_REDUCE_SUBGROUP_NV_PTX:
     return "NVIDIA's OpenCL with a warp size of 32 (cl_nv_device_attribute_query)";
+  case OCL_REDUCE_SUBGROUP_CUDA:
+    return "the CUDA backend";
   default:
     return "a subgroup extension";
   }
@@ -101,7 +105,7 @@ ocl_reduce_status orx_resolve_path(const orx_caps *caps, ocl_reduce_path path,
                                    ocl_reduce_subgroup_impl *impl_out, const char **why) {
   static const ocl_reduce_subgroup_impl preference[] = {
       OCL_REDUCE_SUBGROUP_KHR, OCL_REDUCE_SUBGROUP_INTEL, OCL_REDUCE_SUBGROUP_NV_PTX,
-      OCL_REDUCE_SUBGROUP_BUILTIN};
+      OCL_REDUCE_SUBGROUP_CUDA, OCL_REDUCE_SUBGROUP_BUILTIN};
   *why = NULL;
   if (path == OCL_REDUCE_PATH_LOCAL) {
     *path_out = OCL_REDUCE_PATH_LOCAL;

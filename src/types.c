@@ -122,6 +122,8 @@ const char *orx_subgroup_impl_name(ocl_reduce_subgroup_impl impl) {
     return "builtin";
   case OCL_REDUCE_SUBGROUP_NV_PTX:
     return "ptx";
+  case OCL_REDUCE_SUBGROUP_CUDA:
+    return "cuda";
   case OCL_REDUCE_SUBGROUP_AUTO:
     return "auto";
   case OCL_REDUCE_SUBGROUP_NONE:

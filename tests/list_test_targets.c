@@ -1,7 +1,7 @@
 /* =================================================================================================
  * list_test_targets.c: prints, for ctest, every (device, path, subgroup implementation) the library
  * can run on here, one per line:
- *   "<implementation>|<selector>|<path>|<subgroup impl>|<cpu|gpu>|<auto|forced>"
+ *   "<implementation>|<selector>|<path>|<subgroup impl>|<cpu|gpu>|<auto|forced>|<backend>"
  * ("auto": the configuration automatic selection takes on that device). The
  * library itself decides what each device supports: a combination is listed when a context can
  * be created with it. tests/discover_tests.cmake.in turns the lines into ctest tests.
@@ -12,8 +12,13 @@
 
 #include "ocl_reduce.h"
 
-/* A short name for the implementation: "pocl", "intel", "nvidia", else the platform's first word. */
+/* A short name for the implementation: "pocl", "intel", "nvidia", "cuda", else the platform's
+ * first word. */
 static void implementation_name(const ocl_reduce_device_desc *d, char *out, size_t size) {
+  if (d->backend == OCL_REDUCE_BACKEND_CUDA) {
+    snprintf(out, size, "cuda");
+    return;
+  }
   static const struct {
     const char *needle, *name;
   } known[] = {{"Portable Computing Language", "pocl"}, {"Intel", "intel"}, {"NVIDIA", "nvidia"},
@@ -42,6 +47,7 @@ int main(void) {
       {OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_KHR, "subgroup", "khr"},
       {OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_INTEL, "subgroup", "intel"},
       {OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_NV_PTX, "subgroup", "ptx"},
+      {OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_CUDA, "subgroup", "cuda"},
       {OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_BUILTIN, "subgroup", "builtin"},
       {OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_AUTO, "local", "auto"},
   };
@@ -70,6 +76,7 @@ int main(void) {
     ocl_reduce_options defaults;
     ocl_reduce_options_init(&defaults);
     defaults.device = devices[i].selector;
+    defaults.backend = devices[i].backend; /* else AUTO would hand NVIDIA's OpenCL to CUDA */
     defaults.path = OCL_REDUCE_PATH_AUTO;
     defaults.subgroup_impl = OCL_REDUCE_SUBGROUP_AUTO;
     ocl_reduce_context_info chosen;
@@ -87,6 +94,7 @@ int main(void) {
       ocl_reduce_options opts;
       ocl_reduce_options_init(&opts);
       opts.device = devices[i].selector;
+      opts.backend = devices[i].backend;
       opts.path = configs[c].path;
       opts.subgroup_impl = configs[c].impl;
       ocl_reduce_context *ctx = NULL;
@@ -95,10 +103,11 @@ int main(void) {
                           (chosen.path == OCL_REDUCE_PATH_LOCAL ||
                            configs[c].impl == chosen.subgroup_impl);
       if (s == OCL_REDUCE_OK)
-        printf("%s|%s|%s|%s|%s|%s\n", name, devices[i].selector, configs[c].path_name,
+        printf("%s|%s|%s|%s|%s|%s|%s\n", name, devices[i].selector, configs[c].path_name,
                configs[c].impl_name,
                devices[i].device_type == OCL_REDUCE_DEVICE_CPU ? "cpu" : "gpu",
-               is_auto ? "auto" : "forced");
+               is_auto ? "auto" : "forced",
+               devices[i].backend == OCL_REDUCE_BACKEND_CUDA ? "cuda" : "opencl");
       else if (s != OCL_REDUCE_ERROR_PATH_UNSUPPORTED)
         fprintf(stderr, "%s %s/%s: %s\n", devices[i].selector, configs[c].path_name,
                 configs[c].impl_name, ocl_reduce_last_error(NULL));

@@ -5,6 +5,7 @@
  * ============================================================================================== */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
+#include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -121,6 +122,10 @@ static void test_repeated_reductions_build_and_upload_nothing(void **state) {
 static void test_wrapped_cl_mem_on_the_application_queue(void **state) {
   (void)state;
   const ocl_reduce_context_info info = query(ctx);
+  if (info.backend != OCL_REDUCE_BACKEND_OPENCL) {
+    printf("# skipped: the context runs on %s, not opencl\n", info.backend_name);
+    skip();
+  }
   cl_device_id device = (cl_device_id)info.native_device;
   cl_int err = CL_SUCCESS;
   cl_context app_context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
@@ -205,6 +210,70 @@ static void test_wrapped_cl_mem_on_the_application_queue(void **state) {
   clReleaseContext(app_context);
 }
 
+/* On the CUDA backend: an application's cuMemAlloc pointer, wrapped at byte offsets that leave it
+ * off any vector alignment, reduces the right elements; a pointer off the element size, or a span
+ * beyond the allocation, is refused. The driver is opened here the way an application links it. */
+static void test_wrapped_cuda_pointer_at_any_alignment(void **state) {
+  (void)state;
+  const ocl_reduce_context_info info = query(ctx);
+  if (info.backend != OCL_REDUCE_BACKEND_CUDA) {
+    printf("# skipped: the context runs on %s, not cuda\n", info.backend_name);
+    skip();
+  }
+  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  assert_non_null(driver);
+  typedef int (*push_fn)(void *);
+  typedef int (*pop_fn)(void **);
+  typedef int (*alloc_fn)(unsigned long long *, size_t);
+  typedef int (*free_fn)(unsigned long long);
+  typedef int (*copy_fn)(unsigned long long, const void *, size_t);
+  push_fn push = (push_fn)dlsym(driver, "cuCtxPushCurrent_v2");
+  pop_fn pop = (pop_fn)dlsym(driver, "cuCtxPopCurrent_v2");
+  alloc_fn alloc = (alloc_fn)dlsym(driver, "cuMemAlloc_v2");
+  free_fn release = (free_fn)dlsym(driver, "cuMemFree_v2");
+  copy_fn copy = (copy_fn)dlsym(driver, "cuMemcpyHtoD_v2");
+  assert_true(push && pop && alloc && release && copy);
+  enum { N = 100003 };
+  static float data[N];
+  for (int i = 0; i < N; i++)
+    data[i] = (float)((int)test_rng_below(17) - 8);
+  unsigned long long d_data = 0;
+  void *ignored;
+  assert_int_equal(push(info.native_context), 0);
+  assert_int_equal(alloc(&d_data, sizeof data), 0);
+  assert_int_equal(copy(d_data, data, sizeof data), 0);
+  pop(&ignored);
+  for (size_t skip_elements = 0; skip_elements < 4; skip_elements++) {
+    ocl_reduce_buffer *buf = NULL;
+    const size_t count = N - skip_elements;
+    assert_int_equal(ocl_reduce_buffer_wrap_cuda(ctx, d_data + 4 * skip_elements, 4 * count, &buf),
+                     OCL_REDUCE_OK);
+    float expected = 0, got = 0;
+    for (size_t i = skip_elements; i < N; i++)
+      expected += data[i];
+    assert_int_equal(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, buf, 0, count,
+                                              &got),
+                     OCL_REDUCE_OK);
+    if (got != expected)
+      fail_msg("pointer %zu elements in: got %g, expected %g", skip_elements, got, expected);
+    ocl_reduce_buffer_destroy(buf);
+  }
+  ocl_reduce_buffer *buf = NULL;
+  assert_int_equal(ocl_reduce_buffer_wrap_cuda(ctx, d_data + 2, 400, &buf), OCL_REDUCE_OK);
+  float got = 0;
+  assert_int_equal(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, buf, 0, 10, &got),
+                   OCL_REDUCE_ERROR_INVALID_ARGUMENT);
+  assert_non_null(strstr(ocl_reduce_last_error(ctx), "not aligned"));
+  ocl_reduce_buffer_destroy(buf);
+  buf = (ocl_reduce_buffer *)(uintptr_t)1;
+  assert_int_equal(ocl_reduce_buffer_wrap_cuda(ctx, d_data, sizeof data + 4096, &buf),
+                   OCL_REDUCE_ERROR_OUT_OF_RANGE);
+  assert_null(buf);
+  assert_int_equal(push(info.native_context), 0);
+  release(d_data);
+  pop(&ignored);
+}
+
 static void test_profiling_reports_kernel_time(void **state) {
   (void)state;
   ocl_reduce_options opts;
@@ -231,6 +300,7 @@ int main(void) {
       cmocka_unit_test(test_every_offset_reduces_the_right_elements),
       cmocka_unit_test(test_repeated_reductions_build_and_upload_nothing),
       cmocka_unit_test(test_wrapped_cl_mem_on_the_application_queue),
+      cmocka_unit_test(test_wrapped_cuda_pointer_at_any_alignment),
       cmocka_unit_test(test_profiling_reports_kernel_time),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -334,8 +334,58 @@ static void test_devices_and_profiling_reject_bad_arguments(void **state) {
   assert_true(ns == UNTOUCHED);
 }
 
+/* The CUDA backend: where it cannot run, asking for it is a named status that says why. */
+static void test_cuda_backend_says_why_it_cannot_run(void **state) {
+  (void)state;
+  ocl_reduce_options opts;
+  ocl_reduce_options_init(&opts);
+  opts.backend = OCL_REDUCE_BACKEND_CUDA;
+  opts.device = "cuda:0";
+  ocl_reduce_context *c = NULL;
+  ocl_reduce_status s = ocl_reduce_context_create(&opts, &c);
+  if (s == OCL_REDUCE_OK) {
+    ocl_reduce_context_info info;
+    assert_int_equal(ocl_reduce_context_query(c, &info), OCL_REDUCE_OK);
+    assert_int_equal(info.backend, OCL_REDUCE_BACKEND_CUDA);
+    printf("# the CUDA backend runs here, on %s\n", info.device_name);
+    ocl_reduce_context_destroy(c);
+    return;
+  }
+  assert_int_equal(s, OCL_REDUCE_ERROR_BACKEND_UNAVAILABLE);
+  assert_null(c);
+  const char *why = ocl_reduce_last_error(NULL);
+  printf("# the CUDA backend cannot run here: %s\n", why);
+  assert_true(strstr(why, "libcuda.so.1") || strstr(why, "no CUDA device") ||
+              strstr(why, "without the CUDA backend") || strstr(why, "cuInit") ||
+              strstr(why, "libnvrtc"));
+}
+
+static void test_wrapping_needs_the_matching_backend(void **state) {
+  (void)state;
+  ocl_reduce_context_info info;
+  assert_int_equal(ocl_reduce_context_query(ctx, &info), OCL_REDUCE_OK);
+  ocl_reduce_buffer *buf = (ocl_reduce_buffer *)(uintptr_t)1;
+  if (info.backend == OCL_REDUCE_BACKEND_OPENCL) {
+    expect_error(ocl_reduce_buffer_wrap_cuda(ctx, 0x1000, 64, &buf),
+                 OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "not cuda");
+  } else {
+    int dummy = 0;
+    expect_error(ocl_reduce_buffer_wrap_opencl(ctx, &dummy, &buf),
+                 OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "not opencl");
+    expect_error(ocl_reduce_buffer_wrap_cuda(ctx, 0, 64, &buf), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                 ctx, "device_pointer is 0");
+    expect_error(ocl_reduce_buffer_wrap_cuda(ctx, 0x1000, 0, &buf),
+                 OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "bytes is 0");
+  }
+  assert_null(buf);
+  expect_error(ocl_reduce_buffer_wrap_cuda(NULL, 0x1000, 64, &buf),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "ctx is NULL");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_cuda_backend_says_why_it_cannot_run),
+      cmocka_unit_test(test_wrapping_needs_the_matching_backend),
       cmocka_unit_test(test_context_create_rejects_bad_arguments),
       cmocka_unit_test(test_bad_environment_values_are_named),
       cmocka_unit_test(test_forcing_a_path_the_device_lacks_is_an_error),

@@ -51,12 +51,16 @@ struct contender {
   void *state;
 };
 
-/* bench_contenders.c: ocl_reduce on a backend and path ("auto", "local", "subgroup[:impl]"). */
-int contender_ocl_reduce(contender *c, const char *path, char *why, size_t why_size);
+/* bench_contenders.c: ocl_reduce on a backend and path: "[opencl/|cuda/]auto", "...local",
+ * "...subgroup[:impl]". */
+int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_size);
 /* bench_contenders.c: the OpenMP loop over malloc'd (huge = 0) or huge-page memory. */
 void contender_openmp(contender *c, int huge);
 /* cub_contender.cu or cub_stub.c: cub::DeviceReduce; 0 with a reason when unavailable. */
 int contender_cub(contender *c, char *why, size_t why_size);
+/* cub_contender.cu or cub_stub.c: CUDA device 0's copy bandwidth (cudaMemcpy device to device,
+ * events), GB/s of bytes read + written; 0 when unavailable. */
+double cuda_copy_bandwidth(size_t bytes);
 
 /* Device copy bandwidth in GB/s (bytes read + written per second) of the device a context runs
  * on, measured once (bench_copy.c); 0 when it cannot be measured. */

@@ -35,6 +35,7 @@ static int parse_path(const char *text, ocl_reduce_options *opts) {
       {"subgroup:intel", OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_INTEL},
       {"subgroup:ptx", OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_NV_PTX},
       {"subgroup:builtin", OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_BUILTIN},
+      {"subgroup:cuda", OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_CUDA},
   };
   for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
     if (strcmp(text, known[i].name) == 0) {
@@ -102,12 +103,21 @@ static void ocl_destroy(contender *c) {
 
 static const contender_ops ocl_ops = {ocl_prepare, ocl_run, ocl_unprepare, ocl_destroy};
 
-int contender_ocl_reduce(contender *c, const char *path, char *why, size_t why_size) {
+int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_size) {
   ocl_reduce_options opts;
   ocl_reduce_options_init(&opts);
+  /* [opencl/|cuda/]path */
+  const char *path = spec;
+  if (strncmp(spec, "opencl/", 7) == 0) {
+    opts.backend = OCL_REDUCE_BACKEND_OPENCL;
+    path = spec + 7;
+  } else if (strncmp(spec, "cuda/", 5) == 0) {
+    opts.backend = OCL_REDUCE_BACKEND_CUDA;
+    path = spec + 5;
+  }
   if (!parse_path(path, &opts)) {
-    snprintf(why, why_size, "unknown path '%s' (auto, local, subgroup, subgroup:khr|intel|ptx|"
-                            "builtin)", path);
+    snprintf(why, why_size, "unknown path '%s' ([opencl/|cuda/] then auto, local, subgroup, "
+                            "subgroup:khr|intel|ptx|builtin|cuda)", spec);
     return 0;
   }
   ocl_state *s = calloc(1, sizeof *s);

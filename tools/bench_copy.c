@@ -3,7 +3,7 @@
  * input once; a copy reads and writes, and the bytes of both count. GPUs: clEnqueueCopyBuffer
  * timed with events on the context's own device. CPU devices: an OpenMP copy between buffers on
  * huge pages, since there the CPU's memory system is the device (PoCL's copy command may run on
- * one thread).
+ * one thread). The CUDA backend: cudaMemcpy device to device, from the CUB contender's file.
  * ============================================================================================== */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -65,5 +65,5 @@ double bench_copy_bandwidth(ocl_reduce_context *ctx) {
     return omp_copy_bandwidth(bytes);
   if (info.backend == OCL_REDUCE_BACKEND_OPENCL)
     return opencl_copy_bandwidth(&info, bytes);
-  return 0;
+  return cuda_copy_bandwidth(bytes);
 }

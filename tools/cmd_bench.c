@@ -50,8 +50,8 @@ static int usage(void) {
           "  --n COUNT               one element count instead\n"
           "  --ops LIST              sum,prod,min,max,and,or,xor (default sum)\n"
           "  --types LIST            i32,u32,i64,u64,f32,f64 (default f32)\n"
-          "  --paths LIST            auto,local,subgroup,subgroup:khr|intel|ptx|builtin "
-          "(default auto)\n"
+          "  --paths LIST            [opencl/|cuda/] then auto, local, subgroup, or\n"
+          "                          subgroup:khr|intel|ptx|builtin|cuda (default auto)\n"
           "  --reps N                timed calls per contender and case (default: 100 up to\n"
           "                          2^22 elements, 30 above)\n"
           "  --warmup ROUNDS         untimed rounds first (default 2)\n"
@@ -267,7 +267,8 @@ int cmd_bench(int argc, char **argv) {
     contender_openmp(&cs[count++], 0);
     contender_openmp(&cs[count++], 1);
   }
-  if (!cpu && !a.no_cub && strstr(info.platform_name, "NVIDIA")) {
+  if (!cpu && !a.no_cub &&
+      (strstr(info.platform_name, "NVIDIA") || info.backend == OCL_REDUCE_BACKEND_CUDA)) {
     if (contender_cub(&cs[count], why, sizeof why))
       count++;
     else

@@ -8,6 +8,7 @@
 #include <cub/cub.cuh>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -142,4 +143,37 @@ extern "C" int contender_cub(contender *c, char *why, size_t why_size) {
   snprintf(c->name, sizeof c->name, "CUB DeviceReduce (CUDA %d.%d, %s)", CUDART_VERSION / 1000,
            (CUDART_VERSION % 1000) / 10, prop.name);
   return 1;
+}
+
+extern "C" double cuda_copy_bandwidth(size_t bytes) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
+    return 0;
+  void *a = nullptr, *b = nullptr;
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  float best[12];
+  int count = 0;
+  if (cudaMalloc(&a, bytes) == cudaSuccess && cudaMalloc(&b, bytes) == cudaSuccess) {
+    cudaMemset(a, 0, bytes);
+    for (int r = -2; r < 12; r++) {
+      cudaEventRecord(start);
+      cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
+      cudaEventRecord(stop);
+      cudaEventSynchronize(stop);
+      float ms = 0;
+      cudaEventElapsedTime(&ms, start, stop);
+      if (r >= 0)
+        best[count++] = ms;
+    }
+  }
+  cudaFree(a);
+  cudaFree(b);
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  if (!count)
+    return 0;
+  std::sort(best, best + count);
+  return 2.0 * (double)bytes / (1e-3 * best[count / 2]) * 1e-9;
 }
