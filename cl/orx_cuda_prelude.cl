@@ -8,6 +8,7 @@
 #define ORX_INLINE static __device__ __forceinline__
 #define ORX_LOCAL_PTR
 #define ORX_GLOBAL_PTR
+#define ORX_RESTRICT __restrict__
 
 /* Qualifiers: kernels get C linkage so that the host finds them by name. */
 #define __kernel extern "C" __global__

@@ -6,18 +6,23 @@
  *
  *   ORX_STREAM_STRIDED (GPUs): work-item w of W takes vectors w, w + W, w + 2W, ... so that
  *     neighbouring work-items read neighbouring vectors (coalesced), ORX_UNROLL loads in flight.
+ *   ORX_STREAM_TILED (GPUs, CUB's layout): each work-group takes an even, contiguous share of the
+ *     vectors, and its work-items stride through that share by the group size (coalesced).
  *   ORX_STREAM_CHUNK (CPUs): work-item w takes one contiguous run of vectors. CPU implementations
  *     run a work-group's work-items one after another, so a strided loop would jump through
  *     memory; on PoCL it is 10-40x slower than a contiguous run.
  *
  * Each load feeds one of ORX_UNROLL independent vector accumulators (more loads in flight, shorter
- * dependency chains); they are combined in a fixed order at the end.
+ * dependency chains); they are combined in a fixed order at the end. A kernel may reduce the same
+ * input with several operators at once: ORX_STREAM_K of them, operator ORX_STREAM_OP(k) starting
+ * from ORX_STREAM_IDENTITY(k); single-operator kernels are K = 1.
  * ============================================================================================== */
 #ifndef ORX_STREAM_CL
 #define ORX_STREAM_CL
 
 #define ORX_STREAM_STRIDED 0
 #define ORX_STREAM_CHUNK 1
+#define ORX_STREAM_TILED 2
 
 #ifndef ORX_STREAM
 #define ORX_STREAM ORX_STREAM_STRIDED
@@ -25,16 +30,24 @@
 #ifndef ORX_UNROLL
 #define ORX_UNROLL 1
 #endif
+#ifndef ORX_STREAM_K
+#define ORX_STREAM_K 1
+#define ORX_STREAM_OP(k) ORX_OP_ID
+#define ORX_STREAM_IDENTITY(k) ORX_IDENTITY
+#endif
 /* Qualifier of a pointer into global memory passed to a helper function. */
 #ifndef ORX_GLOBAL_PTR
 #define ORX_GLOBAL_PTR __global
 #endif
 
-/* Accumulates vectors [begin, end) with step `step` of `in` (step 1: a contiguous run). */
-ORX_INLINE TV orx_stream_range(ORX_GLOBAL_PTR const TV *in, ulong begin, ulong end, ulong step) {
-  TV acc[ORX_UNROLL];
+/* Accumulates vectors [begin, end) with step `step` of `in` (step 1: a contiguous run) into
+ * acc[k], one vector per operator. */
+ORX_INLINE void orx_stream_range(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong begin, ulong end,
+                                 ulong step, TV *acc) {
+  TV part[ORX_UNROLL][ORX_STREAM_K];
   for (int u = 0; u < ORX_UNROLL; u++)
-    acc[u] = orx_splat_v(ORX_IDENTITY);
+    for (int k = 0; k < ORX_STREAM_K; k++)
+      part[u][k] = orx_splat_v(ORX_STREAM_IDENTITY(k));
   ulong v = begin;
   if (end > begin) {
     const ulong span = (ulong)(ORX_UNROLL - 1) * step;
@@ -43,29 +56,61 @@ ORX_INLINE TV orx_stream_range(ORX_GLOBAL_PTR const TV *in, ulong begin, ulong e
       for (int u = 0; u < ORX_UNROLL; u++)
         x[u] = in[v + (ulong)u * step];
       for (int u = 0; u < ORX_UNROLL; u++)
-        acc[u] = orx_combine_v(acc[u], x[u]);
+        for (int k = 0; k < ORX_STREAM_K; k++)
+          part[u][k] = orx_combine_op_v(ORX_STREAM_OP(k), part[u][k], x[u]);
     }
   }
   for (; v < end; v += step)
-    acc[0] = orx_combine_v(acc[0], in[v]);
-  for (int u = 1; u < ORX_UNROLL; u++)
-    acc[0] = orx_combine_v(acc[0], acc[u]);
-  return acc[0];
+    for (int k = 0; k < ORX_STREAM_K; k++)
+      part[0][k] = orx_combine_op_v(ORX_STREAM_OP(k), part[0][k], in[v]);
+  for (int k = 0; k < ORX_STREAM_K; k++) {
+    acc[k] = part[0][k];
+    for (int u = 1; u < ORX_UNROLL; u++)
+      acc[k] = orx_combine_op_v(ORX_STREAM_OP(k), acc[k], part[u][k]);
+  }
 }
 
-/* This work-item's share of `nvec` vectors, as work-item `item` of `items`. */
-ORX_INLINE TV orx_stream_share(ORX_GLOBAL_PTR const TV *in, ulong nvec, ulong item, ulong items) {
-#if ORX_STREAM == ORX_STREAM_CHUNK
+/* This work-item's share of `nvec` vectors, as work-item `item` of `items`, into acc[k]. */
+ORX_INLINE void orx_stream_share(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong nvec, ulong item,
+                                 ulong items, TV *acc) {
+#if ORX_STREAM == ORX_STREAM_TILED
+  /* The group's share: whole multiples of the group size, the last group takes what is left. */
+  const ulong groups = get_num_groups(0), size = get_local_size(0);
+  const ulong share = ((nvec + groups - 1) / groups + size - 1) / size * size;
+  const ulong begin = get_group_id(0) * share;
+  const ulong end = begin + share < nvec ? begin + share : nvec;
+  (void)item;
+  (void)items;
+  orx_stream_range(in, begin + get_local_id(0), end, size, acc);
+#elif ORX_STREAM == ORX_STREAM_CHUNK
   /* Balanced split: the first nvec % items work-items take one vector more. */
   const ulong per = nvec / items, extra = nvec % items;
   const ulong begin = item * per + (item < extra ? item : extra);
   const ulong end = begin + per + (item < extra ? 1 : 0);
-  return orx_stream_range(in, begin, end, 1);
+  orx_stream_range(in, begin, end, 1, acc);
 #else
-  return orx_stream_range(in, item, nvec, items);
+  orx_stream_range(in, item, nvec, items, acc);
 #endif
 }
 
+/* Elements before the first vector boundary of a span that starts `misaligned` elements past one
+ * (at most n). */
+ORX_INLINE ulong orx_span_head(ulong misaligned, ulong n) {
+  const ulong head = (ORX_VEC - misaligned % ORX_VEC) % ORX_VEC;
+  return head < n ? head : n;
+}
+
+/* The ORX_VEC components of a vector folded with operator op, in index order. */
+ORX_INLINE T orx_fold_op(TV v, int op) {
+  T c[ORX_VEC];
+  ORX_STORE_V(v, c);
+  T r = c[0];
+  for (int j = 1; j < ORX_VEC; j++)
+    r = orx_combine_op(op, r, c[j]);
+  return r;
+}
+
+#ifdef ORX_OP_ID
 /* Folds a vector accumulator into two independent partials: *even of components 0, 2, 4, ... and
  * *odd of components 1, 3, 5, ... (for ORX_VEC == 1, *odd is the identity). */
 ORX_INLINE void orx_fold_pair(TV v, T *even, T *odd) {
@@ -84,5 +129,22 @@ ORX_INLINE void orx_fold_pair(TV v, T *even, T *odd) {
   *even = e;
   *odd = o;
 }
+
+/* Work-item `item` of `items` reduces its share of the n elements at `base`, of which element
+ * `head` (<= n) is the first on a vector boundary: the aligned vectors in between through
+ * orx_stream_share, then at most one of the loose elements before and after them. Two independent
+ * partials come back, as orx_fold_pair gives them. */
+ORX_INLINE void orx_span_share(ORX_GLOBAL_PTR const T *ORX_RESTRICT base, ulong n, ulong head,
+                               ulong item, ulong items, T *a, T *b) {
+  const ulong nvec = (n - head) / ORX_VEC;
+  const ulong tail_begin = head + nvec * ORX_VEC;
+  const ulong loose = head + (n - tail_begin);
+  TV acc[1];
+  orx_stream_share((ORX_GLOBAL_PTR const TV *)(base + head), nvec, item, items, acc);
+  orx_fold_pair(acc[0], a, b);
+  for (ulong r = item; r < loose; r += items)
+    *a = orx_combine(*a, base[r < head ? r : tail_begin + (r - head)]);
+}
+#endif
 
 #endif /* ORX_STREAM_CL */

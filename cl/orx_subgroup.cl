@@ -97,7 +97,7 @@ ORX_INLINE T orx_sg_shuffle_xor(T x, uint mask) {
 
 /* The reduce built-ins exist for add, min and max. Float min and max are left out: the built-ins
  * follow OpenCL's fmin/fmax, which drop NaNs and do not order -0.0 below +0.0. */
-#if ORX_SG_IMPL == ORX_SG_BUILTIN &&                                                               \
+#if ORX_SG_IMPL == ORX_SG_BUILTIN && defined(ORX_OP_ID) &&                                        \
     (ORX_OP_ID == ORX_OP_SUM || (!ORX_IS_FLOAT && (ORX_OP_ID == ORX_OP_MIN || ORX_OP_ID == ORX_OP_MAX)))
 #define ORX_SG_HAS_REDUCE 1
 #if ORX_OP_ID == ORX_OP_SUM

@@ -21,6 +21,10 @@
 #ifndef ORX_NATIVE_VECTORS
 #define ORX_NATIVE_VECTORS 1
 #endif
+/* Input pointers do not alias anything the kernel writes (lets GPUs use read-only loads). */
+#ifndef ORX_RESTRICT
+#define ORX_RESTRICT restrict
+#endif
 /* Qualifies every helper function; a backend prelude may redefine it (CUDA: __device__). */
 #ifndef ORX_INLINE
 #define ORX_INLINE static inline

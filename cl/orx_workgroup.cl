@@ -34,28 +34,40 @@
 
 /* ---- LOCAL path: doubled local memory -------------------------------------------------------- */
 
-/* Merges two reductions into one value per lane: lanes with `mask` clear return a combined with
- * their partner's a, the others b combined with their partner's b (§6). */
-ORX_INLINE T orx_lm_merge(T a, T b, uint mask, ORX_LOCAL_PTR T *scratch) {
+/* The combine a merge makes: lanes with `mask` clear keep reduction a (operator op_a) and put their
+ * own value first; the others keep b (op_b) and put their partner's first. So every exchange
+ * combines the lower lane's value first, and the order is fixed. */
+ORX_INLINE T orx_merge_pick(T a, T b, T a_other, T b_other, uint upper, int op_a, int op_b) {
+  const T kept = upper ? b : a;
+  const T other = upper ? b_other : a_other;
+  return orx_combine_op(upper ? op_b : op_a, upper ? other : kept, upper ? kept : other);
+}
+
+/* Merges two reductions into one value per lane through local memory (§6): each lane writes both
+ * a and b (two slots per lane) and reads back the one its partner across `mask` keeps. */
+ORX_INLINE T orx_lm_merge_ops(T a, T b, uint mask, int op_a, int op_b,
+                              ORX_LOCAL_PTR T *scratch) {
   const uint lid = (uint)get_local_id(0);
   const uint upper = lid & mask;
   scratch[lid] = a;
   scratch[lid + ORX_WG_SIZE] = b;
   barrier(CLK_LOCAL_MEM_FENCE);
+  /* The partner's a (lower lanes) or b (upper lanes): the same value for both outputs. */
   const T other = scratch[(lid ^ mask) + (upper ? ORX_WG_SIZE : 0u)];
   barrier(CLK_LOCAL_MEM_FENCE);
-  return upper ? orx_combine(other, b) : orx_combine(a, other);
+  return orx_merge_pick(a, b, other, other, upper, op_a, op_b);
 }
 
 /* Tree in local memory over the lanes that carry the same reduction: at each level lane l < stride
- * takes lane l + stride's value. Stops once lanes [0, keep) hold `keep` complete results. */
-ORX_INLINE T orx_lm_tree(T x, uint keep, ORX_LOCAL_PTR T *scratch) {
+ * takes lane l + stride's value with the lane's operator `op`. Stops once lanes [0, keep) hold
+ * `keep` complete results. */
+ORX_INLINE T orx_lm_tree_op(T x, uint keep, int op, ORX_LOCAL_PTR T *scratch) {
   const uint lid = (uint)get_local_id(0);
   for (uint stride = ORX_WG_SIZE / 2; stride >= keep && stride > 0; stride >>= 1) {
     scratch[lid] = x;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid < stride)
-      x = orx_combine(x, scratch[lid + stride]);
+      x = orx_combine_op(op, x, scratch[lid + stride]);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   return x;
@@ -64,6 +76,29 @@ ORX_INLINE T orx_lm_tree(T x, uint keep, ORX_LOCAL_PTR T *scratch) {
 /* ---- SUBGROUP path --------------------------------------------------------------------------- */
 
 #if ORX_SG_HAS_SHUFFLE
+/* §2 merge: two shuffle-xors and a predicated select; lanes with `mask` clear continue reduction
+ * a (operator op_a), the others reduction b (op_b). */
+ORX_INLINE T orx_sg_merge_ops(T a, T b, uint mask, int op_a, int op_b) {
+  const T a_other = orx_sg_shuffle_xor(a, mask);
+  const T b_other = orx_sg_shuffle_xor(b, mask);
+  return orx_merge_pick(a, b, a_other, b_other, orx_sg_lane() & mask, op_a, op_b);
+}
+#endif
+
+/* ---- Single-operator kernels ------------------------------------------------------------------ */
+
+#ifdef ORX_OP_ID
+ORX_INLINE T orx_lm_merge(T a, T b, uint mask, ORX_LOCAL_PTR T *scratch) {
+  return orx_lm_merge_ops(a, b, mask, ORX_OP_ID, ORX_OP_ID, scratch);
+}
+ORX_INLINE T orx_lm_tree(T x, uint keep, ORX_LOCAL_PTR T *scratch) {
+  return orx_lm_tree_op(x, keep, ORX_OP_ID, scratch);
+}
+#if ORX_SG_HAS_SHUFFLE
+ORX_INLINE T orx_sg_merge(T a, T b, uint mask) {
+  return orx_sg_merge_ops(a, b, mask, ORX_OP_ID, ORX_OP_ID);
+}
+
 /* One butterfly exchange across `mask`; the lower lane's value goes first. The operands are
  * ordered with selects and combined once: PoCL 5.0 miscompiles a select between two inlined
  * combines around its barrier-based shuffles (it overwrites the stack of the work-group
@@ -72,14 +107,6 @@ ORX_INLINE T orx_sg_exchange(T x, uint mask) {
   const T other = orx_sg_shuffle_xor(x, mask);
   const int upper = (orx_sg_lane() & mask) != 0;
   return orx_combine(upper ? other : x, upper ? x : other);
-}
-
-/* §2 merge: lanes with `mask` clear continue reduction a, the others reduction b. */
-ORX_INLINE T orx_sg_merge(T a, T b, uint mask) {
-  const T a_other = orx_sg_shuffle_xor(a, mask);
-  const T b_other = orx_sg_shuffle_xor(b, mask);
-  const int upper = (orx_sg_lane() & mask) != 0;
-  return orx_combine(upper ? b_other : a, upper ? b : a_other);
 }
 
 /* Reduction over the whole subgroup; every lane gets the same bits. */
@@ -112,6 +139,7 @@ ORX_INLINE T orx_wg_combine_subgroups(T x, ORX_LOCAL_PTR T *scratch) {
 }
 #endif
 
+
 /* ---- The work-group reduction both paths share -------------------------------------------- */
 
 /* Reduces the pairs (a, b) of all work-items of the group; the result is valid in work-item 0. */
@@ -134,5 +162,7 @@ ORX_INLINE T orx_wg_reduce2(T a, T b, ORX_LOCAL_PTR T *scratch) {
   return orx_lm_tree(orx_lm_merge(a, b, 1, scratch), 1, scratch);
 #endif
 }
+
+#endif /* ORX_OP_ID */
 
 #endif /* ORX_WORKGROUP_CL */

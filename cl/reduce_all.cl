@@ -31,7 +31,8 @@
 #define ORX_KERNEL_ATTR __attribute__((reqd_work_group_size(ORX_WG_SIZE, 1, 1)))
 #endif
 
-__kernel ORX_KERNEL_ATTR void orx_reduce_all(__global const T *in, ulong offset, ulong n, ulong head,
+__kernel ORX_KERNEL_ATTR void orx_reduce_all(__global const T *ORX_RESTRICT in, ulong offset,
+                                             ulong n, ulong head,
                                              __global T *partials, __global uint *counter,
                                              __global T *out, ulong out_index) {
   __local T scratch[2 * ORX_WG_SIZE];
@@ -44,13 +45,8 @@ __kernel ORX_KERNEL_ATTR void orx_reduce_all(__global const T *in, ulong offset,
   __global const T *base = in + offset;
 
   /* 1. Aligned vectors, then the few elements of the unaligned head and tail. */
-  const ulong nvec = (n - head) / ORX_VEC;
-  const ulong tail_begin = head + nvec * ORX_VEC;
-  const ulong loose = head + (n - tail_begin);
   T a, b;
-  orx_fold_pair(orx_stream_share((__global const TV *)(base + head), nvec, item, items), &a, &b);
-  for (ulong r = item; r < loose; r += items)
-    a = orx_combine(a, base[r < head ? r : tail_begin + (r - head)]);
+  orx_span_share(base, n, head, item, items, &a, &b);
 
   /* 2. The work-group's result, in work-item 0. */
   T group_result = orx_wg_reduce2(a, b, scratch);

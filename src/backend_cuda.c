@@ -298,43 +298,48 @@ static ocl_reduce_status cuda_list_devices(ocl_reduce_context *ctx, ocl_reduce_d
   return OCL_REDUCE_OK;
 }
 
-/* Device `selector` names: "cuda:N", "N", a name substring, or "pci:DOMAIN:BUS:DEVICE" (how the
- * OpenCL backend hands an NVIDIA GPU over); NULL or "" is device 0. */
+/* Device `selector` names: "cuda:N", a name substring (orx_pick_device, as on OpenCL), or
+ * "pci:DOMAIN:BUS:DEVICE" (how the OpenCL backend hands an NVIDIA GPU over); NULL or "" is device
+ * 0. */
 static ocl_reduce_status pick(ocl_reduce_context *ctx, const char *selector, int *ordinal) {
   int n = 0;
   api.DeviceGetCount(&n);
-  if (!selector || !*selector) {
-    *ordinal = 0;
-    return OCL_REDUCE_OK;
-  }
   unsigned domain, bus, device;
-  const int by_pci = sscanf(selector, "pci:%x:%x:%x", &domain, &bus, &device) == 3;
-  char *end = NULL;
-  const char *number = strncmp(selector, "cuda:", 5) == 0 ? selector + 5 : selector;
-  long index = strtol(number, &end, 10);
-  const int by_index = !by_pci && end != number && *end == '\0';
-  for (int i = 0; i < n; i++) {
-    CUdevice dev;
-    char name[256] = "";
-    api.DeviceGet(&dev, i);
-    api.DeviceGetName(name, (int)sizeof name, dev);
-    int match;
-    if (by_pci) {
+  if (selector && sscanf(selector, "pci:%x:%x:%x", &domain, &bus, &device) == 3) {
+    for (int i = 0; i < n; i++) {
+      CUdevice dev;
       int d = -1, b = -1, v = -1;
+      api.DeviceGet(&dev, i);
       api.DeviceGetAttribute(&d, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, dev);
       api.DeviceGetAttribute(&b, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, dev);
       api.DeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, dev);
-      match = (unsigned)d == domain && (unsigned)b == bus && (unsigned)v == device;
-    } else {
-      match = by_index ? i == index : orx_strcasestr(name, selector);
+      if ((unsigned)d == domain && (unsigned)b == bus && (unsigned)v == device) {
+        *ordinal = i;
+        return OCL_REDUCE_OK;
+      }
     }
-    if (match) {
-      *ordinal = i;
-      return OCL_REDUCE_OK;
-    }
+    return orx_fail(ctx, OCL_REDUCE_ERROR_NO_DEVICE, "no CUDA device at PCI address %s",
+                    selector);
   }
-  return orx_fail(ctx, OCL_REDUCE_ERROR_NO_DEVICE,
-                  "CUDA device selector '%s' matches none of the %d CUDA devices", selector, n);
+  /* "cuda:N" is "0:N" among the CUDA devices, listed as platform 0. */
+  char translated[64];
+  if (selector && strncmp(selector, "cuda:", 5) == 0) {
+    snprintf(translated, sizeof translated, "0:%s", selector + 5);
+    selector = translated;
+  }
+  ocl_reduce_device_desc descs[64];
+  orx_device_entry entries[64];
+  size_t count = 0;
+  ORX_FORWARD(cuda_list_devices(ctx, descs, 64, &count));
+  if (count > 64)
+    count = 64;
+  for (size_t i = 0; i < count; i++)
+    entries[i] = (orx_device_entry){0, descs[i].device_index, descs[i].platform_name,
+                                    descs[i].device_name, descs[i].device_type};
+  size_t index = 0;
+  ORX_FORWARD(orx_pick_device(ctx, entries, count, selector, &index));
+  *ordinal = (int)descs[index].device_index;
+  return OCL_REDUCE_OK;
 }
 
 static int attribute(orx_backend *be, CUdevice_attribute which) {

@@ -55,7 +55,11 @@ typedef struct orx_caps {
 } orx_caps;
 
 /* ---- Policy: how kernels are built and launched on a device, as plain data ---------------- */
-typedef enum orx_stream { ORX_STREAM_STRIDED = 0, ORX_STREAM_CHUNK = 1 } orx_stream;
+typedef enum orx_stream {
+  ORX_STREAM_STRIDED = 0, /* grid-stride: coalesced, one wave of groups */
+  ORX_STREAM_CHUNK = 1,   /* a contiguous run per work-item (CPUs) */
+  ORX_STREAM_TILED = 2    /* a contiguous share per group, strided inside it (CUB's layout) */
+} orx_stream;
 
 typedef struct orx_policy {
   ocl_reduce_path path;                   /* SUBGROUP or LOCAL */

@@ -225,15 +225,18 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
       o.unroll = (unsigned)number;
     else if (strcmp(key, "groups") == 0 && numeric)
       o.max_groups = (unsigned)number;
-    else if (strcmp(key, "stream") == 0 && (!strcmp(value, "strided") || !strcmp(value, "chunk")))
-      o.stream = strcmp(value, "chunk") == 0 ? ORX_STREAM_CHUNK : ORX_STREAM_STRIDED;
+    else if (strcmp(key, "stream") == 0 &&
+             (!strcmp(value, "strided") || !strcmp(value, "chunk") || !strcmp(value, "tiled")))
+      o.stream = !strcmp(value, "chunk")   ? ORX_STREAM_CHUNK
+                 : !strcmp(value, "tiled") ? ORX_STREAM_TILED
+                                           : ORX_STREAM_STRIDED;
     else if (strcmp(key, "finish") == 0 && (!strcmp(value, "serial") || !strcmp(value, "group")))
       o.finish_serial = strcmp(value, "serial") == 0;
     else
       return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
                       "OCL_REDUCE_POLICY: bad entry '%s=%s' (keys: wg=<power of two>, "
                       "vec=<1..16, power of two>, unroll=<1..16>, groups=<n>, "
-                      "stream=strided|chunk, finish=serial|group)",
+                      "stream=strided|chunk|tiled, finish=serial|group)",
                       key, value);
   }
   *out = o;

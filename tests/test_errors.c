@@ -341,6 +341,8 @@ static void test_cuda_backend_says_why_it_cannot_run(void **state) {
   ocl_reduce_options_init(&opts);
   opts.backend = OCL_REDUCE_BACKEND_CUDA;
   opts.device = "cuda:0";
+  opts.path = OCL_REDUCE_PATH_AUTO; /* not the environment's, which may name an OpenCL one */
+  opts.subgroup_impl = OCL_REDUCE_SUBGROUP_AUTO;
   ocl_reduce_context *c = NULL;
   ocl_reduce_status s = ocl_reduce_context_create(&opts, &c);
   if (s == OCL_REDUCE_OK) {

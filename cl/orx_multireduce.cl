@@ -1,0 +1,60 @@
+/* =================================================================================================
+ * orx_multireduce.cl: Parker & MacKinnon's multireduction. ORX_MR_Q independent reductions (a power
+ * of two), one value of each in every lane, reduced across groups of ORX_MR_Q consecutive lanes:
+ * afterwards lane l holds reduction (l mod ORX_MR_Q), combined over its group.
+ *
+ * Level by level, pairs of reductions merge while they exchange: at the level of `mask`, lanes
+ * with `mask` clear keep the first of each pair and the others the second, so the pair shares one
+ * exchange (§2). q reductions cost q - 1 merges, and 2(q - 1) shuffles (or, through local memory,
+ * 2(q - 1) writes and q - 1 reads, §6), instead of q log2(q) exchanges.
+ *
+ * The kernel defines ORX_MR_Q and ORX_MR_OP(r), the operator of reduction r (a constant for
+ * segmented reductions, a per-reduction choice for several operators at once). Merges go through
+ * subgroup shuffles when the subgroup holds whole groups of lanes (`shuffle`), else through local
+ * memory, where every work-item of the work-group must take part (`scratch`: 2 * ORX_WG_SIZE).
+ * ============================================================================================== */
+#ifndef ORX_MULTIREDUCE_CL
+#define ORX_MULTIREDUCE_CL
+
+#ifndef ORX_MR_Q
+#define ORX_MR_Q 1
+#endif
+
+/* The reduction v[i] holds at the level of `mask`: lanes that differ below `mask` have already
+ * taken different reductions of each pair. */
+#define ORX_MR_INDEX(i, mask, lane) ((i) * (mask) + ((lane) & ((mask)-1u)))
+
+ORX_INLINE T orx_mr_merge(T a, T b, uint mask, int op_a, int op_b, int shuffle,
+                          ORX_LOCAL_PTR T *scratch) {
+#if ORX_SG_HAS_SHUFFLE
+  if (shuffle)
+    return orx_sg_merge_ops(a, b, mask, op_a, op_b);
+#else
+  (void)shuffle;
+#endif
+  return orx_lm_merge_ops(a, b, mask, op_a, op_b, scratch);
+}
+
+/* Whether the merges can use shuffles: the subgroup must hold whole groups of ORX_MR_Q lanes. The
+ * answer is the same for the whole work-group. */
+ORX_INLINE int orx_mr_can_shuffle(void) {
+#if ORX_SG_HAS_SHUFFLE
+  return orx_sg_size() % ORX_MR_Q == 0;
+#else
+  return 0;
+#endif
+}
+
+/* v[0 .. ORX_MR_Q): this lane's value of each reduction. Returns reduction (lane mod ORX_MR_Q). */
+ORX_INLINE T orx_multireduce(T *v, uint lane, int shuffle, ORX_LOCAL_PTR T *scratch) {
+  uint count = ORX_MR_Q;
+  for (uint mask = 1; mask < ORX_MR_Q; mask <<= 1) {
+    for (uint j = 0; j < count / 2; j++)
+      v[j] = orx_mr_merge(v[2 * j], v[2 * j + 1], mask, ORX_MR_OP(ORX_MR_INDEX(2 * j, mask, lane)),
+                          ORX_MR_OP(ORX_MR_INDEX(2 * j + 1, mask, lane)), shuffle, scratch);
+    count /= 2;
+  }
+  return v[0];
+}
+
+#endif /* ORX_MULTIREDUCE_CL */
