@@ -19,6 +19,9 @@
 #ifndef ORX_MR_Q
 #define ORX_MR_Q 1
 #endif
+#if !defined(ORX_MR_OP) && defined(ORX_OP_ID)
+#define ORX_MR_OP(r) ORX_OP_ID /* every reduction takes the kernel's one operator */
+#endif
 
 /* The reduction v[i] holds at the level of `mask`: lanes that differ below `mask` have already
  * taken different reductions of each pair. */

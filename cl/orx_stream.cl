@@ -70,6 +70,14 @@ ORX_INLINE void orx_stream_range(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong
   }
 }
 
+/* Work-item `item` of `items`'s contiguous run [*begin, *end) of `total` things: a balanced split,
+ * the first total % items work-items take one more. */
+ORX_INLINE void orx_chunk_of(ulong total, ulong item, ulong items, ulong *begin, ulong *end) {
+  const ulong per = total / items, extra = total % items;
+  *begin = item * per + (item < extra ? item : extra);
+  *end = *begin + per + (item < extra ? 1 : 0);
+}
+
 /* This work-item's share of `nvec` vectors, as work-item `item` of `items`, into acc[k]. */
 ORX_INLINE void orx_stream_share(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong nvec, ulong item,
                                  ulong items, TV *acc) {
@@ -83,10 +91,8 @@ ORX_INLINE void orx_stream_share(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong
   (void)items;
   orx_stream_range(in, begin + get_local_id(0), end, size, acc);
 #elif ORX_STREAM == ORX_STREAM_CHUNK
-  /* Balanced split: the first nvec % items work-items take one vector more. */
-  const ulong per = nvec / items, extra = nvec % items;
-  const ulong begin = item * per + (item < extra ? item : extra);
-  const ulong end = begin + per + (item < extra ? 1 : 0);
+  ulong begin, end;
+  orx_chunk_of(nvec, item, items, &begin, &end);
   orx_stream_range(in, begin, end, 1, acc);
 #else
   orx_stream_range(in, item, nvec, items, acc);
@@ -100,6 +106,26 @@ ORX_INLINE ulong orx_span_head(ulong misaligned, ulong n) {
   return head < n ? head : n;
 }
 
+/* A span of n elements at `base` whose element `head` (<= n) is the first on a vector boundary:
+ * the whole vectors from there, and the loose elements before and after them. */
+typedef struct orx_span {
+  ulong head, nvec, tail_begin, loose;
+} orx_span;
+
+ORX_INLINE orx_span orx_span_of(ulong n, ulong head) {
+  orx_span s;
+  s.head = head;
+  s.nvec = (n - head) / ORX_VEC;
+  s.tail_begin = head + s.nvec * ORX_VEC;
+  s.loose = head + (n - s.tail_begin);
+  return s;
+}
+
+/* Index in the span of its loose element number r (< s.loose): the head first, then the tail. */
+ORX_INLINE ulong orx_span_loose(const orx_span *s, ulong r) {
+  return r < s->head ? r : s->tail_begin + (r - s->head);
+}
+
 /* The ORX_VEC components of a vector folded with operator op, in index order. */
 ORX_INLINE T orx_fold_op(TV v, int op) {
   T c[ORX_VEC];
@@ -108,6 +134,23 @@ ORX_INLINE T orx_fold_op(TV v, int op) {
   for (int j = 1; j < ORX_VEC; j++)
     r = orx_combine_op(op, r, c[j]);
   return r;
+}
+
+/* Work-item `item` of `items` reduces its share of a span with every operator of the kernel:
+ * v[k] for operator ORX_STREAM_OP(k). The aligned vectors go through orx_stream_share, then at
+ * most one of the loose elements. */
+ORX_INLINE void orx_span_share_ops(ORX_GLOBAL_PTR const T *ORX_RESTRICT base, ulong n, ulong head,
+                                   ulong item, ulong items, T *v) {
+  const orx_span s = orx_span_of(n, head);
+  TV acc[ORX_STREAM_K];
+  orx_stream_share((ORX_GLOBAL_PTR const TV *)(base + head), s.nvec, item, items, acc);
+  for (int k = 0; k < ORX_STREAM_K; k++)
+    v[k] = orx_fold_op(acc[k], ORX_STREAM_OP(k));
+  for (ulong r = item; r < s.loose; r += items) {
+    const T x = base[orx_span_loose(&s, r)];
+    for (int k = 0; k < ORX_STREAM_K; k++)
+      v[k] = orx_combine_op(ORX_STREAM_OP(k), v[k], x);
+  }
 }
 
 #ifdef ORX_OP_ID
@@ -131,19 +174,16 @@ ORX_INLINE void orx_fold_pair(TV v, T *even, T *odd) {
 }
 
 /* Work-item `item` of `items` reduces its share of the n elements at `base`, of which element
- * `head` (<= n) is the first on a vector boundary: the aligned vectors in between through
- * orx_stream_share, then at most one of the loose elements before and after them. Two independent
- * partials come back, as orx_fold_pair gives them. */
+ * `head` (<= n) is the first on a vector boundary, like orx_span_share_ops for the one operator,
+ * but returns two independent partials, as orx_fold_pair gives them. */
 ORX_INLINE void orx_span_share(ORX_GLOBAL_PTR const T *ORX_RESTRICT base, ulong n, ulong head,
                                ulong item, ulong items, T *a, T *b) {
-  const ulong nvec = (n - head) / ORX_VEC;
-  const ulong tail_begin = head + nvec * ORX_VEC;
-  const ulong loose = head + (n - tail_begin);
+  const orx_span s = orx_span_of(n, head);
   TV acc[1];
-  orx_stream_share((ORX_GLOBAL_PTR const TV *)(base + head), nvec, item, items, acc);
+  orx_stream_share((ORX_GLOBAL_PTR const TV *)(base + head), s.nvec, item, items, acc);
   orx_fold_pair(acc[0], a, b);
-  for (ulong r = item; r < loose; r += items)
-    *a = orx_combine(*a, base[r < head ? r : tail_begin + (r - head)]);
+  for (ulong r = item; r < s.loose; r += items)
+    *a = orx_combine(*a, base[orx_span_loose(&s, r)]);
 }
 #endif
 

@@ -45,7 +45,8 @@
  *   OCL_REDUCE_DISABLE     comma-separated device capabilities to ignore, for testing fallbacks:
  *                          "fp64", "subgroups".
  *   OCL_REDUCE_POLICY      force launch-policy fields, for testing and tuning, e.g.
- *                          "wg=64,vec=4,unroll=4,groups=32,stream=strided,finish=group".
+ *                          "wg=64,vec=4,unroll=4,groups=32,stream=strided|chunk|tiled,
+ *                          finish=serial|group,seg=lane|mr|group|launch".
  *   OCL_REDUCE_BACKEND     auto | opencl | cuda
  */
 #ifndef OCL_REDUCE_H
@@ -89,6 +90,7 @@ extern "C" {
   XX(ERROR_INVALID_ARGUMENT, 200, "invalid argument")                                              \
   XX(ERROR_INVALID_OPTION, 201, "invalid option or environment variable value")                    \
   XX(ERROR_OUT_OF_RANGE, 202, "offset and count reach beyond the buffer")                          \
+  XX(ERROR_BAD_OFFSETS, 203, "segment offsets decrease or reach beyond the input")                 \
   XX(ERROR_UNSUPPORTED_OPERATION, 300, "operation not supported for this element type")            \
   XX(ERROR_NO_FP64, 400, "the device has no double precision (cl_khr_fp64)")                       \
   XX(ERROR_PATH_UNSUPPORTED, 401, "the device cannot take the requested path")                     \
@@ -335,6 +337,103 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_reduce(ocl_reduce_context *ct
                                                           void *result);
 
 /* ---------------------------------------------------------------------------------------------
+ * Many reductions in one call: segments of an array, or several operators over one array.
+ *
+ * Inputs and outputs are given as ocl_reduce_input / ocl_reduce_output: host memory, or elements of
+ * a device buffer, so host arrays and device-resident data take the same calls. Set exactly one of
+ * `host` and `buffer` (the constructors below do); `offset` counts elements from the start of
+ * either. Each result follows the semantics of ocl_reduce (identities, NaN, wrapping, errors).
+ *
+ * Every argument is checked before anything runs: a bad one leaves all outputs untouched. A
+ * device buffer that receives results must not overlap the input or the offsets
+ * (OCL_REDUCE_ERROR_INVALID_ARGUMENT). Large calls run in batches (host input goes to the device
+ * through a bounded staging buffer, and results to host memory through a bounded one), so if a
+ * backend call fails part-way, the results of the batches before it may already be written.
+ *
+ * How work-items share segments follows from the segment length and count: one work-item per
+ * segment on CPUs, the multireduction (groups of lanes merging up to 32 segments while they
+ * exchange) for short segments on GPUs, a work-group per segment for long ones, and whole-array
+ * reductions for a few huge ones. OCL_REDUCE_POLICY="seg=lane|mr|group|launch" forces one.
+ * ------------------------------------------------------------------------------------------- */
+typedef struct ocl_reduce_input {
+  const void *host;                /* host memory, or NULL */
+  const ocl_reduce_buffer *buffer; /* a buffer of the same context, or NULL */
+  size_t offset;                   /* elements from the start of host or buffer */
+} ocl_reduce_input;
+
+typedef struct ocl_reduce_output {
+  void *host;
+  ocl_reduce_buffer *buffer;
+  size_t offset;
+} ocl_reduce_output;
+
+static inline ocl_reduce_input ocl_reduce_host_input(const void *host) {
+  ocl_reduce_input in;
+  in.host = host;
+  in.buffer = NULL;
+  in.offset = 0;
+  return in;
+}
+static inline ocl_reduce_input ocl_reduce_buffer_input(const ocl_reduce_buffer *buffer,
+                                                       size_t offset) {
+  ocl_reduce_input in;
+  in.host = NULL;
+  in.buffer = buffer;
+  in.offset = offset;
+  return in;
+}
+static inline ocl_reduce_output ocl_reduce_host_output(void *host) {
+  ocl_reduce_output out;
+  out.host = host;
+  out.buffer = NULL;
+  out.offset = 0;
+  return out;
+}
+static inline ocl_reduce_output ocl_reduce_buffer_output(ocl_reduce_buffer *buffer,
+                                                         size_t offset) {
+  ocl_reduce_output out;
+  out.host = NULL;
+  out.buffer = buffer;
+  out.offset = offset;
+  return out;
+}
+
+/* Reduces segment_count consecutive segments of segment_length elements each (segment i is
+ * elements [i * segment_length, (i + 1) * segment_length) of the input) and writes segment_count
+ * results, one per segment, in order. segment_length 0 gives identities; segment_count 0 writes
+ * nothing. OCL_REDUCE_ERROR_INVALID_ARGUMENT when segment_count * segment_length overflows,
+ * OCL_REDUCE_ERROR_OUT_OF_RANGE when the segments or results reach beyond a buffer.
+ * Typical use, the sums of the rows of a row-major matrix:
+ *   ocl_reduce_segments(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(matrix), rows,
+ *                       columns, ocl_reduce_host_output(row_sums)); */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_segments(ocl_reduce_context *ctx, ocl_reduce_op op,
+                                                     ocl_reduce_type type, ocl_reduce_input input,
+                                                     size_t segment_count, size_t segment_length,
+                                                     ocl_reduce_output results);
+
+/* Reduces segments given by CSR-style offsets: segment_count + 1 uint64_t values, segment i being
+ * elements [offsets[i], offsets[i + 1]) of the input (offsets[0] need not be 0). An empty segment
+ * gives the identity. Offsets that decrease, or reach beyond a buffer input, give
+ * OCL_REDUCE_ERROR_BAD_OFFSETS (checked on the device when the offsets are in a buffer; that costs
+ * one small copy each way). Offsets in a buffer need the input in a buffer too. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_segments_offsets(ocl_reduce_context *ctx,
+                                                             ocl_reduce_op op,
+                                                             ocl_reduce_type type,
+                                                             ocl_reduce_input input,
+                                                             size_t segment_count,
+                                                             ocl_reduce_input offsets,
+                                                             ocl_reduce_output results);
+
+/* Reduces the same count elements with op_count (1 .. OCL_REDUCE_MULTI_MAX_OPS) operators in one
+ * pass over the data, for example sum, min and max together, and writes op_count results in the
+ * order of ops. Every operator must suit the type, as for ocl_reduce. */
+#define OCL_REDUCE_MULTI_MAX_OPS 8
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_multi(ocl_reduce_context *ctx,
+                                                  const ocl_reduce_op *ops, size_t op_count,
+                                                  ocl_reduce_type type, ocl_reduce_input input,
+                                                  size_t count, ocl_reduce_output results);
+
+/* ---------------------------------------------------------------------------------------------
  * Errors and diagnostics
  * ------------------------------------------------------------------------------------------- */
 
@@ -349,8 +448,10 @@ OCL_REDUCE_API const char *ocl_reduce_status_string(ocl_reduce_status status);
  * text stays valid until the next call on the same context (or thread). */
 OCL_REDUCE_API const char *ocl_reduce_last_error(const ocl_reduce_context *ctx);
 
-/* Device time of the last kernel the context ran, in nanoseconds, when the context was created
- * with opts.profiling set; OCL_REDUCE_ERROR_INVALID_ARGUMENT otherwise. For benchmarks. */
+/* Device time of the kernels of the context's last reducing call (summed when the call ran
+ * several, as segmented reductions of a few huge segments do), in nanoseconds, when the context
+ * was created with opts.profiling set; OCL_REDUCE_ERROR_INVALID_ARGUMENT otherwise. Copies are
+ * not included. For benchmarks. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_last_kernel_ns(const ocl_reduce_context *ctx,
                                                            uint64_t *ns);
 

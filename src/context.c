@@ -270,6 +270,9 @@ void ocl_reduce_context_destroy(ocl_reduce_context *ctx) {
     ctx->ops->release_mem(ctx->results);
     ctx->ops->release_mem(ctx->chunk_results);
     ctx->ops->release_mem(ctx->staging);
+    ctx->ops->release_mem(ctx->segment_results);
+    ctx->ops->release_mem(ctx->segment_offsets);
+    ctx->ops->release_mem(ctx->offsets_report);
     ctx->ops->close(ctx->backend);
   }
   free(ctx);
@@ -330,7 +333,8 @@ ocl_reduce_status ocl_reduce_context_query(ocl_reduce_context *ctx, ocl_reduce_c
   r.work_group_size = policy.wg_size;
   if (ctx->path == OCL_REDUCE_PATH_SUBGROUP) {
     const orx_built *built = NULL;
-    ORX_FORWARD(orx_program_get(ctx, ORX_KERNEL_REDUCE_ALL, OCL_REDUCE_SUM, OCL_REDUCE_F32, &built));
+    const orx_variant variant = orx_variant_of(ORX_KERNEL_REDUCE_ALL, OCL_REDUCE_SUM, OCL_REDUCE_F32);
+    ORX_FORWARD(orx_program_get(ctx, &variant, &built));
     r.subgroup_size = built->subgroup_size;
   }
   ctx->ops->native(ctx->backend, &r.native_context, &r.native_device, &r.native_queue);

@@ -26,6 +26,7 @@ typedef struct orx_backend orx_backend;         /* a backend's state for one dev
 typedef struct orx_backend_ops orx_backend_ops; /* backend.h */
 typedef struct orx_program orx_program;         /* a built program and its kernel */
 typedef struct orx_mem orx_mem;                 /* a device allocation */
+typedef struct orx_arg orx_arg;                 /* a kernel argument (backend.h) */
 
 /* ---- Device capabilities, as the backend reads them --------------------------------------- */
 typedef struct orx_caps {
@@ -73,6 +74,19 @@ typedef struct orx_policy {
   int finish_serial;       /* the last group combines the partials in one work-item (CPUs) */
 } orx_policy;
 
+/* How a segmented reduction spreads segments over work-items (cl/reduce_segments.cl). */
+typedef enum orx_seg_mode {
+  ORX_SEG_LANE = 0,  /* one work-item per segment */
+  ORX_SEG_MR = 1,    /* groups of `width` lanes take `width` segments: the multireduction */
+  ORX_SEG_GROUP = 2, /* one work-group per segment */
+  ORX_SEG_LAUNCH = 3 /* one whole-array reduction (cl/reduce_all.cl) per segment */
+} orx_seg_mode;
+
+typedef struct orx_seg_plan {
+  orx_seg_mode mode;
+  unsigned width; /* MR: lanes per group and segments per group, a power of two */
+} orx_seg_plan;
+
 /* select.c: pure functions of the capabilities, so tests can feed them synthetic devices. */
 ocl_reduce_status orx_resolve_path(const orx_caps *caps, ocl_reduce_path path,
                                    ocl_reduce_subgroup_impl impl, ocl_reduce_path *path_out,
@@ -80,6 +94,11 @@ ocl_reduce_status orx_resolve_path(const orx_caps *caps, ocl_reduce_path path,
 void orx_select_policy(const orx_caps *caps, ocl_reduce_path path, ocl_reduce_subgroup_impl impl,
                        ocl_reduce_type type, orx_policy *out);
 size_t orx_policy_groups(const orx_policy *policy, size_t count);
+/* The kernel for `count` segments spanning `elements` in all (forced: an orx_seg_mode, or -1). */
+void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int forced, size_t count,
+                       uint64_t elements, orx_seg_plan *out);
+/* Work-groups to launch for `count` segments with a plan (not LAUNCH). */
+size_t orx_segment_groups(const orx_policy *policy, const orx_seg_plan *plan, size_t count);
 
 /* Policy fields forced through OCL_REDUCE_POLICY ("wg=64,vec=4,unroll=2,groups=32,stream=strided,
  * finish=group"), for tests and tuning; 0 / -1 leave a field to the selector. */
@@ -87,6 +106,7 @@ typedef struct orx_policy_override {
   unsigned wg_size, vec, unroll, max_groups;
   int stream;        /* -1, or an orx_stream */
   int finish_serial; /* -1, 0 or 1 */
+  int seg_mode;      /* -1, or an orx_seg_mode ("seg=lane|mr|group|launch") */
 } orx_policy_override;
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out);
 void orx_apply_policy_override(const orx_caps *caps, const orx_policy_override *o,
@@ -120,7 +140,28 @@ ocl_reduce_status orx_source_get(ocl_reduce_context *ctx, const char *name, orx_
 void orx_source_free(char *holder);
 
 /* ---- Programs: build on first use, cache per context (program.c) ---------------------------- */
-typedef enum orx_kernel_kind { ORX_KERNEL_REDUCE_ALL = 0, ORX_KERNEL_KIND_COUNT } orx_kernel_kind;
+typedef enum orx_kernel_kind {
+  ORX_KERNEL_REDUCE_ALL = 0,     /* cl/reduce_all.cl */
+  ORX_KERNEL_SEGMENTS = 1,       /* cl/reduce_segments.cl */
+  ORX_KERNEL_MULTI = 2,          /* cl/reduce_multi.cl */
+  ORX_KERNEL_CHECK_OFFSETS = 3,  /* cl/check_offsets.cl */
+  ORX_KERNEL_KIND_COUNT
+} orx_kernel_kind;
+
+#define ORX_MULTI_MAX_OPS OCL_REDUCE_MULTI_MAX_OPS
+
+/* What a program is built for, besides the context's policy. Fields a kind does not use stay 0
+ * (make variants with orx_variant_of), because the cache compares whole variants. */
+typedef struct orx_variant {
+  orx_kernel_kind kind;
+  ocl_reduce_type type;  /* the compute type */
+  ocl_reduce_op op;      /* REDUCE_ALL, SEGMENTS */
+  orx_seg_plan seg;      /* SEGMENTS: mode LANE, MR or GROUP, and the MR width */
+  int seg_offsets;       /* SEGMENTS: offsets rather than equal lengths */
+  unsigned op_count;     /* MULTI */
+  ocl_reduce_op ops[ORX_MULTI_MAX_OPS];
+} orx_variant;
+orx_variant orx_variant_of(orx_kernel_kind kind, ocl_reduce_op op, ocl_reduce_type type);
 
 typedef struct orx_built {
   orx_program *program;
@@ -132,20 +173,21 @@ typedef struct orx_built {
 /* The text of a program: the generated #define block, the backend's prelude (or NULL), the cl/
  * files of the kernel kind. Free with orx_program_text_free. */
 typedef struct orx_program_text {
-  char defines[1024];
+  char defines[2048];
   orx_source sources[16];
   char *holders[16];
   size_t count;
   const char *kernel_name;
 } orx_program_text;
 ocl_reduce_status orx_program_sources(ocl_reduce_context *ctx, const char *prelude,
-                                      orx_kernel_kind kind, ocl_reduce_op op,
-                                      ocl_reduce_type type, const orx_policy *policy,
+                                      const orx_variant *variant, const orx_policy *policy,
                                       unsigned warp_size, orx_program_text *text);
 void orx_program_text_free(orx_program_text *text);
+/* The policy a variant is built and launched with: the context's, fitted to the kernel kind. */
+void orx_variant_policy(const ocl_reduce_context *ctx, const orx_variant *variant,
+                        orx_policy *out);
 
-ocl_reduce_status orx_program_get(ocl_reduce_context *ctx, orx_kernel_kind kind,
-                                  ocl_reduce_op op, ocl_reduce_type compute_type,
+ocl_reduce_status orx_program_get(ocl_reduce_context *ctx, const orx_variant *variant,
                                   const orx_built **out);
 void orx_program_cache_clear(ocl_reduce_context *ctx);
 
@@ -161,7 +203,10 @@ struct ocl_reduce_context {
   int profiling;
   orx_policy_override policy_override;
 
-  orx_built *programs[ORX_KERNEL_KIND_COUNT][OCL_REDUCE_OP_COUNT][OCL_REDUCE_TYPE_COUNT];
+  /* Built programs: whole-array reductions by operator and type (the per-call path), the other
+   * kinds in a list (program.c). */
+  orx_built *reduce_all[OCL_REDUCE_OP_COUNT][OCL_REDUCE_TYPE_COUNT];
+  struct orx_variant_entry *variants;
 
   /* Scratch the reduce kernel needs, allocated on first use and kept: the partials of all
    * groups, the last-group counter, the result slot, per-piece results of chunked host input, and
@@ -176,6 +221,14 @@ struct ocl_reduce_context {
   size_t chunk_results_bytes;
   orx_mem *staging;
   size_t staging_bytes;
+  /* Segmented reductions: results on their way to host memory, offsets uploaded from host memory,
+   * and the report of the device-side offsets check. */
+  orx_mem *segment_results;
+  size_t segment_results_bytes;
+  orx_mem *segment_offsets;
+  size_t segment_offsets_bytes;
+  orx_mem *offsets_report;
+  size_t offsets_report_bytes;
 
   /* Counters reported by ocl_reduce_context_query. */
   uint64_t kernel_builds;
@@ -194,6 +247,70 @@ struct ocl_reduce_buffer {
   orx_mem *mem;
   size_t bytes;
 };
+
+/* ---- What the reducing entry points share (reduce.c) ----------------------------------------- */
+/* Host input goes to the device through a staging buffer of at most this many bytes. */
+#define ORX_STAGING_BYTES ((size_t)64 << 20)
+
+/* Checks op and type (and result, when not NULL) as every reducing entry point does. */
+ocl_reduce_status orx_check_op_type(ocl_reduce_context *ctx, const char *function,
+                                    ocl_reduce_op op, ocl_reduce_type type);
+/* Writes the identity of op on type (one element) to host memory. */
+void orx_write_identity(ocl_reduce_op op, ocl_reduce_type type, void *result);
+/* Grows *mem to at least `bytes` (contents are not kept). */
+ocl_reduce_status orx_ensure_mem(ocl_reduce_context *ctx, orx_mem **mem, size_t *have,
+                                 size_t bytes);
+/* The whole-array kernels' scratch: partials for `per_group` results per group, the counter and
+ * the result slot (ORX_RESULT_SLOT_BYTES). */
+#define ORX_RESULT_SLOT_BYTES 64
+ocl_reduce_status orx_ensure_scratch(ocl_reduce_context *ctx, const orx_policy *policy,
+                                     unsigned per_group);
+/* Elements to skip from element `offset` of mem until a multiple of `vec` elements of size elem. */
+size_t orx_vector_head(const ocl_reduce_context *ctx, const orx_mem *mem, size_t offset,
+                       unsigned vec, size_t elem);
+/* Starts a reducing call: its kernels' device times add up to the last_kernel_ns it reports. */
+void orx_call_begin(ocl_reduce_context *ctx);
+/* Enqueues the launch and, when profiling, adds its device time to the call's. */
+ocl_reduce_status orx_launch(ocl_reduce_context *ctx, const orx_built *built, size_t groups,
+                             const orx_arg *args, size_t nargs);
+/* Reduces elements [offset, offset + count) of `in` into element out_index of `out` with a
+ * built whole-array kernel (count may be 0: the identity). */
+ocl_reduce_status orx_launch_reduce_all(ocl_reduce_context *ctx, const orx_built *built,
+                                        orx_mem *in, size_t offset, size_t count, orx_mem *out,
+                                        size_t out_index);
+/* Reduces count elements of host memory, uploaded in pieces through the staging buffer, into
+ * element out_index of `out`. */
+ocl_reduce_status orx_reduce_host_into(ocl_reduce_context *ctx, const orx_built *built,
+                                       const void *host, size_t count, orx_mem *out,
+                                       size_t out_index);
+/* Elements of `type` that one upload through the staging buffer takes (whole vectors). */
+size_t orx_staging_piece(const ocl_reduce_context *ctx, ocl_reduce_type type, unsigned vec);
+/* Copies `bytes` of the result slot to host memory once the work before has finished. */
+ocl_reduce_status orx_read_results(ocl_reduce_context *ctx, void *dst, size_t bytes);
+
+/* ---- Where multi-element inputs and outputs lie (io.c) -------------------------------------- */
+/* An ocl_reduce_input or ocl_reduce_output, checked and resolved: host memory, or elements
+ * [offset, ...) of a device allocation. */
+typedef struct orx_io {
+  const void *host; /* host memory (already advanced by the element offset), or NULL */
+  void *host_out;   /* the same, writable, for outputs */
+  orx_mem *mem;     /* device memory, or NULL */
+  size_t offset;    /* in elements, for device memory */
+  size_t capacity;  /* elements available from offset (device memory); SIZE_MAX for host memory */
+} orx_io;
+/* Checks `in` for `needed` elements of type (`name` in messages) and resolves it. Host memory may
+ * be NULL only when needed is 0. */
+ocl_reduce_status orx_resolve_input(ocl_reduce_context *ctx, const char *function,
+                                    const char *name, const ocl_reduce_input *in,
+                                    ocl_reduce_type type, size_t needed, orx_io *out);
+ocl_reduce_status orx_resolve_output(ocl_reduce_context *ctx, const char *function,
+                                     const char *name, const ocl_reduce_output *out,
+                                     ocl_reduce_type type, size_t needed, orx_io *io);
+/* INVALID_ARGUMENT when `out`'s first out_bytes share device memory with `in`'s first in_bytes. */
+ocl_reduce_status orx_check_disjoint(ocl_reduce_context *ctx, const char *function,
+                                     const char *in_name, const orx_io *in, size_t in_bytes,
+                                     const orx_io *out, size_t out_bytes, size_t out_elem,
+                                     size_t in_elem);
 
 /* ---- Device memory through the backend, counted for ocl_reduce_context_info (buffer.c) ----- */
 ocl_reduce_status orx_device_alloc(ocl_reduce_context *ctx, size_t bytes, orx_mem **out);

@@ -198,12 +198,80 @@ size_t orx_policy_groups(const orx_policy *policy, size_t count) {
   return groups ? groups : 1;
 }
 
+/* ---- Segments ----------------------------------------------------------------------------------- */
+
+/* The multireduction takes at most this many segments per lane group: v[] lives in registers. */
+#define ORX_MR_MAX_WIDTH 32u
+
+static unsigned ceil_pow2(uint64_t x) {
+  unsigned p = 1;
+  while (p < x && p < (1u << 30))
+    p *= 2;
+  return p;
+}
+
+void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int forced, size_t count,
+                       uint64_t elements, orx_seg_plan *out) {
+  const uint64_t average = count ? elements / count : 0;
+  const uint64_t items = (uint64_t)policy->max_groups * policy->wg_size;
+  orx_seg_mode mode;
+  if (forced >= 0) {
+    mode = (orx_seg_mode)forced;
+  } else if (caps->type == OCL_REDUCE_DEVICE_CPU) {
+    /* CPUs: a contiguous run of segments per work-item while there are enough segments to keep
+     * every work-item busy; then a work-group per segment; a few huge segments take the whole
+     * device each. */
+    mode = count >= items                ? ORX_SEG_LANE
+           : count >= policy->max_groups ? ORX_SEG_GROUP
+           : average >= policy->items_per_group ? ORX_SEG_LAUNCH
+                                                : ORX_SEG_GROUP;
+  } else {
+    /* GPUs: the multireduction while one lane per segment still keeps the device busy (8 warps
+     * per compute unit, each with a load per segment of its lane group in flight) or the segments
+     * are no longer than a warp; a work-group per segment
+     * while there are at least as many segments as compute units; else whole-device reductions. */
+    const uint64_t lanes = (uint64_t)caps->compute_units * 256;
+    mode = average <= ORX_MR_MAX_WIDTH || count >= lanes ? ORX_SEG_MR
+           : count >= caps->compute_units || average < policy->items_per_group ? ORX_SEG_GROUP
+                                                                               : ORX_SEG_LAUNCH;
+  }
+  out->mode = mode;
+  out->width = 0;
+  if (mode == ORX_SEG_MR) {
+    /* As many lanes per segment as its length needs, up to a warp (and the work-group). */
+    unsigned width = ceil_pow2(average ? average : 1);
+    if (width > ORX_MR_MAX_WIDTH)
+      width = ORX_MR_MAX_WIDTH;
+    while (width > policy->wg_size)
+      width /= 2;
+    out->width = width;
+  }
+}
+
+size_t orx_segment_groups(const orx_policy *policy, const orx_seg_plan *plan, size_t count) {
+  size_t groups;
+  switch (plan->mode) {
+  case ORX_SEG_LANE:
+  case ORX_SEG_MR: /* a work-item per segment (MR: per segment a lane group holds) */
+    groups = count / policy->wg_size + (count % policy->wg_size != 0);
+    break;
+  default:
+    groups = count;
+    break;
+  }
+  /* Loops in the kernel take the rest: a few waves of groups are enough. */
+  const size_t cap = (size_t)policy->max_groups * 8;
+  if (groups > cap)
+    groups = cap;
+  return groups ? groups : 1;
+}
+
 /* ---- Forced policy (OCL_REDUCE_POLICY) ------------------------------------------------------ */
 
 static int is_pow2(unsigned x) { return x != 0 && (x & (x - 1)) == 0; }
 
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out) {
-  orx_policy_override o = {0, 0, 0, 0, -1, -1};
+  orx_policy_override o = {0, 0, 0, 0, -1, -1, -1};
   char list[256];
   orx_strlcpy(list, text ? text : "", sizeof list);
   for (char *save = NULL, *item = strtok_r(list, ",", &save); item;
@@ -232,11 +300,17 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
                                            : ORX_STREAM_STRIDED;
     else if (strcmp(key, "finish") == 0 && (!strcmp(value, "serial") || !strcmp(value, "group")))
       o.finish_serial = strcmp(value, "serial") == 0;
+    else if (strcmp(key, "seg") == 0 && (!strcmp(value, "lane") || !strcmp(value, "mr") ||
+                                         !strcmp(value, "group") || !strcmp(value, "launch")))
+      o.seg_mode = !strcmp(value, "lane")    ? ORX_SEG_LANE
+                   : !strcmp(value, "mr")    ? ORX_SEG_MR
+                   : !strcmp(value, "group") ? ORX_SEG_GROUP
+                                             : ORX_SEG_LAUNCH;
     else
       return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
                       "OCL_REDUCE_POLICY: bad entry '%s=%s' (keys: wg=<power of two>, "
                       "vec=<1..16, power of two>, unroll=<1..16>, groups=<n>, "
-                      "stream=strided|chunk|tiled, finish=serial|group)",
+                      "stream=strided|chunk|tiled, finish=serial|group, seg=lane|mr|group|launch)",
                       key, value);
   }
   *out = o;

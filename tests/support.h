@@ -25,6 +25,11 @@ typedef struct test_shape {
 } test_shape;
 test_shape test_context_shape(ocl_reduce_context *ctx);
 
+/* OCL_REDUCE_TEST_LIGHT=1: the sweeps that cost the most run a representative part (sums and
+ * maxima of every type, smaller inputs). The sanitizer build uses it: it checks the host code, and
+ * the full sweeps run in the Release build on every implementation. */
+int test_light(void);
+
 /* ---- Random numbers --------------------------------------------------------------------------- */
 
 /* The seed comes from OCL_REDUCE_TEST_SEED when set, else from the clock; it is printed so a

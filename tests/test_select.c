@@ -142,6 +142,48 @@ static void test_groups_grow_with_count_up_to_the_cap(void **state) {
   assert_int_equal(orx_policy_groups(&p, (size_t)1 << 40), p.max_groups);
 }
 
+/* The segment plan for `count` segments of `length` on a device. */
+static orx_seg_plan plan(const orx_caps *c, int forced, size_t count, size_t length) {
+  orx_policy p;
+  orx_select_policy(c, OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_KHR, OCL_REDUCE_F32, &p);
+  orx_seg_plan out;
+  orx_plan_segments(c, &p, forced, count, (uint64_t)count * length, &out);
+  return out;
+}
+
+static void test_segments_spread_by_length(void **state) {
+  (void)state;
+  const orx_caps g = gpu(), c = cpu();
+  /* GPUs: the multireduction, as many lanes per segment as the length needs, up to 32. */
+  assert_int_equal(plan(&g, -1, 1 << 21, 32).mode, ORX_SEG_MR);
+  assert_int_equal(plan(&g, -1, 1 << 21, 32).width, 32);
+  assert_int_equal(plan(&g, -1, 1 << 24, 4).width, 4);
+  assert_int_equal(plan(&g, -1, 1 << 23, 5).width, 8);
+  assert_int_equal(plan(&g, -1, 1 << 26, 1).width, 1);
+  assert_int_equal(plan(&g, -1, 1 << 19, 128).width, 32);
+  /* ... a work-group per segment once there are too few segments for a lane each ... */
+  assert_int_equal(plan(&g, -1, 1 << 10, 1 << 16).mode, ORX_SEG_GROUP);
+  /* ... and whole-device reductions for fewer segments than compute units. */
+  assert_int_equal(plan(&g, -1, 4, 1 << 26).mode, ORX_SEG_LAUNCH);
+  /* Short segments stay with the multireduction however few there are. */
+  assert_int_equal(plan(&g, -1, 3, 7).mode, ORX_SEG_MR);
+  /* CPUs: a work-item per segment when there are enough, no barriers. */
+  assert_int_equal(plan(&c, -1, 1 << 20, 32).mode, ORX_SEG_LANE);
+  assert_int_equal(plan(&c, -1, 1 << 10, 1 << 16).mode, ORX_SEG_LANE);
+  assert_int_equal(plan(&c, -1, 20, 1000).mode, ORX_SEG_GROUP);
+  assert_int_equal(plan(&c, -1, 2, 1 << 24).mode, ORX_SEG_LAUNCH);
+  /* Forced modes are taken as they are; the multireduction never outgrows the work-group. */
+  assert_int_equal(plan(&c, ORX_SEG_GROUP, 1 << 20, 32).mode, ORX_SEG_GROUP);
+  const orx_seg_plan forced = plan(&c, ORX_SEG_MR, 1 << 20, 1000);
+  assert_int_equal(forced.mode, ORX_SEG_MR);
+  assert_int_equal(forced.width, 16); /* the CPU policy's work-group */
+  orx_policy p;
+  orx_select_policy(&g, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F32, &p);
+  const orx_seg_plan mr = {ORX_SEG_MR, 32};
+  assert_int_equal(orx_segment_groups(&p, &mr, 1000), 4);
+  assert_int_equal(orx_segment_groups(&p, &mr, (size_t)1 << 40), (size_t)p.max_groups * 8);
+}
+
 static void test_policy_override_parses_and_rejects(void **state) {
   (void)state;
   orx_policy_override o;
@@ -159,6 +201,9 @@ static void test_policy_override_parses_and_rejects(void **state) {
   assert_int_equal(orx_parse_policy_override("vec=32", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
   assert_int_equal(orx_parse_policy_override("stream", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
   assert_int_equal(orx_parse_policy_override("speed=11", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+  assert_int_equal(orx_parse_policy_override("seg=mr", &o), OCL_REDUCE_OK);
+  assert_int_equal(o.seg_mode, ORX_SEG_MR);
+  assert_int_equal(orx_parse_policy_override("seg=warp", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
 }
 
 static void test_device_selector(void **state) {
@@ -208,6 +253,7 @@ int main(void) {
       cmocka_unit_test(test_cpu_streams_chunks_and_gpu_strides),
       cmocka_unit_test(test_policy_fits_small_devices),
       cmocka_unit_test(test_groups_grow_with_count_up_to_the_cap),
+      cmocka_unit_test(test_segments_spread_by_length),
       cmocka_unit_test(test_policy_override_parses_and_rejects),
       cmocka_unit_test(test_device_selector),
       cmocka_unit_test(test_identities_and_compute_types),

@@ -16,11 +16,14 @@ extern "C" {
 #endif
 
 /* One measured case. The input is the same small integers for every contender (so every order of
- * combining gives the same bits), in malloc'd memory and in memory on huge pages. */
+ * combining gives the same bits), in malloc'd memory and in memory on huge pages. A segmented
+ * case reduces segment_count segments of segment_length elements each (n = their product) into
+ * segment_count results; a whole-array case has segment_length 0 and one result. */
 typedef struct bench_case {
   ocl_reduce_op op;
   ocl_reduce_type type;
   size_t n;
+  size_t segment_length, segment_count;
   const void *host;      /* malloc'd */
   const void *host_huge; /* on transparent huge pages where the system grants them */
 } bench_case;
@@ -37,7 +40,8 @@ typedef struct contender_ops {
   /* Readies the case (uploads the input). Returns 1, or 0 with a reason when the contender does
    * not take this case (an operator it lacks, too little memory). */
   int (*prepare)(contender *c, const bench_case *bc, char *why, size_t why_size);
-  /* One timed call; returns 1, or 0 on failure (reason printed). */
+  /* One timed call, writing the case's results (one, or one per segment) to `result`; returns
+   * 1, or 0 on failure (reason printed). */
   int (*run)(contender *c, const bench_case *bc, bench_sample *sample, void *result);
   /* Frees what prepare took. */
   void (*unprepare)(contender *c);
@@ -52,11 +56,14 @@ struct contender {
 };
 
 /* bench_contenders.c: ocl_reduce on a backend and path: "[opencl/|cuda/]auto", "...local",
- * "...subgroup[:impl]". */
+ * "...subgroup[:impl]", optionally with forced policy fields after '@' ("cuda/auto@seg=mr", see
+ * OCL_REDUCE_POLICY). */
 int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_size);
-/* bench_contenders.c: the OpenMP loop over malloc'd (huge = 0) or huge-page memory. */
+/* bench_contenders.c: the OpenMP loop over malloc'd (huge = 0) or huge-page memory; for
+ * segmented cases, the per-segment loop. */
 void contender_openmp(contender *c, int huge);
-/* cub_contender.cu or cub_stub.c: cub::DeviceReduce; 0 with a reason when unavailable. */
+/* cub_contender.cu or cub_stub.c: cub::DeviceReduce, and cub::DeviceSegmentedReduce for
+ * segmented cases; 0 with a reason when unavailable. */
 int contender_cub(contender *c, char *why, size_t why_size);
 /* cub_contender.cu or cub_stub.c: CUDA device 0's copy bandwidth (cudaMemcpy device to device,
  * events), GB/s of bytes read + written; 0 when unavailable. */

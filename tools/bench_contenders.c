@@ -19,6 +19,7 @@
 typedef struct ocl_state {
   ocl_reduce_context *plain, *profiled;
   ocl_reduce_buffer *plain_buf, *profiled_buf;
+  ocl_reduce_buffer *profiled_results; /* segmented cases: results stay on the device */
 } ocl_state;
 
 /* "subgroup:ptx" -> path and implementation. */
@@ -50,7 +51,8 @@ static void ocl_unprepare(contender *c) {
   ocl_state *s = c->state;
   ocl_reduce_buffer_destroy(s->plain_buf);
   ocl_reduce_buffer_destroy(s->profiled_buf);
-  s->plain_buf = s->profiled_buf = NULL;
+  ocl_reduce_buffer_destroy(s->profiled_results);
+  s->plain_buf = s->profiled_buf = s->profiled_results = NULL;
 }
 
 static int ocl_prepare(contender *c, const bench_case *bc, char *why, size_t why_size) {
@@ -63,6 +65,9 @@ static int ocl_prepare(contender *c, const bench_case *bc, char *why, size_t why
     st = ocl_reduce_buffer_create(s->profiled, bytes, &s->profiled_buf);
   if (st == OCL_REDUCE_OK)
     st = ocl_reduce_buffer_write(s->profiled, s->profiled_buf, 0, bc->host, bytes);
+  if (st == OCL_REDUCE_OK && bc->segment_length)
+    st = ocl_reduce_buffer_create(s->profiled, bc->segment_count * ocl_reduce_type_size(bc->type),
+                                  &s->profiled_results);
   if (st != OCL_REDUCE_OK) {
     snprintf(why, why_size, "%s", ocl_reduce_status_name(st));
     ocl_unprepare(c);
@@ -71,16 +76,27 @@ static int ocl_prepare(contender *c, const bench_case *bc, char *why, size_t why
   return 1;
 }
 
+/* One call on a context: a whole-array case into *result, a segmented one into `results`. */
+static ocl_reduce_status ocl_call(ocl_reduce_context *ctx, const bench_case *bc,
+                                  ocl_reduce_buffer *in, ocl_reduce_output results) {
+  if (!bc->segment_length)
+    return ocl_reduce_buffer_reduce(ctx, bc->op, bc->type, in, 0, bc->n, results.host);
+  return ocl_reduce_segments(ctx, bc->op, bc->type, ocl_reduce_buffer_input(in, 0),
+                             bc->segment_count, bc->segment_length, results);
+}
+
 static int ocl_run(contender *c, const bench_case *bc, bench_sample *sample, void *result) {
   ocl_state *s = c->state;
   uint64_t again = 0, ns = 0;
   double t0 = tool_now();
-  ocl_reduce_status st = ocl_reduce_buffer_reduce(s->plain, bc->op, bc->type, s->plain_buf, 0,
-                                                  bc->n, result);
+  ocl_reduce_status st = ocl_call(s->plain, bc, s->plain_buf, ocl_reduce_host_output(result));
   sample->end_to_end_s = tool_now() - t0;
+  /* Device time: whole-array results to host memory (one small read), segment results into a
+   * device buffer. */
   if (st == OCL_REDUCE_OK)
-    st = ocl_reduce_buffer_reduce(s->profiled, bc->op, bc->type, s->profiled_buf, 0, bc->n,
-                                  &again);
+    st = ocl_call(s->profiled, bc, s->profiled_buf,
+                  bc->segment_length ? ocl_reduce_buffer_output(s->profiled_results, 0)
+                                     : ocl_reduce_host_output(&again));
   if (st == OCL_REDUCE_OK)
     st = ocl_reduce_last_kernel_ns(s->profiled, &ns);
   if (st != OCL_REDUCE_OK) {
@@ -106,14 +122,18 @@ static const contender_ops ocl_ops = {ocl_prepare, ocl_run, ocl_unprepare, ocl_d
 int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_size) {
   ocl_reduce_options opts;
   ocl_reduce_options_init(&opts);
-  /* [opencl/|cuda/]path */
-  const char *path = spec;
-  if (strncmp(spec, "opencl/", 7) == 0) {
+  /* [opencl/|cuda/]path[@policy] */
+  char spec_copy[128], *policy = NULL;
+  snprintf(spec_copy, sizeof spec_copy, "%s", spec);
+  if ((policy = strchr(spec_copy, '@')) != NULL)
+    *policy++ = '\0';
+  const char *path = spec_copy;
+  if (strncmp(path, "opencl/", 7) == 0) {
     opts.backend = OCL_REDUCE_BACKEND_OPENCL;
-    path = spec + 7;
-  } else if (strncmp(spec, "cuda/", 5) == 0) {
+    path += 7;
+  } else if (strncmp(path, "cuda/", 5) == 0) {
     opts.backend = OCL_REDUCE_BACKEND_CUDA;
-    path = spec + 5;
+    path += 5;
   }
   if (!parse_path(path, &opts)) {
     snprintf(why, why_size, "unknown path '%s' ([opencl/|cuda/] then auto, local, subgroup, "
@@ -127,10 +147,23 @@ int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_s
   c->ops = &ocl_ops;
   c->state = s;
   c->is_ocl_reduce = 1;
+  /* Forced policy fields reach the library the way tests and tuning use: OCL_REDUCE_POLICY,
+   * read at context creation. */
+  const char *old_policy = getenv("OCL_REDUCE_POLICY");
+  char saved_policy[256];
+  snprintf(saved_policy, sizeof saved_policy, "%s", old_policy ? old_policy : "");
+  if (policy)
+    setenv("OCL_REDUCE_POLICY", policy, 1);
   ocl_reduce_status st = ocl_reduce_context_create(&opts, &s->plain);
   opts.profiling = 1;
   if (st == OCL_REDUCE_OK)
     st = ocl_reduce_context_create(&opts, &s->profiled);
+  if (policy) {
+    if (old_policy)
+      setenv("OCL_REDUCE_POLICY", saved_policy, 1);
+    else
+      unsetenv("OCL_REDUCE_POLICY");
+  }
   if (st != OCL_REDUCE_OK) {
     snprintf(why, why_size, "%s: %s", ocl_reduce_status_name(st), ocl_reduce_last_error(NULL));
     ocl_destroy(c);
@@ -139,10 +172,11 @@ int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_s
   ocl_reduce_context_info info;
   ocl_reduce_context_query(s->plain, &info);
   if (info.path == OCL_REDUCE_PATH_SUBGROUP)
-    snprintf(c->name, sizeof c->name, "ocl_reduce %s subgroup/%s", info.backend_name,
-             info.subgroup_impl_name);
+    snprintf(c->name, sizeof c->name, "ocl_reduce %s subgroup/%s%s%s", info.backend_name,
+             info.subgroup_impl_name, policy ? " " : "", policy ? policy : "");
   else
-    snprintf(c->name, sizeof c->name, "ocl_reduce %s local", info.backend_name);
+    snprintf(c->name, sizeof c->name, "ocl_reduce %s local%s%s", info.backend_name,
+             policy ? " " : "", policy ? policy : "");
   return 1;
 }
 
@@ -151,7 +185,8 @@ int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_s
 static int omp_prepare(contender *c, const bench_case *bc, char *why, size_t why_size) {
   (void)c;
   uint64_t ignored;
-  if (!omp_reduce(bc->op, bc->type, bc->host, 1, &ignored)) {
+  if (bc->segment_length ? !omp_reduce_segments(bc->op, bc->type, bc->host, 1, 1, &ignored)
+                         : !omp_reduce(bc->op, bc->type, bc->host, 1, &ignored)) {
     snprintf(why, why_size, "no OpenMP reduction for %s on %s", ocl_reduce_op_name(bc->op),
              ocl_reduce_type_name(bc->type));
     return 0;
@@ -162,7 +197,10 @@ static int omp_prepare(contender *c, const bench_case *bc, char *why, size_t why
 static int omp_run(contender *c, const bench_case *bc, bench_sample *sample, void *result) {
   const void *data = c->state ? bc->host_huge : bc->host;
   double t0 = tool_now();
-  omp_reduce(bc->op, bc->type, data, bc->n, result);
+  if (bc->segment_length)
+    omp_reduce_segments(bc->op, bc->type, data, bc->segment_count, bc->segment_length, result);
+  else
+    omp_reduce(bc->op, bc->type, data, bc->n, result);
   sample->device_s = sample->end_to_end_s = tool_now() - t0;
   return 1;
 }

@@ -15,7 +15,8 @@ static double bytes_of(const bench_result *r) {
 static double gbs(double bytes, double seconds) { return seconds > 0 ? bytes / seconds * 1e-9 : 0; }
 
 static int same_case(const bench_result *a, const bench_result *b) {
-  return a->bc->op == b->bc->op && a->bc->type == b->bc->type && a->bc->n == b->bc->n;
+  return a->bc->op == b->bc->op && a->bc->type == b->bc->type && a->bc->n == b->bc->n &&
+         a->bc->segment_length == b->bc->segment_length;
 }
 
 static void print_n(size_t n, char *buf, size_t size) {
@@ -39,8 +40,11 @@ void report_table(const bench_report *r) {
     const bench_result *first = &r->results[i];
     char n[32];
     print_n(first->bc->n, n, sizeof n);
-    printf("\n%s %s, n = %s (%.1f MiB)\n", ocl_reduce_op_name(first->bc->op),
+    printf("\n%s %s, n = %s (%.1f MiB)", ocl_reduce_op_name(first->bc->op),
            ocl_reduce_type_name(first->bc->type), n, bytes_of(first) / 1048576.0);
+    if (first->bc->segment_length)
+      printf(" in %zu segments of %zu", first->bc->segment_count, first->bc->segment_length);
+    printf("\n");
     printf("  %-46s %10s %9s %6s %10s %9s\n", "contender", "device us", "GB/s", "%copy",
            "e2e us", "GB/s");
     for (int k = i; k < j; k++) {
@@ -71,13 +75,14 @@ int report_csv(const bench_report *r, const char *path) {
   FILE *f = fopen(path, "w");
   if (!f)
     return 0;
-  fprintf(f, "op,type,n,bytes,contender,device_us,device_gbs,copy_pct,end_to_end_us,"
-             "end_to_end_gbs\n");
+  fprintf(f, "op,type,n,segment_length,bytes,contender,device_us,device_gbs,copy_pct,"
+             "end_to_end_us,end_to_end_gbs\n");
   for (int i = 0; i < r->result_count; i++) {
     const bench_result *x = &r->results[i];
     double b = bytes_of(x), g = gbs(b, x->device_s);
-    fprintf(f, "%s,%s,%zu,%.0f,\"%s\",%.3f,%.3f,%.1f,%.3f,%.3f\n", ocl_reduce_op_name(x->bc->op),
-            ocl_reduce_type_name(x->bc->type), x->bc->n, b, r->contenders[x->contender].name,
+    fprintf(f, "%s,%s,%zu,%zu,%.0f,\"%s\",%.3f,%.3f,%.1f,%.3f,%.3f\n",
+            ocl_reduce_op_name(x->bc->op), ocl_reduce_type_name(x->bc->type), x->bc->n,
+            x->bc->segment_length, b, r->contenders[x->contender].name,
             1e6 * x->device_s, g, r->copy_gbs > 0 ? 100 * g / r->copy_gbs : 0,
             1e6 * x->end_to_end_s, gbs(b, x->end_to_end_s));
   }
@@ -94,10 +99,11 @@ int report_json(const bench_report *r, const char *path) {
     const bench_result *x = &r->results[i];
     double b = bytes_of(x);
     fprintf(f,
-            "    {\"op\": \"%s\", \"type\": \"%s\", \"n\": %zu, \"contender\": \"%s\", "
-            "\"device_us\": %.3f, \"device_gbs\": %.3f, \"end_to_end_us\": %.3f, "
-            "\"end_to_end_gbs\": %.3f}%s\n",
+            "    {\"op\": \"%s\", \"type\": \"%s\", \"n\": %zu, \"segment_length\": %zu, "
+            "\"contender\": \"%s\", \"device_us\": %.3f, \"device_gbs\": %.3f, "
+            "\"end_to_end_us\": %.3f, \"end_to_end_gbs\": %.3f}%s\n",
             ocl_reduce_op_name(x->bc->op), ocl_reduce_type_name(x->bc->type), x->bc->n,
+            x->bc->segment_length,
             r->contenders[x->contender].name, 1e6 * x->device_s, gbs(b, x->device_s),
             1e6 * x->end_to_end_s, gbs(b, x->end_to_end_s), i + 1 < r->result_count ? "," : "");
   }
@@ -110,16 +116,25 @@ int report_json(const bench_report *r, const char *path) {
 static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
                                       "#9467bd", "#8c564b", "#e377c2", "#17becf"};
 
-/* One panel: device GB/s against log2(n) for the results of one operator and type. */
+/* The x coordinate of a result: log2 of the segment length in a segment sweep, else of n. */
+static double x_of(const bench_result *x) {
+  return log2((double)(x->bc->segment_length ? x->bc->segment_length : x->bc->n));
+}
+
+/* One panel: device GB/s against log2(n), or log2(segment length), for the results of one
+ * operator and type. */
 static void svg_panel(FILE *f, const bench_report *r, ocl_reduce_op op, ocl_reduce_type type,
                       double top) {
   const double left = 70, width = 560, height = 300;
   double min_x = 1e9, max_x = 0, max_y = 0;
+  size_t segmented_n = 0;
   for (int i = 0; i < r->result_count; i++) {
     const bench_result *x = &r->results[i];
     if (x->bc->op != op || x->bc->type != type)
       continue;
-    double lx = log2((double)x->bc->n), g = gbs(bytes_of(x), x->device_s);
+    if (x->bc->segment_length)
+      segmented_n = x->bc->n;
+    double lx = x_of(x), g = gbs(bytes_of(x), x->device_s);
     min_x = lx < min_x ? lx : min_x;
     max_x = lx > max_x ? lx : max_x;
     max_y = g > max_y ? g : max_y;
@@ -136,8 +151,9 @@ static void svg_panel(FILE *f, const bench_report *r, ocl_reduce_op op, ocl_redu
 #define X(v) (left + ((v)-min_x) / (max_x - min_x) * width)
 #define Y(v) (top + height - (v) / y_top * height)
   fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"15\" font-weight=\"bold\">%s %s: device "
-             "GB/s against element count</text>\n",
-          left, top - 12, ocl_reduce_op_name(op), ocl_reduce_type_name(type));
+             "GB/s against %s</text>\n",
+          left, top - 12, ocl_reduce_op_name(op), ocl_reduce_type_name(type),
+          segmented_n ? "segment length" : "element count");
   fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" "
              "stroke=\"#444\"/>\n",
           left, top, width, height);
@@ -150,8 +166,14 @@ static void svg_panel(FILE *f, const bench_report *r, ocl_reduce_op op, ocl_redu
   for (int e = (int)ceil(min_x); e <= (int)max_x; e += 2)
     fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" font-size=\"11\" text-anchor=\"middle\">2^%d</text>\n",
             X(e), top + height + 16, e);
-  fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\" text-anchor=\"middle\">elements</text>\n",
-          left + width / 2, top + height + 34);
+  if (segmented_n)
+    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\" text-anchor=\"middle\">elements per "
+               "segment (%zu elements in all)</text>\n",
+            left + width / 2, top + height + 34, segmented_n);
+  else
+    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\" text-anchor=\"middle\">elements"
+               "</text>\n",
+            left + width / 2, top + height + 34);
   if (r->copy_gbs > 0)
     fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#888\" "
                "stroke-dasharray=\"6 4\"/><text x=\"%.0f\" y=\"%.1f\" font-size=\"11\" "
@@ -164,7 +186,7 @@ static void svg_panel(FILE *f, const bench_report *r, ocl_reduce_op op, ocl_redu
       const bench_result *x = &r->results[i];
       if (x->contender != c || x->bc->op != op || x->bc->type != type)
         continue;
-      double px = X(log2((double)x->bc->n)), py = Y(gbs(bytes_of(x), x->device_s));
+      double px = X(x_of(x)), py = Y(gbs(bytes_of(x), x->device_s));
       if (points++ == 0)
         fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", color);
       fprintf(f, "%.1f,%.1f ", px, py);

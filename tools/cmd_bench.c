@@ -3,11 +3,12 @@
  * one run and reported as ratios (bench.h has the pieces).
  *
  * It sweeps element counts (default 2^10 ... 2^28 on GPUs, ... 2^26 on CPU devices, capped by the
- * device's memory), operators, types and paths. Contenders: ocl_reduce on each path asked for; on
- * CPU devices the OpenMP `parallel for simd reduction` loop (compiled -O3 -march=native) over
- * malloc'd memory and over huge pages; on NVIDIA GPUs cub::DeviceReduce when the tool was built
- * with the CUDA toolkit and a GPU is present. Every contender must return the same result (the
- * input is small integers, exact in any order); a mismatch fails the run.
+ * device's memory), or, with --segments, segment lengths over one element count; operators, types
+ * and paths. Contenders: ocl_reduce on each path asked for; on CPU devices the OpenMP `parallel
+ * for simd reduction` loop (compiled -O3 -march=native), or the per-segment loop, over malloc'd
+ * memory and over huge pages; on NVIDIA GPUs cub::DeviceReduce or cub::DeviceSegmentedReduce when
+ * the tool was built with the CUDA toolkit and a GPU is present. Every contender must return the
+ * same results (the input is small integers, exact in any order); a mismatch fails the run.
  *
  * Fairness. Each contender is measured in its steady state, as an application reducing in a loop
  * sees it: calls run in short blocks of back-to-back calls per contender, and each block starts
@@ -35,8 +36,10 @@ typedef struct bench_args {
   int op_count;
   ocl_reduce_type types[MAX_LIST];
   int type_count;
-  char paths[MAX_LIST][32];
+  char paths[MAX_LIST][64];
   int path_count;
+  size_t segment_lengths[64]; /* --segments: a segment-length sweep over one element count */
+  int segment_length_count;
   int reps, warmup;
   int no_openmp, no_cub, quick;
   const char *csv, *json, *svg;
@@ -48,10 +51,15 @@ static int usage(void) {
           "  --sizes MIN:MAX[:STEP]  element counts 2^MIN ... 2^MAX (default 10:28:2 on GPUs,\n"
           "                          10:26:2 on CPU devices, capped by device memory)\n"
           "  --n COUNT               one element count instead\n"
+          "  --segments LIST|sweep   segmented reductions of the --n elements (default 2^26 on\n"
+          "                          GPUs, 2^24 on CPU devices) in segments of each length in\n"
+          "                          LIST; sweep: 1, 2, 4, ..., 65536 and 3, 33, 1000\n"
           "  --ops LIST              sum,prod,min,max,and,or,xor (default sum)\n"
           "  --types LIST            i32,u32,i64,u64,f32,f64 (default f32)\n"
           "  --paths LIST            [opencl/|cuda/] then auto, local, subgroup, or\n"
-          "                          subgroup:khr|intel|ptx|builtin|cuda (default auto)\n"
+          "                          subgroup:khr|intel|ptx|builtin|cuda (default auto), each\n"
+          "                          optionally with @POLICY (OCL_REDUCE_POLICY syntax, ';' for\n"
+          "                          ','), e.g. cuda/auto@seg=mr or auto@unroll=8;wg=512\n"
           "  --reps N                timed calls per contender and case (default: 100 up to\n"
           "                          2^22 elements, 30 above)\n"
           "  --warmup ROUNDS         untimed rounds first (default 2)\n"
@@ -95,8 +103,19 @@ static int one_type(const char *item, int index, void *out) {
 }
 
 static int one_path(const char *item, int index, void *out) {
-  snprintf(((char(*)[32])out)[index], 32, "%s", item);
+  char *path = ((char(*)[64])out)[index];
+  snprintf(path, 64, "%s", item);
+  for (char *p = path; *p; p++) /* ';' separates policy fields inside the ','-separated list */
+    if (*p == ';')
+      *p = ',';
   return 1;
+}
+
+static int one_length(const char *item, int index, void *out) {
+  char *end = NULL;
+  const unsigned long long length = strtoull(item, &end, 0);
+  ((size_t *)out)[index] = (size_t)length;
+  return end != item && *end == '\0' && length > 0;
 }
 
 static int parse(int argc, char **argv, bench_args *a) {
@@ -105,7 +124,7 @@ static int parse(int argc, char **argv, bench_args *a) {
   a->log2_step = 2;
   a->ops[a->op_count++] = OCL_REDUCE_SUM;
   a->types[a->type_count++] = OCL_REDUCE_F32;
-  snprintf(a->paths[a->path_count++], 32, "auto");
+  snprintf(a->paths[a->path_count++], 64, "auto");
   a->warmup = 2;
   for (int i = 1; i < argc; i++) {
     const char *flag = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -140,8 +159,20 @@ static int parse(int argc, char **argv, bench_args *a) {
       if (!parse_list(value, MAX_LIST, &a->type_count, one_type, a->types))
         return 0;
     } else if (!strcmp(flag, "--paths")) {
-      if (!parse_list(value, 4, &a->path_count, one_path, a->paths))
+      if (!parse_list(value, 8, &a->path_count, one_path, a->paths))
         return 0;
+    } else if (!strcmp(flag, "--segments")) {
+      if (!strcmp(value, "sweep")) {
+        a->segment_length_count = 0;
+        for (int e = 0; e <= 16; e++)
+          a->segment_lengths[a->segment_length_count++] = (size_t)1 << e;
+        a->segment_lengths[a->segment_length_count++] = 3;
+        a->segment_lengths[a->segment_length_count++] = 33;
+        a->segment_lengths[a->segment_length_count++] = 1000;
+      } else if (!parse_list(value, 64, &a->segment_length_count, one_length,
+                             a->segment_lengths)) {
+        return 0;
+      }
     } else if (!strcmp(flag, "--reps")) {
       a->reps = atoi(value);
       if (a->reps < 1)
@@ -185,7 +216,9 @@ static int measure(contender *cs, int count, const bench_case *bc, int reps, int
   enum { BLOCK = 5 };
   int taken[MAX_CONTENDERS] = {0}, active[MAX_CONTENDERS] = {0};
   bench_sample *samples[MAX_CONTENDERS] = {0};
-  uint64_t answer[MAX_CONTENDERS] = {0};
+  unsigned char *answer[MAX_CONTENDERS] = {0};
+  const size_t size = ocl_reduce_type_size(bc->type);
+  const size_t answer_bytes = (bc->segment_length ? bc->segment_count : 1) * size;
   int ok = 1, reference = -1;
   for (int k = 0; k < count; k++) {
     char why[256] = "";
@@ -193,7 +226,8 @@ static int measure(contender *cs, int count, const bench_case *bc, int reps, int
     active[k] = cs[k].ops->prepare(&cs[k], bc, why, sizeof why);
     if (!active[k])
       fprintf(stderr, "    %s: skipped (%s)\n", cs[k].name, why);
-    else if (!(samples[k] = calloc((size_t)reps, sizeof(bench_sample))))
+    else if (!(samples[k] = calloc((size_t)reps, sizeof(bench_sample))) ||
+             !(answer[k] = calloc(1, answer_bytes + 8)))
       ok = 0;
   }
   for (int round = -warmup, busy = 1; ok && busy; round++) {
@@ -202,20 +236,19 @@ static int measure(contender *cs, int count, const bench_case *bc, int reps, int
       const int k = (round + warmup + j) % count; /* rotating order */
       for (int call = -1; active[k] && ok && call < BLOCK; call++) {
         bench_sample s;
-        ok = cs[k].ops->run(&cs[k], bc, &s, &answer[k]);
+        ok = cs[k].ops->run(&cs[k], bc, &s, answer[k]);
         if (ok && round >= 0 && call >= 0 && taken[k] < reps)
           samples[k][taken[k]++] = s;
       }
       busy |= active[k] && taken[k] < reps;
     }
   }
-  const size_t size = ocl_reduce_type_size(bc->type);
   for (int k = 0; ok && k < count; k++) {
     if (!active[k])
       continue;
     if (reference < 0)
       reference = k;
-    if (memcmp(&answer[k], &answer[reference], size) != 0) {
+    if (memcmp(answer[k], answer[reference], answer_bytes) != 0) {
       fprintf(stderr, "ocl-reduce: results differ: '%s' and '%s' disagree on the same input\n",
               cs[reference].name, cs[k].name);
       ok = 0;
@@ -233,6 +266,7 @@ static int measure(contender *cs, int count, const bench_case *bc, int reps, int
     if (active[k])
       cs[k].ops->unprepare(&cs[k]);
     free(samples[k]);
+    free(answer[k]);
   }
   return ok;
 }
@@ -284,7 +318,10 @@ int cmd_bench(int argc, char **argv) {
    * by host memory (two host copies plus the contenders' own). */
   size_t sizes[64];
   int size_count = 0;
-  if (a.single_n) {
+  if (a.segment_length_count) {
+    /* One element count, cut into segments of each length (cases below). */
+    sizes[size_count++] = a.single_n ? a.single_n : (size_t)1 << (cpu ? 24 : 26);
+  } else if (a.single_n) {
     sizes[size_count++] = a.single_n;
   } else {
     int hi = a.log2_max ? a.log2_max : (cpu ? 26 : 28);
@@ -299,14 +336,24 @@ int cmd_bench(int argc, char **argv) {
   bench_case cases[512];
   bench_result results[512 * MAX_CONTENDERS];
   int case_count = 0, result_count = 0;
-  const int total = a.op_count * a.type_count * size_count;
+  /* Whole-array cases are one per size; segmented cases one per segment length. */
+  const int shapes = a.segment_length_count ? a.segment_length_count : size_count;
+  const int total = a.op_count * a.type_count * shapes;
   for (int o = 0; o < a.op_count; o++)
     for (int t = 0; t < a.type_count; t++)
-      for (int s = 0; s < size_count && case_count < 512; s++) {
+      for (int s = 0; s < shapes && case_count < 512; s++) {
         bench_case *bc = &cases[case_count];
+        memset(bc, 0, sizeof *bc);
         bc->op = a.ops[o];
         bc->type = a.types[t];
-        bc->n = sizes[s];
+        bc->n = a.segment_length_count ? sizes[0] : sizes[s];
+        if (a.segment_length_count) {
+          bc->segment_length = a.segment_lengths[s];
+          bc->segment_count = bc->n / bc->segment_length;
+          bc->n = bc->segment_count * bc->segment_length;
+          if (!bc->n)
+            continue;
+        }
         const size_t bytes = bc->n * ocl_reduce_type_size(bc->type);
         if ((info.max_alloc_bytes && bytes > info.max_alloc_bytes) ||
             (double)bytes * 6 > host_bytes) {
@@ -329,8 +376,13 @@ int cmd_bench(int argc, char **argv) {
         bc->host = host;
         bc->host_huge = huge;
         int reps = a.reps ? a.reps : (a.quick ? 5 : bc->n > ((size_t)1 << 22) ? 30 : 100);
-        fprintf(stderr, "[%d/%d] %s %s n=%zu, %d calls per contender\n", case_count + 1, total,
-                ocl_reduce_op_name(bc->op), ocl_reduce_type_name(bc->type), bc->n, reps);
+        if (bc->segment_length)
+          fprintf(stderr, "[%d/%d] %s %s n=%zu in segments of %zu, %d calls per contender\n",
+                  case_count + 1, total, ocl_reduce_op_name(bc->op),
+                  ocl_reduce_type_name(bc->type), bc->n, bc->segment_length, reps);
+        else
+          fprintf(stderr, "[%d/%d] %s %s n=%zu, %d calls per contender\n", case_count + 1, total,
+                  ocl_reduce_op_name(bc->op), ocl_reduce_type_name(bc->type), bc->n, reps);
         bench_result here[MAX_CONTENDERS];
         int ok = measure(cs, count, bc, reps, a.quick ? 1 : a.warmup, here);
         free(host);

@@ -1,6 +1,6 @@
 /* =================================================================================================
- * cub_contender.cu: cub::DeviceReduce as a benchmark contender (bench.h), compiled with nvcc into
- * the tool only; the library never depends on CUB. Device time: CUDA events around the CUB call.
+ * cub_contender.cu: cub::DeviceReduce and cub::DeviceSegmentedReduce as a benchmark contender
+ * (bench.h), compiled with nvcc into the tool only; the library never depends on CUB. Device time: CUDA events around the CUB call.
  * End-to-end: the CUB call plus a cudaMemcpy of its result to host memory, as an application would
  * write it. Covers sum, min and max; temporary storage is allocated in prepare, outside the timing.
  * Without a usable GPU (no driver, no device) it reports itself unavailable.
@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <vector>
 
 #include "bench.h"
 
@@ -19,6 +20,7 @@ namespace {
 
 struct cub_state {
   void *d_in = nullptr, *d_out = nullptr, *d_temp = nullptr;
+  int *d_offsets = nullptr; /* segmented cases: segment_count + 1 begin offsets */
   size_t temp_bytes = 0;
   cudaEvent_t start = nullptr, stop = nullptr;
 };
@@ -29,18 +31,37 @@ double now() {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-// Runs (or, with d_temp null, sizes) the CUB reduction of the case's operator on type T.
+// Runs (or, with d_temp null, sizes) the CUB reduction of the case's operator on type T: the
+// whole array (DeviceReduce), or each segment (DeviceSegmentedReduce with begin offsets, the end
+// offsets being the next begin offsets, as CSR arrays are usually passed).
 template <typename T>
-cudaError_t reduce(ocl_reduce_op op, cub_state *s, size_t n) {
+cudaError_t reduce(const bench_case *bc, cub_state *s) {
   const T *in = static_cast<const T *>(s->d_in);
   T *out = static_cast<T *>(s->d_out);
-  switch (op) {
+  const int *begin = s->d_offsets, *end = s->d_offsets ? s->d_offsets + 1 : nullptr;
+  const int segments = (int)bc->segment_count;
+  if (bc->segment_length) {
+    switch (bc->op) {
+    case OCL_REDUCE_SUM:
+      return cub::DeviceSegmentedReduce::Sum(s->d_temp, s->temp_bytes, in, out, segments, begin,
+                                             end);
+    case OCL_REDUCE_MIN:
+      return cub::DeviceSegmentedReduce::Min(s->d_temp, s->temp_bytes, in, out, segments, begin,
+                                             end);
+    case OCL_REDUCE_MAX:
+      return cub::DeviceSegmentedReduce::Max(s->d_temp, s->temp_bytes, in, out, segments, begin,
+                                             end);
+    default:
+      return cudaErrorNotSupported;
+    }
+  }
+  switch (bc->op) {
   case OCL_REDUCE_SUM:
-    return cub::DeviceReduce::Sum(s->d_temp, s->temp_bytes, in, out, n);
+    return cub::DeviceReduce::Sum(s->d_temp, s->temp_bytes, in, out, bc->n);
   case OCL_REDUCE_MIN:
-    return cub::DeviceReduce::Min(s->d_temp, s->temp_bytes, in, out, n);
+    return cub::DeviceReduce::Min(s->d_temp, s->temp_bytes, in, out, bc->n);
   case OCL_REDUCE_MAX:
-    return cub::DeviceReduce::Max(s->d_temp, s->temp_bytes, in, out, n);
+    return cub::DeviceReduce::Max(s->d_temp, s->temp_bytes, in, out, bc->n);
   default:
     return cudaErrorNotSupported;
   }
@@ -48,12 +69,12 @@ cudaError_t reduce(ocl_reduce_op op, cub_state *s, size_t n) {
 
 cudaError_t reduce_typed(const bench_case *bc, cub_state *s) {
   switch (bc->type) {
-  case OCL_REDUCE_I32: return reduce<int32_t>(bc->op, s, bc->n);
-  case OCL_REDUCE_U32: return reduce<uint32_t>(bc->op, s, bc->n);
-  case OCL_REDUCE_I64: return reduce<int64_t>(bc->op, s, bc->n);
-  case OCL_REDUCE_U64: return reduce<uint64_t>(bc->op, s, bc->n);
-  case OCL_REDUCE_F32: return reduce<float>(bc->op, s, bc->n);
-  case OCL_REDUCE_F64: return reduce<double>(bc->op, s, bc->n);
+  case OCL_REDUCE_I32: return reduce<int32_t>(bc, s);
+  case OCL_REDUCE_U32: return reduce<uint32_t>(bc, s);
+  case OCL_REDUCE_I64: return reduce<int64_t>(bc, s);
+  case OCL_REDUCE_U64: return reduce<uint64_t>(bc, s);
+  case OCL_REDUCE_F32: return reduce<float>(bc, s);
+  case OCL_REDUCE_F64: return reduce<double>(bc, s);
   }
   return cudaErrorNotSupported;
 }
@@ -63,7 +84,9 @@ void cub_unprepare(contender *c) {
   cudaFree(s->d_in);
   cudaFree(s->d_out);
   cudaFree(s->d_temp);
+  cudaFree(s->d_offsets);
   s->d_in = s->d_out = s->d_temp = nullptr;
+  s->d_offsets = nullptr;
   s->temp_bytes = 0;
 }
 
@@ -77,8 +100,23 @@ int cub_prepare(contender *c, const bench_case *bc, char *why, size_t why_size) 
   cudaError_t e = cudaMalloc(&s->d_in, bytes);
   if (e == cudaSuccess)
     e = cudaMemcpy(s->d_in, bc->host, bytes, cudaMemcpyHostToDevice);
+  const size_t results = bc->segment_length ? bc->segment_count : 1;
   if (e == cudaSuccess)
-    e = cudaMalloc(&s->d_out, 8);
+    e = cudaMalloc(&s->d_out, results * 8);
+  if (e == cudaSuccess && bc->segment_length) {
+    if (bc->n > (size_t)INT32_MAX) {
+      snprintf(why, why_size, "segment offsets beyond 2^31");
+      cub_unprepare(c);
+      return 0;
+    }
+    std::vector<int> offsets(bc->segment_count + 1);
+    for (size_t i = 0; i <= bc->segment_count; i++)
+      offsets[i] = (int)(i * bc->segment_length);
+    e = cudaMalloc(&s->d_offsets, offsets.size() * sizeof(int));
+    if (e == cudaSuccess)
+      e = cudaMemcpy(s->d_offsets, offsets.data(), offsets.size() * sizeof(int),
+                     cudaMemcpyHostToDevice);
+  }
   if (e == cudaSuccess)
     e = reduce_typed(bc, s); /* sizes the temporary storage */
   if (e == cudaSuccess)
@@ -97,8 +135,10 @@ int cub_run(contender *c, const bench_case *bc, bench_sample *sample, void *resu
   cudaEventRecord(s->start);
   cudaError_t e = reduce_typed(bc, s);
   cudaEventRecord(s->stop);
+  const size_t results = bc->segment_length ? bc->segment_count : 1;
   if (e == cudaSuccess)
-    e = cudaMemcpy(result, s->d_out, ocl_reduce_type_size(bc->type), cudaMemcpyDeviceToHost);
+    e = cudaMemcpy(result, s->d_out, results * ocl_reduce_type_size(bc->type),
+                   cudaMemcpyDeviceToHost);
   sample->end_to_end_s = now() - t0;
   float ms = 0;
   if (e == cudaSuccess)
@@ -140,7 +180,8 @@ extern "C" int contender_cub(contender *c, char *why, size_t why_size) {
   c->state = s;
   cudaDeviceProp prop;
   cudaGetDeviceProperties(&prop, 0);
-  snprintf(c->name, sizeof c->name, "CUB DeviceReduce (CUDA %d.%d, %s)", CUDART_VERSION / 1000,
+  snprintf(c->name, sizeof c->name, "CUB Device[Segmented]Reduce (CUDA %d.%d, %s)",
+           CUDART_VERSION / 1000,
            (CUDART_VERSION % 1000) / 10, prop.name);
   return 1;
 }

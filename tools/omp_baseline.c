@@ -105,6 +105,64 @@ int omp_reduce(ocl_reduce_op op, ocl_reduce_type type, const void *data, size_t 
   return 0;
 }
 
+/* ---- Per-segment loops ------------------------------------------------------------------------ */
+
+/* The loop over segments in parallel, each segment one simd reduction. */
+#define OMP_SEGMENTS(NAME, T, INIT, REDUCTION, STEP)                                               \
+  static void NAME(const T *x, size_t count, size_t length, T *out) {                              \
+    OMP_PRAGMA(omp parallel for)                                                                   \
+    for (size_t s = 0; s < count; s++) {                                                           \
+      const T *seg = x + s * length;                                                               \
+      T acc = INIT;                                                                                \
+      OMP_PRAGMA(omp simd reduction(REDUCTION : acc))                                              \
+      for (size_t i = 0; i < length; i++)                                                          \
+        STEP;                                                                                      \
+      out[s] = acc;                                                                                \
+    }                                                                                              \
+  }
+#define OMP_SEGMENT_TYPE(SUFFIX, T, MIN, MAX)                                                      \
+  OMP_SEGMENTS(seg_sum_##SUFFIX, T, (T)0, +, acc += seg[i])                                         \
+  OMP_SEGMENTS(seg_min_##SUFFIX, T, MAX, min, acc = seg[i] < acc ? seg[i] : acc)                     \
+  OMP_SEGMENTS(seg_max_##SUFFIX, T, MIN, max, acc = seg[i] > acc ? seg[i] : acc)
+
+OMP_SEGMENT_TYPE(u32, uint32_t, 0, UINT32_MAX)
+OMP_SEGMENT_TYPE(u64, uint64_t, 0, UINT64_MAX)
+OMP_SEGMENT_TYPE(i32, int32_t, INT32_MIN, INT32_MAX)
+OMP_SEGMENT_TYPE(i64, int64_t, INT64_MIN, INT64_MAX)
+OMP_SEGMENT_TYPE(f32, float, -__builtin_inff(), __builtin_inff())
+OMP_SEGMENT_TYPE(f64, double, -__builtin_inf(), __builtin_inf())
+
+int omp_reduce_segments(ocl_reduce_op op, ocl_reduce_type type, const void *data, size_t count,
+                        size_t length, void *results) {
+  if (op != OCL_REDUCE_SUM && op != OCL_REDUCE_MIN && op != OCL_REDUCE_MAX)
+    return 0;
+  /* Signed sums run unsigned, as the library's do (wrapping is defined). */
+  if (op == OCL_REDUCE_SUM && type == OCL_REDUCE_I32)
+    type = OCL_REDUCE_U32;
+  if (op == OCL_REDUCE_SUM && type == OCL_REDUCE_I64)
+    type = OCL_REDUCE_U64;
+#define SEGMENTS(SUFFIX, T)                                                                        \
+  do {                                                                                             \
+    if (op == OCL_REDUCE_SUM)                                                                      \
+      seg_sum_##SUFFIX((const T *)data, count, length, (T *)results);                              \
+    else if (op == OCL_REDUCE_MIN)                                                                 \
+      seg_min_##SUFFIX((const T *)data, count, length, (T *)results);                              \
+    else                                                                                           \
+      seg_max_##SUFFIX((const T *)data, count, length, (T *)results);                              \
+    return 1;                                                                                      \
+  } while (0)
+  switch (type) {
+  case OCL_REDUCE_I32: SEGMENTS(i32, int32_t);
+  case OCL_REDUCE_U32: SEGMENTS(u32, uint32_t);
+  case OCL_REDUCE_I64: SEGMENTS(i64, int64_t);
+  case OCL_REDUCE_U64: SEGMENTS(u64, uint64_t);
+  case OCL_REDUCE_F32: SEGMENTS(f32, float);
+  case OCL_REDUCE_F64: SEGMENTS(f64, double);
+  }
+#undef SEGMENTS
+  return 0;
+}
+
 int omp_threads(void) { return omp_get_max_threads(); }
 
 void *alloc_huge_pages(size_t bytes) {

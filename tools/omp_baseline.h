@@ -13,6 +13,11 @@
  * Returns 0 when the combination has no baseline (AND/OR/XOR on floats). */
 int omp_reduce(ocl_reduce_op op, ocl_reduce_type type, const void *data, size_t n, void *result);
 
+/* The per-segment loop: count segments of `length` elements each, one result per segment in
+ * results. SUM, MIN and MAX on every type; returns 0 for other operators. */
+int omp_reduce_segments(ocl_reduce_op op, ocl_reduce_type type, const void *data, size_t count,
+                        size_t length, void *results);
+
 /* Threads the OpenMP loops use. */
 int omp_threads(void);
 

@@ -34,10 +34,12 @@ cmake -S . -B "$prefix-sanitize" -DCMAKE_BUILD_TYPE=Debug -DOCL_REDUCE_WERROR=ON
   -DOCL_REDUCE_SANITIZE="address;undefined" >/dev/null
 cmake --build "$prefix-sanitize" -j "$jobs"
 echo "== tests under sanitizers: PoCL, the tool, and the tests that need no device"
+echo "   (the segment and multi-operator sweeps in their light form, see tests/support.h)"
+export OCL_REDUCE_TEST_LIGHT=1
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # Only the system's implementations (PoCL): Intel's runtime is not built for sanitizers.
 (cd "$prefix-sanitize" && env -u OCL_ICD_VENDORS ctest --output-on-failure --no-tests=error \
-  -L "pocl|nodevice|tool")
+  -j 2 -L "pocl|nodevice|tool")
 echo "== all tests passed"

@@ -3,31 +3,43 @@
 # of docs/PERFORMANCE.md, every contender measured side by side in one run per table. Writes the
 # tables, CSV, JSON and SVG plots to $OUT (else ./h200-logs).
 #   tools/h200/bench.sh            the tables
-#   tools/h200/bench.sh --tune     also the launch-policy sweep behind the GPU defaults
+#   tools/h200/bench.sh --tune     also the launch-policy sweep behind the GPU defaults, and an
+#                                  Nsight Compute profile of the 2^28 f32 sum (ours and CUB's)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 logs=${OUT:-$PWD/h200-logs}
 mkdir -p "$logs"
 bench=/tmp/ocl-reduce-h200/tools/ocl-reduce
 export OCL_ICD_VENDORS=/tmp/ocl-reduce-icd OCL_REDUCE_DEVICE=NVIDIA
-paths=cuda/subgroup,cuda/local,opencl/subgroup:ptx,opencl/local
 
 echo "== f32 sum, 2^10 ... 2^28: the CUDA backend and NVIDIA's OpenCL against CUB"
-"$bench" bench --paths "$paths" --sizes 10:28:2 --types f32 --ops sum \
-  --csv "$logs/h200-sum-f32.csv" --json "$logs/h200-sum-f32.json" --svg "$logs/h200-sum-f32.svg" \
-  > "$logs/h200-sum-f32.txt"
+"$bench" bench --paths cuda/auto,opencl/subgroup:ptx,opencl/local --sizes 10:28:2 \
+  --csv "$logs/h200-sum-f32.csv" --svg "$logs/h200-sum-f32.svg" > "$logs/h200-sum-f32.txt"
 cat "$logs/h200-sum-f32.txt"
 
 echo "== 2^28 elements: i32, f32, f64 with sum, min, max"
-"$bench" bench --paths cuda/subgroup,opencl/subgroup:ptx --n 268435456 --types i32,f32,f64 \
-  --ops sum,min,max --csv "$logs/h200-types.csv" > "$logs/h200-types.txt"
+"$bench" bench --paths cuda/auto,opencl/subgroup:ptx --n 268435456 --types i32,f32,f64 \
+  --ops sum,min,max > "$logs/h200-types.txt"
 cat "$logs/h200-types.txt"
+
+echo "== segments: f32 sum of 2^26 elements, segment lengths 1 ... 65536"
+"$bench" bench --segments sweep --reps 20 \
+  --paths "cuda/auto,opencl/auto,cuda/auto@seg=mr,cuda/auto@seg=group" \
+  --csv "$logs/h200-segments.csv" --svg "$logs/h200-segments.svg" > "$logs/h200-segments.txt"
+cat "$logs/h200-segments.txt"
 
 if [ "${1:-}" = "--tune" ]; then
   echo "== launch policies, f32 sum of 2^28 (ratio against CUB, device time)"
-  for policy in "" unroll=8 groups=528 groups=2112 groups=2112,unroll=8 wg=512 wg=512,unroll=8 \
-                wg=128,groups=2112 unroll=2,groups=4224; do
-    OCL_REDUCE_POLICY=$policy "$bench" bench --paths cuda/subgroup --n 268435456 --reps 50 \
+  for policy in "" unroll=8 stream=tiled stream=tiled,unroll=8 wg=512 wg=512,unroll=8 \
+                groups=2112,unroll=8 unroll=2,groups=4224; do
+    OCL_REDUCE_POLICY=$policy "$bench" bench --paths cuda/auto --n 268435456 --reps 50 \
       2>/dev/null | grep "ratio" | sed "s/^/  [${policy:-default}] /"
   done
+  echo "== Nsight Compute: the 2^28 f32 sum, ours and CUB's"
+  timeout 120 ncu --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis \
+    --section LaunchStats --section Occupancy -k "regex:orx_reduce_all|DeviceReduce" -c 6 \
+    "$bench" bench --paths cuda/auto --n 268435456 --reps 1 --warmup 0 \
+    > "$logs/ncu.txt" 2>&1
+  grep -E "orx_reduce_all|DeviceReduce|DRAM Throughput|Memory Throughput|Duration|Achieved Occupancy|Registers Per|Grid Size|Block Size" \
+    "$logs/ncu.txt" | head -60
 fi
