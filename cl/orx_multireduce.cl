@@ -19,6 +19,11 @@
 #ifndef ORX_MR_Q
 #define ORX_MR_Q 1
 #endif
+/* Loops over the reductions (slots) are unrolled where the host asks (GPUs: then v[] stays in
+ * registers); see unroll_slots in src/select.c for why not everywhere. */
+#ifndef ORX_UNROLL_SLOTS
+#define ORX_UNROLL_SLOTS 0
+#endif
 #if !defined(ORX_MR_OP) && defined(ORX_OP_ID)
 #define ORX_MR_OP(r) ORX_OP_ID /* every reduction takes the kernel's one operator */
 #endif
@@ -48,14 +53,19 @@ ORX_INLINE int orx_mr_can_shuffle(void) {
 #endif
 }
 
-/* v[0 .. ORX_MR_Q): this lane's value of each reduction. Returns reduction (lane mod ORX_MR_Q). */
+/* v[0 .. ORX_MR_Q): this lane's value of each reduction. Returns reduction (lane mod ORX_MR_Q).
+ * Both loops have bounds known at compile time, so unrolled they keep v in registers. */
 ORX_INLINE T orx_multireduce(T *v, uint lane, int shuffle, ORX_LOCAL_PTR T *scratch) {
-  uint count = ORX_MR_Q;
+#if ORX_UNROLL_SLOTS
+#pragma unroll
+#endif
   for (uint mask = 1; mask < ORX_MR_Q; mask <<= 1) {
-    for (uint j = 0; j < count / 2; j++)
+#if ORX_UNROLL_SLOTS
+#pragma unroll
+#endif
+    for (uint j = 0; j < ORX_MR_Q / (2 * mask); j++)
       v[j] = orx_mr_merge(v[2 * j], v[2 * j + 1], mask, ORX_MR_OP(ORX_MR_INDEX(2 * j, mask, lane)),
                           ORX_MR_OP(ORX_MR_INDEX(2 * j + 1, mask, lane)), shuffle, scratch);
-    count /= 2;
   }
   return v[0];
 }

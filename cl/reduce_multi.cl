@@ -4,15 +4,18 @@
  * out[out_index + k * out_stride].
  *
  *   1. Each work-item streams its share once, with K accumulators (orx_span_share_ops).
- *   2. The work-group combines them with the multireduction (orx_multireduce.cl): lanes in groups
- *      of ORX_MR_Q (K rounded up to a power of two) merge the K reductions while they exchange,
- *      Q - 1 merges instead of K log2(Q) exchanges, and lane l of each group ends with reduction
- *      l mod Q. A tree over the groups of lanes (orx_lm_tree_op) leaves result k in work-item k.
+ *   2. The work-group combines them. GPUs: the multireduction (orx_multireduce.cl): lanes in
+ *      groups of ORX_MR_Q (K rounded up to a power of two) merge the K reductions while they
+ *      exchange, Q - 1 merges instead of K log2(Q) exchanges, and lane l of each group ends with
+ *      reduction l mod Q; a tree over the groups of lanes (orx_lm_tree_op) leaves result k in
+ *      work-item k. CPUs (ORX_FINISH_SERIAL): the work-items' values go to local memory and
+ *      work-item 0 combines them in order, one barrier instead of a merge's two per level.
  *   3. As in reduce_all.cl: one group writes the results; otherwise each group writes K partials
- *      and the last group to finish combines them, serially on CPUs (ORX_FINISH_SERIAL), else with
- *      all its work-items, and sets the counter back to zero.
+ *      (partials[k * groups + group]) and the last group to finish combines them, serially on CPUs,
+ *      else with all its work-items, and sets the counter back to zero.
  *
- * The combine order is fixed, so results are deterministic.
+ * The combine order is fixed, so results are deterministic. Where one work-item combines for every
+ * operator, the loop over operators is unrolled, so that each combine has a constant operator.
  *
  * Launch: get_local_size(0) == ORX_WG_SIZE (a multiple of ORX_MR_Q), at most as many groups as
  * partials has room for K of. `in` + `offset` + `head` must be aligned to ORX_VEC elements.
@@ -28,19 +31,64 @@ __kernel ORX_KERNEL_ATTR void orx_reduce_multi(__global const T *ORX_RESTRICT in
                                                ulong n, ulong head, __global T *partials,
                                                __global uint *counter, __global T *out,
                                                ulong out_index, ulong out_stride) {
-  __local T scratch[2 * ORX_WG_SIZE];
   __local uint is_last_group;
-
   const uint lid = (uint)get_local_id(0);
-  const uint k = lid % ORX_MR_Q; /* the reduction this work-item ends up with */
   const uint groups = (uint)get_num_groups(0);
+  const uint group = (uint)get_group_id(0);
 
   /* 1. This work-item's share, every operator at once; the padding reductions stay at their
    * identity. */
   T v[ORX_MR_Q];
   orx_span_share_ops(in + offset, n, head, get_global_id(0), get_global_size(0), v);
+#pragma unroll
   for (uint r = ORX_MULTI_K; r < ORX_MR_Q; r++)
     v[r] = orx_multi_identity(r);
+
+#if ORX_FINISH_SERIAL
+  /* 2. Work-item 0 combines the group in work-item order, operator by operator. */
+  __local T gathered[ORX_MULTI_K * ORX_WG_SIZE];
+#pragma unroll
+  for (uint k = 0; k < ORX_MULTI_K; k++)
+    gathered[k * ORX_WG_SIZE + lid] = v[k];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+#pragma unroll
+    for (uint k = 0; k < ORX_MULTI_K; k++) {
+      T acc = gathered[k * ORX_WG_SIZE];
+      for (uint i = 1; i < ORX_WG_SIZE; i++)
+        acc = orx_combine_op(orx_multi_op(k), acc, gathered[k * ORX_WG_SIZE + i]);
+      if (groups == 1)
+        out[out_index + k * out_stride] = acc;
+      else
+        partials[(ulong)k * groups + group] = acc;
+    }
+    if (groups > 1) {
+      mem_fence(CLK_GLOBAL_MEM_FENCE);
+      is_last_group = (atomic_inc(counter) == groups - 1) ? 1u : 0u;
+    }
+  }
+  if (groups == 1)
+    return;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (!is_last_group)
+    return;
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+
+  /* 3. The last group: work-item 0 combines the partials in group order. */
+  __global volatile const T *done = (__global volatile const T *)partials;
+  if (lid == 0) {
+#pragma unroll
+    for (uint k = 0; k < ORX_MULTI_K; k++) {
+      T acc = done[(ulong)k * groups];
+      for (uint g = 1; g < groups; g++)
+        acc = orx_combine_op(orx_multi_op(k), acc, done[(ulong)k * groups + g]);
+      out[out_index + k * out_stride] = acc;
+    }
+    *counter = 0;
+  }
+#else
+  __local T scratch[2 * ORX_WG_SIZE];
+  const uint k = lid % ORX_MR_Q; /* the reduction this work-item ends up with */
 
   /* 2. Reduction k of the whole group, in work-item k. */
   T x = orx_multireduce(v, k, orx_mr_can_shuffle(), scratch);
@@ -51,10 +99,9 @@ __kernel ORX_KERNEL_ATTR void orx_reduce_multi(__global const T *ORX_RESTRICT in
     return;
   }
 
-  /* 3. Publish the partials (operator by operator: partials[k * groups + group]); the last
-   * group to arrive finishes. */
+  /* 3. Publish the partials; the last group to arrive finishes. */
   if (lid < ORX_MULTI_K) {
-    partials[(ulong)lid * groups + get_group_id(0)] = x;
+    partials[(ulong)lid * groups + group] = x;
     mem_fence(CLK_GLOBAL_MEM_FENCE);
   }
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
@@ -65,16 +112,8 @@ __kernel ORX_KERNEL_ATTR void orx_reduce_multi(__global const T *ORX_RESTRICT in
     return;
   mem_fence(CLK_GLOBAL_MEM_FENCE);
 
-  __global volatile const T *done = (__global volatile const T *)partials;
-#if ORX_FINISH_SERIAL
-  if (lid < ORX_MULTI_K) {
-    T acc = done[(ulong)lid * groups];
-    for (uint g = 1; g < groups; g++)
-      acc = orx_combine_op(orx_multi_op(lid), acc, done[(ulong)lid * groups + g]);
-    out[out_index + lid * out_stride] = acc;
-  }
-#else
   /* Work-items k, k + Q, k + 2Q, ... take operator k's partials in turn, then a tree. */
+  __global volatile const T *done = (__global volatile const T *)partials;
   T y = orx_multi_identity(k);
   if (k < ORX_MULTI_K)
     for (uint g = lid / ORX_MR_Q; g < groups; g += ORX_WG_SIZE / ORX_MR_Q)
@@ -82,7 +121,7 @@ __kernel ORX_KERNEL_ATTR void orx_reduce_multi(__global const T *ORX_RESTRICT in
   y = orx_lm_tree_op(y, ORX_MR_Q, orx_multi_op(k), scratch);
   if (lid < ORX_MULTI_K)
     out[out_index + lid * out_stride] = y;
-#endif
   if (lid == 0)
     *counter = 0;
+#endif
 }

@@ -10,14 +10,16 @@
  *                 each work-item takes a contiguous run of segments, ORX_STREAM_CHUNK) and very
  *                 short ones on GPUs (grid-stride over segments).
  *   ORX_SEG_MR    the multireduction (orx_multireduce.cl) for short and middling segments on GPUs:
- *                 groups of ORX_SEG_W lanes take ORX_SEG_W segments at a time. Lane j of a group
- *                 reads elements j, j + W, j + 2W, ... of each of its group's segments, so one
- *                 load instruction reads W consecutive elements (with W = 32 and 32-element
- *                 segments, lane l reads element l of each of 32 segments: every load is one
- *                 coalesced 128-byte line), into v[r], one accumulator per segment. The W
- *                 reductions then merge while they exchange: W - 1 merges and 2(W - 1) shuffles
- *                 instead of W log2(W), after which lane r holds segment r and the W results are
- *                 stored side by side (coalesced).
+ *                 groups of ORX_SEG_W lanes take ORX_SEG_W segments at a time (ORX_SEG_BATCH sets
+ *                 of them when W is small). Lane j of a group reads elements j, j + W, j + 2W, ...
+ *                 of each of its group's segments, so one load instruction reads W consecutive
+ *                 elements (with W = 32 and 32-element segments, lane l reads element l of each
+ *                 of 32 segments: every load is one coalesced 128-byte line), into v[r], one
+ *                 accumulator per segment. The W reductions then merge while they exchange: W - 1
+ *                 merges and 2(W - 1) shuffles instead of W log2(W), after which lane r holds
+ *                 segment r and the W results are stored side by side (coalesced). Where the
+ *                 segments allow (ORX_SEG_VECTOR), a lane loads a vector of ORX_VEC elements
+ *                 where it would load one element, and W counts vectors.
  *   ORX_SEG_GROUP one work-group per segment for long segments: the whole-array code path
  *                 (orx_span_share and orx_wg_reduce2) on each segment in turn.
  * Segments too long for one work-group run as separate whole-array reductions (host side).
@@ -55,6 +57,35 @@ typedef struct orx_segments {
   ORX_GLOBAL_PTR const ulong *offsets; /* offsets + offsets_index: offsets only */
   ulong bias;
 } orx_segments;
+
+/* The multireduction's lane groups: ORX_SEG_BATCH sets of ORX_SEG_W segments each (the host
+ * picks a batch that gives a lane 8 vector or 16 element loads at a time). Slot q of the lane
+ * group whose first lane is work-item `group_first` of the block starting at segment `block`. */
+#ifndef ORX_SEG_BATCH
+#define ORX_SEG_BATCH 1
+#endif
+#define ORX_SEG_SLOTS (ORX_SEG_BATCH * ORX_SEG_W)
+ORX_INLINE ulong orx_mr_slot(ulong block, uint group_first, uint q) {
+  return block + (ulong)(q / ORX_SEG_W) * ORX_WG_SIZE + group_first + q % ORX_SEG_W;
+}
+
+/* What one load of a lane takes: a whole vector where the host found every segment aligned to
+ * vectors and a whole number of them long (ORX_SEG_VECTOR; four times the bytes in flight per
+ * load), else one element. A vector is folded in index order. */
+#ifndef ORX_SEG_VECTOR
+#define ORX_SEG_VECTOR 0
+#endif
+#if ORX_SEG_VECTOR
+#define ORX_SEG_STEP ORX_VEC
+#define orx_seg_load_t TV
+#define ORX_SEG_LOAD(p, j) (((ORX_GLOBAL_PTR const TV *)(p))[j])
+#define ORX_SEG_FOLD(x) orx_fold_op((x), ORX_OP_ID)
+#else
+#define ORX_SEG_STEP 1
+#define orx_seg_load_t T
+#define ORX_SEG_LOAD(p, j) ((p)[j])
+#define ORX_SEG_FOLD(x) (x)
+#endif
 
 /* First element (relative to base) and length of segment s < count. */
 ORX_INLINE void orx_segment(const orx_segments *g, ulong s, ulong *begin, ulong *n) {
@@ -105,33 +136,62 @@ __kernel ORX_KERNEL_ATTR void orx_reduce_segments(__global const T *ORX_RESTRICT
   const uint lid = (uint)get_local_id(0);
   const uint lane = lid % ORX_SEG_W;
   const int shuffle = orx_mr_can_shuffle();
-  /* Each round, a work-group takes ORX_WG_SIZE segments, ORX_SEG_W per lane group. The loop is
-   * the same for every work-item of the group: local-memory merges have barriers. */
-  for (ulong block = get_group_id(0) * ORX_WG_SIZE; block < count;
-       block += get_num_groups(0) * ORX_WG_SIZE) {
-    const ulong first = block + (lid - lane); /* the lane group's first segment */
-    T v[ORX_SEG_W];
-    ulong longest = 0;
-    for (uint r = 0; r < ORX_SEG_W; r++) {
-      v[r] = ORX_IDENTITY;
-      ulong begin, n = 0;
-      if (first + r < count)
-        orx_segment(&g, first + r, &begin, &n);
+  /* Each round, a work-group takes ORX_SEG_BATCH * ORX_WG_SIZE segments: each lane group
+   * ORX_SEG_BATCH sets of ORX_SEG_W. The loop is the same for every work-item of the group
+   * (local-memory merges have barriers). */
+  const ulong round = (ulong)ORX_SEG_BATCH * ORX_WG_SIZE;
+  for (ulong block = get_group_id(0) * round; block < count; block += get_num_groups(0) * round) {
+    /* Slot q = b * ORX_SEG_W + r holds segment orx_mr_slot(block, lid - lane, q). Lengths and
+     * positions below count loads (ORX_SEG_STEP elements each). */
+    T v[ORX_SEG_SLOTS];
+    ulong longest = 0, anchor = 0; /* the lane group's longest segment and where it starts */
+#if ORX_UNROLL_SLOTS
+#pragma unroll
+#endif
+    for (uint q = 0; q < ORX_SEG_SLOTS; q++) {
+      v[q] = ORX_IDENTITY;
+      const ulong s = orx_mr_slot(block, lid - lane, q);
+      ulong begin = 0, n = 0;
+      if (s < count)
+        orx_segment(&g, s, &begin, &n);
+      anchor = n > longest ? begin : anchor;
       longest = n > longest ? n : longest;
     }
-    /* Column by column: each pass has one independent load per segment in flight. */
+    longest /= ORX_SEG_STEP;
+    /* Column by column: each pass issues one load per slot before it combines any, all of them
+     * valid addresses (a slot past its segment's end reads the anchor segment's element and
+     * ignores it), so every load is in flight at once. */
     for (ulong j = lane; j < longest; j += ORX_SEG_W) {
-      for (uint r = 0; r < ORX_SEG_W; r++) {
-        ulong begin, n = 0;
-        if (first + r < count)
-          orx_segment(&g, first + r, &begin, &n);
-        if (j < n)
-          v[r] = orx_combine(v[r], g.base[begin + j]);
+      orx_seg_load_t x[ORX_SEG_SLOTS];
+      int valid[ORX_SEG_SLOTS];
+#if ORX_UNROLL_SLOTS
+#pragma unroll
+#endif
+      for (uint q = 0; q < ORX_SEG_SLOTS; q++) {
+        const ulong s = orx_mr_slot(block, lid - lane, q);
+        ulong begin = anchor, n = 0;
+        if (s < count)
+          orx_segment(&g, s, &begin, &n);
+        valid[q] = j < n / ORX_SEG_STEP;
+        x[q] = ORX_SEG_LOAD(g.base + (valid[q] ? begin : anchor), j);
+      }
+#if ORX_UNROLL_SLOTS
+#pragma unroll
+#endif
+      for (uint q = 0; q < ORX_SEG_SLOTS; q++) {
+        const T y = orx_combine(v[q], ORX_SEG_FOLD(x[q]));
+        v[q] = valid[q] ? y : v[q];
       }
     }
-    const T x = orx_multireduce(v, lane, shuffle, scratch);
-    if (first + lane < count)
-      out[out_index + first + lane] = x;
+#if ORX_UNROLL_SLOTS
+#pragma unroll
+#endif
+    for (uint b = 0; b < ORX_SEG_BATCH; b++) {
+      const T x = orx_multireduce(v + b * ORX_SEG_W, lane, shuffle, scratch);
+      const ulong s = orx_mr_slot(block, lid - lane, b * ORX_SEG_W + lane);
+      if (s < count)
+        out[out_index + s] = x;
+    }
   }
 
 #else /* ORX_SEG_GROUP */

@@ -72,6 +72,7 @@ typedef struct orx_policy {
   unsigned max_groups;     /* grid cap; also the size of the partials buffer */
   size_t items_per_group;  /* elements one group should get before another group is worth it */
   int finish_serial;       /* the last group combines the partials in one work-item (CPUs) */
+  int unroll_slots;        /* the multireduction's loops over slots unrolled (GPUs, see select.c) */
 } orx_policy;
 
 /* How a segmented reduction spreads segments over work-items (cl/reduce_segments.cl). */
@@ -85,6 +86,7 @@ typedef enum orx_seg_mode {
 typedef struct orx_seg_plan {
   orx_seg_mode mode;
   unsigned width; /* MR: lanes per group and segments per group, a power of two */
+  int vector;     /* MR: lanes load whole vectors (every segment starts on a vector boundary) */
 } orx_seg_plan;
 
 /* select.c: pure functions of the capabilities, so tests can feed them synthetic devices. */
@@ -94,9 +96,14 @@ ocl_reduce_status orx_resolve_path(const orx_caps *caps, ocl_reduce_path path,
 void orx_select_policy(const orx_caps *caps, ocl_reduce_path path, ocl_reduce_subgroup_impl impl,
                        ocl_reduce_type type, orx_policy *out);
 size_t orx_policy_groups(const orx_policy *policy, size_t count);
-/* The kernel for `count` segments spanning `elements` in all (forced: an orx_seg_mode, or -1). */
+/* The kernel for `count` segments spanning `elements` in all (forced: an orx_seg_mode, or -1).
+ * `aligned`: every segment starts on a boundary of policy->vec elements and is a whole number of
+ * such vectors long. */
 void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int forced, size_t count,
-                       uint64_t elements, orx_seg_plan *out);
+                       uint64_t elements, int aligned, orx_seg_plan *out);
+/* MR: sets of `width` segments a lane group takes at once, so that each lane has at least 8
+ * independent loads in flight (1 for other modes). */
+unsigned orx_seg_batch(const orx_seg_plan *plan);
 /* Work-groups to launch for `count` segments with a plan (not LAUNCH). */
 size_t orx_segment_groups(const orx_policy *policy, const orx_seg_plan *plan, size_t count);
 

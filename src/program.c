@@ -103,19 +103,25 @@ static void write_defines(char *buf, size_t size, const orx_variant *v, const or
          "#define ORX_STREAM %d\n"
          "#define ORX_SG_IMPL %d\n"
          "#define ORX_FINISH_SERIAL %d\n"
+         "#define ORX_UNROLL_SLOTS %d\n"
          "#define ORX_SG_SIZE %u\n",
          kernel_kinds[v->kind].kernel_name, ocl_reduce_type_name(v->type),
          orx_path_name(p->path), (int)v->type, p->vec, p->unroll, p->wg_size, (int)p->stream,
-         sg_impl_define(p->subgroup_impl), p->finish_serial, warp_size);
+         sg_impl_define(p->subgroup_impl), p->finish_serial, p->unroll_slots, warp_size);
   if (v->kind == ORX_KERNEL_REDUCE_ALL || v->kind == ORX_KERNEL_SEGMENTS)
     append(buf, size, "#define ORX_OP_ID %d /* %s */\n#define ORX_IDENTITY_BITS 0x%llxul\n",
            (int)v->op, ocl_reduce_op_name(v->op),
            (unsigned long long)orx_identity_bits(v->op, v->type));
-  if (v->kind == ORX_KERNEL_SEGMENTS)
+  if (v->kind == ORX_KERNEL_SEGMENTS) {
+    /* Modes other than the multireduction have no lane groups: width 1 (never 0, which the
+     * kernel text divides by). */
+    const unsigned width = v->seg.width ? v->seg.width : 1;
     append(buf, size,
            "#define ORX_SEG_MODE %d\n#define ORX_SEG_W %u\n#define ORX_MR_Q %u\n"
-           "#define ORX_SEG_OFFSETS %d\n",
-           (int)v->seg.mode, v->seg.width, v->seg.width, v->seg_offsets);
+           "#define ORX_SEG_BATCH %u\n#define ORX_SEG_VECTOR %d\n#define ORX_SEG_OFFSETS %d\n",
+           (int)v->seg.mode, width, width, orx_seg_batch(&v->seg), v->seg.vector,
+           v->seg_offsets);
+  }
   if (v->kind == ORX_KERNEL_MULTI) {
     append(buf, size, "#define ORX_MULTI_K %u\n#define ORX_MR_Q %u\n", v->op_count,
            multi_width(v->op_count));
@@ -131,6 +137,12 @@ static void write_defines(char *buf, size_t size, const orx_variant *v, const or
 
 void orx_variant_policy(const ocl_reduce_context *ctx, const orx_variant *v, orx_policy *out) {
   orx_context_policy(ctx, v->type, out);
+  /* Where subgroups are work-group barriers (PoCL's CPU device) the kernels that run a
+   * reduction per segment or several at once combine through local memory: shuffles cost there
+   * rather than save, and with them in these kernels PoCL 5.0 gave wrong results or crashed. */
+  if ((v->kind == ORX_KERNEL_SEGMENTS || v->kind == ORX_KERNEL_MULTI) &&
+      ctx->caps.emulated_subgroups)
+    out->subgroup_impl = OCL_REDUCE_SUBGROUP_NONE;
   /* Segments: the tiled layout splits one array over all groups; a segment is smaller. */
   if (v->kind == ORX_KERNEL_SEGMENTS && out->stream == ORX_STREAM_TILED)
     out->stream = ORX_STREAM_STRIDED;

@@ -230,8 +230,14 @@ static ocl_reduce_status run(ocl_reduce_context *ctx, seg_call *c) {
 
   seg_run r;
   memset(&r, 0, sizeof r);
+  /* Equal lengths of whole vectors from an aligned start: every segment starts aligned (host
+   * input is staged at the start of an allocation). */
+  const size_t misaligned =
+      c->in.mem && ctx->ops->misalignment ? ctx->ops->misalignment(c->in.mem) / c->elem : 0;
+  const int aligned = !c->by_offsets && c->length % policy.vec == 0 &&
+                      (!c->in.mem || (misaligned + c->in.offset) % policy.vec == 0);
   orx_plan_segments(&ctx->caps, &policy, ctx->policy_override.seg_mode, c->count, c->elements,
-                    &r.plan);
+                    aligned, &r.plan);
   ORX_FORWARD(orx_ensure_scratch(ctx, &policy, 1));
   if (r.plan.mode == ORX_SEG_LAUNCH) {
     ORX_FORWARD(need_reduce_all(ctx, c, &r));

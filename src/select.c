@@ -167,14 +167,23 @@ void orx_select_policy(const orx_caps *caps, ocl_reduce_path path, ocl_reduce_su
     /* A few partials per core: one work-item combines them (see cl/reduce_all.cl). */
     p.finish_serial = 1;
   } else {
-    /* Coalesced grid-stride loop with 16-byte loads, 4 in flight per work-item (CUB's policy:
-     * 256 threads x 16 items, vector width 4), a few groups per compute unit. */
-    p.stream = ORX_STREAM_STRIDED;
+    /* Coalesced loads of 16 bytes, 4 in flight per work-item (CUB's policy: 256 threads x 16
+     * items, vector width 4), a few groups per compute unit. Through CUDA each group strides
+     * through an even contiguous share (CUB's layout); NVIDIA's OpenCL compiler does better with
+     * one grid-stride loop over the whole array. H200, f32 sum of 2^28 against CUB in the same
+     * runs: CUDA tiled 1.000-1.004x, grid-stride 0.885-0.893x; NVIDIA OpenCL (PTX shuffles)
+     * grid-stride 1.002x, tiled 0.835-0.843x. Other GPUs take the grid-stride loop. */
+    p.stream = caps->has_cuda_shuffle ? ORX_STREAM_TILED : ORX_STREAM_STRIDED; /* CUDA backend */
     p.wg_size = 256;
     p.vec = 16 / elem;
     p.unroll = 4;
     p.max_groups = 8 * caps->compute_units;
     p.items_per_group = (size_t)p.wg_size * p.vec * p.unroll;
+    /* The multireduction's slots stay in registers only when its loops are unrolled. Not on CPUs
+     * (where it is never the automatic choice): there Intel's CPU runtime 2026.2 corrupts its
+     * own heap compiling the unrolled form (valgrind: invalid writes in its
+     * ReduceCrossBarrierValuesPass), and the test programs crashed. */
+    p.unroll_slots = 1;
   }
   /* Fit the device: work-group size limit, local memory for 2 slots per lane, and vector loads no
    * wider than the alignment every allocation starts at. */
@@ -200,8 +209,11 @@ size_t orx_policy_groups(const orx_policy *policy, size_t count) {
 
 /* ---- Segments ----------------------------------------------------------------------------------- */
 
-/* The multireduction takes at most this many segments per lane group: v[] lives in registers. */
+/* The multireduction takes at most this many segments per lane group: v[] and a load per segment
+ * live in registers. With vector loads each slot holds a vector: 16 of them take 128 registers on
+ * the H200 (two work-groups of 256 per SM); 32 took 255 and ran at a third of the bandwidth. */
 #define ORX_MR_MAX_WIDTH 32u
+#define ORX_MR_MAX_VECTOR_WIDTH 16u
 
 static unsigned ceil_pow2(uint64_t x) {
   unsigned p = 1;
@@ -211,7 +223,7 @@ static unsigned ceil_pow2(uint64_t x) {
 }
 
 void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int forced, size_t count,
-                       uint64_t elements, orx_seg_plan *out) {
+                       uint64_t elements, int aligned, orx_seg_plan *out) {
   const uint64_t average = count ? elements / count : 0;
   const uint64_t items = (uint64_t)policy->max_groups * policy->wg_size;
   orx_seg_mode mode;
@@ -226,34 +238,56 @@ void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int force
            : average >= policy->items_per_group ? ORX_SEG_LAUNCH
                                                 : ORX_SEG_GROUP;
   } else {
-    /* GPUs: the multireduction while one lane per segment still keeps the device busy (8 warps
-     * per compute unit, each with a load per segment of its lane group in flight) or the segments
-     * are no longer than a warp; a work-group per segment
-     * while there are at least as many segments as compute units; else whole-device reductions. */
-    const uint64_t lanes = (uint64_t)caps->compute_units * 256;
+    /* GPUs: the multireduction while one lane per segment still gives every compute unit a
+     * work-group (4 warps, each with a load per segment of its lane group in flight) or the
+     * segments are no longer than a warp; a work-group per segment while there are at least as
+     * many segments as compute units; else whole-device reductions. H200, f32 sums of 2^26: the
+     * multireduction reaches 2.7-3.4 TB/s from 4 to 64 elements per segment; a work-group per
+     * segment needs 4096 elements for 4.1 TB/s (2048: 2.5 TB/s, 1024: 1.6 TB/s). */
+    const uint64_t lanes = (uint64_t)caps->compute_units * 128;
     mode = average <= ORX_MR_MAX_WIDTH || count >= lanes ? ORX_SEG_MR
            : count >= caps->compute_units || average < policy->items_per_group ? ORX_SEG_GROUP
                                                                                : ORX_SEG_LAUNCH;
   }
   out->mode = mode;
   out->width = 0;
+  out->vector = 0;
   if (mode == ORX_SEG_MR) {
-    /* As many lanes per segment as its length needs, up to a warp (and the work-group). */
-    unsigned width = ceil_pow2(average ? average : 1);
-    if (width > ORX_MR_MAX_WIDTH)
-      width = ORX_MR_MAX_WIDTH;
+    /* Lanes load whole vectors where segments allow it: four times the bytes in flight per load
+     * (on the H200 the scalar form stays near 1 TB/s at 32-element segments, latency-bound).
+     * As many lanes per segment as its length needs, up to a warp (and the work-group). */
+    out->vector = aligned && policy->vec > 1;
+    const uint64_t units = out->vector ? average / policy->vec : average;
+    unsigned width = ceil_pow2(units ? units : 1);
+    const unsigned max_width = out->vector ? ORX_MR_MAX_VECTOR_WIDTH : ORX_MR_MAX_WIDTH;
+    if (width > max_width)
+      width = max_width;
     while (width > policy->wg_size)
       width /= 2;
     out->width = width;
   }
 }
 
+/* Sets of W segments per lane group: enough that a lane has 8 vector loads or 16 element loads in
+ * flight at a time. H200, f32 sums of 2^26: the vector form (8 slots) ran at 2.7-2.8 TB/s for
+ * 4-element segments; the element form with 8 slots at 1.1-1.4 TB/s. Each slot costs registers
+ * (its segment's position, length and value): 16 element slots take about 124 on the H200, 32
+ * take 250. */
+unsigned orx_seg_batch(const orx_seg_plan *plan) {
+  /* One-element segments write as much as they read: there more work-groups per SM (8 slots, 1.4
+   * TB/s) beat more loads per lane (16 slots, 1.0 TB/s). 2 and 3 elements: 16 slots 1.2-1.4 TB/s,
+   * 8 slots 1.1-1.2. */
+  const unsigned slots = plan->vector || plan->width == 1 ? 8 : 16;
+  return plan->mode == ORX_SEG_MR && plan->width < slots ? slots / plan->width : 1;
+}
+
 size_t orx_segment_groups(const orx_policy *policy, const orx_seg_plan *plan, size_t count) {
   size_t groups;
+  const size_t per_group = (size_t)policy->wg_size * orx_seg_batch(plan);
   switch (plan->mode) {
   case ORX_SEG_LANE:
-  case ORX_SEG_MR: /* a work-item per segment (MR: per segment a lane group holds) */
-    groups = count / policy->wg_size + (count % policy->wg_size != 0);
+  case ORX_SEG_MR: /* a work-item per segment (MR: per segment slot of a lane group) */
+    groups = count / per_group + (count % per_group != 0);
     break;
   default:
     groups = count;

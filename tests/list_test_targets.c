@@ -2,7 +2,8 @@
  * list_test_targets.c: prints, for ctest, every (device, path, subgroup implementation) the library
  * can run on here, one per line:
  *   "<implementation>|<selector>|<path>|<subgroup impl>|<cpu|gpu>|<auto|forced>|<backend>"
- * ("auto": the configuration automatic selection takes on that device). The
+ * ("auto": the configuration automatic selection takes on that device), and when the CUDA backend
+ * cannot run here, one line "-|cuda-unavailable|<why>" so that ctest reports its tests skipped. The
  * library itself decides what each device supports: a combination is listed when a context can
  * be created with it. tests/discover_tests.cmake.in turns the lines into ctest tests.
  * ============================================================================================== */
@@ -114,5 +115,19 @@ int main(void) {
       ocl_reduce_context_destroy(ctx);
     }
   }
+  /* Why the CUDA backend's tests cannot run, if they cannot: the library's own reason. */
+  ocl_reduce_options cuda;
+  ocl_reduce_options_init(&cuda);
+  cuda.backend = OCL_REDUCE_BACKEND_CUDA;
+  ocl_reduce_context *probe = NULL;
+  if (ocl_reduce_context_create(&cuda, &probe) != OCL_REDUCE_OK) {
+    char why[256];
+    snprintf(why, sizeof why, "%s", ocl_reduce_last_error(NULL));
+    for (char *p = why; *p; p++)
+      if (*p == '|' || *p == ';' || *p == '\n' || *p == '"' || *p == '\'')
+        *p = ' ';
+    printf("-|cuda-unavailable|%s\n", why);
+  }
+  ocl_reduce_context_destroy(probe);
   return 0;
 }

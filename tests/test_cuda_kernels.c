@@ -85,6 +85,9 @@ static void test_every_kernel_compiles_with_nvrtc(void **state) {
       v.seg.mode = ORX_SEG_MR;
       v.seg.width = 32;
       compiled += compile(&v, paths[p]);
+      v.seg.width = 8;
+      v.seg.vector = 1;
+      compiled += compile(&v, paths[p]);
     }
     /* The other segment modes and the offsets form, on two types. */
     static const ocl_reduce_type types[] = {OCL_REDUCE_F32, OCL_REDUCE_U64};

@@ -97,7 +97,7 @@ static void test_forced_path_or_implementation_is_never_a_fallback(void **state)
           OCL_REDUCE_ERROR_PATH_UNSUPPORTED, 0, 0);
 }
 
-static void test_cpu_streams_chunks_and_gpu_strides(void **state) {
+static void test_cpu_streams_chunks_gpu_stride_cuda_tiles(void **state) {
   (void)state;
   orx_caps c = cpu();
   orx_policy p;
@@ -110,6 +110,10 @@ static void test_cpu_streams_chunks_and_gpu_strides(void **state) {
   c = gpu();
   orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F32, &p);
   assert_int_equal(p.stream, ORX_STREAM_STRIDED);
+  /* The CUDA backend (either path) takes CUB's tiled layout. */
+  c.has_cuda_shuffle = 1;
+  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F32, &p);
+  assert_int_equal(p.stream, ORX_STREAM_TILED);
   assert_int_equal(p.vec, 4);
   assert_int_equal(p.finish_serial, 0);
   assert_int_equal(p.max_groups % c.compute_units, 0);
@@ -147,7 +151,7 @@ static orx_seg_plan plan(const orx_caps *c, int forced, size_t count, size_t len
   orx_policy p;
   orx_select_policy(c, OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_KHR, OCL_REDUCE_F32, &p);
   orx_seg_plan out;
-  orx_plan_segments(c, &p, forced, count, (uint64_t)count * length, &out);
+  orx_plan_segments(c, &p, forced, count, (uint64_t)count * length, 0, &out);
   return out;
 }
 
@@ -177,9 +181,30 @@ static void test_segments_spread_by_length(void **state) {
   const orx_seg_plan forced = plan(&c, ORX_SEG_MR, 1 << 20, 1000);
   assert_int_equal(forced.mode, ORX_SEG_MR);
   assert_int_equal(forced.width, 16); /* the CPU policy's work-group */
+  /* Aligned segments of whole vectors: lanes load vectors, 4 f32 each on a GPU. */
   orx_policy p;
   orx_select_policy(&g, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F32, &p);
-  const orx_seg_plan mr = {ORX_SEG_MR, 32};
+  orx_seg_plan v;
+  orx_plan_segments(&g, &p, -1, 1 << 21, (uint64_t)32 << 21, 1, &v);
+  assert_int_equal(v.mode, ORX_SEG_MR);
+  assert_true(v.vector);
+  assert_int_equal(v.width, 8);
+  assert_int_equal(orx_seg_batch(&v), 1);
+  orx_plan_segments(&g, &p, -1, 1 << 24, (uint64_t)4 << 24, 1, &v);
+  assert_int_equal(v.width, 1);
+  assert_int_equal(orx_seg_batch(&v), 8);
+  /* Element loads: 16 slots per lane group. */
+  const orx_seg_plan scalar = {ORX_SEG_MR, 4, 0};
+  assert_int_equal(orx_seg_batch(&scalar), 4);
+  /* Vector slots take four times the registers: at most 16 segments per lane group, and the
+   * multireduction while every compute unit still gets a work-group (2048-element segments of
+   * 2^26 elements on the H200); longer ones a work-group each. */
+  orx_plan_segments(&g, &p, -1, 1 << 15, (uint64_t)2048 << 15, 1, &v);
+  assert_int_equal(v.mode, ORX_SEG_MR);
+  assert_int_equal(v.width, 16);
+  orx_plan_segments(&g, &p, -1, 1 << 14, (uint64_t)4096 << 14, 1, &v);
+  assert_int_equal(v.mode, ORX_SEG_GROUP);
+  const orx_seg_plan mr = {ORX_SEG_MR, 32, 0};
   assert_int_equal(orx_segment_groups(&p, &mr, 1000), 4);
   assert_int_equal(orx_segment_groups(&p, &mr, (size_t)1 << 40), (size_t)p.max_groups * 8);
 }
@@ -250,7 +275,7 @@ int main(void) {
       cmocka_unit_test(test_auto_takes_subgroups_when_present_and_local_otherwise),
       cmocka_unit_test(test_forced_path_or_implementation_is_never_a_fallback),
       cmocka_unit_test(test_nvidia_opencl_takes_inline_ptx_with_32_lane_warps),
-      cmocka_unit_test(test_cpu_streams_chunks_and_gpu_strides),
+      cmocka_unit_test(test_cpu_streams_chunks_gpu_stride_cuda_tiles),
       cmocka_unit_test(test_policy_fits_small_devices),
       cmocka_unit_test(test_groups_grow_with_count_up_to_the_cap),
       cmocka_unit_test(test_segments_spread_by_length),

@@ -3,8 +3,10 @@
 # of docs/PERFORMANCE.md, every contender measured side by side in one run per table. Writes the
 # tables, CSV, JSON and SVG plots to $OUT (else ./h200-logs).
 #   tools/h200/bench.sh            the tables
-#   tools/h200/bench.sh --tune     also the launch-policy sweep behind the GPU defaults, and an
-#                                  Nsight Compute profile of the 2^28 f32 sum (ours and CUB's)
+#   tools/h200/bench.sh --tune     also the launch-policy sweep behind the GPU defaults, and
+#                                  Nsight Compute profiles of the 2^28 f32 sum (ours and CUB's)
+#                                  and of 32-element segments
+#   tools/h200/bench.sh --profile-segments   the tables and the segments profile only
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 logs=${OUT:-$PWD/h200-logs}
@@ -42,4 +44,14 @@ if [ "${1:-}" = "--tune" ]; then
     > "$logs/ncu.txt" 2>&1
   grep -E "orx_reduce_all|DeviceReduce|DRAM Throughput|Memory Throughput|Duration|Achieved Occupancy|Registers Per|Grid Size|Block Size" \
     "$logs/ncu.txt" | head -60
+fi
+if [ "${1:-}" = "--tune" ] || [ "${1:-}" = "--profile-segments" ]; then
+  echo "== Nsight Compute: f32 sums of 32-element segments (2^26 elements)"
+  timeout 120 ncu --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis \
+    --section LaunchStats --section Occupancy --section WarpStateStats \
+    -k "regex:orx_reduce_segments" -c 2 \
+    "$bench" bench --segments 32 --paths cuda/auto --reps 1 --warmup 0 --no-cub \
+    > "$logs/ncu-segments.txt" 2>&1
+  grep -E "orx_reduce_segments|DRAM Throughput|Memory Throughput|Duration|Achieved Occupancy|Registers Per|Grid Size|Block Size|Stall|Theoretical Occupancy" \
+    "$logs/ncu-segments.txt" | head -40
 fi

@@ -5,6 +5,7 @@
 # ./h200-logs. Needs .deps/ from tools/h200/fetch_deps.sh.
 #   tools/h200/run_suite.sh            the suite (>2^32-element tests included) and the benchmarks
 #   tools/h200/run_suite.sh --no-bench the suite only
+#   tools/h200/run_suite.sh --build-only   the build and the device listing (then tools/h200/bench.sh)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -46,6 +47,10 @@ fi
 echo "== devices"
 "$build/tools/ocl-reduce" info 2>&1 | tee "$logs/info.txt"
 
+if [ "${1:-}" = "--build-only" ]; then
+  exit 0
+fi
+
 echo "== suite"
 # Verbose, so that the log also shows what each program ran on and the >2^32-element cases; the
 # PoCL tests use every core, the GPU ones hardly any.
@@ -69,8 +74,8 @@ if [ "${1:-}" != "--no-bench" ]; then
   bench=$build/tools/ocl-reduce
   {
     echo "-- NVIDIA OpenCL, f32 sum, 2^28 and 2^24: inline-PTX shuffles against the local path"
-    OCL_REDUCE_DEVICE=NVIDIA "$bench" bench --n 268435456 --reps 50 --paths local,subgroup:ptx
-    OCL_REDUCE_DEVICE=NVIDIA "$bench" bench --n 16777216 --reps 100 --paths local,subgroup:ptx
+    OCL_REDUCE_DEVICE=NVIDIA "$bench" bench --n 268435456 --reps 50 --paths opencl/local,opencl/subgroup:ptx
+    OCL_REDUCE_DEVICE=NVIDIA "$bench" bench --n 16777216 --reps 100 --paths opencl/local,opencl/subgroup:ptx
     echo "-- PoCL 5.0 on the host CPU, f32 sum, 2^24: every path"
     OCL_REDUCE_DEVICE=Portable "$bench" bench --n 16777216 --reps 50 \
       --paths local,subgroup:khr,subgroup:builtin
