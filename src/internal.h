@@ -101,8 +101,8 @@ size_t orx_policy_groups(const orx_policy *policy, size_t count);
  * such vectors long. */
 void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int forced, size_t count,
                        uint64_t elements, int aligned, orx_seg_plan *out);
-/* MR: sets of `width` segments a lane group takes at once, so that each lane has at least 8
- * independent loads in flight (1 for other modes). */
+/* MR: sets of `width` segments a lane group takes at once, so that each lane has 8 vector or 16
+ * element loads in flight (8 for one-element segments); 1 for other modes. */
 unsigned orx_seg_batch(const orx_seg_plan *plan);
 /* Work-groups to launch for `count` segments with a plan (not LAUNCH). */
 size_t orx_segment_groups(const orx_policy *policy, const orx_seg_plan *plan, size_t count);

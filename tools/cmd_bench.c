@@ -301,12 +301,16 @@ int cmd_bench(int argc, char **argv) {
     contender_openmp(&cs[count++], 0);
     contender_openmp(&cs[count++], 1);
   }
-  if (!cpu && !a.no_cub &&
-      (strstr(info.platform_name, "NVIDIA") || info.backend == OCL_REDUCE_BACKEND_CUDA)) {
-    if (contender_cub(&cs[count], why, sizeof why))
-      count++;
-    else
-      fprintf(stderr, "ocl-reduce: CUB unavailable: %s\n", why);
+  if (!a.no_cub) {
+    /* CUB only competes on the device being measured: an NVIDIA GPU. */
+    if (!cpu && (strstr(info.platform_name, "NVIDIA") || info.backend == OCL_REDUCE_BACKEND_CUDA)) {
+      if (contender_cub(&cs[count], why, sizeof why))
+        count++;
+      else
+        fprintf(stderr, "ocl-reduce: CUB unavailable: %s\n", why);
+    } else {
+      fprintf(stderr, "ocl-reduce: CUB not run: %s is not an NVIDIA GPU\n", info.device_name);
+    }
   }
   fprintf(stderr, "measuring the device's copy bandwidth...\n");
   double copy = bench_copy_bandwidth(probe);
