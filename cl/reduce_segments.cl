@@ -144,6 +144,36 @@ __kernel ORX_KERNEL_ATTR void orx_reduce_segments(__global const T *ORX_RESTRICT
     /* Slot q = b * ORX_SEG_W + r holds segment orx_mr_slot(block, lid - lane, q). Lengths and
      * positions below count loads (ORX_SEG_STEP elements each). */
     T v[ORX_SEG_SLOTS];
+#if !ORX_SEG_OFFSETS && (ORX_SEG_W <= 8 || !ORX_SEG_VECTOR)
+    /* Equal lengths: slot q's segment starts at s * length; a slot past the last segment reads
+     * segment 0 (block < count, so it exists) and is ignored. No per-slot positions or lengths
+     * live across the loop: on the H200, 56 registers instead of 80 for 8 vector slots, 56 instead
+     * of 252 for 32 element slots, and 32-element segments at 3.5-3.7 TB/s instead of 2.7-2.9.
+     * With 16 vector slots (64 elements and more) the general form below ran faster. */
+#if ORX_UNROLL_SLOTS
+#pragma unroll
+#endif
+    for (uint q = 0; q < ORX_SEG_SLOTS; q++)
+      v[q] = ORX_IDENTITY;
+    const ulong steps = g.length / ORX_SEG_STEP;
+    for (ulong j = lane; j < steps; j += ORX_SEG_W) {
+      orx_seg_load_t x[ORX_SEG_SLOTS];
+#if ORX_UNROLL_SLOTS
+#pragma unroll
+#endif
+      for (uint q = 0; q < ORX_SEG_SLOTS; q++) {
+        const ulong s = orx_mr_slot(block, lid - lane, q);
+        x[q] = ORX_SEG_LOAD(g.base + (s < count ? s : 0) * g.length, j);
+      }
+#if ORX_UNROLL_SLOTS
+#pragma unroll
+#endif
+      for (uint q = 0; q < ORX_SEG_SLOTS; q++) {
+        const T y = orx_combine(v[q], ORX_SEG_FOLD(x[q]));
+        v[q] = orx_mr_slot(block, lid - lane, q) < count ? y : v[q];
+      }
+    }
+#else
     ulong longest = 0, anchor = 0; /* the lane group's longest segment and where it starts */
 #if ORX_UNROLL_SLOTS
 #pragma unroll
@@ -183,6 +213,7 @@ __kernel ORX_KERNEL_ATTR void orx_reduce_segments(__global const T *ORX_RESTRICT
         v[q] = valid[q] ? y : v[q];
       }
     }
+#endif
 #if ORX_UNROLL_SLOTS
 #pragma unroll
 #endif
