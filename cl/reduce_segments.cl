@@ -148,7 +148,7 @@ __kernel ORX_KERNEL_ATTR void orx_reduce_segments(__global const T *ORX_RESTRICT
     /* Equal lengths: slot q's segment starts at s * length; a slot past the last segment reads
      * segment 0 (block < count, so it exists) and is ignored. No per-slot positions or lengths
      * live across the loop: on the H200, 56 registers instead of 80 for 8 vector slots, 56 instead
-     * of 252 for 32 element slots, and 32-element segments at 3.5-3.7 TB/s instead of 2.7-2.9.
+     * of 252 for 32 element slots, and 32-element segments at 3.4-3.7 TB/s instead of 2.7-2.9.
      * With 16 vector slots (64 elements and more) the general form below ran faster. */
 #if ORX_UNROLL_SLOTS
 #pragma unroll

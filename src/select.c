@@ -238,11 +238,11 @@ void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int force
            : average >= policy->items_per_group ? ORX_SEG_LAUNCH
                                                 : ORX_SEG_GROUP;
   } else {
-    /* GPUs: the multireduction while one lane per segment still gives every compute unit a
-     * work-group (4 warps, each with a load per segment of its lane group in flight) or the
-     * segments are no longer than a warp; a work-group per segment while there are at least as
-     * many segments as compute units; else whole-device reductions. H200, f32 sums of 2^26: the
-     * multireduction reaches 2.7-3.4 TB/s from 4 to 64 elements per segment; a work-group per
+    /* GPUs: the multireduction while there are at least 128 segments per compute unit (a lane
+     * per segment: 4 warps' worth each) or the segments are no longer than a warp; a work-group
+     * per segment while there are at least as many segments as compute units; else whole-device
+     * reductions. H200, f32 sums of 2^26: the
+     * multireduction reaches 2.8-3.8 TB/s from 4 to 1024 elements per segment; a work-group per
      * segment needs 4096 elements for 4.1 TB/s (2048: 2.5 TB/s, 1024: 1.6 TB/s). */
     const uint64_t lanes = (uint64_t)caps->compute_units * 128;
     mode = average <= ORX_MR_MAX_WIDTH || count >= lanes ? ORX_SEG_MR

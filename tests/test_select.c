@@ -197,8 +197,8 @@ static void test_segments_spread_by_length(void **state) {
   const orx_seg_plan scalar = {ORX_SEG_MR, 4, 0};
   assert_int_equal(orx_seg_batch(&scalar), 4);
   /* Vector slots take four times the registers: at most 16 segments per lane group, and the
-   * multireduction while every compute unit still gets a work-group (2048-element segments of
-   * 2^26 elements on the H200); longer ones a work-group each. */
+   * multireduction while there are at least 128 segments per compute unit (2048-element segments
+   * of 2^26 elements on the H200); longer ones a work-group each. */
   orx_plan_segments(&g, &p, -1, 1 << 15, (uint64_t)2048 << 15, 1, &v);
   assert_int_equal(v.mode, ORX_SEG_MR);
   assert_int_equal(v.width, 16);

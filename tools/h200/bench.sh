@@ -4,8 +4,8 @@
 # tables, CSV, JSON and SVG plots to $OUT (else ./h200-logs).
 #   tools/h200/bench.sh            the tables
 #   tools/h200/bench.sh --tune     also the launch-policy sweep behind the GPU defaults, and
-#                                  Nsight Compute profiles of the 2^28 f32 sum (ours and CUB's)
-#                                  and of 32-element segments
+#                                  Nsight Compute profiles of our 2^28 f32 sum and of
+#                                  32-element segments
 #   tools/h200/bench.sh --profile-segments   the tables and the segments profile only
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -37,7 +37,7 @@ if [ "${1:-}" = "--tune" ]; then
     OCL_REDUCE_POLICY=$policy "$bench" bench --paths cuda/auto --n 268435456 --reps 50 \
       2>/dev/null | grep "ratio" | sed "s/^/  [${policy:-default}] /"
   done
-  echo "== Nsight Compute: the 2^28 f32 sum, ours and CUB's"
+  echo "== Nsight Compute: the 2^28 f32 sum"
   timeout 120 ncu --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis \
     --section LaunchStats --section Occupancy -k "regex:orx_reduce_all|DeviceReduce" -c 6 \
     "$bench" bench --paths cuda/auto --n 268435456 --reps 1 --warmup 0 \
