@@ -14,18 +14,23 @@
 #define ORX_MULTI_K 1
 #endif
 
+/* Operator slots 1 .. 7 as switch cases (slot 0 is the default), ORX_MULTI_CASE defined by each
+ * user. */
+#define ORX_MULTI_CASES                                                                            \
+  ORX_MULTI_CASE(1)                                                                                \
+  ORX_MULTI_CASE(2)                                                                                \
+  ORX_MULTI_CASE(3)                                                                                \
+  ORX_MULTI_CASE(4)                                                                                \
+  ORX_MULTI_CASE(5)                                                                                \
+  ORX_MULTI_CASE(6)                                                                                \
+  ORX_MULTI_CASE(7)
+
 #define ORX_MULTI_CASE(k)                                                                          \
   case k:                                                                                          \
     return ORX_CAT(ORX_MULTI_OP_, k);
 ORX_INLINE int orx_multi_op(uint k) {
   switch (k) {
-    ORX_MULTI_CASE(1)
-    ORX_MULTI_CASE(2)
-    ORX_MULTI_CASE(3)
-    ORX_MULTI_CASE(4)
-    ORX_MULTI_CASE(5)
-    ORX_MULTI_CASE(6)
-    ORX_MULTI_CASE(7)
+    ORX_MULTI_CASES
   default:
     return ORX_MULTI_OP_0;
   }
@@ -37,13 +42,7 @@ ORX_INLINE int orx_multi_op(uint k) {
     return ORX_FROM_BITS((ORX_BITS_T)(ORX_CAT(ORX_MULTI_IDENTITY_BITS_, k)));
 ORX_INLINE T orx_multi_identity(uint k) {
   switch (k) {
-    ORX_MULTI_CASE(1)
-    ORX_MULTI_CASE(2)
-    ORX_MULTI_CASE(3)
-    ORX_MULTI_CASE(4)
-    ORX_MULTI_CASE(5)
-    ORX_MULTI_CASE(6)
-    ORX_MULTI_CASE(7)
+    ORX_MULTI_CASES
   default:
     return ORX_FROM_BITS((ORX_BITS_T)(ORX_MULTI_IDENTITY_BITS_0));
   }

@@ -280,6 +280,12 @@ void orx_call_begin(ocl_reduce_context *ctx);
 /* Enqueues the launch and, when profiling, adds its device time to the call's. */
 ocl_reduce_status orx_launch(ocl_reduce_context *ctx, const orx_built *built, size_t groups,
                              const orx_arg *args, size_t nargs);
+/* Launches a kernel over elements [offset, offset + count) of `in` with the arguments the
+ * whole-array and multi-operator kernels share (in, offset, count, head, partials, counter, out,
+ * out_index), then the multi-operator kernel's result stride when out_stride is not NULL. */
+ocl_reduce_status orx_launch_array(ocl_reduce_context *ctx, const orx_built *built, orx_mem *in,
+                                   size_t offset, size_t count, orx_mem *out, size_t out_index,
+                                   const size_t *out_stride);
 /* Reduces elements [offset, offset + count) of `in` into element out_index of `out` with a
  * built whole-array kernel (count may be 0: the identity). */
 ocl_reduce_status orx_launch_reduce_all(ocl_reduce_context *ctx, const orx_built *built,

@@ -16,18 +16,7 @@ static const char function[] = "ocl_reduce_multi";
 static ocl_reduce_status launch_multi(ocl_reduce_context *ctx, const orx_built *built,
                                       orx_mem *in, size_t offset, size_t count, orx_mem *out,
                                       size_t out_index, size_t out_stride) {
-  const orx_policy *policy = &built->policy;
-  size_t head = orx_vector_head(ctx, in, offset, policy->vec, ocl_reduce_type_size(built->type));
-  if (head > count)
-    head = count;
-  const orx_arg args[] = {
-      {ORX_ARG_MEM, in, 0},           {ORX_ARG_U64, NULL, offset},
-      {ORX_ARG_U64, NULL, count},     {ORX_ARG_U64, NULL, head},
-      {ORX_ARG_MEM, ctx->partials, 0}, {ORX_ARG_MEM, ctx->counter, 0},
-      {ORX_ARG_MEM, out, 0},          {ORX_ARG_U64, NULL, out_index},
-      {ORX_ARG_U64, NULL, out_stride},
-  };
-  return orx_launch(ctx, built, orx_policy_groups(policy, count), args, ORX_ARRAY_SIZE(args));
+  return orx_launch_array(ctx, built, in, offset, count, out, out_index, &out_stride);
 }
 
 /* Host input in pieces: per-piece partials, then one whole-array reduction per operator. */

@@ -107,9 +107,9 @@ void orx_call_begin(ocl_reduce_context *ctx) {
   ctx->has_kernel_time = 0;
 }
 
-ocl_reduce_status orx_launch_reduce_all(ocl_reduce_context *ctx, const orx_built *built,
-                                        orx_mem *in, size_t offset, size_t count, orx_mem *out,
-                                        size_t out_index) {
+ocl_reduce_status orx_launch_array(ocl_reduce_context *ctx, const orx_built *built, orx_mem *in,
+                                   size_t offset, size_t count, orx_mem *out, size_t out_index,
+                                   const size_t *out_stride) {
   const orx_policy *policy = &built->policy;
   size_t head = orx_vector_head(ctx, in, offset, policy->vec, ocl_reduce_type_size(built->type));
   if (head > count)
@@ -119,8 +119,16 @@ ocl_reduce_status orx_launch_reduce_all(ocl_reduce_context *ctx, const orx_built
       {ORX_ARG_U64, NULL, count},     {ORX_ARG_U64, NULL, head},
       {ORX_ARG_MEM, ctx->partials, 0}, {ORX_ARG_MEM, ctx->counter, 0},
       {ORX_ARG_MEM, out, 0},          {ORX_ARG_U64, NULL, out_index},
+      {ORX_ARG_U64, NULL, out_stride ? *out_stride : 0},
   };
-  return orx_launch(ctx, built, orx_policy_groups(policy, count), args, ORX_ARRAY_SIZE(args));
+  return orx_launch(ctx, built, orx_policy_groups(policy, count), args,
+                    ORX_ARRAY_SIZE(args) - (out_stride ? 0 : 1));
+}
+
+ocl_reduce_status orx_launch_reduce_all(ocl_reduce_context *ctx, const orx_built *built,
+                                        orx_mem *in, size_t offset, size_t count, orx_mem *out,
+                                        size_t out_index) {
+  return orx_launch_array(ctx, built, in, offset, count, out, out_index, NULL);
 }
 
 /* Builds (or finds) the whole-array kernel for op on type and makes sure its scratch exists. */

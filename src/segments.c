@@ -282,9 +282,15 @@ static ocl_reduce_status run(ocl_reduce_context *ctx, seg_call *c) {
 
 /* ---- Public entry points ----------------------------------------------------------------------- */
 
-/* The checks both entry points share; fills c->out and the fields from the arguments. */
-static ocl_reduce_status check_common(ocl_reduce_context *ctx, seg_call *c,
+/* The checks both entry points share: sets up *c from the common arguments and fills c->out. */
+static ocl_reduce_status check_common(ocl_reduce_context *ctx, seg_call *c, const char *function,
+                                      ocl_reduce_op op, ocl_reduce_type type, size_t count,
                                       const ocl_reduce_output *results) {
+  memset(c, 0, sizeof *c);
+  c->function = function;
+  c->op = op;
+  c->type = type;
+  c->count = count;
   ORX_FORWARD(orx_check_op_type(ctx, c->function, c->op, c->type));
   c->elem = ocl_reduce_type_size(c->type);
   return orx_resolve_output(ctx, c->function, "results", results, c->type, c->count, &c->out);
@@ -298,13 +304,8 @@ ocl_reduce_status ocl_reduce_segments(ocl_reduce_context *ctx, ocl_reduce_op op,
   if (!ctx)
     return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", function);
   seg_call c;
-  memset(&c, 0, sizeof c);
-  c.function = function;
-  c.op = op;
-  c.type = type;
-  c.count = segment_count;
+  ORX_FORWARD(check_common(ctx, &c, function, op, type, segment_count, &results));
   c.length = segment_length;
-  ORX_FORWARD(check_common(ctx, &c, &results));
   ORX_CHECK_ARG(ctx, segment_length == 0 || segment_count <= SIZE_MAX / segment_length,
                 "%s: segment_count (%zu) x segment_length (%zu) overflows size_t", function,
                 segment_count, segment_length);
@@ -322,13 +323,8 @@ ocl_reduce_status ocl_reduce_segments_offsets(ocl_reduce_context *ctx, ocl_reduc
   if (!ctx)
     return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", function);
   seg_call c;
-  memset(&c, 0, sizeof c);
-  c.function = function;
-  c.op = op;
-  c.type = type;
-  c.count = segment_count;
+  ORX_FORWARD(check_common(ctx, &c, function, op, type, segment_count, &results));
   c.by_offsets = 1;
-  ORX_FORWARD(check_common(ctx, &c, &results));
   ORX_CHECK_ARG(ctx, segment_count < SIZE_MAX, "%s: segment_count is SIZE_MAX", function);
   orx_io offsets_io;
   ORX_FORWARD(orx_resolve_input(ctx, function, "offsets", &offsets, OCL_REDUCE_U64,
