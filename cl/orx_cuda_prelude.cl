@@ -14,7 +14,14 @@
 #define __kernel extern "C" __global__
 #define __global
 #define __local __shared__
+/* ORX_MIN_GROUPS_PER_CU: work-groups that must fit on one SM at once, which caps registers (the
+ * host sets it where the compiler would otherwise trade occupancy for registers). Never pass 1:
+ * NVRTC then takes as many registers as it likes (104 instead of 54 for the segment kernel). */
+#ifdef ORX_MIN_GROUPS_PER_CU
+#define ORX_KERNEL_ATTR __launch_bounds__(ORX_WG_SIZE, ORX_MIN_GROUPS_PER_CU)
+#else
 #define ORX_KERNEL_ATTR __launch_bounds__(ORX_WG_SIZE)
+#endif
 
 typedef unsigned char uchar;
 typedef unsigned int uint;
@@ -47,7 +54,7 @@ ORX_INLINE ulong as_ulong(ulong x) { return x; }
 ORX_INLINE long as_long(ulong x) { return (long)x; }
 ORX_INLINE double as_double(ulong x) { return __longlong_as_double((long long)x); }
 
-/* vstoreN for the vector structs the kernels load through. */
+/* vstoreN and vloadN for the vector structs the kernels load through. */
 #define ORX_VSTORE2(V)                                                                             \
   template <typename S> ORX_INLINE void vstore2(V v, size_t i, S *p) {                             \
     p[2 * i] = v.x;                                                                                \
@@ -69,3 +76,28 @@ ORX_VSTORE2(ulong2)
 ORX_VSTORE4(float4)
 ORX_VSTORE4(int4)
 ORX_VSTORE4(uint4)
+#define ORX_VLOAD2(V, S)                                                                           \
+  ORX_INLINE V vload2(size_t i, const S *p) {                                                      \
+    V v;                                                                                           \
+    v.x = p[2 * i];                                                                                \
+    v.y = p[2 * i + 1];                                                                            \
+    return v;                                                                                      \
+  }
+#define ORX_VLOAD4(V, S)                                                                           \
+  ORX_INLINE V vload4(size_t i, const S *p) {                                                      \
+    V v;                                                                                           \
+    v.x = p[4 * i];                                                                                \
+    v.y = p[4 * i + 1];                                                                            \
+    v.z = p[4 * i + 2];                                                                            \
+    v.w = p[4 * i + 3];                                                                            \
+    return v;                                                                                      \
+  }
+ORX_VLOAD2(float2, float)
+ORX_VLOAD2(int2, int)
+ORX_VLOAD2(uint2, uint)
+ORX_VLOAD2(double2, double)
+ORX_VLOAD2(long2, long)
+ORX_VLOAD2(ulong2, ulong)
+ORX_VLOAD4(float4, float)
+ORX_VLOAD4(int4, int)
+ORX_VLOAD4(uint4, uint)

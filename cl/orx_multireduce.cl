@@ -1,12 +1,14 @@
 /* =================================================================================================
  * orx_multireduce.cl: Parker & MacKinnon's multireduction. ORX_MR_Q independent reductions (a power
- * of two), one value of each in every lane, reduced across groups of ORX_MR_Q consecutive lanes:
- * afterwards lane l holds reduction (l mod ORX_MR_Q), combined over its group.
+ * of two), one value of each in every lane, reduced across groups of ORX_MR_LANES consecutive
+ * lanes (a power of two, at least ORX_MR_Q; by default ORX_MR_Q): afterwards lane l holds
+ * reduction (l mod ORX_MR_Q), combined over its group.
  *
  * Level by level, pairs of reductions merge while they exchange: at the level of `mask`, lanes
  * with `mask` clear keep the first of each pair and the others the second, so the pair shares one
  * exchange (§2). q reductions cost q - 1 merges, and 2(q - 1) shuffles (or, through local memory,
- * 2(q - 1) writes and q - 1 reads, §6), instead of q log2(q) exchanges.
+ * 2(q - 1) writes and q - 1 reads, §6), instead of q log2(q) exchanges. With more lanes than
+ * reductions, the levels above q are plain butterflies: every lane of a pair keeps the same one.
  *
  * The kernel defines ORX_MR_Q and ORX_MR_OP(r), the operator of reduction r (a constant for
  * segmented reductions, a per-reduction choice for several operators at once). Merges go through
@@ -18,6 +20,9 @@
 
 #ifndef ORX_MR_Q
 #define ORX_MR_Q 1
+#endif
+#ifndef ORX_MR_LANES
+#define ORX_MR_LANES ORX_MR_Q
 #endif
 /* Loops over the reductions (slots) are unrolled where the host asks (GPUs: then v[] stays in
  * registers); see unroll_slots in src/select.c for why not everywhere. */
@@ -43,18 +48,19 @@ ORX_INLINE T orx_mr_merge(T a, T b, uint mask, int op_a, int op_b, int shuffle,
   return orx_lm_merge_ops(a, b, mask, op_a, op_b, scratch);
 }
 
-/* Whether the merges can use shuffles: the subgroup must hold whole groups of ORX_MR_Q lanes. The
- * answer is the same for the whole work-group. */
+/* Whether the merges can use shuffles: the subgroup must hold whole groups of ORX_MR_LANES lanes.
+ * The answer is the same for the whole work-group. */
 ORX_INLINE int orx_mr_can_shuffle(void) {
 #if ORX_SG_HAS_SHUFFLE
-  return orx_sg_size() % ORX_MR_Q == 0;
+  return orx_sg_size() % ORX_MR_LANES == 0;
 #else
   return 0;
 #endif
 }
 
-/* v[0 .. ORX_MR_Q): this lane's value of each reduction. Returns reduction (lane mod ORX_MR_Q).
- * Both loops have bounds known at compile time, so unrolled they keep v in registers. */
+/* v[0 .. ORX_MR_Q): this lane's value of each reduction; lane: its index in its group of
+ * ORX_MR_LANES. Returns reduction (lane mod ORX_MR_Q). The loops have bounds known at compile
+ * time, so unrolled they keep v in registers. */
 ORX_INLINE T orx_multireduce(T *v, uint lane, int shuffle, ORX_LOCAL_PTR T *scratch) {
 #if ORX_UNROLL_SLOTS
 #pragma unroll
@@ -67,7 +73,11 @@ ORX_INLINE T orx_multireduce(T *v, uint lane, int shuffle, ORX_LOCAL_PTR T *scra
       v[j] = orx_mr_merge(v[2 * j], v[2 * j + 1], mask, ORX_MR_OP(ORX_MR_INDEX(2 * j, mask, lane)),
                           ORX_MR_OP(ORX_MR_INDEX(2 * j + 1, mask, lane)), shuffle, scratch);
   }
-  return v[0];
+  T x = v[0];
+  const int op = ORX_MR_OP(lane % ORX_MR_Q);
+  for (uint mask = ORX_MR_Q; mask < ORX_MR_LANES; mask <<= 1)
+    x = orx_mr_merge(x, x, mask, op, op, shuffle, scratch);
+  return x;
 }
 
 #endif /* ORX_MULTIREDUCE_CL */

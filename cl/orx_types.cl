@@ -132,5 +132,11 @@ ORX_INLINE TV orx_splat_v(T x) {
 #else
 #define ORX_STORE_V(v, p) ORX_CAT(vstore, ORX_VEC)((v), 0, (p))
 #endif
+/* ... and the reverse: a TV from the ORX_VEC elements at p. */
+#if ORX_VEC == 1
+#define ORX_LOAD_V(p) ((p)[0])
+#else
+#define ORX_LOAD_V(p) ORX_CAT(vload, ORX_VEC)(0, (p))
+#endif
 
 #endif /* ORX_TYPES_CL */

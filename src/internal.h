@@ -78,15 +78,24 @@ typedef struct orx_policy {
 /* How a segmented reduction spreads segments over work-items (cl/reduce_segments.cl). */
 typedef enum orx_seg_mode {
   ORX_SEG_LANE = 0,  /* one work-item per segment */
-  ORX_SEG_MR = 1,    /* groups of `width` lanes take `width` segments: the multireduction */
+  ORX_SEG_MR = 1,    /* groups of `width` lanes take `slots` segments: the multireduction */
   ORX_SEG_GROUP = 2, /* one work-group per segment */
   ORX_SEG_LAUNCH = 3 /* one whole-array reduction (cl/reduce_all.cl) per segment */
 } orx_seg_mode;
 
+/* What one load of a multireduction lane takes (cl/reduce_segments.cl, ORX_SEG_VECTOR). */
+typedef enum orx_seg_load {
+  ORX_SEG_ELEMENTS = 0, /* one element */
+  ORX_SEG_VECTORS = 1,  /* a whole vector: every segment starts on a vector boundary and is a
+                           whole number of vectors long */
+  ORX_SEG_MASKED = 2    /* a vector of the aligned grid, the elements outside the segment left out */
+} orx_seg_load;
+
 typedef struct orx_seg_plan {
   orx_seg_mode mode;
-  unsigned width; /* MR: lanes per group and segments per group, a power of two */
-  int vector;     /* MR: lanes load whole vectors (every segment starts on a vector boundary) */
+  unsigned width;    /* MR: lanes per group, a power of two */
+  unsigned slots;    /* MR: segments a group takes per set, a power of two <= width */
+  orx_seg_load load; /* MR */
 } orx_seg_plan;
 
 /* select.c: pure functions of the capabilities, so tests can feed them synthetic devices. */
@@ -101,7 +110,7 @@ size_t orx_policy_groups(const orx_policy *policy, size_t count);
  * such vectors long. */
 void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int forced, size_t count,
                        uint64_t elements, int aligned, orx_seg_plan *out);
-/* MR: sets of `width` segments a lane group takes at once, so that each lane has 8 vector or 16
+/* MR: sets of `slots` segments a lane group takes at once, so that each lane has 8 vector or 16
  * element loads in flight (8 for one-element segments); 1 for other modes. */
 unsigned orx_seg_batch(const orx_seg_plan *plan);
 /* Work-groups to launch for `count` segments with a plan (not LAUNCH). */
@@ -114,6 +123,7 @@ typedef struct orx_policy_override {
   int stream;        /* -1, or an orx_stream */
   int finish_serial; /* -1, 0 or 1 */
   int seg_mode;      /* -1, or an orx_seg_mode ("seg=lane|mr|group|launch") */
+  unsigned seg_slots; /* multireduction segments per lane group, at most its width ("slots=8") */
 } orx_policy_override;
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out);
 void orx_apply_policy_override(const orx_caps *caps, const orx_policy_override *o,

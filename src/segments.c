@@ -238,6 +238,9 @@ static ocl_reduce_status run(ocl_reduce_context *ctx, seg_call *c) {
                       (!c->in.mem || (misaligned + c->in.offset) % policy.vec == 0);
   orx_plan_segments(&ctx->caps, &policy, ctx->policy_override.seg_mode, c->count, c->elements,
                     aligned, &r.plan);
+  const unsigned slots = ctx->policy_override.seg_slots;
+  if (r.plan.mode == ORX_SEG_MR && slots)
+    r.plan.slots = slots < r.plan.width ? slots : r.plan.width;
   ORX_FORWARD(orx_ensure_scratch(ctx, &policy, 1));
   if (r.plan.mode == ORX_SEG_LAUNCH) {
     ORX_FORWARD(need_reduce_all(ctx, c, &r));

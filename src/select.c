@@ -209,11 +209,13 @@ size_t orx_policy_groups(const orx_policy *policy, size_t count) {
 
 /* ---- Segments ----------------------------------------------------------------------------------- */
 
-/* The multireduction takes at most this many segments per lane group: v[] and a load per segment
- * live in registers. With vector loads each slot holds a vector: 16 of them take 128 registers on
- * the H200 (two work-groups of 256 per SM); 32 took 255 and ran at a third of the bandwidth. */
+/* Lanes per multireduction lane group: at most a warp. Segments per lane group (slots): v[] and a
+ * load per slot live in registers. With vector loads each slot holds a vector: 8 of them take 56
+ * registers on the H200 with equal lengths; 16 took 128 and 32 took 255 (a third of the
+ * bandwidth), so longer segments spread over more lanes instead (slots < width). */
 #define ORX_MR_MAX_WIDTH 32u
-#define ORX_MR_MAX_VECTOR_WIDTH 16u
+#define ORX_MR_VECTOR_SLOTS 8u
+#define ORX_MR_ELEMENT_SLOTS 16u
 
 static unsigned ceil_pow2(uint64_t x) {
   unsigned p = 1;
@@ -222,10 +224,38 @@ static unsigned ceil_pow2(uint64_t x) {
   return p;
 }
 
+/* The multireduction's shape for segments of `average` elements. Lanes load whole vectors where
+ * segments allow it, else masked vectors from the aligned grid once segments span two vectors:
+ * four times the bytes in flight per load for f32 (on the H200 the element form stays near
+ * 1 TB/s at 32-element segments, latency-bound). As many lanes per segment as its loads, up to a
+ * warp (and the work-group). */
+static void mr_shape(const orx_policy *policy, uint64_t average, int aligned, orx_seg_plan *out) {
+  const uint64_t vec = policy->vec;
+  out->load = vec == 1                 ? ORX_SEG_ELEMENTS
+              : aligned                ? ORX_SEG_VECTORS
+              : average >= 2 * vec     ? ORX_SEG_MASKED
+                                       : ORX_SEG_ELEMENTS;
+  const uint64_t loads = out->load == ORX_SEG_ELEMENTS ? average
+                         : out->load == ORX_SEG_VECTORS ? average / vec
+                                                        : (average + 2 * vec - 2) / vec;
+  unsigned width = ceil_pow2(loads ? loads : 1);
+  if (width > ORX_MR_MAX_WIDTH)
+    width = ORX_MR_MAX_WIDTH;
+  while (width > policy->wg_size)
+    width /= 2;
+  const unsigned max_slots =
+      out->load == ORX_SEG_ELEMENTS ? ORX_MR_ELEMENT_SLOTS : ORX_MR_VECTOR_SLOTS;
+  out->width = width;
+  out->slots = width < max_slots ? width : max_slots;
+}
+
 void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int forced, size_t count,
                        uint64_t elements, int aligned, orx_seg_plan *out) {
   const uint64_t average = count ? elements / count : 0;
   const uint64_t items = (uint64_t)policy->max_groups * policy->wg_size;
+  orx_seg_plan mr;
+  memset(&mr, 0, sizeof mr);
+  mr_shape(policy, average, aligned, &mr);
   orx_seg_mode mode;
   if (forced >= 0) {
     mode = (orx_seg_mode)forced;
@@ -238,55 +268,47 @@ void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int force
            : average >= policy->items_per_group ? ORX_SEG_LAUNCH
                                                 : ORX_SEG_GROUP;
   } else {
-    /* GPUs: the multireduction while there are at least 128 segments per compute unit (a lane
-     * per segment: 4 warps' worth each) or the segments are no longer than a warp; a work-group
+    /* GPUs: the multireduction for segments too short to give a work-group's lanes 8 elements
+     * each, and for longer ones while it keeps 512 lanes per compute unit busy; then a work-group
      * per segment while there are at least as many segments as compute units; else whole-device
-     * reductions. H200, f32 sums of 2^26: the
-     * multireduction reaches 2.8-3.8 TB/s from 4 to 1024 elements per segment; a work-group per
-     * segment needs 4096 elements for 4.1 TB/s (2048: 2.5 TB/s, 1024: 1.6 TB/s). */
-    const uint64_t lanes = (uint64_t)caps->compute_units * 128;
-    mode = average <= ORX_MR_MAX_WIDTH || count >= lanes ? ORX_SEG_MR
+     * reductions. H200, f32 sums of 2^26: the multireduction reaches 2.8-3.8 TB/s from 4 to 1024
+     * elements per segment; a work-group per segment needs 4096 elements for 4.1 TB/s (2048:
+     * 2.5 TB/s, 1024: 1.6 TB/s). */
+    const uint64_t mr_lanes = (uint64_t)count * mr.width / mr.slots;
+    mode = average < (uint64_t)policy->wg_size * 8 || mr_lanes >= (uint64_t)caps->compute_units * 512
+               ? ORX_SEG_MR
            : count >= caps->compute_units || average < policy->items_per_group ? ORX_SEG_GROUP
                                                                                : ORX_SEG_LAUNCH;
   }
-  out->mode = mode;
-  out->width = 0;
-  out->vector = 0;
   if (mode == ORX_SEG_MR) {
-    /* Lanes load whole vectors where segments allow it: four times the bytes in flight per load
-     * (on the H200 the scalar form stays near 1 TB/s at 32-element segments, latency-bound).
-     * As many lanes per segment as its length needs, up to a warp (and the work-group). */
-    out->vector = aligned && policy->vec > 1;
-    const uint64_t units = out->vector ? average / policy->vec : average;
-    unsigned width = ceil_pow2(units ? units : 1);
-    const unsigned max_width = out->vector ? ORX_MR_MAX_VECTOR_WIDTH : ORX_MR_MAX_WIDTH;
-    if (width > max_width)
-      width = max_width;
-    while (width > policy->wg_size)
-      width /= 2;
-    out->width = width;
+    *out = mr;
+  } else {
+    memset(out, 0, sizeof *out);
   }
+  out->mode = mode;
 }
 
-/* Sets of W segments per lane group: enough that a lane has 8 vector loads or 16 element loads in
- * flight at a time. H200, f32 sums of 2^26: the vector form (8 slots) ran at 2.7-2.8 TB/s for
- * 4-element segments; the element form with 8 slots at 1.1-1.4 TB/s. Each slot costs registers
- * (its segment's position, length and value): 16 element slots take about 124 on the H200, 32
- * take 250. */
+/* Sets of `slots` segments per lane group: enough that a lane has 8 vector loads or 16 element
+ * loads in flight at a time. H200, f32 sums of 2^26: the vector form (8 slots) ran at 2.7-2.8
+ * TB/s for 4-element segments; the element form with 8 slots at 1.1-1.4 TB/s. Each slot costs
+ * registers: 16 element slots take about 124 on the H200 with offsets, 32 take 250. */
 unsigned orx_seg_batch(const orx_seg_plan *plan) {
   /* One-element segments write as much as they read: there more work-groups per SM (8 slots, 1.4
    * TB/s) beat more loads per lane (16 slots, 1.0 TB/s). 2 and 3 elements: 16 slots 1.2-1.4 TB/s,
    * 8 slots 1.1-1.2. */
-  const unsigned slots = plan->vector || plan->width == 1 ? 8 : 16;
-  return plan->mode == ORX_SEG_MR && plan->width < slots ? slots / plan->width : 1;
+  const unsigned target = plan->load != ORX_SEG_ELEMENTS || plan->width == 1 ? 8 : 16;
+  return plan->mode == ORX_SEG_MR && plan->slots < target ? target / plan->slots : 1;
 }
 
 size_t orx_segment_groups(const orx_policy *policy, const orx_seg_plan *plan, size_t count) {
   size_t groups;
-  const size_t per_group = (size_t)policy->wg_size * orx_seg_batch(plan);
+  size_t per_group;
   switch (plan->mode) {
-  case ORX_SEG_LANE:
-  case ORX_SEG_MR: /* a work-item per segment (MR: per segment slot of a lane group) */
+  case ORX_SEG_LANE: /* a work-item per segment */
+  case ORX_SEG_MR:   /* slots * batch segments per `width` lanes */
+    per_group = plan->mode == ORX_SEG_LANE ? policy->wg_size
+                                           : (size_t)policy->wg_size / plan->width * plan->slots *
+                                                 orx_seg_batch(plan);
     groups = count / per_group + (count % per_group != 0);
     break;
   default:
@@ -305,7 +327,7 @@ size_t orx_segment_groups(const orx_policy *policy, const orx_seg_plan *plan, si
 static int is_pow2(unsigned x) { return x != 0 && (x & (x - 1)) == 0; }
 
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out) {
-  orx_policy_override o = {0, 0, 0, 0, -1, -1, -1};
+  orx_policy_override o = {0, 0, 0, 0, -1, -1, -1, 0};
   char list[256];
   orx_strlcpy(list, text ? text : "", sizeof list);
   for (char *save = NULL, *item = strtok_r(list, ",", &save); item;
@@ -340,11 +362,14 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
                    : !strcmp(value, "mr")    ? ORX_SEG_MR
                    : !strcmp(value, "group") ? ORX_SEG_GROUP
                                              : ORX_SEG_LAUNCH;
+    else if (strcmp(key, "slots") == 0 && numeric && is_pow2((unsigned)number) && number <= 32)
+      o.seg_slots = (unsigned)number;
     else
       return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
                       "OCL_REDUCE_POLICY: bad entry '%s=%s' (keys: wg=<power of two>, "
                       "vec=<1..16, power of two>, unroll=<1..16>, groups=<n>, "
-                      "stream=strided|chunk|tiled, finish=serial|group, seg=lane|mr|group|launch)",
+                      "stream=strided|chunk|tiled, finish=serial|group, seg=lane|mr|group|launch, "
+                      "slots=<1..32, power of two>)",
                       key, value);
   }
   *out = o;

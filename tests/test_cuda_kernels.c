@@ -80,13 +80,19 @@ static void test_every_kernel_compiles_with_nvrtc(void **state) {
     FOR_EACH_OP_TYPE(op, type) {
       orx_variant v = orx_variant_of(ORX_KERNEL_REDUCE_ALL, (ocl_reduce_op)op, (ocl_reduce_type)type);
       compiled += compile(&v, paths[p]);
-      /* Segments: the multireduction at its widest, for every operator and type. */
+      /* Segments: the multireduction at its widest, for every operator and type, with each
+       * kind of load. */
       v.kind = ORX_KERNEL_SEGMENTS;
       v.seg.mode = ORX_SEG_MR;
       v.seg.width = 32;
+      v.seg.slots = 16;
       compiled += compile(&v, paths[p]);
       v.seg.width = 8;
-      v.seg.vector = 1;
+      v.seg.slots = 8;
+      v.seg.load = ORX_SEG_VECTORS;
+      compiled += compile(&v, paths[p]);
+      v.seg.width = 32;
+      v.seg.load = ORX_SEG_MASKED;
       compiled += compile(&v, paths[p]);
     }
     /* The other segment modes and the offsets form, on two types. */
@@ -96,7 +102,11 @@ static void test_every_kernel_compiles_with_nvrtc(void **state) {
         for (int offsets = 0; offsets < 2; offsets++) {
           orx_variant v = orx_variant_of(ORX_KERNEL_SEGMENTS, OCL_REDUCE_MAX, types[t]);
           v.seg.mode = (orx_seg_mode)mode;
-          v.seg.width = mode == ORX_SEG_MR ? 4 : 0;
+          if (mode == ORX_SEG_MR) { /* the offsets form with masked vector loads too */
+            v.seg.width = 16;
+            v.seg.slots = 4;
+            v.seg.load = offsets ? ORX_SEG_MASKED : ORX_SEG_ELEMENTS;
+          }
           v.seg_offsets = offsets;
           compiled += compile(&v, paths[p]);
         }

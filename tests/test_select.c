@@ -158,19 +158,26 @@ static orx_seg_plan plan(const orx_caps *c, int forced, size_t count, size_t len
 static void test_segments_spread_by_length(void **state) {
   (void)state;
   const orx_caps g = gpu(), c = cpu();
-  /* GPUs: the multireduction, as many lanes per segment as the length needs, up to 32. */
+  /* GPUs: the multireduction, as many lanes per segment as its loads, up to 32. Segments that are
+   * not whole vectors from an aligned start load masked vectors once they span two: 32 elements
+   * take up to 9 (width 16). */
   assert_int_equal(plan(&g, -1, 1 << 21, 32).mode, ORX_SEG_MR);
-  assert_int_equal(plan(&g, -1, 1 << 21, 32).width, 32);
+  assert_int_equal(plan(&g, -1, 1 << 21, 32).load, ORX_SEG_MASKED);
+  assert_int_equal(plan(&g, -1, 1 << 21, 32).width, 16);
+  assert_int_equal(plan(&g, -1, 1 << 21, 33).width, 16);
   assert_int_equal(plan(&g, -1, 1 << 24, 4).width, 4);
+  assert_int_equal(plan(&g, -1, 1 << 24, 4).load, ORX_SEG_ELEMENTS);
   assert_int_equal(plan(&g, -1, 1 << 23, 5).width, 8);
   assert_int_equal(plan(&g, -1, 1 << 26, 1).width, 1);
   assert_int_equal(plan(&g, -1, 1 << 19, 128).width, 32);
-  /* ... a work-group per segment once there are too few segments for a lane each ... */
+  /* ... a work-group per segment once there are too few segments for the multireduction to
+   * keep 512 lanes per compute unit busy ... */
   assert_int_equal(plan(&g, -1, 1 << 10, 1 << 16).mode, ORX_SEG_GROUP);
   /* ... and whole-device reductions for fewer segments than compute units. */
   assert_int_equal(plan(&g, -1, 4, 1 << 26).mode, ORX_SEG_LAUNCH);
   /* Short segments stay with the multireduction however few there are. */
   assert_int_equal(plan(&g, -1, 3, 7).mode, ORX_SEG_MR);
+  assert_int_equal(plan(&g, -1, 3, 1000).mode, ORX_SEG_MR);
   /* CPUs: a work-item per segment when there are enough, no barriers. */
   assert_int_equal(plan(&c, -1, 1 << 20, 32).mode, ORX_SEG_LANE);
   assert_int_equal(plan(&c, -1, 1 << 10, 1 << 16).mode, ORX_SEG_LANE);
@@ -181,32 +188,40 @@ static void test_segments_spread_by_length(void **state) {
   const orx_seg_plan forced = plan(&c, ORX_SEG_MR, 1 << 20, 1000);
   assert_int_equal(forced.mode, ORX_SEG_MR);
   assert_int_equal(forced.width, 16); /* the CPU policy's work-group */
+  assert_true(forced.slots <= forced.width);
   /* Aligned segments of whole vectors: lanes load vectors, 4 f32 each on a GPU. */
   orx_policy p;
   orx_select_policy(&g, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F32, &p);
   orx_seg_plan v;
   orx_plan_segments(&g, &p, -1, 1 << 21, (uint64_t)32 << 21, 1, &v);
   assert_int_equal(v.mode, ORX_SEG_MR);
-  assert_true(v.vector);
+  assert_int_equal(v.load, ORX_SEG_VECTORS);
   assert_int_equal(v.width, 8);
+  assert_int_equal(v.slots, 8);
   assert_int_equal(orx_seg_batch(&v), 1);
   orx_plan_segments(&g, &p, -1, 1 << 24, (uint64_t)4 << 24, 1, &v);
   assert_int_equal(v.width, 1);
   assert_int_equal(orx_seg_batch(&v), 8);
   /* Element loads: 16 slots per lane group. */
-  const orx_seg_plan scalar = {ORX_SEG_MR, 4, 0};
+  const orx_seg_plan scalar = {ORX_SEG_MR, 4, 4, ORX_SEG_ELEMENTS};
   assert_int_equal(orx_seg_batch(&scalar), 4);
-  /* Vector slots take four times the registers: at most 16 segments per lane group, and the
-   * multireduction while there are at least 128 segments per compute unit (2048-element segments
-   * of 2^26 elements on the H200); longer ones a work-group each. */
+  /* Vector slots take four times the registers: at most 8 segments per lane group; longer
+   * segments take more lanes each (2048 elements: 32 lanes for 8 segments), and the
+   * multireduction while it keeps 512 lanes per compute unit busy (2048-element segments of 2^26
+   * elements on the H200); longer ones a work-group each. */
   orx_plan_segments(&g, &p, -1, 1 << 15, (uint64_t)2048 << 15, 1, &v);
   assert_int_equal(v.mode, ORX_SEG_MR);
-  assert_int_equal(v.width, 16);
+  assert_int_equal(v.width, 32);
+  assert_int_equal(v.slots, 8);
+  assert_int_equal(orx_seg_batch(&v), 1);
   orx_plan_segments(&g, &p, -1, 1 << 14, (uint64_t)4096 << 14, 1, &v);
   assert_int_equal(v.mode, ORX_SEG_GROUP);
-  const orx_seg_plan mr = {ORX_SEG_MR, 32, 0};
-  assert_int_equal(orx_segment_groups(&p, &mr, 1000), 4);
+  /* Work-groups: 256 lanes in groups of 32 take 8 segments each, 64 per round. */
+  const orx_seg_plan mr = {ORX_SEG_MR, 32, 8, ORX_SEG_VECTORS};
+  assert_int_equal(orx_segment_groups(&p, &mr, 1000), 16);
   assert_int_equal(orx_segment_groups(&p, &mr, (size_t)1 << 40), (size_t)p.max_groups * 8);
+  const orx_seg_plan narrow = {ORX_SEG_MR, 2, 2, ORX_SEG_VECTORS}; /* 128 groups, 4 sets of 2 */
+  assert_int_equal(orx_segment_groups(&p, &narrow, 2049), 3);
 }
 
 static void test_policy_override_parses_and_rejects(void **state) {
@@ -229,6 +244,9 @@ static void test_policy_override_parses_and_rejects(void **state) {
   assert_int_equal(orx_parse_policy_override("seg=mr", &o), OCL_REDUCE_OK);
   assert_int_equal(o.seg_mode, ORX_SEG_MR);
   assert_int_equal(orx_parse_policy_override("seg=warp", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+  assert_int_equal(orx_parse_policy_override("seg=mr,slots=4", &o), OCL_REDUCE_OK);
+  assert_int_equal(o.seg_slots, 4);
+  assert_int_equal(orx_parse_policy_override("slots=6", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
 }
 
 static void test_device_selector(void **state) {

@@ -53,7 +53,8 @@ static int usage(void) {
           "  --n COUNT               one element count instead\n"
           "  --segments LIST|sweep   segmented reductions of the --n elements (default 2^26 on\n"
           "                          GPUs, 2^24 on CPU devices) in segments of each length in\n"
-          "                          LIST; sweep: 1, 2, 4, ..., 65536 and 3, 33, 1000\n"
+          "                          LIST; sweep: 1, 2, 4, ..., 65536 and 3, 33, 101,\n"
+          "                          1000, 4097\n"
           "  --ops LIST              sum,prod,min,max,and,or,xor (default sum)\n"
           "  --types LIST            i32,u32,i64,u64,f32,f64 (default f32)\n"
           "  --paths LIST            [opencl/|cuda/] then auto, local, subgroup, or\n"
@@ -167,8 +168,10 @@ static int parse(int argc, char **argv, bench_args *a) {
         for (int e = 0; e <= 16; e++)
           a->segment_lengths[a->segment_length_count++] = (size_t)1 << e;
         a->segment_lengths[a->segment_length_count++] = 3;
-        a->segment_lengths[a->segment_length_count++] = 33;
-        a->segment_lengths[a->segment_length_count++] = 1000;
+        /* Lengths off the powers of two: 33, 101 and 4097 are not whole 16-byte vectors. */
+        static const size_t ragged[] = {33, 101, 1000, 4097};
+        for (size_t i = 0; i < sizeof ragged / sizeof ragged[0]; i++)
+          a->segment_lengths[a->segment_length_count++] = ragged[i];
       } else if (!parse_list(value, 64, &a->segment_length_count, one_length,
                              a->segment_lengths)) {
         return 0;
