@@ -170,8 +170,8 @@ static int parse(int argc, char **argv, bench_args *a) {
         a->segment_lengths[a->segment_length_count++] = 3;
         /* Lengths off the powers of two: 33, 101 and 4097 are not whole 16-byte vectors. */
         static const size_t ragged[] = {33, 101, 1000, 4097};
-        for (size_t i = 0; i < sizeof ragged / sizeof ragged[0]; i++)
-          a->segment_lengths[a->segment_length_count++] = ragged[i];
+        for (size_t k = 0; k < sizeof ragged / sizeof ragged[0]; k++)
+          a->segment_lengths[a->segment_length_count++] = ragged[k];
       } else if (!parse_list(value, 64, &a->segment_length_count, one_length,
                              a->segment_lengths)) {
         return 0;
