@@ -23,6 +23,12 @@
  *                 load and an accumulator).
  *   ORX_SEG_GROUP one work-group per segment for long segments: the whole-array code path
  *                 (orx_span_share and orx_wg_reduce2) on each segment in turn.
+ *   ORX_SEG_STAGED equal lengths the multireduction cannot spread evenly over its lanes (33
+ *                 elements span 9 vectors: a lane group of 16 leaves 7 idle): a work-group loads
+ *                 a run of whole segments (ORX_SEG_STAGE elements at most) into local memory with
+ *                 every lane reading consecutive vectors, then each work-item combines one
+ *                 segment from local memory in index order and the results are stored side by
+ *                 side.
  * Segments too long for one work-group run as separate whole-array reductions (host side).
  *
  * Merges and trees put the lower lane's value first, and each work-item's accumulators combine in
@@ -37,6 +43,7 @@
 #define ORX_SEG_LANE 0
 #define ORX_SEG_MR 1
 #define ORX_SEG_GROUP 2
+#define ORX_SEG_STAGED 4
 
 #ifndef ORX_SEG_MODE
 #define ORX_SEG_MODE ORX_SEG_LANE
@@ -127,7 +134,7 @@ ORX_INLINE ulong orx_seg_steps(const orx_segments *g, ulong begin, ulong n) {
 #endif
 }
 
-#if ORX_SEG_VECTOR == ORX_SEG_MASKED
+#if ORX_SEG_VECTOR == ORX_SEG_MASKED || ORX_SEG_MODE == ORX_SEG_STAGED
 /* Vector vi of the aligned grid: loaded whole where the input holds all of it; else (at most
  * the input's first and last vectors) element by element, the identity in place of the elements
  * outside the input, which no segment uses. */
@@ -183,6 +190,17 @@ ORX_INLINE T orx_seg_fold(const orx_segments *g, orx_seg_load_t x, ulong begin, 
 #endif
 }
 
+#if ORX_SEG_MODE == ORX_SEG_STAGED
+/* Position of tile element i in the stage: one element of padding after every 32, so that work-
+ * items reading their own segments at a stride of `length` elements hit different local-memory
+ * banks (32-element segments would all hit one bank unpadded). A vector (ORX_VEC divides 32)
+ * never straddles the padding. */
+#define ORX_STAGE_AT(i) ((i) + (i) / 32)
+#ifndef ORX_SEG_STAGE_LOADS
+#define ORX_SEG_STAGE_LOADS 8
+#endif
+#endif
+
 __kernel ORX_KERNEL_ATTR void orx_reduce_segments(__global const T *ORX_RESTRICT in,
                                                   ulong in_offset, ulong misalign, ulong count,
                                                   ulong length,
@@ -196,7 +214,8 @@ __kernel ORX_KERNEL_ATTR void orx_reduce_segments(__global const T *ORX_RESTRICT
   g.offsets = offsets + offsets_index;
   g.bias = bias;
   g.misalign = misalign;
-  {
+#if ORX_SEG_VECTOR == ORX_SEG_MASKED || ORX_SEG_MODE == ORX_SEG_STAGED
+  { /* the vectors the input holds whole, for orx_seg_grid_load */
 #if ORX_SEG_OFFSETS
     const ulong total = g.offsets[count] - bias; /* elements the input holds from base */
 #else
@@ -207,6 +226,7 @@ __kernel ORX_KERNEL_ATTR void orx_reduce_segments(__global const T *ORX_RESTRICT
     const ulong whole_end = (misalign + total) / ORX_VEC;
     g.whole_count = whole_end > g.whole_first ? whole_end - g.whole_first : 0;
   }
+#endif
 
 #if ORX_SEG_MODE == ORX_SEG_LANE
   /* A contiguous run of segments per work-item on CPUs, grid-stride on GPUs. */
@@ -320,6 +340,51 @@ __kernel ORX_KERNEL_ATTR void orx_reduce_segments(__global const T *ORX_RESTRICT
       if (lane < ORX_MR_Q && s < count)
         out[out_index + s] = x;
     }
+  }
+
+#elif ORX_SEG_MODE == ORX_SEG_STAGED
+  __local T stage[ORX_STAGE_AT(ORX_SEG_STAGE + 2 * ORX_VEC)];
+  const uint lid = (uint)get_local_id(0);
+  /* Segments per tile: as many whole ones as the stage holds, one per work-item (the host
+   * computes the same for the launch; length <= ORX_SEG_STAGE). */
+  const ulong fit = ORX_SEG_STAGE / length;
+  const ulong per_tile = fit < ORX_WG_SIZE ? fit : ORX_WG_SIZE;
+  for (ulong first = get_group_id(0) * per_tile; first < count;
+       first += get_num_groups(0) * per_tile) {
+    const ulong n_seg = count - first < per_tile ? count - first : per_tile;
+    const ulong from = misalign + first * length; /* the tile's first element on the grid */
+    const ulong v0 = from / ORX_VEC;
+    const uint n_vec = (uint)((from + n_seg * length + ORX_VEC - 1) / ORX_VEC - v0);
+    /* Every load of the group reads consecutive vectors; ORX_SEG_STAGE_LOADS of them in flight
+     * per work-item before any is stored. Vector i of the tile goes to stage position
+     * i * ORX_VEC (one segment's elements stay in order). */
+    for (uint i = lid; i < n_vec; i += ORX_WG_SIZE * ORX_SEG_STAGE_LOADS) {
+      TV x[ORX_SEG_STAGE_LOADS];
+#if ORX_UNROLL_SLOTS
+#pragma unroll
+#endif
+      for (uint k = 0; k < ORX_SEG_STAGE_LOADS; k++) {
+        const uint at = i + k * ORX_WG_SIZE;
+        x[k] = orx_seg_grid_load(&g, v0 + (at < n_vec ? at : 0));
+      }
+#if ORX_UNROLL_SLOTS
+#pragma unroll
+#endif
+      for (uint k = 0; k < ORX_SEG_STAGE_LOADS; k++) {
+        const uint at = i + k * ORX_WG_SIZE;
+        if (at < n_vec)
+          ORX_STORE_V(x[k], stage + ORX_STAGE_AT(at * ORX_VEC));
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < n_seg) {
+      const uint head = (uint)(from % ORX_VEC) + lid * (uint)length;
+      T r = ORX_IDENTITY;
+      for (uint j = 0; j < (uint)length; j++)
+        r = orx_combine(r, stage[ORX_STAGE_AT(head + j)]);
+      out[out_index + first + lid] = r;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites the stage */
   }
 
 #else /* ORX_SEG_GROUP */

@@ -46,7 +46,7 @@
  *                          "fp64", "subgroups".
  *   OCL_REDUCE_POLICY      force launch-policy fields, for testing and tuning, e.g.
  *                          "wg=64,vec=4,unroll=4,groups=32,stream=strided|chunk|tiled,
- *                          finish=serial|group,seg=lane|mr|group|launch".
+ *                          finish=serial|group,seg=lane|mr|group|launch|staged,slots=N".
  *   OCL_REDUCE_BACKEND     auto | opencl | cuda
  */
 #ifndef OCL_REDUCE_H
@@ -352,8 +352,10 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_reduce(ocl_reduce_context *ct
  *
  * How work-items share segments follows from the segment length and count: one work-item per
  * segment on CPUs, the multireduction (groups of lanes merging up to 32 segments while they
- * exchange) for short segments on GPUs, a work-group per segment for long ones, and whole-array
- * reductions for a few huge ones. OCL_REDUCE_POLICY="seg=lane|mr|group|launch" forces one.
+ * exchange) for short segments on GPUs, equal lengths of about 17-127 elements staged through
+ * local memory (a work-item per segment), a work-group per segment for long ones, and whole-array
+ * reductions for a few huge ones. OCL_REDUCE_POLICY="seg=lane|mr|group|launch|staged" forces one
+ * (staged needs equal lengths that fit its stage; otherwise it runs the multireduction).
  * ------------------------------------------------------------------------------------------- */
 typedef struct ocl_reduce_input {
   const void *host;                /* host memory, or NULL */

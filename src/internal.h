@@ -80,7 +80,8 @@ typedef enum orx_seg_mode {
   ORX_SEG_LANE = 0,  /* one work-item per segment */
   ORX_SEG_MR = 1,    /* groups of `width` lanes take `slots` segments: the multireduction */
   ORX_SEG_GROUP = 2, /* one work-group per segment */
-  ORX_SEG_LAUNCH = 3 /* one whole-array reduction (cl/reduce_all.cl) per segment */
+  ORX_SEG_LAUNCH = 3, /* one whole-array reduction (cl/reduce_all.cl) per segment */
+  ORX_SEG_STAGED = 4  /* equal lengths: runs of segments through local memory, a work-item each */
 } orx_seg_mode;
 
 /* What one load of a multireduction lane takes (cl/reduce_segments.cl, ORX_SEG_VECTOR). */
@@ -96,7 +97,18 @@ typedef struct orx_seg_plan {
   unsigned width;    /* MR: lanes per group, a power of two */
   unsigned slots;    /* MR: segments a group takes per set, a power of two <= width */
   orx_seg_load load; /* MR */
+  unsigned stage;    /* STAGED: elements the local-memory stage holds, at least one segment */
 } orx_seg_plan;
+
+/* What a segmented call reduces, as the planner sees it. */
+typedef struct orx_seg_shape {
+  size_t count;
+  uint64_t elements; /* elements the segments span */
+  uint64_t length;   /* equal lengths; 0 with offsets */
+  size_t elem;       /* bytes per element */
+  int aligned;       /* every segment starts on a boundary of policy->vec elements and is a whole
+                        number of such vectors long */
+} orx_seg_shape;
 
 /* select.c: pure functions of the capabilities, so tests can feed them synthetic devices. */
 ocl_reduce_status orx_resolve_path(const orx_caps *caps, ocl_reduce_path path,
@@ -105,16 +117,19 @@ ocl_reduce_status orx_resolve_path(const orx_caps *caps, ocl_reduce_path path,
 void orx_select_policy(const orx_caps *caps, ocl_reduce_path path, ocl_reduce_subgroup_impl impl,
                        ocl_reduce_type type, orx_policy *out);
 size_t orx_policy_groups(const orx_policy *policy, size_t count);
-/* The kernel for `count` segments spanning `elements` in all (forced: an orx_seg_mode, or -1).
- * `aligned`: every segment starts on a boundary of policy->vec elements and is a whole number of
- * such vectors long. */
-void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int forced, size_t count,
-                       uint64_t elements, int aligned, orx_seg_plan *out);
+/* The kernel for a segmented call (forced: an orx_seg_mode, or -1; a forced STAGED that cannot
+ * hold the segments, or has offsets, becomes MR). */
+void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int forced,
+                       const orx_seg_shape *shape, orx_seg_plan *out);
 /* MR: sets of `slots` segments a lane group takes at once, so that each lane has 8 vector or 16
  * element loads in flight (8 for one-element segments); 1 for other modes. */
 unsigned orx_seg_batch(const orx_seg_plan *plan);
-/* Work-groups to launch for `count` segments with a plan (not LAUNCH). */
-size_t orx_segment_groups(const orx_policy *policy, const orx_seg_plan *plan, size_t count);
+/* STAGED: segments a work-group takes per tile, for segments of `length` elements. */
+uint64_t orx_stage_segments(const orx_policy *policy, const orx_seg_plan *plan, uint64_t length);
+/* Work-groups to launch for `count` segments of `length` (equal lengths) with a plan (not
+ * LAUNCH). */
+size_t orx_segment_groups(const orx_policy *policy, const orx_seg_plan *plan, size_t count,
+                          uint64_t length);
 
 /* Policy fields forced through OCL_REDUCE_POLICY ("wg=64,vec=4,unroll=2,groups=32,stream=strided,
  * finish=group"), for tests and tuning; 0 / -1 leave a field to the selector. */
@@ -122,7 +137,7 @@ typedef struct orx_policy_override {
   unsigned wg_size, vec, unroll, max_groups;
   int stream;        /* -1, or an orx_stream */
   int finish_serial; /* -1, 0 or 1 */
-  int seg_mode;      /* -1, or an orx_seg_mode ("seg=lane|mr|group|launch") */
+  int seg_mode;      /* -1, or an orx_seg_mode ("seg=lane|mr|group|launch|staged") */
   unsigned seg_slots; /* multireduction segments per lane group, at most its width ("slots=8") */
 } orx_policy_override;
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out);

@@ -123,6 +123,8 @@ static void write_defines(char *buf, size_t size, const orx_variant *v, const or
            "#define ORX_SEG_OFFSETS %d\n",
            (int)v->seg.mode, width, width, slots, orx_seg_batch(&v->seg), (int)v->seg.load,
            v->seg_offsets);
+    if (v->seg.mode == ORX_SEG_STAGED)
+      append(buf, size, "#define ORX_SEG_STAGE %u\n", v->seg.stage);
     /* The equal-length multireduction must fit 1024 work-items per SM (CUDA: 64 registers); on
      * the H200 that ran 8-2048-element segments of whole vectors 3-20% faster (16 elements:
      * 3.11 -> 3.72 TB/s). Masked loads take 80 registers uncapped and spill capped; offsets were

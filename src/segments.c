@@ -173,8 +173,8 @@ static ocl_reduce_status launch_batch(ocl_reduce_context *ctx, const seg_call *c
       {ORX_ARG_MEM, out_mem, 0},
       {ORX_ARG_U64, NULL, out_index},
   };
-  return orx_launch(ctx, r->segments, orx_segment_groups(policy, &r->plan, n_seg), args,
-                    ORX_ARRAY_SIZE(args));
+  return orx_launch(ctx, r->segments, orx_segment_groups(policy, &r->plan, n_seg, c->length),
+                    args, ORX_ARRAY_SIZE(args));
 }
 
 /* Segments [a, b): the input in place or uploaded, results to device memory, then to the host. */
@@ -236,8 +236,9 @@ static ocl_reduce_status run(ocl_reduce_context *ctx, seg_call *c) {
       c->in.mem && ctx->ops->misalignment ? ctx->ops->misalignment(c->in.mem) / c->elem : 0;
   const int aligned = !c->by_offsets && c->length % policy.vec == 0 &&
                       (!c->in.mem || (misaligned + c->in.offset) % policy.vec == 0);
-  orx_plan_segments(&ctx->caps, &policy, ctx->policy_override.seg_mode, c->count, c->elements,
-                    aligned, &r.plan);
+  const orx_seg_shape shape = {c->count, c->elements, c->by_offsets ? 0 : c->length, c->elem,
+                               aligned};
+  orx_plan_segments(&ctx->caps, &policy, ctx->policy_override.seg_mode, &shape, &r.plan);
   const unsigned slots = ctx->policy_override.seg_slots;
   if (r.plan.mode == ORX_SEG_MR && slots)
     r.plan.slots = slots < r.plan.width ? slots : r.plan.width;

@@ -224,6 +224,14 @@ static unsigned ceil_pow2(uint64_t x) {
   return p;
 }
 
+/* Loads a segment of `average` elements takes (masked: at most). */
+static uint64_t mr_loads(const orx_policy *policy, uint64_t average, orx_seg_load load) {
+  const uint64_t vec = policy->vec;
+  return load == ORX_SEG_ELEMENTS  ? average
+         : load == ORX_SEG_VECTORS ? average / vec
+                                   : (average + 2 * vec - 2) / vec;
+}
+
 /* The multireduction's shape for segments of `average` elements. Lanes load whole vectors where
  * segments allow it, else masked vectors from the aligned grid once segments span two vectors:
  * four times the bytes in flight per load for f32 (on the H200 the element form stays near
@@ -235,9 +243,7 @@ static void mr_shape(const orx_policy *policy, uint64_t average, int aligned, or
               : aligned                ? ORX_SEG_VECTORS
               : average >= 2 * vec     ? ORX_SEG_MASKED
                                        : ORX_SEG_ELEMENTS;
-  const uint64_t loads = out->load == ORX_SEG_ELEMENTS ? average
-                         : out->load == ORX_SEG_VECTORS ? average / vec
-                                                        : (average + 2 * vec - 2) / vec;
+  const uint64_t loads = mr_loads(policy, average, out->load);
   unsigned width = ceil_pow2(loads ? loads : 1);
   if (width > ORX_MR_MAX_WIDTH)
     width = ORX_MR_MAX_WIDTH;
@@ -249,16 +255,44 @@ static void mr_shape(const orx_policy *policy, uint64_t average, int aligned, or
   out->slots = width < max_slots ? width : max_slots;
 }
 
-void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int forced, size_t count,
-                       uint64_t elements, int aligned, orx_seg_plan *out) {
-  const uint64_t average = count ? elements / count : 0;
+/* Elements the STAGED mode's local-memory stage holds: 32 per work-item, at most 32 KiB of them
+ * (CUDA's static shared memory ends at 48), fewer where the device has less local memory (with
+ * the padding element per 32 and two partial vectors on top); 0 where not even 32 fit. */
+static unsigned stage_elements(const orx_caps *caps, const orx_policy *policy, size_t elem) {
+  unsigned n = policy->wg_size * 32;
+  while (n > 32 && n * elem > 32768)
+    n /= 2;
+  while (n >= 32 && (uint64_t)(n + n / 32 + 2 * policy->vec + 1) * elem > caps->local_mem_bytes)
+    n /= 2;
+  return n >= 32 ? n : 0;
+}
+
+void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int forced,
+                       const orx_seg_shape *shape, orx_seg_plan *out) {
+  const size_t count = shape->count;
+  const uint64_t average = count ? shape->elements / count : 0;
   const uint64_t items = (uint64_t)policy->max_groups * policy->wg_size;
   orx_seg_plan mr;
   memset(&mr, 0, sizeof mr);
-  mr_shape(policy, average, aligned, &mr);
+  mr_shape(policy, average, shape->aligned, &mr);
+  const unsigned stage = stage_elements(caps, policy, shape->elem);
+  /* Staging holds whole equal-length segments. On GPUs it pays from 4 vectors per segment up to
+   * where a tile still gives a quarter of the work-items a segment, and below that where the
+   * multireduction leaves a quarter of its lanes idle (15 elements from anywhere: 5 loads on 8
+   * lanes). H200, f32 sums of 2^26, CUDA / NVIDIA OpenCL, TB/s: 17 elements staged 3.48 / 3.67
+   * against the multireduction's 2.27 / 2.31; 33: 3.81 / 3.89 against 2.25 / 2.31; 101: 3.76 /
+   * 3.89 against 3.02 / 3.17; 32 and 64 within 1% on CUDA, 5-7% ahead on OpenCL; 8: 2.34 / 2.49
+   * against 3.54 / 3.55; 128 (64 per tile): 3.74 against 3.97 on CUDA. */
+  const int stageable = shape->length && shape->length <= stage;
+  const int mr_idle =
+      mr.load != ORX_SEG_ELEMENTS && mr_loads(policy, average, mr.load) * 4 < (uint64_t)mr.width * 3;
+  const int stage_pays = stageable && stage / shape->length * 4 > policy->wg_size &&
+                         (shape->length > 4 * (uint64_t)policy->vec || mr_idle);
   orx_seg_mode mode;
   if (forced >= 0) {
     mode = (orx_seg_mode)forced;
+    if (mode == ORX_SEG_STAGED && !stageable)
+      mode = ORX_SEG_MR;
   } else if (caps->type == OCL_REDUCE_DEVICE_CPU) {
     /* CPUs: a contiguous run of segments per work-item while there are enough segments to keep
      * every work-item busy; then a work-group per segment; a few huge segments take the whole
@@ -268,14 +302,16 @@ void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int force
            : average >= policy->items_per_group ? ORX_SEG_LAUNCH
                                                 : ORX_SEG_GROUP;
   } else {
-    /* GPUs: the multireduction for segments too short to give a work-group's lanes 8 elements
-     * each, and for longer ones while it keeps 512 lanes per compute unit busy; then a work-group
-     * per segment while there are at least as many segments as compute units; else whole-device
-     * reductions. H200, f32 sums of 2^26: the multireduction reaches 2.8-3.8 TB/s from 4 to 1024
+    /* GPUs: equal lengths staged where that pays (above); the multireduction for other segments
+     * too short to give a work-group's lanes 8 elements each, and for longer ones while it keeps
+     * 512 lanes per compute unit busy; then a work-group per segment while there are at least as
+     * many segments as compute units; else whole-device reductions. H200, f32 sums of 2^26: the multireduction reaches 2.8-3.8 TB/s from 4 to 1024
      * elements per segment; a work-group per segment needs 4096 elements for 4.1 TB/s (2048:
      * 2.5 TB/s, 1024: 1.6 TB/s). */
     const uint64_t mr_lanes = (uint64_t)count * mr.width / mr.slots;
-    mode = average < (uint64_t)policy->wg_size * 8 || mr_lanes >= (uint64_t)caps->compute_units * 512
+    mode = stage_pays ? ORX_SEG_STAGED
+           : average < (uint64_t)policy->wg_size * 8 ||
+                   mr_lanes >= (uint64_t)caps->compute_units * 512
                ? ORX_SEG_MR
            : count >= caps->compute_units || average < policy->items_per_group ? ORX_SEG_GROUP
                                                                                : ORX_SEG_LAUNCH;
@@ -285,6 +321,8 @@ void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int force
   } else {
     memset(out, 0, sizeof *out);
   }
+  if (mode == ORX_SEG_STAGED)
+    out->stage = stage;
   out->mode = mode;
 }
 
@@ -300,15 +338,25 @@ unsigned orx_seg_batch(const orx_seg_plan *plan) {
   return plan->mode == ORX_SEG_MR && plan->slots < target ? target / plan->slots : 1;
 }
 
-size_t orx_segment_groups(const orx_policy *policy, const orx_seg_plan *plan, size_t count) {
+uint64_t orx_stage_segments(const orx_policy *policy, const orx_seg_plan *plan, uint64_t length) {
+  const uint64_t fit = length ? plan->stage / length : 0; /* as the kernel computes it */
+  return fit < policy->wg_size ? fit : policy->wg_size;
+}
+
+size_t orx_segment_groups(const orx_policy *policy, const orx_seg_plan *plan, size_t count,
+                          uint64_t length) {
   size_t groups;
   size_t per_group;
   switch (plan->mode) {
-  case ORX_SEG_LANE: /* a work-item per segment */
-  case ORX_SEG_MR:   /* slots * batch segments per `width` lanes */
+  case ORX_SEG_LANE:   /* a work-item per segment */
+  case ORX_SEG_MR:     /* slots * batch segments per `width` lanes */
+  case ORX_SEG_STAGED: /* a tile of segments */
     per_group = plan->mode == ORX_SEG_LANE ? policy->wg_size
-                                           : (size_t)policy->wg_size / plan->width * plan->slots *
-                                                 orx_seg_batch(plan);
+                : plan->mode == ORX_SEG_STAGED
+                    ? (size_t)orx_stage_segments(policy, plan, length)
+                    : (size_t)policy->wg_size / plan->width * plan->slots * orx_seg_batch(plan);
+    if (per_group == 0)
+      per_group = 1;
     groups = count / per_group + (count % per_group != 0);
     break;
   default:
@@ -357,19 +405,21 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
     else if (strcmp(key, "finish") == 0 && (!strcmp(value, "serial") || !strcmp(value, "group")))
       o.finish_serial = strcmp(value, "serial") == 0;
     else if (strcmp(key, "seg") == 0 && (!strcmp(value, "lane") || !strcmp(value, "mr") ||
-                                         !strcmp(value, "group") || !strcmp(value, "launch")))
-      o.seg_mode = !strcmp(value, "lane")    ? ORX_SEG_LANE
-                   : !strcmp(value, "mr")    ? ORX_SEG_MR
-                   : !strcmp(value, "group") ? ORX_SEG_GROUP
-                                             : ORX_SEG_LAUNCH;
+                                         !strcmp(value, "group") || !strcmp(value, "launch") ||
+                                         !strcmp(value, "staged")))
+      o.seg_mode = !strcmp(value, "lane")     ? ORX_SEG_LANE
+                   : !strcmp(value, "mr")     ? ORX_SEG_MR
+                   : !strcmp(value, "group")  ? ORX_SEG_GROUP
+                   : !strcmp(value, "staged") ? ORX_SEG_STAGED
+                                              : ORX_SEG_LAUNCH;
     else if (strcmp(key, "slots") == 0 && numeric && is_pow2((unsigned)number) && number <= 32)
       o.seg_slots = (unsigned)number;
     else
       return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
                       "OCL_REDUCE_POLICY: bad entry '%s=%s' (keys: wg=<power of two>, "
                       "vec=<1..16, power of two>, unroll=<1..16>, groups=<n>, "
-                      "stream=strided|chunk|tiled, finish=serial|group, seg=lane|mr|group|launch, "
-                      "slots=<1..32, power of two>)",
+                      "stream=strided|chunk|tiled, finish=serial|group, "
+                      "seg=lane|mr|group|launch|staged, slots=<1..32, power of two>)",
                       key, value);
   }
   *out = o;

@@ -111,6 +111,11 @@ static void test_every_kernel_compiles_with_nvrtc(void **state) {
           compiled += compile(&v, paths[p]);
         }
       }
+      /* Equal lengths staged through shared memory (the 32 KiB stage the H200 gets). */
+      orx_variant staged = orx_variant_of(ORX_KERNEL_SEGMENTS, OCL_REDUCE_MAX, types[t]);
+      staged.seg.mode = ORX_SEG_STAGED;
+      staged.seg.stage = 32768 / (unsigned)ocl_reduce_type_size(types[t]);
+      compiled += compile(&staged, paths[p]);
       /* Several operators at once: three (padded to four) and the most there may be. */
       orx_variant v = orx_variant_of(ORX_KERNEL_MULTI, OCL_REDUCE_SUM, types[t]);
       const ocl_reduce_op three[] = {OCL_REDUCE_SUM, OCL_REDUCE_MIN, OCL_REDUCE_MAX};

@@ -151,8 +151,16 @@ static orx_seg_plan plan(const orx_caps *c, int forced, size_t count, size_t len
   orx_policy p;
   orx_select_policy(c, OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_KHR, OCL_REDUCE_F32, &p);
   orx_seg_plan out;
-  orx_plan_segments(c, &p, forced, count, (uint64_t)count * length, 0, &out);
+  const orx_seg_shape shape = {count, (uint64_t)count * length, length, 4, 0};
+  orx_plan_segments(c, &p, forced, &shape, &out);
   return out;
+}
+
+/* ... for aligned segments of whole vectors, with a given policy. */
+static void plan_aligned(const orx_caps *c, const orx_policy *p, int forced, size_t count,
+                         uint64_t elements, orx_seg_plan *out) {
+  const orx_seg_shape shape = {count, elements, elements / count, 4, 1};
+  orx_plan_segments(c, p, forced, &shape, out);
 }
 
 static void test_segments_spread_by_length(void **state) {
@@ -161,10 +169,41 @@ static void test_segments_spread_by_length(void **state) {
   /* GPUs: the multireduction, as many lanes per segment as its loads, up to 32. Segments that are
    * not whole vectors from an aligned start load masked vectors once they span two: 32 elements
    * take up to 9 (width 16). */
-  assert_int_equal(plan(&g, -1, 1 << 21, 32).mode, ORX_SEG_MR);
-  assert_int_equal(plan(&g, -1, 1 << 21, 32).load, ORX_SEG_MASKED);
-  assert_int_equal(plan(&g, -1, 1 << 21, 32).width, 16);
-  assert_int_equal(plan(&g, -1, 1 << 21, 33).width, 16);
+  assert_int_equal(plan(&g, ORX_SEG_MR, 1 << 21, 32).mode, ORX_SEG_MR);
+  assert_int_equal(plan(&g, ORX_SEG_MR, 1 << 21, 32).load, ORX_SEG_MASKED);
+  assert_int_equal(plan(&g, ORX_SEG_MR, 1 << 21, 32).width, 16);
+  assert_int_equal(plan(&g, ORX_SEG_MR, 1 << 21, 33).width, 16);
+  /* Equal lengths from 4 vectors up to a quarter of the work-items per tile are staged through
+   * local memory, a tile of whole segments per work-group (8192 f32: 248 of 33 elements, 256 of
+   * 32, 81 of 101; 128 would give 64 of 256 work-items a segment). */
+  const orx_seg_plan staged = plan(&g, -1, 1 << 21, 33);
+  assert_int_equal(staged.mode, ORX_SEG_STAGED);
+  assert_int_equal(staged.stage, 8192);
+  assert_int_equal(plan(&g, -1, 1 << 21, 32).mode, ORX_SEG_STAGED);
+  assert_int_equal(plan(&g, -1, 1 << 21, 17).mode, ORX_SEG_STAGED);
+  assert_int_equal(plan(&g, -1, 1 << 20, 101).mode, ORX_SEG_STAGED);
+  assert_int_equal(plan(&g, -1, 1 << 20, 128).mode, ORX_SEG_MR);
+  /* Shorter ones where the multireduction would leave a quarter of its lanes idle (15 or 16
+   * elements from anywhere: 5 masked loads on 8 lanes), else the multireduction (13: 4 loads on
+   * 4 lanes; 16 from a vector boundary: 4 whole vectors). */
+  assert_int_equal(plan(&g, -1, 1 << 22, 15).mode, ORX_SEG_STAGED);
+  assert_int_equal(plan(&g, -1, 1 << 22, 16).mode, ORX_SEG_STAGED);
+  assert_int_equal(plan(&g, -1, 1 << 22, 13).mode, ORX_SEG_MR);
+  orx_policy sp;
+  orx_select_policy(&g, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F32, &sp);
+  orx_seg_plan whole;
+  plan_aligned(&g, &sp, -1, 1 << 22, (uint64_t)16 << 22, &whole);
+  assert_int_equal(whole.mode, ORX_SEG_MR);
+  assert_int_equal(orx_stage_segments(&sp, &staged, 33), 248);
+  assert_int_equal(orx_stage_segments(&sp, &staged, 32), 256);
+  assert_int_equal(orx_segment_groups(&sp, &staged, 1000, 33), 5);
+  /* Staging needs equal lengths that fit the stage: forced otherwise, it is the multireduction. */
+  const orx_seg_shape ragged = {1000, 33000, 0, 4, 0};
+  orx_seg_plan forced_staged;
+  orx_plan_segments(&g, &sp, ORX_SEG_STAGED, &ragged, &forced_staged);
+  assert_int_equal(forced_staged.mode, ORX_SEG_MR);
+  assert_int_equal(plan(&g, ORX_SEG_STAGED, 10, 8193).mode, ORX_SEG_MR);
+  assert_int_equal(plan(&c, ORX_SEG_STAGED, 1 << 20, 33).mode, ORX_SEG_STAGED);
   assert_int_equal(plan(&g, -1, 1 << 24, 4).width, 4);
   assert_int_equal(plan(&g, -1, 1 << 24, 4).load, ORX_SEG_ELEMENTS);
   assert_int_equal(plan(&g, -1, 1 << 23, 5).width, 8);
@@ -189,39 +228,40 @@ static void test_segments_spread_by_length(void **state) {
   assert_int_equal(forced.mode, ORX_SEG_MR);
   assert_int_equal(forced.width, 16); /* the CPU policy's work-group */
   assert_true(forced.slots <= forced.width);
-  /* Aligned segments of whole vectors: lanes load vectors, 4 f32 each on a GPU. */
+  /* Aligned segments of whole vectors: lanes load vectors, 4 f32 each on a GPU (32 elements
+   * are staged unless forced). */
   orx_policy p;
   orx_select_policy(&g, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F32, &p);
   orx_seg_plan v;
-  orx_plan_segments(&g, &p, -1, 1 << 21, (uint64_t)32 << 21, 1, &v);
+  plan_aligned(&g, &p, ORX_SEG_MR, 1 << 21, (uint64_t)32 << 21, &v);
   assert_int_equal(v.mode, ORX_SEG_MR);
   assert_int_equal(v.load, ORX_SEG_VECTORS);
   assert_int_equal(v.width, 8);
   assert_int_equal(v.slots, 8);
   assert_int_equal(orx_seg_batch(&v), 1);
-  orx_plan_segments(&g, &p, -1, 1 << 24, (uint64_t)4 << 24, 1, &v);
+  plan_aligned(&g, &p, -1, 1 << 24, (uint64_t)4 << 24, &v);
   assert_int_equal(v.width, 1);
   assert_int_equal(orx_seg_batch(&v), 8);
   /* Element loads: 16 slots per lane group. */
-  const orx_seg_plan scalar = {ORX_SEG_MR, 4, 4, ORX_SEG_ELEMENTS};
+  const orx_seg_plan scalar = {ORX_SEG_MR, 4, 4, ORX_SEG_ELEMENTS, 0};
   assert_int_equal(orx_seg_batch(&scalar), 4);
   /* Vector slots take four times the registers: at most 8 segments per lane group; longer
    * segments take more lanes each (2048 elements: 32 lanes for 8 segments), and the
    * multireduction while it keeps 512 lanes per compute unit busy (2048-element segments of 2^26
    * elements on the H200); longer ones a work-group each. */
-  orx_plan_segments(&g, &p, -1, 1 << 15, (uint64_t)2048 << 15, 1, &v);
+  plan_aligned(&g, &p, -1, 1 << 15, (uint64_t)2048 << 15, &v);
   assert_int_equal(v.mode, ORX_SEG_MR);
   assert_int_equal(v.width, 32);
   assert_int_equal(v.slots, 8);
   assert_int_equal(orx_seg_batch(&v), 1);
-  orx_plan_segments(&g, &p, -1, 1 << 14, (uint64_t)4096 << 14, 1, &v);
+  plan_aligned(&g, &p, -1, 1 << 14, (uint64_t)4096 << 14, &v);
   assert_int_equal(v.mode, ORX_SEG_GROUP);
   /* Work-groups: 256 lanes in groups of 32 take 8 segments each, 64 per round. */
-  const orx_seg_plan mr = {ORX_SEG_MR, 32, 8, ORX_SEG_VECTORS};
-  assert_int_equal(orx_segment_groups(&p, &mr, 1000), 16);
-  assert_int_equal(orx_segment_groups(&p, &mr, (size_t)1 << 40), (size_t)p.max_groups * 8);
-  const orx_seg_plan narrow = {ORX_SEG_MR, 2, 2, ORX_SEG_VECTORS}; /* 128 groups, 4 sets of 2 */
-  assert_int_equal(orx_segment_groups(&p, &narrow, 2049), 3);
+  const orx_seg_plan mr = {ORX_SEG_MR, 32, 8, ORX_SEG_VECTORS, 0};
+  assert_int_equal(orx_segment_groups(&p, &mr, 1000, 0), 16);
+  assert_int_equal(orx_segment_groups(&p, &mr, (size_t)1 << 40, 0), (size_t)p.max_groups * 8);
+  const orx_seg_plan narrow = {ORX_SEG_MR, 2, 2, ORX_SEG_VECTORS, 0}; /* 128 groups, 4 sets of 2 */
+  assert_int_equal(orx_segment_groups(&p, &narrow, 2049, 0), 3);
 }
 
 static void test_policy_override_parses_and_rejects(void **state) {

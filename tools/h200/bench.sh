@@ -26,7 +26,7 @@ cat "$logs/h200-types.txt"
 
 echo "== segments: f32 sum of 2^26 elements, segment lengths 1 ... 65536"
 "$bench" bench --segments sweep --reps 20 \
-  --paths "cuda/auto,opencl/auto,cuda/auto@seg=mr,cuda/auto@seg=group" \
+  --paths "cuda/auto,opencl/auto,cuda/auto@seg=mr,cuda/auto@seg=staged,cuda/auto@seg=group" \
   --csv "$logs/h200-segments.csv" --svg "$logs/h200-segments.svg" > "$logs/h200-segments.txt"
 cat "$logs/h200-segments.txt"
 
