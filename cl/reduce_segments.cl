@@ -120,14 +120,10 @@ ORX_INLINE void orx_segment(const orx_segments *g, ulong s, ulong *begin, ulong 
 
 /* Loads a segment of n elements at `begin` takes. */
 ORX_INLINE ulong orx_seg_steps(const orx_segments *g, ulong begin, ulong n) {
-#if ORX_SEG_VECTOR == ORX_SEG_ELEMENTS
+#if ORX_SEG_VECTOR != ORX_SEG_MASKED
   (void)g;
   (void)begin;
-  return n;
-#elif ORX_SEG_VECTOR == ORX_SEG_VECTORS
-  (void)g;
-  (void)begin;
-  return n / ORX_VEC;
+  return ORX_SEG_VECTOR == ORX_SEG_VECTORS ? n / ORX_VEC : n;
 #else
   const ulong first = g->misalign + begin;
   return n ? (first + n + ORX_VEC - 1) / ORX_VEC - first / ORX_VEC : 0;
@@ -163,18 +159,16 @@ ORX_INLINE orx_seg_load_t orx_seg_load(const orx_segments *g, ulong begin, ulong
 
 /* Load j (x) of the segment of n elements at `begin`, folded to one value. */
 ORX_INLINE T orx_seg_fold(const orx_segments *g, orx_seg_load_t x, ulong begin, ulong n, ulong j) {
+#if ORX_SEG_VECTOR != ORX_SEG_MASKED
+  (void)g;
+  (void)begin;
+  (void)n;
+  (void)j;
 #if ORX_SEG_VECTOR == ORX_SEG_ELEMENTS
-  (void)g;
-  (void)begin;
-  (void)n;
-  (void)j;
   return x;
-#elif ORX_SEG_VECTOR == ORX_SEG_VECTORS
-  (void)g;
-  (void)begin;
-  (void)n;
-  (void)j;
+#else
   return orx_fold_op(x, ORX_OP_ID);
+#endif
 #else
   const ulong skip = (g->misalign + begin) % ORX_VEC; /* components before the segment */
   T c[ORX_VEC];

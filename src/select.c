@@ -305,9 +305,9 @@ void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int force
     /* GPUs: equal lengths staged where that pays (above); the multireduction for other segments
      * too short to give a work-group's lanes 8 elements each, and for longer ones while it keeps
      * 512 lanes per compute unit busy; then a work-group per segment while there are at least as
-     * many segments as compute units; else whole-device reductions. H200, f32 sums of 2^26: the multireduction reaches 2.8-3.8 TB/s from 4 to 1024
-     * elements per segment; a work-group per segment needs 4096 elements for 4.1 TB/s (2048:
-     * 2.5 TB/s, 1024: 1.6 TB/s). */
+     * many segments as compute units; else whole-device reductions. H200, f32 sums of 2^26: the
+     * multireduction reaches 2.8-3.8 TB/s from 4 to 1024 elements per segment; a work-group per
+     * segment needs 4096 elements for 4.1 TB/s (2048: 2.5 TB/s, 1024: 1.6 TB/s). */
     const uint64_t mr_lanes = (uint64_t)count * mr.width / mr.slots;
     mode = stage_pays ? ORX_SEG_STAGED
            : average < (uint64_t)policy->wg_size * 8 ||
@@ -345,24 +345,22 @@ uint64_t orx_stage_segments(const orx_policy *policy, const orx_seg_plan *plan, 
 
 size_t orx_segment_groups(const orx_policy *policy, const orx_seg_plan *plan, size_t count,
                           uint64_t length) {
-  size_t groups;
-  size_t per_group;
+  size_t per_group; /* segments a work-group takes at a time */
   switch (plan->mode) {
-  case ORX_SEG_LANE:   /* a work-item per segment */
-  case ORX_SEG_MR:     /* slots * batch segments per `width` lanes */
-  case ORX_SEG_STAGED: /* a tile of segments */
-    per_group = plan->mode == ORX_SEG_LANE ? policy->wg_size
-                : plan->mode == ORX_SEG_STAGED
-                    ? (size_t)orx_stage_segments(policy, plan, length)
-                    : (size_t)policy->wg_size / plan->width * plan->slots * orx_seg_batch(plan);
-    if (per_group == 0)
-      per_group = 1;
-    groups = count / per_group + (count % per_group != 0);
+  case ORX_SEG_LANE: /* a work-item per segment */
+    per_group = policy->wg_size;
     break;
-  default:
-    groups = count;
+  case ORX_SEG_MR: /* slots * batch segments per `width` lanes */
+    per_group = (size_t)policy->wg_size / plan->width * plan->slots * orx_seg_batch(plan);
+    break;
+  case ORX_SEG_STAGED: /* a tile (never 0: the planner stages only segments that fit) */
+    per_group = (size_t)orx_stage_segments(policy, plan, length);
+    break;
+  default: /* a work-group per segment */
+    per_group = 1;
     break;
   }
+  size_t groups = per_group ? count / per_group + (count % per_group != 0) : count;
   /* Loops in the kernel take the rest: a few waves of groups are enough. */
   const size_t cap = (size_t)policy->max_groups * 8;
   if (groups > cap)
