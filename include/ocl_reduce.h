@@ -457,6 +457,17 @@ OCL_REDUCE_API const char *ocl_reduce_last_error(const ocl_reduce_context *ctx);
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_last_kernel_ns(const ocl_reduce_context *ctx,
                                                            uint64_t *ns);
 
+/* How the context runs a reduction of `count` elements with `op` on `type`, as its planner decides
+ * it: the kernel file, the launch policy in OCL_REDUCE_POLICY syntax (so a field can be forced to
+ * compare), how work-groups combine, and the grid. With segment_length > 0, ocl_reduce_segments
+ * of count / segment_length segments of that length from host memory instead. Writes one
+ * NUL-terminated line to text, cut at capacity bytes. For tools and tuning (`ocl-reduce info`
+ * prints it): the wording may change between versions. Builds nothing. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_describe_plan(ocl_reduce_context *ctx,
+                                                          ocl_reduce_op op, ocl_reduce_type type,
+                                                          size_t count, size_t segment_length,
+                                                          char *text, size_t capacity);
+
 /* Element size in bytes of a type (0 for unknown values), and printable names ("f32", "sum"). */
 OCL_REDUCE_API size_t ocl_reduce_type_size(ocl_reduce_type type);
 OCL_REDUCE_API const char *ocl_reduce_type_name(ocl_reduce_type type);

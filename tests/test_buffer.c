@@ -6,32 +6,11 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <dlfcn.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
-
-#include "support.h"
-
-static ocl_reduce_context *ctx;
-
-static int setup(void **state) {
-  (void)state;
-  test_rng_init();
-  ctx = test_context_create();
-  return ctx ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  ocl_reduce_context_destroy(ctx);
-  return 0;
-}
+#include "support/fixture.h"
 
 static ocl_reduce_context_info query(ocl_reduce_context *c) {
   ocl_reduce_context_info info;
@@ -46,15 +25,15 @@ static void test_write_read_round_trip_at_offsets(void **state) {
   for (int i = 0; i < N; i++)
     in[i] = (uint8_t)test_rng_next();
   ocl_reduce_buffer *buf = NULL;
-  assert_int_equal(ocl_reduce_buffer_create(ctx, N + 13, &buf), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_create(test_ctx, N + 13, &buf), OCL_REDUCE_OK);
   size_t bytes = 0;
   assert_int_equal(ocl_reduce_buffer_size(buf, &bytes), OCL_REDUCE_OK);
   assert_int_equal(bytes, N + 13);
-  assert_int_equal(ocl_reduce_buffer_write(ctx, buf, 13, in, N), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(test_ctx, buf, 13, in, N), OCL_REDUCE_OK);
   memset(out, 0, sizeof out);
-  assert_int_equal(ocl_reduce_buffer_read(ctx, buf, 13, out, N), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_read(test_ctx, buf, 13, out, N), OCL_REDUCE_OK);
   assert_memory_equal(in, out, N);
-  assert_int_equal(ocl_reduce_buffer_read(ctx, buf, 500 + 13, out, 7), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_read(test_ctx, buf, 500 + 13, out, 7), OCL_REDUCE_OK);
   assert_memory_equal(in + 500, out, 7);
   ocl_reduce_buffer_destroy(buf);
 }
@@ -67,16 +46,16 @@ static void test_every_offset_reduces_the_right_elements(void **state) {
   for (int i = 0; i < N + PAD; i++)
     data[i] = (uint32_t)test_rng_next();
   ocl_reduce_buffer *buf = NULL;
-  assert_int_equal(ocl_reduce_buffer_create(ctx, sizeof data, &buf), OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_write(ctx, buf, 0, data, sizeof data), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_create(test_ctx, sizeof data, &buf), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(test_ctx, buf, 0, data, sizeof data), OCL_REDUCE_OK);
   static const size_t counts[] = {0, 1, 5, 16, 17, 33, 299};
   for (size_t offset = 0; offset < 33; offset++) {
     for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
       uint32_t expected = 0, got = 0xdeadbeef;
       for (size_t i = offset; i < offset + counts[c]; i++)
         expected ^= data[i];
-      assert_int_equal(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_XOR, OCL_REDUCE_U32, buf, offset,
-                                                counts[c], &got),
+      assert_int_equal(ocl_reduce_buffer_reduce(test_ctx, OCL_REDUCE_XOR, OCL_REDUCE_U32, buf,
+                                                offset, counts[c], &got),
                        OCL_REDUCE_OK);
       if (got != expected)
         fail_msg("offset %zu count %zu: got %u, expected %u", offset, counts[c], got, expected);
@@ -93,27 +72,30 @@ static void test_repeated_reductions_build_and_upload_nothing(void **state) {
   for (int i = 0; i < N; i++)
     data[i] = (float)(test_rng_below(17)) - 8.0f;
   ocl_reduce_buffer *buf = NULL;
-  assert_int_equal(ocl_reduce_buffer_create(ctx, N * sizeof *data, &buf), OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_write(ctx, buf, 0, data, N * sizeof *data), OCL_REDUCE_OK);
-  float first = 0, again = 0;
-  assert_int_equal(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, buf, 0, N, &first),
+  assert_int_equal(ocl_reduce_buffer_create(test_ctx, N * sizeof *data, &buf), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(test_ctx, buf, 0, data, N * sizeof *data),
                    OCL_REDUCE_OK);
-  const ocl_reduce_context_info before = query(ctx);
+  float first = 0, again = 0;
+  assert_int_equal(
+      ocl_reduce_buffer_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, buf, 0, N, &first),
+      OCL_REDUCE_OK);
+  const ocl_reduce_context_info before = query(test_ctx);
   for (int r = 0; r < 20; r++) {
     assert_int_equal(
-        ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, buf, 0, N, &again),
+        ocl_reduce_buffer_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, buf, 0, N, &again),
         OCL_REDUCE_OK);
     assert_memory_equal(&first, &again, sizeof first);
   }
-  const ocl_reduce_context_info after = query(ctx);
+  const ocl_reduce_context_info after = query(test_ctx);
   assert_int_equal(after.kernel_builds, before.kernel_builds);
   assert_int_equal(after.bytes_to_device, before.bytes_to_device);
   assert_int_equal(after.device_allocations, before.device_allocations);
   /* A new operator builds exactly one more program. */
   float max = 0;
-  assert_int_equal(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_MAX, OCL_REDUCE_F32, buf, 0, N, &max),
-                   OCL_REDUCE_OK);
-  assert_int_equal(query(ctx).kernel_builds, after.kernel_builds + 1);
+  assert_int_equal(
+      ocl_reduce_buffer_reduce(test_ctx, OCL_REDUCE_MAX, OCL_REDUCE_F32, buf, 0, N, &max),
+      OCL_REDUCE_OK);
+  assert_int_equal(query(test_ctx).kernel_builds, after.kernel_builds + 1);
   ocl_reduce_buffer_destroy(buf);
   free(data);
 }
@@ -121,7 +103,7 @@ static void test_repeated_reductions_build_and_upload_nothing(void **state) {
 /* An application with its own OpenCL context, queue and buffer hands them to the library. */
 static void test_wrapped_cl_mem_on_the_application_queue(void **state) {
   (void)state;
-  const ocl_reduce_context_info info = query(ctx);
+  const ocl_reduce_context_info info = query(test_ctx);
   if (info.backend != OCL_REDUCE_BACKEND_OPENCL) {
     printf("# skipped: the context runs on %s, not opencl\n", info.backend_name);
     skip();
@@ -181,10 +163,10 @@ static void test_wrapped_cl_mem_on_the_application_queue(void **state) {
 
   /* The library's other context cannot take this cl_mem. */
   ocl_reduce_buffer *foreign = (ocl_reduce_buffer *)(uintptr_t)1;
-  assert_int_equal(ocl_reduce_buffer_wrap_opencl(ctx, mem, &foreign),
+  assert_int_equal(ocl_reduce_buffer_wrap_opencl(test_ctx, mem, &foreign),
                    OCL_REDUCE_ERROR_INVALID_ARGUMENT);
   assert_null(foreign);
-  assert_non_null(strstr(ocl_reduce_last_error(ctx), "another cl_context"));
+  assert_non_null(strstr(ocl_reduce_last_error(test_ctx), "another cl_context"));
 
   /* The wrapped cl_mem was retained, so the application may release its reference first; and
    * destroying the buffer gives that reference back. */
@@ -215,7 +197,7 @@ static void test_wrapped_cl_mem_on_the_application_queue(void **state) {
  * beyond the allocation, is refused. The driver is opened here the way an application links it. */
 static void test_wrapped_cuda_pointer_at_any_alignment(void **state) {
   (void)state;
-  const ocl_reduce_context_info info = query(ctx);
+  const ocl_reduce_context_info info = query(test_ctx);
   if (info.backend != OCL_REDUCE_BACKEND_CUDA) {
     printf("# skipped: the context runs on %s, not cuda\n", info.backend_name);
     skip();
@@ -246,27 +228,29 @@ static void test_wrapped_cuda_pointer_at_any_alignment(void **state) {
   for (size_t skip_elements = 0; skip_elements < 4; skip_elements++) {
     ocl_reduce_buffer *buf = NULL;
     const size_t count = N - skip_elements;
-    assert_int_equal(ocl_reduce_buffer_wrap_cuda(ctx, d_data + 4 * skip_elements, 4 * count, &buf),
-                     OCL_REDUCE_OK);
+    assert_int_equal(
+        ocl_reduce_buffer_wrap_cuda(test_ctx, d_data + 4 * skip_elements, 4 * count, &buf),
+        OCL_REDUCE_OK);
     float expected = 0, got = 0;
     for (size_t i = skip_elements; i < N; i++)
       expected += data[i];
-    assert_int_equal(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, buf, 0, count,
-                                              &got),
-                     OCL_REDUCE_OK);
+    assert_int_equal(
+        ocl_reduce_buffer_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, buf, 0, count, &got),
+        OCL_REDUCE_OK);
     if (got != expected)
       fail_msg("pointer %zu elements in: got %g, expected %g", skip_elements, got, expected);
     ocl_reduce_buffer_destroy(buf);
   }
   ocl_reduce_buffer *buf = NULL;
-  assert_int_equal(ocl_reduce_buffer_wrap_cuda(ctx, d_data + 2, 400, &buf), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_wrap_cuda(test_ctx, d_data + 2, 400, &buf), OCL_REDUCE_OK);
   float got = 0;
-  assert_int_equal(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, buf, 0, 10, &got),
-                   OCL_REDUCE_ERROR_INVALID_ARGUMENT);
-  assert_non_null(strstr(ocl_reduce_last_error(ctx), "not aligned"));
+  assert_int_equal(
+      ocl_reduce_buffer_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, buf, 0, 10, &got),
+      OCL_REDUCE_ERROR_INVALID_ARGUMENT);
+  assert_non_null(strstr(ocl_reduce_last_error(test_ctx), "not aligned"));
   ocl_reduce_buffer_destroy(buf);
   buf = (ocl_reduce_buffer *)(uintptr_t)1;
-  assert_int_equal(ocl_reduce_buffer_wrap_cuda(ctx, d_data, sizeof data + 4096, &buf),
+  assert_int_equal(ocl_reduce_buffer_wrap_cuda(test_ctx, d_data, sizeof data + 4096, &buf),
                    OCL_REDUCE_ERROR_OUT_OF_RANGE);
   assert_null(buf);
   assert_int_equal(push(info.native_context), 0);
@@ -303,5 +287,5 @@ int main(void) {
       cmocka_unit_test(test_wrapped_cuda_pointer_at_any_alignment),
       cmocka_unit_test(test_profiling_reports_kernel_time),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return TEST_RUN(tests, test_setup, test_teardown);
 }

@@ -3,41 +3,11 @@
  * leave its outputs untouched (or NULL, for handles), say in ocl_reduce_last_error() which
  * argument or capability is at fault, and leak nothing (CI runs this under AddressSanitizer).
  * ============================================================================================== */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
-
-#include "support.h"
-
-static ocl_reduce_context *ctx;
-
-static int setup(void **state) {
-  (void)state;
-  ctx = test_context_create();
-  return ctx ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  ocl_reduce_context_destroy(ctx);
-  return 0;
-}
-
-/* Asserts that `call` returned `expected` and that the last error (of c, or of the thread when c
- * is NULL) contains `needle`. */
-static void expect_error(ocl_reduce_status got, ocl_reduce_status expected,
-                         const ocl_reduce_context *c, const char *needle) {
-  const char *message = ocl_reduce_last_error(c);
-  if (got != expected || !strstr(message, needle))
-    fail_msg("expected %s mentioning '%s', got %s: '%s'", ocl_reduce_status_name(expected),
-             needle, ocl_reduce_status_name(got), message);
-}
+#include "support/fixture.h"
 
 #define UNTOUCHED 0x5a5a5a5a5a5a5a5aull
 
@@ -126,7 +96,7 @@ static void test_forcing_a_path_the_device_lacks_is_an_error(void **state) {
   opts.subgroup_impl = OCL_REDUCE_SUBGROUP_NV_PTX;
   opts.path = OCL_REDUCE_PATH_AUTO;
   ocl_reduce_context_info info;
-  assert_int_equal(ocl_reduce_context_query(ctx, &info), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_context_query(test_ctx, &info), OCL_REDUCE_OK);
   if (info.nv_warp_size != 32)
     expect_error(create_with_env("OCL_REDUCE_DEVICE", info.platform_name, &opts),
                  OCL_REDUCE_ERROR_PATH_UNSUPPORTED, NULL, "NVIDIA's OpenCL");
@@ -148,8 +118,8 @@ static void test_context_query_rejects_null(void **state) {
   ocl_reduce_context_info info;
   expect_error(ocl_reduce_context_query(NULL, &info), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
                "ctx is NULL");
-  expect_error(ocl_reduce_context_query(ctx, NULL), OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx,
-               "info is NULL");
+  expect_error(ocl_reduce_context_query(test_ctx, NULL), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+               test_ctx, "info is NULL");
   ocl_reduce_context_destroy(NULL); /* accepted */
   ocl_reduce_options_init(NULL);    /* accepted */
 }
@@ -162,25 +132,25 @@ static void test_reduce_rejects_bad_arguments_and_leaves_result(void **state) {
   uint64_t result = UNTOUCHED;
   expect_error(ocl_reduce(NULL, OCL_REDUCE_SUM, OCL_REDUCE_I32, data, 4, &result),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "ctx is NULL");
-  expect_error(ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, data, 4, NULL),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "result is NULL");
-  expect_error(ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, NULL, 4, &result),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "input is NULL");
-  expect_error(ocl_reduce(ctx, (ocl_reduce_op)7, OCL_REDUCE_I32, data, 4, &result),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "op has unknown value 7");
-  expect_error(ocl_reduce(ctx, (ocl_reduce_op)-1, OCL_REDUCE_I32, data, 4, &result),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "op has unknown value -1");
-  expect_error(ocl_reduce(ctx, OCL_REDUCE_SUM, (ocl_reduce_type)6, data, 4, &result),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "type has unknown value 6");
+  expect_error(ocl_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, data, 4, NULL),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "result is NULL");
+  expect_error(ocl_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, NULL, 4, &result),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "input is NULL");
+  expect_error(ocl_reduce(test_ctx, (ocl_reduce_op)7, OCL_REDUCE_I32, data, 4, &result),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "op has unknown value 7");
+  expect_error(ocl_reduce(test_ctx, (ocl_reduce_op)-1, OCL_REDUCE_I32, data, 4, &result),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "op has unknown value -1");
+  expect_error(ocl_reduce(test_ctx, OCL_REDUCE_SUM, (ocl_reduce_type)6, data, 4, &result),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "type has unknown value 6");
   for (int op = OCL_REDUCE_AND; op <= OCL_REDUCE_XOR; op++) {
-    expect_error(ocl_reduce(ctx, (ocl_reduce_op)op, OCL_REDUCE_F32, data, 4, &result),
-                 OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, ctx, "integer types only");
-    expect_error(ocl_reduce(ctx, (ocl_reduce_op)op, OCL_REDUCE_F64, data, 0, &result),
-                 OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, ctx, "not on f64");
+    expect_error(ocl_reduce(test_ctx, (ocl_reduce_op)op, OCL_REDUCE_F32, data, 4, &result),
+                 OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "integer types only");
+    expect_error(ocl_reduce(test_ctx, (ocl_reduce_op)op, OCL_REDUCE_F64, data, 0, &result),
+                 OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "not on f64");
   }
   assert_true(result == UNTOUCHED);
   /* NULL input is fine when there is nothing to read. */
-  assert_int_equal(ocl_reduce(ctx, OCL_REDUCE_PROD, OCL_REDUCE_I32, NULL, 0, &result),
+  assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_PROD, OCL_REDUCE_I32, NULL, 0, &result),
                    OCL_REDUCE_OK);
   assert_int_equal((int32_t)result, 1);
 }
@@ -205,28 +175,29 @@ static void test_f64_without_fp64_says_so(void **state) {
   ocl_reduce_context_destroy(c);
 }
 
-/* ---- Buffers ------------------------------------------------------------------------------------ */
+/* ---- Buffers ------------------------------------------------------------------------------------
+ */
 
 static void test_buffer_functions_reject_bad_arguments(void **state) {
   (void)state;
   ocl_reduce_buffer *buf = (ocl_reduce_buffer *)(uintptr_t)1;
   expect_error(ocl_reduce_buffer_create(NULL, 16, &buf), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
                "ctx is NULL");
-  expect_error(ocl_reduce_buffer_create(ctx, 16, NULL), OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx,
-               "out is NULL");
-  expect_error(ocl_reduce_buffer_create(ctx, 0, &buf), OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx,
-               "bytes is 0");
+  expect_error(ocl_reduce_buffer_create(test_ctx, 16, NULL), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+               test_ctx, "out is NULL");
+  expect_error(ocl_reduce_buffer_create(test_ctx, 0, &buf), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+               test_ctx, "bytes is 0");
   assert_null(buf);
-  expect_error(ocl_reduce_buffer_create(ctx, SIZE_MAX, &buf),
-               OCL_REDUCE_ERROR_OUT_OF_DEVICE_MEMORY, ctx, "largest allocation");
+  expect_error(ocl_reduce_buffer_create(test_ctx, SIZE_MAX, &buf),
+               OCL_REDUCE_ERROR_OUT_OF_DEVICE_MEMORY, test_ctx, "largest allocation");
   assert_null(buf);
-  expect_error(ocl_reduce_buffer_wrap_opencl(ctx, NULL, &buf), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
-               ctx, "cl_mem is NULL");
+  expect_error(ocl_reduce_buffer_wrap_opencl(test_ctx, NULL, &buf),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "cl_mem is NULL");
   expect_error(ocl_reduce_buffer_wrap_opencl(NULL, NULL, &buf),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "ctx is NULL");
   ocl_reduce_buffer_destroy(NULL); /* accepted */
 
-  assert_int_equal(ocl_reduce_buffer_create(ctx, 64, &buf), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_create(test_ctx, 64, &buf), OCL_REDUCE_OK);
   size_t bytes = 7;
   expect_error(ocl_reduce_buffer_size(NULL, &bytes), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
                "buf is NULL");
@@ -236,19 +207,19 @@ static void test_buffer_functions_reject_bad_arguments(void **state) {
   char host[128] = {0};
   expect_error(ocl_reduce_buffer_write(NULL, buf, 0, host, 8), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
                NULL, "ctx is NULL");
-  expect_error(ocl_reduce_buffer_write(ctx, NULL, 0, host, 8), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
-               ctx, "buf is NULL");
-  expect_error(ocl_reduce_buffer_write(ctx, buf, 0, NULL, 8), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
-               ctx, "host pointer is NULL");
-  expect_error(ocl_reduce_buffer_write(ctx, buf, 60, host, 8), OCL_REDUCE_ERROR_OUT_OF_RANGE,
-               ctx, "beyond the buffer's 64 bytes");
-  expect_error(ocl_reduce_buffer_read(ctx, buf, 65, host, 0), OCL_REDUCE_ERROR_OUT_OF_RANGE, ctx,
-               "beyond");
-  expect_error(ocl_reduce_buffer_read(ctx, buf, 8, host, SIZE_MAX), OCL_REDUCE_ERROR_OUT_OF_RANGE,
-               ctx, "beyond");
-  expect_error(ocl_reduce_buffer_read(ctx, buf, 0, NULL, 4), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
-               ctx, "host pointer is NULL");
-  assert_int_equal(ocl_reduce_buffer_read(ctx, buf, 64, NULL, 0), OCL_REDUCE_OK);
+  expect_error(ocl_reduce_buffer_write(test_ctx, NULL, 0, host, 8),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "buf is NULL");
+  expect_error(ocl_reduce_buffer_write(test_ctx, buf, 0, NULL, 8),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "host pointer is NULL");
+  expect_error(ocl_reduce_buffer_write(test_ctx, buf, 60, host, 8), OCL_REDUCE_ERROR_OUT_OF_RANGE,
+               test_ctx, "beyond the buffer's 64 bytes");
+  expect_error(ocl_reduce_buffer_read(test_ctx, buf, 65, host, 0), OCL_REDUCE_ERROR_OUT_OF_RANGE,
+               test_ctx, "beyond");
+  expect_error(ocl_reduce_buffer_read(test_ctx, buf, 8, host, SIZE_MAX),
+               OCL_REDUCE_ERROR_OUT_OF_RANGE, test_ctx, "beyond");
+  expect_error(ocl_reduce_buffer_read(test_ctx, buf, 0, NULL, 4), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+               test_ctx, "host pointer is NULL");
+  assert_int_equal(ocl_reduce_buffer_read(test_ctx, buf, 64, NULL, 0), OCL_REDUCE_OK);
 
   /* A buffer of another context. */
   ocl_reduce_context *other = test_context_create();
@@ -261,22 +232,26 @@ static void test_buffer_functions_reject_bad_arguments(void **state) {
   ocl_reduce_context_destroy(other);
 
   /* Element ranges: 64 bytes hold 16 i32 or 8 f64. */
-  expect_error(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, buf, 1, 16, &result),
-               OCL_REDUCE_ERROR_OUT_OF_RANGE, ctx, "[1, 1 + 16) of i32");
-  expect_error(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F64, buf, 9, 0, &result),
-               OCL_REDUCE_ERROR_OUT_OF_RANGE, ctx, "8 elements");
-  expect_error(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, buf, 8, SIZE_MAX,
+  expect_error(
+      ocl_reduce_buffer_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, buf, 1, 16, &result),
+      OCL_REDUCE_ERROR_OUT_OF_RANGE, test_ctx, "[1, 1 + 16) of i32");
+  expect_error(
+      ocl_reduce_buffer_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F64, buf, 9, 0, &result),
+      OCL_REDUCE_ERROR_OUT_OF_RANGE, test_ctx, "8 elements");
+  expect_error(ocl_reduce_buffer_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, buf, 8, SIZE_MAX,
                                         &result),
-               OCL_REDUCE_ERROR_OUT_OF_RANGE, ctx, "beyond");
-  expect_error(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, NULL, 0, 1, &result),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "input is NULL");
-  expect_error(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_XOR, OCL_REDUCE_F32, buf, 0, 1, &result),
-               OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, ctx, "xor");
-  expect_error(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, buf, 0, 1, NULL),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "result is NULL");
+               OCL_REDUCE_ERROR_OUT_OF_RANGE, test_ctx, "beyond");
+  expect_error(
+      ocl_reduce_buffer_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, NULL, 0, 1, &result),
+      OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "input is NULL");
+  expect_error(
+      ocl_reduce_buffer_reduce(test_ctx, OCL_REDUCE_XOR, OCL_REDUCE_F32, buf, 0, 1, &result),
+      OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "xor");
+  expect_error(ocl_reduce_buffer_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, buf, 0, 1, NULL),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "result is NULL");
   assert_true(result == UNTOUCHED);
   /* An empty range at the very end is fine and gives the identity. */
-  assert_int_equal(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_MIN, OCL_REDUCE_U32, buf, 16, 0,
+  assert_int_equal(ocl_reduce_buffer_reduce(test_ctx, OCL_REDUCE_MIN, OCL_REDUCE_U32, buf, 16, 0,
                                             &result),
                    OCL_REDUCE_OK);
   assert_int_equal((uint32_t)result, UINT32_MAX);
@@ -327,8 +302,8 @@ static void test_devices_and_profiling_reject_bad_arguments(void **state) {
   assert_int_equal(ocl_reduce_devices(NULL, 0, &count), OCL_REDUCE_OK);
   assert_true(count >= 1);
   uint64_t ns = UNTOUCHED;
-  expect_error(ocl_reduce_last_kernel_ns(ctx, &ns), OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx,
-               "without options.profiling");
+  expect_error(ocl_reduce_last_kernel_ns(test_ctx, &ns), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+               test_ctx, "without options.profiling");
   expect_error(ocl_reduce_last_kernel_ns(NULL, &ns), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
                "ctx is NULL");
   assert_true(ns == UNTOUCHED);
@@ -365,19 +340,19 @@ static void test_cuda_backend_says_why_it_cannot_run(void **state) {
 static void test_wrapping_needs_the_matching_backend(void **state) {
   (void)state;
   ocl_reduce_context_info info;
-  assert_int_equal(ocl_reduce_context_query(ctx, &info), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_context_query(test_ctx, &info), OCL_REDUCE_OK);
   ocl_reduce_buffer *buf = (ocl_reduce_buffer *)(uintptr_t)1;
   if (info.backend == OCL_REDUCE_BACKEND_OPENCL) {
-    expect_error(ocl_reduce_buffer_wrap_cuda(ctx, 0x1000, 64, &buf),
-                 OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "not cuda");
+    expect_error(ocl_reduce_buffer_wrap_cuda(test_ctx, 0x1000, 64, &buf),
+                 OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "not cuda");
   } else {
     int dummy = 0;
-    expect_error(ocl_reduce_buffer_wrap_opencl(ctx, &dummy, &buf),
-                 OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "not opencl");
-    expect_error(ocl_reduce_buffer_wrap_cuda(ctx, 0, 64, &buf), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
-                 ctx, "device_pointer is 0");
-    expect_error(ocl_reduce_buffer_wrap_cuda(ctx, 0x1000, 0, &buf),
-                 OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "bytes is 0");
+    expect_error(ocl_reduce_buffer_wrap_opencl(test_ctx, &dummy, &buf),
+                 OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "not opencl");
+    expect_error(ocl_reduce_buffer_wrap_cuda(test_ctx, 0, 64, &buf),
+                 OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "device_pointer is 0");
+    expect_error(ocl_reduce_buffer_wrap_cuda(test_ctx, 0x1000, 0, &buf),
+                 OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "bytes is 0");
   }
   assert_null(buf);
   expect_error(ocl_reduce_buffer_wrap_cuda(NULL, 0x1000, 64, &buf),
@@ -398,5 +373,5 @@ int main(void) {
       cmocka_unit_test(test_every_status_has_a_distinct_name_and_message),
       cmocka_unit_test(test_devices_and_profiling_reject_bad_arguments),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return TEST_RUN(tests, test_setup, test_teardown);
 }

@@ -4,18 +4,13 @@
  * compile gives its named status, with the file name or the build log in the message.
  * ============================================================================================== */
 #include <dirent.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include <cmocka.h>
-
-#include "support.h"
+#include "support/fixture.h"
 
 #ifndef ORX_SOURCE_CL_DIR
 #error "tests/CMakeLists.txt defines ORX_SOURCE_CL_DIR, the source tree's cl/"
@@ -23,16 +18,29 @@
 
 static char scratch_dir[256];
 
-/* Copies every file of cl/ into the scratch directory, replacing `from` by `to` in `file`. */
-static void copy_sources(const char *file, const char *from, const char *to) {
-  DIR *dir = opendir(ORX_SOURCE_CL_DIR);
+/* Copies every file of cl/ (and of its folders, one level down) into the scratch directory,
+ * replacing `from` by `to` in `file` (its path in cl/). */
+static void copy_folder(const char *folder, const char *file, const char *from, const char *to) {
+  char src_dir[512], dst_dir[512];
+  snprintf(src_dir, sizeof src_dir, "%s%s%s", ORX_SOURCE_CL_DIR, *folder ? "/" : "", folder);
+  snprintf(dst_dir, sizeof dst_dir, "%s%s%s", scratch_dir, *folder ? "/" : "", folder);
+  mkdir(dst_dir, 0700);
+  DIR *dir = opendir(src_dir);
   assert_non_null(dir);
   for (struct dirent *e; (e = readdir(dir)) != NULL;) {
     if (e->d_name[0] == '.')
       continue;
-    char src[512], dst[512];
-    snprintf(src, sizeof src, "%s/%s", ORX_SOURCE_CL_DIR, e->d_name);
-    snprintf(dst, sizeof dst, "%s/%s", scratch_dir, e->d_name);
+    char name[512], src[1024], dst[1024];
+    snprintf(name, sizeof name, "%s%s%s", folder, *folder ? "/" : "", e->d_name);
+    snprintf(src, sizeof src, "%s/%s", ORX_SOURCE_CL_DIR, name);
+    snprintf(dst, sizeof dst, "%s/%s", scratch_dir, name);
+    struct stat st;
+    assert_int_equal(stat(src, &st), 0);
+    if (S_ISDIR(st.st_mode)) {
+      assert_true(*folder == '\0'); /* cl/ has one level of folders */
+      copy_folder(e->d_name, file, from, to);
+      continue;
+    }
     FILE *in = fopen(src, "rb");
     assert_non_null(in);
     static char text[1 << 20];
@@ -41,8 +49,9 @@ static void copy_sources(const char *file, const char *from, const char *to) {
     text[n] = '\0';
     FILE *out = fopen(dst, "wb");
     assert_non_null(out);
-    char *at = (file && strcmp(file, e->d_name) == 0) ? strstr(text, from) : NULL;
-    if (file && strcmp(file, e->d_name) == 0)
+    const int edited = file && strcmp(file, name) == 0;
+    char *at = edited ? strstr(text, from) : NULL;
+    if (edited)
       assert_non_null(at);
     if (at) {
       fwrite(text, 1, (size_t)(at - text), out);
@@ -56,18 +65,29 @@ static void copy_sources(const char *file, const char *from, const char *to) {
   closedir(dir);
 }
 
+static void copy_sources(const char *file, const char *from, const char *to) {
+  copy_folder("", file, from, to);
+}
+
+/* Removes the scratch directory's files and folders (one level down), keeping it. */
 static void remove_sources(void) {
-  DIR *dir = opendir(scratch_dir);
-  if (!dir)
-    return;
-  for (struct dirent *e; (e = readdir(dir)) != NULL;) {
-    if (e->d_name[0] == '.')
-      continue;
+  static const char *const folders[] = {"lib", "kernels", ""};
+  for (size_t f = 0; f < sizeof folders / sizeof folders[0]; f++) {
     char path[512];
-    snprintf(path, sizeof path, "%s/%s", scratch_dir, e->d_name);
-    unlink(path);
+    snprintf(path, sizeof path, "%s%s%s", scratch_dir, *folders[f] ? "/" : "", folders[f]);
+    DIR *dir = opendir(path);
+    if (!dir)
+      continue;
+    for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+      if (e->d_name[0] == '.')
+        continue;
+      char entry[768];
+      snprintf(entry, sizeof entry, "%s/%s", path, e->d_name);
+      if (unlink(entry) != 0)
+        rmdir(entry);
+    }
+    closedir(dir);
   }
-  closedir(dir);
 }
 
 static int setup(void **state) {
@@ -113,10 +133,11 @@ static void test_kernel_dir_edits_take_effect_without_rebuilding(void **state) {
   assert_int_equal(result, 5050);
   /* An operator that adds one per combine: the files on disk, not the embedded copies, ran. Summing
    * 100 elements takes at least 99 combines (on wide work-groups, thousands). */
-  copy_sources("orx_ops.cl",
-               "#define ORX_APPLY_SUM(a, b, AS_BITS, FROM_BITS) FROM_BITS(AS_BITS(a) + AS_BITS(b))",
-               "#define ORX_APPLY_SUM(a, b, AS_BITS, FROM_BITS) FROM_BITS(AS_BITS(a) + AS_BITS(b) + "
-               "1u)");
+  copy_sources(
+      "lib/orx_ops.cl",
+      "#define ORX_APPLY_SUM(a, b, AS_BITS, FROM_BITS) FROM_BITS(AS_BITS(a) + AS_BITS(b))",
+      "#define ORX_APPLY_SUM(a, b, AS_BITS, FROM_BITS) FROM_BITS(AS_BITS(a) + AS_BITS(b) + "
+      "1u)");
   assert_int_equal(sum_with(scratch_dir, &result, message, sizeof message), OCL_REDUCE_OK);
   assert_true(result >= 5050 + 99);
 }
@@ -129,14 +150,14 @@ static void test_missing_kernel_file_is_named(void **state) {
   assert_int_equal(sum_with(scratch_dir, &result, message, sizeof message),
                    OCL_REDUCE_ERROR_KERNEL_SOURCE);
   assert_int_equal(result, 77);
-  /* The first file the backend reads: orx_types.cl, or CUDA's prelude. */
+  /* The first file the backend reads: the contract. */
   assert_non_null(strstr(message, "OCL_REDUCE_KERNEL_DIR: cannot open"));
   assert_non_null(strstr(message, scratch_dir));
 }
 
 static void test_kernel_that_does_not_compile_reports_the_build_log(void **state) {
   (void)state;
-  copy_sources("reduce_all.cl", "__local uint is_last_group;",
+  copy_sources("kernels/reduce_all.cl", "__local uint is_last_group;",
                "__local uint is_last_group; this is not OpenCL C;");
   char message[16384];
   int32_t result = 77;
@@ -153,5 +174,5 @@ int main(void) {
       cmocka_unit_test(test_missing_kernel_file_is_named),
       cmocka_unit_test(test_kernel_that_does_not_compile_reports_the_build_log),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return TEST_RUN(tests, setup, teardown);
 }

@@ -4,33 +4,12 @@
  * device allows such an allocation; with OCL_REDUCE_TEST_HUGE=1, over 2^32 elements. Each test is
  * skipped, visibly, where host or device memory is too small.
  * ============================================================================================== */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <cmocka.h>
-
-#include "support.h"
-
-static ocl_reduce_context *ctx;
-
-static int setup(void **state) {
-  (void)state;
-  test_rng_init();
-  ctx = test_context_create();
-  return ctx ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  ocl_reduce_context_destroy(ctx);
-  return 0;
-}
+#include "support/fixture.h"
 
 static int host_memory_allows(size_t bytes) {
   long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
@@ -68,8 +47,10 @@ static void check_host_input(size_t n) {
     skip();
   const facts f = fill(data, n);
   uint32_t sum = 0, max = 0;
-  assert_int_equal(ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, data, n, &sum), OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce(ctx, OCL_REDUCE_MAX, OCL_REDUCE_U32, data, n, &max), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, data, n, &sum),
+                   OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_MAX, OCL_REDUCE_U32, data, n, &max),
+                   OCL_REDUCE_OK);
   free(data);
   assert_int_equal(sum, f.sum);
   assert_int_equal(max, f.max);
@@ -78,13 +59,13 @@ static void check_host_input(size_t n) {
 static void check_device_buffer(size_t n) {
   const size_t bytes = n * sizeof(uint32_t);
   ocl_reduce_context_info info;
-  assert_int_equal(ocl_reduce_context_query(ctx, &info), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_context_query(test_ctx, &info), OCL_REDUCE_OK);
   if (!host_memory_allows(bytes))
     skip();
   ocl_reduce_buffer *buf = NULL;
-  ocl_reduce_status s = ocl_reduce_buffer_create(ctx, bytes + 64, &buf);
+  ocl_reduce_status s = ocl_reduce_buffer_create(test_ctx, bytes + 64, &buf);
   if (s == OCL_REDUCE_ERROR_OUT_OF_DEVICE_MEMORY) {
-    printf("# skipped: %s\n", ocl_reduce_last_error(ctx));
+    printf("# skipped: %s\n", ocl_reduce_last_error(test_ctx));
     skip();
   }
   assert_int_equal(s, OCL_REDUCE_OK);
@@ -95,15 +76,18 @@ static void check_device_buffer(size_t n) {
   }
   const facts f = fill(data, n);
   /* One element in: the kernel sees an unaligned head and a > 2^31-byte offset arithmetic. */
-  assert_int_equal(ocl_reduce_buffer_write(ctx, buf, 4, data, bytes), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(test_ctx, buf, 4, data, bytes), OCL_REDUCE_OK);
   free(data);
   uint32_t sum = 0, x = 0, max = 0;
-  assert_int_equal(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, buf, 1, n, &sum),
-                   OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_XOR, OCL_REDUCE_U32, buf, 1, n, &x),
-                   OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_MAX, OCL_REDUCE_U32, buf, 1, n, &max),
-                   OCL_REDUCE_OK);
+  assert_int_equal(
+      ocl_reduce_buffer_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, buf, 1, n, &sum),
+      OCL_REDUCE_OK);
+  assert_int_equal(
+      ocl_reduce_buffer_reduce(test_ctx, OCL_REDUCE_XOR, OCL_REDUCE_U32, buf, 1, n, &x),
+      OCL_REDUCE_OK);
+  assert_int_equal(
+      ocl_reduce_buffer_reduce(test_ctx, OCL_REDUCE_MAX, OCL_REDUCE_U32, buf, 1, n, &max),
+      OCL_REDUCE_OK);
   ocl_reduce_buffer_destroy(buf);
   assert_int_equal(sum, f.sum);
   assert_int_equal(x, f.xor_);
@@ -151,5 +135,5 @@ int main(void) {
       cmocka_unit_test(test_host_input_over_2_pow_32_elements),
       cmocka_unit_test(test_device_buffer_over_2_pow_32_elements),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return TEST_RUN(tests, test_setup, test_teardown);
 }

@@ -5,35 +5,19 @@
  * buffer at an unaligned offset, with results to host memory and into a buffer. Each result is
  * checked against the host reference of its operator.
  * ============================================================================================== */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
+#include "support/fixture.h"
 
-#include "support.h"
-
-static ocl_reduce_context *ctx;
 static size_t sizes[128];
 static size_t size_count;
 
 static int setup(void **state) {
-  (void)state;
-  test_rng_init();
-  ctx = test_context_create();
-  if (!ctx)
+  if (test_setup(state))
     return -1;
-  size_count = test_sizes(test_context_shape(ctx), 1, sizes, 128);
-  return 0;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  ocl_reduce_context_destroy(ctx);
+  size_count = test_sizes(test_context_shape(test_ctx), 1, sizes, 128);
   return 0;
 }
 
@@ -73,27 +57,28 @@ static int check_case(const op_list *list, ocl_reduce_type type, test_mode mode,
   memset(results, 0xa5, sizeof results);
   ocl_reduce_status s;
   if (!on_device) {
-    s = ocl_reduce_multi(ctx, list->ops, list->count, type, ocl_reduce_host_input(data), n,
+    s = ocl_reduce_multi(test_ctx, list->ops, list->count, type, ocl_reduce_host_input(data), n,
                          ocl_reduce_host_output(results));
   } else {
     const size_t in_at = 1 + n % 3, out_at = 1;
     ocl_reduce_buffer *in = NULL, *out = NULL;
-    s = ocl_reduce_buffer_create(ctx, (n + in_at) * elem, &in);
+    s = ocl_reduce_buffer_create(test_ctx, (n + in_at) * elem, &in);
     if (s == OCL_REDUCE_OK && n)
-      s = ocl_reduce_buffer_write(ctx, in, in_at * elem, data, n * elem);
+      s = ocl_reduce_buffer_write(test_ctx, in, in_at * elem, data, n * elem);
     if (s == OCL_REDUCE_OK)
-      s = ocl_reduce_buffer_create(ctx, (list->count + out_at) * elem, &out);
+      s = ocl_reduce_buffer_create(test_ctx, (list->count + out_at) * elem, &out);
     if (s == OCL_REDUCE_OK)
-      s = ocl_reduce_multi(ctx, list->ops, list->count, type, ocl_reduce_buffer_input(in, in_at),
-                           n, ocl_reduce_buffer_output(out, out_at));
+      s = ocl_reduce_multi(test_ctx, list->ops, list->count, type,
+                           ocl_reduce_buffer_input(in, in_at), n,
+                           ocl_reduce_buffer_output(out, out_at));
     if (s == OCL_REDUCE_OK)
-      s = ocl_reduce_buffer_read(ctx, out, out_at * elem, results, list->count * elem);
+      s = ocl_reduce_buffer_read(test_ctx, out, out_at * elem, results, list->count * elem);
     ocl_reduce_buffer_destroy(in);
     ocl_reduce_buffer_destroy(out);
   }
   if (s != OCL_REDUCE_OK) {
     print_error("%s on %s n=%zu: %s: %s\n", list->name, ocl_reduce_type_name(type), n,
-                ocl_reduce_status_name(s), ocl_reduce_last_error(ctx));
+                ocl_reduce_status_name(s), ocl_reduce_last_error(test_ctx));
     return 1;
   }
   int failures = 0;
@@ -149,12 +134,7 @@ static void sweep(ocl_reduce_type type) {
     (void)state;                                                                                   \
     sweep(OCL_REDUCE_##TYPE);                                                                      \
   }
-TYPE_TEST(I32)
-TYPE_TEST(U32)
-TYPE_TEST(I64)
-TYPE_TEST(U64)
-TYPE_TEST(F32)
-TYPE_TEST(F64)
+TEST_TYPES(TYPE_TEST)
 
 /* Host input larger than one upload (the staging buffer holds 16 Mi f32): per-piece partials,
  * then one reduction per operator. */
@@ -175,10 +155,7 @@ static void test_host_input_larger_than_one_upload(void **state) {
 #define ENTRY(TYPE) cmocka_unit_test(test_##TYPE##_operator_lists_match_host_reference),
 
 int main(void) {
-  if (getenv("OCL_REDUCE_TEST_FILTER"))
-    cmocka_set_test_filter(getenv("OCL_REDUCE_TEST_FILTER"));
-  const struct CMUnitTest tests[] = {ENTRY(I32) ENTRY(U32) ENTRY(I64) ENTRY(U64) ENTRY(F32)
-                                         ENTRY(F64) cmocka_unit_test(
-                                             test_host_input_larger_than_one_upload)};
-  return cmocka_run_group_tests(tests, setup, teardown);
+  const struct CMUnitTest tests[] = {
+      TEST_TYPES(ENTRY) cmocka_unit_test(test_host_input_larger_than_one_upload)};
+  return TEST_RUN(tests, setup, test_teardown);
 }

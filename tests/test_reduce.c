@@ -8,35 +8,19 @@
  * The device and path come from the environment (tests/CMakeLists.txt registers this program once
  * per implementation and path).
  * ============================================================================================== */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
+#include "support/fixture.h"
 
-#include "support.h"
-
-static ocl_reduce_context *ctx;
 static size_t sizes[128];
 static size_t size_count;
 
 static int setup(void **state) {
-  (void)state;
-  test_rng_init();
-  ctx = test_context_create();
-  if (!ctx)
+  if (test_setup(state))
     return -1;
-  size_count = test_sizes(test_context_shape(ctx), 1, sizes, 128);
-  return 0;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  ocl_reduce_context_destroy(ctx);
+  size_count = test_sizes(test_context_shape(test_ctx), 1, sizes, 128);
   return 0;
 }
 
@@ -50,11 +34,11 @@ static int check_case(ocl_reduce_op op, ocl_reduce_type type, test_mode mode, co
 
   test_value host_result, again, device_result;
   memset(&host_result, 0xa5, sizeof host_result);
-  ocl_reduce_status s = ocl_reduce(ctx, op, type, data, n, &host_result);
+  ocl_reduce_status s = ocl_reduce(test_ctx, op, type, data, n, &host_result);
   if (s != OCL_REDUCE_OK) {
     print_error("ocl_reduce(%s %s n=%zu %s): %s: %s\n", ocl_reduce_op_name(op),
                 ocl_reduce_type_name(type), n, test_mode_name(mode), ocl_reduce_status_name(s),
-                ocl_reduce_last_error(ctx));
+                ocl_reduce_last_error(test_ctx));
     return 1;
   }
   if (!test_matches(&host_result, &ref, op, type, why, sizeof why)) {
@@ -66,15 +50,16 @@ static int check_case(ocl_reduce_op op, ocl_reduce_type type, test_mode mode, co
   /* Device-resident, at an offset of 1..3 elements: the head before the first aligned vector. */
   const size_t offset = 1 + n % 3;
   ocl_reduce_buffer *buf = NULL;
-  s = ocl_reduce_buffer_create(ctx, (n + offset) * elem, &buf);
+  s = ocl_reduce_buffer_create(test_ctx, (n + offset) * elem, &buf);
   if (s == OCL_REDUCE_OK && n > 0)
-    s = ocl_reduce_buffer_write(ctx, buf, offset * elem, data, n * elem);
+    s = ocl_reduce_buffer_write(test_ctx, buf, offset * elem, data, n * elem);
   memset(&device_result, 0xa5, sizeof device_result);
   if (s == OCL_REDUCE_OK)
-    s = ocl_reduce_buffer_reduce(ctx, op, type, buf, offset, n, &device_result);
+    s = ocl_reduce_buffer_reduce(test_ctx, op, type, buf, offset, n, &device_result);
   ocl_reduce_buffer_destroy(buf);
   if (s != OCL_REDUCE_OK) {
-    print_error("device buffer: %s: %s\n", ocl_reduce_status_name(s), ocl_reduce_last_error(ctx));
+    print_error("device buffer: %s: %s\n", ocl_reduce_status_name(s),
+                ocl_reduce_last_error(test_ctx));
     return failures + 1;
   }
   if (!test_matches(&device_result, &ref, op, type, why, sizeof why)) {
@@ -86,7 +71,7 @@ static int check_case(ocl_reduce_op op, ocl_reduce_type type, test_mode mode, co
   /* Run-to-run determinism: the same call again gives the same bits. */
   if (type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64) {
     memset(&again, 0x5a, sizeof again);
-    s = ocl_reduce(ctx, op, type, data, n, &again);
+    s = ocl_reduce(test_ctx, op, type, data, n, &again);
     if (s != OCL_REDUCE_OK || memcmp(again.bytes, host_result.bytes, elem) != 0) {
       char a[80], b[80];
       test_format(&again, type, a, sizeof a);
@@ -130,38 +115,11 @@ static void sweep(ocl_reduce_op op, ocl_reduce_type type) {
     (void)state;                                                                                   \
     sweep(OCL_REDUCE_##OP, OCL_REDUCE_##TYPE);                                                     \
   }
-#define INT_OPS(TYPE)                                                                              \
-  SWEEP_TEST(SUM, TYPE)                                                                            \
-  SWEEP_TEST(PROD, TYPE)                                                                           \
-  SWEEP_TEST(MIN, TYPE)                                                                            \
-  SWEEP_TEST(MAX, TYPE)                                                                            \
-  SWEEP_TEST(AND, TYPE)                                                                            \
-  SWEEP_TEST(OR, TYPE)                                                                             \
-  SWEEP_TEST(XOR, TYPE)
-#define FLOAT_OPS(TYPE)                                                                            \
-  SWEEP_TEST(SUM, TYPE)                                                                            \
-  SWEEP_TEST(PROD, TYPE)                                                                           \
-  SWEEP_TEST(MIN, TYPE)                                                                            \
-  SWEEP_TEST(MAX, TYPE)
-
-INT_OPS(I32)
-INT_OPS(U32)
-INT_OPS(I64)
-INT_OPS(U64)
-FLOAT_OPS(F32)
-FLOAT_OPS(F64)
+TEST_OP_TYPES(SWEEP_TEST)
 
 #define ENTRY(OP, TYPE) cmocka_unit_test(test_##OP##_##TYPE##_matches_host_reference),
-#define INT_ENTRIES(TYPE)                                                                          \
-  ENTRY(SUM, TYPE) ENTRY(PROD, TYPE) ENTRY(MIN, TYPE) ENTRY(MAX, TYPE) ENTRY(AND, TYPE)           \
-      ENTRY(OR, TYPE) ENTRY(XOR, TYPE)
-#define FLOAT_ENTRIES(TYPE) ENTRY(SUM, TYPE) ENTRY(PROD, TYPE) ENTRY(MIN, TYPE) ENTRY(MAX, TYPE)
 
 int main(void) {
-  /* OCL_REDUCE_TEST_FILTER=test_MIN_* runs only the matching tests. */
-  if (getenv("OCL_REDUCE_TEST_FILTER"))
-    cmocka_set_test_filter(getenv("OCL_REDUCE_TEST_FILTER"));
-  const struct CMUnitTest tests[] = {INT_ENTRIES(I32) INT_ENTRIES(U32) INT_ENTRIES(I64)
-                                         INT_ENTRIES(U64) FLOAT_ENTRIES(F32) FLOAT_ENTRIES(F64)};
-  return cmocka_run_group_tests(tests, setup, teardown);
+  const struct CMUnitTest tests[] = {TEST_OP_TYPES(ENTRY)};
+  return TEST_RUN(tests, setup, test_teardown);
 }

@@ -11,17 +11,11 @@
  * memory and device buffers at element offsets that are not vector-aligned. Floats are also
  * reduced twice, which must give the same bits.
  * ============================================================================================== */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
-
-#include "support.h"
+#include "support/fixture.h"
 
 /* The ways to spread segments, as OCL_REDUCE_POLICY names them ("" = automatic). */
 static const char *const modes[] = {"",          "seg=lane",  "seg=mr",
@@ -32,23 +26,13 @@ static ocl_reduce_context *contexts[MODE_COUNT_SEG];
 static size_t lengths[32];
 static size_t length_count;
 
-/* Creates a context per mode: the environment's policy (the test registration's) plus the mode. */
+/* A context per mode: the environment's policy (the test registration's) plus the mode. */
 static int setup(void **state) {
   (void)state;
   test_rng_init();
-  const char *base = getenv("OCL_REDUCE_POLICY");
-  char base_copy[256];
-  snprintf(base_copy, sizeof base_copy, "%s", base ? base : "");
-  for (size_t m = 0; m < MODE_COUNT_SEG; m++) {
-    char policy[512];
-    snprintf(policy, sizeof policy, "%s%s%s", base_copy, base_copy[0] && modes[m][0] ? "," : "",
-             modes[m]);
-    setenv("OCL_REDUCE_POLICY", policy, 1);
-    contexts[m] = test_context_create();
-    if (!contexts[m])
+  for (size_t m = 0; m < MODE_COUNT_SEG; m++)
+    if (!(contexts[m] = test_context_with_policy(modes[m])))
       return -1;
-  }
-  setenv("OCL_REDUCE_POLICY", base_copy, 1);
 
   const test_shape shape = test_context_shape(contexts[0]);
   const size_t fixed[] = {0, 1, 2, 3, 7, 31, 32, 33, 61, 4096};
@@ -72,7 +56,8 @@ static int teardown(void **state) {
   return 0;
 }
 
-/* ---- One call, checked ------------------------------------------------------------------------ */
+/* ---- One call, checked ------------------------------------------------------------------------
+ */
 
 typedef struct seg_case {
   ocl_reduce_context *ctx;
@@ -187,7 +172,8 @@ static int check_case(const seg_case *c) {
   return failures;
 }
 
-/* ---- Sweeps ------------------------------------------------------------------------------------- */
+/* ---- Sweeps -------------------------------------------------------------------------------------
+ */
 
 /* Elements per case, at most: enough for many work-groups' worth of short segments. */
 #define CASE_ELEMENTS ((size_t)1 << 16)
@@ -292,26 +278,7 @@ static void sweep(ocl_reduce_op op, ocl_reduce_type type) {
     (void)state;                                                                                   \
     sweep(OCL_REDUCE_##OP, OCL_REDUCE_##TYPE);                                                     \
   }
-#define INT_OPS(TYPE)                                                                              \
-  SWEEP_TEST(SUM, TYPE)                                                                            \
-  SWEEP_TEST(PROD, TYPE)                                                                           \
-  SWEEP_TEST(MIN, TYPE)                                                                            \
-  SWEEP_TEST(MAX, TYPE)                                                                            \
-  SWEEP_TEST(AND, TYPE)                                                                            \
-  SWEEP_TEST(OR, TYPE)                                                                             \
-  SWEEP_TEST(XOR, TYPE)
-#define FLOAT_OPS(TYPE)                                                                            \
-  SWEEP_TEST(SUM, TYPE)                                                                            \
-  SWEEP_TEST(PROD, TYPE)                                                                           \
-  SWEEP_TEST(MIN, TYPE)                                                                            \
-  SWEEP_TEST(MAX, TYPE)
-
-INT_OPS(I32)
-INT_OPS(U32)
-INT_OPS(I64)
-INT_OPS(U64)
-FLOAT_OPS(F32)
-FLOAT_OPS(F64)
+TEST_OP_TYPES(SWEEP_TEST)
 
 /* Segments larger than one upload through the staging buffer, from host memory: the batching of
  * whole segments, and a single segment reduced piece by piece. */
@@ -353,16 +320,9 @@ static void test_host_input_larger_than_one_upload(void **state) {
 }
 
 #define ENTRY(OP, TYPE) cmocka_unit_test(test_##OP##_##TYPE##_segments_match_host_reference),
-#define INT_ENTRIES(TYPE)                                                                          \
-  ENTRY(SUM, TYPE) ENTRY(PROD, TYPE) ENTRY(MIN, TYPE) ENTRY(MAX, TYPE) ENTRY(AND, TYPE)           \
-      ENTRY(OR, TYPE) ENTRY(XOR, TYPE)
-#define FLOAT_ENTRIES(TYPE) ENTRY(SUM, TYPE) ENTRY(PROD, TYPE) ENTRY(MIN, TYPE) ENTRY(MAX, TYPE)
 
 int main(void) {
-  if (getenv("OCL_REDUCE_TEST_FILTER"))
-    cmocka_set_test_filter(getenv("OCL_REDUCE_TEST_FILTER"));
   const struct CMUnitTest tests[] = {
-      INT_ENTRIES(I32) INT_ENTRIES(U32) INT_ENTRIES(I64) INT_ENTRIES(U64) FLOAT_ENTRIES(F32)
-          FLOAT_ENTRIES(F64) cmocka_unit_test(test_host_input_larger_than_one_upload)};
-  return cmocka_run_group_tests(tests, setup, teardown);
+      TEST_OP_TYPES(ENTRY) cmocka_unit_test(test_host_input_larger_than_one_upload)};
+  return TEST_RUN(tests, setup, teardown);
 }

@@ -1,7 +1,8 @@
 /* =================================================================================================
  * cmd_info.c: `ocl-reduce info`: like clinfo, but answering our question. For each device of each
  * platform: the capabilities the paths depend on, the path and subgroup implementation automatic
- * selection takes, and a quick self-check of sum, min and max on every type.
+ * selection takes, the planner's plans per type (ocl_reduce_describe_plan), and a quick
+ * self-check of sum, min and max on every type.
  * ============================================================================================== */
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,19 +104,28 @@ static int describe(const ocl_reduce_device_desc *d) {
   if (info.path == OCL_REDUCE_PATH_SUBGROUP)
     printf(" (%s, subgroup size %u)", info.subgroup_impl_name, info.subgroup_size);
   printf(", work-group size %u\n", info.work_group_size);
+  /* The planner's plans, in OCL_REDUCE_POLICY syntax: what to force to compare. */
+  printf("  plans               (2^24 elements; OCL_REDUCE_POLICY syntax)\n");
+  static const struct {
+    ocl_reduce_op op;
+    size_t segment_length;
+    const char *what;
+  } shown[] = {{OCL_REDUCE_SUM, 0, "sum"},
+               {OCL_REDUCE_MIN, 0, "min"},
+               {OCL_REDUCE_SUM, 32, "sums of 32"},
+               {OCL_REDUCE_SUM, 4096, "sums of 4096"}};
   for (int t = 0; t < OCL_REDUCE_TYPE_COUNT; t++) {
-    const ocl_reduce_type type = (ocl_reduce_type)t;
-    const int is_float = type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64;
-    printf("    %-4s              ", ocl_reduce_type_name(type));
-    if (type == OCL_REDUCE_F64 && !info.has_fp64)
-      printf("refused: no fp64\n");
-    else if (info.path == OCL_REDUCE_PATH_LOCAL)
-      printf("local memory, every operator\n");
-    else if (info.subgroup_impl == OCL_REDUCE_SUBGROUP_BUILTIN)
-      printf("sub_group_reduce built-ins for sum%s; local memory for the others\n",
-             is_float ? "" : ", min, max");
-    else
-      printf("%s shuffles, every operator\n", info.subgroup_impl_name);
+    for (size_t k = 0; k < sizeof shown / sizeof shown[0]; k++) {
+      const ocl_reduce_type type = (ocl_reduce_type)t;
+      /* Segments for f32 only: the other types plan them alike. */
+      if (shown[k].segment_length && type != OCL_REDUCE_F32)
+        continue;
+      char plan[1024];
+      s = ocl_reduce_describe_plan(ctx, shown[k].op, type, (size_t)1 << 24,
+                                   shown[k].segment_length, plan, sizeof plan);
+      printf("    %s %-13s %s\n", ocl_reduce_type_name(type), shown[k].what,
+             s == OCL_REDUCE_OK ? plan : ocl_reduce_status_name(s));
+    }
   }
   printf("  self-check          ");
   int failures = 0;

@@ -49,7 +49,7 @@ if [ "${1:-}" = "--tune" ] || [ "${1:-}" = "--profile-segments" ]; then
   echo "== Nsight Compute: f32 sums of 32-element segments (2^26 elements)"
   timeout 120 ncu --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis \
     --section LaunchStats --section Occupancy --section WarpStateStats \
-    -k "regex:orx_reduce_segments" -c 2 \
+    -k "regex:orx_segments" -c 2 \
     "$bench" bench --segments 32 --paths cuda/auto --reps 1 --warmup 0 --no-cub \
     > "$logs/ncu-segments.txt" 2>&1
   grep -E "orx_reduce_segments|DRAM Throughput|Memory Throughput|Duration|Achieved Occupancy|Registers Per|Grid Size|Block Size|Stall|Theoretical Occupancy" \

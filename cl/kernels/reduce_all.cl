@@ -1,0 +1,84 @@
+/* =================================================================================================
+ * reduce_all.cl: one reduction over a whole array, in a single launch for every input size.
+ *
+ *   1. Each work-item accumulates its share of the aligned vectors (lib/orx_stream.cl) and at most
+ *      one of the unaligned elements before and after them (the head before the first
+ *      ORX_VEC-aligned element and the tail after the last whole vector).
+ *   2. The work-group combines its work-items (lib/orx_workgroup.cl, subgroup or local path).
+ *   3. A launch of one work-group writes its result to out[out_index] and is done. Otherwise each
+ *      group writes a partial, and the last group to finish (lib/orx_finish.cl) combines the
+ *      partials and writes out[out_index].
+ *
+ * How the last group combines the partials (ORX_FINISH_SERIAL):
+ *   0 (GPUs): all its work-items, through the work-group reduction again; there may be a thousand.
+ *   1 (CPUs): its first work-item alone, in index order; there are a few per core. This also keeps
+ *      the kernel at one work-group reduction: PoCL 3.1 miscompiles a second inlined copy of the
+ *      barrier-containing reduction (wrong partials once work-groups run concurrently, or a crash
+ *      in LLVM 15's inliner).
+ *
+ * The grid size depends only on the element count and the device, and every combine order is
+ * fixed, so a given input gives the same bits on every run.
+ *
+ * Launch: get_local_size(0) == ORX_WG_SIZE, any number of groups (the host keeps it within the
+ * partials buffer). `in` + `offset` + `head` must be aligned to ORX_VEC elements. *counter is zero
+ * before the first launch. `out_stride` is the multi-operator kernel's (reduce_multi.cl), which
+ * shares this signature; one result has no stride.
+ * ============================================================================================== */
+#include "lib/orx_finish.cl"
+#include "lib/orx_stream.cl"
+#include "lib/orx_workgroup.cl"
+
+__kernel ORX_KERNEL_ATTR void orx_reduce_all(__global const T *ORX_RESTRICT in, ulong offset,
+                                             ulong n, ulong head,
+                                             __global T *partials, __global uint *counter,
+                                             __global T *out, ulong out_index, ulong out_stride) {
+  __local T scratch[2 * ORX_WG_SIZE];
+  __local uint is_last_group;
+
+  const uint lid = (uint)get_local_id(0);
+  const ulong item = get_global_id(0);
+  const ulong items = get_global_size(0);
+  const uint groups = (uint)get_num_groups(0);
+  __global const T *base = in + offset;
+  (void)out_stride;
+
+  /* 1. Aligned vectors, then the few elements of the unaligned head and tail. */
+  T a, b;
+  orx_span_share(base, n, head, item, items, &a, &b);
+
+  /* 2. The work-group's result, in work-item 0. */
+  T group_result = orx_wg_reduce2(a, b, scratch);
+  if (groups == 1) {
+    if (lid == 0)
+      out[out_index] = group_result;
+    return;
+  }
+
+  /* 3. Publish the partial; the last group to arrive finishes. */
+  if (lid == 0)
+    partials[get_group_id(0)] = group_result;
+  if (!orx_last_group(counter, 1, &is_last_group))
+    return;
+
+  /* Other groups' partials are read through volatile so that no stale cached copy is used. */
+  __global volatile const T *done = (__global volatile const T *)partials;
+#if ORX_FINISH_SERIAL
+  if (lid == 0) {
+    T acc = done[0];
+    for (uint g = 1; g < groups; g++)
+      acc = orx_combine(acc, done[g]);
+    out[out_index] = acc;
+  }
+#else
+  a = ORX_IDENTITY;
+  b = ORX_IDENTITY;
+  for (uint g = lid; g < groups; g += 2 * ORX_WG_SIZE) {
+    a = orx_combine(a, done[g]);
+    if (g + ORX_WG_SIZE < groups)
+      b = orx_combine(b, done[g + ORX_WG_SIZE]);
+  }
+  group_result = orx_wg_reduce2(a, b, scratch);
+  if (lid == 0)
+    out[out_index] = group_result;
+#endif
+}

@@ -1,0 +1,109 @@
+/* =================================================================================================
+ * reduce_multi.cl: one pass over an array that reduces it with ORX_SLOTS operators at once
+ * (operator slots, lib/orx_ops.cl), for example sum, min and max together. Result k goes to
+ * out[out_index + k * out_stride]. K below is ORX_SLOTS, Q is ORX_MR_Q (K rounded up to a power of
+ * two).
+ *
+ *   1. Each work-item streams its share once, with K accumulators (orx_span_share_ops).
+ *   2. The work-group combines them. GPUs: the multireduction (lib/orx_multireduce.cl): lanes in
+ *      groups of Q merge the K reductions while they
+ *      exchange, Q - 1 merges instead of K log2(Q) exchanges, and lane l of each group ends with
+ *      reduction l mod Q; a tree over the groups of lanes (orx_lm_tree_op) leaves result k in
+ *      work-item k. CPUs (ORX_FINISH_SERIAL): the work-items' values go to local memory and
+ *      work-item 0 combines them in order, one barrier instead of a merge's two per level.
+ *   3. As in reduce_all.cl: one group writes the results; otherwise each group writes K partials
+ *      (partials[k * groups + group]) and the last group to finish (lib/orx_finish.cl) combines
+ *      them, serially on CPUs, else with all its work-items.
+ *
+ * The combine order is fixed, so results are deterministic. Where one work-item combines for every
+ * operator, the loop over operators is unrolled, so that each combine has a constant operator.
+ *
+ * Launch: get_local_size(0) == ORX_WG_SIZE (a multiple of ORX_MR_Q), at most as many groups as
+ * partials has room for K of. `in` + `offset` + `head` must be aligned to ORX_VEC elements.
+ * ============================================================================================== */
+#include "lib/orx_finish.cl"
+#include "lib/orx_multireduce.cl"
+#include "lib/orx_stream.cl"
+
+__kernel ORX_KERNEL_ATTR void orx_reduce_multi(__global const T *ORX_RESTRICT in, ulong offset,
+                                               ulong n, ulong head, __global T *partials,
+                                               __global uint *counter, __global T *out,
+                                               ulong out_index, ulong out_stride) {
+  __local uint is_last_group;
+  const uint lid = (uint)get_local_id(0);
+  const uint groups = (uint)get_num_groups(0);
+  const uint group = (uint)get_group_id(0);
+
+  /* 1. This work-item's share, every operator at once; the padding reductions stay at their
+   * identity. */
+  T v[ORX_MR_Q];
+  orx_span_share_ops(in + offset, n, head, get_global_id(0), get_global_size(0), v);
+#pragma unroll
+  for (uint r = ORX_SLOTS; r < ORX_MR_Q; r++)
+    v[r] = orx_slot_identity(r);
+
+#if ORX_FINISH_SERIAL
+  /* 2. Work-item 0 combines the group in work-item order, operator by operator. */
+  __local T gathered[ORX_SLOTS * ORX_WG_SIZE];
+#pragma unroll
+  for (uint k = 0; k < ORX_SLOTS; k++)
+    gathered[k * ORX_WG_SIZE + lid] = v[k];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+#pragma unroll
+    for (uint k = 0; k < ORX_SLOTS; k++) {
+      T acc = gathered[k * ORX_WG_SIZE];
+      for (uint i = 1; i < ORX_WG_SIZE; i++)
+        acc = orx_combine_op(orx_slot_op(k), acc, gathered[k * ORX_WG_SIZE + i]);
+      if (groups == 1)
+        out[out_index + k * out_stride] = acc;
+      else
+        partials[(ulong)k * groups + group] = acc;
+    }
+  }
+  if (groups == 1)
+    return;
+  if (!orx_last_group(counter, 1, &is_last_group))
+    return;
+
+  /* 3. The last group: work-item 0 combines the partials in group order. */
+  __global volatile const T *done = (__global volatile const T *)partials;
+  if (lid == 0) {
+#pragma unroll
+    for (uint k = 0; k < ORX_SLOTS; k++) {
+      T acc = done[(ulong)k * groups];
+      for (uint g = 1; g < groups; g++)
+        acc = orx_combine_op(orx_slot_op(k), acc, done[(ulong)k * groups + g]);
+      out[out_index + k * out_stride] = acc;
+    }
+  }
+#else
+  __local T scratch[2 * ORX_WG_SIZE];
+  const uint k = lid % ORX_MR_Q; /* the reduction this work-item ends up with */
+
+  /* 2. Reduction k of the whole group, in work-item k. */
+  T x = orx_multireduce(v, k, orx_mr_can_shuffle(), scratch);
+  x = orx_lm_tree_op(x, ORX_MR_Q, orx_slot_op(k), scratch);
+  if (groups == 1) {
+    if (lid < ORX_SLOTS)
+      out[out_index + lid * out_stride] = x;
+    return;
+  }
+
+  /* 3. Publish the partials; the last group to arrive finishes. */
+  if (lid < ORX_SLOTS)
+    partials[(ulong)lid * groups + group] = x;
+  if (!orx_last_group(counter, ORX_SLOTS, &is_last_group))
+    return;
+
+  /* Work-items k, k + Q, k + 2Q, ... take operator k's partials in turn, then a tree. */
+  __global volatile const T *done = (__global volatile const T *)partials;
+  T y = orx_slot_identity(k);
+  if (k < ORX_SLOTS)
+    for (uint g = lid / ORX_MR_Q; g < groups; g += ORX_WG_SIZE / ORX_MR_Q)
+      y = orx_combine_op(orx_slot_op(k), y, done[(ulong)k * groups + g]);
+  y = orx_lm_tree_op(y, ORX_MR_Q, orx_slot_op(k), scratch);
+  if (lid < ORX_SLOTS)
+    out[out_index + lid * out_stride] = y;
+#endif
+}

@@ -1,0 +1,195 @@
+/* =================================================================================================
+ * segments_mr.cl: segmented reductions (lib/orx_segments.cl) by Parker & MacKinnon's
+ * multireduction (lib/orx_multireduce.cl), for short and middling segments on GPUs. Groups of
+ * ORX_MR_LANES lanes take ORX_MR_Q <= ORX_MR_LANES segments at a time (ORX_SEG_BATCH sets of them
+ * when the lane groups are narrow). Lane j of a group reads loads j, j + W, j + 2W, ... (W lanes)
+ * of each of its group's segments, so one load instruction reads W consecutive vectors or
+ * elements (with W = 8 vectors of 4 f32 and 32-element segments, lane l reads vector l of each of
+ * 8 segments: every load is one coalesced 128-byte line), into v[r], one accumulator per segment.
+ * The Q reductions then merge while they exchange: Q - 1 merges and 2(Q - 1) shuffles instead of
+ * Q log2(Q), and, where W > Q, log2(W / Q) plain butterfly levels. Lane r then holds segment r and
+ * the Q results are stored side by side (coalesced). Q < W spreads a long segment over more lanes
+ * without more registers per lane (each slot holds a load and an accumulator).
+ *
+ * What one load takes (ORX_SEG_LOAD, ids in orx_contract.h): one element; a whole vector of
+ * ORX_VEC elements, where the host found every segment aligned to vectors and a whole number of
+ * them long (four times the bytes in flight per load for f32); or a vector of the aligned grid
+ * of which the elements outside the segment are left out (any lengths, any start: a segment of n
+ * elements takes up to (n + 2 ORX_VEC - 2) / ORX_VEC of them; a vector that reaches outside the
+ * input is loaded element by element). Vectors are folded in index order; steps and positions
+ * in the loops count loads.
+ *
+ * Merges put the lower lane's value first and each lane's accumulators combine in a fixed order,
+ * so results are deterministic; a segment that takes no more than W loads is combined in index
+ * order.
+ *
+ * Launch: get_local_size(0) == ORX_WG_SIZE, a multiple of ORX_MR_LANES; any number of groups.
+ * ============================================================================================== */
+#include "lib/orx_multireduce.cl"
+#include "lib/orx_segments.cl"
+#include "lib/orx_stream.cl" /* orx_fold_op */
+
+#define ORX_SEG_W ORX_MR_LANES
+/* Slot q of lane group `group` in the block starting at segment `block`: a set spans the
+ * work-group's lane groups, Q consecutive segments each. */
+#define ORX_SEG_SLOTS (ORX_SEG_BATCH * ORX_MR_Q)
+#define ORX_SEG_SET ((ORX_WG_SIZE / ORX_SEG_W) * ORX_MR_Q)
+ORX_INLINE ulong orx_mr_slot(ulong block, uint group, uint q) {
+  return block + (ulong)(q / ORX_MR_Q) * ORX_SEG_SET + group * ORX_MR_Q + q % ORX_MR_Q;
+}
+
+#if ORX_SEG_LOAD == ORX_SEG_ELEMENTS
+#define orx_seg_load_t T
+#else
+#define orx_seg_load_t TV
+#endif
+
+/* Loads a segment of n elements at `begin` takes. */
+ORX_INLINE ulong orx_seg_steps(const orx_segments *g, ulong begin, ulong n) {
+#if ORX_SEG_LOAD != ORX_SEG_MASKED
+  (void)g;
+  (void)begin;
+  return ORX_SEG_LOAD == ORX_SEG_VECTORS ? n / ORX_VEC : n;
+#else
+  const ulong first = g->misalign + begin;
+  return n ? (first + n + ORX_VEC - 1) / ORX_VEC - first / ORX_VEC : 0;
+#endif
+}
+
+/* Load j of the segment at `begin`. */
+ORX_INLINE orx_seg_load_t orx_seg_load(const orx_segments *g, ulong begin, ulong j) {
+#if ORX_SEG_LOAD == ORX_SEG_ELEMENTS
+  return g->base[begin + j];
+#elif ORX_SEG_LOAD == ORX_SEG_VECTORS
+  return ((ORX_GLOBAL_PTR const TV *)(g->base + begin))[j];
+#else
+  return orx_seg_grid_load(g, (g->misalign + begin) / ORX_VEC + j);
+#endif
+}
+
+/* Load j (x) of the segment of n elements at `begin`, folded to one value. */
+ORX_INLINE T orx_seg_fold(const orx_segments *g, orx_seg_load_t x, ulong begin, ulong n, ulong j) {
+#if ORX_SEG_LOAD != ORX_SEG_MASKED
+  (void)g;
+  (void)begin;
+  (void)n;
+  (void)j;
+#if ORX_SEG_LOAD == ORX_SEG_ELEMENTS
+  return x;
+#else
+  return orx_fold_op(x, ORX_OP_ID);
+#endif
+#else
+  const ulong skip = (g->misalign + begin) % ORX_VEC; /* components before the segment */
+  T c[ORX_VEC];
+  ORX_STORE_V(x, c);
+  T r = ORX_IDENTITY;
+  for (uint k = 0; k < ORX_VEC; k++) {
+    /* Component k's position in the segment; before its start, it wraps past any length. */
+    const ulong at = j * ORX_VEC + k - skip;
+    if (at < n)
+      r = orx_combine(r, c[k]);
+  }
+  return r;
+#endif
+}
+
+__kernel ORX_KERNEL_ATTR void orx_segments_mr(ORX_SEGMENTS_ARGS) {
+  const orx_segments g = orx_segments_of(in, in_offset, misalign, count, length, offsets,
+                                         offsets_index, bias, ORX_SEG_LOAD == ORX_SEG_MASKED);
+  (void)per_round;
+  __local T scratch[2 * ORX_WG_SIZE];
+  const uint lid = (uint)get_local_id(0);
+  const uint lane = lid % ORX_SEG_W, group = lid / ORX_SEG_W;
+  const int shuffle = orx_mr_can_shuffle();
+  /* Each round, a work-group takes ORX_SEG_BATCH sets of segments. The loop is the same for
+   * every work-item of the group (local-memory merges have barriers). */
+  const ulong round = (ulong)ORX_SEG_BATCH * ORX_SEG_SET;
+  for (ulong block = get_group_id(0) * round; block < count; block += get_num_groups(0) * round) {
+    T v[ORX_SEG_SLOTS]; /* v[q]: this lane's share of slot q's segment */
+#if ORX_UNROLL_SLOTS
+#pragma unroll
+#endif
+    for (uint q = 0; q < ORX_SEG_SLOTS; q++)
+      v[q] = ORX_IDENTITY;
+#if !ORX_SEG_OFFSETS
+    /* Equal lengths: slot q's segment starts at s * length; a slot past the last segment reads
+     * segment 0 (block < count, so it exists) and is ignored. No per-slot positions or lengths
+     * live across the loop: on the H200, 56 registers instead of 80 for 8 vector slots, and
+     * 32-element segments at 3.4-3.7 TB/s instead of 2.7-2.9. */
+    /* The most loads a segment takes: one whose first element is the last of a vector. */
+    const ulong steps = orx_seg_steps(&g, ORX_VEC - 1 - misalign, g.length);
+    for (ulong j = lane; j < steps; j += ORX_SEG_W) {
+      orx_seg_load_t x[ORX_SEG_SLOTS];
+#if ORX_UNROLL_SLOTS
+#pragma unroll
+#endif
+      for (uint q = 0; q < ORX_SEG_SLOTS; q++) {
+        const ulong s = orx_mr_slot(block, group, q);
+        x[q] = orx_seg_load(&g, (s < count ? s : 0) * g.length, j);
+      }
+#if ORX_UNROLL_SLOTS
+#pragma unroll
+#endif
+      for (uint q = 0; q < ORX_SEG_SLOTS; q++) {
+        const ulong s = orx_mr_slot(block, group, q);
+        const T y = orx_combine(v[q], orx_seg_fold(&g, x[q], (s < count ? s : 0) * g.length,
+                                                   g.length, j));
+        v[q] = s < count ? y : v[q];
+      }
+    }
+#else
+    /* Offsets: the lane group's longest segment sets the steps; a slot past its segment's end
+     * loads the anchor (longest) segment's data, which another lane loads anyway, and ignores
+     * it. */
+    ulong longest = 0, anchor = 0;
+#if ORX_UNROLL_SLOTS
+#pragma unroll
+#endif
+    for (uint q = 0; q < ORX_SEG_SLOTS; q++) {
+      const ulong s = orx_mr_slot(block, group, q);
+      ulong begin = 0, n = 0;
+      if (s < count)
+        orx_segment(&g, s, &begin, &n);
+      const ulong steps = orx_seg_steps(&g, begin, n);
+      anchor = steps > longest ? begin : anchor;
+      longest = steps > longest ? steps : longest;
+    }
+    /* Column by column: each pass issues one load per slot before it combines any, so every load
+     * is in flight at once. */
+    for (ulong j = lane; j < longest; j += ORX_SEG_W) {
+      orx_seg_load_t x[ORX_SEG_SLOTS];
+      ulong begins[ORX_SEG_SLOTS], lengths[ORX_SEG_SLOTS];
+#if ORX_UNROLL_SLOTS
+#pragma unroll
+#endif
+      for (uint q = 0; q < ORX_SEG_SLOTS; q++) {
+        const ulong s = orx_mr_slot(block, group, q);
+        ulong begin = anchor, n = 0;
+        if (s < count)
+          orx_segment(&g, s, &begin, &n);
+        lengths[q] = j < orx_seg_steps(&g, begin, n) ? n : 0; /* 0: nothing of it here */
+        begins[q] = lengths[q] ? begin : anchor;
+        x[q] = orx_seg_load(&g, begins[q], j);
+      }
+#if ORX_UNROLL_SLOTS
+#pragma unroll
+#endif
+      for (uint q = 0; q < ORX_SEG_SLOTS; q++) {
+        const T y = orx_combine(v[q], orx_seg_fold(&g, x[q], begins[q], lengths[q], j));
+        v[q] = lengths[q] ? y : v[q];
+      }
+    }
+#endif
+    /* Lane r of each lane group (r < Q) ends with slot b * Q + r, stored side by side. */
+#if ORX_UNROLL_SLOTS
+#pragma unroll
+#endif
+    for (uint b = 0; b < ORX_SEG_BATCH; b++) {
+      const T x = orx_multireduce(v + b * ORX_MR_Q, lane, shuffle, scratch);
+      const ulong s = orx_mr_slot(block, group, b * ORX_MR_Q + lane % ORX_MR_Q);
+      if (lane < ORX_MR_Q && s < count)
+        out[out_index + s] = x;
+    }
+  }
+}

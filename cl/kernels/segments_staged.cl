@@ -1,0 +1,64 @@
+/* =================================================================================================
+ * segments_staged.cl: segmented reductions (lib/orx_segments.cl) of equal lengths that the
+ * multireduction cannot spread evenly over its lanes (33 elements span 9 vectors: a lane group of
+ * 16 leaves 7 idle). A work-group loads a tile of `per_round` whole segments (at most
+ * ORX_SEG_STAGE elements, one segment per work-item) into local memory with every lane reading
+ * consecutive vectors, then each work-item combines one segment from local memory in index order,
+ * and the results are stored side by side. Results are deterministic.
+ *
+ * Launch: get_local_size(0) == ORX_WG_SIZE, any number of groups; equal lengths only, with
+ * 1 <= per_round <= ORX_WG_SIZE and per_round * length <= ORX_SEG_STAGE (the planner's tile).
+ * ============================================================================================== */
+#include "lib/orx_segments.cl"
+
+/* Position of tile element i in the stage: one element of padding after every 32, so that work-
+ * items reading their own segments at a stride of `length` elements hit different local-memory
+ * banks (32-element segments would all hit one bank unpadded). A vector (ORX_VEC divides 32)
+ * never straddles the padding. */
+#define ORX_STAGE_AT(i) ((i) + (i) / 32)
+/* Vector loads each work-item has in flight before it stores any. */
+#define ORX_STAGE_LOADS 8
+
+__kernel ORX_KERNEL_ATTR void orx_segments_staged(ORX_SEGMENTS_ARGS) {
+  const orx_segments g = orx_segments_of(in, in_offset, misalign, count, length, offsets,
+                                         offsets_index, bias, 1);
+  __local T stage[ORX_STAGE_AT(ORX_SEG_STAGE + 2 * ORX_VEC)];
+  const uint lid = (uint)get_local_id(0);
+  for (ulong first = get_group_id(0) * per_round; first < count;
+       first += get_num_groups(0) * per_round) {
+    const ulong n_seg = count - first < per_round ? count - first : per_round;
+    const ulong from = misalign + first * length; /* the tile's first element on the grid */
+    const ulong v0 = from / ORX_VEC;
+    const uint n_vec = (uint)((from + n_seg * length + ORX_VEC - 1) / ORX_VEC - v0);
+    /* Every load of the group reads consecutive vectors; ORX_STAGE_LOADS of them in flight per
+     * work-item before any is stored. Vector i of the tile goes to stage position i * ORX_VEC
+     * (one segment's elements stay in order). */
+    for (uint i = lid; i < n_vec; i += ORX_WG_SIZE * ORX_STAGE_LOADS) {
+      TV x[ORX_STAGE_LOADS];
+#if ORX_UNROLL_SLOTS
+#pragma unroll
+#endif
+      for (uint k = 0; k < ORX_STAGE_LOADS; k++) {
+        const uint at = i + k * ORX_WG_SIZE;
+        x[k] = orx_seg_grid_load(&g, v0 + (at < n_vec ? at : 0));
+      }
+#if ORX_UNROLL_SLOTS
+#pragma unroll
+#endif
+      for (uint k = 0; k < ORX_STAGE_LOADS; k++) {
+        const uint at = i + k * ORX_WG_SIZE;
+        if (at < n_vec)
+          ORX_STORE_V(x[k], stage + ORX_STAGE_AT(at * ORX_VEC));
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < n_seg) {
+      const uint head = (uint)(from % ORX_VEC) + lid * (uint)length;
+      T r = ORX_IDENTITY;
+      for (uint j = 0; j < (uint)length; j++)
+        r = orx_combine(r, stage[ORX_STAGE_AT(head + j)]);
+      out[out_index + first + lid] = r;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites the stage */
+  }
+}

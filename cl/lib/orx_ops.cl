@@ -1,0 +1,132 @@
+/* =================================================================================================
+ * orx_ops.cl: the reduction operators (ids and facts in orx_contract.h). Kernels combine values
+ * only through these functions and pad only with identities, so an operator is its id and facts
+ * in the contract plus its ORX_APPLY_ macro and switch cases here, and every path and backend
+ * gets it.
+ *
+ *   orx_combine(a, b), orx_combine_v(a, b)   the kernel's operator ORX_OP_ID
+ *   orx_combine_op(op, a, b)                 any operator by id (with a constant `op` it folds
+ *                                            to one operator)
+ *   orx_slot_op(k), orx_slot_identity(k)     the operators of a kernel that applies ORX_SLOTS of
+ *                                            them at once (1 for single-operator kernels: slot 0
+ *                                            is ORX_OP_ID)
+ *
+ * Integer SUM and PROD wrap modulo 2^bits: they compute in the unsigned type of the same width
+ * (ORX_OPF_UNSIGNED: the host picks the compute type), whose bits equal two's-complement signed
+ * wrapping, so no kernel has signed overflow.
+ * ============================================================================================== */
+#ifndef ORX_OPS_CL
+#define ORX_OPS_CL
+
+#include "lib/orx_types.cl"
+
+#if ORX_IS_FLOAT && (ORX_OP_FLAGS_OF(ORX_OP_ID) & ORX_OPF_INTEGER_ONLY)
+#error "ORX_OP_ID is defined on integer types only"
+#endif
+
+/* ORX_APPLY_<OP>(a, b, AS_BITS, FROM_BITS): the operator on two scalars or, in OpenCL C, two
+ * vectors (the conditional operator then selects per component). AS_BITS / FROM_BITS reinterpret
+ * the operands' type as unsigned bits and back. */
+#if ORX_IS_FLOAT
+#define ORX_APPLY_SUM(a, b, AS_BITS, FROM_BITS) ((a) + (b))
+#define ORX_APPLY_PROD(a, b, AS_BITS, FROM_BITS) ((a) * (b))
+/* IEEE 754-2019 minimum / maximum: a NaN operand gives NaN, and -0.0 orders below +0.0. Operands
+ * that compare equal differ at most in the sign of zero, so OR of their bits picks -0.0 (minimum)
+ * and AND picks +0.0 (maximum); the result never depends on the combine order. */
+#define ORX_MINMAX(a, b, LESSER, TIE, AS_BITS, FROM_BITS)                                          \
+  (((a) != (a)) ? (a)                                                                              \
+   : ((b) != (b)) ? (b)                                                                            \
+   : LESSER(a, b) ? (a)                                                                            \
+   : LESSER(b, a) ? (b)                                                                            \
+                  : FROM_BITS(AS_BITS(a) TIE AS_BITS(b)))
+#define ORX_BELOW(a, b) ((a) < (b))
+#define ORX_ABOVE(a, b) ((a) > (b))
+#define ORX_APPLY_MIN(a, b, AS_BITS, FROM_BITS) ORX_MINMAX(a, b, ORX_BELOW, |, AS_BITS, FROM_BITS)
+#define ORX_APPLY_MAX(a, b, AS_BITS, FROM_BITS) ORX_MINMAX(a, b, ORX_ABOVE, &, AS_BITS, FROM_BITS)
+#else
+#define ORX_APPLY_SUM(a, b, AS_BITS, FROM_BITS) FROM_BITS(AS_BITS(a) + AS_BITS(b))
+#define ORX_APPLY_PROD(a, b, AS_BITS, FROM_BITS) FROM_BITS(AS_BITS(a) * AS_BITS(b))
+#define ORX_APPLY_MIN(a, b, AS_BITS, FROM_BITS) (((b) < (a)) ? (b) : (a))
+#define ORX_APPLY_MAX(a, b, AS_BITS, FROM_BITS) (((a) < (b)) ? (b) : (a))
+#define ORX_APPLY_AND(a, b, AS_BITS, FROM_BITS) ((a) & (b))
+#define ORX_APPLY_OR(a, b, AS_BITS, FROM_BITS) ((a) | (b))
+#define ORX_APPLY_XOR(a, b, AS_BITS, FROM_BITS) ((a) ^ (b))
+#endif
+
+/* Any operator by number. */
+ORX_INLINE T orx_combine_op(int op, T a, T b) {
+  switch (op) {
+  case ORX_OP_PROD:
+    return ORX_APPLY_PROD(a, b, ORX_AS_BITS, ORX_FROM_BITS);
+  case ORX_OP_MIN:
+    return ORX_APPLY_MIN(a, b, ORX_AS_BITS, ORX_FROM_BITS);
+  case ORX_OP_MAX:
+    return ORX_APPLY_MAX(a, b, ORX_AS_BITS, ORX_FROM_BITS);
+#if !ORX_IS_FLOAT
+  case ORX_OP_AND:
+    return ORX_APPLY_AND(a, b, ORX_AS_BITS, ORX_FROM_BITS);
+  case ORX_OP_OR:
+    return ORX_APPLY_OR(a, b, ORX_AS_BITS, ORX_FROM_BITS);
+  case ORX_OP_XOR:
+    return ORX_APPLY_XOR(a, b, ORX_AS_BITS, ORX_FROM_BITS);
+#endif
+  default:
+    return ORX_APPLY_SUM(a, b, ORX_AS_BITS, ORX_FROM_BITS);
+  }
+}
+
+/* Component-wise, for vector accumulators. */
+ORX_INLINE TV orx_combine_op_v(int op, TV a, TV b) {
+#if ORX_VEC == 1
+  return orx_combine_op(op, a, b);
+#elif ORX_NATIVE_VECTORS
+  switch (op) {
+  case ORX_OP_PROD:
+    return ORX_APPLY_PROD(a, b, ORX_AS_BITS_V, ORX_FROM_BITS_V);
+  case ORX_OP_MIN:
+    return ORX_APPLY_MIN(a, b, ORX_AS_BITS_V, ORX_FROM_BITS_V);
+  case ORX_OP_MAX:
+    return ORX_APPLY_MAX(a, b, ORX_AS_BITS_V, ORX_FROM_BITS_V);
+#if !ORX_IS_FLOAT
+  case ORX_OP_AND:
+    return ORX_APPLY_AND(a, b, ORX_AS_BITS_V, ORX_FROM_BITS_V);
+  case ORX_OP_OR:
+    return ORX_APPLY_OR(a, b, ORX_AS_BITS_V, ORX_FROM_BITS_V);
+  case ORX_OP_XOR:
+    return ORX_APPLY_XOR(a, b, ORX_AS_BITS_V, ORX_FROM_BITS_V);
+#endif
+  default:
+    return ORX_APPLY_SUM(a, b, ORX_AS_BITS_V, ORX_FROM_BITS_V);
+  }
+#else
+  TV r;
+  r.x = orx_combine_op(op, a.x, b.x);
+  r.y = orx_combine_op(op, a.y, b.y);
+#if ORX_VEC == 4
+  r.z = orx_combine_op(op, a.z, b.z);
+  r.w = orx_combine_op(op, a.w, b.w);
+#endif
+  return r;
+#endif
+}
+
+/* The kernel's operator. */
+ORX_INLINE T orx_combine(T a, T b) { return orx_combine_op(ORX_OP_ID, a, b); }
+ORX_INLINE TV orx_combine_v(TV a, TV b) { return orx_combine_op_v(ORX_OP_ID, a, b); }
+#define ORX_IDENTITY ORX_IDENTITY_OF(ORX_OP_ID)
+
+/* Operator slot k (k < 8): called with k known at compile time (unrolled loops), each call folds
+ * to one operator. Slots from ORX_SLOTS on repeat slot 0, so the padding reductions of the
+ * multireduction (a power of two of them) are harmless. */
+ORX_INLINE int orx_slot_op(uint k) {
+#if ORX_SLOTS == 1
+  (void)k; /* one operator: a constant, whatever k is (segment kernels index by lane) */
+  return (int)((ulong)(ORX_SLOT_OPS)&0xffu);
+#else
+  return (int)(((ulong)(ORX_SLOT_OPS) >> (8 * (k < ORX_SLOTS ? k : 0u))) & 0xffu);
+#endif
+}
+ORX_INLINE T orx_identity_op(int op) { return ORX_IDENTITY_OF(op); }
+ORX_INLINE T orx_slot_identity(uint k) { return orx_identity_op(orx_slot_op(k)); }
+
+#endif /* ORX_OPS_CL */

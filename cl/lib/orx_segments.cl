@@ -1,0 +1,94 @@
+/* =================================================================================================
+ * orx_segments.cl: what the segmented kernels (kernels/segments_*.cl, one per strategy) share:
+ * their arguments, where each segment lies, and loads from the aligned grid of vectors.
+ *
+ * Segment s is `length` elements from element s * length (equal lengths), or elements
+ * [offsets[s], offsets[s + 1]) (ORX_SEG_OFFSETS, CSR-style begin offsets); an empty segment gives
+ * the identity. Result s goes to out[out_index + s].
+ *
+ * Every strategy takes ORX_SEGMENTS_ARGS, so that the host launches them alike:
+ *   in, in_offset  the input: positions count from base = in + in_offset;
+ *   misalign       base lies `misalign` (< ORX_VEC) elements past a vector boundary;
+ *   count, length  segments, and their length (equal lengths);
+ *   offsets, offsets_index, bias   offsets[offsets_index + s] - bias is where segment s starts
+ *                  (the host uploads a batch of segments to the start of a staging buffer);
+ *   out, out_index the results;
+ *   per_round      segments a work-group takes at a time, where the host chooses it (STAGED: a
+ *                  tile); the other strategies fix theirs at compile time.
+ * ============================================================================================== */
+#ifndef ORX_SEGMENTS_CL
+#define ORX_SEGMENTS_CL
+
+#include "lib/orx_ops.cl"
+
+#define ORX_SEGMENTS_ARGS                                                                          \
+  __global const T *ORX_RESTRICT in, ulong in_offset, ulong misalign, ulong count, ulong length,   \
+      __global const ulong *ORX_RESTRICT offsets, ulong offsets_index, ulong bias,                 \
+      __global T *out, ulong out_index, ulong per_round
+
+/* The segments a launch sees. Vectors of the aligned grid (vector i holds positions
+ * i * ORX_VEC - misalign onwards) that the input holds whole: whole_count of them from
+ * whole_first (set by orx_segments_of with `grid`). */
+typedef struct orx_segments {
+  ORX_GLOBAL_PTR const T *base;
+  ulong count, length;                 /* length: equal-length segments only */
+  ORX_GLOBAL_PTR const ulong *offsets; /* offsets + offsets_index: offsets only */
+  ulong bias, misalign;
+  ulong total;                         /* elements the input holds from base */
+  ulong whole_first, whole_count;
+} orx_segments;
+
+/* The launch's segments; `grid` (a constant): also the range of whole vectors, which grid loads
+ * need (one more global read with offsets, so only where they are used). */
+ORX_INLINE orx_segments orx_segments_of(ORX_GLOBAL_PTR const T *in, ulong in_offset,
+                                        ulong misalign, ulong count, ulong length,
+                                        ORX_GLOBAL_PTR const ulong *offsets, ulong offsets_index,
+                                        ulong bias, int grid) {
+  orx_segments g;
+  g.base = in + in_offset;
+  g.count = count;
+  g.length = length;
+  g.offsets = offsets + offsets_index;
+  g.bias = bias;
+  g.misalign = misalign;
+  g.total = g.whole_first = g.whole_count = 0;
+  if (grid) {
+#if ORX_SEG_OFFSETS
+    g.total = g.offsets[count] - bias; /* elements the input holds from base */
+#else
+    g.total = count * length;
+#endif
+    g.whole_first = misalign ? 1 : 0; /* misalign < ORX_VEC */
+    const ulong whole_end = (misalign + g.total) / ORX_VEC;
+    g.whole_count = whole_end > g.whole_first ? whole_end - g.whole_first : 0;
+  }
+  return g;
+}
+
+/* First element (relative to base) and length of segment s < count. */
+ORX_INLINE void orx_segment(const orx_segments *g, ulong s, ulong *begin, ulong *n) {
+#if ORX_SEG_OFFSETS
+  const ulong first = g->offsets[s], end = g->offsets[s + 1];
+  *begin = first - g->bias;
+  *n = end - first;
+#else
+  *begin = s * g->length;
+  *n = g->length;
+#endif
+}
+
+/* Vector vi of the aligned grid: loaded whole where the input holds all of it; else (at most the
+ * input's first and last vectors) element by element, the identity in place of the elements
+ * outside the input, which no segment uses. */
+ORX_INLINE TV orx_seg_grid_load(const orx_segments *g, ulong vi) {
+  if (vi - g->whole_first < g->whole_count)
+    return ((ORX_GLOBAL_PTR const TV *)(g->base - g->misalign))[vi];
+  T c[ORX_VEC];
+  for (uint k = 0; k < ORX_VEC; k++) {
+    const ulong at = vi * ORX_VEC + k - g->misalign; /* before base, it wraps past total */
+    c[k] = at < g->total ? g->base[at] : ORX_IDENTITY;
+  }
+  return ORX_LOAD_V(c);
+}
+
+#endif /* ORX_SEGMENTS_CL */

@@ -1,0 +1,170 @@
+/* =================================================================================================
+ * orx_stream.cl: how one work-item reads its share of the input and accumulates it.
+ *
+ * The input is viewed as `nvec` aligned vectors of ORX_VEC elements. The host chooses the layout by
+ * device type (ORX_STREAM, ids in orx_contract.h):
+ *
+ *   ORX_STREAM_STRIDED (GPUs): work-item w of W takes vectors w, w + W, w + 2W, ... so that
+ *     neighbouring work-items read neighbouring vectors (coalesced), ORX_UNROLL loads in flight.
+ *   ORX_STREAM_TILED (GPUs, CUB's layout): each work-group takes an even, contiguous share of the
+ *     vectors, and its work-items stride through that share by the group size (coalesced).
+ *   ORX_STREAM_CHUNK (CPUs): work-item w takes one contiguous run of vectors. CPU implementations
+ *     run a work-group's work-items one after another, so a strided loop would jump through
+ *     memory; on PoCL it is 10-40x slower than a contiguous run.
+ *
+ * Each load feeds one of ORX_UNROLL independent vector accumulators (more loads in flight, shorter
+ * dependency chains); they are combined in a fixed order at the end. A kernel may reduce the same
+ * input with several operators at once: its ORX_SLOTS operator slots (orx_ops.cl); single-operator
+ * kernels have one, ORX_OP_ID.
+ * ============================================================================================== */
+#ifndef ORX_STREAM_CL
+#define ORX_STREAM_CL
+
+#include "lib/orx_ops.cl"
+
+/* Accumulates vectors [begin, end) with step `step` of `in` (step 1: a contiguous run) into
+ * acc[k], one vector per operator. */
+ORX_INLINE void orx_stream_range(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong begin, ulong end,
+                                 ulong step, TV *acc) {
+  TV part[ORX_UNROLL][ORX_SLOTS];
+  for (int u = 0; u < ORX_UNROLL; u++)
+    for (int k = 0; k < ORX_SLOTS; k++)
+      part[u][k] = orx_splat_v(orx_slot_identity(k));
+  ulong v = begin;
+  if (end > begin) {
+    const ulong span = (ulong)(ORX_UNROLL - 1) * step;
+    for (; v < end && end - v > span; v += (ulong)ORX_UNROLL * step) {
+      TV x[ORX_UNROLL];
+      for (int u = 0; u < ORX_UNROLL; u++)
+        x[u] = in[v + (ulong)u * step];
+      for (int u = 0; u < ORX_UNROLL; u++)
+        for (int k = 0; k < ORX_SLOTS; k++)
+          part[u][k] = orx_combine_op_v(orx_slot_op(k), part[u][k], x[u]);
+    }
+  }
+  for (; v < end; v += step)
+    for (int k = 0; k < ORX_SLOTS; k++)
+      part[0][k] = orx_combine_op_v(orx_slot_op(k), part[0][k], in[v]);
+  for (int k = 0; k < ORX_SLOTS; k++) {
+    acc[k] = part[0][k];
+    for (int u = 1; u < ORX_UNROLL; u++)
+      acc[k] = orx_combine_op_v(orx_slot_op(k), acc[k], part[u][k]);
+  }
+}
+
+/* Work-item `item` of `items`'s contiguous run [*begin, *end) of `total` things: a balanced split,
+ * the first total % items work-items take one more. */
+ORX_INLINE void orx_chunk_of(ulong total, ulong item, ulong items, ulong *begin, ulong *end) {
+  const ulong per = total / items, extra = total % items;
+  *begin = item * per + (item < extra ? item : extra);
+  *end = *begin + per + (item < extra ? 1 : 0);
+}
+
+/* This work-item's share of `nvec` vectors, as work-item `item` of `items`, into acc[k]. */
+ORX_INLINE void orx_stream_share(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong nvec, ulong item,
+                                 ulong items, TV *acc) {
+#if ORX_STREAM == ORX_STREAM_TILED
+  /* The group's share: whole multiples of the group size, the last group takes what is left. */
+  const ulong groups = get_num_groups(0), size = get_local_size(0);
+  const ulong share = ((nvec + groups - 1) / groups + size - 1) / size * size;
+  const ulong begin = get_group_id(0) * share;
+  const ulong end = begin + share < nvec ? begin + share : nvec;
+  (void)item;
+  (void)items;
+  orx_stream_range(in, begin + get_local_id(0), end, size, acc);
+#elif ORX_STREAM == ORX_STREAM_CHUNK
+  ulong begin, end;
+  orx_chunk_of(nvec, item, items, &begin, &end);
+  orx_stream_range(in, begin, end, 1, acc);
+#else
+  orx_stream_range(in, item, nvec, items, acc);
+#endif
+}
+
+/* Elements before the first vector boundary of a span that starts `misaligned` elements past one
+ * (at most n). */
+ORX_INLINE ulong orx_span_head(ulong misaligned, ulong n) {
+  const ulong head = (ORX_VEC - misaligned % ORX_VEC) % ORX_VEC;
+  return head < n ? head : n;
+}
+
+/* A span of n elements at `base` whose element `head` (<= n) is the first on a vector boundary:
+ * the whole vectors from there, and the loose elements before and after them. */
+typedef struct orx_span {
+  ulong head, nvec, tail_begin, loose;
+} orx_span;
+
+ORX_INLINE orx_span orx_span_of(ulong n, ulong head) {
+  orx_span s;
+  s.head = head;
+  s.nvec = (n - head) / ORX_VEC;
+  s.tail_begin = head + s.nvec * ORX_VEC;
+  s.loose = head + (n - s.tail_begin);
+  return s;
+}
+
+/* Index in the span of its loose element number r (< s.loose): the head first, then the tail. */
+ORX_INLINE ulong orx_span_loose(const orx_span *s, ulong r) {
+  return r < s->head ? r : s->tail_begin + (r - s->head);
+}
+
+/* The ORX_VEC components of a vector folded with operator op, in index order. */
+ORX_INLINE T orx_fold_op(TV v, int op) {
+  T c[ORX_VEC];
+  ORX_STORE_V(v, c);
+  T r = c[0];
+  for (int j = 1; j < ORX_VEC; j++)
+    r = orx_combine_op(op, r, c[j]);
+  return r;
+}
+
+/* Work-item `item` of `items` reduces its share of a span with every operator of the kernel:
+ * v[k] for operator orx_slot_op(k). The aligned vectors go through orx_stream_share, then at
+ * most one of the loose elements. */
+ORX_INLINE void orx_span_share_ops(ORX_GLOBAL_PTR const T *ORX_RESTRICT base, ulong n, ulong head,
+                                   ulong item, ulong items, T *v) {
+  const orx_span s = orx_span_of(n, head);
+  TV acc[ORX_SLOTS];
+  orx_stream_share((ORX_GLOBAL_PTR const TV *)(base + head), s.nvec, item, items, acc);
+  for (int k = 0; k < ORX_SLOTS; k++)
+    v[k] = orx_fold_op(acc[k], orx_slot_op(k));
+  for (ulong r = item; r < s.loose; r += items) {
+    const T x = base[orx_span_loose(&s, r)];
+    for (int k = 0; k < ORX_SLOTS; k++)
+      v[k] = orx_combine_op(orx_slot_op(k), v[k], x);
+  }
+}
+
+/* Folds a vector accumulator into two independent partials: *even of components 0, 2, 4, ... and
+ * *odd of components 1, 3, 5, ... (for ORX_VEC == 1, *odd is the identity). */
+ORX_INLINE void orx_fold_pair(TV v, T *even, T *odd) {
+  T c[ORX_VEC];
+  ORX_STORE_V(v, c);
+  T e = c[0];
+#if ORX_VEC > 1
+  T o = c[1];
+  for (int j = 2; j < ORX_VEC; j += 2) {
+    e = orx_combine(e, c[j]);
+    o = orx_combine(o, c[j + 1]);
+  }
+#else
+  T o = ORX_IDENTITY;
+#endif
+  *even = e;
+  *odd = o;
+}
+
+/* Work-item `item` of `items` reduces its share of the n elements at `base`, of which element
+ * `head` (<= n) is the first on a vector boundary, like orx_span_share_ops for the one operator,
+ * but returns two independent partials, as orx_fold_pair gives them. */
+ORX_INLINE void orx_span_share(ORX_GLOBAL_PTR const T *ORX_RESTRICT base, ulong n, ulong head,
+                               ulong item, ulong items, T *a, T *b) {
+  const orx_span s = orx_span_of(n, head);
+  TV acc[1];
+  orx_stream_share((ORX_GLOBAL_PTR const TV *)(base + head), s.nvec, item, items, acc);
+  orx_fold_pair(acc[0], a, b);
+  for (ulong r = item; r < s.loose; r += items)
+    *a = orx_combine(*a, base[orx_span_loose(&s, r)]);
+}
+
+#endif /* ORX_STREAM_CL */

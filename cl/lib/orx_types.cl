@@ -1,0 +1,98 @@
+/* =================================================================================================
+ * orx_types.cl: the element type T of a kernel build (ORX_TYPE_ID, numbered in orx_contract.h),
+ * its vector type TV of ORX_VEC elements, and the bit-level helpers the operators need. Every
+ * kernel file uses T and TV only through this file; the type's facts (size, float, signed) come
+ * from the contract's list.
+ * ============================================================================================== */
+#ifndef ORX_TYPES_CL
+#define ORX_TYPES_CL
+
+#include "orx_contract.h"
+#include "lib/orx_dialect.cl"
+
+#define ORX_CAT_(a, b) a##b
+#define ORX_CAT(a, b) ORX_CAT_(a, b)
+
+#define ORX_TYPE_BYTES ORX_TYPE_BYTES_OF(ORX_TYPE_ID)
+#define ORX_IS_FLOAT ORX_TYPE_IS_FLOAT_OF(ORX_TYPE_ID)
+#define ORX_IS_SIGNED ORX_TYPE_IS_SIGNED_OF(ORX_TYPE_ID)
+
+/* T: element type. ORX_BITS_T: unsigned integer of the same width, for bit-level operations.
+ * ORX_AS_BITS / ORX_FROM_BITS reinterpret scalars; the _V forms reinterpret vectors. */
+#if ORX_TYPE_ID == ORX_I32
+#define T int
+#define ORX_BITS_NAME uint
+#elif ORX_TYPE_ID == ORX_U32
+#define T uint
+#define ORX_BITS_NAME uint
+#elif ORX_TYPE_ID == ORX_I64
+#define T long
+#define ORX_BITS_NAME ulong
+#elif ORX_TYPE_ID == ORX_U64
+#define T ulong
+#define ORX_BITS_NAME ulong
+#elif ORX_TYPE_ID == ORX_F32
+#define T float
+#define ORX_BITS_NAME uint
+#elif ORX_TYPE_ID == ORX_F64
+#if ORX_NATIVE_VECTORS
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+#define T double
+#define ORX_BITS_NAME ulong
+#else
+#error "ORX_TYPE_ID must be one of ORX_I32 ... ORX_F64"
+#endif
+
+#define ORX_BITS_T ORX_BITS_NAME
+#define ORX_AS_BITS ORX_CAT(as_, ORX_BITS_NAME)
+#define ORX_FROM_BITS ORX_CAT(as_, T)
+
+/* TV: ORX_VEC elements loaded and, in OpenCL C, combined at once. */
+#if ORX_VEC == 1
+#define TV T
+#define ORX_BITS_TV ORX_BITS_T
+#define ORX_AS_BITS_V ORX_AS_BITS
+#define ORX_FROM_BITS_V ORX_FROM_BITS
+#else
+#define TV ORX_CAT(T, ORX_VEC)
+#define ORX_BITS_TV ORX_CAT(ORX_BITS_NAME, ORX_VEC)
+#define ORX_AS_BITS_V ORX_CAT(as_, ORX_BITS_TV)
+#define ORX_FROM_BITS_V ORX_CAT(as_, TV)
+#endif
+
+/* The identity of operator `op` as a T: the contract's bit pattern, the same the host answers
+ * count == 0 with. */
+#define ORX_IDENTITY_OF(op) ORX_FROM_BITS((ORX_BITS_T)(ORX_IDENTITY_BITS_OF(op, ORX_TYPE_ID)))
+
+/* Broadcast a scalar to every component of a TV. */
+ORX_INLINE TV orx_splat_v(T x) {
+#if ORX_VEC == 1 || ORX_NATIVE_VECTORS
+  return (TV)(x);
+#else
+  TV v;
+  v.x = x;
+  v.y = x;
+#if ORX_VEC == 4
+  v.z = x;
+  v.w = x;
+#endif
+  return v;
+#endif
+}
+
+/* Stores the ORX_VEC components of a TV to p[0..ORX_VEC), to fold a vector accumulator into
+ * scalars once per work-item. */
+#if ORX_VEC == 1
+#define ORX_STORE_V(v, p) ((p)[0] = (v))
+#else
+#define ORX_STORE_V(v, p) ORX_CAT(vstore, ORX_VEC)((v), 0, (p))
+#endif
+/* ... and the reverse: a TV from the ORX_VEC elements at p. */
+#if ORX_VEC == 1
+#define ORX_LOAD_V(p) ((p)[0])
+#else
+#define ORX_LOAD_V(p) ORX_CAT(vload, ORX_VEC)(0, (p))
+#endif
+
+#endif /* ORX_TYPES_CL */

@@ -1,0 +1,227 @@
+/* =================================================================================================
+ * orx_contract.h: the contract between the host and the kernels, written once. It holds only
+ * preprocessor definitions and is valid C11, OpenCL C and CUDA C++ (behind
+ * lib/orx_cuda_prelude.cl):
+ *
+ *   1. every id the host passes to kernels: element types, operators, subgroup implementations,
+ *      stream layouts and segment loads. Types, operators and subgroup implementations are
+ *      numbered as the public enums (src/core/ids.c checks that when it compiles);
+ *   2. the facts both sides need about types and operators, as X-macro lists: sizes, which
+ *      operators floats take, identities (the host's count == 0 answer and the kernels' padding
+ *      come from the same ORX_IDENTITY_BITS_OF);
+ *   3. every define the host may emit (ORX_HOST_DEFINES), each with its default, so that every
+ *      kernel file compiles without the host.
+ *
+ * The library includes this file in C. A program the host builds is the generated block of
+ * `#define NAME value` lines, then this file, then the backend's prelude, then the kernel file
+ * with its includes (src/core/program.c). The host must never define an ORX_ name listed in
+ * ORX_HOST_DEFINES itself: in C each one stands for its default.
+ *
+ * An X-macro list takes the macro X and a context argument c, passed to every entry as
+ * X(c, ID, ...), where ID is the id's name without its prefix (I32 for ORX_I32 and
+ * OCL_REDUCE_I32); the *_OF accessors use c for the id they look up.
+ * ============================================================================================== */
+#ifndef ORX_CONTRACT_H
+#define ORX_CONTRACT_H
+
+/* ---- Element types (ocl_reduce_type) ------------------------------------------------------ */
+#define ORX_I32 0
+#define ORX_U32 1
+#define ORX_I64 2
+#define ORX_U64 3
+#define ORX_F32 4
+#define ORX_F64 5
+
+/* X(c, ID, name, bytes, is_float, is_signed, one, highest, lowest), for ORX_<ID>: the last three
+ * are the bit patterns of 1, the largest value and the smallest (for floats +inf and -inf). */
+#define ORX_TYPES(X, c)                                                                            \
+  X(c, I32, "i32", 4, 0, 1, 0x1, 0x7fffffff, 0x80000000)                                           \
+  X(c, U32, "u32", 4, 0, 0, 0x1, 0xffffffff, 0x0)                                                  \
+  X(c, I64, "i64", 8, 0, 1, 0x1, 0x7fffffffffffffff, 0x8000000000000000)                           \
+  X(c, U64, "u64", 8, 0, 0, 0x1, 0xffffffffffffffff, 0x0)                                          \
+  X(c, F32, "f32", 4, 1, 1, 0x3f800000, 0x7f800000, 0xff800000)                                    \
+  X(c, F64, "f64", 8, 1, 1, 0x3ff0000000000000, 0x7ff0000000000000, 0xfff0000000000000)
+
+/* One case of an accessor: `c` is the type looked up. */
+#define ORX_TYPE_CASE_BYTES(c, ID, name, bytes, flt, sgn, one, hi, lo) ((c) == ORX_##ID) ? bytes :
+#define ORX_TYPE_CASE_FLOAT(c, ID, name, bytes, flt, sgn, one, hi, lo) ((c) == ORX_##ID) ? flt :
+#define ORX_TYPE_CASE_SIGNED(c, ID, name, bytes, flt, sgn, one, hi, lo) ((c) == ORX_##ID) ? sgn :
+#define ORX_TYPE_CASE_ONE(c, ID, name, bytes, flt, sgn, one, hi, lo) ((c) == ORX_##ID) ? one :
+#define ORX_TYPE_CASE_HIGHEST(c, ID, name, bytes, flt, sgn, one, hi, lo) ((c) == ORX_##ID) ? hi :
+#define ORX_TYPE_CASE_LOWEST(c, ID, name, bytes, flt, sgn, one, hi, lo) ((c) == ORX_##ID) ? lo :
+/* Facts of type t, as constant expressions (also in #if). */
+#define ORX_TYPE_BYTES_OF(t) (ORX_TYPES(ORX_TYPE_CASE_BYTES, t) 0)
+#define ORX_TYPE_IS_FLOAT_OF(t) (ORX_TYPES(ORX_TYPE_CASE_FLOAT, t) 0)
+#define ORX_TYPE_IS_SIGNED_OF(t) (ORX_TYPES(ORX_TYPE_CASE_SIGNED, t) 0)
+
+/* ---- Operators (ocl_reduce_op) ------------------------------------------------------------ */
+#define ORX_OP_SUM 0
+#define ORX_OP_PROD 1
+#define ORX_OP_MIN 2
+#define ORX_OP_MAX 3
+#define ORX_OP_AND 4
+#define ORX_OP_OR 5
+#define ORX_OP_XOR 6
+
+/* Operator flags. */
+#define ORX_OPF_INTEGER_ONLY 1 /* defined on integer types only */
+#define ORX_OPF_UNSIGNED 2     /* integers compute on their unsigned bits: wrapping arithmetic
+                                  and bitwise operators give two's-complement results */
+#define ORX_OPF_SG_BUILTIN 4   /* OpenCL's sub_group_reduce_<op> computes it exactly on integers */
+#define ORX_OPF_SG_BUILTIN_FLOAT 8 /* ... and on floats (min and max are not: the built-ins
+                                      follow fmin/fmax, which drop NaNs and do not order -0.0) */
+
+/* Identities, by kind. */
+#define ORX_IDENTITY_ZERO 0
+#define ORX_IDENTITY_ONE 1
+#define ORX_IDENTITY_ALL_ONES 2
+#define ORX_IDENTITY_HIGHEST 3
+#define ORX_IDENTITY_LOWEST 4
+
+/* X(c, ID, name, flags, identity), for ORX_OP_<ID> */
+#define ORX_OPERATORS(X, c)                                                                        \
+  X(c, SUM, "sum", ORX_OPF_UNSIGNED | ORX_OPF_SG_BUILTIN | ORX_OPF_SG_BUILTIN_FLOAT,               \
+    ORX_IDENTITY_ZERO)                                                                             \
+  X(c, PROD, "prod", ORX_OPF_UNSIGNED, ORX_IDENTITY_ONE)                                           \
+  X(c, MIN, "min", ORX_OPF_SG_BUILTIN, ORX_IDENTITY_HIGHEST)                                       \
+  X(c, MAX, "max", ORX_OPF_SG_BUILTIN, ORX_IDENTITY_LOWEST)                                        \
+  X(c, AND, "and", ORX_OPF_INTEGER_ONLY | ORX_OPF_UNSIGNED, ORX_IDENTITY_ALL_ONES)                 \
+  X(c, OR, "or", ORX_OPF_INTEGER_ONLY | ORX_OPF_UNSIGNED, ORX_IDENTITY_ZERO)                       \
+  X(c, XOR, "xor", ORX_OPF_INTEGER_ONLY | ORX_OPF_UNSIGNED, ORX_IDENTITY_ZERO)
+
+#define ORX_OP_CASE_FLAGS(c, ID, name, flags, identity) ((c) == ORX_OP_##ID) ? (flags) :
+#define ORX_OP_CASE_IDENTITY(c, ID, name, flags, identity) ((c) == ORX_OP_##ID) ? (identity) :
+#define ORX_OP_FLAGS_OF(op) (ORX_OPERATORS(ORX_OP_CASE_FLAGS, op) 0)
+#define ORX_OP_IDENTITY_OF(op) (ORX_OPERATORS(ORX_OP_CASE_IDENTITY, op) 0)
+
+/* The identity of operator op on type t, as t's bit pattern. */
+#define ORX_IDENTITY_BITS_OF(op, t) ORX_IDENTITY_BITS_FOR(ORX_OP_IDENTITY_OF(op), t)
+#define ORX_IDENTITY_BITS_FOR(kind, t)                                                             \
+  ((kind) == ORX_IDENTITY_ONE        ? (ORX_TYPES(ORX_TYPE_CASE_ONE, t) 0)                         \
+   : (kind) == ORX_IDENTITY_HIGHEST  ? (ORX_TYPES(ORX_TYPE_CASE_HIGHEST, t) 0)                     \
+   : (kind) == ORX_IDENTITY_LOWEST   ? (ORX_TYPES(ORX_TYPE_CASE_LOWEST, t) 0)                      \
+   : (kind) == ORX_IDENTITY_ALL_ONES ? (ORX_TYPE_BYTES_OF(t) == 8 ? 0xffffffffffffffff           \
+                                                                  : 0xffffffff)                    \
+                                     : 0)
+
+/* ---- Subgroup implementations (ocl_reduce_subgroup_impl) ---------------------------------- */
+#define ORX_SG_KHR 2     /* sub_group_shuffle_xor (cl_khr_subgroup_shuffle) */
+#define ORX_SG_INTEL 3   /* intel_sub_group_shuffle_xor (cl_intel_subgroups) */
+#define ORX_SG_BUILTIN 4 /* sub_group_reduce_* only (cl_khr_subgroups without shuffles) */
+#define ORX_SG_NONE 5    /* no subgroups: local memory */
+#define ORX_SG_NV_PTX 6  /* NVIDIA's OpenCL: inline PTX shfl.sync.bfly */
+#define ORX_SG_CUDA 7    /* the CUDA backend: __shfl_xor_sync */
+/* X(c, ID, name), for ORX_SG_<ID> */
+#define ORX_SUBGROUP_IMPLS(X, c)                                                                   \
+  X(c, KHR, "khr") X(c, INTEL, "intel") X(c, BUILTIN, "builtin") X(c, NONE, "none")               \
+  X(c, NV_PTX, "ptx") X(c, CUDA, "cuda")
+
+/* ---- How a work-item streams its input (lib/orx_stream.cl) -------------------------------- */
+#define ORX_STREAM_STRIDED 0 /* grid-stride: coalesced, one wave of groups (GPUs) */
+#define ORX_STREAM_CHUNK 1   /* a contiguous run per work-item (CPUs) */
+#define ORX_STREAM_TILED 2   /* a contiguous share per group, strided inside it (CUB's layout) */
+/* X(c, ID, name), for ORX_STREAM_<ID> */
+#define ORX_STREAMS(X, c) X(c, STRIDED, "strided") X(c, CHUNK, "chunk") X(c, TILED, "tiled")
+
+/* ---- What one load of a multireduction lane takes (kernels/segments_mr.cl) ---------------- */
+#define ORX_SEG_ELEMENTS 0 /* one element */
+#define ORX_SEG_VECTORS 1  /* a whole vector: every segment starts on a vector boundary and is a
+                              whole number of vectors long */
+#define ORX_SEG_MASKED 2   /* a vector of the aligned grid, elements outside the segment left out */
+/* X(c, ID, name), for ORX_SEG_<ID> */
+#define ORX_SEG_LOADS(X, c)                                                                        \
+  X(c, ELEMENTS, "elements") X(c, VECTORS, "vectors") X(c, MASKED, "masked")
+
+/* ---- The defines the host may emit, with their defaults ----------------------------------- */
+
+/* The type the kernel computes in (an ORX_<type> id above). */
+#ifndef ORX_TYPE_ID
+#define ORX_TYPE_ID ORX_F32
+#endif
+/* The kernel's operator (an ORX_OP_ id). */
+#ifndef ORX_OP_ID
+#define ORX_OP_ID ORX_OP_SUM
+#endif
+/* Operators a multi-operator kernel applies (1 .. 8), and their ids, 8 bits per slot from bit 0;
+ * slots from ORX_SLOTS on take slot 0's operator. */
+#ifndef ORX_SLOTS
+#define ORX_SLOTS 1
+#endif
+#ifndef ORX_SLOT_OPS
+#define ORX_SLOT_OPS ORX_OP_ID
+#endif
+/* Elements per load: 1, 2, 4, 8 or 16. */
+#ifndef ORX_VEC
+#define ORX_VEC 1
+#endif
+/* Independent accumulators per work-item. */
+#ifndef ORX_UNROLL
+#define ORX_UNROLL 1
+#endif
+/* Work-items per work-group (a power of two); kernels are launched with exactly this many. */
+#ifndef ORX_WG_SIZE
+#define ORX_WG_SIZE 256
+#endif
+/* How a work-item streams its input (an ORX_STREAM_ id). */
+#ifndef ORX_STREAM
+#define ORX_STREAM ORX_STREAM_STRIDED
+#endif
+/* The subgroup implementation (an ORX_SG_ id), and for NV_PTX and CUDA the warp size. */
+#ifndef ORX_SG_IMPL
+#define ORX_SG_IMPL ORX_SG_NONE
+#endif
+#ifndef ORX_SG_SIZE
+#define ORX_SG_SIZE 32
+#endif
+/* 1: with ORX_SG_BUILTIN, subgroups reduce ORX_OP_ID with its sub_group_reduce built-in (the
+ * host sets it only where ORX_OPF_SG_BUILTIN(_FLOAT) allows); 0: work-groups use local memory. */
+#ifndef ORX_SG_BUILTIN_REDUCE
+#define ORX_SG_BUILTIN_REDUCE 0
+#endif
+/* 1: the last work-group combines the partials in one work-item (CPUs). */
+#ifndef ORX_FINISH_SERIAL
+#define ORX_FINISH_SERIAL 0
+#endif
+/* 1: the multireduction's loops over slots are unrolled (GPUs). */
+#ifndef ORX_UNROLL_SLOTS
+#define ORX_UNROLL_SLOTS 0
+#endif
+/* The multireduction: ORX_MR_Q reductions (a power of two) across groups of ORX_MR_LANES lanes
+ * (a power of two, at least ORX_MR_Q). */
+#ifndef ORX_MR_Q
+#define ORX_MR_Q 1
+#endif
+#ifndef ORX_MR_LANES
+#define ORX_MR_LANES ORX_MR_Q
+#endif
+/* Segments: 1 when given by offsets, 0 for equal lengths. */
+#ifndef ORX_SEG_OFFSETS
+#define ORX_SEG_OFFSETS 0
+#endif
+/* Segments, multireduction: what a lane's load takes (an ORX_SEG_ load id), and the sets of
+ * ORX_MR_Q segments a lane group takes at a time. */
+#ifndef ORX_SEG_LOAD
+#define ORX_SEG_LOAD ORX_SEG_ELEMENTS
+#endif
+#ifndef ORX_SEG_BATCH
+#define ORX_SEG_BATCH 1
+#endif
+/* Segments, staged: elements the local-memory stage holds. */
+#ifndef ORX_SEG_STAGE
+#define ORX_SEG_STAGE 4096
+#endif
+/* Work-groups that must fit on one compute unit at once, which caps registers (CUDA's
+ * __launch_bounds__); 0: no cap. */
+#ifndef ORX_MIN_GROUPS_PER_CU
+#define ORX_MIN_GROUPS_PER_CU 0
+#endif
+
+/* Every define above, X(c, NAME) for ORX_NAME: the only names the host's generated block may
+ * hold (tests/test_planner.c checks every block the planner can produce against this list). */
+#define ORX_HOST_DEFINES(X, c)                                                                     \
+  X(c, TYPE_ID) X(c, OP_ID) X(c, SLOTS) X(c, SLOT_OPS) X(c, VEC) X(c, UNROLL) X(c, WG_SIZE)        \
+  X(c, STREAM) X(c, SG_IMPL) X(c, SG_SIZE) X(c, SG_BUILTIN_REDUCE) X(c, FINISH_SERIAL)             \
+  X(c, UNROLL_SLOTS) X(c, MR_Q) X(c, MR_LANES) X(c, SEG_OFFSETS) X(c, SEG_LOAD) X(c, SEG_BATCH)    \
+  X(c, SEG_STAGE) X(c, MIN_GROUPS_PER_CU)
+
+#endif /* ORX_CONTRACT_H */

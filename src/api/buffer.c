@@ -1,0 +1,125 @@
+/* =================================================================================================
+ * buffer.c: device-resident data. A buffer is device memory the library allocated or an
+ * application's native allocation it wraps; either way it is reduced in place.
+ * ============================================================================================== */
+#include <stdlib.h>
+
+#include "core/context.h"
+
+static ocl_reduce_status new_buffer(ocl_reduce_context *ctx, orx_mem *mem, size_t bytes,
+                                    ocl_reduce_buffer **out) {
+  ocl_reduce_buffer *buf = calloc(1, sizeof *buf);
+  if (!buf) {
+    ctx->ops->release_mem(mem);
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  }
+  buf->ctx = ctx;
+  buf->mem = mem;
+  buf->bytes = bytes;
+  ctx->buffers_alive++;
+  *out = buf;
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status ocl_reduce_buffer_create(ocl_reduce_context *ctx, size_t bytes,
+                                           ocl_reduce_buffer **out) {
+  if (!ctx)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "ocl_reduce_buffer_create: ctx is NULL");
+  ORX_CHECK_ARG(ctx, out, "ocl_reduce_buffer_create: out is NULL");
+  *out = NULL;
+  ORX_CHECK_ARG(ctx, bytes > 0, "ocl_reduce_buffer_create: bytes is 0");
+  if (ctx->caps.max_alloc_bytes && bytes > ctx->caps.max_alloc_bytes)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_DEVICE_MEMORY,
+                    "ocl_reduce_buffer_create: %zu bytes exceed the device's largest allocation "
+                    "(%llu bytes)",
+                    bytes, (unsigned long long)ctx->caps.max_alloc_bytes);
+  orx_mem *mem = NULL;
+  ORX_FORWARD(orx_device_alloc(ctx, bytes, &mem));
+  return new_buffer(ctx, mem, bytes, out);
+}
+
+ocl_reduce_status ocl_reduce_buffer_wrap_opencl(ocl_reduce_context *ctx, void *cl_mem,
+                                                ocl_reduce_buffer **out) {
+  if (!ctx)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "ocl_reduce_buffer_wrap_opencl: ctx is NULL");
+  ORX_CHECK_ARG(ctx, out, "ocl_reduce_buffer_wrap_opencl: out is NULL");
+  *out = NULL;
+  ORX_CHECK_ARG(ctx, cl_mem, "ocl_reduce_buffer_wrap_opencl: cl_mem is NULL");
+  ORX_CHECK_ARG(ctx, ctx->ops->kind == OCL_REDUCE_BACKEND_OPENCL,
+                "ocl_reduce_buffer_wrap_opencl: the context's backend is %s, not opencl",
+                ctx->ops->name);
+  orx_mem *mem = NULL;
+  size_t bytes = 0;
+  ORX_FORWARD(ctx->ops->wrap(ctx, ctx->backend, cl_mem, &mem, &bytes));
+  return new_buffer(ctx, mem, bytes, out);
+}
+
+ocl_reduce_status ocl_reduce_buffer_wrap_cuda(ocl_reduce_context *ctx, uint64_t device_pointer,
+                                              size_t bytes, ocl_reduce_buffer **out) {
+  if (!ctx)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "ocl_reduce_buffer_wrap_cuda: ctx is NULL");
+  ORX_CHECK_ARG(ctx, out, "ocl_reduce_buffer_wrap_cuda: out is NULL");
+  *out = NULL;
+  ORX_CHECK_ARG(ctx, device_pointer, "ocl_reduce_buffer_wrap_cuda: device_pointer is 0");
+  ORX_CHECK_ARG(ctx, bytes > 0, "ocl_reduce_buffer_wrap_cuda: bytes is 0");
+  ORX_CHECK_ARG(ctx, ctx->ops->kind == OCL_REDUCE_BACKEND_CUDA,
+                "ocl_reduce_buffer_wrap_cuda: the context's backend is %s, not cuda",
+                ctx->ops->name);
+  orx_cuda_span span = {device_pointer, bytes};
+  orx_mem *mem = NULL;
+  size_t wrapped = 0;
+  ORX_FORWARD(ctx->ops->wrap(ctx, ctx->backend, &span, &mem, &wrapped));
+  return new_buffer(ctx, mem, wrapped, out);
+}
+
+void ocl_reduce_buffer_destroy(ocl_reduce_buffer *buf) {
+  if (!buf)
+    return;
+  buf->ctx->ops->release_mem(buf->mem);
+  buf->ctx->buffers_alive--;
+  free(buf);
+}
+
+ocl_reduce_status ocl_reduce_buffer_size(const ocl_reduce_buffer *buf, size_t *bytes) {
+  if (!buf || !bytes)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "ocl_reduce_buffer_size: %s is NULL",
+                    buf ? "bytes" : "buf");
+  *bytes = buf->bytes;
+  return OCL_REDUCE_OK;
+}
+
+/* Checks shared by read and write: the buffer belongs to ctx and the range lies inside it. */
+static ocl_reduce_status check_copy(ocl_reduce_context *ctx, const char *function,
+                                    const ocl_reduce_buffer *buf, size_t offset,
+                                    const void *host, size_t bytes) {
+  if (!ctx)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", function);
+  ORX_CHECK_ARG(ctx, buf, "%s: buf is NULL", function);
+  ORX_CHECK_ARG(ctx, buf->ctx == ctx, "%s: buf belongs to another context", function);
+  ORX_CHECK_ARG(ctx, host || bytes == 0, "%s: the host pointer is NULL and bytes is %zu",
+                function, bytes);
+  if (offset > buf->bytes || bytes > buf->bytes - offset)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_RANGE,
+                    "%s: bytes [%zu, %zu + %zu) reach beyond the buffer's %zu bytes", function,
+                    offset, offset, bytes, buf->bytes);
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status ocl_reduce_buffer_write(ocl_reduce_context *ctx, ocl_reduce_buffer *buf,
+                                          size_t offset_bytes, const void *src, size_t bytes) {
+  ORX_FORWARD(check_copy(ctx, "ocl_reduce_buffer_write", buf, offset_bytes, src, bytes));
+  if (bytes == 0)
+    return OCL_REDUCE_OK;
+  return orx_device_write(ctx, buf->mem, offset_bytes, src, bytes);
+}
+
+ocl_reduce_status ocl_reduce_buffer_read(ocl_reduce_context *ctx, const ocl_reduce_buffer *buf,
+                                         size_t offset_bytes, void *dst, size_t bytes) {
+  ORX_FORWARD(check_copy(ctx, "ocl_reduce_buffer_read", buf, offset_bytes, dst, bytes));
+  if (bytes == 0)
+    return OCL_REDUCE_OK;
+  return ctx->ops->read(ctx, ctx->backend, buf->mem, offset_bytes, dst, bytes);
+}

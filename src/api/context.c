@@ -1,0 +1,274 @@
+/* =================================================================================================
+ * context.c: options and environment, context creation and destruction. A context binds one
+ * device through one backend of the registry and resolves its path once; kernels and scratch
+ * memory come later, on first use.
+ * ============================================================================================== */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/context.h"
+
+/* ---- Options and environment ------------------------------------------------------------------
+ */
+
+void ocl_reduce_options_init(ocl_reduce_options *opts) {
+  if (!opts)
+    return;
+  memset(opts, 0, sizeof *opts);
+  opts->struct_size = sizeof *opts;
+}
+
+/* The settings a context is created with, after options and environment are merged. */
+typedef struct settings {
+  const char *device;
+  ocl_reduce_path path;
+  ocl_reduce_subgroup_impl subgroup_impl;
+  ocl_reduce_backend backend;
+  int profiling;
+  int disable_fp64;
+  int disable_subgroups;
+  orx_policy_override policy;
+} settings;
+
+typedef struct keyword {
+  const char *word;
+  int value;
+} keyword;
+
+/* Looks `text` up in `words` (case-insensitive); on no match, names the variable and the choices.
+ */
+static ocl_reduce_status parse_keyword(const char *variable, const char *text,
+                                       const keyword *words, size_t count, int *value) {
+  for (size_t i = 0; i < count; i++) {
+    if (strlen(text) == strlen(words[i].word) && orx_strcasestr(text, words[i].word)) {
+      *value = words[i].value;
+      return OCL_REDUCE_OK;
+    }
+  }
+  char choices[256] = "";
+  for (size_t i = 0; i < count; i++) {
+    if (i)
+      strncat(choices, ", ", sizeof choices - strlen(choices) - 1);
+    strncat(choices, words[i].word, sizeof choices - strlen(choices) - 1);
+  }
+  return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION, "%s='%s' is not one of: %s", variable,
+                  text, choices);
+}
+
+static ocl_reduce_status parse_disable(const char *text, settings *s) {
+  char list[256];
+  orx_strlcpy(list, text, sizeof list);
+  for (char *save = NULL, *word = strtok_r(list, ", ", &save); word;
+       word = strtok_r(NULL, ", ", &save)) {
+    if (strcmp(word, "fp64") == 0)
+      s->disable_fp64 = 1;
+    else if (strcmp(word, "subgroups") == 0)
+      s->disable_subgroups = 1;
+    else
+      return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
+                      "OCL_REDUCE_DISABLE: unknown capability '%s' (known: fp64, subgroups)", word);
+  }
+  return OCL_REDUCE_OK;
+}
+
+static ocl_reduce_status read_settings(const ocl_reduce_options *opts, settings *s) {
+  static const keyword paths[] = {{"auto", OCL_REDUCE_PATH_AUTO},
+                                  {"subgroup", OCL_REDUCE_PATH_SUBGROUP},
+                                  {"local", OCL_REDUCE_PATH_LOCAL}};
+  static const keyword backends[] = {{"auto", OCL_REDUCE_BACKEND_AUTO},
+                                     {"opencl", OCL_REDUCE_BACKEND_OPENCL},
+                                     {"cuda", OCL_REDUCE_BACKEND_CUDA}};
+  ocl_reduce_options defaults;
+  ocl_reduce_options_init(&defaults);
+  if (!opts)
+    opts = &defaults;
+  if (opts->struct_size < sizeof(size_t) || opts->struct_size > sizeof *opts)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "opts: struct_size is %zu; call ocl_reduce_options_init() first",
+                    opts->struct_size);
+  if ((unsigned)opts->path > OCL_REDUCE_PATH_LOCAL)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "opts->path: unknown value %d",
+                    (int)opts->path);
+  if ((unsigned)opts->subgroup_impl > OCL_REDUCE_SUBGROUP_CUDA ||
+      opts->subgroup_impl == OCL_REDUCE_SUBGROUP_NONE)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "opts->subgroup_impl: unknown value %d", (int)opts->subgroup_impl);
+  if ((unsigned)opts->backend > OCL_REDUCE_BACKEND_CUDA)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "opts->backend: unknown value %d",
+                    (int)opts->backend);
+
+  memset(s, 0, sizeof *s);
+  s->device = opts->device ? opts->device : orx_env("OCL_REDUCE_DEVICE");
+  s->path = opts->path;
+  s->subgroup_impl = opts->subgroup_impl;
+  s->backend = opts->backend;
+  s->profiling = opts->profiling;
+  const char *text;
+  int value = 0;
+  if (s->path == OCL_REDUCE_PATH_DEFAULT) {
+    s->path = OCL_REDUCE_PATH_AUTO;
+    if ((text = orx_env("OCL_REDUCE_PATH")) != NULL) {
+      ORX_FORWARD(parse_keyword("OCL_REDUCE_PATH", text, paths, ORX_ARRAY_SIZE(paths), &value));
+      s->path = (ocl_reduce_path)value;
+    }
+  }
+  if (s->subgroup_impl == OCL_REDUCE_SUBGROUP_DEFAULT) {
+    s->subgroup_impl = OCL_REDUCE_SUBGROUP_AUTO;
+    if ((text = orx_env("OCL_REDUCE_SUBGROUP")) != NULL &&
+        !orx_subgroup_impl_named(text, &s->subgroup_impl)) {
+      char choices[128];
+      orx_subgroup_impl_choices(choices, sizeof choices);
+      return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
+                      "OCL_REDUCE_SUBGROUP='%s' is not one of: %s", text, choices);
+    }
+  }
+  if (s->backend == OCL_REDUCE_BACKEND_DEFAULT) {
+    s->backend = OCL_REDUCE_BACKEND_AUTO;
+    if ((text = orx_env("OCL_REDUCE_BACKEND")) != NULL) {
+      ORX_FORWARD(parse_keyword("OCL_REDUCE_BACKEND", text, backends, ORX_ARRAY_SIZE(backends),
+                                &value));
+      s->backend = (ocl_reduce_backend)value;
+    }
+  }
+  if ((text = orx_env("OCL_REDUCE_DISABLE")) != NULL)
+    ORX_FORWARD(parse_disable(text, s));
+  ORX_FORWARD(orx_parse_policy_override(orx_env("OCL_REDUCE_POLICY"), &s->policy));
+  return OCL_REDUCE_OK;
+}
+
+/* ---- Life cycle -------------------------------------------------------------------------- */
+
+static ocl_reduce_status open_with(ocl_reduce_context *ctx, const orx_backend_ops *ops,
+                                   const char *selector, void *native_queue, int profiling) {
+  ctx->ops = ops;
+  return ops->open(ctx, selector, native_queue, profiling, &ctx->backend, &ctx->caps);
+}
+
+/* Opens the backend the settings ask for. AUTO: a backend whose selectors the device selector
+ * uses; else the registry's first (OpenCL), then a backend that adopts what it opened (see
+ * backend.h: an NVIDIA GPU runs through CUDA where CUDA can run). An application's queue stays
+ * with the backend that takes queues. */
+static ocl_reduce_status open_backend(ocl_reduce_context *ctx, const settings *s,
+                                      void *native_queue) {
+  if (s->backend != OCL_REDUCE_BACKEND_AUTO) {
+    const orx_backend_ops *ops = orx_backend_of_kind(s->backend);
+    if (!ops)
+      return orx_fail(ctx, OCL_REDUCE_ERROR_BACKEND_UNAVAILABLE,
+                      "this library was built without the %s backend (its headers were missing "
+                      "at build time)",
+                      orx_backend_kind_name(s->backend));
+    return open_with(ctx, ops, s->device, native_queue, s->profiling);
+  }
+  for (size_t i = 0; i < orx_backend_count() && !native_queue; i++) {
+    const orx_backend_ops *ops = orx_backend_at(i);
+    if (ops->selector_prefix && s->device &&
+        strncmp(s->device, ops->selector_prefix, strlen(ops->selector_prefix)) == 0)
+      return open_with(ctx, ops, s->device, NULL, s->profiling);
+  }
+  size_t first = 0;
+  while (native_queue && first + 1 < orx_backend_count() && !orx_backend_at(first)->takes_queue)
+    first++;
+  ocl_reduce_status status =
+      open_with(ctx, orx_backend_at(first), s->device, native_queue, s->profiling);
+  const int none = status == OCL_REDUCE_ERROR_NO_PLATFORM || status == OCL_REDUCE_ERROR_NO_DEVICE;
+  for (size_t i = 0; i < orx_backend_count() && !native_queue && (status == OCL_REDUCE_OK || none);
+       i++) {
+    const orx_backend_ops *ops = orx_backend_at(i);
+    char selector[300];
+    if (i == first || !ops->adopt ||
+        !ops->adopt(status == OCL_REDUCE_OK ? &ctx->caps : NULL, s->device, selector,
+                    sizeof selector))
+      continue;
+    ctx->ops->close(ctx->backend);
+    ctx->backend = NULL;
+    return open_with(ctx, ops, selector, NULL, s->profiling);
+  }
+  return status;
+}
+
+static ocl_reduce_status open_context(ocl_reduce_context *ctx, const settings *s,
+                                      void *native_queue) {
+  ctx->profiling = s->profiling;
+  ORX_FORWARD(open_backend(ctx, s, native_queue));
+  /* Capabilities switched off for testing look exactly like missing ones. */
+  if (s->disable_fp64)
+    ctx->caps.has_fp64 = 0;
+  if (s->disable_subgroups) {
+    ctx->caps.has_khr_subgroups = ctx->caps.has_khr_shuffle = ctx->caps.has_intel_subgroups = 0;
+    ctx->caps.nv_warp_size = 0;
+    ctx->caps.has_cuda_shuffle = 0;
+  }
+
+  orx_target *t = &ctx->target;
+  t->caps = &ctx->caps;
+  t->forced = s->policy;
+  const char *requirement = NULL;
+  ocl_reduce_status status = orx_plan_path(&ctx->caps, s->path, s->subgroup_impl, &t->path,
+                                           &t->subgroup_impl, &requirement);
+  if (status != OCL_REDUCE_OK)
+    return orx_fail(ctx, status,
+                    "the %s path with subgroup implementation '%s' needs %s, which device '%s' "
+                    "(%s) does not offer",
+                    orx_path_name(s->path == OCL_REDUCE_PATH_AUTO ? OCL_REDUCE_PATH_SUBGROUP
+                                                                  : s->path),
+                    orx_subgroup_impl_name(s->subgroup_impl), requirement, ctx->caps.device_name,
+                    ctx->caps.platform_name);
+  orx_log("context on %u:%u %s / %s, %s path, subgroup implementation %s",
+          ctx->caps.platform_index, ctx->caps.device_index, ctx->caps.platform_name,
+          ctx->caps.device_name, orx_path_name(t->path), orx_subgroup_impl_name(t->subgroup_impl));
+  return OCL_REDUCE_OK;
+}
+
+static ocl_reduce_status create(const ocl_reduce_options *opts, void *native_queue,
+                                ocl_reduce_context **out, const char *function) {
+  if (!out)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: out is NULL", function);
+  *out = NULL;
+  settings s;
+  ORX_FORWARD(read_settings(opts, &s));
+  ocl_reduce_context *ctx = calloc(1, sizeof *ctx);
+  if (!ctx)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory",
+                    function);
+  ocl_reduce_status status = open_context(ctx, &s, native_queue);
+  if (status != OCL_REDUCE_OK) {
+    /* The context goes away: keep its message where ocl_reduce_last_error(NULL) finds it. */
+    orx_fail(NULL, status, "%s: %s", function, ctx->error);
+    ocl_reduce_context_destroy(ctx);
+    return status;
+  }
+  *out = ctx;
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status ocl_reduce_context_create(const ocl_reduce_options *opts,
+                                            ocl_reduce_context **out) {
+  return create(opts, NULL, out, "ocl_reduce_context_create");
+}
+
+ocl_reduce_status ocl_reduce_context_create_opencl(const ocl_reduce_options *opts,
+                                                   void *cl_command_queue,
+                                                   ocl_reduce_context **out) {
+  if (!cl_command_queue) {
+    if (out)
+      *out = NULL;
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "ocl_reduce_context_create_opencl: cl_command_queue is NULL");
+  }
+  return create(opts, cl_command_queue, out, "ocl_reduce_context_create_opencl");
+}
+
+void ocl_reduce_context_destroy(ocl_reduce_context *ctx) {
+  if (!ctx)
+    return;
+  if (ctx->buffers_alive)
+    orx_log("context destroyed with %u buffers still alive; destroy buffers first",
+            ctx->buffers_alive);
+  if (ctx->ops) {
+    orx_program_cache_clear(ctx);
+    orx_scratch_release_all(ctx);
+    ctx->ops->close(ctx->backend);
+  }
+  free(ctx);
+}

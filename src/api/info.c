@@ -1,0 +1,107 @@
+/* =================================================================================================
+ * info.c: what there is and what a context does: the devices of every backend, the context
+ * query, kernel times, and the planner's plans in words.
+ * ============================================================================================== */
+#include <string.h>
+
+#include "core/context.h"
+#include "core/io.h"
+#include "core/launch.h"
+
+ocl_reduce_status ocl_reduce_devices(ocl_reduce_device_desc *out, size_t capacity, size_t *count) {
+  if (!count || (capacity > 0 && !out))
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "ocl_reduce_devices: %s is NULL",
+                    count ? "out" : "count");
+  /* Every backend's devices in registry order, each list after the ones before. */
+  size_t total = 0;
+  for (size_t b = 0; b < orx_backend_count(); b++) {
+    const size_t first = total < capacity ? total : capacity;
+    size_t listed = 0;
+    ORX_FORWARD(orx_backend_at(b)->list_devices(NULL, out ? out + first : NULL, capacity - first,
+                                                &listed));
+    total += listed;
+  }
+  *count = total;
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status ocl_reduce_context_query(ocl_reduce_context *ctx, ocl_reduce_context_info *info) {
+  if (!ctx)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "ocl_reduce_context_query: ctx is NULL");
+  ORX_CHECK_ARG(ctx, info, "ocl_reduce_context_query: info is NULL");
+  ocl_reduce_context_info r;
+  memset(&r, 0, sizeof r);
+  r.backend = ctx->ops->kind;
+  r.backend_name = ctx->ops->name;
+  r.platform_name = ctx->caps.platform_name;
+  r.device_name = ctx->caps.device_name;
+  r.device_version = ctx->caps.device_version;
+  r.driver_version = ctx->caps.driver_version;
+  r.platform_index = ctx->caps.platform_index;
+  r.device_index = ctx->caps.device_index;
+  r.device_type = ctx->caps.type;
+  r.path = ctx->target.path;
+  r.subgroup_impl = ctx->target.subgroup_impl;
+  r.subgroup_impl_name = orx_subgroup_impl_name(ctx->target.subgroup_impl);
+  r.compute_units = ctx->caps.compute_units;
+  r.has_fp64 = ctx->caps.has_fp64;
+  r.has_khr_subgroups = ctx->caps.has_khr_subgroups;
+  r.has_khr_subgroup_shuffle = ctx->caps.has_khr_shuffle;
+  r.has_intel_subgroups = ctx->caps.has_intel_subgroups;
+  r.nv_warp_size = ctx->caps.nv_warp_size;
+  r.local_mem_bytes = ctx->caps.local_mem_bytes;
+  r.max_alloc_bytes = ctx->caps.max_alloc_bytes;
+  r.global_mem_bytes = ctx->caps.global_mem_bytes;
+  /* What the f32 sum runs with; its subgroup size is the compiled kernel's. */
+  const orx_request request = orx_reduce_request(OCL_REDUCE_SUM, OCL_REDUCE_F32);
+  orx_plan plan;
+  orx_plan_make(&ctx->target, &request, &plan);
+  r.work_group_size = plan.policy.wg_size;
+  if (ctx->target.path == OCL_REDUCE_PATH_SUBGROUP) {
+    const orx_built *built = NULL;
+    ORX_FORWARD(orx_program_get(ctx, &plan, &built));
+    r.subgroup_size = built->subgroup_size;
+  }
+  ctx->ops->native(ctx->backend, &r.native_context, &r.native_device, &r.native_queue);
+  r.kernel_builds = ctx->kernel_builds;
+  r.bytes_to_device = ctx->bytes_to_device;
+  r.device_allocations = ctx->device_allocations;
+  *info = r;
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status ocl_reduce_last_kernel_ns(const ocl_reduce_context *ctx, uint64_t *ns) {
+  if (!ctx)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "ocl_reduce_last_kernel_ns: ctx is NULL");
+  ocl_reduce_context *mut = (ocl_reduce_context *)ctx; /* only its error text changes */
+  ORX_CHECK_ARG(mut, ns, "ocl_reduce_last_kernel_ns: ns is NULL");
+  ORX_CHECK_ARG(mut, ctx->profiling,
+                "ocl_reduce_last_kernel_ns: the context was created without options.profiling");
+  ORX_CHECK_ARG(mut, ctx->has_kernel_time, "ocl_reduce_last_kernel_ns: no kernel has run yet");
+  *ns = ctx->last_kernel_ns;
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status ocl_reduce_describe_plan(ocl_reduce_context *ctx, ocl_reduce_op op,
+                                           ocl_reduce_type type, size_t count,
+                                           size_t segment_length, char *text, size_t capacity) {
+  static const char function[] = "ocl_reduce_describe_plan";
+  if (!ctx)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", function);
+  ORX_CHECK_ARG(ctx, text && capacity > 0, "%s: text is NULL or capacity is 0", function);
+  ORX_FORWARD(orx_check_op_type(ctx, function, op, type));
+  orx_request request = orx_reduce_request(op, type);
+  if (segment_length) {
+    request.entry = ORX_ENTRY_SEGMENTS;
+    request.shape.count = count / segment_length;
+    request.shape.length = segment_length;
+    request.shape.elements = (uint64_t)request.shape.count * segment_length;
+    request.shape.elem = orx_type_size(type);
+  }
+  orx_plan plan;
+  orx_plan_make(&ctx->target, &request, &plan);
+  orx_plan_describe(&plan, count, segment_length, text, capacity);
+  return OCL_REDUCE_OK;
+}

@@ -1,0 +1,46 @@
+/* =================================================================================================
+ * multi.c: ocl_reduce_multi, several operators over the same array in one pass: argument checks
+ * and the count == 0 answer; the run is run_array.c's.
+ * ============================================================================================== */
+#include <string.h>
+
+#include "core/context.h"
+#include "core/run.h"
+
+static const char function[] = "ocl_reduce_multi";
+
+/* Writes the operators' identities to the results (count == 0). */
+static ocl_reduce_status write_identities(ocl_reduce_context *ctx, const ocl_reduce_op *ops,
+                                          size_t op_count, ocl_reduce_type type,
+                                          const orx_io *out) {
+  const size_t size = orx_type_size(type);
+  unsigned char values[OCL_REDUCE_MULTI_MAX_OPS * 8];
+  for (size_t k = 0; k < op_count; k++)
+    orx_write_identity(ops[k], type, values + k * size);
+  if (out->host_out) {
+    memcpy(out->host_out, values, op_count * size);
+    return OCL_REDUCE_OK;
+  }
+  return ctx->ops->write(ctx, ctx->backend, out->mem, out->offset * size, values, op_count * size);
+}
+
+ocl_reduce_status ocl_reduce_multi(ocl_reduce_context *ctx, const ocl_reduce_op *ops,
+                                   size_t op_count, ocl_reduce_type type, ocl_reduce_input input,
+                                   size_t count, ocl_reduce_output results) {
+  if (!ctx)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", function);
+  ORX_CHECK_ARG(ctx, ops, "%s: ops is NULL", function);
+  ORX_CHECK_ARG(ctx, op_count >= 1 && op_count <= OCL_REDUCE_MULTI_MAX_OPS,
+                "%s: op_count is %zu, not 1 .. %d", function, op_count, OCL_REDUCE_MULTI_MAX_OPS);
+  for (size_t k = 0; k < op_count; k++)
+    ORX_FORWARD(orx_check_op_type(ctx, function, ops[k], type));
+  const size_t size = orx_type_size(type);
+  orx_io in, out;
+  ORX_FORWARD(orx_resolve_output(ctx, function, "results", &results, type, op_count, &out));
+  ORX_FORWARD(orx_resolve_input(ctx, function, "input", &input, type, count, &in));
+  ORX_FORWARD(orx_check_disjoint(ctx, function, "the input", &in, count * size, &out,
+                                 op_count * size, size, size));
+  if (count == 0)
+    return write_identities(ctx, ops, op_count, type, &out);
+  return orx_run_multi(ctx, ops, op_count, type, &in, count, &out);
+}

@@ -1,0 +1,127 @@
+/* =================================================================================================
+ * backend.h: the table of functions a backend provides, one per API that reaches devices
+ * (opencl/, cuda/), and the registry of them (registry.c). Everything above this table is
+ * backend-neutral and includes no native header. A new backend is its folder here, filling this
+ * table, plus one entry in the registry.
+ *
+ * Conventions for every slot:
+ *   - Fallible slots return ocl_reduce_status and, on failure, record the detail (native call,
+ *     native error code and name, build log) on ctx through orx_fail().
+ *   - Release slots return nothing and accept NULL.
+ *   - Copies and launches go to one in-order queue per backend, so they run in call order.
+ *   - Optional slots may be NULL; each says what NULL means.
+ * ============================================================================================== */
+#ifndef ORX_BACKEND_H
+#define ORX_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/caps.h"
+#include "core/errors.h"
+#include "core/sources.h"
+
+typedef struct orx_backend orx_backend; /* a backend's state for one device */
+typedef struct orx_program orx_program; /* a built program and its kernel */
+typedef struct orx_mem orx_mem;         /* a device allocation */
+
+typedef enum orx_arg_kind { ORX_ARG_MEM, ORX_ARG_U64, ORX_ARG_U32 } orx_arg_kind;
+
+/* One kernel argument, in the order of the kernel's parameters. */
+typedef struct orx_arg {
+  orx_arg_kind kind;
+  orx_mem *mem;
+  uint64_t value;
+} orx_arg;
+
+typedef struct orx_backend_ops {
+  const char *name; /* "opencl", "cuda" */
+  ocl_reduce_backend kind;
+  /* A cl/ source to put after the contract in every program (the backend's spelling of
+   * lib/orx_dialect.cl, e.g. CUDA's lib/orx_cuda_prelude.cl), or NULL. */
+  const char *prelude;
+  /* Device selectors that name this backend's devices whatever OCL_REDUCE_BACKEND says
+   * ("cuda:" for "cuda:0"), or NULL. */
+  const char *selector_prefix;
+
+  /* Lists every device the backend can open (see ocl_reduce_devices); a backend that cannot run
+   * here lists none. */
+  ocl_reduce_status (*list_devices)(ocl_reduce_context *ctx, ocl_reduce_device_desc *out,
+                                    size_t capacity, size_t *count);
+
+  /* Binds one device: the one `selector` names (OCL_REDUCE_DEVICE syntax; NULL or "" chooses the
+   * default device), or, when native_queue is not NULL, the application's queue and its device
+   * (NULL slot `takes_queue`: the backend refuses native queues). Fills *caps. Builds nothing. */
+  ocl_reduce_status (*open)(ocl_reduce_context *ctx, const char *selector, void *native_queue,
+                            int profiling, orx_backend **out, orx_caps *caps);
+  void (*close)(orx_backend *be);
+  int takes_queue; /* open() accepts an application's native queue */
+
+  /* Optional (NULL: never). With OCL_REDUCE_BACKEND=auto, after the first backend of the
+   * registry opened the device `opened` (NULL when it found none; `selector` is the caller's):
+   * whether this backend should run that device instead, and the selector that names it here.
+   * Returns 0 where the backend cannot run. */
+  int (*adopt)(const orx_caps *opened, const char *selector, char *out, size_t size);
+
+  /* Builds `sources` (in order, as one program text) and looks up kernel `kernel_name`.
+   * *subgroup_size receives the subgroup size the kernel runs with at local size wg_size, or 0
+   * when the device cannot say. */
+  ocl_reduce_status (*build)(ocl_reduce_context *ctx, orx_backend *be, const orx_source *sources,
+                             size_t count, const char *kernel_name, unsigned wg_size,
+                             orx_program **out, unsigned *subgroup_size);
+  void (*release_program)(orx_program *program);
+  /* Optional (NULL: not offered). Compiles sources for a device architecture without a device
+   * or driver ("sm_90" for CUDA): tests check the kernels' translation where no GPU is present.
+   * BACKEND_UNAVAILABLE when the compiler cannot be loaded here. */
+  ocl_reduce_status (*compile_only)(ocl_reduce_context *ctx, const orx_source *sources,
+                                    size_t count, const char *target);
+
+  /* Device memory. wrap() takes an application's native allocation (see the public wrap
+   * functions), and reports its size; release_mem() releases what alloc() or wrap() returned. */
+  ocl_reduce_status (*alloc)(ocl_reduce_context *ctx, orx_backend *be, size_t bytes,
+                             orx_mem **out);
+  ocl_reduce_status (*wrap)(ocl_reduce_context *ctx, orx_backend *be, void *native, orx_mem **out,
+                            size_t *bytes);
+  void (*release_mem)(orx_mem *mem);
+  /* Optional (NULL: 0). How far the allocation's first byte lies past a multiple of 256 bytes:
+   * library allocations start aligned, a wrapped CUDA pointer may not. */
+  size_t (*misalignment)(const orx_mem *mem);
+
+  /* Optional (NULL: not supported). Device memory the host can read directly once the work that
+   * writes it has finished, with no copy command: OpenCL fine-grained SVM, CUDA mapped pinned
+   * memory. Small result slots use it to save a command and a synchronisation per call. */
+  ocl_reduce_status (*alloc_host_visible)(ocl_reduce_context *ctx, orx_backend *be, size_t bytes,
+                                          orx_mem **out, void **host);
+  /* Waits until everything enqueued so far has finished. */
+  ocl_reduce_status (*finish)(ocl_reduce_context *ctx, orx_backend *be);
+
+  /* Blocking copies between host memory and device memory. */
+  ocl_reduce_status (*write)(ocl_reduce_context *ctx, orx_backend *be, orx_mem *dst,
+                             size_t offset, const void *src, size_t bytes);
+  ocl_reduce_status (*read)(ocl_reduce_context *ctx, orx_backend *be, const orx_mem *src,
+                            size_t offset, void *dst, size_t bytes);
+
+  /* Enqueues `groups` work-groups of `wg_size` work-items. With profiling on, *kernel_ns receives
+   * the kernel's device time once it has finished (the call then waits for it). */
+  ocl_reduce_status (*launch)(ocl_reduce_context *ctx, orx_backend *be, orx_program *program,
+                              size_t groups, unsigned wg_size, const orx_arg *args, size_t nargs,
+                              uint64_t *kernel_ns);
+
+  /* Native handles for ocl_reduce_context_info (NULL where the backend has none). */
+  void (*native)(orx_backend *be, void **context, void **device, void **queue);
+} orx_backend_ops;
+
+/* What ocl_reduce_buffer_wrap_cuda hands to the CUDA backend's wrap(). */
+typedef struct orx_cuda_span {
+  uint64_t pointer;
+  size_t bytes;
+} orx_cuda_span;
+
+/* ---- The registry (registry.c): the backends this library was built with ---------------- */
+size_t orx_backend_count(void);
+/* In order of preference: the first is what OCL_REDUCE_BACKEND=auto opens first. */
+const orx_backend_ops *orx_backend_at(size_t index);
+/* NULL when the library was built without it. */
+const orx_backend_ops *orx_backend_of_kind(ocl_reduce_backend kind);
+
+#endif /* ORX_BACKEND_H */

@@ -1,0 +1,267 @@
+/* =================================================================================================
+ * backend.c: the CUDA implementation of the backend table (backend.h): programs, memory, copies
+ * and launches on the device devices.c opened.
+ * ============================================================================================== */
+#define _DEFAULT_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/cuda/cuda.h"
+
+/* ---- Programs ----------------------------------------------------------------------------------
+ */
+
+static void cuda_release_program(orx_program *p) {
+  if (!p)
+    return;
+  if (p->module)
+    orx_cu.ModuleUnload(p->module);
+  free(p);
+}
+
+/* Compiles the sources (one translation unit) to a cubin for sm_<arch>; *cubin is malloc'd. */
+static ocl_reduce_status cuda_build(ocl_reduce_context *ctx, orx_backend *be,
+                                    const orx_source *sources, size_t count,
+                                    const char *kernel_name, unsigned wg_size, orx_program **out,
+                                    unsigned *subgroup_size) {
+  (void)wg_size;
+  char *cubin = NULL;
+  ORX_FORWARD(orx_cu_compile(ctx, sources, count, be->arch, &cubin));
+  orx_program *p = calloc(1, sizeof *p);
+  ocl_reduce_status status =
+      p ? orx_cu_enter(ctx, be)
+        : orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of memory");
+  if (status == OCL_REDUCE_OK) {
+    CUresult r = orx_cu.ModuleLoadData(&p->module, cubin);
+    if (r == CUDA_SUCCESS)
+      r = orx_cu.ModuleGetFunction(&p->function, p->module, kernel_name);
+    orx_cu_leave();
+    if (r != CUDA_SUCCESS)
+      status = orx_cu_fail(ctx, "cuModuleLoadData/cuModuleGetFunction", r);
+  }
+  free(cubin);
+  if (status != OCL_REDUCE_OK) {
+    cuda_release_program(p);
+    return status;
+  }
+  *subgroup_size = (unsigned)orx_cu_attribute(be, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+  *out = p;
+  return OCL_REDUCE_OK;
+}
+
+/* ---- Memory ------------------------------------------------------------------------------------
+ */
+
+static void cuda_release_mem(orx_mem *m) {
+  if (!m)
+    return;
+  if (m->host)
+    orx_cu.MemFreeHost(m->host);
+  else if (m->owned && m->ptr)
+    orx_cu.MemFree(m->ptr);
+  free(m);
+}
+
+static ocl_reduce_status cuda_alloc(ocl_reduce_context *ctx, orx_backend *be, size_t bytes,
+                                    orx_mem **out) {
+  orx_mem *m = calloc(1, sizeof *m);
+  if (!m)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  ocl_reduce_status status = orx_cu_enter(ctx, be);
+  if (status == OCL_REDUCE_OK) {
+    CUresult r = orx_cu.MemAlloc(&m->ptr, bytes);
+    orx_cu_leave();
+    if (r != CUDA_SUCCESS)
+      status = orx_fail(ctx,
+                        r == CUDA_ERROR_OUT_OF_MEMORY ? OCL_REDUCE_ERROR_OUT_OF_DEVICE_MEMORY
+                                                      : OCL_REDUCE_ERROR_BACKEND,
+                        "cuMemAlloc(%zu bytes) returned %s (%d)", bytes, orx_cu_name(r), (int)r);
+  }
+  if (status != OCL_REDUCE_OK) {
+    free(m);
+    return status;
+  }
+  m->owned = 1;
+  *out = m;
+  return OCL_REDUCE_OK;
+}
+
+static ocl_reduce_status cuda_alloc_host_visible(ocl_reduce_context *ctx, orx_backend *be,
+                                                 size_t bytes, orx_mem **out, void **host) {
+  orx_mem *m = calloc(1, sizeof *m);
+  if (!m)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  ocl_reduce_status status = orx_cu_enter(ctx, be);
+  if (status == OCL_REDUCE_OK) {
+    CUresult r = orx_cu.MemHostAlloc(&m->host, bytes,
+                                  CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
+    if (r == CUDA_SUCCESS)
+      r = orx_cu.MemHostGetDevicePointer(&m->ptr, m->host, 0);
+    orx_cu_leave();
+    if (r != CUDA_SUCCESS)
+      status = orx_cu_fail(ctx, "cuMemHostAlloc(mapped)", r);
+  }
+  if (status != OCL_REDUCE_OK) {
+    cuda_release_mem(m);
+    return status;
+  }
+  *out = m;
+  *host = m->host;
+  return OCL_REDUCE_OK;
+}
+
+/* native: a `orx_cuda_span` (pointer, bytes) given to ocl_reduce_buffer_wrap_cuda. */
+static ocl_reduce_status cuda_wrap(ocl_reduce_context *ctx, orx_backend *be, void *native,
+                                   orx_mem **out, size_t *bytes) {
+  const orx_cuda_span *span = native;
+  ORX_FORWARD(orx_cu_enter(ctx, be));
+  CUcontext owner = NULL;
+  CUdeviceptr base = 0;
+  size_t size = 0;
+  CUresult r = orx_cu.PointerGetAttribute(&owner, CU_POINTER_ATTRIBUTE_CONTEXT, span->pointer);
+  if (r == CUDA_SUCCESS)
+    r = orx_cu.MemGetAddressRange(&base, &size, span->pointer);
+  orx_cu_leave();
+  if (r != CUDA_SUCCESS)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "device_pointer 0x%llx is not CUDA device memory (%s)",
+                    (unsigned long long)span->pointer, orx_cu_name(r));
+  if (owner != be->context)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "device_pointer belongs to another CUDA context than the device's primary "
+                    "context");
+  if (span->pointer - base > size || span->bytes > size - (span->pointer - base))
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_RANGE,
+                    "%zu bytes at device_pointer reach beyond its allocation of %zu bytes",
+                    span->bytes, size);
+  orx_mem *m = calloc(1, sizeof *m);
+  if (!m)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  m->ptr = span->pointer;
+  *bytes = span->bytes;
+  *out = m;
+  return OCL_REDUCE_OK;
+}
+
+static size_t cuda_misalignment(const orx_mem *m) { return (size_t)(m->ptr % 256); }
+
+static ocl_reduce_status cuda_write(ocl_reduce_context *ctx, orx_backend *be, orx_mem *dst,
+                                    size_t offset, const void *src, size_t bytes) {
+  ORX_FORWARD(orx_cu_enter(ctx, be));
+  CUresult r = orx_cu.MemcpyHtoDAsync(dst->ptr + offset, src, bytes, be->stream);
+  if (r == CUDA_SUCCESS)
+    r = orx_cu.StreamSynchronize(be->stream);
+  orx_cu_leave();
+  if (r != CUDA_SUCCESS)
+    return orx_cu_fail(ctx, "cuMemcpyHtoDAsync", r);
+  return OCL_REDUCE_OK;
+}
+
+static ocl_reduce_status cuda_read(ocl_reduce_context *ctx, orx_backend *be, const orx_mem *src,
+                                   size_t offset, void *dst, size_t bytes) {
+  ORX_FORWARD(orx_cu_enter(ctx, be));
+  CUresult r = orx_cu.MemcpyDtoHAsync(dst, src->ptr + offset, bytes, be->stream);
+  if (r == CUDA_SUCCESS)
+    r = orx_cu.StreamSynchronize(be->stream);
+  orx_cu_leave();
+  if (r != CUDA_SUCCESS)
+    return orx_cu_fail(ctx, "cuMemcpyDtoHAsync", r);
+  return OCL_REDUCE_OK;
+}
+
+/* ---- Launch
+ * --------------------------------------------------------------------------------------- */
+
+static ocl_reduce_status cuda_launch(ocl_reduce_context *ctx, orx_backend *be,
+                                     orx_program *program, size_t groups, unsigned wg_size,
+                                     const orx_arg *args, size_t nargs, uint64_t *kernel_ns) {
+  uint64_t values[16];
+  void *params[16];
+  if (nargs > ORX_ARRAY_SIZE(values))
+    return orx_fail(ctx, OCL_REDUCE_ERROR_INTERNAL, "too many kernel arguments (%zu)", nargs);
+  if (groups > 0x7fffffffu)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_INTERNAL, "grid of %zu blocks", groups);
+  unsigned narrow[16];
+  for (size_t i = 0; i < nargs; i++) {
+    if (args[i].kind == ORX_ARG_U32) {
+      narrow[i] = (unsigned)args[i].value;
+      params[i] = &narrow[i];
+    } else {
+      values[i] = args[i].kind == ORX_ARG_MEM ? (uint64_t)args[i].mem->ptr : args[i].value;
+      params[i] = &values[i];
+    }
+  }
+  ORX_FORWARD(orx_cu_enter(ctx, be));
+  CUresult r = CUDA_SUCCESS;
+  if (kernel_ns)
+    r = orx_cu.EventRecord(be->start, be->stream);
+  if (r == CUDA_SUCCESS)
+    r = orx_cu.LaunchKernel(program->function, (unsigned)groups, 1, 1, wg_size, 1, 1, 0, be->stream,
+                         params, NULL);
+  float ms = 0;
+  if (kernel_ns && r == CUDA_SUCCESS &&
+      (r = orx_cu.EventRecord(be->stop, be->stream)) == CUDA_SUCCESS &&
+      (r = orx_cu.EventSynchronize(be->stop)) == CUDA_SUCCESS)
+    r = orx_cu.EventElapsedTime(&ms, be->start, be->stop);
+  orx_cu_leave();
+  if (r != CUDA_SUCCESS)
+    return orx_cu_fail(ctx, "cuLaunchKernel", r);
+  if (kernel_ns)
+    *kernel_ns = (uint64_t)((double)ms * 1e6);
+  return OCL_REDUCE_OK;
+}
+
+static ocl_reduce_status cuda_finish(ocl_reduce_context *ctx, orx_backend *be) {
+  ORX_FORWARD(orx_cu_enter(ctx, be));
+  CUresult r = orx_cu.StreamSynchronize(be->stream);
+  orx_cu_leave();
+  if (r != CUDA_SUCCESS)
+    return orx_cu_fail(ctx, "cuStreamSynchronize", r);
+  return OCL_REDUCE_OK;
+}
+
+static void cuda_native(orx_backend *be, void **context, void **device, void **queue) {
+  *context = be->context;
+  *device = (void *)(intptr_t)be->device;
+  *queue = be->stream;
+}
+
+/* NVRTC alone, for a target "sm_<arch>", with no driver or device. */
+static ocl_reduce_status cuda_compile_only(ocl_reduce_context *ctx, const orx_source *sources,
+                                           size_t count, const char *target) {
+  const char *why;
+  int arch = 0;
+  if (sscanf(target, "sm_%d", &arch) != 1)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "target '%s' is not sm_<arch>", target);
+  if (!orx_cu_nvrtc_ready(&why))
+    return orx_fail(ctx, OCL_REDUCE_ERROR_BACKEND_UNAVAILABLE, "%s", why);
+  char *cubin = NULL;
+  ocl_reduce_status status = orx_cu_compile(ctx, sources, count, arch, &cubin);
+  free(cubin);
+  return status;
+}
+
+const orx_backend_ops orx_cuda_backend = {
+    .name = "cuda",
+    .kind = OCL_REDUCE_BACKEND_CUDA,
+    .prelude = "lib/orx_cuda_prelude.cl",
+    .selector_prefix = "cuda:",
+    .list_devices = orx_cu_list_devices,
+    .open = orx_cu_open,
+    .close = orx_cu_close,
+    .adopt = orx_cu_adopt,
+    .compile_only = cuda_compile_only,
+    .build = cuda_build,
+    .release_program = cuda_release_program,
+    .alloc = cuda_alloc,
+    .wrap = cuda_wrap,
+    .release_mem = cuda_release_mem,
+    .misalignment = cuda_misalignment,
+    .alloc_host_visible = cuda_alloc_host_visible,
+    .finish = cuda_finish,
+    .write = cuda_write,
+    .read = cuda_read,
+    .launch = cuda_launch,
+    .native = cuda_native,
+};

@@ -1,0 +1,391 @@
+/* =================================================================================================
+ * devices.c: the OpenCL backend's devices: every device of every platform through the Khronos ICD
+ * loader, their capabilities, and opening one (by selector, through the shared orx_pick_device,
+ * or an application's queue).
+ * ============================================================================================== */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/device_pick.h"
+#include "backends/opencl/opencl.h"
+
+/* ---- Device discovery ------------------------------------------------------------------------ */
+
+/* Every device of every platform, in the order `P:D` indices count them. */
+typedef struct cl_device_list {
+  orx_device_entry *entries;
+  cl_platform_id *platforms;
+  cl_device_id *devices;
+  char (*names)[2][256];
+  size_t count;
+} cl_device_list;
+
+static void device_list_free(cl_device_list *list) {
+  free(list->entries);
+  free(list->platforms);
+  free(list->devices);
+  free(list->names);
+  memset(list, 0, sizeof *list);
+}
+
+static ocl_reduce_device_type device_type_of(cl_device_type type) {
+  if (type & CL_DEVICE_TYPE_GPU)
+    return OCL_REDUCE_DEVICE_GPU;
+  if (type & CL_DEVICE_TYPE_CPU)
+    return OCL_REDUCE_DEVICE_CPU;
+  if (type & CL_DEVICE_TYPE_ACCELERATOR)
+    return OCL_REDUCE_DEVICE_ACCELERATOR;
+  return OCL_REDUCE_DEVICE_OTHER;
+}
+
+static ocl_reduce_status device_list_load(ocl_reduce_context *ctx, cl_device_list *list) {
+  memset(list, 0, sizeof *list);
+  cl_uint nplat = 0;
+  cl_int code = clGetPlatformIDs(0, NULL, &nplat);
+  if (code == CL_PLATFORM_NOT_FOUND_KHR || (code == CL_SUCCESS && nplat == 0))
+    return orx_fail(ctx, OCL_REDUCE_ERROR_NO_PLATFORM,
+                    "clGetPlatformIDs found no OpenCL platform; install an ICD (for example "
+                    "pocl-opencl-icd) or set OCL_ICD_VENDORS");
+  CL_CHECK(ctx, "clGetPlatformIDs", code);
+  cl_platform_id *plats = calloc(nplat, sizeof *plats);
+  if (!plats)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  code = clGetPlatformIDs(nplat, plats, NULL);
+  if (code != CL_SUCCESS) {
+    free(plats);
+    return orx_cl_fail(ctx, "clGetPlatformIDs", code);
+  }
+  ocl_reduce_status status = OCL_REDUCE_OK;
+  for (cl_uint p = 0; p < nplat && status == OCL_REDUCE_OK; p++) {
+    cl_uint ndev = 0;
+    if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &ndev) != CL_SUCCESS || ndev == 0)
+      continue; /* a platform without devices is not an error */
+    cl_device_id *devs = calloc(ndev, sizeof *devs);
+    size_t total = list->count + ndev;
+    orx_device_entry *entries = realloc(list->entries, total * sizeof *entries);
+    if (entries)
+      list->entries = entries;
+    cl_platform_id *lp = realloc(list->platforms, total * sizeof *lp);
+    if (lp)
+      list->platforms = lp;
+    cl_device_id *ld = realloc(list->devices, total * sizeof *ld);
+    if (ld)
+      list->devices = ld;
+    char(*names)[2][256] = realloc(list->names, total * sizeof *names);
+    if (names)
+      list->names = names;
+    if (!devs || !entries || !lp || !ld || !names) {
+      free(devs);
+      status = orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+      break;
+    }
+    if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, ndev, devs, NULL) != CL_SUCCESS)
+      ndev = 0;
+    for (cl_uint d = 0; d < ndev; d++) {
+      size_t i = list->count++;
+      cl_device_type type = 0;
+      clGetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof type, &type, NULL);
+      list->names[i][0][0] = list->names[i][1][0] = '\0';
+      clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, 256, list->names[i][0], NULL);
+      clGetDeviceInfo(devs[d], CL_DEVICE_NAME, 256, list->names[i][1], NULL);
+      list->names[i][0][255] = list->names[i][1][255] = '\0';
+      list->platforms[i] = plats[p];
+      list->devices[i] = devs[d];
+      list->entries[i].platform_index = p;
+      list->entries[i].device_index = d;
+      list->entries[i].type = device_type_of(type);
+    }
+    free(devs);
+  }
+  free(plats);
+  /* Point the entries at the names only now: the arrays may have moved while they grew. */
+  for (size_t i = 0; i < list->count; i++) {
+    list->entries[i].platform_name = list->names[i][0];
+    list->entries[i].device_name = list->names[i][1];
+  }
+  if (status == OCL_REDUCE_OK && list->count == 0)
+    status = orx_fail(ctx, OCL_REDUCE_ERROR_NO_DEVICE, "the OpenCL platforms have no devices");
+  if (status != OCL_REDUCE_OK)
+    device_list_free(list);
+  return status;
+}
+
+ocl_reduce_status orx_cl_list_devices(ocl_reduce_context *ctx, ocl_reduce_device_desc *out,
+                                      size_t capacity, size_t *count) {
+  cl_device_list list;
+  ocl_reduce_status status = device_list_load(ctx, &list);
+  if (status == OCL_REDUCE_ERROR_NO_PLATFORM || status == OCL_REDUCE_ERROR_NO_DEVICE) {
+    *count = 0;
+    return OCL_REDUCE_OK;
+  }
+  ORX_FORWARD(status);
+  for (size_t i = 0; i < list.count && i < capacity; i++) {
+    ocl_reduce_device_desc *d = &out[i];
+    memset(d, 0, sizeof *d);
+    d->backend = OCL_REDUCE_BACKEND_OPENCL;
+    d->platform_index = list.entries[i].platform_index;
+    d->device_index = list.entries[i].device_index;
+    snprintf(d->selector, sizeof d->selector, "%u:%u", d->platform_index, d->device_index);
+    orx_strlcpy(d->platform_name, list.entries[i].platform_name, sizeof d->platform_name);
+    orx_strlcpy(d->device_name, list.entries[i].device_name, sizeof d->device_name);
+    d->device_type = list.entries[i].type;
+  }
+  *count = list.count;
+  device_list_free(&list);
+  return OCL_REDUCE_OK;
+}
+
+/* ---- Capabilities ---------------------------------------------------------------------------- */
+
+static void info_string(cl_device_id dev, cl_device_info what, char *buf, size_t size) {
+  buf[0] = '\0';
+  if (clGetDeviceInfo(dev, what, size, buf, NULL) != CL_SUCCESS)
+    buf[0] = '\0';
+  buf[size - 1] = '\0';
+}
+
+/* Whether a space-separated extension list holds `name` exactly. */
+static int has_word(const char *list, const char *name) {
+  size_t len = strlen(name);
+  for (const char *p = list; (p = strstr(p, name)) != NULL; p += len) {
+    int starts = (p == list) || p[-1] == ' ';
+    int ends = p[len] == '\0' || p[len] == ' ';
+    if (starts && ends)
+      return 1;
+  }
+  return 0;
+}
+
+/* "OpenCL 2.1 ..." -> 21 */
+static int version_of(const char *text) {
+  int major = 0, minor = 0;
+  if (sscanf(text, "OpenCL %d.%d", &major, &minor) == 2)
+    return major * 10 + minor;
+  return 0;
+}
+
+static int has_c_feature(cl_device_id dev, const char *feature) {
+#ifdef CL_DEVICE_OPENCL_C_FEATURES
+  size_t bytes = 0;
+  if (clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &bytes) != CL_SUCCESS || !bytes)
+    return 0;
+  cl_name_version *features = malloc(bytes);
+  int found = 0;
+  if (features && clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, bytes, features, NULL) ==
+                      CL_SUCCESS) {
+    for (size_t i = 0; i < bytes / sizeof *features; i++)
+      if (strcmp(features[i].name, feature) == 0)
+        found = 1;
+  }
+  free(features);
+  return found;
+#else
+  (void)dev;
+  (void)feature;
+  return 0;
+#endif
+}
+
+static void read_caps(orx_backend *be, orx_caps *caps) {
+  cl_device_id dev = be->device;
+  memset(caps, 0, sizeof *caps);
+  clGetPlatformInfo(be->platform, CL_PLATFORM_NAME, sizeof caps->platform_name,
+                    caps->platform_name, NULL);
+  clGetPlatformInfo(be->platform, CL_PLATFORM_VERSION, sizeof caps->platform_version,
+                    caps->platform_version, NULL);
+  caps->platform_name[sizeof caps->platform_name - 1] = '\0';
+  caps->platform_version[sizeof caps->platform_version - 1] = '\0';
+  info_string(dev, CL_DEVICE_NAME, caps->device_name, sizeof caps->device_name);
+  info_string(dev, CL_DEVICE_VERSION, caps->device_version, sizeof caps->device_version);
+  info_string(dev, CL_DRIVER_VERSION, caps->driver_version, sizeof caps->driver_version);
+
+  cl_device_type type = 0;
+  cl_uint units = 0, align_bits = 0;
+  size_t max_wg = 0;
+  cl_ulong local_mem = 0, max_alloc = 0, global_mem = 0;
+  cl_device_fp_config fp64 = 0;
+  clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+  clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
+  clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof max_wg, &max_wg, NULL);
+  clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_mem, &local_mem, NULL);
+  clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
+  clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global_mem, &global_mem, NULL);
+  clGetDeviceInfo(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
+  clGetDeviceInfo(dev, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
+  caps->type = device_type_of(type);
+  caps->compute_units = units ? units : 1;
+  caps->max_work_group_size = max_wg ? max_wg : 1;
+  caps->local_mem_bytes = local_mem;
+  caps->max_alloc_bytes = max_alloc;
+  caps->global_mem_bytes = global_mem;
+  caps->base_align_bytes = align_bits / 8;
+
+  size_t ext_bytes = 0;
+  char *ext = NULL;
+  if (clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, 0, NULL, &ext_bytes) == CL_SUCCESS &&
+      (ext = calloc(ext_bytes + 1, 1)) != NULL &&
+      clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, ext_bytes, ext, NULL) == CL_SUCCESS) {
+    caps->has_fp64 = fp64 != 0 || has_word(ext, "cl_khr_fp64");
+    caps->has_khr_shuffle = has_word(ext, "cl_khr_subgroup_shuffle");
+    caps->has_intel_subgroups = has_word(ext, "cl_intel_subgroups");
+    caps->has_khr_subgroups =
+        has_word(ext, "cl_khr_subgroups") || has_c_feature(dev, "__opencl_c_subgroups");
+    /* NVIDIA's OpenCL has no subgroup extension, but its compiler takes inline PTX; the warp
+     * size comes from cl_nv_device_attribute_query. */
+    cl_uint warp = 0;
+    if (strstr(caps->platform_name, "NVIDIA") && has_word(ext, "cl_nv_device_attribute_query") &&
+        clGetDeviceInfo(dev, CL_DEVICE_WARP_SIZE_NV, sizeof warp, &warp, NULL) == CL_SUCCESS)
+      caps->nv_warp_size = warp;
+    /* Where the device sits, so that AUTO can hand an NVIDIA GPU to the CUDA backend. */
+    cl_device_pci_bus_info_khr pci;
+    if (has_word(ext, "cl_khr_pci_bus_info") &&
+        clGetDeviceInfo(dev, CL_DEVICE_PCI_BUS_INFO_KHR, sizeof pci, &pci, NULL) == CL_SUCCESS) {
+      caps->has_pci_address = 1;
+      caps->pci_domain = pci.pci_domain;
+      caps->pci_bus = pci.pci_bus;
+      caps->pci_device = pci.pci_device;
+    }
+  }
+  free(ext);
+  /* PoCL's CPU device builds subgroup operations from work-group barriers and local memory
+   * (lib/kernel/subgroups.cl); the kernels stay correct, only the policy needs to know. */
+  caps->emulated_subgroups = strstr(caps->platform_name, "Portable Computing Language") != NULL &&
+                             caps->type == OCL_REDUCE_DEVICE_CPU;
+  be->can_query_subgroups = version_of(caps->platform_version) >= 21 &&
+                            version_of(caps->device_version) >= 21;
+  cl_device_svm_capabilities svm = 0;
+  if (version_of(caps->platform_version) >= 20 && version_of(caps->device_version) >= 20 &&
+      clGetDeviceInfo(dev, CL_DEVICE_SVM_CAPABILITIES, sizeof svm, &svm, NULL) == CL_SUCCESS)
+    be->has_fine_grain_svm = (svm & CL_DEVICE_SVM_FINE_GRAIN_BUFFER) != 0;
+  caps->host_visible_memory = be->has_fine_grain_svm;
+  be->host_memory_device = caps->type == OCL_REDUCE_DEVICE_CPU;
+  be->poll_events = caps->type == OCL_REDUCE_DEVICE_GPU;
+}
+
+/* ---- Life cycle --------------------------------------------------------------------------------
+ */
+
+void orx_cl_close(orx_backend *be) {
+  if (!be)
+    return;
+  if (be->last_kernel)
+    clReleaseEvent(be->last_kernel);
+  if (be->queue)
+    clReleaseCommandQueue(be->queue);
+  if (be->context)
+    clReleaseContext(be->context);
+  free(be);
+}
+
+static cl_command_queue create_queue(cl_context context, cl_device_id device, int profiling,
+                                     int platform_version, cl_int *code) {
+  cl_command_queue_properties props = profiling ? CL_QUEUE_PROFILING_ENABLE : 0;
+  if (platform_version >= 20) {
+    cl_queue_properties list[] = {CL_QUEUE_PROPERTIES, props, 0};
+    return clCreateCommandQueueWithProperties(context, device, list, code);
+  }
+  return clCreateCommandQueue(context, device, props, code);
+}
+
+static ocl_reduce_status open_queue(ocl_reduce_context *ctx, orx_backend *be, void *native_queue) {
+  cl_command_queue queue = (cl_command_queue)native_queue;
+  cl_device_id device = NULL;
+  cl_context context = NULL;
+  cl_platform_id platform = NULL;
+  cl_command_queue_properties props = 0;
+  CL_CHECK(ctx, "clGetCommandQueueInfo(CL_QUEUE_DEVICE)",
+           clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof device, &device, NULL));
+  CL_CHECK(ctx, "clGetCommandQueueInfo(CL_QUEUE_CONTEXT)",
+           clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof context, &context, NULL));
+  CL_CHECK(ctx, "clGetCommandQueueInfo(CL_QUEUE_PROPERTIES)",
+           clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL));
+  CL_CHECK(ctx, "clGetDeviceInfo(CL_DEVICE_PLATFORM)",
+           clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL));
+  if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "cl_command_queue: the queue is out of order; ocl_reduce needs an in-order "
+                    "queue");
+  if (be->profiling && !(props & CL_QUEUE_PROFILING_ENABLE))
+    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "options.profiling is set but the queue lacks CL_QUEUE_PROFILING_ENABLE");
+  CL_CHECK(ctx, "clRetainContext", clRetainContext(context));
+  be->context = context;
+  CL_CHECK(ctx, "clRetainCommandQueue", clRetainCommandQueue(queue));
+  be->queue = queue;
+  be->device = device;
+  be->platform = platform;
+  return OCL_REDUCE_OK;
+}
+
+static ocl_reduce_status open_selected(ocl_reduce_context *ctx, orx_backend *be,
+                                       const char *selector, unsigned *platform_index,
+                                       unsigned *device_index) {
+  cl_device_list list;
+  ORX_FORWARD(device_list_load(ctx, &list));
+  size_t pick = 0;
+  ocl_reduce_status status = orx_pick_device(ctx, list.entries, list.count, selector, &pick);
+  if (status == OCL_REDUCE_OK) {
+    be->platform = list.platforms[pick];
+    be->device = list.devices[pick];
+    *platform_index = list.entries[pick].platform_index;
+    *device_index = list.entries[pick].device_index;
+  }
+  device_list_free(&list);
+  ORX_FORWARD(status);
+
+  cl_int code = CL_SUCCESS;
+  cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)be->platform, 0};
+  be->context = clCreateContext(props, 1, &be->device, NULL, NULL, &code);
+  if (code != CL_SUCCESS) {
+    be->context = NULL;
+    return orx_cl_fail(ctx, "clCreateContext", code);
+  }
+  char version[256] = "";
+  clGetPlatformInfo(be->platform, CL_PLATFORM_VERSION, sizeof version, version, NULL);
+  version[sizeof version - 1] = '\0';
+  be->queue = create_queue(be->context, be->device, be->profiling, version_of(version), &code);
+  if (code != CL_SUCCESS) {
+    be->queue = NULL;
+    return orx_cl_fail(ctx, "clCreateCommandQueue", code);
+  }
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status orx_cl_open(ocl_reduce_context *ctx, const char *selector, void *native_queue,
+                              int profiling, orx_backend **out, orx_caps *caps) {
+  orx_backend *be = calloc(1, sizeof *be);
+  if (!be)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  be->profiling = profiling;
+  unsigned platform_index = 0, device_index = 0;
+  ocl_reduce_status status = native_queue
+                                 ? open_queue(ctx, be, native_queue)
+                                 : open_selected(ctx, be, selector, &platform_index, &device_index);
+  if (status != OCL_REDUCE_OK) {
+    orx_cl_close(be);
+    return status;
+  }
+  read_caps(be, caps);
+  caps->platform_index = platform_index;
+  caps->device_index = device_index;
+  *out = be;
+  return OCL_REDUCE_OK;
+}
+
+/* Waits for an event. GPUs: flush and poll its status. NVIDIA's OpenCL returns from a blocking
+ * call about 150 us after a 4 us kernel has finished (H200, driver 580), which polling avoids;
+ * a GPU reduction keeps the host thread busy for microseconds only. CPU devices: the ordinary
+ * wait, since polling would take a core from the implementation's own worker threads. */
+cl_int orx_cl_wait_for(orx_backend *be, cl_event event) {
+  if (!be->poll_events)
+    return clWaitForEvents(1, &event);
+  cl_int code = clFlush(be->queue);
+  cl_int state = CL_QUEUED;
+  while (code == CL_SUCCESS && state > CL_COMPLETE)
+    code = clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, NULL);
+  if (code == CL_SUCCESS && state < 0)
+    code = state; /* the command failed: its status is an error code */
+  return code;
+}
+

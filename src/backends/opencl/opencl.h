@@ -1,0 +1,62 @@
+/* =================================================================================================
+ * opencl.h: what the files of the OpenCL backend share: its state, program and memory structures,
+ * and the mapping of OpenCL errors to statuses. The backend is the only part of the library that
+ * includes CL/cl.h: devices.c (discovery, capabilities, life cycle), errors.c, backend.c
+ * (programs, memory, launches, and the table of backend.h).
+ * ============================================================================================== */
+#ifndef ORX_OPENCL_H
+#define ORX_OPENCL_H
+
+#define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+#include <CL/cl_ext.h> /* CL_PLATFORM_NOT_FOUND_KHR */
+
+#include "backends/backend.h"
+
+struct orx_backend {
+  cl_platform_id platform;
+  int host_memory_device; /* a CPU device: its buffers can be our own host memory */
+  int poll_events;        /* a GPU: wait for events by polling (see wait_for) */
+  int has_fine_grain_svm; /* CL_DEVICE_SVM_FINE_GRAIN_BUFFER */
+  cl_event last_kernel;   /* the latest launch, which finish() waits for */
+  cl_device_id device;
+  cl_context context;
+  cl_command_queue queue;
+  int profiling;
+  int can_query_subgroups; /* platform is OpenCL 2.1 or newer: clGetKernelSubGroupInfo exists */
+};
+
+struct orx_program {
+  cl_program program;
+  cl_kernel kernel;
+};
+
+/* A buffer, or (svm != NULL) a fine-grained SVM allocation passed as a pointer argument. */
+struct orx_mem {
+  cl_mem mem;
+  void *svm;
+  cl_context context; /* the SVM allocation's, for clSVMFree */
+};
+
+/* errors.c: the name of an OpenCL error code, and a failed call recorded on ctx with its status
+ * (out of memory where the code says so, else BACKEND). */
+const char *orx_cl_error_name(cl_int code);
+ocl_reduce_status orx_cl_fail(ocl_reduce_context *ctx, const char *call, cl_int code);
+
+#define CL_CHECK(ctx, call, expr)                                                                  \
+  do {                                                                                             \
+    cl_int cl_check_code_ = (expr);                                                                \
+    if (cl_check_code_ != CL_SUCCESS)                                                              \
+      return orx_cl_fail((ctx), (call), cl_check_code_);                                           \
+  } while (0)
+
+/* devices.c: the table's device slots, and waiting for an event (polled on GPUs). */
+ocl_reduce_status orx_cl_list_devices(ocl_reduce_context *ctx, ocl_reduce_device_desc *out,
+                                      size_t capacity, size_t *count);
+ocl_reduce_status orx_cl_open(ocl_reduce_context *ctx, const char *selector, void *native_queue,
+                              int profiling, orx_backend **out, orx_caps *caps);
+void orx_cl_close(orx_backend *be);
+cl_int orx_cl_wait_for(orx_backend *be, cl_event event);
+
+#endif /* ORX_OPENCL_H */

@@ -1,0 +1,62 @@
+/* =================================================================================================
+ * errors.c: the "last error" text of a context, or of the thread when a call had no usable
+ * context (ocl_reduce_context_create, a NULL ctx), and the debug log (errors.h).
+ * ============================================================================================== */
+#include "core/errors.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/context.h"
+
+static _Thread_local char thread_error[ORX_ERROR_CAPACITY];
+
+static char *error_buffer(ocl_reduce_context *ctx) { return ctx ? ctx->error : thread_error; }
+
+const char *orx_error_text(const ocl_reduce_context *ctx) {
+  return ctx ? ctx->error : thread_error;
+}
+
+int orx_log_debug(void) {
+  const char *level = getenv("OCL_REDUCE_LOG");
+  return level && strcmp(level, "debug") == 0;
+}
+
+void orx_log(const char *fmt, ...) {
+  if (!orx_log_debug())
+    return;
+  va_list args;
+  va_start(args, fmt);
+  fputs("ocl_reduce: ", stderr);
+  vfprintf(stderr, fmt, args);
+  fputc('\n', stderr);
+  va_end(args);
+}
+
+ocl_reduce_status orx_vfail(ocl_reduce_context *ctx, ocl_reduce_status status, const char *fmt,
+                            va_list args) {
+  char *buf = error_buffer(ctx);
+  vsnprintf(buf, ORX_ERROR_CAPACITY, fmt, args);
+  if (orx_log_debug())
+    fprintf(stderr, "ocl_reduce: %s: %s\n", ocl_reduce_status_name(status), buf);
+  return status;
+}
+
+ocl_reduce_status orx_fail(ocl_reduce_context *ctx, ocl_reduce_status status, const char *fmt,
+                           ...) {
+  va_list args;
+  va_start(args, fmt);
+  orx_vfail(ctx, status, fmt, args);
+  va_end(args);
+  return status;
+}
+
+void orx_error_append(ocl_reduce_context *ctx, const char *text) {
+  char *buf = error_buffer(ctx);
+  size_t used = strlen(buf);
+  if (used + 1 < ORX_ERROR_CAPACITY)
+    orx_strlcpy(buf + used, text, ORX_ERROR_CAPACITY - used);
+  if (orx_log_debug())
+    fputs(text, stderr);
+}

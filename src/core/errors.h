@@ -1,0 +1,45 @@
+/* =================================================================================================
+ * errors.h: how the library fails. A failure records its message for ocl_reduce_last_error (on
+ * the context, or per thread where there is no usable context), prints it under
+ * OCL_REDUCE_LOG=debug, and returns a named status (errors.c).
+ * ============================================================================================== */
+#ifndef ORX_ERRORS_H
+#define ORX_ERRORS_H
+
+#include <stdarg.h>
+
+#include "core/util.h"
+#include "ocl_reduce.h"
+
+#define ORX_ERROR_CAPACITY 16384
+
+/* Records the message (on ctx, or per thread when ctx is NULL) and returns status. */
+ocl_reduce_status orx_fail(ocl_reduce_context *ctx, ocl_reduce_status status, const char *fmt, ...)
+    ORX_PRINTF(3, 4);
+ocl_reduce_status orx_vfail(ocl_reduce_context *ctx, ocl_reduce_status status, const char *fmt,
+                            va_list args);
+/* Appends text (a build log, a device list) to the message of the last failure. */
+void orx_error_append(ocl_reduce_context *ctx, const char *text);
+/* The message of the last failure on ctx, or of this thread when ctx is NULL. */
+const char *orx_error_text(const ocl_reduce_context *ctx);
+
+/* OCL_REDUCE_LOG=debug: errors, kernel builds and their logs on stderr. */
+int orx_log_debug(void);
+void orx_log(const char *fmt, ...) ORX_PRINTF(1, 2);
+
+/* Returns from the calling function with INVALID_ARGUMENT when cond is false. */
+#define ORX_CHECK_ARG(ctx, cond, ...)                                                              \
+  do {                                                                                             \
+    if (!(cond))                                                                                   \
+      return orx_fail((ctx), OCL_REDUCE_ERROR_INVALID_ARGUMENT, __VA_ARGS__);                      \
+  } while (0)
+
+/* Returns the status of expr from the calling function when it is not OK. */
+#define ORX_FORWARD(expr)                                                                          \
+  do {                                                                                             \
+    ocl_reduce_status orx_forward_status_ = (expr);                                                \
+    if (orx_forward_status_ != OCL_REDUCE_OK)                                                      \
+      return orx_forward_status_;                                                                  \
+  } while (0)
+
+#endif /* ORX_ERRORS_H */

@@ -1,0 +1,159 @@
+/* =================================================================================================
+ * ids.c: facts and names of the ids the host shares with the kernels, all expanded from the
+ * contract's lists (cl/orx_contract.h), and the compile-time check that the public enums carry
+ * the contract's numbers.
+ * ============================================================================================== */
+#include "core/ids.h"
+
+#include <string.h>
+
+#include "core/util.h"
+
+/* ---- The public enums are the contract's numbers ------------------------------------------- */
+
+#define ORX_SAME_TYPE(c, ID, ...)                                                                  \
+  _Static_assert((int)OCL_REDUCE_##ID == ORX_##ID,                                                 \
+                 "ocl_reduce_type " #ID " differs from the contract");
+ORX_TYPES(ORX_SAME_TYPE, )
+#define ORX_SAME_OP(c, ID, ...)                                                                    \
+  _Static_assert((int)OCL_REDUCE_##ID == ORX_OP_##ID,                                              \
+                 "ocl_reduce_op " #ID " differs from the contract");
+ORX_OPERATORS(ORX_SAME_OP, )
+#define ORX_SAME_IMPL(c, ID, ...)                                                                  \
+  _Static_assert((int)OCL_REDUCE_SUBGROUP_##ID == ORX_SG_##ID,                                     \
+                 "ocl_reduce_subgroup_impl " #ID " differs from the contract");
+ORX_SUBGROUP_IMPLS(ORX_SAME_IMPL, )
+#define ORX_COUNT(c, ...) +1
+_Static_assert(OCL_REDUCE_TYPE_COUNT == 0 ORX_TYPES(ORX_COUNT, ), "type count");
+_Static_assert(OCL_REDUCE_OP_COUNT == 0 ORX_OPERATORS(ORX_COUNT, ), "operator count");
+
+/* ---- Types and operators ----------------------------------------------------------------- */
+
+#define ORX_TYPE_NAME(c, ID, name, ...) [ORX_##ID] = name,
+static const char *const type_names[] = {ORX_TYPES(ORX_TYPE_NAME, )};
+#define ORX_OP_NAME(c, ID, name, ...) [ORX_OP_##ID] = name,
+static const char *const op_names[] = {ORX_OPERATORS(ORX_OP_NAME, )};
+
+/* Compared as unsigned, so negative values are rejected as well. */
+int orx_type_valid(ocl_reduce_type type) { return (unsigned)type < OCL_REDUCE_TYPE_COUNT; }
+
+int orx_op_valid(ocl_reduce_op op) { return (unsigned)op < OCL_REDUCE_OP_COUNT; }
+
+int orx_type_is_float(ocl_reduce_type type) {
+  return orx_type_valid(type) && ORX_TYPE_IS_FLOAT_OF(type);
+}
+
+unsigned orx_op_flags(ocl_reduce_op op) {
+  return orx_op_valid(op) ? (unsigned)ORX_OP_FLAGS_OF(op) : 0;
+}
+
+size_t orx_type_size(ocl_reduce_type type) {
+  return orx_type_valid(type) ? (size_t)ORX_TYPE_BYTES_OF(type) : 0;
+}
+
+const char *orx_type_name(ocl_reduce_type type) {
+  return orx_type_valid(type) ? type_names[type] : "unknown";
+}
+
+const char *orx_op_name(ocl_reduce_op op) { return orx_op_valid(op) ? op_names[op] : "unknown"; }
+
+uint64_t orx_identity_bits(ocl_reduce_op op, ocl_reduce_type type) {
+  return (uint64_t)ORX_IDENTITY_BITS_OF(op, type);
+}
+
+void orx_write_identity(ocl_reduce_op op, ocl_reduce_type type, void *result) {
+  const uint64_t bits = orx_identity_bits(op, type);
+  if (orx_type_size(type) == 4) {
+    const uint32_t narrow = (uint32_t)bits;
+    memcpy(result, &narrow, 4);
+  } else {
+    memcpy(result, &bits, 8);
+  }
+}
+
+ocl_reduce_type orx_compute_type(ocl_reduce_op op, ocl_reduce_type type) {
+  if (!(orx_op_flags(op) & ORX_OPF_UNSIGNED))
+    return type;
+  if (type == OCL_REDUCE_I32)
+    return OCL_REDUCE_U32;
+  if (type == OCL_REDUCE_I64)
+    return OCL_REDUCE_U64;
+  return type;
+}
+
+/* ---- Paths, subgroup implementations, streams, loads --------------------------------------- */
+
+const char *orx_path_name(ocl_reduce_path path) {
+  switch (path) {
+  case OCL_REDUCE_PATH_SUBGROUP:
+    return "subgroup";
+  case OCL_REDUCE_PATH_LOCAL:
+    return "local";
+  case OCL_REDUCE_PATH_AUTO:
+    return "auto";
+  default:
+    return "default";
+  }
+}
+
+#define ORX_IMPL_NAME(c, ID, name) [ORX_SG_##ID] = name,
+static const char *const impl_names[] = {[OCL_REDUCE_SUBGROUP_DEFAULT] = "default",
+                                         [OCL_REDUCE_SUBGROUP_AUTO] = "auto",
+                                         ORX_SUBGROUP_IMPLS(ORX_IMPL_NAME, )};
+
+const char *orx_subgroup_impl_name(ocl_reduce_subgroup_impl impl) {
+  return (unsigned)impl < ORX_ARRAY_SIZE(impl_names) ? impl_names[impl] : "default";
+}
+
+/* The id whose name is `name` (any case) in a table of names, or -1. */
+static int named(const char *const *names, size_t count, const char *name) {
+  for (size_t i = 0; i < count; i++)
+    if (names[i] && strlen(names[i]) == strlen(name) && orx_strcasestr(names[i], name))
+      return (int)i;
+  return -1;
+}
+
+/* What a caller may name: not DEFAULT (unnamed), not NONE (only ever reported). */
+static int impl_nameable(int id) {
+  return id != OCL_REDUCE_SUBGROUP_DEFAULT && id != OCL_REDUCE_SUBGROUP_NONE;
+}
+
+int orx_subgroup_impl_named(const char *name, ocl_reduce_subgroup_impl *impl) {
+  const int id = named(impl_names, ORX_ARRAY_SIZE(impl_names), name);
+  if (id < 0 || !impl_nameable(id))
+    return 0;
+  *impl = (ocl_reduce_subgroup_impl)id;
+  return 1;
+}
+
+void orx_subgroup_impl_choices(char *text, size_t size) {
+  text[0] = '\0';
+  for (size_t i = 0; i < ORX_ARRAY_SIZE(impl_names); i++)
+    if (impl_nameable((int)i))
+      orx_append(text, size, "%s%s", text[0] ? ", " : "", impl_names[i]);
+}
+
+#define ORX_STREAM_NAME(c, ID, name) [ORX_STREAM_##ID] = name,
+static const char *const stream_names[] = {ORX_STREAMS(ORX_STREAM_NAME, )};
+
+const char *orx_stream_name(int stream) {
+  return (unsigned)stream < ORX_ARRAY_SIZE(stream_names) ? stream_names[stream] : "unknown";
+}
+
+int orx_stream_named(const char *name, int *stream) {
+  const int id = named(stream_names, ORX_ARRAY_SIZE(stream_names), name);
+  if (id >= 0)
+    *stream = id;
+  return id >= 0;
+}
+
+#define ORX_LOAD_NAME(c, ID, name) [ORX_SEG_##ID] = name,
+static const char *const load_names[] = {ORX_SEG_LOADS(ORX_LOAD_NAME, )};
+
+const char *orx_seg_load_name(int load) {
+  return (unsigned)load < ORX_ARRAY_SIZE(load_names) ? load_names[load] : "unknown";
+}
+
+const char *orx_backend_kind_name(ocl_reduce_backend kind) {
+  return kind == OCL_REDUCE_BACKEND_CUDA ? "CUDA" : "OpenCL";
+}

@@ -1,0 +1,44 @@
+/* =================================================================================================
+ * ids.h: the ids and facts the host shares with the kernels, read from the contract
+ * (cl/orx_contract.h): element types, operators, subgroup implementations, stream layouts and
+ * segment loads, with their names (ids.c). The public enums carry the same numbers.
+ * ============================================================================================== */
+#ifndef ORX_IDS_H
+#define ORX_IDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ocl_reduce.h"
+#include "orx_contract.h"
+
+/* Enum values arrive from C callers and may be anything: these reject them. */
+int orx_type_valid(ocl_reduce_type type);
+int orx_op_valid(ocl_reduce_op op);
+int orx_type_is_float(ocl_reduce_type type);
+/* Bytes per element (0 for unknown values), and the names "f32", "sum" ("unknown"). */
+size_t orx_type_size(ocl_reduce_type type);
+const char *orx_type_name(ocl_reduce_type type);
+const char *orx_op_name(ocl_reduce_op op);
+/* The operator's ORX_OPF_ flags (0 for unknown values). */
+unsigned orx_op_flags(ocl_reduce_op op);
+/* The identity of op on type, as the type's bit pattern (the kernels pad with the same). */
+uint64_t orx_identity_bits(ocl_reduce_op op, ocl_reduce_type type);
+/* Writes the identity of op on type (one element) to host memory. */
+void orx_write_identity(ocl_reduce_op op, ocl_reduce_type type, void *result);
+/* The type a kernel computes in: integers on their unsigned bits for ORX_OPF_UNSIGNED
+ * operators (wrapping arithmetic is defined there and gives the same bits). */
+ocl_reduce_type orx_compute_type(ocl_reduce_op op, ocl_reduce_type type);
+
+/* Names, and names back to ids (1 when found). */
+const char *orx_path_name(ocl_reduce_path path);
+const char *orx_subgroup_impl_name(ocl_reduce_subgroup_impl impl);
+int orx_subgroup_impl_named(const char *name, ocl_reduce_subgroup_impl *impl); /* and "auto" */
+void orx_subgroup_impl_choices(char *text, size_t size); /* "auto, khr, ..." */
+const char *orx_stream_name(int stream);
+int orx_stream_named(const char *name, int *stream);
+const char *orx_seg_load_name(int load);
+/* "OpenCL", "CUDA" */
+const char *orx_backend_kind_name(ocl_reduce_backend kind);
+
+#endif /* ORX_IDS_H */

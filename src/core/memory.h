@@ -1,0 +1,46 @@
+/* =================================================================================================
+ * memory.h: device memory through the backend, counted for ocl_reduce_context_info, and the
+ * context's scratch: one slot per purpose, each allocated on first use, grown when too small,
+ * kept until the context goes, and released in one loop (memory.c).
+ * ============================================================================================== */
+#ifndef ORX_MEMORY_H
+#define ORX_MEMORY_H
+
+#include <stddef.h>
+
+#include "backends/backend.h"
+
+typedef enum orx_scratch_slot {
+  ORX_SCRATCH_PARTIALS,        /* the work-groups' partial states of a launch */
+  ORX_SCRATCH_COUNTER,         /* the last-group counter (zero between launches) */
+  ORX_SCRATCH_RESULTS,         /* small results on their way to host memory (host-visible where
+                                  the backend has such memory) */
+  ORX_SCRATCH_CHUNK_RESULTS,   /* per-piece results of host input uploaded in pieces */
+  ORX_SCRATCH_STAGING,         /* host input on its way to the device */
+  ORX_SCRATCH_SEGMENT_RESULTS, /* segment results on their way to host memory */
+  ORX_SCRATCH_SEGMENT_OFFSETS, /* segment offsets uploaded from host memory */
+  ORX_SCRATCH_OFFSETS_REPORT,  /* the device-side offsets check's report */
+  ORX_SCRATCH_COUNT
+} orx_scratch_slot;
+
+typedef struct orx_scratch {
+  orx_mem *mem;
+  size_t bytes;
+  void *host; /* host-visible memory's host address, or NULL */
+} orx_scratch;
+
+/* Bytes of the result slot: room for the most results a whole-array call writes. */
+#define ORX_RESULT_SLOT_BYTES 64
+
+ocl_reduce_status orx_device_alloc(ocl_reduce_context *ctx, size_t bytes, orx_mem **out);
+ocl_reduce_status orx_device_write(ocl_reduce_context *ctx, orx_mem *dst, size_t offset,
+                                   const void *src, size_t bytes);
+
+/* The slot's memory, at least `bytes` of it (contents are not kept when it grows). */
+ocl_reduce_status orx_scratch_get(ocl_reduce_context *ctx, orx_scratch_slot slot, size_t bytes,
+                                  orx_mem **out);
+/* The slot's host address where its memory is host-visible, else NULL. */
+void *orx_scratch_host(const ocl_reduce_context *ctx, orx_scratch_slot slot);
+void orx_scratch_release_all(ocl_reduce_context *ctx);
+
+#endif /* ORX_MEMORY_H */

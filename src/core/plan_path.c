@@ -1,0 +1,80 @@
+/* =================================================================================================
+ * plan_path.c: which path and subgroup implementation a context takes on a device (planner.h):
+ * the subgroup implementations in order of preference, where the device offers one, else local
+ * memory; a forced path or named implementation is never a fallback.
+ * ============================================================================================== */
+#include "core/planner.h"
+#include "core/util.h"
+
+static int impl_available(const orx_caps *caps, ocl_reduce_subgroup_impl impl) {
+  switch (impl) {
+  case OCL_REDUCE_SUBGROUP_KHR:
+    return caps->has_khr_shuffle;
+  case OCL_REDUCE_SUBGROUP_INTEL:
+    return caps->has_intel_subgroups;
+  case OCL_REDUCE_SUBGROUP_BUILTIN:
+    return caps->has_khr_subgroups;
+  case OCL_REDUCE_SUBGROUP_NV_PTX:
+    /* shfl.sync.bfly with clamp 0x1f and a full member mask is written for 32-lane warps. */
+    return caps->nv_warp_size == 32 && !caps->has_cuda_shuffle;
+  case OCL_REDUCE_SUBGROUP_CUDA:
+    return caps->has_cuda_shuffle;
+  default:
+    return 0;
+  }
+}
+
+static const char *impl_requirement(ocl_reduce_subgroup_impl impl) {
+  switch (impl) {
+  case OCL_REDUCE_SUBGROUP_KHR:
+    return "cl_khr_subgroup_shuffle";
+  case OCL_REDUCE_SUBGROUP_INTEL:
+    return "cl_intel_subgroups";
+  case OCL_REDUCE_SUBGROUP_BUILTIN:
+    return "cl_khr_subgroups (or the OpenCL C 3.0 feature __opencl_c_subgroups)";
+  case OCL_REDUCE_SUBGROUP_NV_PTX:
+    return "NVIDIA's OpenCL with a warp size of 32 (cl_nv_device_attribute_query)";
+  case OCL_REDUCE_SUBGROUP_CUDA:
+    return "the CUDA backend";
+  default:
+    return "a subgroup extension";
+  }
+}
+
+ocl_reduce_status orx_plan_path(const orx_caps *caps, ocl_reduce_path path,
+                                ocl_reduce_subgroup_impl impl, ocl_reduce_path *path_out,
+                                ocl_reduce_subgroup_impl *impl_out, const char **why) {
+  static const ocl_reduce_subgroup_impl preference[] = {
+      OCL_REDUCE_SUBGROUP_KHR, OCL_REDUCE_SUBGROUP_INTEL, OCL_REDUCE_SUBGROUP_NV_PTX,
+      OCL_REDUCE_SUBGROUP_CUDA, OCL_REDUCE_SUBGROUP_BUILTIN};
+  *why = NULL;
+  if (path == OCL_REDUCE_PATH_LOCAL) {
+    *path_out = OCL_REDUCE_PATH_LOCAL;
+    *impl_out = OCL_REDUCE_SUBGROUP_NONE;
+    return OCL_REDUCE_OK;
+  }
+  /* A named implementation is a request for the subgroup path with it, never a fallback. */
+  if (impl != OCL_REDUCE_SUBGROUP_AUTO && impl != OCL_REDUCE_SUBGROUP_DEFAULT) {
+    if (!impl_available(caps, impl)) {
+      *why = impl_requirement(impl);
+      return OCL_REDUCE_ERROR_PATH_UNSUPPORTED;
+    }
+    *path_out = OCL_REDUCE_PATH_SUBGROUP;
+    *impl_out = impl;
+    return OCL_REDUCE_OK;
+  }
+  for (size_t i = 0; i < ORX_ARRAY_SIZE(preference); i++) {
+    if (impl_available(caps, preference[i])) {
+      *path_out = OCL_REDUCE_PATH_SUBGROUP;
+      *impl_out = preference[i];
+      return OCL_REDUCE_OK;
+    }
+  }
+  if (path == OCL_REDUCE_PATH_SUBGROUP) {
+    *why = "cl_khr_subgroup_shuffle, cl_intel_subgroups, cl_khr_subgroups or NVIDIA's OpenCL";
+    return OCL_REDUCE_ERROR_PATH_UNSUPPORTED;
+  }
+  *path_out = OCL_REDUCE_PATH_LOCAL;
+  *impl_out = OCL_REDUCE_SUBGROUP_NONE;
+  return OCL_REDUCE_OK;
+}

@@ -1,0 +1,212 @@
+/* =================================================================================================
+ * plan_segments.c: how a segmented reduction spreads segments over work-items (planner.h): the
+ * strategy (one kernel file each, ORX_SEG_MODES), the multireduction's shape, the staged tile,
+ * the grid, and the defines of each strategy. The measurements behind each threshold are next to
+ * it. Pure functions of their arguments.
+ * ============================================================================================== */
+#include <string.h>
+
+#include "core/planner.h"
+
+static const struct {
+  const char *name;
+  orx_kernel kernel;
+} modes[] = {
+#define ORX_SEG_MODE_ROW(ID, name, kernel) {name, ORX_KERNEL_##kernel},
+    ORX_SEG_MODES(ORX_SEG_MODE_ROW)
+#undef ORX_SEG_MODE_ROW
+};
+
+const char *orx_seg_mode_name(orx_seg_mode mode) {
+  return (unsigned)mode < ORX_SEG_MODE_COUNT ? modes[mode].name : "unknown";
+}
+
+/* Lanes per multireduction lane group: at most a warp. Segments per lane group (slots): v[] and a
+ * load per slot live in registers. With vector loads each slot holds a vector: 8 of them take 56
+ * registers on the H200 with equal lengths; 16 took 128 and 32 took 255 (a third of the
+ * bandwidth), so longer segments spread over more lanes instead (slots < width). */
+#define ORX_MR_MAX_WIDTH 32u
+#define ORX_MR_VECTOR_SLOTS 8u
+#define ORX_MR_ELEMENT_SLOTS 16u
+
+static unsigned ceil_pow2(uint64_t x) {
+  unsigned p = 1;
+  while (p < x && p < (1u << 30))
+    p *= 2;
+  return p;
+}
+
+/* Loads a segment of `average` elements takes (masked: at most). */
+static uint64_t mr_loads(const orx_policy *policy, uint64_t average, int load) {
+  const uint64_t vec = policy->vec;
+  return load == ORX_SEG_ELEMENTS  ? average
+         : load == ORX_SEG_VECTORS ? average / vec
+                                   : (average + 2 * vec - 2) / vec;
+}
+
+/* The multireduction's shape for segments of `average` elements. Lanes load whole vectors where
+ * segments allow it, else masked vectors from the aligned grid once segments span two vectors:
+ * four times the bytes in flight per load for f32 (on the H200 the element form stays near
+ * 1 TB/s at 32-element segments, latency-bound). As many lanes per segment as its loads, up to a
+ * warp (and the work-group). */
+static void mr_shape(const orx_policy *policy, uint64_t average, int aligned, orx_seg_plan *out) {
+  const uint64_t vec = policy->vec;
+  out->load = vec == 1                 ? ORX_SEG_ELEMENTS
+              : aligned                ? ORX_SEG_VECTORS
+              : average >= 2 * vec     ? ORX_SEG_MASKED
+                                       : ORX_SEG_ELEMENTS;
+  const uint64_t loads = mr_loads(policy, average, out->load);
+  unsigned width = ceil_pow2(loads ? loads : 1);
+  if (width > ORX_MR_MAX_WIDTH)
+    width = ORX_MR_MAX_WIDTH;
+  while (width > policy->wg_size)
+    width /= 2;
+  const unsigned max_slots =
+      out->load == ORX_SEG_ELEMENTS ? ORX_MR_ELEMENT_SLOTS : ORX_MR_VECTOR_SLOTS;
+  out->width = width;
+  out->slots = width < max_slots ? width : max_slots;
+}
+
+/* Elements the STAGED mode's local-memory stage holds: 32 per work-item, at most 32 KiB of them
+ * (CUDA's static shared memory ends at 48), fewer where the device has less local memory (with
+ * the padding element per 32 and two partial vectors on top); 0 where not even 32 fit. */
+static unsigned stage_elements(const orx_caps *caps, const orx_policy *policy, size_t elem) {
+  unsigned n = policy->wg_size * 32;
+  while (n > 32 && n * elem > 32768)
+    n /= 2;
+  while (n >= 32 && (uint64_t)(n + n / 32 + 2 * policy->vec + 1) * elem > caps->local_mem_bytes)
+    n /= 2;
+  return n >= 32 ? n : 0;
+}
+
+void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int forced,
+                       const orx_seg_shape *shape, orx_seg_plan *out) {
+  const size_t count = shape->count;
+  const uint64_t average = count ? shape->elements / count : 0;
+  const uint64_t items = (uint64_t)policy->max_groups * policy->wg_size;
+  /* Equal lengths of whole vectors from a vector boundary: every segment is whole vectors. */
+  const int aligned = !shape->offsets && shape->length % policy->vec == 0 &&
+                      shape->start % policy->vec == 0;
+  orx_seg_plan mr;
+  memset(&mr, 0, sizeof mr);
+  mr_shape(policy, average, aligned, &mr);
+  const unsigned stage = stage_elements(caps, policy, shape->elem);
+  /* Staging holds whole equal-length segments. On GPUs it pays from 4 vectors per segment up to
+   * where a tile still gives a quarter of the work-items a segment, and below that where the
+   * multireduction leaves a quarter of its lanes idle (15 elements from anywhere: 5 loads on 8
+   * lanes). H200, f32 sums of 2^26, CUDA / NVIDIA OpenCL, TB/s: 17 elements staged 3.48 / 3.67
+   * against the multireduction's 2.27 / 2.31; 33: 3.81 / 3.89 against 2.25 / 2.31; 101: 3.76 /
+   * 3.89 against 3.02 / 3.17; 32 and 64 within 1% on CUDA, 5-7% ahead on OpenCL; 8: 2.34 / 2.49
+   * against 3.54 / 3.55; 128 (64 per tile): 3.74 against 3.97 on CUDA. */
+  const int stageable = shape->length && shape->length <= stage;
+  const int mr_idle = mr.load != ORX_SEG_ELEMENTS &&
+                      mr_loads(policy, average, mr.load) * 4 < (uint64_t)mr.width * 3;
+  const int stage_pays = stageable && stage / shape->length * 4 > policy->wg_size &&
+                         (shape->length > 4 * (uint64_t)policy->vec || mr_idle);
+  orx_seg_mode mode;
+  if (forced >= 0) {
+    mode = (orx_seg_mode)forced;
+    if (mode == ORX_SEG_STAGED && !stageable)
+      mode = ORX_SEG_MR;
+  } else if (caps->type == OCL_REDUCE_DEVICE_CPU) {
+    /* CPUs: a contiguous run of segments per work-item while there are enough segments to keep
+     * every work-item busy; then a work-group per segment; a few huge segments take the whole
+     * device each. */
+    mode = count >= items                ? ORX_SEG_LANE
+           : count >= policy->max_groups ? ORX_SEG_GROUP
+           : average >= policy->items_per_group ? ORX_SEG_LAUNCH
+                                                : ORX_SEG_GROUP;
+  } else {
+    /* GPUs: equal lengths staged where that pays (above); the multireduction for other segments
+     * too short to give a work-group's lanes 8 elements each, and for longer ones while it keeps
+     * 512 lanes per compute unit busy; then a work-group per segment while there are at least as
+     * many segments as compute units; else whole-device reductions. H200, f32 sums of 2^26: the
+     * multireduction reaches 2.8-3.8 TB/s from 4 to 1024 elements per segment; a work-group per
+     * segment needs 4096 elements for 4.1 TB/s (2048: 2.5 TB/s, 1024: 1.6 TB/s). */
+    const uint64_t mr_lanes = (uint64_t)count * mr.width / mr.slots;
+    mode = stage_pays ? ORX_SEG_STAGED
+           : average < (uint64_t)policy->wg_size * 8 ||
+                   mr_lanes >= (uint64_t)caps->compute_units * 512
+               ? ORX_SEG_MR
+           : count >= caps->compute_units || average < policy->items_per_group ? ORX_SEG_GROUP
+                                                                               : ORX_SEG_LAUNCH;
+  }
+  if (mode == ORX_SEG_MR) {
+    *out = mr;
+  } else {
+    memset(out, 0, sizeof *out);
+  }
+  if (mode == ORX_SEG_STAGED)
+    out->stage = stage;
+  out->mode = mode;
+}
+
+/* Sets of `slots` segments per lane group: enough that a lane has 8 vector loads or 16 element
+ * loads in flight at a time. H200, f32 sums of 2^26: the vector form (8 slots) ran at 2.7-2.8
+ * TB/s for 4-element segments; the element form with 8 slots at 1.1-1.4 TB/s. Each slot costs
+ * registers: 16 element slots take about 124 on the H200 with offsets, 32 take 250. */
+unsigned orx_seg_batch(const orx_seg_plan *plan) {
+  /* One-element segments write as much as they read: there more work-groups per SM (8 slots, 1.4
+   * TB/s) beat more loads per lane (16 slots, 1.0 TB/s). 2 and 3 elements: 16 slots 1.2-1.4 TB/s,
+   * 8 slots 1.1-1.2. */
+  const unsigned target = plan->load != ORX_SEG_ELEMENTS || plan->width == 1 ? 8 : 16;
+  return plan->mode == ORX_SEG_MR && plan->slots < target ? target / plan->slots : 1;
+}
+
+uint64_t orx_stage_segments(const orx_policy *policy, const orx_seg_plan *plan, uint64_t length) {
+  const uint64_t fit = length ? plan->stage / length : 0;
+  return fit < policy->wg_size ? fit : policy->wg_size;
+}
+
+size_t orx_segment_groups(const orx_policy *policy, const orx_seg_plan *plan, size_t count,
+                          uint64_t length) {
+  size_t per_group; /* segments a work-group takes at a time */
+  switch (plan->mode) {
+  case ORX_SEG_LANE: /* a work-item per segment */
+    per_group = policy->wg_size;
+    break;
+  case ORX_SEG_MR: /* slots * batch segments per `width` lanes */
+    per_group = (size_t)policy->wg_size / plan->width * plan->slots * orx_seg_batch(plan);
+    break;
+  case ORX_SEG_STAGED: /* a tile (never 0: the planner stages only segments that fit) */
+    per_group = (size_t)orx_stage_segments(policy, plan, length);
+    break;
+  default: /* a work-group per segment */
+    per_group = 1;
+    break;
+  }
+  size_t groups = per_group ? count / per_group + (count % per_group != 0) : count;
+  /* Loops in the kernel take the rest: a few waves of groups are enough. */
+  const size_t cap = (size_t)policy->max_groups * 8;
+  if (groups > cap)
+    groups = cap;
+  return groups ? groups : 1;
+}
+
+orx_kernel orx_seg_mode_kernel(orx_seg_mode mode) { return modes[mode].kernel; }
+
+void orx_seg_defines(const orx_caps *caps, const orx_seg_shape *shape, orx_plan *plan) {
+  const orx_seg_plan *seg = &plan->seg;
+  int64_t *d = plan->defines;
+  d[ORX_DEFINE_SEG_OFFSETS] = shape->offsets;
+  switch (seg->mode) {
+  case ORX_SEG_MR:
+    d[ORX_DEFINE_MR_LANES] = seg->width;
+    d[ORX_DEFINE_MR_Q] = seg->slots;
+    d[ORX_DEFINE_SEG_BATCH] = orx_seg_batch(seg);
+    d[ORX_DEFINE_SEG_LOAD] = seg->load;
+    /* CUDA: the equal-length multireduction must fit 1024 work-items per SM (64 registers); on
+     * the H200 that ran 8-2048-element segments of whole vectors 3-20% faster (16 elements:
+     * 3.11 -> 3.72 TB/s). Masked loads take 80 registers uncapped and spill capped; offsets were
+     * not measured capped. */
+    if (caps->has_cuda_shuffle && !shape->offsets && seg->load != ORX_SEG_MASKED &&
+        plan->policy.wg_size < 1024)
+      d[ORX_DEFINE_MIN_GROUPS_PER_CU] = 1024 / plan->policy.wg_size;
+    break;
+  case ORX_SEG_STAGED:
+    d[ORX_DEFINE_SEG_STAGE] = seg->stage;
+    break;
+  default:
+    break;
+  }
+}

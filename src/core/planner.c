@@ -1,0 +1,321 @@
+/* =================================================================================================
+ * planner.c: the planner's decisions other than paths (plan_path.c) and segments
+ * (plan_segments.c): the launch policy per device type and element type, whole-array,
+ * multi-operator and offset-check plans, the defines every plan carries, grids, staging pieces,
+ * and the plan in words. Pure functions of their arguments (planner.h).
+ * ============================================================================================== */
+#include "core/planner.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/util.h"
+
+/* ---- Kernel files ------------------------------------------------------------------------ */
+
+static const struct {
+  const char *file, *entry;
+} kernels[] = {
+#define ORX_KERNEL_ROW(ID, file, entry) {file, entry},
+    ORX_KERNELS(ORX_KERNEL_ROW)
+#undef ORX_KERNEL_ROW
+};
+
+const char *orx_kernel_file(orx_kernel kernel) { return kernels[kernel].file; }
+const char *orx_kernel_entry(orx_kernel kernel) { return kernels[kernel].entry; }
+
+#define ORX_DEFINE_NAME(c, NAME) "ORX_" #NAME,
+static const char *const define_names[] = {ORX_HOST_DEFINES(ORX_DEFINE_NAME, )};
+const char *orx_define_name(orx_define define) { return define_names[define]; }
+
+/* ---- Launch policy ----------------------------------------------------------------------- */
+
+static unsigned floor_pow2(size_t x) {
+  unsigned p = 1;
+  while ((size_t)p * 2 <= x && p < (1u << 30))
+    p *= 2;
+  return p;
+}
+
+void orx_select_policy(const orx_caps *caps, ocl_reduce_path path, ocl_reduce_subgroup_impl impl,
+                       ocl_reduce_type type, orx_policy *out) {
+  const unsigned elem = (unsigned)orx_type_size(type);
+  orx_policy p;
+  memset(&p, 0, sizeof p);
+  p.path = path;
+  p.subgroup_impl = impl;
+  if (caps->type == OCL_REDUCE_DEVICE_CPU) {
+    /* One contiguous run per work-item, 64-byte loads (one AVX-512 register), two accumulators.
+     * PoCL 3.1, 2 cores, f32 2^24: 38-56 GB/s against an OpenMP simd loop's 31-66 GB/s in the
+     * same runs; 4-byte loads with the same layout: 15 GB/s. */
+    p.stream = ORX_STREAM_CHUNK;
+    p.wg_size = 16;
+    p.vec = 64 / elem;
+    p.unroll = 2;
+    p.max_groups = 4 * caps->compute_units;
+    p.items_per_group = 16384 * 4 / elem;
+    /* A few partials per core: one work-item combines them (see cl/kernels/reduce_all.cl). */
+    p.finish_serial = 1;
+  } else {
+    /* Coalesced loads of 16 bytes, 4 in flight per work-item (CUB's policy: 256 threads x 16
+     * items, vector width 4), a few groups per compute unit. Through CUDA each group strides
+     * through an even contiguous share (CUB's layout); NVIDIA's OpenCL compiler does better with
+     * one grid-stride loop over the whole array. H200, f32 sum of 2^28 against CUB in the same
+     * runs: CUDA tiled 1.000-1.004x, grid-stride 0.885-0.893x; NVIDIA OpenCL (PTX shuffles)
+     * grid-stride 1.002x, tiled 0.835-0.843x. Other GPUs take the grid-stride loop. */
+    p.stream = caps->has_cuda_shuffle ? ORX_STREAM_TILED : ORX_STREAM_STRIDED; /* CUDA backend */
+    p.wg_size = 256;
+    p.vec = 16 / elem;
+    p.unroll = 4;
+    p.max_groups = 8 * caps->compute_units;
+    p.items_per_group = (size_t)p.wg_size * p.vec * p.unroll;
+    /* The multireduction's slots stay in registers only when its loops are unrolled. Not on CPUs
+     * (where it is never the automatic choice): there Intel's CPU runtime 2026.2 corrupts its
+     * own heap compiling the unrolled form (valgrind: invalid writes in its
+     * ReduceCrossBarrierValuesPass), and the test programs crashed. */
+    p.unroll_slots = 1;
+  }
+  /* Fit the device: work-group size limit, local memory for 2 slots per lane, and vector loads no
+   * wider than the alignment every allocation starts at. */
+  if (p.wg_size > caps->max_work_group_size)
+    p.wg_size = floor_pow2(caps->max_work_group_size);
+  while (p.wg_size > 1 && (uint64_t)2 * p.wg_size * elem + 64 > caps->local_mem_bytes)
+    p.wg_size /= 2;
+  while (p.vec > 1 && caps->base_align_bytes != 0 && p.vec * elem > caps->base_align_bytes)
+    p.vec /= 2;
+  if (p.max_groups < 1)
+    p.max_groups = 1;
+  if (p.items_per_group < 1)
+    p.items_per_group = 1;
+  *out = p;
+}
+
+void orx_apply_policy_override(const orx_caps *caps, const orx_policy_override *o,
+                               ocl_reduce_type type, orx_policy *p) {
+  const unsigned elem = (unsigned)orx_type_size(type);
+  if (o->wg_size && o->wg_size <= caps->max_work_group_size &&
+      (uint64_t)2 * o->wg_size * elem + 64 <= caps->local_mem_bytes)
+    p->wg_size = o->wg_size;
+  if (o->vec && (caps->base_align_bytes == 0 || o->vec * elem <= caps->base_align_bytes))
+    p->vec = o->vec;
+  if (o->unroll)
+    p->unroll = o->unroll;
+  if (o->max_groups)
+    p->max_groups = o->max_groups;
+  if (o->stream >= 0)
+    p->stream = o->stream;
+  if (o->finish_serial >= 0)
+    p->finish_serial = o->finish_serial;
+  if (o->wg_size || o->vec || o->unroll)
+    p->items_per_group = (size_t)p->wg_size * p->vec * p->unroll;
+}
+
+void orx_target_policy(const orx_target *target, ocl_reduce_type type, orx_policy *out) {
+  orx_select_policy(target->caps, target->path, target->subgroup_impl, type, out);
+  orx_apply_policy_override(target->caps, &target->forced, type, out);
+}
+
+size_t orx_policy_groups(const orx_policy *policy, size_t count) {
+  size_t groups = count / policy->items_per_group + (count % policy->items_per_group != 0);
+  if (groups > policy->max_groups)
+    groups = policy->max_groups;
+  return groups ? groups : 1;
+}
+
+/* ---- Plans ------------------------------------------------------------------------------- */
+
+orx_operator orx_builtin_operator(ocl_reduce_op op) {
+  orx_operator o;
+  memset(&o, 0, sizeof o);
+  o.id = op;
+  return o;
+}
+
+orx_request orx_reduce_request(ocl_reduce_op op, ocl_reduce_type type) {
+  orx_request r;
+  memset(&r, 0, sizeof r);
+  r.entry = ORX_ENTRY_REDUCE;
+  r.type = type;
+  r.op = orx_builtin_operator(op);
+  return r;
+}
+
+/* Fits the policy to the kernels of an entry point. */
+static void fit_policy(const orx_target *target, orx_entry entry, unsigned lanes, orx_policy *p) {
+  /* Where subgroups are work-group barriers (PoCL's CPU device) the kernels that run a
+   * reduction per segment or several at once combine through local memory: shuffles cost there
+   * rather than save, and with them in these kernels PoCL 5.0 gave wrong results or crashed. */
+  if ((entry == ORX_ENTRY_SEGMENTS || entry == ORX_ENTRY_MULTI) && target->caps->emulated_subgroups)
+    p->subgroup_impl = OCL_REDUCE_SUBGROUP_NONE;
+  /* Segments: the tiled layout splits one array over all groups; a segment is smaller. */
+  if (entry == ORX_ENTRY_SEGMENTS && p->stream == ORX_STREAM_TILED)
+    p->stream = ORX_STREAM_STRIDED;
+  /* The multireduction needs whole groups of lanes in a work-group. */
+  if (p->wg_size < lanes)
+    p->wg_size = lanes;
+}
+
+/* The defines every kernel but the offsets check reads: type, streaming, combining. */
+static void common_defines(orx_plan *plan) {
+  const orx_policy *p = &plan->policy;
+  int64_t *d = plan->defines;
+  d[ORX_DEFINE_TYPE_ID] = plan->type;
+  d[ORX_DEFINE_VEC] = p->vec;
+  d[ORX_DEFINE_UNROLL] = p->unroll;
+  d[ORX_DEFINE_WG_SIZE] = p->wg_size;
+  d[ORX_DEFINE_STREAM] = p->stream;
+  d[ORX_DEFINE_SG_IMPL] = p->subgroup_impl;
+  d[ORX_DEFINE_FINISH_SERIAL] = p->finish_serial;
+  d[ORX_DEFINE_UNROLL_SLOTS] = p->unroll_slots;
+}
+
+/* The kernel's one operator: its id, and whether subgroups reduce it with a built-in. */
+static void operator_defines(const orx_target *target, orx_plan *plan) {
+  const unsigned exact =
+      orx_type_is_float(plan->type) ? ORX_OPF_SG_BUILTIN_FLOAT : ORX_OPF_SG_BUILTIN;
+  plan->defines[ORX_DEFINE_OP_ID] = plan->op.id;
+  if (plan->policy.subgroup_impl == OCL_REDUCE_SUBGROUP_BUILTIN)
+    plan->defines[ORX_DEFINE_SG_BUILTIN_REDUCE] = (orx_op_flags(plan->op.id) & exact) != 0;
+  /* Warps: the device's width (the inline-PTX and CUDA shuffles are written for it). */
+  if (plan->policy.subgroup_impl == OCL_REDUCE_SUBGROUP_NV_PTX ||
+      plan->policy.subgroup_impl == OCL_REDUCE_SUBGROUP_CUDA)
+    plan->defines[ORX_DEFINE_SG_SIZE] = target->caps->nv_warp_size;
+}
+
+static unsigned ceil_pow2_small(unsigned x) {
+  unsigned q = 1;
+  while (q < x)
+    q *= 2;
+  return q;
+}
+
+void orx_plan_make(const orx_target *target, const orx_request *request, orx_plan *plan) {
+  /* Filled in place: the planner runs on every call. */
+  memset(plan, 0, sizeof *plan);
+  for (int i = 0; i < ORX_DEFINE_COUNT; i++)
+    plan->defines[i] = ORX_DEFINE_UNSET;
+  plan->slots = 1;
+  plan->op = request->op;
+  switch (request->entry) {
+  case ORX_ENTRY_REDUCE:
+    plan->kernel = ORX_KERNEL_REDUCE_ALL;
+    plan->type = orx_compute_type(request->op.id, request->type);
+    orx_target_policy(target, plan->type, &plan->policy);
+    fit_policy(target, request->entry, 1, &plan->policy);
+    common_defines(plan);
+    operator_defines(target, plan);
+    break;
+  case ORX_ENTRY_SEGMENTS:
+    plan->type = orx_compute_type(request->op.id, request->type);
+    orx_target_policy(target, plan->type, &plan->policy);
+    fit_policy(target, request->entry, 1, &plan->policy);
+    orx_plan_segments(target->caps, &plan->policy, target->forced.seg_mode, &request->shape,
+                      &plan->seg);
+    if (plan->seg.mode == ORX_SEG_MR && target->forced.seg_slots)
+      plan->seg.slots = target->forced.seg_slots < plan->seg.width ? target->forced.seg_slots
+                                                                 : plan->seg.width;
+    plan->kernel = orx_seg_mode_kernel(plan->seg.mode);
+    common_defines(plan);
+    operator_defines(target, plan);
+    orx_seg_defines(target->caps, &request->shape, plan);
+    break;
+  case ORX_ENTRY_MULTI: {
+    /* Signed integer types stay signed (MIN and MAX need it); SUM and PROD wrap in the kernels'
+     * unsigned arithmetic anyway. The multireduction takes the operators rounded up to a power of
+     * two. */
+    const unsigned q = ceil_pow2_small(request->op_count);
+    plan->kernel = ORX_KERNEL_REDUCE_MULTI;
+    plan->type = request->type;
+    plan->slots = request->op_count;
+    orx_target_policy(target, plan->type, &plan->policy);
+    fit_policy(target, request->entry, q, &plan->policy);
+    common_defines(plan);
+    uint64_t ops = 0;
+    for (unsigned k = 0; k < request->op_count; k++)
+      ops |= (uint64_t)request->ops[k] << (8 * k);
+    plan->defines[ORX_DEFINE_SLOTS] = request->op_count;
+    plan->defines[ORX_DEFINE_SLOT_OPS] = (int64_t)ops;
+    plan->defines[ORX_DEFINE_MR_Q] = q;
+    break;
+  }
+  case ORX_ENTRY_CHECK_OFFSETS:
+    /* Reads no define: only its launch. */
+    plan->kernel = ORX_KERNEL_CHECK_OFFSETS;
+    plan->type = OCL_REDUCE_U64;
+    orx_target_policy(target, plan->type, &plan->policy);
+    break;
+  }
+  /* One state per group and slot; built-in operators' state is one element. */
+  if (!plan->op.state_bytes)
+    plan->op.state_bytes = (unsigned)orx_type_size(plan->type);
+  if (!plan->op.state_align)
+    plan->op.state_align = plan->op.state_bytes;
+  plan->partials_bytes = (size_t)plan->policy.max_groups * plan->slots * plan->op.state_bytes;
+}
+
+size_t orx_plan_groups(const orx_plan *plan, size_t count, uint64_t length) {
+  const orx_policy *p = &plan->policy;
+  switch (plan->kernel) {
+  case ORX_KERNEL_REDUCE_ALL:
+  case ORX_KERNEL_REDUCE_MULTI:
+    return orx_policy_groups(p, count);
+  case ORX_KERNEL_CHECK_OFFSETS: {
+    const size_t groups = (count + 1) / p->wg_size + 1;
+    return groups < p->max_groups ? groups : p->max_groups;
+  }
+  default:
+    return orx_segment_groups(p, &plan->seg, count, length);
+  }
+}
+
+uint64_t orx_plan_per_round(const orx_plan *plan, uint64_t length) {
+  return plan->kernel == ORX_KERNEL_SEGMENTS_STAGED
+             ? orx_stage_segments(&plan->policy, &plan->seg, length)
+             : 0;
+}
+
+size_t orx_plan_staging_piece(const orx_caps *caps, const orx_plan *plan, ocl_reduce_type type) {
+  /* Whole vectors, no more than the staging limit or the device's largest buffer. */
+  const size_t size = orx_type_size(type);
+  size_t limit = ORX_STAGING_BYTES;
+  if (caps->max_alloc_bytes && limit > caps->max_alloc_bytes)
+    limit = (size_t)caps->max_alloc_bytes;
+  const size_t quantum = (size_t)plan->policy.vec * size;
+  const size_t piece = limit / quantum * quantum / size;
+  return piece ? piece : 1;
+}
+
+/* ---- The plan in words ------------------------------------------------------------------- */
+
+void orx_plan_describe(const orx_plan *plan, size_t count, uint64_t length, char *text,
+                       size_t size) {
+  const orx_policy *p = &plan->policy;
+  const int segments = plan->kernel != ORX_KERNEL_REDUCE_MULTI && length > 0;
+  text[0] = '\0';
+  orx_append(text, size, "%s: wg=%u,vec=%u,unroll=%u,groups=%u,stream=%s,finish=%s",
+         orx_kernel_file(plan->kernel), p->wg_size, p->vec, p->unroll, p->max_groups,
+         orx_stream_name(p->stream), p->finish_serial ? "serial" : "group");
+  if (segments)
+    orx_append(text, size, ",seg=%s", orx_seg_mode_name(plan->seg.mode));
+  if (segments && plan->seg.mode == ORX_SEG_MR)
+    orx_append(text, size, ",slots=%u", plan->seg.slots);
+  const int64_t builtin = plan->defines[ORX_DEFINE_SG_BUILTIN_REDUCE];
+  orx_append(text, size, "; combine: %s",
+         p->subgroup_impl == OCL_REDUCE_SUBGROUP_NONE ? "local memory"
+         : p->subgroup_impl != OCL_REDUCE_SUBGROUP_BUILTIN ? "shuffles"
+         : builtin == 1 ? "sub_group_reduce built-in"
+                        : "local memory (no built-in for the operator)");
+  if (p->subgroup_impl != OCL_REDUCE_SUBGROUP_NONE)
+    orx_append(text, size, " (%s)", orx_subgroup_impl_name(p->subgroup_impl));
+  if (segments && plan->seg.mode == ORX_SEG_MR)
+    orx_append(text, size, "; %u lanes per lane group, %s loads, %u set(s) per round",
+               plan->seg.width, orx_seg_load_name(plan->seg.load), orx_seg_batch(&plan->seg));
+  if (segments && plan->seg.mode == ORX_SEG_STAGED)
+    orx_append(text, size, "; stage of %u elements, %llu segments per tile", plan->seg.stage,
+           (unsigned long long)orx_plan_per_round(plan, length));
+  if (segments && plan->seg.mode == ORX_SEG_LAUNCH)
+    orx_append(text, size, "; a whole-array launch per segment");
+  else
+    orx_append(text, size, "; %zu work-groups",
+           orx_plan_groups(plan, segments ? count / length : count, length));
+}

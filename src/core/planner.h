@@ -1,0 +1,216 @@
+/* =================================================================================================
+ * planner.h: every decision about how to run a request, as pure functions of a device's
+ * capabilities (orx_caps), the context's path and forced policy fields (orx_target), and the
+ * request (orx_request): which kernel file, the values of its defines (the contract's
+ * ORX_HOST_DEFINES), the launch policy and grid, and the scratch it needs. No device calls happen
+ * here, so tests/test_planner.c runs the planner on synthetic devices; `ocl-reduce info` prints
+ * its plans (ocl_reduce_describe_plan) and OCL_REDUCE_POLICY overrides its fields.
+ *
+ * planner.c: launch policies, whole-array and multi-operator plans, the defines, the description;
+ * plan_path.c: paths and subgroup implementations; plan_segments.c: how segments spread over
+ * work-items; policy_override.c: OCL_REDUCE_POLICY.
+ * ============================================================================================== */
+#ifndef ORX_PLANNER_H
+#define ORX_PLANNER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/caps.h"
+#include "core/ids.h"
+
+/* ---- Kernel files, one per strategy (cl/kernels/) ---------------------------------------- */
+/* X(ID, file, entry point) */
+#define ORX_KERNELS(X)                                                                             \
+  X(REDUCE_ALL, "kernels/reduce_all.cl", "orx_reduce_all")                                         \
+  X(REDUCE_MULTI, "kernels/reduce_multi.cl", "orx_reduce_multi")                                   \
+  X(SEGMENTS_LANE, "kernels/segments_lane.cl", "orx_segments_lane")                                \
+  X(SEGMENTS_MR, "kernels/segments_mr.cl", "orx_segments_mr")                                      \
+  X(SEGMENTS_GROUP, "kernels/segments_group.cl", "orx_segments_group")                             \
+  X(SEGMENTS_STAGED, "kernels/segments_staged.cl", "orx_segments_staged")                          \
+  X(CHECK_OFFSETS, "kernels/check_offsets.cl", "orx_check_offsets")
+
+typedef enum orx_kernel {
+#define ORX_KERNEL_ENUM(ID, file, entry) ORX_KERNEL_##ID,
+  ORX_KERNELS(ORX_KERNEL_ENUM)
+#undef ORX_KERNEL_ENUM
+  ORX_KERNEL_COUNT
+} orx_kernel;
+
+const char *orx_kernel_file(orx_kernel kernel);
+const char *orx_kernel_entry(orx_kernel kernel);
+
+/* ---- Segment strategies ------------------------------------------------------------------ */
+/* X(ID, name in OCL_REDUCE_POLICY, kernel). LAUNCH runs a whole-array reduction per segment. */
+#define ORX_SEG_MODES(X)                                                                           \
+  X(LANE, "lane", SEGMENTS_LANE)                                                                   \
+  X(MR, "mr", SEGMENTS_MR)                                                                         \
+  X(GROUP, "group", SEGMENTS_GROUP)                                                                \
+  X(LAUNCH, "launch", REDUCE_ALL)                                                                  \
+  X(STAGED, "staged", SEGMENTS_STAGED)
+
+typedef enum orx_seg_mode {
+#define ORX_SEG_MODE_ENUM(ID, name, kernel) ORX_SEG_##ID,
+  ORX_SEG_MODES(ORX_SEG_MODE_ENUM)
+#undef ORX_SEG_MODE_ENUM
+  ORX_SEG_MODE_COUNT
+} orx_seg_mode;
+
+const char *orx_seg_mode_name(orx_seg_mode mode);
+
+/* ---- Launch policy: how kernels are built and launched, as plain data --------------------- */
+typedef struct orx_policy {
+  ocl_reduce_path path;                   /* SUBGROUP or LOCAL */
+  ocl_reduce_subgroup_impl subgroup_impl; /* NONE on the LOCAL path */
+  int stream;                             /* an ORX_STREAM_ id */
+  unsigned wg_size;       /* work-items per group, a power of two */
+  unsigned vec;           /* elements per load */
+  unsigned unroll;        /* independent accumulators per work-item */
+  unsigned max_groups;    /* grid cap; also the size of the partials buffer */
+  size_t items_per_group; /* elements one group should get before another group is worth it */
+  int finish_serial;      /* the last group combines the partials in one work-item (CPUs) */
+  int unroll_slots;       /* the multireduction's loops over slots unrolled (GPUs, see planner.c) */
+} orx_policy;
+
+/* How a segmented reduction spreads segments over work-items. */
+typedef struct orx_seg_plan {
+  orx_seg_mode mode;
+  unsigned width; /* MR: lanes per group, a power of two */
+  unsigned slots; /* MR: segments a group takes per set, a power of two <= width */
+  int load;       /* MR: an ORX_SEG_ load id */
+  unsigned stage; /* STAGED: elements the local-memory stage holds, at least one segment */
+} orx_seg_plan;
+
+/* What a segmented call reduces, as the planner sees it. */
+typedef struct orx_seg_shape {
+  size_t count;
+  uint64_t elements; /* elements the segments span */
+  uint64_t length;   /* equal lengths; 0 with offsets */
+  int offsets;       /* segments given by offsets */
+  size_t elem;       /* bytes per element */
+  uint64_t start;    /* the input's first element lies `start` elements past a 256-byte boundary
+                        (host input: 0, it is staged at the start of an allocation) */
+} orx_seg_shape;
+
+/* Policy fields forced through OCL_REDUCE_POLICY ("wg=64,vec=4,unroll=2,groups=32,stream=strided,
+ * finish=group,seg=mr,slots=8"), for tests and tuning; 0 / -1 leave a field to the planner. */
+typedef struct orx_policy_override {
+  unsigned wg_size, vec, unroll, max_groups;
+  int stream;         /* -1, or an ORX_STREAM_ id */
+  int finish_serial;  /* -1, 0 or 1 */
+  int seg_mode;       /* -1, or an orx_seg_mode */
+  unsigned seg_slots; /* multireduction segments per lane group, at most its width */
+} orx_policy_override;
+ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out);
+
+/* ---- Requests and plans ------------------------------------------------------------------ */
+
+/* Where the planner plans: the device, the context's resolved path, and forced fields. */
+typedef struct orx_target {
+  const orx_caps *caps;
+  ocl_reduce_path path;                   /* SUBGROUP or LOCAL */
+  ocl_reduce_subgroup_impl subgroup_impl; /* NONE on the LOCAL path */
+  orx_policy_override forced;
+} orx_target;
+
+typedef enum orx_entry {
+  ORX_ENTRY_REDUCE,       /* one reduction over an array */
+  ORX_ENTRY_SEGMENTS,     /* one per segment */
+  ORX_ENTRY_MULTI,        /* several operators over one array */
+  ORX_ENTRY_CHECK_OFFSETS /* the device-side check of segment offsets */
+} orx_entry;
+
+/* An operator as a plan carries it: built-in by id, or (the operators-as-data issue) given as
+ * OpenCL C source, identified in the program cache by a hash of its text, with a state of up to
+ * ORX_STATE_MAX_BYTES bytes and its own alignment. */
+#define ORX_STATE_MAX_BYTES 64
+typedef struct orx_operator {
+  ocl_reduce_op id;
+  const char *source;    /* NULL for a built-in operator */
+  uint64_t source_hash;  /* 0 for a built-in operator */
+  unsigned state_bytes;  /* 0: one element of the compute type */
+  unsigned state_align;  /* 0: state_bytes */
+} orx_operator;
+orx_operator orx_builtin_operator(ocl_reduce_op op);
+
+typedef struct orx_request {
+  orx_entry entry;
+  ocl_reduce_type type;     /* the element type of the input */
+  orx_operator op;          /* REDUCE, SEGMENTS */
+  const ocl_reduce_op *ops; /* MULTI: op_count operators */
+  unsigned op_count;
+  orx_seg_shape shape;      /* SEGMENTS */
+} orx_request;
+/* The request of a whole-array reduction with a built-in operator (the other entries start from
+ * it). */
+orx_request orx_reduce_request(ocl_reduce_op op, ocl_reduce_type type);
+
+/* ORX_DEFINE_<NAME> indexes a plan's value of the contract's ORX_<NAME>. */
+typedef enum orx_define {
+#define ORX_DEFINE_ENUM(c, NAME) ORX_DEFINE_##NAME,
+  ORX_HOST_DEFINES(ORX_DEFINE_ENUM, )
+#undef ORX_DEFINE_ENUM
+  ORX_DEFINE_COUNT
+} orx_define;
+#define ORX_DEFINE_UNSET INT64_MIN /* not emitted: the kernel takes the contract's default */
+const char *orx_define_name(orx_define define); /* "ORX_VEC" */
+
+typedef struct orx_plan {
+  orx_kernel kernel;
+  ocl_reduce_type type; /* the type the kernel computes in */
+  orx_operator op;      /* REDUCE, SEGMENTS; state_bytes and state_align filled in */
+  orx_policy policy;
+  orx_seg_plan seg;     /* SEGMENTS */
+  unsigned slots;       /* results per launch: MULTI's operators, else 1 */
+  size_t partials_bytes; /* scratch: one state per group and slot */
+  int64_t defines[ORX_DEFINE_COUNT]; /* the generated block (program.c writes it) */
+} orx_plan;
+
+/* The path and subgroup implementation a context takes (context creation). A forced path or
+ * named implementation the device cannot take is PATH_UNSUPPORTED with *why the requirement. */
+ocl_reduce_status orx_plan_path(const orx_caps *caps, ocl_reduce_path path,
+                                ocl_reduce_subgroup_impl impl, ocl_reduce_path *path_out,
+                                ocl_reduce_subgroup_impl *impl_out, const char **why);
+/* The plan for a request. */
+void orx_plan_make(const orx_target *target, const orx_request *request, orx_plan *plan);
+/* Work-groups to launch for `count` elements (REDUCE, MULTI), segments of `length` (SEGMENTS;
+ * not LAUNCH) or offsets (CHECK_OFFSETS). */
+size_t orx_plan_groups(const orx_plan *plan, size_t count, uint64_t length);
+/* SEGMENTS: segments a work-group takes per round, the kernels' per_round argument (STAGED: a
+ * tile; the other strategies fix theirs at compile time: 0). */
+uint64_t orx_plan_per_round(const orx_plan *plan, uint64_t length);
+/* Host input goes to the device through a staging buffer of at most this many bytes; a piece is
+ * whole vectors of the plan, within the device's largest allocation. The pieces, hence the
+ * results' bits, depend only on the count. */
+#define ORX_STAGING_BYTES ((size_t)64 << 20)
+size_t orx_plan_staging_piece(const orx_caps *caps, const orx_plan *plan, ocl_reduce_type type);
+/* The plan in words: its kernel file, its policy in OCL_REDUCE_POLICY syntax, and what follows
+ * from it for `count` elements in segments of `length` (0: one reduction). */
+void orx_plan_describe(const orx_plan *plan, size_t count, uint64_t length, char *text,
+                       size_t size);
+
+/* ---- The decisions, one by one (planner.c, plan_segments.c), for tests ------------------- */
+void orx_select_policy(const orx_caps *caps, ocl_reduce_path path, ocl_reduce_subgroup_impl impl,
+                       ocl_reduce_type type, orx_policy *out);
+void orx_apply_policy_override(const orx_caps *caps, const orx_policy_override *o,
+                               ocl_reduce_type type, orx_policy *p);
+/* The selector's policy with the forced fields applied. */
+void orx_target_policy(const orx_target *target, ocl_reduce_type type, orx_policy *out);
+size_t orx_policy_groups(const orx_policy *policy, size_t count);
+/* The segment plan (forced: an orx_seg_mode, or -1; a forced STAGED that cannot hold the
+ * segments, or has offsets, becomes MR). */
+void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int forced,
+                       const orx_seg_shape *shape, orx_seg_plan *out);
+/* The kernel file of a strategy, and the defines of its plan (plan->seg set). */
+orx_kernel orx_seg_mode_kernel(orx_seg_mode mode);
+void orx_seg_defines(const orx_caps *caps, const orx_seg_shape *shape, orx_plan *plan);
+/* MR: sets of `slots` segments a lane group takes at once, so that each lane has 8 vector or 16
+ * element loads in flight (8 for one-element segments); 1 for other modes. */
+unsigned orx_seg_batch(const orx_seg_plan *plan);
+/* STAGED: segments a work-group takes per tile, for segments of `length` elements. */
+uint64_t orx_stage_segments(const orx_policy *policy, const orx_seg_plan *plan, uint64_t length);
+/* Work-groups for `count` segments of `length` (equal lengths) with a plan (not LAUNCH). */
+size_t orx_segment_groups(const orx_policy *policy, const orx_seg_plan *plan, size_t count,
+                          uint64_t length);
+
+#endif /* ORX_PLANNER_H */

@@ -1,0 +1,64 @@
+/* =================================================================================================
+ * policy_override.c: OCL_REDUCE_POLICY, the planner's fields forced by name for tests and tuning
+ * ("wg=64,vec=4,unroll=2,groups=32,stream=strided,finish=group,seg=mr,slots=8"). The names of
+ * streams and segment strategies are the contract's and the planner's own lists.
+ * ============================================================================================== */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/errors.h"
+#include "core/planner.h"
+
+static int is_pow2(unsigned long x) { return x != 0 && (x & (x - 1)) == 0; }
+
+static int seg_mode_named(const char *name, int *mode) {
+  for (int m = 0; m < ORX_SEG_MODE_COUNT; m++)
+    if (strcmp(orx_seg_mode_name((orx_seg_mode)m), name) == 0) {
+      *mode = m;
+      return 1;
+    }
+  return 0;
+}
+
+ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out) {
+  orx_policy_override o = {0, 0, 0, 0, -1, -1, -1, 0};
+  char list[256];
+  orx_strlcpy(list, text ? text : "", sizeof list);
+  for (char *save = NULL, *item = strtok_r(list, ",", &save); item;
+       item = strtok_r(NULL, ",", &save)) {
+    char *eq = strchr(item, '=');
+    if (!eq)
+      return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
+                      "OCL_REDUCE_POLICY: '%s' is not key=value", item);
+    *eq = '\0';
+    const char *key = item, *value = eq + 1;
+    char *end = NULL;
+    const unsigned long number = strtoul(value, &end, 10);
+    const int numeric = end != value && *end == '\0' && number > 0 && number <= 65536;
+    if (strcmp(key, "wg") == 0 && numeric && is_pow2(number))
+      o.wg_size = (unsigned)number;
+    else if (strcmp(key, "vec") == 0 && numeric && is_pow2(number) && number <= 16)
+      o.vec = (unsigned)number;
+    else if (strcmp(key, "unroll") == 0 && numeric && number <= 16)
+      o.unroll = (unsigned)number;
+    else if (strcmp(key, "groups") == 0 && numeric)
+      o.max_groups = (unsigned)number;
+    else if (strcmp(key, "stream") == 0 && orx_stream_named(value, &o.stream))
+      ;
+    else if (strcmp(key, "finish") == 0 && (!strcmp(value, "serial") || !strcmp(value, "group")))
+      o.finish_serial = strcmp(value, "serial") == 0;
+    else if (strcmp(key, "seg") == 0 && seg_mode_named(value, &o.seg_mode))
+      ;
+    else if (strcmp(key, "slots") == 0 && numeric && is_pow2(number) && number <= 32)
+      o.seg_slots = (unsigned)number;
+    else
+      return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
+                      "OCL_REDUCE_POLICY: bad entry '%s=%s' (keys: wg=<power of two>, "
+                      "vec=<1..16, power of two>, unroll=<1..16>, groups=<n>, "
+                      "stream=strided|chunk|tiled, finish=serial|group, "
+                      "seg=lane|mr|group|launch|staged, slots=<1..32, power of two>)",
+                      key, value);
+  }
+  *out = o;
+  return OCL_REDUCE_OK;
+}

@@ -1,0 +1,42 @@
+/* =================================================================================================
+ * run.h: the reducing calls, once the entry points (src/api/) have checked their arguments:
+ * whole arrays and several operators over one array (run_array.c), and segments
+ * (run_segments.c). Each plans its request, prepares and launches (launch.h).
+ * ============================================================================================== */
+#ifndef ORX_RUN_H
+#define ORX_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/io.h"
+
+/* Reduces count > 0 elements of `in` with op into *result (one element, host memory). */
+ocl_reduce_status orx_run_reduce(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type type,
+                                 const orx_io *in, size_t count, void *result);
+
+/* Reduces count > 0 elements of `in` with op_count operators into op_count results. */
+ocl_reduce_status orx_run_multi(ocl_reduce_context *ctx, const ocl_reduce_op *ops,
+                                size_t op_count, ocl_reduce_type type, const orx_io *in,
+                                size_t count, const orx_io *out);
+
+/* A segmented call, checked. */
+typedef struct orx_seg_call {
+  const char *function;
+  ocl_reduce_op op;
+  ocl_reduce_type type;
+  size_t elem;
+  size_t count;                 /* segments, > 0 */
+  size_t length;                /* equal lengths */
+  int by_offsets;
+  const uint64_t *host_offsets; /* offsets in host memory (or read back for LAUNCH) */
+  orx_io offsets;               /* offsets in device memory: offsets.mem set */
+  orx_io in, out;
+  uint64_t elements;            /* elements the segments span */
+  uint64_t reach;               /* elements of the input up to the end of the last segment */
+} orx_seg_call;
+
+/* Runs it: offsets in device memory are checked there first, then batches of whole segments. */
+ocl_reduce_status orx_run_segments(ocl_reduce_context *ctx, orx_seg_call *call);
+
+#endif /* ORX_RUN_H */

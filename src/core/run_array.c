@@ -1,0 +1,102 @@
+/* =================================================================================================
+ * run_array.c: one reduction over an array, and several operators over one array in one pass
+ * (run.h). Device input is one launch. Host input goes up through the staging buffer; when it
+ * takes more than one upload, each piece gets its partial results, and one more launch per
+ * operator reduces them, so the results depend on nothing but the count.
+ * ============================================================================================== */
+#include <string.h>
+
+#include "core/launch.h"
+#include "core/run.h"
+
+/* One element of `type` from the result slot into *result. */
+static ocl_reduce_status read_result(ocl_reduce_context *ctx, ocl_reduce_type type, void *result) {
+  uint64_t value = 0;
+  const size_t size = orx_type_size(type);
+  ORX_FORWARD(orx_read_results(ctx, &value, size));
+  memcpy(result, &value, size);
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status orx_run_reduce(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type type,
+                                 const orx_io *in, size_t count, void *result) {
+  orx_call_begin(ctx);
+  const orx_request request = orx_reduce_request(op, type);
+  orx_prepared k;
+  ORX_FORWARD(orx_prepare(ctx, &request, &k));
+  orx_mem *results = ctx->scratch[ORX_SCRATCH_RESULTS].mem;
+  if (in->mem)
+    ORX_FORWARD(orx_launch_array(ctx, &k, in->mem, in->offset, count, results, 0, 1));
+  else
+    ORX_FORWARD(orx_reduce_host_into(ctx, &k, in->host, count, results, 0));
+  return read_result(ctx, type, result);
+}
+
+/* Host input in pieces: each operator's partial per piece into the chunk results (operator k's
+ * at [k * pieces, (k + 1) * pieces)), then one whole-array reduction per operator. */
+static ocl_reduce_status reduce_host_pieces(ocl_reduce_context *ctx, const orx_prepared *k,
+                                            const ocl_reduce_op *ops, size_t op_count,
+                                            ocl_reduce_type type, const void *host, size_t count,
+                                            size_t piece, orx_mem *out, size_t out_index) {
+  const size_t size = orx_type_size(type);
+  const size_t pieces = count / piece + (count % piece != 0);
+  orx_mem *chunk_results = NULL;
+  ORX_FORWARD(
+      orx_scratch_get(ctx, ORX_SCRATCH_CHUNK_RESULTS, pieces * op_count * 8, &chunk_results));
+  orx_mem *staging = ctx->scratch[ORX_SCRATCH_STAGING].mem;
+  const char *bytes = host;
+  for (size_t p = 0; p < pieces; p++) {
+    const size_t first = p * piece;
+    const size_t n = count - first < piece ? count - first : piece;
+    ORX_FORWARD(orx_device_write(ctx, staging, 0, bytes + first * size, n * size));
+    ORX_FORWARD(orx_launch_array(ctx, k, staging, 0, n, chunk_results, p, pieces));
+  }
+  for (size_t j = 0; j < op_count; j++) {
+    const orx_request request = orx_reduce_request(ops[j], type);
+    orx_prepared all;
+    ORX_FORWARD(orx_prepare(ctx, &request, &all));
+    ORX_FORWARD(orx_launch_array(ctx, &all, chunk_results, j * pieces, pieces, out,
+                                 out_index + j, 1));
+  }
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status orx_run_multi(ocl_reduce_context *ctx, const ocl_reduce_op *ops,
+                                size_t op_count, ocl_reduce_type type, const orx_io *in,
+                                size_t count, const orx_io *out) {
+  orx_call_begin(ctx);
+  orx_request request;
+  memset(&request, 0, sizeof request);
+  request.entry = ORX_ENTRY_MULTI;
+  request.type = type;
+  request.ops = ops;
+  request.op_count = (unsigned)op_count;
+  orx_prepared k;
+  ORX_FORWARD(orx_prepare(ctx, &request, &k));
+
+  const size_t size = orx_type_size(type);
+  orx_mem *out_mem = out->host_out ? ctx->scratch[ORX_SCRATCH_RESULTS].mem : out->mem;
+  const size_t out_index = out->host_out ? 0 : out->offset;
+  if (in->mem) {
+    ORX_FORWARD(orx_launch_array(ctx, &k, in->mem, in->offset, count, out_mem, out_index, 1));
+  } else {
+    size_t piece = orx_plan_staging_piece(&ctx->caps, &k.plan, type);
+    if (piece > count)
+      piece = count;
+    orx_mem *staging = NULL;
+    ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_STAGING, piece * size, &staging));
+    if (piece == count) {
+      ORX_FORWARD(orx_device_write(ctx, staging, 0, in->host, count * size));
+      ORX_FORWARD(orx_launch_array(ctx, &k, staging, 0, count, out_mem, out_index, 1));
+    } else {
+      ORX_FORWARD(reduce_host_pieces(ctx, &k, ops, op_count, type, in->host, count, piece,
+                                     out_mem, out_index));
+    }
+  }
+  if (!out->host_out)
+    return OCL_REDUCE_OK;
+  unsigned char values[ORX_RESULT_SLOT_BYTES];
+  ORX_FORWARD(orx_read_results(ctx, values, op_count * size));
+  memcpy(out->host_out, values, op_count * size);
+  return OCL_REDUCE_OK;
+}

@@ -1,0 +1,35 @@
+/* =================================================================================================
+ * util.h: small helpers every layer may use: array sizes, strings, the environment, and the
+ * 64-bit hash the program cache keys on (util.c).
+ * ============================================================================================== */
+#ifndef ORX_UTIL_H
+#define ORX_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define ORX_PRINTF(fmt_index, args_index) __attribute__((format(printf, fmt_index, args_index)))
+#else
+#define ORX_PRINTF(fmt_index, args_index)
+#endif
+
+#define ORX_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define ORX_STRINGIFY_(x) #x
+#define ORX_STRINGIFY(x) ORX_STRINGIFY_(x)
+
+/* Whether needle occurs in haystack, ignoring case. */
+int orx_strcasestr(const char *haystack, const char *needle);
+/* Copies at most size - 1 bytes of src and terminates dst (size > 0). */
+void orx_strlcpy(char *dst, const char *src, size_t size);
+/* Appends printf-formatted text to buf (size bytes, NUL-terminated), cutting it at the end. */
+void orx_append(char *buf, size_t size, const char *fmt, ...) ORX_PRINTF(3, 4);
+/* The environment variable's value; NULL when it is unset or empty. */
+const char *orx_env(const char *name);
+
+/* A 64-bit hash of bytes (FNV-1a's steps on 8-byte words), continuing from `hash` (start with
+ * ORX_HASH_SEED). For keys that are also compared whole, not for anything adversarial. */
+#define ORX_HASH_SEED 0xcbf29ce484222325u
+uint64_t orx_hash(uint64_t hash, const void *bytes, size_t size);
+
+#endif /* ORX_UTIL_H */

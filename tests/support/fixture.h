@@ -1,0 +1,69 @@
+/* =================================================================================================
+ * fixture.h: what every test program shares besides the references (reference.h): the context
+ * under test, chosen by the environment that tests/discover_tests.cmake.in pins per
+ * implementation and path; the check of a failing call; the one table of operators and types
+ * the sweeps run; and main's running of a suite (fixture.c).
+ * ============================================================================================== */
+#ifndef ORX_TEST_FIXTURE_H
+#define ORX_TEST_FIXTURE_H
+
+/* cmocka.h needs these first. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "ocl_reduce.h"
+#include "support/reference.h"
+
+/* ---- The context under test --------------------------------------------------------------- */
+
+/* Created by test_setup (with the random generator seeded), destroyed by test_teardown: a
+ * suite's group fixture. */
+extern ocl_reduce_context *test_ctx;
+int test_setup(void **state);
+int test_teardown(void **state);
+
+/* A context on the environment's device and path (OCL_REDUCE_DEVICE, _PATH, _SUBGROUP, _POLICY),
+ * with `policy` fields (OCL_REDUCE_POLICY syntax, may be "") added to the environment's; prints
+ * what it runs on, once per program. NULL, with the error printed, when creation fails. */
+ocl_reduce_context *test_context_with_policy(const char *policy);
+ocl_reduce_context *test_context_create(void);
+/* The subgroup and work-group sizes of a context, for boundary sizes. */
+test_shape test_context_shape(ocl_reduce_context *ctx);
+
+/* OCL_REDUCE_TEST_LIGHT=1: the sweeps that cost the most run a representative part (sums and
+ * maxima of every type, smaller inputs). The sanitizer build uses it: it checks the host code, and
+ * the full sweeps run in the Release build on every implementation. */
+int test_light(void);
+
+/* Fails the test unless `got` is `expected` and the last error (of c, or of the thread when c is
+ * NULL) contains `needle`. */
+void expect_error(ocl_reduce_status got, ocl_reduce_status expected, const ocl_reduce_context *c,
+                  const char *needle);
+
+/* ---- Operators and types ----------------------------------------------------------------- */
+
+/* Every type, and every operator on every type it is defined on, X(OP, TYPE) for
+ * OCL_REDUCE_<OP> and OCL_REDUCE_<TYPE>: the table every sweep runs. */
+#define TEST_TYPES(X) X(I32) X(U32) X(I64) X(U64) X(F32) X(F64)
+#define TEST_FLOAT_OPS(X, TYPE) X(SUM, TYPE) X(PROD, TYPE) X(MIN, TYPE) X(MAX, TYPE)
+#define TEST_INTEGER_OPS(X, TYPE) TEST_FLOAT_OPS(X, TYPE) X(AND, TYPE) X(OR, TYPE) X(XOR, TYPE)
+#define TEST_OP_TYPES(X)                                                                           \
+  TEST_INTEGER_OPS(X, I32)                                                                         \
+  TEST_INTEGER_OPS(X, U32)                                                                         \
+  TEST_INTEGER_OPS(X, I64)                                                                         \
+  TEST_INTEGER_OPS(X, U64) TEST_FLOAT_OPS(X, F32) TEST_FLOAT_OPS(X, F64)
+
+/* ---- Running a suite ---------------------------------------------------------------------- */
+
+/* Runs `tests` (an array) with a group fixture; OCL_REDUCE_TEST_FILTER=<pattern> runs only the
+ * tests whose names match (cmocka's filter, e.g. "test_MIN_*"). */
+#define TEST_RUN(tests, setup, teardown)                                                           \
+  test_run_group(#tests, tests, sizeof(tests) / sizeof((tests)[0]), setup, teardown)
+int test_run_group(const char *name, const struct CMUnitTest *tests, size_t count,
+                   CMFixtureFunction setup, CMFixtureFunction teardown);
+
+#endif /* ORX_TEST_FIXTURE_H */

@@ -1,0 +1,523 @@
+/* =================================================================================================
+ * test_planner.c: the library's choices as pure functions of a device's capabilities (the
+ * planner, src/core/planner.h), on synthetic devices: which device a selector names, which path
+ * and subgroup implementation a context takes, the launch policy, how segments spread, and the
+ * contract between host and kernels (every define a plan emits is the contract's, with a default
+ * there). Needs no OpenCL device.
+ * ============================================================================================== */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/device_pick.h"
+#include "core/program.h"
+#include "support/fixture.h"
+#include "support/synthetic.h"
+
+static void resolve(const orx_caps *caps, ocl_reduce_path path, ocl_reduce_subgroup_impl impl,
+                    ocl_reduce_status status, ocl_reduce_path want_path,
+                    ocl_reduce_subgroup_impl want_impl) {
+  ocl_reduce_path got_path = OCL_REDUCE_PATH_DEFAULT;
+  ocl_reduce_subgroup_impl got_impl = OCL_REDUCE_SUBGROUP_DEFAULT;
+  const char *why = NULL;
+  assert_int_equal(orx_plan_path(caps, path, impl, &got_path, &got_impl, &why), status);
+  if (status == OCL_REDUCE_OK) {
+    assert_int_equal(got_path, want_path);
+    assert_int_equal(got_impl, want_impl);
+  } else {
+    assert_non_null(why);
+  }
+}
+
+static void test_auto_takes_subgroups_when_present_and_local_otherwise(void **state) {
+  (void)state;
+  orx_caps c = test_gpu();
+  resolve(&c, OCL_REDUCE_PATH_AUTO, OCL_REDUCE_SUBGROUP_AUTO, OCL_REDUCE_OK,
+          OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE);
+  c.has_khr_subgroups = 1; /* AMD: built-ins only */
+  resolve(&c, OCL_REDUCE_PATH_AUTO, OCL_REDUCE_SUBGROUP_AUTO, OCL_REDUCE_OK,
+          OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_BUILTIN);
+  c.has_intel_subgroups = 1;
+  resolve(&c, OCL_REDUCE_PATH_AUTO, OCL_REDUCE_SUBGROUP_AUTO, OCL_REDUCE_OK,
+          OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_INTEL);
+  c.has_khr_shuffle = 1;
+  resolve(&c, OCL_REDUCE_PATH_AUTO, OCL_REDUCE_SUBGROUP_AUTO, OCL_REDUCE_OK,
+          OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_KHR);
+  resolve(&c, OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_BUILTIN, OCL_REDUCE_OK,
+          OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_BUILTIN);
+  resolve(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_KHR, OCL_REDUCE_OK,
+          OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE);
+}
+
+static void test_nvidia_opencl_takes_inline_ptx_with_32_lane_warps(void **state) {
+  (void)state;
+  orx_caps c = test_gpu();
+  c.nv_warp_size = 32;
+  resolve(&c, OCL_REDUCE_PATH_AUTO, OCL_REDUCE_SUBGROUP_AUTO, OCL_REDUCE_OK,
+          OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_NV_PTX);
+  resolve(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_AUTO, OCL_REDUCE_OK,
+          OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE);
+  c.nv_warp_size = 64; /* the PTX is written for 32 lanes: not offered, never assumed */
+  resolve(&c, OCL_REDUCE_PATH_AUTO, OCL_REDUCE_SUBGROUP_AUTO, OCL_REDUCE_OK,
+          OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE);
+  resolve(&c, OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_NV_PTX,
+          OCL_REDUCE_ERROR_PATH_UNSUPPORTED, 0, 0);
+}
+
+static void test_forced_path_or_implementation_is_never_a_fallback(void **state) {
+  (void)state;
+  orx_caps c = test_gpu();
+  resolve(&c, OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_AUTO,
+          OCL_REDUCE_ERROR_PATH_UNSUPPORTED, 0, 0);
+  c.has_khr_subgroups = 1;
+  resolve(&c, OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_KHR,
+          OCL_REDUCE_ERROR_PATH_UNSUPPORTED, 0, 0);
+  resolve(&c, OCL_REDUCE_PATH_AUTO, OCL_REDUCE_SUBGROUP_INTEL,
+          OCL_REDUCE_ERROR_PATH_UNSUPPORTED, 0, 0);
+}
+
+static void test_cpu_streams_chunks_gpu_stride_cuda_tiles(void **state) {
+  (void)state;
+  orx_caps c = test_cpu();
+  orx_policy p;
+  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F32, &p);
+  assert_int_equal(p.stream, ORX_STREAM_CHUNK);
+  assert_int_equal(p.vec * 4, 64);
+  assert_int_equal(p.finish_serial, 1);
+  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F64, &p);
+  assert_int_equal(p.vec, 8);
+  c = test_gpu();
+  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F32, &p);
+  assert_int_equal(p.stream, ORX_STREAM_STRIDED);
+  /* The CUDA backend (either path) takes CUB's tiled layout. */
+  c.has_cuda_shuffle = 1;
+  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F32, &p);
+  assert_int_equal(p.stream, ORX_STREAM_TILED);
+  assert_int_equal(p.vec, 4);
+  assert_int_equal(p.finish_serial, 0);
+  assert_int_equal(p.max_groups % c.compute_units, 0);
+  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_U64, &p);
+  assert_int_equal(p.vec, 2);
+}
+
+static void test_policy_fits_small_devices(void **state) {
+  (void)state;
+  orx_caps c = test_gpu();
+  c.max_work_group_size = 100; /* not a power of two */
+  c.local_mem_bytes = 1024;
+  c.base_align_bytes = 8;
+  orx_policy p;
+  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F64, &p);
+  assert_int_equal(p.wg_size & (p.wg_size - 1), 0);
+  assert_true(p.wg_size <= 100);
+  assert_true(2 * p.wg_size * 8 + 64 <= 1024);
+  assert_int_equal(p.vec, 1);
+}
+
+static void test_groups_grow_with_count_up_to_the_cap(void **state) {
+  (void)state;
+  orx_caps c = test_gpu();
+  orx_policy p;
+  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F32, &p);
+  assert_int_equal(orx_policy_groups(&p, 1), 1);
+  assert_int_equal(orx_policy_groups(&p, p.items_per_group), 1);
+  assert_int_equal(orx_policy_groups(&p, p.items_per_group + 1), 2);
+  assert_int_equal(orx_policy_groups(&p, (size_t)1 << 40), p.max_groups);
+}
+
+/* The segment plan for `count` segments of `length` on a device. */
+static orx_seg_plan plan(const orx_caps *c, int forced, size_t count, size_t length) {
+  orx_policy p;
+  orx_select_policy(c, OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_KHR, OCL_REDUCE_F32, &p);
+  orx_seg_plan out;
+  /* Equal lengths from an element past a vector boundary (so never whole vectors). */
+  const orx_seg_shape shape = {count, (uint64_t)count * length, length, 0, 4, 1};
+  orx_plan_segments(c, &p, forced, &shape, &out);
+  return out;
+}
+
+/* ... for aligned segments of whole vectors, with a given policy. */
+static void plan_aligned(const orx_caps *c, const orx_policy *p, int forced, size_t count,
+                         uint64_t elements, orx_seg_plan *out) {
+  const orx_seg_shape shape = {count, elements, elements / count, 0, 4, 0};
+  orx_plan_segments(c, p, forced, &shape, out);
+}
+
+static void test_segments_spread_by_length(void **state) {
+  (void)state;
+  const orx_caps g = test_gpu(), c = test_cpu();
+  /* GPUs: the multireduction, as many lanes per segment as its loads, up to 32. Segments that are
+   * not whole vectors from an aligned start load masked vectors once they span two: 32 elements
+   * take up to 9 (width 16). */
+  assert_int_equal(plan(&g, ORX_SEG_MR, 1 << 21, 32).mode, ORX_SEG_MR);
+  assert_int_equal(plan(&g, ORX_SEG_MR, 1 << 21, 32).load, ORX_SEG_MASKED);
+  assert_int_equal(plan(&g, ORX_SEG_MR, 1 << 21, 32).width, 16);
+  assert_int_equal(plan(&g, ORX_SEG_MR, 1 << 21, 33).width, 16);
+  /* Equal lengths from 4 vectors up to a quarter of the work-items per tile are staged through
+   * local memory, a tile of whole segments per work-group (8192 f32: 248 of 33 elements, 256 of
+   * 32, 81 of 101; 128 would give 64 of 256 work-items a segment). */
+  const orx_seg_plan staged = plan(&g, -1, 1 << 21, 33);
+  assert_int_equal(staged.mode, ORX_SEG_STAGED);
+  assert_int_equal(staged.stage, 8192);
+  assert_int_equal(plan(&g, -1, 1 << 21, 32).mode, ORX_SEG_STAGED);
+  assert_int_equal(plan(&g, -1, 1 << 21, 17).mode, ORX_SEG_STAGED);
+  assert_int_equal(plan(&g, -1, 1 << 20, 101).mode, ORX_SEG_STAGED);
+  assert_int_equal(plan(&g, -1, 1 << 20, 128).mode, ORX_SEG_MR);
+  /* Shorter ones where the multireduction would leave a quarter of its lanes idle (15 or 16
+   * elements from anywhere: 5 masked loads on 8 lanes), else the multireduction (13: 4 loads on
+   * 4 lanes; 16 from a vector boundary: 4 whole vectors). */
+  assert_int_equal(plan(&g, -1, 1 << 22, 15).mode, ORX_SEG_STAGED);
+  assert_int_equal(plan(&g, -1, 1 << 22, 16).mode, ORX_SEG_STAGED);
+  assert_int_equal(plan(&g, -1, 1 << 22, 13).mode, ORX_SEG_MR);
+  orx_policy sp;
+  orx_select_policy(&g, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F32, &sp);
+  orx_seg_plan whole;
+  plan_aligned(&g, &sp, -1, 1 << 22, (uint64_t)16 << 22, &whole);
+  assert_int_equal(whole.mode, ORX_SEG_MR);
+  assert_int_equal(orx_stage_segments(&sp, &staged, 33), 248);
+  assert_int_equal(orx_stage_segments(&sp, &staged, 32), 256);
+  assert_int_equal(orx_segment_groups(&sp, &staged, 1000, 33), 5);
+  /* Staging needs equal lengths that fit the stage: forced otherwise, it is the multireduction. */
+  const orx_seg_shape ragged = {1000, 33000, 0, 1, 4, 0};
+  orx_seg_plan forced_staged;
+  orx_plan_segments(&g, &sp, ORX_SEG_STAGED, &ragged, &forced_staged);
+  assert_int_equal(forced_staged.mode, ORX_SEG_MR);
+  assert_int_equal(plan(&g, ORX_SEG_STAGED, 10, 8193).mode, ORX_SEG_MR);
+  assert_int_equal(plan(&c, ORX_SEG_STAGED, 1 << 20, 33).mode, ORX_SEG_STAGED);
+  assert_int_equal(plan(&g, -1, 1 << 24, 4).width, 4);
+  assert_int_equal(plan(&g, -1, 1 << 24, 4).load, ORX_SEG_ELEMENTS);
+  assert_int_equal(plan(&g, -1, 1 << 23, 5).width, 8);
+  assert_int_equal(plan(&g, -1, 1 << 26, 1).width, 1);
+  assert_int_equal(plan(&g, -1, 1 << 19, 128).width, 32);
+  /* ... a work-group per segment once there are too few segments for the multireduction to
+   * keep 512 lanes per compute unit busy ... */
+  assert_int_equal(plan(&g, -1, 1 << 10, 1 << 16).mode, ORX_SEG_GROUP);
+  /* ... and whole-device reductions for fewer segments than compute units. */
+  assert_int_equal(plan(&g, -1, 4, 1 << 26).mode, ORX_SEG_LAUNCH);
+  /* Short segments stay with the multireduction however few there are. */
+  assert_int_equal(plan(&g, -1, 3, 7).mode, ORX_SEG_MR);
+  assert_int_equal(plan(&g, -1, 3, 1000).mode, ORX_SEG_MR);
+  /* CPUs: a work-item per segment when there are enough, no barriers. */
+  assert_int_equal(plan(&c, -1, 1 << 20, 32).mode, ORX_SEG_LANE);
+  assert_int_equal(plan(&c, -1, 1 << 10, 1 << 16).mode, ORX_SEG_LANE);
+  assert_int_equal(plan(&c, -1, 20, 1000).mode, ORX_SEG_GROUP);
+  assert_int_equal(plan(&c, -1, 2, 1 << 24).mode, ORX_SEG_LAUNCH);
+  /* Forced modes are taken as they are; the multireduction never outgrows the work-group. */
+  assert_int_equal(plan(&c, ORX_SEG_GROUP, 1 << 20, 32).mode, ORX_SEG_GROUP);
+  const orx_seg_plan forced = plan(&c, ORX_SEG_MR, 1 << 20, 1000);
+  assert_int_equal(forced.mode, ORX_SEG_MR);
+  assert_int_equal(forced.width, 16); /* the CPU policy's work-group */
+  assert_true(forced.slots <= forced.width);
+  /* Aligned segments of whole vectors: lanes load vectors, 4 f32 each on a GPU (32 elements
+   * are staged unless forced). */
+  orx_policy p;
+  orx_select_policy(&g, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F32, &p);
+  orx_seg_plan v;
+  plan_aligned(&g, &p, ORX_SEG_MR, 1 << 21, (uint64_t)32 << 21, &v);
+  assert_int_equal(v.mode, ORX_SEG_MR);
+  assert_int_equal(v.load, ORX_SEG_VECTORS);
+  assert_int_equal(v.width, 8);
+  assert_int_equal(v.slots, 8);
+  assert_int_equal(orx_seg_batch(&v), 1);
+  plan_aligned(&g, &p, -1, 1 << 24, (uint64_t)4 << 24, &v);
+  assert_int_equal(v.width, 1);
+  assert_int_equal(orx_seg_batch(&v), 8);
+  /* Element loads: 16 slots per lane group. */
+  const orx_seg_plan scalar = {ORX_SEG_MR, 4, 4, ORX_SEG_ELEMENTS, 0};
+  assert_int_equal(orx_seg_batch(&scalar), 4);
+  /* Vector slots take four times the registers: at most 8 segments per lane group; longer
+   * segments take more lanes each (2048 elements: 32 lanes for 8 segments), and the
+   * multireduction while it keeps 512 lanes per compute unit busy (2048-element segments of 2^26
+   * elements on the H200); longer ones a work-group each. */
+  plan_aligned(&g, &p, -1, 1 << 15, (uint64_t)2048 << 15, &v);
+  assert_int_equal(v.mode, ORX_SEG_MR);
+  assert_int_equal(v.width, 32);
+  assert_int_equal(v.slots, 8);
+  assert_int_equal(orx_seg_batch(&v), 1);
+  plan_aligned(&g, &p, -1, 1 << 14, (uint64_t)4096 << 14, &v);
+  assert_int_equal(v.mode, ORX_SEG_GROUP);
+  /* Work-groups: 256 lanes in groups of 32 take 8 segments each, 64 per round. */
+  const orx_seg_plan mr = {ORX_SEG_MR, 32, 8, ORX_SEG_VECTORS, 0};
+  assert_int_equal(orx_segment_groups(&p, &mr, 1000, 0), 16);
+  assert_int_equal(orx_segment_groups(&p, &mr, (size_t)1 << 40, 0), (size_t)p.max_groups * 8);
+  const orx_seg_plan narrow = {ORX_SEG_MR, 2, 2, ORX_SEG_VECTORS, 0}; /* 128 groups, 4 sets of 2 */
+  assert_int_equal(orx_segment_groups(&p, &narrow, 2049, 0), 3);
+}
+
+static void test_policy_override_parses_and_rejects(void **state) {
+  (void)state;
+  orx_policy_override o;
+  assert_int_equal(orx_parse_policy_override("wg=64,vec=4,unroll=2,groups=9,stream=chunk,"
+                                             "finish=group",
+                                             &o),
+                   OCL_REDUCE_OK);
+  assert_int_equal(o.wg_size, 64);
+  assert_int_equal(o.stream, ORX_STREAM_CHUNK);
+  assert_int_equal(o.finish_serial, 0);
+  assert_int_equal(orx_parse_policy_override(NULL, &o), OCL_REDUCE_OK);
+  assert_int_equal(o.wg_size, 0);
+  assert_int_equal(o.stream, -1);
+  assert_int_equal(orx_parse_policy_override("wg=48", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+  assert_int_equal(orx_parse_policy_override("vec=32", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+  assert_int_equal(orx_parse_policy_override("stream", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+  assert_int_equal(orx_parse_policy_override("speed=11", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+  assert_int_equal(orx_parse_policy_override("seg=mr", &o), OCL_REDUCE_OK);
+  assert_int_equal(o.seg_mode, ORX_SEG_MR);
+  assert_int_equal(orx_parse_policy_override("seg=warp", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+  assert_int_equal(orx_parse_policy_override("seg=mr,slots=4", &o), OCL_REDUCE_OK);
+  assert_int_equal(o.seg_slots, 4);
+  assert_int_equal(orx_parse_policy_override("slots=6", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+}
+
+static void test_device_selector(void **state) {
+  (void)state;
+  const orx_device_entry list[] = {
+      {0, 0, "Portable Computing Language", "pthread-haswell", OCL_REDUCE_DEVICE_CPU},
+      {1, 0, "Intel(R) OpenCL", "Intel CPU", OCL_REDUCE_DEVICE_CPU},
+      {2, 0, "NVIDIA CUDA", "NVIDIA H200", OCL_REDUCE_DEVICE_GPU},
+      {2, 1, "NVIDIA CUDA", "NVIDIA H100", OCL_REDUCE_DEVICE_GPU},
+  };
+  size_t index = 99;
+  assert_int_equal(orx_pick_device(NULL, list, 4, NULL, &index), OCL_REDUCE_OK);
+  assert_int_equal(index, 2); /* the first GPU */
+  assert_int_equal(orx_pick_device(NULL, list, 2, "", &index), OCL_REDUCE_OK);
+  assert_int_equal(index, 0); /* no GPU: the first device */
+  assert_int_equal(orx_pick_device(NULL, list, 4, "2:1", &index), OCL_REDUCE_OK);
+  assert_int_equal(index, 3);
+  assert_int_equal(orx_pick_device(NULL, list, 4, "portable", &index), OCL_REDUCE_OK);
+  assert_int_equal(index, 0);
+  assert_int_equal(orx_pick_device(NULL, list, 4, "h100", &index), OCL_REDUCE_OK);
+  assert_int_equal(index, 3);
+  assert_int_equal(orx_pick_device(NULL, list, 4, "3:0", &index), OCL_REDUCE_ERROR_NO_DEVICE);
+  assert_non_null(strstr(ocl_reduce_last_error(NULL), "2:1  NVIDIA CUDA / NVIDIA H100"));
+  assert_int_equal(orx_pick_device(NULL, list, 4, "radeon", &index), OCL_REDUCE_ERROR_NO_DEVICE);
+  assert_int_equal(orx_pick_device(NULL, list, 0, NULL, &index), OCL_REDUCE_ERROR_NO_DEVICE);
+}
+
+static void test_identities_and_compute_types(void **state) {
+  (void)state;
+  assert_true(orx_identity_bits(OCL_REDUCE_MIN, OCL_REDUCE_F32) == 0x7f800000u);
+  assert_true(orx_identity_bits(OCL_REDUCE_MAX, OCL_REDUCE_F64) == 0xfff0000000000000u);
+  assert_true(orx_identity_bits(OCL_REDUCE_MIN, OCL_REDUCE_I32) == 0x7fffffffu);
+  assert_true(orx_identity_bits(OCL_REDUCE_MAX, OCL_REDUCE_I64) == 0x8000000000000000u);
+  assert_true(orx_identity_bits(OCL_REDUCE_AND, OCL_REDUCE_U32) == 0xffffffffu);
+  assert_true(orx_identity_bits(OCL_REDUCE_PROD, OCL_REDUCE_F32) == 0x3f800000u);
+  assert_int_equal(orx_compute_type(OCL_REDUCE_SUM, OCL_REDUCE_I32), OCL_REDUCE_U32);
+  assert_int_equal(orx_compute_type(OCL_REDUCE_PROD, OCL_REDUCE_I64), OCL_REDUCE_U64);
+  assert_int_equal(orx_compute_type(OCL_REDUCE_MIN, OCL_REDUCE_I32), OCL_REDUCE_I32);
+  assert_int_equal(orx_compute_type(OCL_REDUCE_SUM, OCL_REDUCE_F32), OCL_REDUCE_F32);
+}
+
+/* ---- The contract and the plans -------------------------------------------------------- */
+
+/* Synthetic devices of every kind the planner tells apart. */
+static size_t synthetic_devices(orx_caps *out) {
+  size_t n = 0;
+  out[n++] = test_gpu(); /* a GPU without subgroups: the local path */
+  orx_caps c = test_gpu();
+  c.has_khr_subgroups = 1; /* AMD: sub_group_reduce built-ins only */
+  out[n++] = c;
+  c = test_gpu();
+  c.nv_warp_size = 32; /* NVIDIA's OpenCL: inline PTX */
+  out[n++] = c;
+  out[n++] = test_h200_cuda(); /* the CUDA backend */
+  c = test_cpu();
+  c.has_khr_subgroups = c.has_khr_shuffle = c.has_intel_subgroups = 1; /* Intel's CPU runtime */
+  out[n++] = c;
+  c = test_cpu();
+  c.has_khr_subgroups = c.emulated_subgroups = 1; /* PoCL's CPU device */
+  out[n++] = c;
+  return n;
+}
+
+/* Checks one plan's generated block: every define in it is listed by the contract
+ * (ORX_HOST_DEFINES), has its default there (#ifndef NAME / #define NAME), and comes once. */
+static void check_defines(const orx_plan *plan, const char *contract, const char *prelude,
+                          int *checked) {
+  orx_program_text text;
+  if (orx_program_text_of(NULL, plan, prelude, &text) != OCL_REDUCE_OK)
+    fail_msg("program text of %s: %s", orx_kernel_file(plan->kernel), ocl_reduce_last_error(NULL));
+  char seen[ORX_DEFINE_COUNT][64];
+  size_t seen_count = 0;
+  for (const char *line = text.defines; (line = strstr(line, "#define ")) != NULL; line++) {
+    char name[64];
+    if (sscanf(line + 8, "%63s", name) != 1)
+      fail_msg("unreadable define in\n%s", text.defines);
+    int listed = 0;
+    for (int d = 0; d < ORX_DEFINE_COUNT; d++)
+      listed |= strcmp(orx_define_name((orx_define)d), name) == 0;
+    if (!listed)
+      fail_msg("the host emits %s, which the contract does not list:\n%s", name, text.defines);
+    char pattern[160];
+    snprintf(pattern, sizeof pattern, "#ifndef %s\n#define %s ", name, name);
+    if (!strstr(contract, pattern))
+      fail_msg("the contract has no default for %s", name);
+    for (size_t i = 0; i < seen_count; i++)
+      if (strcmp(seen[i], name) == 0)
+        fail_msg("%s emitted twice:\n%s", name, text.defines);
+    snprintf(seen[seen_count++], sizeof seen[0], "%s", name);
+  }
+  orx_program_text_free(&text);
+  (*checked)++;
+}
+
+static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(void **state) {
+  (void)state;
+  orx_source contract;
+  char *holder = NULL;
+  assert_int_equal(orx_source_get(NULL, "orx_contract.h", &contract, &holder), OCL_REDUCE_OK);
+  orx_caps devices[8];
+  const size_t device_count = synthetic_devices(devices);
+  static const ocl_reduce_path paths[] = {OCL_REDUCE_PATH_AUTO, OCL_REDUCE_PATH_LOCAL};
+  static const int forced_modes[] = {-1, ORX_SEG_LANE, ORX_SEG_MR, ORX_SEG_GROUP, ORX_SEG_STAGED};
+  static const uint64_t lengths[] = {1, 3, 4, 16, 17, 32, 33, 101, 1000, 4096, 1 << 16};
+  static const ocl_reduce_op lists[][8] = {{OCL_REDUCE_MAX},
+                                           {OCL_REDUCE_SUM, OCL_REDUCE_MIN, OCL_REDUCE_MAX},
+                                           {OCL_REDUCE_SUM, OCL_REDUCE_PROD, OCL_REDUCE_MIN,
+                                            OCL_REDUCE_MAX, OCL_REDUCE_AND, OCL_REDUCE_OR,
+                                            OCL_REDUCE_XOR, OCL_REDUCE_XOR}};
+  static const unsigned list_counts[] = {1, 3, 8};
+  int checked = 0;
+  for (size_t dev = 0; dev < device_count; dev++) {
+    const char *prelude = devices[dev].has_cuda_shuffle ? "lib/orx_cuda_prelude.cl" : NULL;
+    for (size_t p = 0; p < 2; p++) {
+      orx_target t = test_target(&devices[dev], paths[p]);
+      orx_plan plan;
+      orx_request r;
+#define ORX_EACH_OP_TYPE(OP, TYPE)                                                                 \
+  r = orx_reduce_request(OCL_REDUCE_##OP, OCL_REDUCE_##TYPE);                            \
+  orx_plan_make(&t, &r, &plan);                                                                    \
+  check_defines(&plan, contract.text, prelude, &checked);
+      TEST_OP_TYPES(ORX_EACH_OP_TYPE)
+#undef ORX_EACH_OP_TYPE
+      for (size_t m = 0; m < sizeof forced_modes / sizeof forced_modes[0]; m++) {
+        t.forced.seg_mode = forced_modes[m];
+        for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
+          for (int offsets = 0; offsets < 2; offsets++) {
+            r = orx_reduce_request(offsets ? OCL_REDUCE_MAX : OCL_REDUCE_SUM,
+                                            offsets ? OCL_REDUCE_U64 : OCL_REDUCE_F32);
+            r.entry = ORX_ENTRY_SEGMENTS;
+            r.shape.count = (size_t)((1u << 24) / lengths[l]);
+            r.shape.elements = r.shape.count * lengths[l];
+            r.shape.length = offsets ? 0 : lengths[l];
+            r.shape.offsets = offsets;
+            r.shape.elem = offsets ? 8 : 4;
+            orx_plan_make(&t, &r, &plan);
+            if (plan.seg.mode != ORX_SEG_LAUNCH)
+              check_defines(&plan, contract.text, prelude, &checked);
+          }
+        }
+      }
+      t.forced.seg_mode = -1;
+      for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++) {
+        memset(&r, 0, sizeof r);
+        r.entry = ORX_ENTRY_MULTI;
+        r.type = OCL_REDUCE_I64;
+        r.ops = lists[k];
+        r.op_count = list_counts[k];
+        orx_plan_make(&t, &r, &plan);
+        check_defines(&plan, contract.text, prelude, &checked);
+      }
+      memset(&r, 0, sizeof r);
+      r.entry = ORX_ENTRY_CHECK_OFFSETS;
+      r.type = OCL_REDUCE_U64;
+      orx_plan_make(&t, &r, &plan);
+      check_defines(&plan, contract.text, prelude, &checked);
+    }
+  }
+  printf("# %d plans' define blocks checked against the contract\n", checked);
+  assert_true(checked > 1000);
+  free(holder);
+}
+
+/* A plan of a device's whole-array reduction. */
+static orx_plan plan_of(const orx_caps *caps, ocl_reduce_op op, ocl_reduce_type type) {
+  const orx_target t = test_target(caps, OCL_REDUCE_PATH_AUTO);
+  const orx_request r = orx_reduce_request(op, type);
+  orx_plan plan;
+  orx_plan_make(&t, &r, &plan);
+  return plan;
+}
+
+static int same_key(const orx_plan *a, const orx_plan *b) {
+  orx_program_key ka, kb;
+  orx_program_key_of(a, &ka);
+  orx_program_key_of(b, &kb);
+  return memcmp(&ka, &kb, sizeof ka) == 0 && orx_program_key_hash(&ka) == orx_program_key_hash(&kb);
+}
+
+static void test_program_keys_tell_plans_and_operators_apart(void **state) {
+  (void)state;
+  const orx_caps g = test_gpu();
+  const orx_plan sum = plan_of(&g, OCL_REDUCE_SUM, OCL_REDUCE_F32);
+  orx_plan again = plan_of(&g, OCL_REDUCE_SUM, OCL_REDUCE_F32);
+  assert_true(same_key(&sum, &again));
+  const orx_plan max = plan_of(&g, OCL_REDUCE_MAX, OCL_REDUCE_F32);
+  assert_false(same_key(&sum, &max));
+  const orx_plan wide = plan_of(&g, OCL_REDUCE_SUM, OCL_REDUCE_F64);
+  assert_false(same_key(&sum, &wide));
+  /* An operator given as source text (the operators-as-data issue): its hash and its state's
+   * size and alignment are part of the key, and its text part of the program. */
+  orx_plan user = sum;
+  user.op.source = "/* an operator's source */\n";
+  user.op.source_hash = orx_hash(ORX_HASH_SEED, user.op.source, strlen(user.op.source));
+  assert_false(same_key(&sum, &user));
+  orx_plan bigger = sum;
+  bigger.op.state_bytes = ORX_STATE_MAX_BYTES;
+  bigger.op.state_align = 16;
+  assert_false(same_key(&sum, &bigger));
+  assert_int_equal(sum.op.state_bytes, 4);
+  assert_int_equal(sum.partials_bytes, (size_t)sum.policy.max_groups * 4);
+  orx_program_text text;
+  assert_int_equal(orx_program_text_of(NULL, &user, NULL, &text), OCL_REDUCE_OK);
+  assert_non_null(strstr(text.body, user.op.source));
+  /* The contract comes first, then the operator's text, then the kernel file. */
+  const char *contract = strstr(text.body, "#define ORX_CONTRACT_H");
+  const char *kernel = strstr(text.body, "__kernel ORX_KERNEL_ATTR void orx_reduce_all");
+  assert_non_null(contract);
+  assert_non_null(kernel);
+  assert_true(contract < strstr(text.body, user.op.source));
+  assert_true(strstr(text.body, user.op.source) < kernel);
+  assert_string_equal(text.entry, "orx_reduce_all");
+  orx_program_text_free(&text);
+}
+
+static void test_plans_describe_themselves_in_policy_syntax(void **state) {
+  (void)state;
+  orx_caps g = test_gpu();
+  g.nv_warp_size = 32;
+  const orx_plan sum = plan_of(&g, OCL_REDUCE_SUM, OCL_REDUCE_F32);
+  char text[512];
+  orx_plan_describe(&sum, (size_t)1 << 24, 0, text, sizeof text);
+  printf("# %s\n", text);
+  assert_non_null(strstr(text, "kernels/reduce_all.cl: wg=256,vec=4,unroll=4,groups=1056,"
+                               "stream=strided,finish=group; combine: shuffles (ptx)"));
+  /* The policy part is what OCL_REDUCE_POLICY takes, and forces the same policy. */
+  char policy[256];
+  const char *from = strstr(text, ": ") + 2;
+  snprintf(policy, sizeof policy, "%.*s", (int)(strchr(from, ';') - from), from);
+  orx_policy_override forced;
+  assert_int_equal(orx_parse_policy_override(policy, &forced), OCL_REDUCE_OK);
+  orx_policy p = sum.policy;
+  orx_apply_policy_override(&g, &forced, OCL_REDUCE_F32, &p);
+  assert_memory_equal(&p, &sum.policy, sizeof p);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_every_define_a_plan_emits_is_in_the_contract_with_a_default),
+      cmocka_unit_test(test_program_keys_tell_plans_and_operators_apart),
+      cmocka_unit_test(test_plans_describe_themselves_in_policy_syntax),
+      cmocka_unit_test(test_auto_takes_subgroups_when_present_and_local_otherwise),
+      cmocka_unit_test(test_forced_path_or_implementation_is_never_a_fallback),
+      cmocka_unit_test(test_nvidia_opencl_takes_inline_ptx_with_32_lane_warps),
+      cmocka_unit_test(test_cpu_streams_chunks_gpu_stride_cuda_tiles),
+      cmocka_unit_test(test_policy_fits_small_devices),
+      cmocka_unit_test(test_groups_grow_with_count_up_to_the_cap),
+      cmocka_unit_test(test_segments_spread_by_length),
+      cmocka_unit_test(test_policy_override_parses_and_rejects),
+      cmocka_unit_test(test_device_selector),
+      cmocka_unit_test(test_identities_and_compute_types),
+  };
+  return TEST_RUN(tests, NULL, NULL);
+}

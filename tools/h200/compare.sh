@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Run on the H200 machine: the benchmark tables of tools/h200/bench.sh for two builds side by side
+# in one run, the tree before a change (its source in $1, e.g. a checkout of the last main carried
+# along) and this tree, so that a change is measured against the previous main on the same
+# machine, the same day. Each table runs ROUNDS times (default 2) per build, the builds taking
+# turns and the first of each round alternating; tools/bench_compare.py compares medians row by
+# row. Writes the CSVs and the comparison to $OUT (else ./h200-logs).
+#   tools/h200/compare.sh <old source dir>
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+old_src=$(cd "$1" && pwd)
+logs=${OUT:-$root/h200-logs}
+rounds=${ROUNDS:-2}
+mkdir -p "$logs"
+export OCL_ICD_VENDORS=/tmp/ocl-reduce-icd OCL_REDUCE_DEVICE=NVIDIA
+if [ ! -d "$OCL_ICD_VENDORS" ]; then
+  mkdir -p "$OCL_ICD_VENDORS"
+  cp /etc/OpenCL/vendors/*.icd "$OCL_ICD_VENDORS"/ 2>/dev/null || true
+  echo /usr/local/nvidia/lib64/libnvidia-opencl.so.1 > "$OCL_ICD_VENDORS/nvidia.icd"
+fi
+
+# The two builds (tools only): the old one always fresh, this tree's reused from run_suite.sh.
+build() {
+  cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DOCL_REDUCE_BUILD_TESTS=OFF >"$2.log" 2>&1 &&
+    cmake --build "$2" -j "$(nproc)" >>"$2.log" 2>&1 || { tail -30 "$2.log"; exit 1; }
+}
+echo "== builds"
+build "$old_src" /tmp/ocl-reduce-old
+[ -x /tmp/ocl-reduce-h200/tools/ocl-reduce ] || build "$root" /tmp/ocl-reduce-h200
+declare -A bench=([old]=/tmp/ocl-reduce-old/tools/ocl-reduce [new]=/tmp/ocl-reduce-h200/tools/ocl-reduce)
+
+# The tables of tools/h200/bench.sh.
+table_args() {
+  case $1 in
+    sum) echo "--paths cuda/auto,opencl/subgroup:ptx,opencl/local --sizes 10:28:2" ;;
+    types) echo "--paths cuda/auto,opencl/subgroup:ptx --n 268435456 --types i32,f32,f64 --ops sum,min,max" ;;
+    segments) echo "--segments sweep --reps 20 --paths cuda/auto,opencl/auto,cuda/auto@seg=mr,cuda/auto@seg=staged,cuda/auto@seg=group" ;;
+  esac
+}
+for table in ${TABLES:-sum types segments}; do
+  for round in $(seq 1 "$rounds"); do
+    order="old new"
+    [ $((round % 2)) -eq 0 ] && order="new old"
+    for tree in $order; do
+      echo "== $table, round $round, $tree"
+      # shellcheck disable=SC2046
+      "${bench[$tree]}" bench $(table_args "$table") --csv "$logs/$tree-$table-$round.csv" \
+        > "$logs/$tree-$table-$round.txt" 2>"$logs/$tree-$table-$round.err" ||
+        tail -5 "$logs/$tree-$table-$round.err"
+    done
+  done
+  olds=$(seq -f "$logs/old-$table-%g.csv" 1 "$rounds" | paste -sd,)
+  news=$(seq -f "$logs/new-$table-%g.csv" 1 "$rounds" | paste -sd,)
+  python3 tools/bench_compare.py "$olds" "$news" | tee "$logs/compare-$table.txt"
+done
