@@ -309,6 +309,40 @@ static void test_devices_and_profiling_reject_bad_arguments(void **state) {
   assert_true(ns == UNTOUCHED);
 }
 
+/* The planner's plans in words: the kernel file and the policy in OCL_REDUCE_POLICY syntax. */
+static void test_describe_plan_names_the_plan_and_rejects_bad_arguments(void **state) {
+  (void)state;
+  char text[512];
+  assert_int_equal(ocl_reduce_describe_plan(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, 1 << 20, 0,
+                                            text, sizeof text),
+                   OCL_REDUCE_OK);
+  printf("# %s\n", text);
+  assert_non_null(strstr(text, "kernels/reduce_all.cl: wg="));
+  assert_int_equal(ocl_reduce_describe_plan(test_ctx, OCL_REDUCE_MAX, OCL_REDUCE_I32, 1 << 20, 32,
+                                            text, sizeof text),
+                   OCL_REDUCE_OK);
+  assert_non_null(strstr(text, "kernels/segments_"));
+  assert_non_null(strstr(text, ",seg="));
+  /* Cut at the capacity, still terminated. */
+  assert_int_equal(ocl_reduce_describe_plan(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, 1, 0, text, 8),
+                   OCL_REDUCE_OK);
+  assert_int_equal(strlen(text), 7);
+  memset(text, 'x', sizeof text);
+  expect_error(ocl_reduce_describe_plan(NULL, OCL_REDUCE_SUM, OCL_REDUCE_F32, 1, 0, text, 8),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "ctx is NULL");
+  expect_error(ocl_reduce_describe_plan(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, 1, 0, NULL, 8),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "text is NULL");
+  expect_error(ocl_reduce_describe_plan(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, 1, 0, text, 0),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "capacity is 0");
+  expect_error(ocl_reduce_describe_plan(test_ctx, OCL_REDUCE_XOR, OCL_REDUCE_F32, 1, 0, text,
+                                        sizeof text),
+               OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "integer types only");
+  expect_error(ocl_reduce_describe_plan(test_ctx, (ocl_reduce_op)-1, OCL_REDUCE_F32, 1, 0, text,
+                                        sizeof text),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "op has unknown value");
+  assert_int_equal(text[0], 'x'); /* untouched on error */
+}
+
 /* The CUDA backend: where it cannot run, asking for it is a named status that says why. */
 static void test_cuda_backend_says_why_it_cannot_run(void **state) {
   (void)state;
@@ -372,6 +406,7 @@ int main(void) {
       cmocka_unit_test(test_buffer_functions_reject_bad_arguments),
       cmocka_unit_test(test_every_status_has_a_distinct_name_and_message),
       cmocka_unit_test(test_devices_and_profiling_reject_bad_arguments),
+      cmocka_unit_test(test_describe_plan_names_the_plan_and_rejects_bad_arguments),
   };
   return TEST_RUN(tests, test_setup, test_teardown);
 }
