@@ -324,8 +324,9 @@ static void test_describe_plan_names_the_plan_and_rejects_bad_arguments(void **s
   assert_non_null(strstr(text, "kernels/segments_"));
   assert_non_null(strstr(text, ",seg="));
   /* Cut at the capacity, still terminated. */
-  assert_int_equal(ocl_reduce_describe_plan(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, 1, 0, text, 8),
-                   OCL_REDUCE_OK);
+  assert_int_equal(
+      ocl_reduce_describe_plan(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, 1, 0, text, 8),
+      OCL_REDUCE_OK);
   assert_int_equal(strlen(text), 7);
   memset(text, 'x', sizeof text);
   expect_error(ocl_reduce_describe_plan(NULL, OCL_REDUCE_SUM, OCL_REDUCE_F32, 1, 0, text, 8),
