@@ -42,6 +42,10 @@
   X(c, F32, "f32", 4, 1, 1, 0x3f800000, 0x7f800000, 0xff800000)                                    \
   X(c, F64, "f64", 8, 1, 1, 0x3ff0000000000000, 0x7ff0000000000000, 0xfff0000000000000)
 
+/* The element type of a user operator (ORX_ELEMENT_T, ORX_ELEMENT_BYTES bytes): not a public
+ * type, so not in ORX_TYPES. */
+#define ORX_CUSTOM 6
+
 /* One case of an accessor: `c` is the type looked up. */
 #define ORX_TYPE_CASE_BYTES(c, ID, name, bytes, flt, sgn, one, hi, lo) ((c) == ORX_##ID) ? bytes :
 #define ORX_TYPE_CASE_FLOAT(c, ID, name, bytes, flt, sgn, one, hi, lo) ((c) == ORX_##ID) ? flt :
@@ -62,6 +66,14 @@
 #define ORX_OP_AND 4
 #define ORX_OP_OR 5
 #define ORX_OP_XOR 6
+#define ORX_OP_ARGMIN 7
+#define ORX_OP_ARGMAX 8
+#define ORX_OP_MINMAX 9
+#define ORX_OP_SUM_WIDE 10
+#define ORX_OP_SUM_COMPENSATED 11
+#define ORX_OP_MEAN_VAR 12
+/* A user operator (ocl_reduce_operator_create): not a public ocl_reduce_op. */
+#define ORX_OP_CUSTOM 255
 
 /* Operator flags. */
 #define ORX_OPF_INTEGER_ONLY 1 /* defined on integer types only */
@@ -70,6 +82,10 @@
 #define ORX_OPF_SG_BUILTIN 4   /* OpenCL's sub_group_reduce_<op> computes it exactly on integers */
 #define ORX_OPF_SG_BUILTIN_FLOAT 8 /* ... and on floats (min and max are not: the built-ins
                                       follow fmin/fmax, which drop NaNs and do not order -0.0) */
+#define ORX_OPF_STATE 16 /* structured: its state, identity, map and combine are operator text
+                            (lib/orx_state_ops.cl), run in the kernels' state mode (ORX_STATE) */
+#define ORX_OPF_FLOAT_ONLY 32 /* defined on float types only */
+#define ORX_OPF_NARROW_ONLY 64 /* defined on 32-bit types only */
 
 /* Identities, by kind. */
 #define ORX_IDENTITY_ZERO 0
@@ -87,7 +103,13 @@
   X(c, MAX, "max", ORX_OPF_SG_BUILTIN, ORX_IDENTITY_LOWEST)                                        \
   X(c, AND, "and", ORX_OPF_INTEGER_ONLY | ORX_OPF_UNSIGNED, ORX_IDENTITY_ALL_ONES)                 \
   X(c, OR, "or", ORX_OPF_INTEGER_ONLY | ORX_OPF_UNSIGNED, ORX_IDENTITY_ZERO)                       \
-  X(c, XOR, "xor", ORX_OPF_INTEGER_ONLY | ORX_OPF_UNSIGNED, ORX_IDENTITY_ZERO)
+  X(c, XOR, "xor", ORX_OPF_INTEGER_ONLY | ORX_OPF_UNSIGNED, ORX_IDENTITY_ZERO)                  \
+  X(c, ARGMIN, "argmin", ORX_OPF_STATE, ORX_IDENTITY_HIGHEST)                                      \
+  X(c, ARGMAX, "argmax", ORX_OPF_STATE, ORX_IDENTITY_LOWEST)                                       \
+  X(c, MINMAX, "minmax", ORX_OPF_STATE, ORX_IDENTITY_ZERO)                                         \
+  X(c, SUM_WIDE, "sum_wide", ORX_OPF_STATE | ORX_OPF_NARROW_ONLY, ORX_IDENTITY_ZERO)               \
+  X(c, SUM_COMPENSATED, "sum_compensated", ORX_OPF_STATE | ORX_OPF_FLOAT_ONLY, ORX_IDENTITY_ZERO)  \
+  X(c, MEAN_VAR, "mean_var", ORX_OPF_STATE, ORX_IDENTITY_ZERO)
 
 #define ORX_OP_CASE_FLAGS(c, ID, name, flags, identity) ((c) == ORX_OP_##ID) ? (flags) :
 #define ORX_OP_CASE_IDENTITY(c, ID, name, flags, identity) ((c) == ORX_OP_##ID) ? (identity) :
@@ -216,12 +238,56 @@
 #define ORX_MIN_GROUPS_PER_CU 0
 #endif
 
+/* The kernel's accumulator: 0, one value of the compute type, combined with ORX_OP_ID (or the
+ * operator slots); 1, the state of a structured operator (ORX_OPF_STATE, or ORX_OP_CUSTOM from
+ * the operator's source text): elements are mapped to states with their index and states
+ * combined (lib/orx_state.cl). */
+#ifndef ORX_STATE
+#define ORX_STATE 0
+#endif
+/* State mode: 1 when the kernel writes states rather than results, partials that a later launch
+ * reduces (results differ from states only for operators that project them: the compensated
+ * sum's result is its sum); and 1 when the elements it reads are such states, combined without
+ * a map. */
+#ifndef ORX_PARTIAL_OUT
+#define ORX_PARTIAL_OUT 0
+#endif
+#ifndef ORX_INPUT_STATES
+#define ORX_INPUT_STATES 0
+#endif
+/* ORX_CUSTOM elements: their size in bytes (the host checked it against the compiler's). */
+#ifndef ORX_ELEMENT_BYTES
+#define ORX_ELEMENT_BYTES 4
+#endif
+
 /* Every define above, X(c, NAME) for ORX_NAME: the only names the host's generated block may
  * hold (tests/test_planner.c checks every block the planner can produce against this list). */
 #define ORX_HOST_DEFINES(X, c)                                                                     \
   X(c, TYPE_ID) X(c, OP_ID) X(c, SLOTS) X(c, SLOT_OPS) X(c, VEC) X(c, UNROLL) X(c, WG_SIZE)        \
   X(c, STREAM) X(c, SG_IMPL) X(c, SG_SIZE) X(c, SG_BUILTIN_REDUCE) X(c, FINISH_SERIAL)             \
   X(c, UNROLL_SLOTS) X(c, MR_Q) X(c, MR_LANES) X(c, SEG_OFFSETS) X(c, SEG_LOAD) X(c, SEG_BATCH)    \
-  X(c, SEG_STAGE) X(c, MIN_GROUPS_PER_CU)
+  X(c, SEG_STAGE) X(c, MIN_GROUPS_PER_CU) X(c, STATE) X(c, PARTIAL_OUT) X(c, INPUT_STATES)     \
+  X(c, ELEMENT_BYTES)
+
+/* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
+ * ORX_NAME: the element and state types and the three functions, as the source spells them.
+ * Their defaults name the built-in structured operator ORX_OP_ID of lib/orx_state_ops.cl. */
+#define ORX_HOST_NAMES(X, c)                                                                       \
+  X(c, ELEMENT_T) X(c, STATE_T) X(c, STATE_IDENTITY) X(c, STATE_MAP) X(c, STATE_COMBINE)
+#ifndef ORX_ELEMENT_T
+#define ORX_ELEMENT_T float
+#endif
+#ifndef ORX_STATE_T
+#define ORX_STATE_T orx_state
+#endif
+#ifndef ORX_STATE_IDENTITY
+#define ORX_STATE_IDENTITY orx_state_identity
+#endif
+#ifndef ORX_STATE_MAP
+#define ORX_STATE_MAP orx_state_map
+#endif
+#ifndef ORX_STATE_COMBINE
+#define ORX_STATE_COMBINE orx_state_combine
+#endif
 
 #endif /* ORX_CONTRACT_H */

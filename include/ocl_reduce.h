@@ -105,17 +105,26 @@ typedef enum ocl_reduce_status {
 #undef OCL_REDUCE_STATUS_ENUM_
 } ocl_reduce_status;
 
-/* Operators. */
+/* Operators. The first seven are scalar: each result is one element of the input type. The
+ * structured ones after them keep more than one value per result, of the size
+ * ocl_reduce_result_size gives (see "Structured operators" below); ocl_reduce_multi takes scalar
+ * operators only. */
 typedef enum ocl_reduce_op {
   OCL_REDUCE_SUM = 0,
   OCL_REDUCE_PROD = 1,
   OCL_REDUCE_MIN = 2,
   OCL_REDUCE_MAX = 3,
-  OCL_REDUCE_AND = 4, /* integer types only */
-  OCL_REDUCE_OR = 5,  /* integer types only */
-  OCL_REDUCE_XOR = 6  /* integer types only */
+  OCL_REDUCE_AND = 4,             /* integer types only */
+  OCL_REDUCE_OR = 5,              /* integer types only */
+  OCL_REDUCE_XOR = 6,             /* integer types only */
+  OCL_REDUCE_ARGMIN = 7,          /* ocl_reduce_arg: the least value and its first index */
+  OCL_REDUCE_ARGMAX = 8,          /* ocl_reduce_arg: the greatest value and its first index */
+  OCL_REDUCE_MINMAX = 9,          /* two elements of the type: MIN's result, then MAX's */
+  OCL_REDUCE_SUM_WIDE = 10,       /* 32-bit types only: int64_t / uint64_t / double sum */
+  OCL_REDUCE_SUM_COMPENSATED = 11, /* float types only: one element, a compensated sum */
+  OCL_REDUCE_MEAN_VAR = 12        /* ocl_reduce_moments: count, mean and M2, in double */
 } ocl_reduce_op;
-#define OCL_REDUCE_OP_COUNT 7
+#define OCL_REDUCE_OP_COUNT 13
 
 /* Element types. */
 typedef enum ocl_reduce_type {
@@ -278,8 +287,9 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_context_query(ocl_reduce_context *ct
  * Reductions of host memory
  * ------------------------------------------------------------------------------------------- */
 
-/* Reduces count elements of `type` at `input` (host memory) with `op` and writes one element of
- * `type` to *result. The input is copied to the device in pieces of bounded size, so count is
+/* Reduces count elements of `type` at `input` (host memory) with `op` and writes one result to
+ * *result: one element of `type`, or for a structured operator ocl_reduce_result_size(op, type)
+ * bytes. The input is copied to the device in pieces of bounded size, so count is
  * limited by host memory only. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce(ocl_reduce_context *ctx, ocl_reduce_op op,
                                             ocl_reduce_type type, const void *input, size_t count,
@@ -328,8 +338,8 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_read(ocl_reduce_context *ctx,
                                                         size_t bytes);
 
 /* Reduces elements [offset, offset + count) of `type` in `input` (offset counts elements, not
- * bytes; any offset works, aligned or not) and writes one element of `type` to *result (host
- * memory). Same semantics as ocl_reduce. */
+ * bytes; any offset works, aligned or not) and writes one result to *result (host memory), as
+ * ocl_reduce does. Same semantics as ocl_reduce. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_reduce(ocl_reduce_context *ctx,
                                                           ocl_reduce_op op, ocl_reduce_type type,
                                                           const ocl_reduce_buffer *input,
@@ -434,6 +444,55 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_multi(ocl_reduce_context *ctx,
                                                   const ocl_reduce_op *ops, size_t op_count,
                                                   ocl_reduce_type type, ocl_reduce_input input,
                                                   size_t count, ocl_reduce_output results);
+
+/* ---------------------------------------------------------------------------------------------
+ * Structured operators: ocl_reduce, ocl_reduce_buffer_reduce, ocl_reduce_segments and
+ * ocl_reduce_segments_offsets take them like the scalar ones; each result is
+ * ocl_reduce_result_size(op, type) bytes (a results array holds that many per segment).
+ *
+ *   ARGMIN, ARGMAX  an ocl_reduce_arg: the extreme value and the FIRST index that holds it (for
+ *                   segments, the index within the segment). Floats: any NaN makes the result the
+ *                   first NaN and its index (as MIN and MAX propagate NaN), and -0.0 orders below
+ *                   +0.0. count == 0 (or an empty segment) gives index UINT64_MAX and MIN's / MAX's
+ *                   identity (+inf / -inf, or the type's largest / smallest value).
+ *   MINMAX          two elements of the type, MIN's result then MAX's, with their semantics.
+ *   SUM_WIDE        i32 -> int64_t, u32 -> uint64_t (both exact, wrapping modulo 2^64), f32 ->
+ *                   double (each element converted exactly, summed in double). Other types:
+ *                   OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION.
+ *   SUM_COMPENSATED f32, f64: one element of the type. Neumaier's compensated sum: every addition's
+ *                   rounding error is kept exactly and added at the end, so the result is
+ *                   within a few ulps of the exact sum where a plain sum may be far off (1e8f
+ *                   followed by a million 1.0f). An infinite or NaN sum is returned as it is.
+ *                   Integer types: OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION.
+ *   MEAN_VAR        an ocl_reduce_moments: count, mean and M2 (the sum of squared deviations from
+ *                   the mean) in double for every type, in one pass (Welford's update merged as
+ *                   Chan et al.), so large offsets do not cancel (1e8 + noise in f32 keeps its
+ *                   variance). Population variance m2 / count, sample variance m2 / (count - 1).
+ *                   count == 0 gives {0, 0.0, 0.0}.
+ * The structured operators need double precision where they compute in it (SUM_WIDE on f32,
+ * MEAN_VAR): OCL_REDUCE_ERROR_NO_FP64 on devices without it.
+ * ------------------------------------------------------------------------------------------- */
+typedef struct ocl_reduce_arg {
+  union {
+    int32_t i32;
+    uint32_t u32;
+    int64_t i64;
+    uint64_t u64;
+    float f32;
+    double f64;
+  } value;        /* the member of the input type; the rest of the 8 bytes is 0 */
+  uint64_t index; /* the first index of the value; UINT64_MAX for count == 0 */
+} ocl_reduce_arg;
+
+typedef struct ocl_reduce_moments {
+  uint64_t count;
+  double mean;
+  double m2; /* sum of (x - mean)^2 */
+} ocl_reduce_moments;
+
+/* Bytes of one result of op on type (scalar operators: the element size); 0 where op or type is
+ * unknown or op is not defined on type. */
+OCL_REDUCE_API size_t ocl_reduce_result_size(ocl_reduce_op op, ocl_reduce_type type);
 
 /* ---------------------------------------------------------------------------------------------
  * Errors and diagnostics

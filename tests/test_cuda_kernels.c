@@ -11,6 +11,7 @@
 
 #include "core/program.h"
 #include "support/fixture.h"
+#include "support/structured.h"
 #include "support/synthetic.h"
 
 /* The CUDA backend of this build, or a skipped test. */
@@ -103,6 +104,21 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
     compiled += compile_op_type(t, OCL_REDUCE_##OP, OCL_REDUCE_##TYPE);
     TEST_OP_TYPES(ORX_COMPILE_OP_TYPE)
 #undef ORX_COMPILE_OP_TYPE
+    /* The structured operators: state kernels whole and by the multireduction (masked vector
+     * loads), and for f32 the partial and final stages of host input in pieces. */
+#define ORX_COMPILE_STRUCTURED(OP, TYPE)                                                           \
+  r = orx_reduce_request(OCL_REDUCE_##OP, OCL_REDUCE_##TYPE);                                      \
+  for (int stage = ORX_STAGE_WHOLE; stage <= ORX_STAGE_FINAL; stage++) {                           \
+    r.stage = (orx_stage)stage;                                                                    \
+    orx_plan_make(&t, &r, &plan);                                                                  \
+    if (stage == ORX_STAGE_WHOLE || OCL_REDUCE_##TYPE == OCL_REDUCE_F32)                           \
+      compiled += compile(&plan);                                                                  \
+  }                                                                                                \
+  plan = segments_plan(t, OCL_REDUCE_##OP, OCL_REDUCE_##TYPE, ORX_SEG_MR, 0, 32, 8,                \
+                       ORX_SEG_MASKED);                                                            \
+  compiled += compile(&plan);
+    TEST_STRUCTURED_OP_TYPES(ORX_COMPILE_STRUCTURED)
+#undef ORX_COMPILE_STRUCTURED
     /* The other strategies and the offsets form, on two types; the multireduction's offsets
      * form with masked vector loads too. */
     static const ocl_reduce_type types[] = {OCL_REDUCE_F32, OCL_REDUCE_U64};

@@ -12,6 +12,7 @@
 #include "backends/device_pick.h"
 #include "core/program.h"
 #include "support/fixture.h"
+#include "support/structured.h"
 #include "support/synthetic.h"
 
 static void resolve(const orx_caps *caps, ocl_reduce_path path, ocl_reduce_subgroup_impl impl,
@@ -390,6 +391,28 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
   check_defines(&plan, contract.text, prelude, &checked);
       TEST_OP_TYPES(ORX_EACH_OP_TYPE)
 #undef ORX_EACH_OP_TYPE
+      /* Structured operators: every stage, and their segments (which never stage). */
+#define ORX_EACH_STRUCTURED(OP, TYPE)                                                              \
+  r = orx_reduce_request(OCL_REDUCE_##OP, OCL_REDUCE_##TYPE);                                      \
+  for (int stage = ORX_STAGE_WHOLE; stage <= ORX_STAGE_FINAL; stage++) {                           \
+    r.stage = (orx_stage)stage;                                                                    \
+    orx_plan_make(&t, &r, &plan);                                                                  \
+    assert_int_equal(plan.defines[ORX_DEFINE_STATE], 1);                                           \
+    check_defines(&plan, contract.text, prelude, &checked);                                        \
+  }                                                                                                \
+  r.entry = ORX_ENTRY_SEGMENTS;                                                                    \
+  r.stage = ORX_STAGE_WHOLE;                                                                       \
+  r.shape.count = 1 << 16;                                                                         \
+  r.shape.length = 33;                                                                             \
+  r.shape.elements = (uint64_t)33 << 16;                                                           \
+  r.shape.elem = orx_type_size(OCL_REDUCE_##TYPE);                                                 \
+  t.forced.seg_mode = ORX_SEG_STAGED;                                                              \
+  orx_plan_make(&t, &r, &plan);                                                                    \
+  t.forced.seg_mode = -1;                                                                          \
+  assert_int_equal(plan.seg.mode, ORX_SEG_MR);                                                     \
+  check_defines(&plan, contract.text, prelude, &checked);
+      TEST_STRUCTURED_OP_TYPES(ORX_EACH_STRUCTURED)
+#undef ORX_EACH_STRUCTURED
       for (size_t m = 0; m < sizeof forced_modes / sizeof forced_modes[0]; m++) {
         t.forced.seg_mode = forced_modes[m];
         for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {

@@ -90,6 +90,7 @@ int omp_reduce(ocl_reduce_op op, ocl_reduce_type type, const void *data, size_t 
     case OCL_REDUCE_AND: RUN(and_u64, uint64_t);
     case OCL_REDUCE_OR: RUN(or_u64, uint64_t);
     case OCL_REDUCE_XOR: RUN(xor_u64, uint64_t);
+    default: return 0; /* structured operators: no baseline */
     }
   }
   switch (op) {
@@ -100,6 +101,7 @@ int omp_reduce(ocl_reduce_op op, ocl_reduce_type type, const void *data, size_t 
   case OCL_REDUCE_AND: RUN(and_u32, uint32_t);
   case OCL_REDUCE_OR: RUN(or_u32, uint32_t);
   case OCL_REDUCE_XOR: RUN(xor_u32, uint32_t);
+  default: break; /* structured operators: no baseline */
   }
 #undef RUN
   return 0;

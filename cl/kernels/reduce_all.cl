@@ -19,6 +19,10 @@
  * The grid size depends only on the element count and the device, and every combine order is
  * fixed, so a given input gives the same bits on every run.
  *
+ * The kernel's accumulator A is one value of the compute type or, for structured and user
+ * operators, a state (lib/orx_ops.cl): then in[offset + i] enters as map(element, first + i), and
+ * out receives the operator's result (or states, ORX_PARTIAL_OUT).
+ *
  * Launch: get_local_size(0) == ORX_WG_SIZE, any number of groups (the host keeps it within the
  * partials buffer). `in` + `offset` + `head` must be aligned to ORX_VEC elements. *counter is zero
  * before the first launch. `out_stride` is the multi-operator kernel's (reduce_multi.cl), which
@@ -29,10 +33,11 @@
 #include "lib/orx_workgroup.cl"
 
 __kernel ORX_KERNEL_ATTR void orx_reduce_all(__global const T *ORX_RESTRICT in, ulong offset,
-                                             ulong n, ulong head,
-                                             __global T *partials, __global uint *counter,
-                                             __global T *out, ulong out_index, ulong out_stride) {
-  __local T scratch[2 * ORX_WG_SIZE];
+                                             ulong n, ulong head, ulong first,
+                                             __global A *partials, __global uint *counter,
+                                             __global ORX_RESULT_T *out, ulong out_index,
+                                             ulong out_stride) {
+  __local A scratch[2 * ORX_WG_SIZE];
   __local uint is_last_group;
 
   const uint lid = (uint)get_local_id(0);
@@ -43,14 +48,14 @@ __kernel ORX_KERNEL_ATTR void orx_reduce_all(__global const T *ORX_RESTRICT in, 
   (void)out_stride;
 
   /* 1. Aligned vectors, then the few elements of the unaligned head and tail. */
-  T a, b;
-  orx_span_share(base, n, head, item, items, &a, &b);
+  A a, b;
+  orx_span_share(base, n, head, item, items, first, &a, &b);
 
   /* 2. The work-group's result, in work-item 0. */
-  T group_result = orx_wg_reduce2(a, b, scratch);
+  A group_result = orx_wg_reduce2(a, b, scratch);
   if (groups == 1) {
     if (lid == 0)
-      out[out_index] = group_result;
+      out[out_index] = orx_result(group_result);
     return;
   }
 
@@ -61,24 +66,24 @@ __kernel ORX_KERNEL_ATTR void orx_reduce_all(__global const T *ORX_RESTRICT in, 
     return;
 
   /* Other groups' partials are read through volatile so that no stale cached copy is used. */
-  __global volatile const T *done = (__global volatile const T *)partials;
+  __global volatile const A *done = (__global volatile const A *)partials;
 #if ORX_FINISH_SERIAL
   if (lid == 0) {
-    T acc = done[0];
+    A acc = orx_read_volatile(done, 0);
     for (uint g = 1; g < groups; g++)
-      acc = orx_combine(acc, done[g]);
-    out[out_index] = acc;
+      acc = orx_combine(acc, orx_read_volatile(done, g));
+    out[out_index] = orx_result(acc);
   }
 #else
   a = ORX_IDENTITY;
   b = ORX_IDENTITY;
   for (uint g = lid; g < groups; g += 2 * ORX_WG_SIZE) {
-    a = orx_combine(a, done[g]);
+    a = orx_combine(a, orx_read_volatile(done, g));
     if (g + ORX_WG_SIZE < groups)
-      b = orx_combine(b, done[g + ORX_WG_SIZE]);
+      b = orx_combine(b, orx_read_volatile(done, g + ORX_WG_SIZE));
   }
   group_result = orx_wg_reduce2(a, b, scratch);
   if (lid == 0)
-    out[out_index] = group_result;
+    out[out_index] = orx_result(group_result);
 #endif
 }

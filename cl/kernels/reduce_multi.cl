@@ -25,11 +25,17 @@
 #include "lib/orx_multireduce.cl"
 #include "lib/orx_stream.cl"
 
+#if ORX_STATE
+#error "reduce_multi.cl applies scalar operators only (ORX_STATE 0)"
+#endif
+
 __kernel ORX_KERNEL_ATTR void orx_reduce_multi(__global const T *ORX_RESTRICT in, ulong offset,
-                                               ulong n, ulong head, __global T *partials,
-                                               __global uint *counter, __global T *out,
-                                               ulong out_index, ulong out_stride) {
+                                               ulong n, ulong head, ulong first,
+                                               __global T *partials, __global uint *counter,
+                                               __global T *out, ulong out_index,
+                                               ulong out_stride) {
   __local uint is_last_group;
+  (void)first; /* scalar operators take no index */
   const uint lid = (uint)get_local_id(0);
   const uint groups = (uint)get_num_groups(0);
   const uint group = (uint)get_group_id(0);

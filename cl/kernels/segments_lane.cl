@@ -25,8 +25,8 @@ __kernel ORX_KERNEL_ATTR void orx_segments_lane(ORX_SEGMENTS_ARGS) {
   for (ulong s = first; s < end; s += step) {
     ulong begin, n;
     orx_segment(&g, s, &begin, &n);
-    T a, b;
-    orx_span_share(g.base + begin, n, orx_span_head(misalign + begin, n), 0, 1, &a, &b);
-    out[out_index + s] = orx_combine(a, b);
+    A a, b;
+    orx_span_share(g.base + begin, n, orx_span_head(misalign + begin, n), 0, 1, 0, &a, &b);
+    out[out_index + s] = orx_result(orx_combine(a, b));
   }
 }

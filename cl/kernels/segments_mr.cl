@@ -67,28 +67,28 @@ ORX_INLINE orx_seg_load_t orx_seg_load(const orx_segments *g, ulong begin, ulong
 #endif
 }
 
-/* Load j (x) of the segment of n elements at `begin`, folded to one value. */
-ORX_INLINE T orx_seg_fold(const orx_segments *g, orx_seg_load_t x, ulong begin, ulong n, ulong j) {
+/* Load j (x) of the segment of n elements at `begin`, folded to one accumulator value (state
+ * operators map each element with its index in the segment). */
+ORX_INLINE A orx_seg_fold(const orx_segments *g, orx_seg_load_t x, ulong begin, ulong n, ulong j) {
 #if ORX_SEG_LOAD != ORX_SEG_MASKED
   (void)g;
   (void)begin;
   (void)n;
-  (void)j;
 #if ORX_SEG_LOAD == ORX_SEG_ELEMENTS
-  return x;
+  return ORX_MAP(x, j);
 #else
-  return orx_fold_op(x, ORX_OP_ID);
+  return orx_fold_mapped(x, j * ORX_VEC);
 #endif
 #else
   const ulong skip = (g->misalign + begin) % ORX_VEC; /* components before the segment */
   T c[ORX_VEC];
   ORX_STORE_V(x, c);
-  T r = ORX_IDENTITY;
+  A r = ORX_IDENTITY;
   for (uint k = 0; k < ORX_VEC; k++) {
     /* Component k's position in the segment; before its start, it wraps past any length. */
     const ulong at = j * ORX_VEC + k - skip;
     if (at < n)
-      r = orx_combine(r, c[k]);
+      r = orx_combine(r, ORX_MAP(c[k], at));
   }
   return r;
 #endif
@@ -98,7 +98,7 @@ __kernel ORX_KERNEL_ATTR void orx_segments_mr(ORX_SEGMENTS_ARGS) {
   const orx_segments g = orx_segments_of(in, in_offset, misalign, count, length, offsets,
                                          offsets_index, bias, ORX_SEG_LOAD == ORX_SEG_MASKED);
   (void)per_round;
-  __local T scratch[2 * ORX_WG_SIZE];
+  __local A scratch[2 * ORX_WG_SIZE];
   const uint lid = (uint)get_local_id(0);
   const uint lane = lid % ORX_SEG_W, group = lid / ORX_SEG_W;
   const int shuffle = orx_mr_can_shuffle();
@@ -106,7 +106,7 @@ __kernel ORX_KERNEL_ATTR void orx_segments_mr(ORX_SEGMENTS_ARGS) {
    * every work-item of the group (local-memory merges have barriers). */
   const ulong round = (ulong)ORX_SEG_BATCH * ORX_SEG_SET;
   for (ulong block = get_group_id(0) * round; block < count; block += get_num_groups(0) * round) {
-    T v[ORX_SEG_SLOTS]; /* v[q]: this lane's share of slot q's segment */
+    A v[ORX_SEG_SLOTS]; /* v[q]: this lane's share of slot q's segment */
 #if ORX_UNROLL_SLOTS
 #pragma unroll
 #endif
@@ -133,7 +133,7 @@ __kernel ORX_KERNEL_ATTR void orx_segments_mr(ORX_SEGMENTS_ARGS) {
 #endif
       for (uint q = 0; q < ORX_SEG_SLOTS; q++) {
         const ulong s = orx_mr_slot(block, group, q);
-        const T y = orx_combine(v[q], orx_seg_fold(&g, x[q], (s < count ? s : 0) * g.length,
+        const A y = orx_combine(v[q], orx_seg_fold(&g, x[q], (s < count ? s : 0) * g.length,
                                                    g.length, j));
         v[q] = s < count ? y : v[q];
       }
@@ -176,7 +176,7 @@ __kernel ORX_KERNEL_ATTR void orx_segments_mr(ORX_SEGMENTS_ARGS) {
 #pragma unroll
 #endif
       for (uint q = 0; q < ORX_SEG_SLOTS; q++) {
-        const T y = orx_combine(v[q], orx_seg_fold(&g, x[q], begins[q], lengths[q], j));
+        const A y = orx_combine(v[q], orx_seg_fold(&g, x[q], begins[q], lengths[q], j));
         v[q] = lengths[q] ? y : v[q];
       }
     }
@@ -186,10 +186,10 @@ __kernel ORX_KERNEL_ATTR void orx_segments_mr(ORX_SEGMENTS_ARGS) {
 #pragma unroll
 #endif
     for (uint b = 0; b < ORX_SEG_BATCH; b++) {
-      const T x = orx_multireduce(v + b * ORX_MR_Q, lane, shuffle, scratch);
+      const A x = orx_multireduce(v + b * ORX_MR_Q, lane, shuffle, scratch);
       const ulong s = orx_mr_slot(block, group, b * ORX_MR_Q + lane % ORX_MR_Q);
       if (lane < ORX_MR_Q && s < count)
-        out[out_index + s] = x;
+        out[out_index + s] = orx_result(x);
     }
   }
 }

@@ -11,6 +11,12 @@
  * ============================================================================================== */
 #include "lib/orx_segments.cl"
 
+/* The planner stages scalar operators only: a state per work-item and a stage of elements would
+ * leave little local memory for either. */
+#if ORX_STATE
+#error "segments_staged.cl combines scalar operators only (ORX_STATE 0)"
+#endif
+
 /* Position of tile element i in the stage: one element of padding after every 32, so that work-
  * items reading their own segments at a stride of `length` elements hit different local-memory
  * banks (32-element segments would all hit one bank unpadded). A vector (ORX_VEC divides 32)

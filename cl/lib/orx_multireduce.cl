@@ -29,8 +29,8 @@
  * taken different reductions of each pair. */
 #define ORX_MR_INDEX(i, mask, lane) ((i) * (mask) + ((lane) & ((mask)-1u)))
 
-ORX_INLINE T orx_mr_merge(T a, T b, uint mask, int op_a, int op_b, int shuffle,
-                          ORX_LOCAL_PTR T *scratch) {
+ORX_INLINE A orx_mr_merge(A a, A b, uint mask, int op_a, int op_b, int shuffle,
+                          ORX_LOCAL_PTR A *scratch) {
 #if ORX_SG_HAS_SHUFFLE
   if (shuffle)
     return orx_sg_merge_ops(a, b, mask, op_a, op_b);
@@ -53,7 +53,7 @@ ORX_INLINE int orx_mr_can_shuffle(void) {
 /* v[0 .. ORX_MR_Q): this lane's value of each reduction; lane: its index in its group of
  * ORX_MR_LANES. Returns reduction (lane mod ORX_MR_Q). The loops have bounds known at compile
  * time, so unrolled they keep v in registers. */
-ORX_INLINE T orx_multireduce(T *v, uint lane, int shuffle, ORX_LOCAL_PTR T *scratch) {
+ORX_INLINE A orx_multireduce(A *v, uint lane, int shuffle, ORX_LOCAL_PTR A *scratch) {
 #if ORX_UNROLL_SLOTS
 #pragma unroll
 #endif
@@ -65,7 +65,7 @@ ORX_INLINE T orx_multireduce(T *v, uint lane, int shuffle, ORX_LOCAL_PTR T *scra
       v[j] = orx_mr_merge(v[2 * j], v[2 * j + 1], mask, ORX_MR_OP(ORX_MR_INDEX(2 * j, mask, lane)),
                           ORX_MR_OP(ORX_MR_INDEX(2 * j + 1, mask, lane)), shuffle, scratch);
   }
-  T x = v[0];
+  A x = v[0];
   const int op = ORX_MR_OP(lane % ORX_MR_Q);
   for (uint mask = ORX_MR_Q; mask < ORX_MR_LANES; mask <<= 1)
     x = orx_mr_merge(x, x, mask, op, op, shuffle, scratch);

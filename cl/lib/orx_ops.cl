@@ -1,8 +1,9 @@
 /* =================================================================================================
- * orx_ops.cl: the reduction operators (ids and facts in orx_contract.h). Kernels combine values
- * only through these functions and pad only with identities, so an operator is its id and facts
- * in the contract plus its ORX_APPLY_ macro and switch cases here, and every path and backend
- * gets it.
+ * orx_ops.cl: the kernel's operator (ids and facts in orx_contract.h), over its accumulator type A.
+ * Kernels combine values only through these functions and pad only with identities, so a scalar
+ * operator is its id and facts in the contract plus its ORX_APPLY_ macro (lib/orx_apply.cl) and
+ * switch cases here, and every path and backend gets it. With ORX_STATE the accumulator is a
+ * structured operator's state, and lib/orx_state.cl gives the same interface over it.
  *
  *   orx_combine(a, b), orx_combine_v(a, b)   the kernel's operator ORX_OP_ID
  *   orx_combine_op(op, a, b)                 any operator by id (with a constant `op` it folds
@@ -18,40 +19,25 @@
 #ifndef ORX_OPS_CL
 #define ORX_OPS_CL
 
-#include "lib/orx_types.cl"
+#include "lib/orx_apply.cl"
+
+#if ORX_STATE
+/* The accumulator is the operator's state: the same interface over it. */
+#include "lib/orx_state.cl"
+#else
 
 #if ORX_IS_FLOAT && (ORX_OP_FLAGS_OF(ORX_OP_ID) & ORX_OPF_INTEGER_ONLY)
 #error "ORX_OP_ID is defined on integer types only"
 #endif
 
-/* ORX_APPLY_<OP>(a, b, AS_BITS, FROM_BITS): the operator on two scalars or, in OpenCL C, two
- * vectors (the conditional operator then selects per component). AS_BITS / FROM_BITS reinterpret
- * the operands' type as unsigned bits and back. */
-#if ORX_IS_FLOAT
-#define ORX_APPLY_SUM(a, b, AS_BITS, FROM_BITS) ((a) + (b))
-#define ORX_APPLY_PROD(a, b, AS_BITS, FROM_BITS) ((a) * (b))
-/* IEEE 754-2019 minimum / maximum: a NaN operand gives NaN, and -0.0 orders below +0.0. Operands
- * that compare equal differ at most in the sign of zero, so OR of their bits picks -0.0 (minimum)
- * and AND picks +0.0 (maximum); the result never depends on the combine order. */
-#define ORX_MINMAX(a, b, LESSER, TIE, AS_BITS, FROM_BITS)                                          \
-  (((a) != (a)) ? (a)                                                                              \
-   : ((b) != (b)) ? (b)                                                                            \
-   : LESSER(a, b) ? (a)                                                                            \
-   : LESSER(b, a) ? (b)                                                                            \
-                  : FROM_BITS(AS_BITS(a) TIE AS_BITS(b)))
-#define ORX_BELOW(a, b) ((a) < (b))
-#define ORX_ABOVE(a, b) ((a) > (b))
-#define ORX_APPLY_MIN(a, b, AS_BITS, FROM_BITS) ORX_MINMAX(a, b, ORX_BELOW, |, AS_BITS, FROM_BITS)
-#define ORX_APPLY_MAX(a, b, AS_BITS, FROM_BITS) ORX_MINMAX(a, b, ORX_ABOVE, &, AS_BITS, FROM_BITS)
-#else
-#define ORX_APPLY_SUM(a, b, AS_BITS, FROM_BITS) FROM_BITS(AS_BITS(a) + AS_BITS(b))
-#define ORX_APPLY_PROD(a, b, AS_BITS, FROM_BITS) FROM_BITS(AS_BITS(a) * AS_BITS(b))
-#define ORX_APPLY_MIN(a, b, AS_BITS, FROM_BITS) (((b) < (a)) ? (b) : (a))
-#define ORX_APPLY_MAX(a, b, AS_BITS, FROM_BITS) (((a) < (b)) ? (b) : (a))
-#define ORX_APPLY_AND(a, b, AS_BITS, FROM_BITS) ((a) & (b))
-#define ORX_APPLY_OR(a, b, AS_BITS, FROM_BITS) ((a) | (b))
-#define ORX_APPLY_XOR(a, b, AS_BITS, FROM_BITS) ((a) ^ (b))
-#endif
+/* A: the accumulator, one value of the compute type. An element enters it as it is (its index
+ * only matters to state operators), and results are accumulators. */
+#define A T
+#define ORX_MAP(x, index) (x)
+#define orx_result(x) (x)
+#define ORX_RESULT_T T
+/* Partials of other work-groups, read through a volatile pointer. */
+#define orx_read_volatile(p, i) ((p)[i])
 
 /* Any operator by number. */
 ORX_INLINE T orx_combine_op(int op, T a, T b) {
@@ -128,5 +114,23 @@ ORX_INLINE int orx_slot_op(uint k) {
 }
 ORX_INLINE T orx_identity_op(int op) { return ORX_IDENTITY_OF(op); }
 ORX_INLINE T orx_slot_identity(uint k) { return orx_identity_op(orx_slot_op(k)); }
+
+/* Broadcast a scalar to every component of a TV. */
+ORX_INLINE TV orx_splat_v(T x) {
+#if ORX_VEC == 1 || ORX_NATIVE_VECTORS
+  return (TV)(x);
+#else
+  TV v;
+  v.x = x;
+  v.y = x;
+#if ORX_VEC == 4
+  v.z = x;
+  v.w = x;
+#endif
+  return v;
+#endif
+}
+
+#endif /* ORX_STATE */
 
 #endif /* ORX_OPS_CL */

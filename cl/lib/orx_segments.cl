@@ -4,7 +4,8 @@
  *
  * Segment s is `length` elements from element s * length (equal lengths), or elements
  * [offsets[s], offsets[s + 1]) (ORX_SEG_OFFSETS, CSR-style begin offsets); an empty segment gives
- * the identity. Result s goes to out[out_index + s].
+ * the identity. Result s goes to out[out_index + s]. State operators see an element's index in its
+ * segment.
  *
  * Every strategy takes ORX_SEGMENTS_ARGS, so that the host launches them alike:
  *   in, in_offset  the input: positions count from base = in + in_offset;
@@ -24,7 +25,7 @@
 #define ORX_SEGMENTS_ARGS                                                                          \
   __global const T *ORX_RESTRICT in, ulong in_offset, ulong misalign, ulong count, ulong length,   \
       __global const ulong *ORX_RESTRICT offsets, ulong offsets_index, ulong bias,                 \
-      __global T *out, ulong out_index, ulong per_round
+      __global ORX_RESULT_T *out, ulong out_index, ulong per_round
 
 /* The segments a launch sees. Vectors of the aligned grid (vector i holds positions
  * i * ORX_VEC - misalign onwards) that the input holds whole: whole_count of them from
@@ -78,15 +79,21 @@ ORX_INLINE void orx_segment(const orx_segments *g, ulong s, ulong *begin, ulong 
 }
 
 /* Vector vi of the aligned grid: loaded whole where the input holds all of it; else (at most the
- * input's first and last vectors) element by element, the identity in place of the elements
- * outside the input, which no segment uses. */
+ * input's first and last vectors) element by element, a filler in place of the elements outside
+ * the input, which no segment uses: the identity of a scalar operator; for states, which map
+ * only the elements of their segment, 0. */
+#if ORX_STATE
+#define ORX_GRID_FILLER ((T)0)
+#else
+#define ORX_GRID_FILLER ORX_IDENTITY
+#endif
 ORX_INLINE TV orx_seg_grid_load(const orx_segments *g, ulong vi) {
   if (vi - g->whole_first < g->whole_count)
     return ((ORX_GLOBAL_PTR const TV *)(g->base - g->misalign))[vi];
   T c[ORX_VEC];
   for (uint k = 0; k < ORX_VEC; k++) {
     const ulong at = vi * ORX_VEC + k - g->misalign; /* before base, it wraps past total */
-    c[k] = at < g->total ? g->base[at] : ORX_IDENTITY;
+    c[k] = at < g->total ? g->base[at] : ORX_GRID_FILLER;
   }
   return ORX_LOAD_V(c);
 }

@@ -15,21 +15,45 @@
  * Each load feeds one of ORX_UNROLL independent vector accumulators (more loads in flight, shorter
  * dependency chains); they are combined in a fixed order at the end. A kernel may reduce the same
  * input with several operators at once: its ORX_SLOTS operator slots (orx_ops.cl); single-operator
- * kernels have one, ORX_OP_ID.
+ * kernels have one, ORX_OP_ID. State operators (ORX_STATE) map each element with its index in
+ * the reduction, so every function here knows the index of the elements it reads.
  * ============================================================================================== */
 #ifndef ORX_STREAM_CL
 #define ORX_STREAM_CL
 
 #include "lib/orx_ops.cl"
 
+/* The accumulator of one independent chain, per operator slot. Scalar operators: a vector of
+ * ORX_VEC partials, combined component by component and folded at the end. State operators: one
+ * state; the elements of each loaded vector are mapped with their indices and combined in index
+ * order. orx_absorb_v(op, acc, x, first) takes the vector x whose first element has index
+ * `first` (unused, so never computed, for scalar operators). */
+#if ORX_STATE
+#define ORX_ACC_V A
+ORX_INLINE A orx_fold_mapped(TV x, ulong first) {
+  T c[ORX_VEC];
+  ORX_STORE_V(x, c);
+  A r = ORX_MAP(c[0], first);
+  for (int j = 1; j < ORX_VEC; j++)
+    r = orx_combine(r, ORX_MAP(c[j], first + (ulong)j));
+  return r;
+}
+#define orx_acc_v_identity(k) ORX_IDENTITY
+#define orx_absorb_v(op, acc, x, first) orx_combine((acc), orx_fold_mapped((x), (first)))
+#else
+#define ORX_ACC_V TV
+#define orx_acc_v_identity(k) orx_splat_v(orx_slot_identity(k))
+#define orx_absorb_v(op, acc, x, first) orx_combine_op_v((op), (acc), (x))
+#endif
+
 /* Accumulates vectors [begin, end) with step `step` of `in` (step 1: a contiguous run) into
- * acc[k], one vector per operator. */
+ * acc[k], one per operator slot; vector v's first element has index first + v * ORX_VEC. */
 ORX_INLINE void orx_stream_range(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong begin, ulong end,
-                                 ulong step, TV *acc) {
-  TV part[ORX_UNROLL][ORX_SLOTS];
+                                 ulong step, ulong first, ORX_ACC_V *acc) {
+  ORX_ACC_V part[ORX_UNROLL][ORX_SLOTS];
   for (int u = 0; u < ORX_UNROLL; u++)
     for (int k = 0; k < ORX_SLOTS; k++)
-      part[u][k] = orx_splat_v(orx_slot_identity(k));
+      part[u][k] = orx_acc_v_identity(k);
   ulong v = begin;
   if (end > begin) {
     const ulong span = (ulong)(ORX_UNROLL - 1) * step;
@@ -39,12 +63,13 @@ ORX_INLINE void orx_stream_range(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong
         x[u] = in[v + (ulong)u * step];
       for (int u = 0; u < ORX_UNROLL; u++)
         for (int k = 0; k < ORX_SLOTS; k++)
-          part[u][k] = orx_combine_op_v(orx_slot_op(k), part[u][k], x[u]);
+          part[u][k] = orx_absorb_v(orx_slot_op(k), part[u][k], x[u],
+                                    first + (v + (ulong)u * step) * ORX_VEC);
     }
   }
   for (; v < end; v += step)
     for (int k = 0; k < ORX_SLOTS; k++)
-      part[0][k] = orx_combine_op_v(orx_slot_op(k), part[0][k], in[v]);
+      part[0][k] = orx_absorb_v(orx_slot_op(k), part[0][k], in[v], first + v * ORX_VEC);
   for (int k = 0; k < ORX_SLOTS; k++) {
     acc[k] = part[0][k];
     for (int u = 1; u < ORX_UNROLL; u++)
@@ -60,9 +85,10 @@ ORX_INLINE void orx_chunk_of(ulong total, ulong item, ulong items, ulong *begin,
   *end = *begin + per + (item < extra ? 1 : 0);
 }
 
-/* This work-item's share of `nvec` vectors, as work-item `item` of `items`, into acc[k]. */
+/* This work-item's share of `nvec` vectors, as work-item `item` of `items`, into acc[k]; the
+ * first element of vector 0 has index `first`. */
 ORX_INLINE void orx_stream_share(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong nvec, ulong item,
-                                 ulong items, TV *acc) {
+                                 ulong items, ulong first, ORX_ACC_V *acc) {
 #if ORX_STREAM == ORX_STREAM_TILED
   /* The group's share: whole multiples of the group size, the last group takes what is left. */
   const ulong groups = get_num_groups(0), size = get_local_size(0);
@@ -71,13 +97,13 @@ ORX_INLINE void orx_stream_share(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong
   const ulong end = begin + share < nvec ? begin + share : nvec;
   (void)item;
   (void)items;
-  orx_stream_range(in, begin + get_local_id(0), end, size, acc);
+  orx_stream_range(in, begin + get_local_id(0), end, size, first, acc);
 #elif ORX_STREAM == ORX_STREAM_CHUNK
   ulong begin, end;
   orx_chunk_of(nvec, item, items, &begin, &end);
-  orx_stream_range(in, begin, end, 1, acc);
+  orx_stream_range(in, begin, end, 1, first, acc);
 #else
-  orx_stream_range(in, item, nvec, items, acc);
+  orx_stream_range(in, item, nvec, items, first, acc);
 #endif
 }
 
@@ -108,6 +134,11 @@ ORX_INLINE ulong orx_span_loose(const orx_span *s, ulong r) {
   return r < s->head ? r : s->tail_begin + (r - s->head);
 }
 
+#if ORX_STATE
+/* A state accumulator is already one value. */
+#define orx_acc_fold(v, op) (v)
+#else
+#define orx_acc_fold(v, op) orx_fold_op((v), (op))
 /* The ORX_VEC components of a vector folded with operator op, in index order. */
 ORX_INLINE T orx_fold_op(TV v, int op) {
   T c[ORX_VEC];
@@ -117,27 +148,35 @@ ORX_INLINE T orx_fold_op(TV v, int op) {
     r = orx_combine_op(op, r, c[j]);
   return r;
 }
+/* The ORX_VEC elements of x folded with the kernel's operator (as for states: `first`, their
+ * index, does not matter to scalar operators). */
+#define orx_fold_mapped(x, first) orx_fold_op((x), ORX_OP_ID)
+#endif
 
 /* Work-item `item` of `items` reduces its share of a span with every operator of the kernel:
  * v[k] for operator orx_slot_op(k). The aligned vectors go through orx_stream_share, then at
- * most one of the loose elements. */
+ * most one of the loose elements. Element i of the span has index i. */
 ORX_INLINE void orx_span_share_ops(ORX_GLOBAL_PTR const T *ORX_RESTRICT base, ulong n, ulong head,
-                                   ulong item, ulong items, T *v) {
+                                   ulong item, ulong items, A *v) {
   const orx_span s = orx_span_of(n, head);
-  TV acc[ORX_SLOTS];
-  orx_stream_share((ORX_GLOBAL_PTR const TV *)(base + head), s.nvec, item, items, acc);
+  ORX_ACC_V acc[ORX_SLOTS];
+  orx_stream_share((ORX_GLOBAL_PTR const TV *)(base + head), s.nvec, item, items, head, acc);
   for (int k = 0; k < ORX_SLOTS; k++)
-    v[k] = orx_fold_op(acc[k], orx_slot_op(k));
+    v[k] = orx_acc_fold(acc[k], orx_slot_op(k));
   for (ulong r = item; r < s.loose; r += items) {
-    const T x = base[orx_span_loose(&s, r)];
+    const ulong at = orx_span_loose(&s, r);
     for (int k = 0; k < ORX_SLOTS; k++)
-      v[k] = orx_combine_op(orx_slot_op(k), v[k], x);
+      v[k] = orx_combine_op(orx_slot_op(k), v[k], ORX_MAP(base[at], at));
   }
 }
 
 /* Folds a vector accumulator into two independent partials: *even of components 0, 2, 4, ... and
- * *odd of components 1, 3, 5, ... (for ORX_VEC == 1, *odd is the identity). */
-ORX_INLINE void orx_fold_pair(TV v, T *even, T *odd) {
+ * *odd of components 1, 3, 5, ... (for ORX_VEC == 1, *odd is the identity; a state is *even). */
+ORX_INLINE void orx_fold_pair(ORX_ACC_V v, A *even, A *odd) {
+#if ORX_STATE
+  *even = v;
+  *odd = ORX_IDENTITY;
+#else
   T c[ORX_VEC];
   ORX_STORE_V(v, c);
   T e = c[0];
@@ -152,19 +191,24 @@ ORX_INLINE void orx_fold_pair(TV v, T *even, T *odd) {
 #endif
   *even = e;
   *odd = o;
+#endif
 }
 
 /* Work-item `item` of `items` reduces its share of the n elements at `base`, of which element
  * `head` (<= n) is the first on a vector boundary, like orx_span_share_ops for the one operator,
- * but returns two independent partials, as orx_fold_pair gives them. */
+ * but returns two independent partials, as orx_fold_pair gives them. base[i] has index
+ * first + i. */
 ORX_INLINE void orx_span_share(ORX_GLOBAL_PTR const T *ORX_RESTRICT base, ulong n, ulong head,
-                               ulong item, ulong items, T *a, T *b) {
+                               ulong item, ulong items, ulong first, A *a, A *b) {
   const orx_span s = orx_span_of(n, head);
-  TV acc[1];
-  orx_stream_share((ORX_GLOBAL_PTR const TV *)(base + head), s.nvec, item, items, acc);
+  ORX_ACC_V acc[1];
+  orx_stream_share((ORX_GLOBAL_PTR const TV *)(base + head), s.nvec, item, items, first + head,
+                   acc);
   orx_fold_pair(acc[0], a, b);
-  for (ulong r = item; r < s.loose; r += items)
-    *a = orx_combine(*a, base[orx_span_loose(&s, r)]);
+  for (ulong r = item; r < s.loose; r += items) {
+    const ulong at = orx_span_loose(&s, r);
+    *a = orx_combine(*a, ORX_MAP(base[at], first + at));
+  }
 }
 
 #endif /* ORX_STREAM_CL */

@@ -14,7 +14,8 @@
  *   ORX_SG_CUDA     the CUDA backend (lib/orx_cuda_prelude.cl): warps, __shfl_xor_sync.
  *
  * Interface: orx_sg_lane(), orx_sg_size(), orx_sg_id(), orx_sg_count(); when ORX_SG_HAS_SHUFFLE,
- * orx_sg_shuffle_xor(x, mask); when ORX_SG_HAS_REDUCE, orx_sg_reduce_builtin(x) (whole subgroup).
+ * orx_sg_shuffle_xor(x, mask) of an accumulator (a state as 32-bit words: every implementation
+ * shuffles those); when ORX_SG_HAS_REDUCE, orx_sg_reduce_builtin(x) (whole subgroup).
  * Work-groups are one-dimensional and a multiple of the subgroup size, so subgroups are full.
  * ============================================================================================== */
 #ifndef ORX_SUBGROUP_CL
@@ -57,14 +58,41 @@ ORX_INLINE uint orx_ptx_shfl_xor(uint x, uint mask) {
 }
 #endif
 
+/* orx_sg_shuffle_xor_u32: 32 bits from lane (lane ^ mask), in every implementation that shuffles;
+ * orx_sg_shuffle_xor_value: a value of the compute type. */
 #if ORX_SG_IMPL == ORX_SG_KHR
 #define ORX_SG_HAS_SHUFFLE 1
-ORX_INLINE T orx_sg_shuffle_xor(T x, uint mask) { return sub_group_shuffle_xor(x, mask); }
+#define orx_sg_shuffle_xor_u32(x, mask) sub_group_shuffle_xor((uint)(x), (mask))
+#define orx_sg_shuffle_xor_value(x, mask) sub_group_shuffle_xor((x), (mask))
 #elif ORX_SG_IMPL == ORX_SG_INTEL
 #define ORX_SG_HAS_SHUFFLE 1
-ORX_INLINE T orx_sg_shuffle_xor(T x, uint mask) { return intel_sub_group_shuffle_xor(x, mask); }
+#define orx_sg_shuffle_xor_u32(x, mask) intel_sub_group_shuffle_xor((uint)(x), (mask))
+#define orx_sg_shuffle_xor_value(x, mask) intel_sub_group_shuffle_xor((x), (mask))
 #elif ORX_SG_IMPL == ORX_SG_NV_PTX
 #define ORX_SG_HAS_SHUFFLE 1
+#define orx_sg_shuffle_xor_u32(x, mask) orx_ptx_shfl_xor((x), (mask))
+#elif ORX_SG_IMPL == ORX_SG_CUDA
+#define ORX_SG_HAS_SHUFFLE 1
+#define orx_sg_shuffle_xor_u32(x, mask)                                                            \
+  __shfl_xor_sync(0xffffffffu, (uint)(x), (int)(mask), ORX_SG_SIZE)
+#define orx_sg_shuffle_xor_value(x, mask)                                                          \
+  __shfl_xor_sync(0xffffffffu, (x), (int)(mask), ORX_SG_SIZE)
+#else
+#define ORX_SG_HAS_SHUFFLE 0
+#endif
+
+/* orx_sg_shuffle_xor(x, mask): the accumulator (lib/orx_ops.cl) of lane (lane ^ mask). */
+#if ORX_SG_HAS_SHUFFLE && ORX_STATE
+/* A state, word by word. */
+ORX_INLINE A orx_sg_shuffle_xor(A x, uint mask) {
+  orx_state_words u;
+  u.state = x;
+  for (uint k = 0; k < ORX_STATE_WORDS; k++)
+    u.w[k] = orx_sg_shuffle_xor_u32(u.w[k], mask);
+  return u.state;
+}
+#elif ORX_SG_IMPL == ORX_SG_NV_PTX
+/* inline PTX shuffles 32 bits: 64-bit values go as two halves. */
 ORX_INLINE T orx_sg_shuffle_xor(T x, uint mask) {
 #if ORX_TYPE_BYTES == 4
   return ORX_FROM_BITS(orx_ptx_shfl_xor(ORX_AS_BITS(x), mask));
@@ -75,13 +103,8 @@ ORX_INLINE T orx_sg_shuffle_xor(T x, uint mask) {
   return ORX_FROM_BITS(halves);
 #endif
 }
-#elif ORX_SG_IMPL == ORX_SG_CUDA
-#define ORX_SG_HAS_SHUFFLE 1
-ORX_INLINE T orx_sg_shuffle_xor(T x, uint mask) {
-  return __shfl_xor_sync(0xffffffffu, x, (int)mask, ORX_SG_SIZE);
-}
-#else
-#define ORX_SG_HAS_SHUFFLE 0
+#elif ORX_SG_HAS_SHUFFLE
+ORX_INLINE T orx_sg_shuffle_xor(T x, uint mask) { return orx_sg_shuffle_xor_value(x, mask); }
 #endif
 
 /* The reduce built-ins exist for add, min and max; the host asks for one only where its

@@ -1,6 +1,8 @@
 /* =================================================================================================
- * orx_types.cl: the element type T of a kernel build (ORX_TYPE_ID, numbered in orx_contract.h),
- * its vector type TV of ORX_VEC elements, and the bit-level helpers the operators need. Every
+ * orx_types.cl: the value type of a kernel build, ORX_VALUE_T (ORX_TYPE_ID, numbered in
+ * orx_contract.h: a public scalar type, or ORX_CUSTOM, a user operator's element type); the type T
+ * of the elements the kernel reads (the values, or with ORX_INPUT_STATES the operator's states);
+ * the vector type TV of ORX_VEC elements; and the bit-level helpers the operators need. Every
  * kernel file uses T and TV only through this file; the type's facts (size, float, signed) come
  * from the contract's list.
  * ============================================================================================== */
@@ -13,32 +15,39 @@
 #define ORX_CAT_(a, b) a##b
 #define ORX_CAT(a, b) ORX_CAT_(a, b)
 
+#if ORX_TYPE_ID == ORX_CUSTOM
+#define ORX_TYPE_BYTES ORX_ELEMENT_BYTES
+#else
 #define ORX_TYPE_BYTES ORX_TYPE_BYTES_OF(ORX_TYPE_ID)
+#endif
 #define ORX_IS_FLOAT ORX_TYPE_IS_FLOAT_OF(ORX_TYPE_ID)
 #define ORX_IS_SIGNED ORX_TYPE_IS_SIGNED_OF(ORX_TYPE_ID)
 
-/* T: element type. ORX_BITS_T: unsigned integer of the same width, for bit-level operations.
- * ORX_AS_BITS / ORX_FROM_BITS reinterpret scalars; the _V forms reinterpret vectors. */
-#if ORX_TYPE_ID == ORX_I32
-#define T int
+/* ORX_VALUE_T: the value type. ORX_BITS_T: unsigned integer of the same width (public types), for
+ * bit-level operations. ORX_AS_BITS / ORX_FROM_BITS reinterpret scalars; the _V forms reinterpret
+ * vectors. */
+#if ORX_TYPE_ID == ORX_CUSTOM
+#define ORX_VALUE_T ORX_ELEMENT_T /* the operator's source defines it */
+#elif ORX_TYPE_ID == ORX_I32
+#define ORX_VALUE_T int
 #define ORX_BITS_NAME uint
 #elif ORX_TYPE_ID == ORX_U32
-#define T uint
+#define ORX_VALUE_T uint
 #define ORX_BITS_NAME uint
 #elif ORX_TYPE_ID == ORX_I64
-#define T long
+#define ORX_VALUE_T long
 #define ORX_BITS_NAME ulong
 #elif ORX_TYPE_ID == ORX_U64
-#define T ulong
+#define ORX_VALUE_T ulong
 #define ORX_BITS_NAME ulong
 #elif ORX_TYPE_ID == ORX_F32
-#define T float
+#define ORX_VALUE_T float
 #define ORX_BITS_NAME uint
 #elif ORX_TYPE_ID == ORX_F64
 #if ORX_NATIVE_VECTORS
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
-#define T double
+#define ORX_VALUE_T double
 #define ORX_BITS_NAME ulong
 #else
 #error "ORX_TYPE_ID must be one of ORX_I32 ... ORX_F64"
@@ -46,7 +55,14 @@
 
 #define ORX_BITS_T ORX_BITS_NAME
 #define ORX_AS_BITS ORX_CAT(as_, ORX_BITS_NAME)
-#define ORX_FROM_BITS ORX_CAT(as_, T)
+#define ORX_FROM_BITS ORX_CAT(as_, ORX_VALUE_T)
+
+/* T: the elements the kernel reads. */
+#if ORX_INPUT_STATES
+#define T ORX_STATE_T
+#else
+#define T ORX_VALUE_T
+#endif
 
 /* TV: ORX_VEC elements loaded and, in OpenCL C, combined at once. */
 #if ORX_VEC == 1
@@ -55,7 +71,7 @@
 #define ORX_AS_BITS_V ORX_AS_BITS
 #define ORX_FROM_BITS_V ORX_FROM_BITS
 #else
-#define TV ORX_CAT(T, ORX_VEC)
+#define TV ORX_CAT(ORX_VALUE_T, ORX_VEC) /* public types only: the host plans no vectors else */
 #define ORX_BITS_TV ORX_CAT(ORX_BITS_NAME, ORX_VEC)
 #define ORX_AS_BITS_V ORX_CAT(as_, ORX_BITS_TV)
 #define ORX_FROM_BITS_V ORX_CAT(as_, TV)
@@ -64,22 +80,6 @@
 /* The identity of operator `op` as a T: the contract's bit pattern, the same the host answers
  * count == 0 with. */
 #define ORX_IDENTITY_OF(op) ORX_FROM_BITS((ORX_BITS_T)(ORX_IDENTITY_BITS_OF(op, ORX_TYPE_ID)))
-
-/* Broadcast a scalar to every component of a TV. */
-ORX_INLINE TV orx_splat_v(T x) {
-#if ORX_VEC == 1 || ORX_NATIVE_VECTORS
-  return (TV)(x);
-#else
-  TV v;
-  v.x = x;
-  v.y = x;
-#if ORX_VEC == 4
-  v.z = x;
-  v.w = x;
-#endif
-  return v;
-#endif
-}
 
 /* Stores the ORX_VEC components of a TV to p[0..ORX_VEC), to fold a vector accumulator into
  * scalars once per work-item. */

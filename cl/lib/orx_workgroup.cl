@@ -19,7 +19,7 @@
  * some implementations (PoCL's CPU device) build them from work-group barriers.
  *
  * Requires: one-dimensional work-groups of ORX_WG_SIZE (a power of two) work-items, a multiple of
- * the subgroup size, and `scratch` of 2 * ORX_WG_SIZE elements in local memory.
+ * the subgroup size, and `scratch` of 2 * ORX_WG_SIZE accumulators (A) in local memory.
  * ============================================================================================== */
 #ifndef ORX_WORKGROUP_CL
 #define ORX_WORKGROUP_CL
@@ -31,23 +31,23 @@
 /* The combine a merge makes: lanes with `mask` clear keep reduction a (operator op_a) and put their
  * own value first; the others keep b (op_b) and put their partner's first. So every exchange
  * combines the lower lane's value first, and the order is fixed. */
-ORX_INLINE T orx_merge_pick(T a, T b, T a_other, T b_other, uint upper, int op_a, int op_b) {
-  const T kept = upper ? b : a;
-  const T other = upper ? b_other : a_other;
+ORX_INLINE A orx_merge_pick(A a, A b, A a_other, A b_other, uint upper, int op_a, int op_b) {
+  const A kept = upper ? b : a;
+  const A other = upper ? b_other : a_other;
   return orx_combine_op(upper ? op_b : op_a, upper ? other : kept, upper ? kept : other);
 }
 
 /* Merges two reductions into one value per lane through local memory (§6): each lane writes both
  * a and b (two slots per lane) and reads back the one its partner across `mask` keeps. */
-ORX_INLINE T orx_lm_merge_ops(T a, T b, uint mask, int op_a, int op_b,
-                              ORX_LOCAL_PTR T *scratch) {
+ORX_INLINE A orx_lm_merge_ops(A a, A b, uint mask, int op_a, int op_b,
+                              ORX_LOCAL_PTR A *scratch) {
   const uint lid = (uint)get_local_id(0);
   const uint upper = lid & mask;
   scratch[lid] = a;
   scratch[lid + ORX_WG_SIZE] = b;
   barrier(CLK_LOCAL_MEM_FENCE);
   /* The partner's a (lower lanes) or b (upper lanes): the same value for both outputs. */
-  const T other = scratch[(lid ^ mask) + (upper ? ORX_WG_SIZE : 0u)];
+  const A other = scratch[(lid ^ mask) + (upper ? ORX_WG_SIZE : 0u)];
   barrier(CLK_LOCAL_MEM_FENCE);
   return orx_merge_pick(a, b, other, other, upper, op_a, op_b);
 }
@@ -55,7 +55,7 @@ ORX_INLINE T orx_lm_merge_ops(T a, T b, uint mask, int op_a, int op_b,
 /* Tree in local memory over the lanes that carry the same reduction: at each level lane l < stride
  * takes lane l + stride's value with the lane's operator `op`. Stops once lanes [0, keep) hold
  * `keep` complete results. */
-ORX_INLINE T orx_lm_tree_op(T x, uint keep, int op, ORX_LOCAL_PTR T *scratch) {
+ORX_INLINE A orx_lm_tree_op(A x, uint keep, int op, ORX_LOCAL_PTR A *scratch) {
   const uint lid = (uint)get_local_id(0);
   for (uint stride = ORX_WG_SIZE / 2; stride >= keep && stride > 0; stride >>= 1) {
     scratch[lid] = x;
@@ -72,23 +72,23 @@ ORX_INLINE T orx_lm_tree_op(T x, uint keep, int op, ORX_LOCAL_PTR T *scratch) {
 #if ORX_SG_HAS_SHUFFLE
 /* §2 merge: two shuffle-xors and a predicated select; lanes with `mask` clear continue reduction
  * a (operator op_a), the others reduction b (op_b). */
-ORX_INLINE T orx_sg_merge_ops(T a, T b, uint mask, int op_a, int op_b) {
-  const T a_other = orx_sg_shuffle_xor(a, mask);
-  const T b_other = orx_sg_shuffle_xor(b, mask);
+ORX_INLINE A orx_sg_merge_ops(A a, A b, uint mask, int op_a, int op_b) {
+  const A a_other = orx_sg_shuffle_xor(a, mask);
+  const A b_other = orx_sg_shuffle_xor(b, mask);
   return orx_merge_pick(a, b, a_other, b_other, orx_sg_lane() & mask, op_a, op_b);
 }
 #endif
 
 /* ---- The kernel's operator (ORX_OP_ID) ------------------------------------------------------ */
 
-ORX_INLINE T orx_lm_merge(T a, T b, uint mask, ORX_LOCAL_PTR T *scratch) {
+ORX_INLINE A orx_lm_merge(A a, A b, uint mask, ORX_LOCAL_PTR A *scratch) {
   return orx_lm_merge_ops(a, b, mask, ORX_OP_ID, ORX_OP_ID, scratch);
 }
-ORX_INLINE T orx_lm_tree(T x, uint keep, ORX_LOCAL_PTR T *scratch) {
+ORX_INLINE A orx_lm_tree(A x, uint keep, ORX_LOCAL_PTR A *scratch) {
   return orx_lm_tree_op(x, keep, ORX_OP_ID, scratch);
 }
 #if ORX_SG_HAS_SHUFFLE
-ORX_INLINE T orx_sg_merge(T a, T b, uint mask) {
+ORX_INLINE A orx_sg_merge(A a, A b, uint mask) {
   return orx_sg_merge_ops(a, b, mask, ORX_OP_ID, ORX_OP_ID);
 }
 
@@ -96,26 +96,26 @@ ORX_INLINE T orx_sg_merge(T a, T b, uint mask) {
  * ordered with selects and combined once: PoCL 5.0 miscompiles a select between two inlined
  * combines around its barrier-based shuffles (it overwrites the stack of the work-group
  * function), and one combine is less code anyway. */
-ORX_INLINE T orx_sg_exchange(T x, uint mask) {
-  const T other = orx_sg_shuffle_xor(x, mask);
+ORX_INLINE A orx_sg_exchange(A x, uint mask) {
+  const A other = orx_sg_shuffle_xor(x, mask);
   const int upper = (orx_sg_lane() & mask) != 0;
   return orx_combine(upper ? other : x, upper ? x : other);
 }
 
 /* Reduction over the whole subgroup; every lane gets the same bits. */
-ORX_INLINE T orx_sg_reduce(T x) {
+ORX_INLINE A orx_sg_reduce(A x) {
   for (uint mask = 1; mask < orx_sg_size(); mask <<= 1)
     x = orx_sg_exchange(x, mask);
   return x;
 }
 #elif ORX_SG_HAS_REDUCE
-ORX_INLINE T orx_sg_reduce(T x) { return orx_sg_reduce_builtin(x); }
+ORX_INLINE A orx_sg_reduce(A x) { return orx_sg_reduce_builtin(x); }
 #endif
 
 #if ORX_SG_HAS_SHUFFLE || ORX_SG_HAS_REDUCE
 /* Combines the subgroups' results (x, valid in each subgroup's lane 0) into work-item 0. Every
  * subgroup runs the final reduction so that the call stays uniform over the work-group. */
-ORX_INLINE T orx_wg_combine_subgroups(T x, ORX_LOCAL_PTR T *scratch) {
+ORX_INLINE A orx_wg_combine_subgroups(A x, ORX_LOCAL_PTR A *scratch) {
   const uint count = orx_sg_count();
   if (count == 1)
     return x;
@@ -124,7 +124,7 @@ ORX_INLINE T orx_wg_combine_subgroups(T x, ORX_LOCAL_PTR T *scratch) {
   if (lane == 0)
     scratch[orx_sg_id()] = x;
   barrier(CLK_LOCAL_MEM_FENCE);
-  T y = ORX_IDENTITY;
+  A y = ORX_IDENTITY;
   for (uint i = lane; i < count; i += size)
     y = orx_combine(y, scratch[i]);
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -135,10 +135,10 @@ ORX_INLINE T orx_wg_combine_subgroups(T x, ORX_LOCAL_PTR T *scratch) {
 /* ---- The work-group reduction both paths share -------------------------------------------- */
 
 /* Reduces the pairs (a, b) of all work-items of the group; the result is valid in work-item 0. */
-ORX_INLINE T orx_wg_reduce2(T a, T b, ORX_LOCAL_PTR T *scratch) {
+ORX_INLINE A orx_wg_reduce2(A a, A b, ORX_LOCAL_PTR A *scratch) {
 #if ORX_SG_HAS_SHUFFLE
   const uint size = orx_sg_size();
-  T x;
+  A x;
   if (size > 1) {
     x = orx_sg_merge(a, b, 1);
     for (uint mask = 2; mask < size; mask <<= 1)

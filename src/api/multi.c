@@ -32,12 +32,18 @@ ocl_reduce_status ocl_reduce_multi(ocl_reduce_context *ctx, const ocl_reduce_op 
   ORX_CHECK_ARG(ctx, ops, "%s: ops is NULL", function);
   ORX_CHECK_ARG(ctx, op_count >= 1 && op_count <= OCL_REDUCE_MULTI_MAX_OPS,
                 "%s: op_count is %zu, not 1 .. %d", function, op_count, OCL_REDUCE_MULTI_MAX_OPS);
-  for (size_t k = 0; k < op_count; k++)
+  for (size_t k = 0; k < op_count; k++) {
     ORX_FORWARD(orx_check_op_type(ctx, function, ops[k], type));
+    if (orx_op_flags(ops[k]) & ORX_OPF_STATE)
+      return orx_fail(ctx, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION,
+                      "%s: ops[%zu] is %s, a structured operator; ocl_reduce_multi applies scalar "
+                      "operators (sum, prod, min, max, and, or, xor)",
+                      function, k, orx_op_name(ops[k]));
+  }
   const size_t size = orx_type_size(type);
   orx_io in, out;
-  ORX_FORWARD(orx_resolve_output(ctx, function, "results", &results, type, op_count, &out));
-  ORX_FORWARD(orx_resolve_input(ctx, function, "input", &input, type, count, &in));
+  ORX_FORWARD(orx_resolve_output(ctx, function, "results", &results, size, op_count, &out));
+  ORX_FORWARD(orx_resolve_input(ctx, function, "input", &input, size, count, &in));
   ORX_FORWARD(orx_check_disjoint(ctx, function, "the input", &in, count * size, &out,
                                  op_count * size, size, size));
   if (count == 0)

@@ -5,6 +5,19 @@
 #include "core/context.h"
 #include "core/run.h"
 
+/* count == 0: a scalar operator's identity is the contract's bits; a structured operator's comes
+ * from its kernel, which reduces nothing to it. */
+static ocl_reduce_status run_or_identity(ocl_reduce_context *ctx, ocl_reduce_op op,
+                                         ocl_reduce_type type, const orx_io *in, size_t count,
+                                         void *result) {
+  const orx_request request = orx_reduce_request(op, type);
+  if (count == 0 && !orx_operator_is_state(&request.op)) {
+    orx_write_identity(op, type, result);
+    return OCL_REDUCE_OK;
+  }
+  return orx_run_reduce(ctx, &request, in, count, result);
+}
+
 ocl_reduce_status ocl_reduce_buffer_reduce(ocl_reduce_context *ctx, ocl_reduce_op op,
                                            ocl_reduce_type type, const ocl_reduce_buffer *input,
                                            size_t offset, size_t count, void *result) {
@@ -16,12 +29,8 @@ ocl_reduce_status ocl_reduce_buffer_reduce(ocl_reduce_context *ctx, ocl_reduce_o
   ORX_CHECK_ARG(ctx, input, "%s: input is NULL", function);
   const ocl_reduce_input in = ocl_reduce_buffer_input(input, offset);
   orx_io io;
-  ORX_FORWARD(orx_resolve_input(ctx, function, "input", &in, type, count, &io));
-  if (count == 0) {
-    orx_write_identity(op, type, result);
-    return OCL_REDUCE_OK;
-  }
-  return orx_run_reduce(ctx, op, type, &io, count, result);
+  ORX_FORWARD(orx_resolve_input(ctx, function, "input", &in, orx_type_size(type), count, &io));
+  return run_or_identity(ctx, op, type, &io, count, result);
 }
 
 ocl_reduce_status ocl_reduce(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type type,
@@ -32,10 +41,6 @@ ocl_reduce_status ocl_reduce(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_redu
   ORX_CHECK_ARG(ctx, result, "%s: result is NULL", function);
   ORX_FORWARD(orx_check_op_type(ctx, function, op, type));
   ORX_CHECK_ARG(ctx, input || count == 0, "%s: input is NULL and count is %zu", function, count);
-  if (count == 0) {
-    orx_write_identity(op, type, result);
-    return OCL_REDUCE_OK;
-  }
   const orx_io io = {input, NULL, NULL, 0, SIZE_MAX};
-  return orx_run_reduce(ctx, op, type, &io, count, result);
+  return run_or_identity(ctx, op, type, &io, count, result);
 }

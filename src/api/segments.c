@@ -30,12 +30,14 @@ static ocl_reduce_status check_common(ocl_reduce_context *ctx, orx_seg_call *c,
                                       const ocl_reduce_output *results) {
   memset(c, 0, sizeof *c);
   c->function = function;
-  c->op = op;
   c->type = type;
   c->count = count;
-  ORX_FORWARD(orx_check_op_type(ctx, c->function, c->op, c->type));
+  ORX_FORWARD(orx_check_op_type(ctx, c->function, op, c->type));
+  c->op = orx_builtin_operator(op, type);
   c->elem = orx_type_size(c->type);
-  return orx_resolve_output(ctx, c->function, "results", results, c->type, c->count, &c->out);
+  c->result_bytes = ocl_reduce_result_size(op, type);
+  return orx_resolve_output(ctx, c->function, "results", results, c->result_bytes, c->count,
+                            &c->out);
 }
 
 ocl_reduce_status ocl_reduce_segments(ocl_reduce_context *ctx, ocl_reduce_op op,
@@ -52,7 +54,7 @@ ocl_reduce_status ocl_reduce_segments(ocl_reduce_context *ctx, ocl_reduce_op op,
                 "%s: segment_count (%zu) x segment_length (%zu) overflows size_t", function,
                 segment_count, segment_length);
   const size_t elements = segment_count * segment_length;
-  ORX_FORWARD(orx_resolve_input(ctx, function, "input", &input, type, elements, &c.in));
+  ORX_FORWARD(orx_resolve_input(ctx, function, "input", &input, c.elem, elements, &c.in));
   c.elements = c.reach = elements;
   return segment_count ? orx_run_segments(ctx, &c) : OCL_REDUCE_OK;
 }
@@ -69,10 +71,10 @@ ocl_reduce_status ocl_reduce_segments_offsets(ocl_reduce_context *ctx, ocl_reduc
   c.by_offsets = 1;
   ORX_CHECK_ARG(ctx, segment_count < SIZE_MAX, "%s: segment_count is SIZE_MAX", function);
   orx_io offsets_io;
-  ORX_FORWARD(orx_resolve_input(ctx, function, "offsets", &offsets, OCL_REDUCE_U64,
+  ORX_FORWARD(orx_resolve_input(ctx, function, "offsets", &offsets, sizeof(uint64_t),
                                 segment_count + 1, &offsets_io));
   /* How far the input must reach is known once the offsets are. */
-  ORX_FORWARD(orx_resolve_input(ctx, function, "input", &input, type, 0, &c.in));
+  ORX_FORWARD(orx_resolve_input(ctx, function, "input", &input, c.elem, 0, &c.in));
   if (offsets_io.mem) {
     ORX_CHECK_ARG(ctx, c.in.mem,
                   "%s: offsets in a device buffer need the input in a device buffer too",

@@ -71,6 +71,38 @@ void orx_write_identity(ocl_reduce_op op, ocl_reduce_type type, void *result) {
   }
 }
 
+orx_state_facts orx_state_facts_of(ocl_reduce_op op, ocl_reduce_type type) {
+  const unsigned size = (unsigned)orx_type_size(type);
+  /* Each as lib/orx_state_ops.cl lays its state out (tests/test_operators.c checks them against
+   * the device compiler's sizeof). */
+  switch (op) {
+  case OCL_REDUCE_ARGMIN:
+  case OCL_REDUCE_ARGMAX: /* ocl_reduce_arg */
+    return (orx_state_facts){16, 8, 16, type == OCL_REDUCE_F64};
+  case OCL_REDUCE_MINMAX:
+    return (orx_state_facts){2 * size, size, 2 * size, type == OCL_REDUCE_F64};
+  case OCL_REDUCE_SUM_WIDE:
+    return (orx_state_facts){8, 8, 8, type == OCL_REDUCE_F32};
+  case OCL_REDUCE_SUM_COMPENSATED: /* {sum, error}, the result their sum */
+    return (orx_state_facts){2 * size, size, size, type == OCL_REDUCE_F64};
+  case OCL_REDUCE_MEAN_VAR: /* ocl_reduce_moments */
+    return (orx_state_facts){24, 8, 24, 1};
+  default:
+    return (orx_state_facts){size, size, size, type == OCL_REDUCE_F64};
+  }
+}
+
+const char *orx_op_type_refusal(ocl_reduce_op op, ocl_reduce_type type) {
+  const unsigned flags = orx_op_flags(op);
+  if ((flags & ORX_OPF_INTEGER_ONLY) && orx_type_is_float(type))
+    return "integer types only";
+  if ((flags & ORX_OPF_FLOAT_ONLY) && !orx_type_is_float(type))
+    return "float types only";
+  if ((flags & ORX_OPF_NARROW_ONLY) && orx_type_size(type) != 4)
+    return "32-bit types only (i32, u32, f32)";
+  return NULL;
+}
+
 ocl_reduce_type orx_compute_type(ocl_reduce_op op, ocl_reduce_type type) {
   if (!(orx_op_flags(op) & ORX_OPF_UNSIGNED))
     return type;

@@ -26,6 +26,16 @@ unsigned orx_op_flags(ocl_reduce_op op);
 uint64_t orx_identity_bits(ocl_reduce_op op, ocl_reduce_type type);
 /* Writes the identity of op on type (one element) to host memory. */
 void orx_write_identity(ocl_reduce_op op, ocl_reduce_type type, void *result);
+/* What a structured operator (ORX_OPF_STATE) keeps and returns on a type: its state's bytes and
+ * alignment, the bytes of one result, and whether it computes in double precision. Scalar
+ * operators: one element of the compute type. */
+typedef struct orx_state_facts {
+  unsigned state_bytes, state_align, result_bytes;
+  int needs_fp64;
+} orx_state_facts;
+orx_state_facts orx_state_facts_of(ocl_reduce_op op, ocl_reduce_type type);
+/* Whether op is defined on type (NULL) or, if not, why (a phrase: "integer types only"). */
+const char *orx_op_type_refusal(ocl_reduce_op op, ocl_reduce_type type);
 /* The type a kernel computes in: integers on their unsigned bits for ORX_OPF_UNSIGNED
  * operators (wrapping arithmetic is defined there and gives the same bits). */
 ocl_reduce_type orx_compute_type(ocl_reduce_op op, ocl_reduce_type type);

@@ -12,34 +12,33 @@ ocl_reduce_status orx_check_op_type(ocl_reduce_context *ctx, const char *functio
                                     ocl_reduce_op op, ocl_reduce_type type) {
   ORX_CHECK_ARG(ctx, orx_op_valid(op), "%s: op has unknown value %d", function, (int)op);
   ORX_CHECK_ARG(ctx, orx_type_valid(type), "%s: type has unknown value %d", function, (int)type);
-  if (orx_type_is_float(type) && (orx_op_flags(op) & ORX_OPF_INTEGER_ONLY))
+  const char *refusal = orx_op_type_refusal(op, type);
+  if (refusal)
     return orx_fail(ctx, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION,
-                    "%s: %s is defined on integer types only, not on %s", function,
-                    orx_op_name(op), orx_type_name(type));
-  if (type == OCL_REDUCE_F64 && !ctx->caps.has_fp64)
+                    "%s: %s is defined on %s, not on %s", function, orx_op_name(op), refusal,
+                    orx_type_name(type));
+  if (orx_state_facts_of(op, type).needs_fp64 && !ctx->caps.has_fp64)
     return orx_fail(ctx, OCL_REDUCE_ERROR_NO_FP64,
-                    "%s: device '%s' has no double precision (cl_khr_fp64)", function,
-                    ctx->caps.device_name);
+                    "%s: %s on %s computes in double, and device '%s' has no double precision "
+                    "(cl_khr_fp64)",
+                    function, orx_op_name(op), orx_type_name(type), ctx->caps.device_name);
   return OCL_REDUCE_OK;
 }
 
-/* Checks a buffer for elements [offset, offset + needed) of type and fills io. */
+/* Checks a buffer for elements [offset, offset + needed) of `size` bytes and fills io. */
 static ocl_reduce_status resolve_buffer(ocl_reduce_context *ctx, const char *function,
                                         const char *name, const ocl_reduce_buffer *buffer,
-                                        size_t offset, ocl_reduce_type type, size_t needed,
-                                        orx_io *io) {
+                                        size_t offset, size_t size, size_t needed, orx_io *io) {
   ORX_CHECK_ARG(ctx, buffer->ctx == ctx, "%s: %s belongs to another context", function, name);
-  const size_t size = orx_type_size(type);
   ORX_CHECK_ARG(ctx, !ctx->ops->misalignment || ctx->ops->misalignment(buffer->mem) % size == 0,
-                "%s: the device pointer wrapped by %s is not aligned to the %zu bytes of a %s",
-                function, name, size, orx_type_name(type));
+                "%s: the device pointer wrapped by %s is not aligned to its %zu-byte elements",
+                function, name, size);
   const size_t capacity = buffer->bytes / size;
   if (offset > capacity || needed > capacity - offset)
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_RANGE,
-                    "%s: %s elements [%zu, %zu + %zu) of %s reach beyond the buffer's %zu "
+                    "%s: %s elements [%zu, %zu + %zu) of %zu bytes reach beyond the buffer's %zu "
                     "elements (%zu bytes)",
-                    function, name, offset, offset, needed, orx_type_name(type), capacity,
-                    buffer->bytes);
+                    function, name, offset, offset, needed, size, capacity, buffer->bytes);
   io->mem = buffer->mem;
   io->offset = offset;
   io->capacity = capacity - offset;
@@ -58,26 +57,26 @@ static ocl_reduce_status check_one_place(ocl_reduce_context *ctx, const char *fu
 }
 
 ocl_reduce_status orx_resolve_input(ocl_reduce_context *ctx, const char *function,
-                                    const char *name, const ocl_reduce_input *in,
-                                    ocl_reduce_type type, size_t needed, orx_io *io) {
+                                    const char *name, const ocl_reduce_input *in, size_t size,
+                                    size_t needed, orx_io *io) {
   *io = (orx_io){NULL, NULL, NULL, 0, SIZE_MAX};
   ORX_FORWARD(check_one_place(ctx, function, name, in->host, in->buffer, needed));
   if (in->buffer)
-    return resolve_buffer(ctx, function, name, in->buffer, in->offset, type, needed, io);
+    return resolve_buffer(ctx, function, name, in->buffer, in->offset, size, needed, io);
   if (in->host)
-    io->host = (const char *)in->host + in->offset * orx_type_size(type);
+    io->host = (const char *)in->host + in->offset * size;
   return OCL_REDUCE_OK;
 }
 
 ocl_reduce_status orx_resolve_output(ocl_reduce_context *ctx, const char *function,
-                                     const char *name, const ocl_reduce_output *out,
-                                     ocl_reduce_type type, size_t needed, orx_io *io) {
+                                     const char *name, const ocl_reduce_output *out, size_t size,
+                                     size_t needed, orx_io *io) {
   *io = (orx_io){NULL, NULL, NULL, 0, SIZE_MAX};
   ORX_FORWARD(check_one_place(ctx, function, name, out->host, out->buffer, needed));
   if (out->buffer)
-    return resolve_buffer(ctx, function, name, out->buffer, out->offset, type, needed, io);
+    return resolve_buffer(ctx, function, name, out->buffer, out->offset, size, needed, io);
   if (out->host) {
-    io->host_out = (char *)out->host + out->offset * orx_type_size(type);
+    io->host_out = (char *)out->host + out->offset * size;
     io->host = io->host_out;
   }
   return OCL_REDUCE_OK;

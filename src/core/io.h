@@ -25,14 +25,14 @@ typedef struct orx_io {
   size_t capacity;  /* elements available from offset (device memory); SIZE_MAX for host memory */
 } orx_io;
 
-/* Checks `in` for `needed` elements of type (`name` in messages) and resolves it. Host memory may
- * be NULL only when needed is 0. */
+/* Checks `in` for `needed` elements of `size` bytes (`name` in messages; offsets count such
+ * elements) and resolves it. Host memory may be NULL only when needed is 0. */
 ocl_reduce_status orx_resolve_input(ocl_reduce_context *ctx, const char *function,
-                                    const char *name, const ocl_reduce_input *in,
-                                    ocl_reduce_type type, size_t needed, orx_io *out);
+                                    const char *name, const ocl_reduce_input *in, size_t size,
+                                    size_t needed, orx_io *out);
 ocl_reduce_status orx_resolve_output(ocl_reduce_context *ctx, const char *function,
-                                     const char *name, const ocl_reduce_output *out,
-                                     ocl_reduce_type type, size_t needed, orx_io *io);
+                                     const char *name, const ocl_reduce_output *out, size_t size,
+                                     size_t needed, orx_io *io);
 /* INVALID_ARGUMENT when `out`'s first out_bytes share device memory with `in`'s first in_bytes. */
 ocl_reduce_status orx_check_disjoint(ocl_reduce_context *ctx, const char *function,
                                      const char *in_name, const orx_io *in, size_t in_bytes,

@@ -56,10 +56,10 @@ size_t orx_vector_head(const ocl_reduce_context *ctx, const orx_mem *mem, size_t
 }
 
 ocl_reduce_status orx_launch_array(ocl_reduce_context *ctx, const orx_prepared *k, orx_mem *in,
-                                   size_t offset, size_t count, orx_mem *out, size_t out_index,
-                                   size_t out_stride) {
+                                   size_t offset, size_t count, uint64_t first, orx_mem *out,
+                                   size_t out_index, size_t out_stride) {
   const orx_policy *policy = &k->plan.policy;
-  size_t head = orx_vector_head(ctx, in, offset, policy->vec, orx_type_size(k->plan.type));
+  size_t head = orx_vector_head(ctx, in, offset, policy->vec, orx_plan_element_bytes(&k->plan));
   if (head > count)
     head = count;
   const orx_arg args[] = {
@@ -67,6 +67,7 @@ ocl_reduce_status orx_launch_array(ocl_reduce_context *ctx, const orx_prepared *
       {ORX_ARG_U64, NULL, offset},
       {ORX_ARG_U64, NULL, count},
       {ORX_ARG_U64, NULL, head},
+      {ORX_ARG_U64, NULL, first},
       {ORX_ARG_MEM, ctx->scratch[ORX_SCRATCH_PARTIALS].mem, 0},
       {ORX_ARG_MEM, ctx->scratch[ORX_SCRATCH_COUNTER].mem, 0},
       {ORX_ARG_MEM, out, 0},
@@ -76,11 +77,16 @@ ocl_reduce_status orx_launch_array(ocl_reduce_context *ctx, const orx_prepared *
   return orx_launch(ctx, k, orx_plan_groups(&k->plan, count, 0), args, ORX_ARRAY_SIZE(args));
 }
 
-ocl_reduce_status orx_reduce_host_into(ocl_reduce_context *ctx, const orx_prepared *k,
+ocl_reduce_status orx_reduce_host_into(ocl_reduce_context *ctx, const orx_request *request,
                                        const void *host, size_t count, orx_mem *out,
                                        size_t out_index) {
-  const size_t size = orx_type_size(k->plan.type);
-  size_t piece = orx_plan_staging_piece(&ctx->caps, &k->plan, k->plan.type);
+  orx_request partial = *request, final = *request;
+  partial.stage = ORX_STAGE_PARTIAL;
+  final.stage = ORX_STAGE_FINAL;
+  orx_prepared k;
+  ORX_FORWARD(orx_prepare(ctx, request, &k));
+  const size_t size = orx_plan_element_bytes(&k.plan);
+  size_t piece = orx_plan_staging_piece(&ctx->caps, &k.plan);
   if (piece > count)
     piece = count ? count : 1;
   orx_mem *staging = NULL, *chunk_results = NULL;
@@ -89,17 +95,22 @@ ocl_reduce_status orx_reduce_host_into(ocl_reduce_context *ctx, const orx_prepar
   if (count <= piece) {
     if (count)
       ORX_FORWARD(orx_device_write(ctx, staging, 0, bytes, count * size));
-    return orx_launch_array(ctx, k, staging, 0, count, out, out_index, 1);
+    return orx_launch_array(ctx, &k, staging, 0, count, 0, out, out_index, 1);
   }
+  /* Pieces: each one's state (for scalar operators, its result) into a chunk slot, then the
+   * slots reduced as states. Scalar operators plan the same kernel for every stage. */
   const size_t pieces = count / piece + (count % piece != 0);
-  ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_CHUNK_RESULTS, pieces * 8, &chunk_results));
+  ORX_FORWARD(orx_prepare(ctx, &partial, &k));
+  ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_CHUNK_RESULTS, pieces * k.plan.op.state_bytes,
+                              &chunk_results));
   for (size_t p = 0; p < pieces; p++) {
     const size_t first = p * piece;
     const size_t n = count - first < piece ? count - first : piece;
     ORX_FORWARD(orx_device_write(ctx, staging, 0, bytes + first * size, n * size));
-    ORX_FORWARD(orx_launch_array(ctx, k, staging, 0, n, chunk_results, p, 1));
+    ORX_FORWARD(orx_launch_array(ctx, &k, staging, 0, n, first, chunk_results, p, 1));
   }
-  return orx_launch_array(ctx, k, chunk_results, 0, pieces, out, out_index, 1);
+  ORX_FORWARD(orx_prepare(ctx, &final, &k));
+  return orx_launch_array(ctx, &k, chunk_results, 0, pieces, 0, out, out_index, 1);
 }
 
 ocl_reduce_status orx_read_results(ocl_reduce_context *ctx, void *dst, size_t bytes) {

@@ -7,6 +7,7 @@
 #define ORX_LAUNCH_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/context.h"
 
@@ -34,15 +35,16 @@ ocl_reduce_status orx_launch(ocl_reduce_context *ctx, const orx_prepared *k, siz
 size_t orx_vector_head(const ocl_reduce_context *ctx, const orx_mem *mem, size_t offset,
                        unsigned vec, size_t elem);
 /* Launches a whole-array or multi-operator kernel over elements [offset, offset + count) of
- * `in`; result k goes to element out_index + k * out_stride of `out` (count may be 0: the
- * identities). */
+ * `in`, the first of which has index `first` in the reduction (state operators map elements with
+ * their index); result k goes to result slot out_index + k * out_stride of `out` (count may be
+ * 0: the identities). */
 ocl_reduce_status orx_launch_array(ocl_reduce_context *ctx, const orx_prepared *k, orx_mem *in,
-                                   size_t offset, size_t count, orx_mem *out, size_t out_index,
-                                   size_t out_stride);
-/* Reduces count elements of host memory with a whole-array kernel, uploaded in pieces through
- * the staging buffer (each piece into a slot of the chunk results, then one more launch over
- * those), into element out_index of `out`. */
-ocl_reduce_status orx_reduce_host_into(ocl_reduce_context *ctx, const orx_prepared *k,
+                                   size_t offset, size_t count, uint64_t first, orx_mem *out,
+                                   size_t out_index, size_t out_stride);
+/* Reduces count elements of host memory as `request` (a whole-array request) says, uploaded in
+ * pieces through the staging buffer (each piece into a slot of the chunk results, then one more
+ * launch over those; state operators keep states there), into result slot out_index of `out`. */
+ocl_reduce_status orx_reduce_host_into(ocl_reduce_context *ctx, const orx_request *request,
                                        const void *host, size_t count, orx_mem *out,
                                        size_t out_index);
 /* Copies `bytes` of the result slot to host memory once the work before has finished. */

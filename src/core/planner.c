@@ -124,11 +124,21 @@ size_t orx_policy_groups(const orx_policy *policy, size_t count) {
 
 /* ---- Plans ------------------------------------------------------------------------------- */
 
-orx_operator orx_builtin_operator(ocl_reduce_op op) {
+orx_operator orx_builtin_operator(ocl_reduce_op op, ocl_reduce_type type) {
   orx_operator o;
   memset(&o, 0, sizeof o);
   o.id = op;
+  if (orx_op_flags(op) & ORX_OPF_STATE) {
+    const orx_state_facts f = orx_state_facts_of(op, type);
+    o.state_bytes = f.state_bytes;
+    o.state_align = f.state_align;
+    o.result_bytes = f.result_bytes;
+  }
   return o;
+}
+
+int orx_operator_is_state(const orx_operator *op) {
+  return op->id == ORX_OP_CUSTOM || (orx_op_flags((ocl_reduce_op)op->id) & ORX_OPF_STATE);
 }
 
 orx_request orx_reduce_request(ocl_reduce_op op, ocl_reduce_type type) {
@@ -136,7 +146,7 @@ orx_request orx_reduce_request(ocl_reduce_op op, ocl_reduce_type type) {
   memset(&r, 0, sizeof r);
   r.entry = ORX_ENTRY_REDUCE;
   r.type = type;
-  r.op = orx_builtin_operator(op);
+  r.op = orx_builtin_operator(op, type);
   return r;
 }
 
@@ -153,6 +163,23 @@ static void fit_policy(const orx_target *target, orx_entry entry, unsigned lanes
   /* The multireduction needs whole groups of lanes in a work-group. */
   if (p->wg_size < lanes)
     p->wg_size = lanes;
+}
+
+/* State operators: the accumulator is a state of op->state_bytes. Local memory holds two per
+ * work-item (lib/orx_workgroup.cl); states of partials are read one at a time; where subgroups
+ * are work-group barriers, shuffling a state word by word costs a barrier per word, so states
+ * combine through local memory there. */
+static void fit_state(const orx_target *target, const orx_operator *op, orx_stage stage,
+                      unsigned lanes, orx_policy *p) {
+  const orx_caps *caps = target->caps;
+  if (stage == ORX_STAGE_FINAL)
+    p->vec = 1;
+  if (caps->emulated_subgroups)
+    p->subgroup_impl = OCL_REDUCE_SUBGROUP_NONE;
+  while (p->wg_size > lanes && p->wg_size > 1 &&
+         (uint64_t)2 * p->wg_size * op->state_bytes + 64 > caps->local_mem_bytes)
+    p->wg_size /= 2;
+  p->items_per_group = (size_t)p->wg_size * p->vec * p->unroll;
 }
 
 /* The defines every kernel but the offsets check reads: type, streaming, combining. */
@@ -174,8 +201,11 @@ static void operator_defines(const orx_target *target, orx_plan *plan) {
   const unsigned exact =
       orx_type_is_float(plan->type) ? ORX_OPF_SG_BUILTIN_FLOAT : ORX_OPF_SG_BUILTIN;
   plan->defines[ORX_DEFINE_OP_ID] = plan->op.id;
+  if (orx_operator_is_state(&plan->op))
+    plan->defines[ORX_DEFINE_STATE] = 1;
   if (plan->policy.subgroup_impl == OCL_REDUCE_SUBGROUP_BUILTIN)
-    plan->defines[ORX_DEFINE_SG_BUILTIN_REDUCE] = (orx_op_flags(plan->op.id) & exact) != 0;
+    plan->defines[ORX_DEFINE_SG_BUILTIN_REDUCE] =
+        (orx_op_flags((ocl_reduce_op)plan->op.id) & exact) != 0;
   /* Warps: the device's width (the inline-PTX and CUDA shuffles are written for it). */
   if (plan->policy.subgroup_impl == OCL_REDUCE_SUBGROUP_NV_PTX ||
       plan->policy.subgroup_impl == OCL_REDUCE_SUBGROUP_CUDA)
@@ -189,7 +219,16 @@ static unsigned ceil_pow2_small(unsigned x) {
   return q;
 }
 
+/* Scalar operators compute integers on their unsigned bits where ORX_OPF_UNSIGNED says so;
+ * state operators take the elements as they are. */
+static ocl_reduce_type compute_type(const orx_request *request) {
+  return orx_operator_is_state(&request->op)
+             ? request->type
+             : orx_compute_type((ocl_reduce_op)request->op.id, request->type);
+}
+
 void orx_plan_make(const orx_target *target, const orx_request *request, orx_plan *plan) {
+  const int state = orx_operator_is_state(&request->op);
   /* Filled in place: the planner runs on every call. */
   memset(plan, 0, sizeof *plan);
   for (int i = 0; i < ORX_DEFINE_COUNT; i++)
@@ -199,18 +238,31 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
   switch (request->entry) {
   case ORX_ENTRY_REDUCE:
     plan->kernel = ORX_KERNEL_REDUCE_ALL;
-    plan->type = orx_compute_type(request->op.id, request->type);
+    plan->type = compute_type(request);
     orx_target_policy(target, plan->type, &plan->policy);
     fit_policy(target, request->entry, 1, &plan->policy);
+    if (state)
+      fit_state(target, &request->op, request->stage, 1, &plan->policy);
     common_defines(plan);
     operator_defines(target, plan);
+    if (state && request->stage == ORX_STAGE_PARTIAL)
+      plan->defines[ORX_DEFINE_PARTIAL_OUT] = 1;
+    if (state && request->stage == ORX_STAGE_FINAL)
+      plan->defines[ORX_DEFINE_INPUT_STATES] = 1;
     break;
-  case ORX_ENTRY_SEGMENTS:
-    plan->type = orx_compute_type(request->op.id, request->type);
+  case ORX_ENTRY_SEGMENTS: {
+    plan->type = compute_type(request);
     orx_target_policy(target, plan->type, &plan->policy);
     fit_policy(target, request->entry, 1, &plan->policy);
-    orx_plan_segments(target->caps, &plan->policy, target->forced.seg_mode, &request->shape,
-                      &plan->seg);
+    if (state)
+      fit_state(target, &request->op, ORX_STAGE_WHOLE, 1, &plan->policy);
+    /* The stage holds elements beside a state per work-item: scalar operators only. */
+    int forced = target->forced.seg_mode;
+    if (state && forced == ORX_SEG_STAGED)
+      forced = ORX_SEG_MR;
+    orx_plan_segments(target->caps, &plan->policy, forced, &request->shape, &plan->seg);
+    if (state && plan->seg.mode == ORX_SEG_STAGED)
+      orx_plan_segments(target->caps, &plan->policy, ORX_SEG_MR, &request->shape, &plan->seg);
     if (plan->seg.mode == ORX_SEG_MR && target->forced.seg_slots)
       plan->seg.slots = target->forced.seg_slots < plan->seg.width ? target->forced.seg_slots
                                                                  : plan->seg.width;
@@ -219,6 +271,7 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
     operator_defines(target, plan);
     orx_seg_defines(target->caps, &request->shape, plan);
     break;
+  }
   case ORX_ENTRY_MULTI: {
     /* Signed integer types stay signed (MIN and MAX need it); SUM and PROD wrap in the kernels'
      * unsigned arithmetic anyway. The multireduction takes the operators rounded up to a power of
@@ -250,6 +303,11 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
     plan->op.state_bytes = (unsigned)orx_type_size(plan->type);
   if (!plan->op.state_align)
     plan->op.state_align = plan->op.state_bytes;
+  if (!plan->op.result_bytes)
+    plan->op.result_bytes = plan->op.state_bytes;
+  plan->element_bytes = request->entry == ORX_ENTRY_REDUCE && request->stage == ORX_STAGE_FINAL
+                            ? plan->op.state_bytes
+                            : (unsigned)orx_type_size(request->type);
   plan->partials_bytes = (size_t)plan->policy.max_groups * plan->slots * plan->op.state_bytes;
 }
 
@@ -274,9 +332,9 @@ uint64_t orx_plan_per_round(const orx_plan *plan, uint64_t length) {
              : 0;
 }
 
-size_t orx_plan_staging_piece(const orx_caps *caps, const orx_plan *plan, ocl_reduce_type type) {
+size_t orx_plan_staging_piece(const orx_caps *caps, const orx_plan *plan) {
   /* Whole vectors, no more than the staging limit or the device's largest buffer. */
-  const size_t size = orx_type_size(type);
+  const size_t size = orx_plan_element_bytes(plan);
   size_t limit = ORX_STAGING_BYTES;
   if (caps->max_alloc_bytes && limit > caps->max_alloc_bytes)
     limit = (size_t)caps->max_alloc_bytes;

@@ -120,18 +120,27 @@ typedef enum orx_entry {
   ORX_ENTRY_CHECK_OFFSETS /* the device-side check of segment offsets */
 } orx_entry;
 
-/* An operator as a plan carries it: built-in by id, or (the operators-as-data issue) given as
+/* An operator as a plan carries it: a scalar operator by id; a structured one (ORX_OPF_STATE) by
+ * id, with its state and result sizes; or (ORX_OP_CUSTOM, the operators-as-data issue) given as
  * OpenCL C source, identified in the program cache by a hash of its text, with a state of up to
  * ORX_STATE_MAX_BYTES bytes and its own alignment. */
 #define ORX_STATE_MAX_BYTES 64
 typedef struct orx_operator {
-  ocl_reduce_op id;
+  int id;                /* an ocl_reduce_op, or ORX_OP_CUSTOM */
   const char *source;    /* NULL for a built-in operator */
   uint64_t source_hash;  /* 0 for a built-in operator */
   unsigned state_bytes;  /* 0: one element of the compute type */
   unsigned state_align;  /* 0: state_bytes */
+  unsigned result_bytes; /* one result; 0: one element of the compute type */
 } orx_operator;
-orx_operator orx_builtin_operator(ocl_reduce_op op);
+orx_operator orx_builtin_operator(ocl_reduce_op op, ocl_reduce_type type);
+/* Whether the kernels run it in state mode (ORX_STATE): structured and user operators. */
+int orx_operator_is_state(const orx_operator *op);
+
+/* What a whole-array launch reads and writes (state operators; scalar operators plan the same
+ * kernel for all three): elements to results; elements to states, partials that a later launch
+ * reduces; such states to results. */
+typedef enum orx_stage { ORX_STAGE_WHOLE, ORX_STAGE_PARTIAL, ORX_STAGE_FINAL } orx_stage;
 
 typedef struct orx_request {
   orx_entry entry;
@@ -140,6 +149,7 @@ typedef struct orx_request {
   const ocl_reduce_op *ops; /* MULTI: op_count operators */
   unsigned op_count;
   orx_seg_shape shape;      /* SEGMENTS */
+  orx_stage stage;          /* REDUCE */
 } orx_request;
 /* The request of a whole-array reduction with a built-in operator (the other entries start from
  * it). */
@@ -162,6 +172,7 @@ typedef struct orx_plan {
   orx_policy policy;
   orx_seg_plan seg;     /* SEGMENTS */
   unsigned slots;       /* results per launch: MULTI's operators, else 1 */
+  unsigned element_bytes; /* what the kernel reads per element (FINAL stages: states) */
   size_t partials_bytes; /* scratch: one state per group and slot */
   int64_t defines[ORX_DEFINE_COUNT]; /* the generated block (program.c writes it) */
 } orx_plan;
@@ -173,6 +184,8 @@ ocl_reduce_status orx_plan_path(const orx_caps *caps, ocl_reduce_path path,
                                 ocl_reduce_subgroup_impl *impl_out, const char **why);
 /* The plan for a request. */
 void orx_plan_make(const orx_target *target, const orx_request *request, orx_plan *plan);
+/* Bytes per element the plan's kernel reads. */
+#define orx_plan_element_bytes(plan) ((size_t)(plan)->element_bytes)
 /* Work-groups to launch for `count` elements (REDUCE, MULTI), segments of `length` (SEGMENTS;
  * not LAUNCH) or offsets (CHECK_OFFSETS). */
 size_t orx_plan_groups(const orx_plan *plan, size_t count, uint64_t length);
@@ -183,7 +196,7 @@ uint64_t orx_plan_per_round(const orx_plan *plan, uint64_t length);
  * whole vectors of the plan, within the device's largest allocation. The pieces, hence the
  * results' bits, depend only on the count. */
 #define ORX_STAGING_BYTES ((size_t)64 << 20)
-size_t orx_plan_staging_piece(const orx_caps *caps, const orx_plan *plan, ocl_reduce_type type);
+size_t orx_plan_staging_piece(const orx_caps *caps, const orx_plan *plan);
 /* The plan in words: its kernel file, its policy in OCL_REDUCE_POLICY syntax, and what follows
  * from it for `count` elements in segments of `length` (0: one reduction). */
 void orx_plan_describe(const orx_plan *plan, size_t count, uint64_t length, char *text,

@@ -10,9 +10,11 @@
 #include <stdint.h>
 
 #include "core/io.h"
+#include "core/planner.h"
 
-/* Reduces count > 0 elements of `in` with op into *result (one element, host memory). */
-ocl_reduce_status orx_run_reduce(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type type,
+/* Reduces the count elements of `in` as a whole-array request says into *result (one result,
+ * host memory). count may be 0 (state operators: their identity comes from the kernel). */
+ocl_reduce_status orx_run_reduce(ocl_reduce_context *ctx, const orx_request *request,
                                  const orx_io *in, size_t count, void *result);
 
 /* Reduces count > 0 elements of `in` with op_count operators into op_count results. */
@@ -23,9 +25,10 @@ ocl_reduce_status orx_run_multi(ocl_reduce_context *ctx, const ocl_reduce_op *op
 /* A segmented call, checked. */
 typedef struct orx_seg_call {
   const char *function;
-  ocl_reduce_op op;
+  orx_operator op;
   ocl_reduce_type type;
-  size_t elem;
+  size_t elem;                  /* bytes per input element */
+  size_t result_bytes;          /* bytes per result */
   size_t count;                 /* segments, > 0 */
   size_t length;                /* equal lengths */
   int by_offsets;

@@ -9,27 +9,20 @@
 #include "core/launch.h"
 #include "core/run.h"
 
-/* One element of `type` from the result slot into *result. */
-static ocl_reduce_status read_result(ocl_reduce_context *ctx, ocl_reduce_type type, void *result) {
-  uint64_t value = 0;
-  const size_t size = orx_type_size(type);
-  ORX_FORWARD(orx_read_results(ctx, &value, size));
-  memcpy(result, &value, size);
-  return OCL_REDUCE_OK;
-}
-
-ocl_reduce_status orx_run_reduce(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type type,
+ocl_reduce_status orx_run_reduce(ocl_reduce_context *ctx, const orx_request *request,
                                  const orx_io *in, size_t count, void *result) {
   orx_call_begin(ctx);
-  const orx_request request = orx_reduce_request(op, type);
   orx_prepared k;
-  ORX_FORWARD(orx_prepare(ctx, &request, &k));
+  ORX_FORWARD(orx_prepare(ctx, request, &k));
   orx_mem *results = ctx->scratch[ORX_SCRATCH_RESULTS].mem;
   if (in->mem)
-    ORX_FORWARD(orx_launch_array(ctx, &k, in->mem, in->offset, count, results, 0, 1));
+    ORX_FORWARD(orx_launch_array(ctx, &k, in->mem, in->offset, count, 0, results, 0, 1));
   else
-    ORX_FORWARD(orx_reduce_host_into(ctx, &k, in->host, count, results, 0));
-  return read_result(ctx, type, result);
+    ORX_FORWARD(orx_reduce_host_into(ctx, request, in->host, count, results, 0));
+  unsigned char value[ORX_RESULT_SLOT_BYTES];
+  ORX_FORWARD(orx_read_results(ctx, value, k.plan.op.result_bytes));
+  memcpy(result, value, k.plan.op.result_bytes);
+  return OCL_REDUCE_OK;
 }
 
 /* Host input in pieces: each operator's partial per piece into the chunk results (operator k's
@@ -49,13 +42,13 @@ static ocl_reduce_status reduce_host_pieces(ocl_reduce_context *ctx, const orx_p
     const size_t first = p * piece;
     const size_t n = count - first < piece ? count - first : piece;
     ORX_FORWARD(orx_device_write(ctx, staging, 0, bytes + first * size, n * size));
-    ORX_FORWARD(orx_launch_array(ctx, k, staging, 0, n, chunk_results, p, pieces));
+    ORX_FORWARD(orx_launch_array(ctx, k, staging, 0, n, 0, chunk_results, p, pieces));
   }
   for (size_t j = 0; j < op_count; j++) {
     const orx_request request = orx_reduce_request(ops[j], type);
     orx_prepared all;
     ORX_FORWARD(orx_prepare(ctx, &request, &all));
-    ORX_FORWARD(orx_launch_array(ctx, &all, chunk_results, j * pieces, pieces, out,
+    ORX_FORWARD(orx_launch_array(ctx, &all, chunk_results, j * pieces, pieces, 0, out,
                                  out_index + j, 1));
   }
   return OCL_REDUCE_OK;
@@ -78,16 +71,17 @@ ocl_reduce_status orx_run_multi(ocl_reduce_context *ctx, const ocl_reduce_op *op
   orx_mem *out_mem = out->host_out ? ctx->scratch[ORX_SCRATCH_RESULTS].mem : out->mem;
   const size_t out_index = out->host_out ? 0 : out->offset;
   if (in->mem) {
-    ORX_FORWARD(orx_launch_array(ctx, &k, in->mem, in->offset, count, out_mem, out_index, 1));
+    ORX_FORWARD(
+        orx_launch_array(ctx, &k, in->mem, in->offset, count, 0, out_mem, out_index, 1));
   } else {
-    size_t piece = orx_plan_staging_piece(&ctx->caps, &k.plan, type);
+    size_t piece = orx_plan_staging_piece(&ctx->caps, &k.plan);
     if (piece > count)
       piece = count;
     orx_mem *staging = NULL;
     ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_STAGING, piece * size, &staging));
     if (piece == count) {
       ORX_FORWARD(orx_device_write(ctx, staging, 0, in->host, count * size));
-      ORX_FORWARD(orx_launch_array(ctx, &k, staging, 0, count, out_mem, out_index, 1));
+      ORX_FORWARD(orx_launch_array(ctx, &k, staging, 0, count, 0, out_mem, out_index, 1));
     } else {
       ORX_FORWARD(reduce_host_pieces(ctx, &k, ops, op_count, type, in->host, count, piece,
                                      out_mem, out_index));

@@ -56,11 +56,12 @@ static ocl_reduce_status check_device_offsets(ocl_reduce_context *ctx, orx_seg_c
 
 /* Results in a device buffer must not overwrite what the kernels read. */
 static ocl_reduce_status check_disjoint(ocl_reduce_context *ctx, const orx_seg_call *c) {
+  const size_t out_bytes = c->count * c->result_bytes;
   ORX_FORWARD(orx_check_disjoint(ctx, c->function, "the input", &c->in, (size_t)c->reach * c->elem,
-                                 &c->out, c->count * c->elem, c->elem, c->elem));
+                                 &c->out, out_bytes, c->result_bytes, c->elem));
   return orx_check_disjoint(ctx, c->function, "the offsets", &c->offsets,
-                            (c->count + 1) * sizeof(uint64_t), &c->out, c->count * c->elem,
-                            c->elem, sizeof(uint64_t));
+                            (c->count + 1) * sizeof(uint64_t), &c->out, out_bytes,
+                            c->result_bytes, sizeof(uint64_t));
 }
 
 /* ---- Running ----------------------------------------------------------------------------- */
@@ -73,11 +74,18 @@ typedef struct seg_run {
   size_t in_limit;       /* host input: elements per upload */
 } seg_run;
 
+/* The whole-array request with the call's operator. */
+static orx_request reduce_request_of(const orx_seg_call *c) {
+  orx_request request = orx_reduce_request(OCL_REDUCE_SUM, c->type);
+  request.op = c->op;
+  return request;
+}
+
 static ocl_reduce_status need_reduce_all(ocl_reduce_context *ctx, const orx_seg_call *c,
                                          seg_run *r) {
   if (r->all.built)
     return OCL_REDUCE_OK;
-  const orx_request request = orx_reduce_request(c->op, c->type);
+  const orx_request request = reduce_request_of(c);
   return orx_prepare(ctx, &request, &r->all);
 }
 
@@ -112,7 +120,7 @@ static ocl_reduce_status launch_batch(ocl_reduce_context *ctx, const orx_seg_cal
     for (size_t s = a; s < b; s++) {
       const uint64_t begin = segment_begin(c, s) - base;
       const uint64_t n = segment_begin(c, s + 1) - segment_begin(c, s);
-      ORX_FORWARD(orx_launch_array(ctx, &r->all, in_mem, in_offset + (size_t)begin, (size_t)n,
+      ORX_FORWARD(orx_launch_array(ctx, &r->all, in_mem, in_offset + (size_t)begin, (size_t)n, 0,
                                    out_mem, out_index + (s - a), 1));
     }
     return OCL_REDUCE_OK;
@@ -159,7 +167,7 @@ static ocl_reduce_status run_batch(ocl_reduce_context *ctx, const orx_seg_call *
   size_t out_index = c->out.offset + a;
   if (c->out.host_out) {
     ORX_FORWARD(
-        orx_scratch_get(ctx, ORX_SCRATCH_SEGMENT_RESULTS, n_seg * c->elem, &out_mem));
+        orx_scratch_get(ctx, ORX_SCRATCH_SEGMENT_RESULTS, n_seg * c->result_bytes, &out_mem));
     out_index = 0;
   }
 
@@ -170,8 +178,8 @@ static ocl_reduce_status run_batch(ocl_reduce_context *ctx, const orx_seg_call *
     const size_t n = (size_t)(segment_begin(c, b) - base);
     const char *src = n ? (const char *)c->in.host + (size_t)base * c->elem : NULL;
     if (n > r->in_limit) { /* one segment, too big to stage whole */
-      ORX_FORWARD(need_reduce_all(ctx, c, r));
-      ORX_FORWARD(orx_reduce_host_into(ctx, &r->all, src, n, out_mem, out_index));
+      const orx_request request = reduce_request_of(c);
+      ORX_FORWARD(orx_reduce_host_into(ctx, &request, src, n, out_mem, out_index));
     } else {
       orx_mem *staging = NULL;
       ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_STAGING, (n ? n : 1) * c->elem, &staging));
@@ -182,8 +190,8 @@ static ocl_reduce_status run_batch(ocl_reduce_context *ctx, const orx_seg_call *
   }
 
   if (c->out.host_out)
-    return ctx->ops->read(ctx, ctx->backend, out_mem, 0, (char *)c->out.host_out + a * c->elem,
-                          n_seg * c->elem);
+    return ctx->ops->read(ctx, ctx->backend, out_mem, 0,
+                          (char *)c->out.host_out + a * c->result_bytes, n_seg * c->result_bytes);
   return OCL_REDUCE_OK;
 }
 
@@ -193,7 +201,7 @@ static orx_request request_of(const ocl_reduce_context *ctx, const orx_seg_call 
   memset(&request, 0, sizeof request);
   request.entry = ORX_ENTRY_SEGMENTS;
   request.type = c->type;
-  request.op = orx_builtin_operator(c->op);
+  request.op = c->op;
   orx_seg_shape *shape = &request.shape;
   shape->count = c->count;
   shape->elements = c->elements;
@@ -220,7 +228,7 @@ ocl_reduce_status orx_run_segments(ocl_reduce_context *ctx, orx_seg_call *c) {
     ORX_FORWARD(need_reduce_all(ctx, c, &r));
   else
     ORX_FORWARD(orx_prepare_plan(ctx, &r.plan, &r.segments));
-  r.in_limit = orx_plan_staging_piece(&ctx->caps, &r.plan, c->type);
+  r.in_limit = orx_plan_staging_piece(&ctx->caps, &r.plan);
 
   /* One launch per segment needs the offsets on the host. */
   uint64_t *read_back = NULL;
@@ -242,7 +250,7 @@ ocl_reduce_status orx_run_segments(ocl_reduce_context *ctx, orx_seg_call *c) {
    * of bounded size. */
   size_t max_segments = SIZE_MAX;
   if (c->out.host_out)
-    max_segments = ORX_STAGING_BYTES / c->elem;
+    max_segments = ORX_STAGING_BYTES / c->result_bytes;
   if (c->by_offsets && !c->offsets.mem && max_segments > ORX_STAGING_BYTES / sizeof(uint64_t) - 1)
     max_segments = ORX_STAGING_BYTES / sizeof(uint64_t) - 1;
   ocl_reduce_status status = OCL_REDUCE_OK;

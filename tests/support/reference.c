@@ -224,6 +224,8 @@ static test_reference reduce_int(const void *data, size_t n, ocl_reduce_op op,
       if (is_signed ? as_signed(x, type) > as_signed(acc, type) : x > acc)
         acc = x;
       break;
+    default: /* structured operators: tests/support/structured.c */
+      break;
     }
   }
   test_reference r;

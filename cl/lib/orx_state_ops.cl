@@ -1,0 +1,190 @@
+/* =================================================================================================
+ * orx_state_ops.cl: the built-in structured operators, written as a user operator is (see
+ * ocl_reduce_operator_desc): a state type `orx_state`, orx_state_identity(),
+ * orx_state_map(element, index) and orx_state_combine(a, b), for elements of the value type
+ * ORX_VALUE_T of ORX_TYPE_ID. The kernel's ORX_OP_ID selects one; its names are the contract's
+ * defaults, so the kernels run them exactly as they run a user's. A built-in may also project its
+ * state to a result (ORX_STATE_RESULT); the host sizes results by ocl_reduce_result_size.
+ *
+ * Every combine here is commutative and associative on the values it sees, so results do not
+ * depend on the combine order, except for the rounding of the float sums and moments.
+ * ============================================================================================== */
+#ifndef ORX_STATE_OPS_CL
+#define ORX_STATE_OPS_CL
+
+#include "lib/orx_apply.cl"
+
+#if ORX_OP_ID == ORX_OP_ARGMIN || ORX_OP_ID == ORX_OP_ARGMAX
+/* ---- ARGMIN, ARGMAX: ocl_reduce_arg, the value in the first 8 bytes and the index after --- */
+typedef struct orx_state {
+  ORX_VALUE_T value;
+#if ORX_TYPE_BYTES == 4
+  uint zero; /* the rest of the value's 8 bytes, kept 0 */
+#endif
+  ulong index;
+} orx_state;
+
+#if ORX_OP_ID == ORX_OP_ARGMIN
+#define ORX_ARG_BEFORE(a, b) ((a) < (b))
+#define ORX_ARG_IDENTITY ORX_OP_MIN
+#else
+#define ORX_ARG_BEFORE(a, b) ((a) > (b))
+#define ORX_ARG_IDENTITY ORX_OP_MAX
+#endif
+
+ORX_INLINE orx_state orx_state_map(ORX_VALUE_T x, ulong index) {
+  orx_state s;
+  s.value = x;
+#if ORX_TYPE_BYTES == 4
+  s.zero = 0;
+#endif
+  s.index = index;
+  return s;
+}
+ORX_INLINE orx_state orx_state_identity(void) {
+  return orx_state_map(ORX_IDENTITY_OF(ORX_ARG_IDENTITY), ~(ulong)0);
+}
+/* Whether a goes before b: the extreme value; among equal values the lower index. Floats: a NaN
+ * goes before any number (the first NaN wins, as MIN and MAX propagate NaN), and -0.0 orders
+ * below +0.0 (equal values with different bits differ in the sign of zero). */
+ORX_INLINE int orx_arg_first(orx_state a, orx_state b) {
+  const int lower = a.index < b.index;
+#if ORX_IS_FLOAT
+  const int a_nan = a.value != a.value, b_nan = b.value != b.value;
+  const ORX_BITS_T a_bits = ORX_AS_BITS(a.value), b_bits = ORX_AS_BITS(b.value);
+  /* Equal values: -0.0 has the larger bits. */
+  const int sign_first = ORX_OP_ID == ORX_OP_ARGMIN ? a_bits > b_bits : a_bits < b_bits;
+  return (a_nan | b_nan) ? (a_nan & (!b_nan | lower))
+         : ORX_ARG_BEFORE(a.value, b.value) ? 1
+         : ORX_ARG_BEFORE(b.value, a.value) ? 0
+         : a_bits != b_bits                 ? sign_first
+                                            : lower;
+#else
+  return ORX_ARG_BEFORE(a.value, b.value) ? 1 : ORX_ARG_BEFORE(b.value, a.value) ? 0 : lower;
+#endif
+}
+ORX_INLINE orx_state orx_state_combine(orx_state a, orx_state b) {
+  return orx_arg_first(a, b) ? a : b;
+}
+
+#elif ORX_OP_ID == ORX_OP_MINMAX
+/* ---- MINMAX: two values, MIN's then MAX's -------------------------------------------------- */
+typedef struct orx_state {
+  ORX_VALUE_T min, max;
+} orx_state;
+
+ORX_INLINE orx_state orx_state_map(ORX_VALUE_T x, ulong index) {
+  (void)index;
+  orx_state s;
+  s.min = x;
+  s.max = x;
+  return s;
+}
+ORX_INLINE orx_state orx_state_identity(void) {
+  orx_state s;
+  s.min = ORX_IDENTITY_OF(ORX_OP_MIN);
+  s.max = ORX_IDENTITY_OF(ORX_OP_MAX);
+  return s;
+}
+ORX_INLINE orx_state orx_state_combine(orx_state a, orx_state b) {
+  orx_state s;
+  s.min = ORX_APPLY_MIN(a.min, b.min, ORX_AS_BITS, ORX_FROM_BITS);
+  s.max = ORX_APPLY_MAX(a.max, b.max, ORX_AS_BITS, ORX_FROM_BITS);
+  return s;
+}
+
+#elif ORX_OP_ID == ORX_OP_SUM_WIDE
+/* ---- SUM_WIDE: 32-bit values summed in 64 bits (integers wrap modulo 2^64) ---------------- */
+#if ORX_TYPE_ID == ORX_F32
+#if ORX_NATIVE_VECTORS
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+typedef double orx_state;
+#elif ORX_TYPE_ID == ORX_I32 || ORX_TYPE_ID == ORX_U32
+typedef ulong orx_state; /* i32: sign-extended; two's-complement bits of the int64 sum */
+#else
+#error "SUM_WIDE takes 32-bit types"
+#endif
+ORX_INLINE orx_state orx_state_map(ORX_VALUE_T x, ulong index) {
+  (void)index;
+#if ORX_TYPE_ID == ORX_I32
+  return (orx_state)(long)x;
+#else
+  return (orx_state)x;
+#endif
+}
+ORX_INLINE orx_state orx_state_identity(void) { return (orx_state)0; }
+ORX_INLINE orx_state orx_state_combine(orx_state a, orx_state b) { return a + b; }
+
+#elif ORX_OP_ID == ORX_OP_SUM_COMPENSATED
+/* ---- SUM_COMPENSATED: Neumaier's sum; each combine keeps the rounding error of its addition
+ * exactly (Fast2Sum with the larger magnitude first) in `error` ------------------------------- */
+typedef struct orx_state {
+  ORX_VALUE_T sum, error;
+} orx_state;
+ORX_INLINE orx_state orx_state_map(ORX_VALUE_T x, ulong index) {
+  (void)index;
+  orx_state s;
+  s.sum = x;
+  s.error = 0;
+  return s;
+}
+ORX_INLINE orx_state orx_state_identity(void) { return orx_state_map(0, 0); }
+ORX_INLINE orx_state orx_state_combine(orx_state a, orx_state b) {
+  orx_state s;
+  s.sum = a.sum + b.sum;
+  const ORX_VALUE_T big = (a.sum < 0 ? -a.sum : a.sum) >= (b.sum < 0 ? -b.sum : b.sum) ? a.sum
+                                                                                     : b.sum;
+  const ORX_VALUE_T small = big == a.sum ? b.sum : a.sum;
+  const ORX_VALUE_T lost = (big - s.sum) + small;
+  /* An infinite or NaN sum is the result as it is: its lost part would be NaN. */
+  s.error = (s.sum - s.sum == 0) ? a.error + b.error + lost : 0;
+  return s;
+}
+/* The result is the sum with its error added: one value of the type. */
+#define ORX_STATE_RESULT_T ORX_VALUE_T
+ORX_INLINE ORX_VALUE_T orx_state_result(orx_state s) { return s.sum + s.error; }
+#define ORX_STATE_RESULT orx_state_result
+
+#elif ORX_OP_ID == ORX_OP_MEAN_VAR
+/* ---- MEAN_VAR: count, mean and M2 (the sum of squared deviations from the mean), merged as Chan
+ * et al. do; in double precision for every type ---------------------------------------------- */
+#if ORX_NATIVE_VECTORS
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+typedef struct orx_state {
+  ulong count;
+  double mean, m2;
+} orx_state;
+ORX_INLINE orx_state orx_state_map(ORX_VALUE_T x, ulong index) {
+  (void)index;
+  orx_state s;
+  s.count = 1;
+  s.mean = (double)x;
+  s.m2 = 0;
+  return s;
+}
+ORX_INLINE orx_state orx_state_identity(void) {
+  orx_state s;
+  s.count = 0;
+  s.mean = 0;
+  s.m2 = 0;
+  return s;
+}
+ORX_INLINE orx_state orx_state_combine(orx_state a, orx_state b) {
+  if (a.count == 0)
+    return b;
+  if (b.count == 0)
+    return a;
+  orx_state s;
+  s.count = a.count + b.count;
+  const double delta = b.mean - a.mean;
+  const double b_share = (double)b.count / (double)s.count;
+  s.mean = a.mean + delta * b_share;
+  s.m2 = a.m2 + b.m2 + delta * delta * (double)a.count * b_share;
+  return s;
+}
+
+#endif /* ORX_OP_ID */
+
+#endif /* ORX_STATE_OPS_CL */
