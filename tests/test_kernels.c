@@ -134,7 +134,7 @@ static void test_kernel_dir_edits_take_effect_without_rebuilding(void **state) {
   /* An operator that adds one per combine: the files on disk, not the embedded copies, ran. Summing
    * 100 elements takes at least 99 combines (on wide work-groups, thousands). */
   copy_sources(
-      "lib/orx_ops.cl",
+      "lib/orx_apply.cl",
       "#define ORX_APPLY_SUM(a, b, AS_BITS, FROM_BITS) FROM_BITS(AS_BITS(a) + AS_BITS(b))",
       "#define ORX_APPLY_SUM(a, b, AS_BITS, FROM_BITS) FROM_BITS(AS_BITS(a) + AS_BITS(b) + "
       "1u)");

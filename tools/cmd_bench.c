@@ -85,8 +85,10 @@ static int parse_list(const char *value, int count_max, int *count,
   return *count > 0;
 }
 
+/* Scalar operators only: the structured ones' results are larger than one element (their bench
+ * is still to come). */
 static int one_op(const char *item, int index, void *out) {
-  for (int o = 0; o < OCL_REDUCE_OP_COUNT; o++)
+  for (int o = 0; o <= OCL_REDUCE_XOR; o++)
     if (strcmp(item, ocl_reduce_op_name((ocl_reduce_op)o)) == 0) {
       ((ocl_reduce_op *)out)[index] = (ocl_reduce_op)o;
       return 1;

@@ -131,7 +131,7 @@ int cmd_reduce(int argc, char **argv) {
     } else if (!strcmp(argv[i], "-v")) {
       verbose = 1;
     } else if (!strcmp(argv[i], "--op") && i + 1 < argc) {
-      for (int o = 0; o < OCL_REDUCE_OP_COUNT; o++)
+      for (int o = 0; o <= OCL_REDUCE_XOR; o++) /* scalar operators: one element printed */
         if (!strcmp(argv[i + 1], ocl_reduce_op_name((ocl_reduce_op)o)))
           op = (ocl_reduce_op)o, found = 1;
       if (!found)

@@ -165,10 +165,11 @@ static void fit_policy(const orx_target *target, orx_entry entry, unsigned lanes
     p->wg_size = lanes;
 }
 
-/* State operators: the accumulator is a state of op->state_bytes. Local memory holds two per
- * work-item (lib/orx_workgroup.cl); states of partials are read one at a time; where subgroups
- * are work-group barriers, shuffling a state word by word costs a barrier per word, so states
- * combine through local memory there. */
+/* State operators: the accumulator is a state of op->state_bytes, and local memory holds two per
+ * work-item (lib/orx_workgroup.cl), so large states take smaller work-groups (never below
+ * `lanes`). A FINAL stage reads states one at a time. Where subgroups are work-group barriers,
+ * shuffling a state word by word costs a barrier per word, so states combine through local
+ * memory there. */
 static void fit_state(const orx_target *target, const orx_operator *op, orx_stage stage,
                       unsigned lanes, orx_policy *p) {
   const orx_caps *caps = target->caps;
