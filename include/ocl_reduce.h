@@ -96,6 +96,7 @@ extern "C" {
   XX(ERROR_PATH_UNSUPPORTED, 401, "the device cannot take the requested path")                     \
   XX(ERROR_BUILD, 500, "kernel build failed")                                                      \
   XX(ERROR_KERNEL_SOURCE, 501, "a kernel source file is missing or unreadable")                    \
+  XX(ERROR_OPERATOR_SIZE, 502, "a user operator's sizes differ from the device's")                 \
   XX(ERROR_BACKEND, 900, "a backend call failed")                                                  \
   XX(ERROR_INTERNAL, 999, "internal error")
 
@@ -493,6 +494,89 @@ typedef struct ocl_reduce_moments {
 /* Bytes of one result of op on type (scalar operators: the element size); 0 where op or type is
  * unknown or op is not defined on type. */
 OCL_REDUCE_API size_t ocl_reduce_result_size(ocl_reduce_op op, ocl_reduce_type type);
+
+/* ---------------------------------------------------------------------------------------------
+ * User-defined operators: an element type, a state type and three functions written in OpenCL C,
+ * compiled by the library for the context's device (OpenCL, or CUDA through NVRTC: the same
+ * text). A reduction maps every element to a state with its index and combines the states:
+ *
+ *   STATE identity(void)                   the state of no elements: combine(identity(), s) == s
+ *   STATE map(ELEMENT x, ulong index)      one element; index counts from 0 at the start of the
+ *                                          reduction (of the segment, for segmented calls)
+ *   STATE combine(STATE a, STATE b)        associative; commutative (see `commutative`)
+ *
+ * Each result is one STATE (state_size bytes). Types are plain C structs or scalars of OpenCL C's
+ * scalar types (char ... ulong, float, double with cl_khr_fp64), up to 64 bytes each, with the
+ * same layout the host compiler gives the matching C struct: the library checks sizeof on the
+ * device when the operator is created (OCL_REDUCE_ERROR_OPERATOR_SIZE when they differ), so a
+ * layout mistake fails there, not with wrong results. Avoid OpenCL's vector types (float3 is 16
+ * bytes, and CUDA has no such types) and names starting with orx_ or ORX_ (the library's). For
+ * CUDA the library maps OpenCL C's scalar type names, INFINITY, NAN, MAXFLOAT, FLT_MAX/MIN and
+ * DBL_MAX/MIN; math functions that CUDA has under the same names (fmin, fmax, sqrt, fabs, isnan,
+ * min, max, ...) work as they are; other OpenCL built-ins do not. The
+ * functions may be called in any grouping; results of float arithmetic may therefore differ in
+ * rounding between devices and paths, as built-in float sums do.
+ *
+ * Example, the sum of squares of floats (element float, state float):
+ *   static const char source[] =
+ *       "float zero(void) { return 0.0f; }\n"
+ *       "float square(float x, ulong i) { return x * x; }\n"
+ *       "float add(float a, float b) { return a + b; }\n";
+ *   ocl_reduce_operator_desc d = {sizeof d, source, "float", "float", "zero", "square", "add",
+ *                                 sizeof(float), sizeof(float), 1};
+ *   ocl_reduce_operator *op;
+ *   ocl_reduce_operator_create(ctx, &d, &op);
+ *   float sum_sq;
+ *   ocl_reduce_custom(ctx, op, ocl_reduce_host_input(x), n, ocl_reduce_host_output(&sum_sq));
+ *   ocl_reduce_operator_destroy(op);
+ * examples/custom_operator.c reduces {float x, y, z} points to their bounding box.
+ * ------------------------------------------------------------------------------------------- */
+typedef struct ocl_reduce_operator ocl_reduce_operator;
+
+typedef struct ocl_reduce_operator_desc {
+  size_t struct_size;       /* sizeof(ocl_reduce_operator_desc): later versions may grow it */
+  const char *source;       /* OpenCL C defining both types and the three functions */
+  const char *element_type; /* the element type's name: "point", "float", "struct point" */
+  const char *state_type;   /* the state type's name */
+  const char *identity;     /* function names, C identifiers */
+  const char *map;
+  const char *combine;
+  size_t element_size; /* sizeof the element type on the host: 1 ... 64 */
+  size_t state_size;   /* sizeof the state type on the host: 1 ... 64 */
+  int commutative;     /* nonzero: combine(a, b) == combine(b, a), so the library may combine in
+                          any order. 0 (order-preserving operators) is not supported yet:
+                          OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION. */
+} ocl_reduce_operator_desc;
+
+/* Checks the descriptor, compiles the source with a probe kernel for ctx's device and compares
+ * the sizes. Errors: INVALID_ARGUMENT (NULL or empty source, a name that is not an identifier or
+ * that the source does not contain, sizes out of range, struct_size too small);
+ * UNSUPPORTED_OPERATION (commutative == 0); BUILD (the compiler's log in ocl_reduce_last_error);
+ * OPERATOR_SIZE (the device's sizeof differs: both sizes in the message). *out is set only on
+ * success. The operator belongs to ctx (other contexts refuse it) and keeps a copy of the
+ * descriptor's strings. Programs for it are built on first use and cached in ctx. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_operator_create(ocl_reduce_context *ctx,
+                                                            const ocl_reduce_operator_desc *desc,
+                                                            ocl_reduce_operator **out);
+/* Frees it (NULL is ignored); before or after its context is destroyed. */
+OCL_REDUCE_API void ocl_reduce_operator_destroy(ocl_reduce_operator *op);
+
+/* ocl_reduce, ocl_reduce_segments and ocl_reduce_segments_offsets with a user operator: input
+ * elements and results are the operator's element and state types (offsets count them), and
+ * everything else is as for the built-in calls. count == 0 and empty segments give identity(). */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_custom(ocl_reduce_context *ctx,
+                                                   const ocl_reduce_operator *op,
+                                                   ocl_reduce_input input, size_t count,
+                                                   ocl_reduce_output result);
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_custom_segments(ocl_reduce_context *ctx,
+                                                            const ocl_reduce_operator *op,
+                                                            ocl_reduce_input input,
+                                                            size_t segment_count,
+                                                            size_t segment_length,
+                                                            ocl_reduce_output results);
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_custom_segments_offsets(
+    ocl_reduce_context *ctx, const ocl_reduce_operator *op, ocl_reduce_input input,
+    size_t segment_count, ocl_reduce_input offsets, ocl_reduce_output results);
 
 /* ---------------------------------------------------------------------------------------------
  * Errors and diagnostics

@@ -7,9 +7,12 @@
  * will compile on the H200 machine; skipped, visibly, where NVRTC or the CUDA backend is absent.
  * ============================================================================================== */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/program.h"
+#include "core/user_operator.h"
+#include "support/custom_ops.h"
 #include "support/fixture.h"
 #include "support/structured.h"
 #include "support/synthetic.h"
@@ -119,6 +122,37 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
   compiled += compile(&plan);
     TEST_STRUCTURED_OP_TYPES(ORX_COMPILE_STRUCTURED)
 #undef ORX_COMPILE_STRUCTURED
+    /* The tests' user operators, the same OpenCL C: the probe, every stage, and segments by
+     * a work-item, by the multireduction and by work-groups. */
+    for (int w = 0; w < TEST_CUSTOM_COUNT; w++) {
+      orx_operator op;
+      char *op_text = NULL;
+      assert_int_equal(orx_operator_of_desc(NULL, &test_custom_descs[w], &op, &op_text),
+                       OCL_REDUCE_OK);
+      r = orx_custom_request(&op);
+      r.entry = ORX_ENTRY_PROBE;
+      orx_plan_make(&t, &r, &plan);
+      compiled += compile(&plan);
+      r.entry = ORX_ENTRY_REDUCE;
+      for (int stage = ORX_STAGE_WHOLE; stage <= ORX_STAGE_FINAL; stage++) {
+        r.stage = (orx_stage)stage;
+        orx_plan_make(&t, &r, &plan);
+        compiled += compile(&plan);
+      }
+      r.stage = ORX_STAGE_WHOLE;
+      r.entry = ORX_ENTRY_SEGMENTS;
+      r.shape.count = 1 << 16;
+      r.shape.elements = (uint64_t)33 << 16;
+      r.shape.length = 33;
+      r.shape.elem = test_custom_descs[w].element_size;
+      for (int mode = ORX_SEG_LANE; mode <= ORX_SEG_GROUP; mode++) {
+        orx_target forced = t;
+        forced.forced.seg_mode = mode;
+        orx_plan_make(&forced, &r, &plan);
+        compiled += compile(&plan);
+      }
+      free(op_text);
+    }
     /* The other strategies and the offsets form, on two types; the multireduction's offsets
      * form with masked vector loads too. */
     static const ocl_reduce_type types[] = {OCL_REDUCE_F32, OCL_REDUCE_U64};

@@ -12,6 +12,8 @@
 #include "backends/device_pick.h"
 #include "core/program.h"
 #include "support/fixture.h"
+#include "core/user_operator.h"
+#include "support/custom_ops.h"
 #include "support/structured.h"
 #include "support/synthetic.h"
 
@@ -81,23 +83,23 @@ static void test_cpu_streams_chunks_gpu_stride_cuda_tiles(void **state) {
   (void)state;
   orx_caps c = test_cpu();
   orx_policy p;
-  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F32, &p);
+  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, sizeof(float), &p);
   assert_int_equal(p.stream, ORX_STREAM_CHUNK);
   assert_int_equal(p.vec * 4, 64);
   assert_int_equal(p.finish_serial, 1);
-  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F64, &p);
+  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, sizeof(double), &p);
   assert_int_equal(p.vec, 8);
   c = test_gpu();
-  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F32, &p);
+  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, sizeof(float), &p);
   assert_int_equal(p.stream, ORX_STREAM_STRIDED);
   /* The CUDA backend (either path) takes CUB's tiled layout. */
   c.has_cuda_shuffle = 1;
-  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F32, &p);
+  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, sizeof(float), &p);
   assert_int_equal(p.stream, ORX_STREAM_TILED);
   assert_int_equal(p.vec, 4);
   assert_int_equal(p.finish_serial, 0);
   assert_int_equal(p.max_groups % c.compute_units, 0);
-  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_U64, &p);
+  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, sizeof(uint64_t), &p);
   assert_int_equal(p.vec, 2);
 }
 
@@ -108,7 +110,7 @@ static void test_policy_fits_small_devices(void **state) {
   c.local_mem_bytes = 1024;
   c.base_align_bytes = 8;
   orx_policy p;
-  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F64, &p);
+  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, sizeof(double), &p);
   assert_int_equal(p.wg_size & (p.wg_size - 1), 0);
   assert_true(p.wg_size <= 100);
   assert_true(2 * p.wg_size * 8 + 64 <= 1024);
@@ -119,7 +121,7 @@ static void test_groups_grow_with_count_up_to_the_cap(void **state) {
   (void)state;
   orx_caps c = test_gpu();
   orx_policy p;
-  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F32, &p);
+  orx_select_policy(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, sizeof(float), &p);
   assert_int_equal(orx_policy_groups(&p, 1), 1);
   assert_int_equal(orx_policy_groups(&p, p.items_per_group), 1);
   assert_int_equal(orx_policy_groups(&p, p.items_per_group + 1), 2);
@@ -129,7 +131,7 @@ static void test_groups_grow_with_count_up_to_the_cap(void **state) {
 /* The segment plan for `count` segments of `length` on a device. */
 static orx_seg_plan plan(const orx_caps *c, int forced, size_t count, size_t length) {
   orx_policy p;
-  orx_select_policy(c, OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_KHR, OCL_REDUCE_F32, &p);
+  orx_select_policy(c, OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_KHR, sizeof(float), &p);
   orx_seg_plan out;
   /* Equal lengths from an element past a vector boundary (so never whole vectors). */
   const orx_seg_shape shape = {count, (uint64_t)count * length, length, 0, 4, 1};
@@ -171,7 +173,7 @@ static void test_segments_spread_by_length(void **state) {
   assert_int_equal(plan(&g, -1, 1 << 22, 16).mode, ORX_SEG_STAGED);
   assert_int_equal(plan(&g, -1, 1 << 22, 13).mode, ORX_SEG_MR);
   orx_policy sp;
-  orx_select_policy(&g, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F32, &sp);
+  orx_select_policy(&g, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, sizeof(float), &sp);
   orx_seg_plan whole;
   plan_aligned(&g, &sp, -1, 1 << 22, (uint64_t)16 << 22, &whole);
   assert_int_equal(whole.mode, ORX_SEG_MR);
@@ -212,7 +214,7 @@ static void test_segments_spread_by_length(void **state) {
   /* Aligned segments of whole vectors: lanes load vectors, 4 f32 each on a GPU (32 elements
    * are staged unless forced). */
   orx_policy p;
-  orx_select_policy(&g, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, OCL_REDUCE_F32, &p);
+  orx_select_policy(&g, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, sizeof(float), &p);
   orx_seg_plan v;
   plan_aligned(&g, &p, ORX_SEG_MR, 1 << 21, (uint64_t)32 << 21, &v);
   assert_int_equal(v.mode, ORX_SEG_MR);
@@ -344,9 +346,17 @@ static void check_defines(const orx_plan *plan, const char *contract, const char
     char name[64];
     if (sscanf(line + 8, "%63s", name) != 1)
       fail_msg("unreadable define in\n%s", text.defines);
+    /* A define of the contract's, or a user operator's name for one of its ORX_HOST_NAMES. */
+    static const char *const host_names[] = {
+#define ORX_HOST_NAME(c, NAME) "ORX_" #NAME,
+        ORX_HOST_NAMES(ORX_HOST_NAME, )
+#undef ORX_HOST_NAME
+    };
     int listed = 0;
     for (int d = 0; d < ORX_DEFINE_COUNT; d++)
       listed |= strcmp(orx_define_name((orx_define)d), name) == 0;
+    for (size_t d = 0; d < sizeof host_names / sizeof host_names[0]; d++)
+      listed |= strcmp(host_names[d], name) == 0;
     if (!listed)
       fail_msg("the host emits %s, which the contract does not list:\n%s", name, text.defines);
     char pattern[160];
@@ -413,6 +423,48 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
   check_defines(&plan, contract.text, prelude, &checked);
       TEST_STRUCTURED_OP_TYPES(ORX_EACH_STRUCTURED)
 #undef ORX_EACH_STRUCTURED
+      /* User operators: every stage, segments and the probe; one element per load. */
+      for (int w = 0; w < TEST_CUSTOM_COUNT; w++) {
+        orx_operator op;
+        char *op_text = NULL;
+        assert_int_equal(orx_operator_of_desc(NULL, &test_custom_descs[w], &op, &op_text),
+                         OCL_REDUCE_OK);
+        assert_int_equal(op.element_type, w == TEST_SQUARES ? ORX_U32
+                                          : w == TEST_ABOVE ? ORX_F32
+                                                            : ORX_CUSTOM);
+        r = orx_custom_request(&op);
+        for (int stage = ORX_STAGE_WHOLE; stage <= ORX_STAGE_FINAL; stage++) {
+          r.stage = (orx_stage)stage;
+          orx_plan_make(&t, &r, &plan);
+          /* Elements of their own type load one at a time; of a scalar type, as vectors. */
+          if (op.element_type == ORX_CUSTOM) {
+            assert_int_equal(plan.policy.vec, 1);
+            assert_true(plan.policy.unroll >= 1 && plan.policy.unroll <= 16);
+            assert_int_equal(plan.defines[ORX_DEFINE_ELEMENT_BYTES],
+                             test_custom_descs[w].element_size);
+          } else {
+            assert_int_equal(plan.type, op.element_type);
+          }
+          assert_int_equal(plan.element_bytes, stage == ORX_STAGE_FINAL
+                                                   ? test_custom_descs[w].state_size
+                                                   : test_custom_descs[w].element_size);
+          check_defines(&plan, contract.text, prelude, &checked);
+        }
+        r.stage = ORX_STAGE_WHOLE;
+        r.entry = ORX_ENTRY_SEGMENTS;
+        r.shape.count = 1 << 16;
+        r.shape.length = 33;
+        r.shape.elements = (uint64_t)33 << 16;
+        r.shape.elem = test_custom_descs[w].element_size;
+        orx_plan_make(&t, &r, &plan);
+        assert_int_not_equal(plan.seg.mode, ORX_SEG_STAGED);
+        check_defines(&plan, contract.text, prelude, &checked);
+        r.entry = ORX_ENTRY_PROBE;
+        orx_plan_make(&t, &r, &plan);
+        assert_int_equal(plan.kernel, ORX_KERNEL_OPERATOR_PROBE);
+        check_defines(&plan, contract.text, prelude, &checked);
+        free(op_text);
+      }
       for (size_t m = 0; m < sizeof forced_modes / sizeof forced_modes[0]; m++) {
         t.forced.seg_mode = forced_modes[m];
         for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
@@ -522,7 +574,7 @@ static void test_plans_describe_themselves_in_policy_syntax(void **state) {
   orx_policy_override forced;
   assert_int_equal(orx_parse_policy_override(policy, &forced), OCL_REDUCE_OK);
   orx_policy p = sum.policy;
-  orx_apply_policy_override(&g, &forced, OCL_REDUCE_F32, &p);
+  orx_apply_policy_override(&g, &forced, sizeof(float), &p);
   assert_memory_equal(&p, &sum.policy, sizeof p);
 }
 

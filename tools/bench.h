@@ -56,8 +56,9 @@ struct contender {
 };
 
 /* bench_contenders.c: ocl_reduce on a backend and path: "[opencl/|cuda/]auto", "...local",
- * "...subgroup[:impl]", optionally with forced policy fields after '@' ("cuda/auto@seg=mr", see
- * OCL_REDUCE_POLICY). */
+ * "...subgroup[:impl]", then "+op" to run the case's operator (sum, prod, min, max) as a user
+ * operator that spells it (measured against the built-in operator like a competitor), and
+ * optionally forced policy fields after '@' ("cuda/auto@seg=mr", see OCL_REDUCE_POLICY). */
 int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_size);
 /* bench_contenders.c: the OpenMP loop over malloc'd (huge = 0) or huge-page memory; for
  * segmented cases, the per-segment loop. */

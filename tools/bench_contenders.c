@@ -20,7 +20,42 @@ typedef struct ocl_state {
   ocl_reduce_context *plain, *profiled;
   ocl_reduce_buffer *plain_buf, *profiled_buf;
   ocl_reduce_buffer *profiled_results; /* segmented cases: results stay on the device */
+  int as_user_operator;                /* "+op": the case's operator as a user operator */
+  ocl_reduce_operator *plain_op, *profiled_op;
 } ocl_state;
+
+/* The case's operator written as a user operator would write it, for the cost of the
+ * operators-as-data machinery against the built-in operator in the same run (the same results:
+ * the input is small integers). Scalar sum, prod, min and max. */
+static ocl_reduce_status user_operator_of(ocl_reduce_context *ctx, const bench_case *bc,
+                                          ocl_reduce_operator **out) {
+  static const char *const cl_types[] = {"int", "uint", "long", "ulong", "float", "double"};
+  static const struct {
+    ocl_reduce_op op;
+    const char *identity, *combine;
+  } ops[] = {{OCL_REDUCE_SUM, "0", "a + b"},
+             {OCL_REDUCE_PROD, "1", "a * b"},
+             {OCL_REDUCE_MIN, "INFINITY", "a < b ? a : b"},
+             {OCL_REDUCE_MAX, "-INFINITY", "a > b ? a : b"}};
+  for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+    if (ops[k].op != bc->op || (unsigned)bc->type >= 6 ||
+        (!strchr("fd", cl_types[bc->type][0]) && bc->op >= OCL_REDUCE_MIN))
+      continue;
+    char source[512];
+    snprintf(source, sizeof source,
+             "typedef %s bench_t;\n"
+             "bench_t bench_identity(void) { return %s; }\n"
+             "bench_t bench_map(bench_t x, ulong index) { return x; }\n"
+             "bench_t bench_combine(bench_t a, bench_t b) { return %s; }\n",
+             cl_types[bc->type], ops[k].identity, ops[k].combine);
+    const size_t size = ocl_reduce_type_size(bc->type);
+    const ocl_reduce_operator_desc desc = {
+        sizeof desc,     source, cl_types[bc->type], cl_types[bc->type], "bench_identity",
+        "bench_map", "bench_combine", size, size, 1};
+    return ocl_reduce_operator_create(ctx, &desc, out);
+  }
+  return OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION;
+}
 
 /* "subgroup:ptx" -> path and implementation. */
 static int parse_path(const char *text, ocl_reduce_options *opts) {
@@ -53,6 +88,9 @@ static void ocl_unprepare(contender *c) {
   ocl_reduce_buffer_destroy(s->profiled_buf);
   ocl_reduce_buffer_destroy(s->profiled_results);
   s->plain_buf = s->profiled_buf = s->profiled_results = NULL;
+  ocl_reduce_operator_destroy(s->plain_op);
+  ocl_reduce_operator_destroy(s->profiled_op);
+  s->plain_op = s->profiled_op = NULL;
 }
 
 static int ocl_prepare(contender *c, const bench_case *bc, char *why, size_t why_size) {
@@ -68,6 +106,10 @@ static int ocl_prepare(contender *c, const bench_case *bc, char *why, size_t why
   if (st == OCL_REDUCE_OK && bc->segment_length)
     st = ocl_reduce_buffer_create(s->profiled, bc->segment_count * ocl_reduce_type_size(bc->type),
                                   &s->profiled_results);
+  if (st == OCL_REDUCE_OK && s->as_user_operator)
+    st = user_operator_of(s->plain, bc, &s->plain_op);
+  if (st == OCL_REDUCE_OK && s->as_user_operator)
+    st = user_operator_of(s->profiled, bc, &s->profiled_op);
   if (st != OCL_REDUCE_OK) {
     snprintf(why, why_size, "%s", ocl_reduce_status_name(st));
     ocl_unprepare(c);
@@ -76,9 +118,16 @@ static int ocl_prepare(contender *c, const bench_case *bc, char *why, size_t why
   return 1;
 }
 
-/* One call on a context: a whole-array case into *result, a segmented one into `results`. */
+/* One call on a context: a whole-array case into *result, a segmented one into `results`; with
+ * a user operator when `op` is set. */
 static ocl_reduce_status ocl_call(ocl_reduce_context *ctx, const bench_case *bc,
-                                  ocl_reduce_buffer *in, ocl_reduce_output results) {
+                                  const ocl_reduce_operator *op, ocl_reduce_buffer *in,
+                                  ocl_reduce_output results) {
+  if (op && !bc->segment_length)
+    return ocl_reduce_custom(ctx, op, ocl_reduce_buffer_input(in, 0), bc->n, results);
+  if (op)
+    return ocl_reduce_custom_segments(ctx, op, ocl_reduce_buffer_input(in, 0), bc->segment_count,
+                                      bc->segment_length, results);
   if (!bc->segment_length)
     return ocl_reduce_buffer_reduce(ctx, bc->op, bc->type, in, 0, bc->n, results.host);
   return ocl_reduce_segments(ctx, bc->op, bc->type, ocl_reduce_buffer_input(in, 0),
@@ -89,12 +138,13 @@ static int ocl_run(contender *c, const bench_case *bc, bench_sample *sample, voi
   ocl_state *s = c->state;
   uint64_t again = 0, ns = 0;
   double t0 = tool_now();
-  ocl_reduce_status st = ocl_call(s->plain, bc, s->plain_buf, ocl_reduce_host_output(result));
+  ocl_reduce_status st =
+      ocl_call(s->plain, bc, s->plain_op, s->plain_buf, ocl_reduce_host_output(result));
   sample->end_to_end_s = tool_now() - t0;
   /* Device time: whole-array results to host memory (one small read), segment results into a
    * device buffer. */
   if (st == OCL_REDUCE_OK)
-    st = ocl_call(s->profiled, bc, s->profiled_buf,
+    st = ocl_call(s->profiled, bc, s->profiled_op, s->profiled_buf,
                   bc->segment_length ? ocl_reduce_buffer_output(s->profiled_results, 0)
                                      : ocl_reduce_host_output(&again));
   if (st == OCL_REDUCE_OK)
@@ -122,11 +172,15 @@ static const contender_ops ocl_ops = {ocl_prepare, ocl_run, ocl_unprepare, ocl_d
 int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_size) {
   ocl_reduce_options opts;
   ocl_reduce_options_init(&opts);
-  /* [opencl/|cuda/]path[@policy] */
-  char spec_copy[128], *policy = NULL;
+  /* [opencl/|cuda/]path[+op][@policy] */
+  char spec_copy[128], *policy = NULL, *as_op = NULL;
   snprintf(spec_copy, sizeof spec_copy, "%s", spec);
   if ((policy = strchr(spec_copy, '@')) != NULL)
     *policy++ = '\0';
+  if ((as_op = strstr(spec_copy, "+op")) != NULL && as_op[3] == '\0')
+    *as_op = '\0';
+  else
+    as_op = NULL;
   const char *path = spec_copy;
   if (strncmp(path, "opencl/", 7) == 0) {
     opts.backend = OCL_REDUCE_BACKEND_OPENCL;
@@ -146,7 +200,9 @@ int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_s
   memset(c, 0, sizeof *c);
   c->ops = &ocl_ops;
   c->state = s;
-  c->is_ocl_reduce = 1;
+  /* As a user operator it is measured against the built-in operator, as a competitor is. */
+  c->is_ocl_reduce = !as_op;
+  s->as_user_operator = as_op != NULL;
   /* Forced policy fields reach the library the way tests and tuning use: OCL_REDUCE_POLICY,
    * read at context creation. */
   const char *old_policy = getenv("OCL_REDUCE_POLICY");
@@ -172,11 +228,12 @@ int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_s
   ocl_reduce_context_info info;
   ocl_reduce_context_query(s->plain, &info);
   if (info.path == OCL_REDUCE_PATH_SUBGROUP)
-    snprintf(c->name, sizeof c->name, "ocl_reduce %s subgroup/%s%s%s", info.backend_name,
-             info.subgroup_impl_name, policy ? " " : "", policy ? policy : "");
+    snprintf(c->name, sizeof c->name, "ocl_reduce %s subgroup/%s%s%s%s", info.backend_name,
+             info.subgroup_impl_name, as_op ? " user operator" : "", policy ? " " : "",
+             policy ? policy : "");
   else
-    snprintf(c->name, sizeof c->name, "ocl_reduce %s local%s%s", info.backend_name,
-             policy ? " " : "", policy ? policy : "");
+    snprintf(c->name, sizeof c->name, "ocl_reduce %s local%s%s%s", info.backend_name,
+             as_op ? " user operator" : "", policy ? " " : "", policy ? policy : "");
   return 1;
 }
 

@@ -1,7 +1,8 @@
 /* =================================================================================================
  * orx_cuda_prelude.cl: maps the OpenCL C that the kernels in cl/ use onto CUDA C++, so that NVRTC
  * compiles the same kernel texts for the CUDA backend (CLBlast does the same with its
- * opencl_to_cuda.h). Only what the kernels use is mapped. It comes after the contract and before
+ * opencl_to_cuda.h). Only what the kernels use is mapped, and the scalar types and constants
+ * that user operators' sources may use (see ocl_reduce_operator_desc). It comes after the contract and before
  * the kernel file, and spells the words of lib/orx_dialect.cl for CUDA. Vector types exist in
  * CUDA only as structs (float4, ...): ORX_NATIVE_VECTORS = 0 makes the kernels use them for
  * 16-byte loads only.
@@ -28,8 +29,19 @@
 #endif
 
 typedef unsigned char uchar;
+typedef unsigned short ushort;
 typedef unsigned int uint;
 typedef unsigned long ulong;
+
+/* OpenCL C's float constants, for user operators' sources (CUDA has the math functions they use
+ * under OpenCL's names: fmin, fmax, sqrt, fabs, isnan, min, max, ...). */
+#define INFINITY __int_as_float(0x7f800000)
+#define NAN __int_as_float(0x7fffffff)
+#define MAXFLOAT 3.402823466e+38F
+#define FLT_MAX 3.402823466e+38F
+#define FLT_MIN 1.175494351e-38F
+#define DBL_MAX 1.7976931348623158e+308
+#define DBL_MIN 2.2250738585072014e-308
 
 /* Work-item functions (one-dimensional launches only). */
 #define get_local_id(d) ((size_t)threadIdx.x)

@@ -83,7 +83,7 @@ ORX_INLINE void orx_segment(const orx_segments *g, ulong s, ulong *begin, ulong 
  * the input, which no segment uses: the identity of a scalar operator; for states, which map
  * only the elements of their segment, 0. */
 #if ORX_STATE
-#define ORX_GRID_FILLER ((T)0)
+#define ORX_GRID_FILLER orx_zero_element()
 #else
 #define ORX_GRID_FILLER ORX_IDENTITY
 #endif

@@ -63,6 +63,18 @@ typedef union orx_state_words {
   uint w[ORX_STATE_WORDS];
 } orx_state_words;
 
+/* An element of all-zero bytes: a filler that is never mapped (elements may be structs, which
+ * no cast makes). */
+ORX_INLINE T orx_zero_element(void) {
+  union {
+    T element;
+    uchar bytes[sizeof(T)];
+  } u;
+  for (uint k = 0; k < sizeof(T); k++)
+    u.bytes[k] = 0;
+  return u.element;
+}
+
 /* p[i] of states that other work-groups wrote, read through volatile words. */
 ORX_INLINE A orx_read_volatile(ORX_GLOBAL_PTR volatile const A *p, ulong i) {
   ORX_GLOBAL_PTR volatile const uint *words =

@@ -1,6 +1,7 @@
 /* =================================================================================================
- * reduce.c: the whole-array entry points, ocl_reduce (host memory) and ocl_reduce_buffer_reduce
- * (a device buffer): argument checks and the count == 0 answer; the run is run_array.c's.
+ * reduce.c: the whole-array entry points, ocl_reduce (host memory), ocl_reduce_buffer_reduce (a
+ * device buffer) and ocl_reduce_custom (a user operator, either input and output): argument checks
+ * and the count == 0 answer; the run is run_array.c's.
  * ============================================================================================== */
 #include "core/context.h"
 #include "core/run.h"
@@ -15,7 +16,8 @@ static ocl_reduce_status run_or_identity(ocl_reduce_context *ctx, ocl_reduce_op 
     orx_write_identity(op, type, result);
     return OCL_REDUCE_OK;
   }
-  return orx_run_reduce(ctx, &request, in, count, result);
+  const orx_io out = {NULL, result, NULL, 0, SIZE_MAX};
+  return orx_run_reduce(ctx, &request, in, count, &out);
 }
 
 ocl_reduce_status ocl_reduce_buffer_reduce(ocl_reduce_context *ctx, ocl_reduce_op op,
@@ -43,4 +45,21 @@ ocl_reduce_status ocl_reduce(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_redu
   ORX_CHECK_ARG(ctx, input || count == 0, "%s: input is NULL and count is %zu", function, count);
   const orx_io io = {input, NULL, NULL, 0, SIZE_MAX};
   return run_or_identity(ctx, op, type, &io, count, result);
+}
+
+ocl_reduce_status ocl_reduce_custom(ocl_reduce_context *ctx, const ocl_reduce_operator *op,
+                                    ocl_reduce_input input, size_t count,
+                                    ocl_reduce_output result) {
+  static const char function[] = "ocl_reduce_custom";
+  if (!ctx)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", function);
+  ORX_FORWARD(orx_check_user_operator(ctx, function, op));
+  const size_t elem = op->op.element_bytes, state = op->op.state_bytes;
+  orx_io in, out;
+  ORX_FORWARD(orx_resolve_output(ctx, function, "result", &result, state, 1, &out));
+  ORX_FORWARD(orx_resolve_input(ctx, function, "input", &input, elem, count, &in));
+  ORX_FORWARD(orx_check_disjoint(ctx, function, "the input", &in, count * elem, &out, state,
+                                 state, elem));
+  const orx_request request = orx_custom_request(&op->op);
+  return orx_run_reduce(ctx, &request, &in, count, &out);
 }

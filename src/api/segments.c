@@ -1,7 +1,8 @@
 /* =================================================================================================
  * segments.c: the segmented entry points, ocl_reduce_segments (equal lengths) and
- * ocl_reduce_segments_offsets (CSR offsets): every argument checked before anything runs (offsets
- * in host memory here; offsets in a buffer on the device, by run_segments.c), then the run.
+ * ocl_reduce_segments_offsets (CSR offsets), and their ocl_reduce_custom_ forms for user
+ * operators: every argument checked before anything runs (offsets in host memory here; offsets
+ * in a buffer on the device, by run_segments.c), then the run.
  * ============================================================================================== */
 #include <string.h>
 
@@ -23,40 +24,99 @@ static ocl_reduce_status check_host_offsets(ocl_reduce_context *ctx, const orx_s
   return OCL_REDUCE_OK;
 }
 
-/* The checks both entry points share: sets up *c from the common arguments and fills c->out. */
-static ocl_reduce_status check_common(ocl_reduce_context *ctx, orx_seg_call *c,
+/* What a call reduces with: a built-in operator on a type... */
+static ocl_reduce_status builtin_call(ocl_reduce_context *ctx, orx_seg_call *c,
                                       const char *function, ocl_reduce_op op,
-                                      ocl_reduce_type type, size_t count,
-                                      const ocl_reduce_output *results) {
+                                      ocl_reduce_type type) {
   memset(c, 0, sizeof *c);
   c->function = function;
+  ORX_FORWARD(orx_check_op_type(ctx, function, op, type));
   c->type = type;
-  c->count = count;
-  ORX_FORWARD(orx_check_op_type(ctx, c->function, op, c->type));
   c->op = orx_builtin_operator(op, type);
-  c->elem = orx_type_size(c->type);
+  c->elem = orx_type_size(type);
   c->result_bytes = ocl_reduce_result_size(op, type);
-  return orx_resolve_output(ctx, c->function, "results", results, c->result_bytes, c->count,
-                            &c->out);
+  return OCL_REDUCE_OK;
 }
+
+/* ... or a user operator. */
+static ocl_reduce_status custom_call(ocl_reduce_context *ctx, orx_seg_call *c, const char *function,
+                                     const ocl_reduce_operator *op) {
+  memset(c, 0, sizeof *c);
+  c->function = function;
+  ORX_FORWARD(orx_check_user_operator(ctx, function, op));
+  c->type = (ocl_reduce_type)ORX_CUSTOM;
+  c->op = op->op;
+  c->elem = op->op.element_bytes;
+  c->result_bytes = op->op.state_bytes;
+  return OCL_REDUCE_OK;
+}
+
+/* Equal lengths, once the operator is set. */
+static ocl_reduce_status equal_segments(ocl_reduce_context *ctx, orx_seg_call *c,
+                                        const ocl_reduce_input *input, size_t segment_count,
+                                        size_t segment_length, const ocl_reduce_output *results) {
+  const char *function = c->function;
+  c->count = segment_count;
+  ORX_FORWARD(orx_resolve_output(ctx, function, "results", results, c->result_bytes, segment_count,
+                                 &c->out));
+  c->length = segment_length;
+  ORX_CHECK_ARG(ctx, segment_length == 0 || segment_count <= SIZE_MAX / segment_length,
+                "%s: segment_count (%zu) x segment_length (%zu) overflows size_t", function,
+                segment_count, segment_length);
+  const size_t elements = segment_count * segment_length;
+  ORX_FORWARD(orx_resolve_input(ctx, function, "input", input, c->elem, elements, &c->in));
+  c->elements = c->reach = elements;
+  return segment_count ? orx_run_segments(ctx, c) : OCL_REDUCE_OK;
+}
+
+/* Offsets, once the operator is set. */
+static ocl_reduce_status offset_segments(ocl_reduce_context *ctx, orx_seg_call *c,
+                                         const ocl_reduce_input *input, size_t segment_count,
+                                         const ocl_reduce_input *offsets,
+                                         const ocl_reduce_output *results) {
+  const char *function = c->function;
+  c->count = segment_count;
+  ORX_FORWARD(orx_resolve_output(ctx, function, "results", results, c->result_bytes, segment_count,
+                                 &c->out));
+  c->by_offsets = 1;
+  ORX_CHECK_ARG(ctx, segment_count < SIZE_MAX, "%s: segment_count is SIZE_MAX", function);
+  orx_io offsets_io;
+  ORX_FORWARD(orx_resolve_input(ctx, function, "offsets", offsets, sizeof(uint64_t),
+                                segment_count + 1, &offsets_io));
+  /* How far the input must reach is known once the offsets are. */
+  ORX_FORWARD(orx_resolve_input(ctx, function, "input", input, c->elem, 0, &c->in));
+  if (offsets_io.mem) {
+    ORX_CHECK_ARG(ctx, c->in.mem,
+                  "%s: offsets in a device buffer need the input in a device buffer too", function);
+    c->offsets = offsets_io;
+  } else {
+    c->host_offsets = offsets_io.host;
+    ORX_FORWARD(check_host_offsets(ctx, c));
+    c->elements = c->host_offsets[segment_count] - c->host_offsets[0];
+    c->reach = c->host_offsets[segment_count];
+    ORX_CHECK_ARG(ctx, c->in.host || c->in.mem || c->elements == 0,
+                  "%s: input is NULL and the segments span %llu elements", function,
+                  (unsigned long long)c->elements);
+  }
+  return segment_count ? orx_run_segments(ctx, c) : OCL_REDUCE_OK;
+}
+
+/* The NULL context every entry point refuses first. */
+#define ORX_CHECK_CTX(ctx, function)                                                               \
+  do {                                                                                             \
+    if (!(ctx))                                                                                    \
+      return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", function);       \
+  } while (0)
 
 ocl_reduce_status ocl_reduce_segments(ocl_reduce_context *ctx, ocl_reduce_op op,
                                       ocl_reduce_type type, ocl_reduce_input input,
                                       size_t segment_count, size_t segment_length,
                                       ocl_reduce_output results) {
   static const char function[] = "ocl_reduce_segments";
-  if (!ctx)
-    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", function);
+  ORX_CHECK_CTX(ctx, function);
   orx_seg_call c;
-  ORX_FORWARD(check_common(ctx, &c, function, op, type, segment_count, &results));
-  c.length = segment_length;
-  ORX_CHECK_ARG(ctx, segment_length == 0 || segment_count <= SIZE_MAX / segment_length,
-                "%s: segment_count (%zu) x segment_length (%zu) overflows size_t", function,
-                segment_count, segment_length);
-  const size_t elements = segment_count * segment_length;
-  ORX_FORWARD(orx_resolve_input(ctx, function, "input", &input, c.elem, elements, &c.in));
-  c.elements = c.reach = elements;
-  return segment_count ? orx_run_segments(ctx, &c) : OCL_REDUCE_OK;
+  ORX_FORWARD(builtin_call(ctx, &c, function, op, type));
+  return equal_segments(ctx, &c, &input, segment_count, segment_length, &results);
 }
 
 ocl_reduce_status ocl_reduce_segments_offsets(ocl_reduce_context *ctx, ocl_reduce_op op,
@@ -64,30 +124,30 @@ ocl_reduce_status ocl_reduce_segments_offsets(ocl_reduce_context *ctx, ocl_reduc
                                               size_t segment_count, ocl_reduce_input offsets,
                                               ocl_reduce_output results) {
   static const char function[] = "ocl_reduce_segments_offsets";
-  if (!ctx)
-    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", function);
+  ORX_CHECK_CTX(ctx, function);
   orx_seg_call c;
-  ORX_FORWARD(check_common(ctx, &c, function, op, type, segment_count, &results));
-  c.by_offsets = 1;
-  ORX_CHECK_ARG(ctx, segment_count < SIZE_MAX, "%s: segment_count is SIZE_MAX", function);
-  orx_io offsets_io;
-  ORX_FORWARD(orx_resolve_input(ctx, function, "offsets", &offsets, sizeof(uint64_t),
-                                segment_count + 1, &offsets_io));
-  /* How far the input must reach is known once the offsets are. */
-  ORX_FORWARD(orx_resolve_input(ctx, function, "input", &input, c.elem, 0, &c.in));
-  if (offsets_io.mem) {
-    ORX_CHECK_ARG(ctx, c.in.mem,
-                  "%s: offsets in a device buffer need the input in a device buffer too",
-                  function);
-    c.offsets = offsets_io;
-  } else {
-    c.host_offsets = offsets_io.host;
-    ORX_FORWARD(check_host_offsets(ctx, &c));
-    c.elements = c.host_offsets[segment_count] - c.host_offsets[0];
-    c.reach = c.host_offsets[segment_count];
-    ORX_CHECK_ARG(ctx, c.in.host || c.in.mem || c.elements == 0,
-                  "%s: input is NULL and the segments span %llu elements", function,
-                  (unsigned long long)c.elements);
-  }
-  return segment_count ? orx_run_segments(ctx, &c) : OCL_REDUCE_OK;
+  ORX_FORWARD(builtin_call(ctx, &c, function, op, type));
+  return offset_segments(ctx, &c, &input, segment_count, &offsets, &results);
+}
+
+ocl_reduce_status ocl_reduce_custom_segments(ocl_reduce_context *ctx, const ocl_reduce_operator *op,
+                                             ocl_reduce_input input, size_t segment_count,
+                                             size_t segment_length, ocl_reduce_output results) {
+  static const char function[] = "ocl_reduce_custom_segments";
+  ORX_CHECK_CTX(ctx, function);
+  orx_seg_call c;
+  ORX_FORWARD(custom_call(ctx, &c, function, op));
+  return equal_segments(ctx, &c, &input, segment_count, segment_length, &results);
+}
+
+ocl_reduce_status ocl_reduce_custom_segments_offsets(ocl_reduce_context *ctx,
+                                                     const ocl_reduce_operator *op,
+                                                     ocl_reduce_input input, size_t segment_count,
+                                                     ocl_reduce_input offsets,
+                                                     ocl_reduce_output results) {
+  static const char function[] = "ocl_reduce_custom_segments_offsets";
+  ORX_CHECK_CTX(ctx, function);
+  orx_seg_call c;
+  ORX_FORWARD(custom_call(ctx, &c, function, op));
+  return offset_segments(ctx, &c, &input, segment_count, &offsets, &results);
 }

@@ -1,7 +1,7 @@
 /* =================================================================================================
- * context.h: what a context and a buffer hold. A context binds one device through one backend;
- * the planner's target (device, path, forced policy) is fixed at creation, programs and scratch
- * memory come on first use.
+ * context.h: what a context, a buffer and a user operator hold. A context binds one device
+ * through one backend; the planner's target (device, path, forced policy) is fixed at creation,
+ * programs and scratch memory come on first use.
  * ============================================================================================== */
 #ifndef ORX_CONTEXT_H
 #define ORX_CONTEXT_H
@@ -40,6 +40,14 @@ struct ocl_reduce_buffer {
   ocl_reduce_context *ctx;
   orx_mem *mem;
   size_t bytes;
+};
+
+/* A user operator (src/api/operator.c): the planner's view of it, whose source and names point
+ * into text. */
+struct ocl_reduce_operator {
+  const ocl_reduce_context *ctx;
+  orx_operator op;
+  char *text;
 };
 
 #endif /* ORX_CONTEXT_H */

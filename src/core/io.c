@@ -25,6 +25,13 @@ ocl_reduce_status orx_check_op_type(ocl_reduce_context *ctx, const char *functio
   return OCL_REDUCE_OK;
 }
 
+ocl_reduce_status orx_check_user_operator(ocl_reduce_context *ctx, const char *function,
+                                          const ocl_reduce_operator *op) {
+  ORX_CHECK_ARG(ctx, op, "%s: op is NULL", function);
+  ORX_CHECK_ARG(ctx, op->ctx == ctx, "%s: op was created on another context", function);
+  return OCL_REDUCE_OK;
+}
+
 /* Checks a buffer for elements [offset, offset + needed) of `size` bytes and fills io. */
 static ocl_reduce_status resolve_buffer(ocl_reduce_context *ctx, const char *function,
                                         const char *name, const ocl_reduce_buffer *buffer,

@@ -16,6 +16,10 @@
 ocl_reduce_status orx_check_op_type(ocl_reduce_context *ctx, const char *function,
                                     ocl_reduce_op op, ocl_reduce_type type);
 
+/* Checks a user operator argument: not NULL, created on ctx. */
+ocl_reduce_status orx_check_user_operator(ocl_reduce_context *ctx, const char *function,
+                                          const ocl_reduce_operator *op);
+
 /* An input or output, resolved: host memory, or elements [offset, ...) of a device allocation. */
 typedef struct orx_io {
   const void *host; /* host memory (already advanced by the element offset), or NULL */

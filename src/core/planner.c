@@ -38,8 +38,8 @@ static unsigned floor_pow2(size_t x) {
 }
 
 void orx_select_policy(const orx_caps *caps, ocl_reduce_path path, ocl_reduce_subgroup_impl impl,
-                       ocl_reduce_type type, orx_policy *out) {
-  const unsigned elem = (unsigned)orx_type_size(type);
+                       size_t elem_size, orx_policy *out) {
+  const unsigned elem = (unsigned)elem_size;
   orx_policy p;
   memset(&p, 0, sizeof p);
   p.path = path;
@@ -50,7 +50,7 @@ void orx_select_policy(const orx_caps *caps, ocl_reduce_path path, ocl_reduce_su
      * same runs; 4-byte loads with the same layout: 15 GB/s. */
     p.stream = ORX_STREAM_CHUNK;
     p.wg_size = 16;
-    p.vec = 64 / elem;
+    p.vec = elem < 64 ? 64 / elem : 1;
     p.unroll = 2;
     p.max_groups = 4 * caps->compute_units;
     p.items_per_group = 16384 * 4 / elem;
@@ -65,7 +65,7 @@ void orx_select_policy(const orx_caps *caps, ocl_reduce_path path, ocl_reduce_su
      * grid-stride 1.002x, tiled 0.835-0.843x. Other GPUs take the grid-stride loop. */
     p.stream = caps->has_cuda_shuffle ? ORX_STREAM_TILED : ORX_STREAM_STRIDED; /* CUDA backend */
     p.wg_size = 256;
-    p.vec = 16 / elem;
+    p.vec = elem < 16 ? 16 / elem : 1;
     p.unroll = 4;
     p.max_groups = 8 * caps->compute_units;
     p.items_per_group = (size_t)p.wg_size * p.vec * p.unroll;
@@ -91,8 +91,8 @@ void orx_select_policy(const orx_caps *caps, ocl_reduce_path path, ocl_reduce_su
 }
 
 void orx_apply_policy_override(const orx_caps *caps, const orx_policy_override *o,
-                               ocl_reduce_type type, orx_policy *p) {
-  const unsigned elem = (unsigned)orx_type_size(type);
+                               size_t elem_size, orx_policy *p) {
+  const unsigned elem = (unsigned)elem_size;
   if (o->wg_size && o->wg_size <= caps->max_work_group_size &&
       (uint64_t)2 * o->wg_size * elem + 64 <= caps->local_mem_bytes)
     p->wg_size = o->wg_size;
@@ -110,9 +110,9 @@ void orx_apply_policy_override(const orx_caps *caps, const orx_policy_override *
     p->items_per_group = (size_t)p->wg_size * p->vec * p->unroll;
 }
 
-void orx_target_policy(const orx_target *target, ocl_reduce_type type, orx_policy *out) {
-  orx_select_policy(target->caps, target->path, target->subgroup_impl, type, out);
-  orx_apply_policy_override(target->caps, &target->forced, type, out);
+void orx_target_policy(const orx_target *target, size_t elem, orx_policy *out) {
+  orx_select_policy(target->caps, target->path, target->subgroup_impl, elem, out);
+  orx_apply_policy_override(target->caps, &target->forced, elem, out);
 }
 
 size_t orx_policy_groups(const orx_policy *policy, size_t count) {
@@ -150,6 +150,19 @@ orx_request orx_reduce_request(ocl_reduce_op op, ocl_reduce_type type) {
   return r;
 }
 
+orx_request orx_custom_request(const orx_operator *op) {
+  orx_request r;
+  memset(&r, 0, sizeof r);
+  r.entry = ORX_ENTRY_REDUCE;
+  r.type = (ocl_reduce_type)op->element_type;
+  r.op = *op;
+  return r;
+}
+
+size_t orx_request_element_bytes(const orx_request *request) {
+  return request->op.element_bytes ? request->op.element_bytes : orx_type_size(request->type);
+}
+
 /* Fits the policy to the kernels of an entry point. */
 static void fit_policy(const orx_target *target, orx_entry entry, unsigned lanes, orx_policy *p) {
   /* Where subgroups are work-group barriers (PoCL's CPU device) the kernels that run a
@@ -173,6 +186,14 @@ static void fit_policy(const orx_target *target, orx_entry entry, unsigned lanes
 static void fit_state(const orx_target *target, const orx_operator *op, orx_stage stage,
                       unsigned lanes, orx_policy *p) {
   const orx_caps *caps = target->caps;
+  /* A user operator's elements of its own type have no vector type: one per load, with as many
+   * loads in flight per work-item as the vector policy has (up to 16). Elements of a scalar type
+   * load as vectors, as for built-in operators. */
+  if (op->id == ORX_OP_CUSTOM && op->element_type == ORX_CUSTOM) {
+    const unsigned loads = p->vec * p->unroll;
+    p->unroll = loads < 16 ? loads : 16;
+    p->vec = 1;
+  }
   if (stage == ORX_STAGE_FINAL)
     p->vec = 1;
   if (caps->emulated_subgroups)
@@ -188,6 +209,8 @@ static void common_defines(orx_plan *plan) {
   const orx_policy *p = &plan->policy;
   int64_t *d = plan->defines;
   d[ORX_DEFINE_TYPE_ID] = plan->type;
+  if (plan->type == (ocl_reduce_type)ORX_CUSTOM)
+    d[ORX_DEFINE_ELEMENT_BYTES] = plan->op.element_bytes;
   d[ORX_DEFINE_VEC] = p->vec;
   d[ORX_DEFINE_UNROLL] = p->unroll;
   d[ORX_DEFINE_WG_SIZE] = p->wg_size;
@@ -230,6 +253,7 @@ static ocl_reduce_type compute_type(const orx_request *request) {
 
 void orx_plan_make(const orx_target *target, const orx_request *request, orx_plan *plan) {
   const int state = orx_operator_is_state(&request->op);
+  const size_t elem = orx_request_element_bytes(request);
   /* Filled in place: the planner runs on every call. */
   memset(plan, 0, sizeof *plan);
   for (int i = 0; i < ORX_DEFINE_COUNT; i++)
@@ -240,7 +264,7 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
   case ORX_ENTRY_REDUCE:
     plan->kernel = ORX_KERNEL_REDUCE_ALL;
     plan->type = compute_type(request);
-    orx_target_policy(target, plan->type, &plan->policy);
+    orx_target_policy(target, elem, &plan->policy);
     fit_policy(target, request->entry, 1, &plan->policy);
     if (state)
       fit_state(target, &request->op, request->stage, 1, &plan->policy);
@@ -253,7 +277,7 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
     break;
   case ORX_ENTRY_SEGMENTS: {
     plan->type = compute_type(request);
-    orx_target_policy(target, plan->type, &plan->policy);
+    orx_target_policy(target, elem, &plan->policy);
     fit_policy(target, request->entry, 1, &plan->policy);
     if (state)
       fit_state(target, &request->op, ORX_STAGE_WHOLE, 1, &plan->policy);
@@ -281,7 +305,7 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
     plan->kernel = ORX_KERNEL_REDUCE_MULTI;
     plan->type = request->type;
     plan->slots = request->op_count;
-    orx_target_policy(target, plan->type, &plan->policy);
+    orx_target_policy(target, elem, &plan->policy);
     fit_policy(target, request->entry, q, &plan->policy);
     common_defines(plan);
     uint64_t ops = 0;
@@ -296,7 +320,19 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
     /* Reads no define: only its launch. */
     plan->kernel = ORX_KERNEL_CHECK_OFFSETS;
     plan->type = OCL_REDUCE_U64;
-    orx_target_policy(target, plan->type, &plan->policy);
+    orx_target_policy(target, orx_type_size(plan->type), &plan->policy);
+    break;
+  case ORX_ENTRY_PROBE:
+    /* One work-item reports sizes: the operator's defines, no launch policy. */
+    plan->kernel = ORX_KERNEL_OPERATOR_PROBE;
+    plan->type = request->type;
+    orx_target_policy(target, elem, &plan->policy);
+    plan->policy.wg_size = 1;
+    plan->policy.max_groups = 1;
+    plan->policy.vec = plan->policy.unroll = 1;
+    plan->policy.subgroup_impl = OCL_REDUCE_SUBGROUP_NONE;
+    common_defines(plan);
+    operator_defines(target, plan);
     break;
   }
   /* One state per group and slot; built-in operators' state is one element. */
@@ -308,7 +344,7 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
     plan->op.result_bytes = plan->op.state_bytes;
   plan->element_bytes = request->entry == ORX_ENTRY_REDUCE && request->stage == ORX_STAGE_FINAL
                             ? plan->op.state_bytes
-                            : (unsigned)orx_type_size(request->type);
+                            : (unsigned)elem;
   plan->partials_bytes = (size_t)plan->policy.max_groups * plan->slots * plan->op.state_bytes;
 }
 

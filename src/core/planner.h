@@ -28,7 +28,8 @@
   X(SEGMENTS_MR, "kernels/segments_mr.cl", "orx_segments_mr")                                      \
   X(SEGMENTS_GROUP, "kernels/segments_group.cl", "orx_segments_group")                             \
   X(SEGMENTS_STAGED, "kernels/segments_staged.cl", "orx_segments_staged")                          \
-  X(CHECK_OFFSETS, "kernels/check_offsets.cl", "orx_check_offsets")
+  X(CHECK_OFFSETS, "kernels/check_offsets.cl", "orx_check_offsets")                               \
+  X(OPERATOR_PROBE, "kernels/operator_probe.cl", "orx_operator_probe")
 
 typedef enum orx_kernel {
 #define ORX_KERNEL_ENUM(ID, file, entry) ORX_KERNEL_##ID,
@@ -117,7 +118,8 @@ typedef enum orx_entry {
   ORX_ENTRY_REDUCE,       /* one reduction over an array */
   ORX_ENTRY_SEGMENTS,     /* one per segment */
   ORX_ENTRY_MULTI,        /* several operators over one array */
-  ORX_ENTRY_CHECK_OFFSETS /* the device-side check of segment offsets */
+  ORX_ENTRY_CHECK_OFFSETS, /* the device-side check of segment offsets */
+  ORX_ENTRY_PROBE          /* a user operator's sizes as the device compiler sees them */
 } orx_entry;
 
 /* An operator as a plan carries it: a scalar operator by id; a structured one (ORX_OPF_STATE) by
@@ -128,7 +130,10 @@ typedef enum orx_entry {
 typedef struct orx_operator {
   int id;                /* an ocl_reduce_op, or ORX_OP_CUSTOM */
   const char *source;    /* NULL for a built-in operator */
-  uint64_t source_hash;  /* 0 for a built-in operator */
+  const char *names;     /* ORX_OP_CUSTOM: `#define`s of the ORX_HOST_NAMES, one per line */
+  uint64_t source_hash;  /* of source and names; 0 for a built-in operator */
+  unsigned element_bytes; /* ORX_OP_CUSTOM: one element; 0: one element of the request's type */
+  int element_type;       /* ORX_OP_CUSTOM: ORX_CUSTOM, or the scalar type the elements are */
   unsigned state_bytes;  /* 0: one element of the compute type */
   unsigned state_align;  /* 0: state_bytes */
   unsigned result_bytes; /* one result; 0: one element of the compute type */
@@ -152,8 +157,11 @@ typedef struct orx_request {
   orx_stage stage;          /* REDUCE */
 } orx_request;
 /* The request of a whole-array reduction with a built-in operator (the other entries start from
- * it). */
+ * it), and with a user operator (type ORX_CUSTOM). */
 orx_request orx_reduce_request(ocl_reduce_op op, ocl_reduce_type type);
+orx_request orx_custom_request(const orx_operator *op);
+/* Bytes of one element of a request's input (its type's, or a user operator's). */
+size_t orx_request_element_bytes(const orx_request *request);
 
 /* ORX_DEFINE_<NAME> indexes a plan's value of the contract's ORX_<NAME>. */
 typedef enum orx_define {
@@ -203,12 +211,13 @@ void orx_plan_describe(const orx_plan *plan, size_t count, uint64_t length, char
                        size_t size);
 
 /* ---- The decisions, one by one (planner.c, plan_segments.c), for tests ------------------- */
+/* The launch policy depends on the element size only (`elem` bytes). */
 void orx_select_policy(const orx_caps *caps, ocl_reduce_path path, ocl_reduce_subgroup_impl impl,
-                       ocl_reduce_type type, orx_policy *out);
-void orx_apply_policy_override(const orx_caps *caps, const orx_policy_override *o,
-                               ocl_reduce_type type, orx_policy *p);
+                       size_t elem, orx_policy *out);
+void orx_apply_policy_override(const orx_caps *caps, const orx_policy_override *o, size_t elem,
+                               orx_policy *p);
 /* The selector's policy with the forced fields applied. */
-void orx_target_policy(const orx_target *target, ocl_reduce_type type, orx_policy *out);
+void orx_target_policy(const orx_target *target, size_t elem, orx_policy *out);
 size_t orx_policy_groups(const orx_policy *policy, size_t count);
 /* The segment plan (forced: an orx_seg_mode, or -1; a forced STAGED that cannot hold the
  * segments, or has offsets, becomes MR). */

@@ -10,18 +10,22 @@
 #include "core/run.h"
 
 ocl_reduce_status orx_run_reduce(ocl_reduce_context *ctx, const orx_request *request,
-                                 const orx_io *in, size_t count, void *result) {
+                                 const orx_io *in, size_t count, const orx_io *out) {
   orx_call_begin(ctx);
   orx_prepared k;
   ORX_FORWARD(orx_prepare(ctx, request, &k));
-  orx_mem *results = ctx->scratch[ORX_SCRATCH_RESULTS].mem;
+  /* A buffer receives the result directly; host memory through the result slot. */
+  orx_mem *results = out->mem ? out->mem : ctx->scratch[ORX_SCRATCH_RESULTS].mem;
+  const size_t index = out->mem ? out->offset : 0;
   if (in->mem)
-    ORX_FORWARD(orx_launch_array(ctx, &k, in->mem, in->offset, count, 0, results, 0, 1));
+    ORX_FORWARD(orx_launch_array(ctx, &k, in->mem, in->offset, count, 0, results, index, 1));
   else
-    ORX_FORWARD(orx_reduce_host_into(ctx, request, in->host, count, results, 0));
+    ORX_FORWARD(orx_reduce_host_into(ctx, request, in->host, count, results, index));
+  if (out->mem)
+    return OCL_REDUCE_OK;
   unsigned char value[ORX_RESULT_SLOT_BYTES];
   ORX_FORWARD(orx_read_results(ctx, value, k.plan.op.result_bytes));
-  memcpy(result, value, k.plan.op.result_bytes);
+  memcpy(out->host_out, value, k.plan.op.result_bytes);
   return OCL_REDUCE_OK;
 }
 

@@ -75,6 +75,7 @@ ocl_reduce_status orx_source_get(ocl_reduce_context *ctx, const char *name, orx_
 
 typedef struct expansion {
   ocl_reduce_context *ctx;
+  const orx_source *raw;
   char *text;
   size_t length, capacity;
   char included[ORX_MAX_INCLUDED][128]; /* sources already expanded */
@@ -136,6 +137,11 @@ static ocl_reduce_status include(expansion *e, const char *from, const char *nam
     return orx_fail(e->ctx, OCL_REDUCE_ERROR_KERNEL_SOURCE,
                     "%s: too many or too deeply nested includes at %s", from, name);
   orx_strlcpy(e->included[e->included_count++], name, sizeof e->included[0]);
+  if (e->raw && strcmp(name, e->raw->name) == 0) {
+    ORX_FORWARD(put_line_marker(e, 1, name));
+    ORX_FORWARD(put(e, e->raw->text, e->raw->length));
+    return put(e, "\n", 1);
+  }
   orx_source source;
   char *holder = NULL;
   ocl_reduce_status status = orx_source_get(e->ctx, name, &source, &holder);
@@ -174,11 +180,12 @@ static ocl_reduce_status expand(expansion *e, const char *name, const char *text
 }
 
 ocl_reduce_status orx_source_expand(ocl_reduce_context *ctx, const char *name, const char *text,
-                                    char **out, size_t *length) {
+                                    const orx_source *raw, char **out, size_t *length) {
   expansion *e = calloc(1, sizeof *e);
   if (!e)
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   e->ctx = ctx;
+  e->raw = raw;
   ocl_reduce_status status = expand(e, name, text, strlen(text), 0);
   if (status == OCL_REDUCE_OK) {
     *out = e->text;

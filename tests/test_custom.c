@@ -1,0 +1,308 @@
+/* =================================================================================================
+ * test_custom.c: user-defined operators (ocl_reduce_operator_create, ocl_reduce_custom and its
+ * segmented forms) against host folds of the same functions: a sum of squares, the bounding box
+ * of {float x, y, z} points (a 6-float state), a count of elements above a threshold with the sum
+ * of their indices (so the index map() receives is checked), and a 16-bin histogram (a 64-byte
+ * state). Every one over the boundary sizes, from host memory and from a buffer at an unaligned
+ * offset into host memory and into a buffer, in equal segments and by offsets; then every
+ * argument error, with outputs untouched.
+ * ============================================================================================== */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/custom_ops.h"
+#include "support/fixture.h"
+
+static ocl_reduce_operator *ops[TEST_CUSTOM_COUNT];
+
+static int setup(void **state) {
+  if (test_setup(state))
+    return -1;
+  for (int w = 0; w < TEST_CUSTOM_COUNT; w++) {
+    const ocl_reduce_status s =
+        ocl_reduce_operator_create(test_ctx, &test_custom_descs[w], &ops[w]);
+    if (s != OCL_REDUCE_OK) {
+      print_error("%s: %s (%s)\n", test_custom_names[w], ocl_reduce_status_name(s),
+                  ocl_reduce_last_error(test_ctx));
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static int teardown(void **state) {
+  for (int w = 0; w < TEST_CUSTOM_COUNT; w++)
+    ocl_reduce_operator_destroy(ops[w]);
+  return test_teardown(state);
+}
+
+/* ---- Whole arrays -----------------------------------------------------------------------------
+ */
+
+/* One result over data (n elements) with input and output each in host memory or a buffer (input
+ * at element offset 3, output at result offset 1); 1 on mismatch. */
+static int check_whole(test_custom w, const void *data, size_t n, int in_buffer, int out_buffer) {
+  const size_t elem = test_custom_descs[w].element_size, state = test_custom_descs[w].state_size;
+  unsigned char got[2 * 64 + 1], want[64];
+  memset(got, 0xa5, sizeof got);
+  ocl_reduce_buffer *in = NULL, *out = NULL;
+  ocl_reduce_input input = ocl_reduce_host_input(data);
+  ocl_reduce_output output = ocl_reduce_host_output(got);
+  if (in_buffer) {
+    assert_int_equal(ocl_reduce_buffer_create(test_ctx, (n + 3) * elem, &in), OCL_REDUCE_OK);
+    if (n)
+      assert_int_equal(ocl_reduce_buffer_write(test_ctx, in, 3 * elem, data, n * elem),
+                       OCL_REDUCE_OK);
+    input = ocl_reduce_buffer_input(in, 3);
+  }
+  if (out_buffer) {
+    assert_int_equal(ocl_reduce_buffer_create(test_ctx, 2 * state, &out), OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_buffer_write(test_ctx, out, 0, got, 2 * state), OCL_REDUCE_OK);
+    output = ocl_reduce_buffer_output(out, 1);
+  }
+  const ocl_reduce_status s = ocl_reduce_custom(test_ctx, ops[w], input, n, output);
+  if (s == OCL_REDUCE_OK && out_buffer)
+    assert_int_equal(ocl_reduce_buffer_read(test_ctx, out, 0, got, 2 * state), OCL_REDUCE_OK);
+  ocl_reduce_buffer_destroy(in);
+  ocl_reduce_buffer_destroy(out);
+  if (s != OCL_REDUCE_OK) {
+    print_error("%s n=%zu: %s (%s)\n", test_custom_names[w], n, ocl_reduce_status_name(s),
+                ocl_reduce_last_error(test_ctx));
+    return 1;
+  }
+  /* A buffer output lands at result 1 and leaves result 0; host output fills exactly one. */
+  const unsigned char *result = out_buffer ? got + state : got;
+  test_custom_reference(w, data, n, want);
+  int bad = memcmp(result, want, state) != 0;
+  for (size_t i = 0; i < (out_buffer ? state : sizeof got - state); i++)
+    bad |= (out_buffer ? got[i] : got[state + i]) != 0xa5;
+  if (bad)
+    print_error("%s n=%zu (input %s, output %s): wrong result or bytes beyond it\n",
+                test_custom_names[w], n, in_buffer ? "buffer" : "host",
+                out_buffer ? "buffer" : "host");
+  return bad;
+}
+
+static void sweep(test_custom w) {
+  size_t sizes[128];
+  const size_t count = test_sizes(test_context_shape(test_ctx), 0, sizes, 128);
+  int failures = 0;
+  for (size_t k = 0; k < count && failures < 5; k++) {
+    const size_t n = sizes[k];
+    void *data = malloc((n ? n : 1) * test_custom_descs[w].element_size);
+    assert_non_null(data);
+    test_custom_fill(w, data, n);
+    failures += check_whole(w, data, n, 0, 0);
+    if (!test_light() || k % 4 == 0)
+      failures += check_whole(w, data, n, 1, (int)(k % 2));
+    free(data);
+  }
+  if (failures)
+    fail_msg("%d failures", failures);
+}
+
+/* ---- Segments ----------------------------------------------------------------------------------
+ */
+
+/* Equal lengths, then random lengths (empty ones included) by offsets in host memory and in a
+ * buffer; each result against the fold of its segment (indices count from its start). */
+static void segments(test_custom w) {
+  static const size_t lengths[] = {1, 3, 32, 33, 100, 1000, 5000};
+  const size_t elem = test_custom_descs[w].element_size, state = test_custom_descs[w].state_size;
+  const size_t cases = sizeof lengths / sizeof lengths[0] + 2;
+  int failures = 0;
+  for (size_t li = 0; li < cases; li++) {
+    const int by_offsets = li >= cases - 2, offsets_in_buffer = li == cases - 1;
+    if (test_light() && !by_offsets && li % 2)
+      continue;
+    const size_t count = by_offsets ? 300 : (lengths[li] > 1000 ? 7 : 257);
+    uint64_t *offsets = malloc((count + 1) * sizeof *offsets);
+    assert_non_null(offsets);
+    offsets[0] = 2;
+    for (size_t s = 0; s < count; s++)
+      offsets[s + 1] = offsets[s] + (by_offsets ? test_rng_below(4) == 0 ? 0 : test_rng_below(300)
+                                                : lengths[li]);
+    const size_t n = (size_t)offsets[count];
+    unsigned char *data = malloc(n * elem + 1), *got = malloc(count * state), want[64];
+    assert_non_null(data);
+    assert_non_null(got);
+    test_custom_fill(w, data, n);
+    memset(got, 0xa5, count * state);
+    ocl_reduce_status s;
+    ocl_reduce_buffer *in = NULL, *offsets_buffer = NULL;
+    if (offsets_in_buffer) {
+      assert_int_equal(ocl_reduce_buffer_create(test_ctx, n * elem, &in), OCL_REDUCE_OK);
+      assert_int_equal(ocl_reduce_buffer_write(test_ctx, in, 0, data, n * elem), OCL_REDUCE_OK);
+      assert_int_equal(
+          ocl_reduce_buffer_create(test_ctx, (count + 1) * sizeof *offsets, &offsets_buffer),
+          OCL_REDUCE_OK);
+      assert_int_equal(ocl_reduce_buffer_write(test_ctx, offsets_buffer, 0, offsets,
+                                               (count + 1) * sizeof *offsets),
+                       OCL_REDUCE_OK);
+      s = ocl_reduce_custom_segments_offsets(test_ctx, ops[w], ocl_reduce_buffer_input(in, 0),
+                                             count, ocl_reduce_buffer_input(offsets_buffer, 0),
+                                             ocl_reduce_host_output(got));
+    } else if (by_offsets) {
+      s = ocl_reduce_custom_segments_offsets(test_ctx, ops[w], ocl_reduce_host_input(data), count,
+                                             ocl_reduce_host_input(offsets),
+                                             ocl_reduce_host_output(got));
+    } else {
+      s = ocl_reduce_custom_segments(test_ctx, ops[w], ocl_reduce_host_input(data + 2 * elem),
+                                     count, lengths[li], ocl_reduce_host_output(got));
+    }
+    ocl_reduce_buffer_destroy(in);
+    ocl_reduce_buffer_destroy(offsets_buffer);
+    if (s != OCL_REDUCE_OK)
+      fail_msg("%s segments of %zu: %s (%s)", test_custom_names[w], by_offsets ? 0 : lengths[li],
+               ocl_reduce_status_name(s), ocl_reduce_last_error(test_ctx));
+    for (size_t i = 0; i < count && failures < 5; i++) {
+      const size_t begin = (size_t)offsets[i], len = (size_t)(offsets[i + 1] - offsets[i]);
+      test_custom_reference(w, data + begin * elem, len, want);
+      if (memcmp(got + i * state, want, state) != 0) {
+        print_error("%s segment %zu of %zu elements (%s): wrong result\n", test_custom_names[w], i,
+                    len,
+                    offsets_in_buffer ? "offsets in a buffer"
+                    : by_offsets      ? "offsets"
+                                      : "equal");
+        failures++;
+      }
+    }
+    free(offsets);
+    free(data);
+    free(got);
+  }
+  if (failures)
+    fail_msg("%d failures", failures);
+}
+
+#define WHICH_TESTS(X) X(SQUARES) X(BOX) X(ABOVE) X(HISTOGRAM)
+#define TESTS_OF(W)                                                                                \
+  static void test_whole_##W(void **state) {                                                       \
+    (void)state;                                                                                   \
+    sweep(TEST_##W);                                                                               \
+  }                                                                                                \
+  static void test_segments_##W(void **state) {                                                    \
+    (void)state;                                                                                   \
+    segments(TEST_##W);                                                                            \
+  }
+WHICH_TESTS(TESTS_OF)
+
+/* ---- Arguments ----------------------------------------------------------------------------------
+ */
+
+/* Creation fails with `expected` and a message containing `needle`, and leaves *out as it was. */
+static void expect_create_error(const ocl_reduce_operator_desc *d, ocl_reduce_status expected,
+                                const char *needle) {
+  ocl_reduce_operator *op = (ocl_reduce_operator *)(uintptr_t)0x1234;
+  expect_error(ocl_reduce_operator_create(test_ctx, d, &op), expected, test_ctx, needle);
+  assert_ptr_equal(op, (ocl_reduce_operator *)(uintptr_t)0x1234);
+}
+
+static void test_create_errors(void **state) {
+  (void)state;
+  ocl_reduce_operator_desc d = test_custom_descs[TEST_BOX];
+  ocl_reduce_operator *op = NULL;
+  expect_error(ocl_reduce_operator_create(NULL, &d, &op), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               "ctx is NULL");
+  expect_error(ocl_reduce_operator_create(test_ctx, NULL, &op), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+               test_ctx, "desc is NULL");
+  expect_error(ocl_reduce_operator_create(test_ctx, &d, NULL), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+               test_ctx, "out is NULL");
+  d.struct_size = 8;
+  expect_create_error(&d, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "desc->struct_size is 8");
+  d = test_custom_descs[TEST_BOX];
+  d.source = NULL;
+  expect_create_error(&d, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "desc->source is NULL");
+  d.source = "";
+  expect_create_error(&d, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "desc->source is empty");
+  d = test_custom_descs[TEST_BOX];
+  d.combine = NULL;
+  expect_create_error(&d, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "desc->combine is NULL");
+  d.combine = "box join";
+  expect_create_error(&d, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "desc->combine (\"box join\")");
+  d.combine = "box_merge";
+  expect_create_error(&d, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "desc->combine names \"box_merge\"");
+  d = test_custom_descs[TEST_BOX];
+  d.state_type = "orx_state";
+  expect_create_error(&d, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "desc->state_type");
+  d = test_custom_descs[TEST_BOX];
+  d.state_size = 65;
+  expect_create_error(&d, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "desc->state_size is 65");
+  d = test_custom_descs[TEST_BOX];
+  d.element_size = 0;
+  expect_create_error(&d, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "desc->element_size is 0");
+  d = test_custom_descs[TEST_BOX];
+  d.commutative = 0;
+  expect_create_error(&d, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, "not supported yet");
+  /* The host's sizes differ from the device's: both named. */
+  d = test_custom_descs[TEST_BOX];
+  d.element_size = 16;
+  expect_create_error(&d, OCL_REDUCE_ERROR_OPERATOR_SIZE, "sizeof(point) is 12");
+  d = test_custom_descs[TEST_BOX];
+  d.state_size = 28;
+  expect_create_error(&d, OCL_REDUCE_ERROR_OPERATOR_SIZE, "desc->state_size is 28");
+  /* A compile error: the compiler's log, which names the operator's source. */
+  d = test_custom_descs[TEST_SQUARES];
+  d.source = "ulong sq_zero(void) { return 0; }\n"
+             "ulong sq_map(uint x, ulong index) { return x * y; }\n"
+             "ulong sq_add(ulong a, ulong b) { return a + b; }\n";
+  expect_create_error(&d, OCL_REDUCE_ERROR_BUILD, "y");
+  /* A function the source mentions but does not define is the compiler's to find. */
+  d = test_custom_descs[TEST_SQUARES];
+  d.source = "ulong sq_zero(void) { return 0; }\n"
+             "ulong sq_map(uint x, ulong index) { return x; } /* not sq_add */\n";
+  expect_create_error(&d, OCL_REDUCE_ERROR_BUILD, "sq_add");
+}
+
+static void test_call_errors(void **state) {
+  (void)state;
+  uint32_t data[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  uint64_t out[2] = {77, 77}, offsets[3] = {0, 4, 8};
+  expect_error(ocl_reduce_custom(NULL, ops[TEST_SQUARES], ocl_reduce_host_input(data), 8,
+                                 ocl_reduce_host_output(out)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "ocl_reduce_custom: ctx is NULL");
+  expect_error(ocl_reduce_custom(test_ctx, NULL, ocl_reduce_host_input(data), 8,
+                                 ocl_reduce_host_output(out)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "op is NULL");
+  expect_error(ocl_reduce_custom(test_ctx, ops[TEST_SQUARES], ocl_reduce_host_input(NULL), 8,
+                                 ocl_reduce_host_output(out)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "input is NULL");
+  expect_error(ocl_reduce_custom(test_ctx, ops[TEST_SQUARES], ocl_reduce_host_input(data), 8,
+                                 ocl_reduce_host_output(NULL)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "result is NULL");
+  expect_error(ocl_reduce_custom_segments(test_ctx, NULL, ocl_reduce_host_input(data), 2, 4,
+                                          ocl_reduce_host_output(out)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "ocl_reduce_custom_segments: op");
+  offsets[1] = 9;
+  expect_error(ocl_reduce_custom_segments_offsets(
+                   test_ctx, ops[TEST_SQUARES], ocl_reduce_host_input(data), 2,
+                   ocl_reduce_host_input(offsets), ocl_reduce_host_output(out)),
+               OCL_REDUCE_ERROR_BAD_OFFSETS, test_ctx, "offsets[2] = 8 is less than");
+  /* A result buffer too small for one state. */
+  ocl_reduce_buffer *small = NULL;
+  assert_int_equal(ocl_reduce_buffer_create(test_ctx, 4, &small), OCL_REDUCE_OK);
+  expect_error(ocl_reduce_custom(test_ctx, ops[TEST_SQUARES], ocl_reduce_host_input(data), 8,
+                                 ocl_reduce_buffer_output(small, 0)),
+               OCL_REDUCE_ERROR_OUT_OF_RANGE, test_ctx, "result elements [0, 0 + 1) of 8 bytes");
+  ocl_reduce_buffer_destroy(small);
+  assert_true(out[0] == 77 && out[1] == 77);
+  /* An operator of another context. */
+  ocl_reduce_context *other = test_context_create();
+  assert_non_null(other);
+  expect_error(ocl_reduce_custom(other, ops[TEST_SQUARES], ocl_reduce_host_input(data), 8,
+                                 ocl_reduce_host_output(out)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, other, "op was created on another context");
+  ocl_reduce_context_destroy(other);
+  assert_true(out[0] == 77 && out[1] == 77);
+  ocl_reduce_operator_destroy(NULL);
+}
+
+#define ENTRY(W) cmocka_unit_test(test_whole_##W), cmocka_unit_test(test_segments_##W),
+
+int main(void) {
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_create_errors),
+                                     cmocka_unit_test(test_call_errors), WHICH_TESTS(ENTRY)};
+  return TEST_RUN(tests, setup, teardown);
+}
