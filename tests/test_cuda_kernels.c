@@ -101,9 +101,11 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
     const orx_target t = test_target(&caps, paths[p]);
     orx_plan plan;
     orx_request r;
-    /* Every operator and type the kernels compute in (signed integers sum as unsigned). */
+    /* Every operator and type the kernels compute in (signed integers sum as unsigned); light
+     * runs (the sanitizer build) sums and maxima. */
 #define ORX_COMPILE_OP_TYPE(OP, TYPE)                                                              \
-  if (orx_compute_type(OCL_REDUCE_##OP, OCL_REDUCE_##TYPE) == OCL_REDUCE_##TYPE)                   \
+  if (orx_compute_type(OCL_REDUCE_##OP, OCL_REDUCE_##TYPE) == OCL_REDUCE_##TYPE &&                 \
+      (!test_light() || OCL_REDUCE_##OP == OCL_REDUCE_SUM || OCL_REDUCE_##OP == OCL_REDUCE_MAX))   \
     compiled += compile_op_type(t, OCL_REDUCE_##OP, OCL_REDUCE_##TYPE);
     TEST_OP_TYPES(ORX_COMPILE_OP_TYPE)
 #undef ORX_COMPILE_OP_TYPE

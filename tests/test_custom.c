@@ -85,7 +85,17 @@ static int check_whole(test_custom w, const void *data, size_t n, int in_buffer,
   return bad;
 }
 
+/* Light runs: the operators whose kernels differ most (elements of their own type, scalar
+ * elements as vectors, the 64-byte state). */
+static void skip_if_light(test_custom w) {
+  if (test_light() && w == TEST_SQUARES) {
+    printf("# skipped: OCL_REDUCE_TEST_LIGHT=1\n");
+    skip();
+  }
+}
+
 static void sweep(test_custom w) {
+  skip_if_light(w);
   size_t sizes[128];
   const size_t count = test_sizes(test_context_shape(test_ctx), 0, sizes, 128);
   int failures = 0;
@@ -109,6 +119,7 @@ static void sweep(test_custom w) {
 /* Equal lengths, then random lengths (empty ones included) by offsets in host memory and in a
  * buffer; each result against the fold of its segment (indices count from its start). */
 static void segments(test_custom w) {
+  skip_if_light(w);
   static const size_t lengths[] = {1, 3, 32, 33, 100, 1000, 5000};
   const size_t elem = test_custom_descs[w].element_size, state = test_custom_descs[w].state_size;
   const size_t cases = sizeof lengths / sizeof lengths[0] + 2;

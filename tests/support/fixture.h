@@ -34,9 +34,12 @@ ocl_reduce_context *test_context_create(void);
 /* The subgroup and work-group sizes of a context, for boundary sizes. */
 test_shape test_context_shape(ocl_reduce_context *ctx);
 
-/* OCL_REDUCE_TEST_LIGHT=1: the sweeps that cost the most run a representative part (sums and
- * maxima of every type, smaller inputs). The sanitizer build uses it: it checks the host code, and
- * the full sweeps run in the Release build on every implementation. */
+/* OCL_REDUCE_TEST_LIGHT=1: the sweeps that cost the most run a representative part: every kernel
+ * and every way of combining, on fewer operators and types and smaller inputs (each program
+ * says which). The sanitizer build uses it, and so do the configurations that automatic
+ * selection does not take (tests/discover_tests.cmake.in): the full sweeps run on each
+ * implementation's automatic path, or with OCL_REDUCE_TEST_FULL=first (CI's time budget) on the
+ * first implementation's only. */
 int test_light(void);
 
 /* Fails the test unless `got` is `expected` and the last error (of c, or of the thread when c is
