@@ -513,9 +513,10 @@ OCL_REDUCE_API size_t ocl_reduce_result_size(ocl_reduce_op op, ocl_reduce_type t
  * bytes, and CUDA has no such types) and names starting with orx_ or ORX_ (the library's). For
  * CUDA the library maps OpenCL C's scalar type names, INFINITY, NAN, MAXFLOAT, FLT_MAX/MIN and
  * DBL_MAX/MIN; math functions that CUDA has under the same names (fmin, fmax, sqrt, fabs, isnan,
- * min, max, ...) work as they are; other OpenCL built-ins do not. The
- * functions may be called in any grouping; results of float arithmetic may therefore differ in
- * rounding between devices and paths, as built-in float sums do.
+ * min, max, ...) work as they are; other OpenCL built-ins do not. The functions may be called
+ * in any grouping; results of float arithmetic may therefore differ in rounding between devices
+ * and paths, as built-in float sums do (the same input on the same device and path gives the
+ * same bits on every run).
  *
  * Example, the sum of squares of floats (element float, state float):
  *   static const char source[] =

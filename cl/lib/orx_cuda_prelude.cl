@@ -2,10 +2,10 @@
  * orx_cuda_prelude.cl: maps the OpenCL C that the kernels in cl/ use onto CUDA C++, so that NVRTC
  * compiles the same kernel texts for the CUDA backend (CLBlast does the same with its
  * opencl_to_cuda.h). Only what the kernels use is mapped, and the scalar types and constants
- * that user operators' sources may use (see ocl_reduce_operator_desc). It comes after the contract and before
- * the kernel file, and spells the words of lib/orx_dialect.cl for CUDA. Vector types exist in
- * CUDA only as structs (float4, ...): ORX_NATIVE_VECTORS = 0 makes the kernels use them for
- * 16-byte loads only.
+ * that user operators' sources may use (see ocl_reduce_operator_desc). It comes after the
+ * contract and before the kernel file, and spells the words of lib/orx_dialect.cl for CUDA.
+ * Vector types exist in CUDA only as structs (float4, ...): ORX_NATIVE_VECTORS = 0 makes the
+ * kernels use them for 16-byte loads only.
  * ============================================================================================== */
 #include "orx_contract.h"
 

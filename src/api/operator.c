@@ -69,7 +69,7 @@ static ocl_reduce_status check_desc(ocl_reduce_context *ctx, const ocl_reduce_op
                   names[i].is_type ? "a type name" : "a C identifier", ORX_NAME_MAX);
     /* Types may be OpenCL's own (float); functions must be the source's. */
     ORX_CHECK_ARG(ctx, names[i].is_type || mentions(d->source, names[i].value),
-                  "%s: desc->%s names \"%s\", which desc->source does not define", function,
+                  "%s: desc->%s names \"%s\", which desc->source does not contain", function,
                   names[i].field, names[i].value);
   }
   ORX_CHECK_ARG(ctx, d->element_size >= 1 && d->element_size <= ORX_STATE_MAX_BYTES,

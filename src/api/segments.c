@@ -44,7 +44,7 @@ static ocl_reduce_status custom_call(ocl_reduce_context *ctx, orx_seg_call *c, c
   memset(c, 0, sizeof *c);
   c->function = function;
   ORX_FORWARD(orx_check_user_operator(ctx, function, op));
-  c->type = (ocl_reduce_type)ORX_CUSTOM;
+  c->type = (ocl_reduce_type)op->op.element_type; /* ORX_CUSTOM, or a scalar type */
   c->op = op->op;
   c->elem = op->op.element_bytes;
   c->result_bytes = op->op.state_bytes;

@@ -157,7 +157,7 @@ typedef struct orx_request {
   orx_stage stage;          /* REDUCE */
 } orx_request;
 /* The request of a whole-array reduction with a built-in operator (the other entries start from
- * it), and with a user operator (type ORX_CUSTOM). */
+ * it), and with a user operator (type: its elements, ORX_CUSTOM or a scalar type). */
 orx_request orx_reduce_request(ocl_reduce_op op, ocl_reduce_type type);
 orx_request orx_custom_request(const orx_operator *op);
 /* Bytes of one element of a request's input (its type's, or a user operator's). */
