@@ -2,7 +2,8 @@
  * test_large.c: inputs past the 32-bit limits. Over 2^31 bytes from host memory (uploaded in
  * pieces, so it works even where one allocation cannot hold it) and as one device buffer where the
  * device allows such an allocation; with OCL_REDUCE_TEST_HUGE=1, over 2^32 elements. Each test is
- * skipped, visibly, where host or device memory is too small.
+ * skipped, visibly, where host or device memory is too small. ARGMIN and ARGMAX check that indices
+ * keep all their bits.
  * ============================================================================================== */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,13 +18,14 @@ static int host_memory_allows(size_t bytes) {
   return pages > 0 && page > 0 && (double)pages * (double)page > 2.5 * (double)bytes;
 }
 
-/* Fills n u32 values; returns their wrapped sum, xor and max. */
+/* Fills n u32 values; returns their wrapped sum, xor and max, and the first index of the least. */
 typedef struct facts {
   uint32_t sum, xor_, max;
+  uint64_t argmin;
 } facts;
 
 static facts fill(uint32_t *data, size_t n) {
-  facts f = {0, 0, 0};
+  facts f = {0, 0, 0, 0};
   const uint64_t seed = test_rng_next();
   for (size_t i = 0; i < n; i++) {
     /* The largest value at the very end: the last element must be read. */
@@ -34,8 +36,19 @@ static facts fill(uint32_t *data, size_t n) {
     f.xor_ ^= x;
     if (x > f.max)
       f.max = x;
+    if (x < data[f.argmin])
+      f.argmin = i;
   }
   return f;
+}
+
+/* ARGMAX (the largest value is the last element, so its index needs all 64 bits past 2^32
+ * elements) and ARGMIN, against the facts. */
+static void check_args(const ocl_reduce_arg *max, const ocl_reduce_arg *min, const facts *f,
+                       size_t n) {
+  assert_int_equal(max->value.u32, f->max);
+  assert_int_equal(max->index, n - 1);
+  assert_int_equal(min->index, f->argmin);
 }
 
 static void check_host_input(size_t n) {
@@ -51,9 +64,15 @@ static void check_host_input(size_t n) {
                    OCL_REDUCE_OK);
   assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_MAX, OCL_REDUCE_U32, data, n, &max),
                    OCL_REDUCE_OK);
+  ocl_reduce_arg arg_max, arg_min;
+  assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_ARGMAX, OCL_REDUCE_U32, data, n, &arg_max),
+                   OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_ARGMIN, OCL_REDUCE_U32, data, n, &arg_min),
+                   OCL_REDUCE_OK);
   free(data);
   assert_int_equal(sum, f.sum);
   assert_int_equal(max, f.max);
+  check_args(&arg_max, &arg_min, &f, n);
 }
 
 static void check_device_buffer(size_t n) {
@@ -88,7 +107,15 @@ static void check_device_buffer(size_t n) {
   assert_int_equal(
       ocl_reduce_buffer_reduce(test_ctx, OCL_REDUCE_MAX, OCL_REDUCE_U32, buf, 1, n, &max),
       OCL_REDUCE_OK);
+  ocl_reduce_arg arg_max, arg_min;
+  assert_int_equal(
+      ocl_reduce_buffer_reduce(test_ctx, OCL_REDUCE_ARGMAX, OCL_REDUCE_U32, buf, 1, n, &arg_max),
+      OCL_REDUCE_OK);
+  assert_int_equal(
+      ocl_reduce_buffer_reduce(test_ctx, OCL_REDUCE_ARGMIN, OCL_REDUCE_U32, buf, 1, n, &arg_min),
+      OCL_REDUCE_OK);
   ocl_reduce_buffer_destroy(buf);
+  check_args(&arg_max, &arg_min, &f, n);
   assert_int_equal(sum, f.sum);
   assert_int_equal(x, f.xor_);
   assert_int_equal(max, f.max);
