@@ -77,13 +77,16 @@ static orx_plan segments_plan(orx_target t, ocl_reduce_op op, ocl_reduce_type ty
   return plan;
 }
 
-/* A whole-array reduction, and segments by the multireduction at its widest with each kind of
- * load. Returns the kernels compiled. */
+/* A whole-array reduction, and for sums and maxima segments by the multireduction at its widest
+ * with each kind of load. Returns the kernels compiled. */
 static int compile_op_type(const orx_target t, ocl_reduce_op op, ocl_reduce_type type) {
   const orx_request r = orx_reduce_request(op, type);
   orx_plan plan;
   orx_plan_make(&t, &r, &plan);
   int compiled = compile(&plan);
+  /* The multireduction's loads are the same code for every operator: sums and maxima. */
+  if (op != OCL_REDUCE_SUM && op != OCL_REDUCE_MAX)
+    return compiled;
   plan = segments_plan(t, op, type, ORX_SEG_MR, 0, 32, 16, ORX_SEG_ELEMENTS);
   compiled += compile(&plan);
   plan = segments_plan(t, op, type, ORX_SEG_MR, 0, 8, 8, ORX_SEG_VECTORS);

@@ -1,0 +1,46 @@
+/* =================================================================================================
+ * plan_request.c: what the planner is asked (planner.h): operators as plans carry them, built-in
+ * or a user's, and the whole-array requests the other entries start from.
+ * ============================================================================================== */
+#include <string.h>
+
+#include "core/planner.h"
+
+orx_operator orx_builtin_operator(ocl_reduce_op op, ocl_reduce_type type) {
+  orx_operator o;
+  memset(&o, 0, sizeof o);
+  o.id = op;
+  if (orx_op_flags(op) & ORX_OPF_STATE) {
+    const orx_state_facts f = orx_state_facts_of(op, type);
+    o.state_bytes = f.state_bytes;
+    o.state_align = f.state_align;
+    o.result_bytes = f.result_bytes;
+  }
+  return o;
+}
+
+int orx_operator_is_state(const orx_operator *op) {
+  return op->id == ORX_OP_CUSTOM || (orx_op_flags((ocl_reduce_op)op->id) & ORX_OPF_STATE);
+}
+
+orx_request orx_reduce_request(ocl_reduce_op op, ocl_reduce_type type) {
+  orx_request r;
+  memset(&r, 0, sizeof r);
+  r.entry = ORX_ENTRY_REDUCE;
+  r.type = type;
+  r.op = orx_builtin_operator(op, type);
+  return r;
+}
+
+orx_request orx_custom_request(const orx_operator *op) {
+  orx_request r;
+  memset(&r, 0, sizeof r);
+  r.entry = ORX_ENTRY_REDUCE;
+  r.type = (ocl_reduce_type)op->element_type;
+  r.op = *op;
+  return r;
+}
+
+size_t orx_request_element_bytes(const orx_request *request) {
+  return request->op.element_bytes ? request->op.element_bytes : orx_type_size(request->type);
+}
