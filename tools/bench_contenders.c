@@ -104,7 +104,8 @@ static int ocl_prepare(contender *c, const bench_case *bc, char *why, size_t why
   if (st == OCL_REDUCE_OK)
     st = ocl_reduce_buffer_write(s->profiled, s->profiled_buf, 0, bc->host, bytes);
   if (st == OCL_REDUCE_OK && bc->segment_length)
-    st = ocl_reduce_buffer_create(s->profiled, bc->segment_count * ocl_reduce_type_size(bc->type),
+    st = ocl_reduce_buffer_create(s->profiled,
+                                  bc->segment_count * ocl_reduce_result_size(bc->op, bc->type),
                                   &s->profiled_results);
   if (st == OCL_REDUCE_OK && s->as_user_operator)
     st = user_operator_of(s->plain, bc, &s->plain_op);
@@ -136,7 +137,7 @@ static ocl_reduce_status ocl_call(ocl_reduce_context *ctx, const bench_case *bc,
 
 static int ocl_run(contender *c, const bench_case *bc, bench_sample *sample, void *result) {
   ocl_state *s = c->state;
-  uint64_t again = 0, ns = 0;
+  uint64_t again[8], ns = 0; /* one result of any operator */
   double t0 = tool_now();
   ocl_reduce_status st =
       ocl_call(s->plain, bc, s->plain_op, s->plain_buf, ocl_reduce_host_output(result));
@@ -146,7 +147,7 @@ static int ocl_run(contender *c, const bench_case *bc, bench_sample *sample, voi
   if (st == OCL_REDUCE_OK)
     st = ocl_call(s->profiled, bc, s->profiled_op, s->profiled_buf,
                   bc->segment_length ? ocl_reduce_buffer_output(s->profiled_results, 0)
-                                     : ocl_reduce_host_output(&again));
+                                     : ocl_reduce_host_output(again));
   if (st == OCL_REDUCE_OK)
     st = ocl_reduce_last_kernel_ns(s->profiled, &ns);
   if (st != OCL_REDUCE_OK) {
@@ -241,9 +242,9 @@ int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_s
 
 static int omp_prepare(contender *c, const bench_case *bc, char *why, size_t why_size) {
   (void)c;
-  uint64_t ignored;
-  if (bc->segment_length ? !omp_reduce_segments(bc->op, bc->type, bc->host, 1, 1, &ignored)
-                         : !omp_reduce(bc->op, bc->type, bc->host, 1, &ignored)) {
+  uint64_t ignored[8]; /* one result of any operator */
+  if (bc->segment_length ? !omp_reduce_segments(bc->op, bc->type, bc->host, 1, 1, ignored)
+                         : !omp_reduce(bc->op, bc->type, bc->host, 1, ignored)) {
     snprintf(why, why_size, "no OpenMP reduction for %s on %s", ocl_reduce_op_name(bc->op),
              ocl_reduce_type_name(bc->type));
     return 0;

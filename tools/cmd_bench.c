@@ -55,7 +55,9 @@ static int usage(void) {
           "                          GPUs, 2^24 on CPU devices) in segments of each length in\n"
           "                          LIST; sweep: 1, 2, 4, ..., 65536 and 3, 33, 101,\n"
           "                          1000, 4097\n"
-          "  --ops LIST              sum,prod,min,max,and,or,xor (default sum)\n"
+          "  --ops LIST              sum,prod,min,max,and,or,xor, or the structured\n"
+          "                          argmin,argmax,minmax,sum_wide,sum_compensated,mean_var\n"
+          "                          (default sum)\n"
           "  --types LIST            i32,u32,i64,u64,f32,f64 (default f32)\n"
           "  --paths LIST            [opencl/|cuda/] then auto, local, subgroup, or\n"
           "                          subgroup:khr|intel|ptx|builtin|cuda (default auto), each\n"
@@ -87,10 +89,8 @@ static int parse_list(const char *value, int count_max, int *count,
   return *count > 0;
 }
 
-/* Scalar operators only: the structured ones' results are larger than one element (their bench
- * is still to come). */
 static int one_op(const char *item, int index, void *out) {
-  for (int o = 0; o <= OCL_REDUCE_XOR; o++)
+  for (int o = 0; o < OCL_REDUCE_OP_COUNT; o++)
     if (strcmp(item, ocl_reduce_op_name((ocl_reduce_op)o)) == 0) {
       ((ocl_reduce_op *)out)[index] = (ocl_reduce_op)o;
       return 1;
@@ -199,12 +199,15 @@ static int parse(int argc, char **argv, bench_args *a) {
   return a->warmup >= 0;
 }
 
-/* Small integers: every order of combining gives the same bits, so contenders must agree. */
+/* Small integers: every order of combining gives the same bits, so contenders must agree. ARGMIN
+ * and ARGMAX find one extreme two thirds of the way in (the others' values repeat). */
 static void fill(void *data, size_t n, ocl_reduce_op op, ocl_reduce_type type) {
   for (size_t i = 0; i < n; i++) {
     long long v = (long long)((i * 2654435761u) % 17) - 8;
     if (op == OCL_REDUCE_PROD)
       v = (i % 7 == 0) ? -1 : 1;
+    if ((op == OCL_REDUCE_ARGMIN || op == OCL_REDUCE_ARGMAX) && i == n / 3 * 2)
+      v = op == OCL_REDUCE_ARGMIN ? -9 : 9;
     switch (type) {
     case OCL_REDUCE_I32: ((int32_t *)data)[i] = (int32_t)v; break;
     case OCL_REDUCE_U32: ((uint32_t *)data)[i] = (uint32_t)v; break;
@@ -216,6 +219,25 @@ static void fill(void *data, size_t n, ocl_reduce_op op, ocl_reduce_type type) {
   }
 }
 
+/* Whether two contenders' results agree: the same bytes, but for MEAN_VAR's mean and M2, which
+ * depend on the order of combining (the same count, and 1e-9 relative). */
+static int same_results(const bench_case *bc, const unsigned char *a, const unsigned char *b,
+                        size_t count) {
+  if (bc->op != OCL_REDUCE_MEAN_VAR)
+    return memcmp(a, b, count * ocl_reduce_result_size(bc->op, bc->type)) == 0;
+  for (size_t i = 0; i < count; i++) {
+    ocl_reduce_moments x, y;
+    memcpy(&x, a + i * sizeof x, sizeof x);
+    memcpy(&y, b + i * sizeof y, sizeof y);
+    const double scale = 1 + (x.m2 < 0 ? -x.m2 : x.m2) + (x.mean < 0 ? -x.mean : x.mean);
+    const double dm = x.mean - y.mean, d2 = x.m2 - y.m2;
+    if (x.count != y.count || (dm < 0 ? -dm : dm) > 1e-9 * scale ||
+        (d2 < 0 ? -d2 : d2) > 1e-9 * scale)
+      return 0;
+  }
+  return 1;
+}
+
 /* Times every contender on one case; results[k] gets contender k's medians (negative when the
  * contender did not take the case). Returns 0 on failure. */
 static int measure(contender *cs, int count, const bench_case *bc, int reps, int warmup,
@@ -224,8 +246,8 @@ static int measure(contender *cs, int count, const bench_case *bc, int reps, int
   int taken[MAX_CONTENDERS] = {0}, active[MAX_CONTENDERS] = {0};
   bench_sample *samples[MAX_CONTENDERS] = {0};
   unsigned char *answer[MAX_CONTENDERS] = {0};
-  const size_t size = ocl_reduce_type_size(bc->type);
-  const size_t answer_bytes = (bc->segment_length ? bc->segment_count : 1) * size;
+  const size_t result_count = bc->segment_length ? bc->segment_count : 1;
+  const size_t answer_bytes = result_count * ocl_reduce_result_size(bc->op, bc->type);
   int ok = 1, reference = -1;
   for (int k = 0; k < count; k++) {
     char why[256] = "";
@@ -255,7 +277,7 @@ static int measure(contender *cs, int count, const bench_case *bc, int reps, int
       continue;
     if (reference < 0)
       reference = k;
-    if (memcmp(answer[k], answer[reference], answer_bytes) != 0) {
+    if (!same_results(bc, answer[k], answer[reference], result_count)) {
       fprintf(stderr, "ocl-reduce: results differ: '%s' and '%s' disagree on the same input\n",
               cs[reference].name, cs[k].name);
       ok = 0;

@@ -2,7 +2,8 @@
  * cub_contender.cu: cub::DeviceReduce and cub::DeviceSegmentedReduce as a benchmark contender
  * (bench.h), compiled with nvcc into the tool only; the library never depends on CUB. Device time: CUDA events around the CUB call.
  * End-to-end: the CUB call plus a cudaMemcpy of its result to host memory, as an application would
- * write it. Covers sum, min and max; temporary storage is allocated in prepare, outside the timing.
+ * write it. Covers sum, min and max, and argmin and argmax (whose results are rearranged into
+ * ocl_reduce_arg after the timing); temporary storage is allocated in prepare, outside the timing.
  * Without a usable GPU (no driver, no device) it reports itself unavailable.
  * ============================================================================================== */
 #include <cub/cub.cuh>
@@ -34,14 +35,26 @@ double now() {
 // Runs (or, with d_temp null, sizes) the CUB reduction of the case's operator on type T: the
 // whole array (DeviceReduce), or each segment (DeviceSegmentedReduce with begin offsets, the end
 // offsets being the next begin offsets, as CSR arrays are usually passed).
+//
+// Argmin and argmax: DeviceReduce writes the value and the int64 index to separate places (here
+// the two halves of an ocl_reduce_arg in d_out); DeviceSegmentedReduce writes a
+// KeyValuePair<int, T> per segment, the index in the segment.
 template <typename T>
 cudaError_t reduce(const bench_case *bc, cub_state *s) {
   const T *in = static_cast<const T *>(s->d_in);
   T *out = static_cast<T *>(s->d_out);
   const int *begin = s->d_offsets, *end = s->d_offsets ? s->d_offsets + 1 : nullptr;
   const int segments = (int)bc->segment_count;
+  auto *pairs = static_cast<cub::KeyValuePair<int, T> *>(s->d_out);
+  auto *index = reinterpret_cast<int64_t *>(static_cast<char *>(s->d_out) + 8);
   if (bc->segment_length) {
     switch (bc->op) {
+    case OCL_REDUCE_ARGMIN:
+      return cub::DeviceSegmentedReduce::ArgMin(s->d_temp, s->temp_bytes, in, pairs, segments,
+                                                begin, end);
+    case OCL_REDUCE_ARGMAX:
+      return cub::DeviceSegmentedReduce::ArgMax(s->d_temp, s->temp_bytes, in, pairs, segments,
+                                                begin, end);
     case OCL_REDUCE_SUM:
       return cub::DeviceSegmentedReduce::Sum(s->d_temp, s->temp_bytes, in, out, segments, begin,
                                              end);
@@ -62,6 +75,10 @@ cudaError_t reduce(const bench_case *bc, cub_state *s) {
     return cub::DeviceReduce::Min(s->d_temp, s->temp_bytes, in, out, bc->n);
   case OCL_REDUCE_MAX:
     return cub::DeviceReduce::Max(s->d_temp, s->temp_bytes, in, out, bc->n);
+  case OCL_REDUCE_ARGMIN:
+    return cub::DeviceReduce::ArgMin(s->d_temp, s->temp_bytes, in, out, index, (int64_t)bc->n);
+  case OCL_REDUCE_ARGMAX:
+    return cub::DeviceReduce::ArgMax(s->d_temp, s->temp_bytes, in, out, index, (int64_t)bc->n);
   default:
     return cudaErrorNotSupported;
   }
@@ -92,8 +109,9 @@ void cub_unprepare(contender *c) {
 
 int cub_prepare(contender *c, const bench_case *bc, char *why, size_t why_size) {
   cub_state *s = static_cast<cub_state *>(c->state);
-  if (bc->op != OCL_REDUCE_SUM && bc->op != OCL_REDUCE_MIN && bc->op != OCL_REDUCE_MAX) {
-    snprintf(why, why_size, "the CUB contender covers sum, min and max");
+  if (bc->op != OCL_REDUCE_SUM && bc->op != OCL_REDUCE_MIN && bc->op != OCL_REDUCE_MAX &&
+      bc->op != OCL_REDUCE_ARGMIN && bc->op != OCL_REDUCE_ARGMAX) {
+    snprintf(why, why_size, "the CUB contender covers sum, min, max, argmin and argmax");
     return 0;
   }
   const size_t bytes = bc->n * ocl_reduce_type_size(bc->type);
@@ -102,7 +120,9 @@ int cub_prepare(contender *c, const bench_case *bc, char *why, size_t why_size) 
     e = cudaMemcpy(s->d_in, bc->host, bytes, cudaMemcpyHostToDevice);
   const size_t results = bc->segment_length ? bc->segment_count : 1;
   if (e == cudaSuccess)
-    e = cudaMalloc(&s->d_out, results * 8);
+    e = cudaMalloc(&s->d_out, results * sizeof(ocl_reduce_arg));
+  if (e == cudaSuccess) /* the bytes of an ocl_reduce_arg's value that a 4-byte value leaves */
+    e = cudaMemset(s->d_out, 0, results * sizeof(ocl_reduce_arg));
   if (e == cudaSuccess && bc->segment_length) {
     if (bc->n > (size_t)INT32_MAX) {
       snprintf(why, why_size, "segment offsets beyond 2^31");
@@ -136,10 +156,26 @@ int cub_run(contender *c, const bench_case *bc, bench_sample *sample, void *resu
   cudaError_t e = reduce_typed(bc, s);
   cudaEventRecord(s->stop);
   const size_t results = bc->segment_length ? bc->segment_count : 1;
+  const bool pairs = bc->segment_length && (bc->op == OCL_REDUCE_ARGMIN ||
+                                            bc->op == OCL_REDUCE_ARGMAX);
+  const size_t pair_bytes = 2 * ocl_reduce_type_size(bc->type); /* KeyValuePair<int, T> */
+  const size_t size = pairs ? pair_bytes : ocl_reduce_result_size(bc->op, bc->type);
+  std::vector<unsigned char> copied(pairs ? results * pair_bytes : 0);
   if (e == cudaSuccess)
-    e = cudaMemcpy(result, s->d_out, results * ocl_reduce_type_size(bc->type),
+    e = cudaMemcpy(pairs ? copied.data() : result, s->d_out, results * size,
                    cudaMemcpyDeviceToHost);
   sample->end_to_end_s = now() - t0;
+  if (pairs) /* {int key; T value} (aligned to T) per segment, into ocl_reduce_arg */
+    for (size_t i = 0; i < results; i++) {
+      ocl_reduce_arg arg;
+      std::memset(&arg, 0, sizeof arg);
+      int key = 0;
+      std::memcpy(&key, &copied[i * pair_bytes], sizeof key);
+      std::memcpy(&arg, &copied[i * pair_bytes + pair_bytes - ocl_reduce_type_size(bc->type)],
+                  ocl_reduce_type_size(bc->type));
+      arg.index = (uint64_t)key;
+      std::memcpy(static_cast<char *>(result) + i * sizeof arg, &arg, sizeof arg);
+    }
   float ms = 0;
   if (e == cudaSuccess)
     e = cudaEventElapsedTime(&ms, s->start, s->stop);

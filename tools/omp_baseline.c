@@ -45,6 +45,8 @@ OMP_BITS(u32, uint32_t)
 OMP_BITS(u64, uint64_t)
 
 int omp_reduce(ocl_reduce_op op, ocl_reduce_type type, const void *data, size_t n, void *result) {
+  if (op > OCL_REDUCE_XOR)
+    return omp_reduce_structured(op, type, data, n, result);
   const int wide = ocl_reduce_type_size(type) == 8;
   const int is_signed = type == OCL_REDUCE_I32 || type == OCL_REDUCE_I64;
 #define RUN(FN, T)                                                                                 \
@@ -90,7 +92,7 @@ int omp_reduce(ocl_reduce_op op, ocl_reduce_type type, const void *data, size_t 
     case OCL_REDUCE_AND: RUN(and_u64, uint64_t);
     case OCL_REDUCE_OR: RUN(or_u64, uint64_t);
     case OCL_REDUCE_XOR: RUN(xor_u64, uint64_t);
-    default: return 0; /* structured operators: no baseline */
+    default: return 0;
     }
   }
   switch (op) {
@@ -101,7 +103,7 @@ int omp_reduce(ocl_reduce_op op, ocl_reduce_type type, const void *data, size_t 
   case OCL_REDUCE_AND: RUN(and_u32, uint32_t);
   case OCL_REDUCE_OR: RUN(or_u32, uint32_t);
   case OCL_REDUCE_XOR: RUN(xor_u32, uint32_t);
-  default: break; /* structured operators: no baseline */
+  default: break;
   }
 #undef RUN
   return 0;

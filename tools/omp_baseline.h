@@ -10,8 +10,14 @@
 #include "ocl_reduce.h"
 
 /* Reduces n elements of `type` at `data` with `op` into *result (one element of `type`).
- * Returns 0 when the combination has no baseline (AND/OR/XOR on floats). */
+ * Returns 0 when the combination has no baseline (AND/OR/XOR on floats); structured operators go
+ * to omp_reduce_structured. */
 int omp_reduce(ocl_reduce_op op, ocl_reduce_type type, const void *data, size_t n, void *result);
+
+/* omp_structured.c: ARGMIN, ARGMAX, MINMAX, MEAN_VAR and (f32) SUM_WIDE on f32 and f64, into
+ * *result (ocl_reduce_result_size(op, type) bytes). Returns 0 for other combinations. */
+int omp_reduce_structured(ocl_reduce_op op, ocl_reduce_type type, const void *data, size_t n,
+                          void *result);
 
 /* The per-segment loop: count segments of `length` elements each, one result per segment in
  * results. SUM, MIN and MAX on every type; returns 0 for other operators. */

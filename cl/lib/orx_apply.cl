@@ -37,4 +37,33 @@
 #define ORX_APPLY_XOR(a, b, AS_BITS, FROM_BITS) ((a) ^ (b))
 #endif
 
+/* MIN and MAX of two scalar values, as ORX_APPLY_MIN / ORX_APPLY_MAX give them, written as a
+ * sequence of selects between values already computed: as nested conditionals NVRTC compiled
+ * branches, and MINMAX (two of them per element) ran at 0.39x of the f32 sum on the H200. (On
+ * OpenCL vectors the conditional operator evaluates both sides and selects anyway.) */
+#if ORX_TYPE_ID != ORX_CUSTOM
+ORX_INLINE ORX_VALUE_T orx_value_min(ORX_VALUE_T a, ORX_VALUE_T b) {
+#if ORX_IS_FLOAT
+  const ORX_VALUE_T tie = ORX_FROM_BITS(ORX_AS_BITS(a) | ORX_AS_BITS(b));
+  ORX_VALUE_T r = b < a ? b : a;
+  r = a == b ? tie : r;
+  r = b != b ? b : r;
+  return a != a ? a : r;
+#else
+  return ORX_APPLY_MIN(a, b, ORX_AS_BITS, ORX_FROM_BITS);
+#endif
+}
+ORX_INLINE ORX_VALUE_T orx_value_max(ORX_VALUE_T a, ORX_VALUE_T b) {
+#if ORX_IS_FLOAT
+  const ORX_VALUE_T tie = ORX_FROM_BITS(ORX_AS_BITS(a) & ORX_AS_BITS(b));
+  ORX_VALUE_T r = b > a ? b : a;
+  r = a == b ? tie : r;
+  r = b != b ? b : r;
+  return a != a ? a : r;
+#else
+  return ORX_APPLY_MAX(a, b, ORX_AS_BITS, ORX_FROM_BITS);
+#endif
+}
+#endif
+
 #endif /* ORX_APPLY_CL */

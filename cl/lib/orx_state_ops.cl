@@ -6,6 +6,11 @@
  * defaults, so the kernels run them exactly as they run a user's. A built-in may also project its
  * state to a result (ORX_STATE_RESULT); the host sizes results by ocl_reduce_result_size.
  *
+ * A built-in may also absorb a loaded vector into the ORX_VEC lanes a work-item keeps per chain
+ * (lib/orx_stream.cl) with fewer instructions than map and combine per element:
+ * ORX_STATE_LANES_ABSORB(lane, c, first) with lane[j] taking c[j], of index first + j. Lane j
+ * sees its elements in increasing index order, and every lane has absorbed as many.
+ *
  * Every combine here is commutative and associative on the values it sees, so results do not
  * depend on the combine order, except for the rounding of the float sums and moments.
  * ============================================================================================== */
@@ -66,6 +71,29 @@ ORX_INLINE int orx_arg_first(orx_state a, orx_state b) {
 ORX_INLINE orx_state orx_state_combine(orx_state a, orx_state b) {
   return orx_arg_first(a, b) ? a : b;
 }
+/* Whether x goes before lane state s, whose elements all have lower indices than x: only a
+ * strictly better value (or the identity's place) moves the index, so ties keep the first. */
+ORX_INLINE int orx_arg_displaces(ORX_VALUE_T x, orx_state s) {
+  const int tie = x == s.value;
+  const int empty = s.index == ~(ulong)0;
+#if ORX_IS_FLOAT
+  const ORX_BITS_T x_bits = ORX_AS_BITS(x), s_bits = ORX_AS_BITS(s.value);
+  const int sign_first = ORX_OP_ID == ORX_OP_ARGMIN ? x_bits > s_bits : x_bits < s_bits;
+  return (s.value == s.value) &
+         ((x != x) | ORX_ARG_BEFORE(x, s.value) | (tie & (sign_first | empty)));
+#else
+  return ORX_ARG_BEFORE(x, s.value) | (tie & empty);
+#endif
+}
+/* One compare per element, and a select (no index comparison). Lanes that keep an integer key of
+ * the value as well (one integer compare) took more registers and ran slower on the H200 (f32
+ * 2^28: 0.76x of CUB's ArgMin against 0.84x). */
+ORX_INLINE void orx_state_lanes_absorb(orx_state *lane, const ORX_VALUE_T *c, ulong first) {
+  for (int j = 0; j < ORX_VEC; j++)
+    if (orx_arg_displaces(c[j], lane[j]))
+      lane[j] = orx_state_map(c[j], first + (ulong)j);
+}
+#define ORX_STATE_LANES_ABSORB orx_state_lanes_absorb
 
 #elif ORX_OP_ID == ORX_OP_MINMAX
 /* ---- MINMAX: two values, MIN's then MAX's -------------------------------------------------- */
@@ -88,8 +116,8 @@ ORX_INLINE orx_state orx_state_identity(void) {
 }
 ORX_INLINE orx_state orx_state_combine(orx_state a, orx_state b) {
   orx_state s;
-  s.min = ORX_APPLY_MIN(a.min, b.min, ORX_AS_BITS, ORX_FROM_BITS);
-  s.max = ORX_APPLY_MAX(a.max, b.max, ORX_AS_BITS, ORX_FROM_BITS);
+  s.min = orx_value_min(a.min, b.min);
+  s.max = orx_value_max(a.max, b.max);
   return s;
 }
 
@@ -141,9 +169,25 @@ ORX_INLINE orx_state orx_state_combine(orx_state a, orx_state b) {
   s.error = (s.sum - s.sum == 0) ? a.error + b.error + lost : 0;
   return s;
 }
-/* The result is the sum with its error added: one value of the type. */
+/* Neumaier's step per element: no error term to add, and (for lanes, whose sums only grow by
+ * elements) no check for infinities: a lane's error after an infinite sum is NaN, which
+ * combine and the result drop. */
+ORX_INLINE void orx_state_lanes_absorb(orx_state *lane, const ORX_VALUE_T *c, ulong first) {
+  (void)first;
+  for (int j = 0; j < ORX_VEC; j++) {
+    const ORX_VALUE_T x = c[j], sum = lane[j].sum, t = sum + x;
+    const int sum_bigger = (sum < 0 ? -sum : sum) >= (x < 0 ? -x : x);
+    lane[j].error += sum_bigger ? (sum - t) + x : (x - t) + sum;
+    lane[j].sum = t;
+  }
+}
+#define ORX_STATE_LANES_ABSORB orx_state_lanes_absorb
+/* The result is the sum with its error added (none once the sum is infinite or NaN): one value of
+ * the type. */
 #define ORX_STATE_RESULT_T ORX_VALUE_T
-ORX_INLINE ORX_VALUE_T orx_state_result(orx_state s) { return s.sum + s.error; }
+ORX_INLINE ORX_VALUE_T orx_state_result(orx_state s) {
+  return s.sum + (s.sum - s.sum == 0 ? s.error : 0);
+}
 #define ORX_STATE_RESULT orx_state_result
 
 #elif ORX_OP_ID == ORX_OP_MEAN_VAR
@@ -184,6 +228,20 @@ ORX_INLINE orx_state orx_state_combine(orx_state a, orx_state b) {
   s.m2 = a.m2 + b.m2 + delta * delta * (double)a.count * b_share;
   return s;
 }
+/* Welford's step per element. The lanes have absorbed as many elements each, so one division
+ * serves the vector (H200: a division per element made the kernel compute-bound). */
+ORX_INLINE void orx_state_lanes_absorb(orx_state *lane, const ORX_VALUE_T *c, ulong first) {
+  (void)first;
+  const ulong count = lane[0].count + 1;
+  const double share = 1.0 / (double)count;
+  for (int j = 0; j < ORX_VEC; j++) {
+    const double x = (double)c[j], delta = x - lane[j].mean;
+    lane[j].count = count;
+    lane[j].mean += delta * share;
+    lane[j].m2 += delta * (x - lane[j].mean);
+  }
+}
+#define ORX_STATE_LANES_ABSORB orx_state_lanes_absorb
 
 #endif /* ORX_OP_ID */
 
