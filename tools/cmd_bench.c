@@ -8,7 +8,8 @@
  * for simd reduction` loop (compiled -O3 -march=native), or the per-segment loop, over malloc'd
  * memory and over huge pages; on NVIDIA GPUs cub::DeviceReduce or cub::DeviceSegmentedReduce when
  * the tool was built with the CUDA toolkit and a GPU is present. Every contender must return the
- * same results (the input is small integers, exact in any order); a mismatch fails the run.
+ * same results (the input is small integers, exact in any order; MEAN_VAR's mean and M2 within
+ * 1e-9); a mismatch fails the run.
  *
  * Fairness. Each contender is measured in its steady state, as an application reducing in a loop
  * sees it: calls run in short blocks of back-to-back calls per contender, and each block starts
