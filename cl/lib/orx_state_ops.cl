@@ -85,9 +85,9 @@ ORX_INLINE int orx_arg_displaces(ORX_VALUE_T x, orx_state s) {
   return ORX_ARG_BEFORE(x, s.value) | (tie & empty);
 #endif
 }
-/* One compare per element, and a select (no index comparison). Lanes that keep an integer key of
- * the value as well (one integer compare) took more registers and ran slower on the H200 (f32
- * 2^28: 0.76x of CUB's ArgMin against 0.84x). */
+/* One test per element, and a select (no index comparison). Lanes that kept an integer key of the
+ * value as well (one integer compare) took more registers and ran slower on the H200 (f32 2^28:
+ * 0.76x of CUB's ArgMin against 0.84x). */
 ORX_INLINE void orx_state_lanes_absorb(orx_state *lane, const ORX_VALUE_T *c, ulong first) {
   for (int j = 0; j < ORX_VEC; j++)
     if (orx_arg_displaces(c[j], lane[j]))
@@ -229,7 +229,7 @@ ORX_INLINE orx_state orx_state_combine(orx_state a, orx_state b) {
   return s;
 }
 /* Welford's step per element. The lanes have absorbed as many elements each, so one division
- * serves the vector (H200: a division per element made the kernel compute-bound). */
+ * (tens of instructions in double) serves the whole vector. */
 ORX_INLINE void orx_state_lanes_absorb(orx_state *lane, const ORX_VALUE_T *c, ulong first) {
   (void)first;
   const ulong count = lane[0].count + 1;
