@@ -176,9 +176,14 @@
 #ifndef ORX_VEC
 #define ORX_VEC 1
 #endif
-/* Independent accumulators per work-item. */
+/* Loads in flight per work-item. */
 #ifndef ORX_UNROLL
 #define ORX_UNROLL 1
+#endif
+/* Independent accumulators per work-item (at most ORX_UNROLL; load u feeds accumulator
+ * u % ORX_CHAINS). */
+#ifndef ORX_CHAINS
+#define ORX_CHAINS ORX_UNROLL
 #endif
 /* Work-items per work-group (a power of two); kernels are launched with exactly this many. */
 #ifndef ORX_WG_SIZE
@@ -263,11 +268,11 @@
 /* Every define above, X(c, NAME) for ORX_NAME: the only names the host's generated block may
  * hold (tests/test_planner.c checks every block the planner can produce against this list). */
 #define ORX_HOST_DEFINES(X, c)                                                                     \
-  X(c, TYPE_ID) X(c, OP_ID) X(c, SLOTS) X(c, SLOT_OPS) X(c, VEC) X(c, UNROLL) X(c, WG_SIZE)        \
-  X(c, STREAM) X(c, SG_IMPL) X(c, SG_SIZE) X(c, SG_BUILTIN_REDUCE) X(c, FINISH_SERIAL)             \
-  X(c, UNROLL_SLOTS) X(c, MR_Q) X(c, MR_LANES) X(c, SEG_OFFSETS) X(c, SEG_LOAD) X(c, SEG_BATCH)    \
-  X(c, SEG_STAGE) X(c, MIN_GROUPS_PER_CU) X(c, STATE) X(c, PARTIAL_OUT) X(c, INPUT_STATES)     \
-  X(c, ELEMENT_BYTES)
+  X(c, TYPE_ID) X(c, OP_ID) X(c, SLOTS) X(c, SLOT_OPS) X(c, VEC) X(c, UNROLL) X(c, CHAINS)         \
+  X(c, WG_SIZE) X(c, STREAM) X(c, SG_IMPL) X(c, SG_SIZE) X(c, SG_BUILTIN_REDUCE)                   \
+  X(c, FINISH_SERIAL) X(c, UNROLL_SLOTS) X(c, MR_Q) X(c, MR_LANES) X(c, SEG_OFFSETS)               \
+  X(c, SEG_LOAD) X(c, SEG_BATCH) X(c, SEG_STAGE) X(c, MIN_GROUPS_PER_CU) X(c, STATE)               \
+  X(c, PARTIAL_OUT) X(c, INPUT_STATES) X(c, ELEMENT_BYTES)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them.

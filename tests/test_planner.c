@@ -270,6 +270,25 @@ static void test_policy_override_parses_and_rejects(void **state) {
   assert_int_equal(orx_parse_policy_override("seg=mr,slots=4", &o), OCL_REDUCE_OK);
   assert_int_equal(o.seg_slots, 4);
   assert_int_equal(orx_parse_policy_override("slots=6", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+  assert_int_equal(orx_parse_policy_override("chains=17", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+  /* Accumulators: the loads in flight unless forced fewer; state operators' vectors take fewer. */
+  assert_int_equal(orx_parse_policy_override("unroll=4,chains=2", &o), OCL_REDUCE_OK);
+  const orx_caps gpu = test_h200_cuda();
+  orx_target t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
+  orx_plan plan;
+  orx_request r = orx_reduce_request(OCL_REDUCE_SUM, OCL_REDUCE_F32);
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_CHAINS], plan.policy.unroll);
+  r = orx_reduce_request(OCL_REDUCE_MEAN_VAR, OCL_REDUCE_F32);
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_CHAINS], 1);
+  r = orx_reduce_request(OCL_REDUCE_ARGMIN, OCL_REDUCE_F32);
+  t.forced = o;
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_CHAINS], 2);
+  t.forced.chains = 8;
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_CHAINS], 4);
 }
 
 static void test_device_selector(void **state) {
@@ -401,7 +420,8 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
   check_defines(&plan, contract.text, prelude, &checked);
       TEST_OP_TYPES(ORX_EACH_OP_TYPE)
 #undef ORX_EACH_OP_TYPE
-      /* Structured operators: every stage, and their segments (which never stage). */
+      /* Structured operators: every stage, and their segments (staged when forced: the stage
+       * holds elements of the type, the state stays in registers). */
 #define ORX_EACH_STRUCTURED(OP, TYPE)                                                              \
   r = orx_reduce_request(OCL_REDUCE_##OP, OCL_REDUCE_##TYPE);                                      \
   for (int stage = ORX_STAGE_WHOLE; stage <= ORX_STAGE_FINAL; stage++) {                           \
@@ -419,7 +439,7 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
   t.forced.seg_mode = ORX_SEG_STAGED;                                                              \
   orx_plan_make(&t, &r, &plan);                                                                    \
   t.forced.seg_mode = -1;                                                                          \
-  assert_int_equal(plan.seg.mode, ORX_SEG_MR);                                                     \
+  assert_int_equal(plan.seg.mode, ORX_SEG_STAGED);                                                 \
   check_defines(&plan, contract.text, prelude, &checked);
       TEST_STRUCTURED_OP_TYPES(ORX_EACH_STRUCTURED)
 #undef ORX_EACH_STRUCTURED
@@ -456,8 +476,11 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
         r.shape.length = 33;
         r.shape.elements = (uint64_t)33 << 16;
         r.shape.elem = test_custom_descs[w].element_size;
+        /* Elements of the operator's own type are never staged, even when forced. */
+        t.forced.seg_mode = ORX_SEG_STAGED;
         orx_plan_make(&t, &r, &plan);
-        assert_int_not_equal(plan.seg.mode, ORX_SEG_STAGED);
+        t.forced.seg_mode = -1;
+        assert_true((plan.seg.mode == ORX_SEG_STAGED) == (op.element_type != ORX_CUSTOM));
         check_defines(&plan, contract.text, prelude, &checked);
         r.entry = ORX_ENTRY_PROBE;
         orx_plan_make(&t, &r, &plan);

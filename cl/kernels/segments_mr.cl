@@ -88,7 +88,7 @@ ORX_INLINE A orx_seg_fold(const orx_segments *g, orx_seg_load_t x, ulong begin, 
     /* Component k's position in the segment; before its start, it wraps past any length. */
     const ulong at = j * ORX_VEC + k - skip;
     if (at < n)
-      r = orx_combine(r, ORX_MAP(c[k], at));
+      r = orx_absorb(r, c[k], at);
   }
   return r;
 #endif

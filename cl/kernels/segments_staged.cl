@@ -4,18 +4,13 @@
  * 16 leaves 7 idle). A work-group loads a tile of `per_round` whole segments (at most
  * ORX_SEG_STAGE elements, one segment per work-item) into local memory with every lane reading
  * consecutive vectors, then each work-item combines one segment from local memory in index order,
- * and the results are stored side by side. Results are deterministic.
+ * and the results are stored side by side. Results are deterministic. State operators keep their
+ * state in registers: the stage holds elements of a scalar type only.
  *
  * Launch: get_local_size(0) == ORX_WG_SIZE, any number of groups; equal lengths only, with
  * 1 <= per_round <= ORX_WG_SIZE and per_round * length <= ORX_SEG_STAGE (the planner's tile).
  * ============================================================================================== */
 #include "lib/orx_segments.cl"
-
-/* The planner stages scalar operators only: a state per work-item and a stage of elements would
- * leave little local memory for either. */
-#if ORX_STATE
-#error "segments_staged.cl combines scalar operators only (ORX_STATE 0)"
-#endif
 
 /* Position of tile element i in the stage: one element of padding after every 32, so that work-
  * items reading their own segments at a stride of `length` elements hit different local-memory
@@ -60,10 +55,10 @@ __kernel ORX_KERNEL_ATTR void orx_segments_staged(ORX_SEGMENTS_ARGS) {
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid < n_seg) {
       const uint head = (uint)(from % ORX_VEC) + lid * (uint)length;
-      T r = ORX_IDENTITY;
+      A r = ORX_IDENTITY;
       for (uint j = 0; j < (uint)length; j++)
-        r = orx_combine(r, stage[ORX_STAGE_AT(head + j)]);
-      out[out_index + first + lid] = r;
+        r = orx_absorb(r, stage[ORX_STAGE_AT(head + j)], j);
+      out[out_index + first + lid] = orx_result(r);
     }
     barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites the stage */
   }

@@ -34,6 +34,7 @@
  * only matters to state operators), and results are accumulators. */
 #define A T
 #define ORX_MAP(x, index) (x)
+#define orx_absorb(a, x, index) orx_combine((a), (x))
 #define orx_result(x) (x)
 #define ORX_RESULT_T T
 /* Partials of other work-groups, read through a volatile pointer. */

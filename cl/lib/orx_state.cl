@@ -6,6 +6,8 @@
  *   ORX_IDENTITY, orx_combine(a, b)   the operator's identity() and combine(a, b)
  *   ORX_MAP(x, index)                  an element (with its index in the reduction) as a state:
  *                                      map(x, index), or x itself with ORX_INPUT_STATES
+ *   orx_absorb(a, x, index)            combine(a, map(x, index)) where every element a holds has
+ *                                      a lower index than x (a built-in's cheaper step, if any)
  *   orx_result(a), ORX_RESULT_T        what the kernel stores: the state, or the operator's
  *                                      projection of it (ORX_PARTIAL_OUT 0)
  *   orx_combine_op, orx_slot_op, ...   the operator slots, for code shared with multi-operator
@@ -36,6 +38,11 @@ ORX_INLINE A orx_combine(A a, A b) { return ORX_STATE_COMBINE(a, b); }
 #define ORX_MAP(x, index) (x)
 #else
 #define ORX_MAP(x, index) ORX_STATE_MAP((x), (ulong)(index))
+#endif
+#if defined(ORX_STATE_ABSORB) && !ORX_INPUT_STATES
+#define orx_absorb(a, x, index) ORX_STATE_ABSORB((a), (x), (ulong)(index))
+#else
+#define orx_absorb(a, x, index) orx_combine((a), ORX_MAP((x), (index)))
 #endif
 
 /* What the kernel stores. Operators that project their state define ORX_STATE_RESULT and

@@ -29,18 +29,30 @@
  * components make independent dependency chains as a scalar vector's do (folding each vector in
  * order first chained ORX_VEC combines per load: H200, f32 2^28, MINMAX at 0.71x and ARGMIN at
  * 0.75x of the f32 sum). A built-in operator may absorb a vector into its lanes its own, cheaper
- * way (ORX_STATE_LANES_ABSORB, lib/orx_state_ops.cl). orx_absorb_v(op, acc, x, first) takes the
+ * way (ORX_STATE_LANES_ABSORB, lib/orx_state_ops.cl), and keep lanes of its own type, turned into
+ * states once at the end (ORX_STATE_LANE_T). orx_absorb_v(op, acc, x, first) takes the
  * vector x whose first element has index `first` (unused, so never computed, for scalar
  * operators); orx_merge_v combines two chains' accumulators. */
 #if ORX_STATE
+#if defined(ORX_STATE_LANE_T) && !ORX_INPUT_STATES
+#define ORX_LANE_T ORX_STATE_LANE_T
+#define orx_lane_identity() ORX_STATE_LANE_IDENTITY()
+#define orx_lane_merge(a, b) ORX_STATE_LANE_MERGE((a), (b))
+#define orx_lane_state(l) ORX_STATE_LANE_STATE(l)
+#else
+#define ORX_LANE_T A
+#define orx_lane_identity() ORX_IDENTITY
+#define orx_lane_merge(a, b) orx_combine((a), (b))
+#define orx_lane_state(l) (l)
+#endif
 typedef struct orx_lanes {
-  A lane[ORX_VEC];
+  ORX_LANE_T lane[ORX_VEC];
 } orx_lanes;
 #define ORX_ACC_V orx_lanes
 ORX_INLINE orx_lanes orx_lanes_identity(void) {
   orx_lanes l;
   for (int j = 0; j < ORX_VEC; j++)
-    l.lane[j] = ORX_IDENTITY;
+    l.lane[j] = orx_lane_identity();
   return l;
 }
 ORX_INLINE orx_lanes orx_lanes_absorb(orx_lanes l, TV x, ulong first) {
@@ -50,13 +62,13 @@ ORX_INLINE orx_lanes orx_lanes_absorb(orx_lanes l, TV x, ulong first) {
   ORX_STATE_LANES_ABSORB(l.lane, c, first);
 #else
   for (int j = 0; j < ORX_VEC; j++)
-    l.lane[j] = orx_combine(l.lane[j], ORX_MAP(c[j], first + (ulong)j));
+    l.lane[j] = orx_absorb(l.lane[j], c[j], first + (ulong)j);
 #endif
   return l;
 }
 ORX_INLINE orx_lanes orx_lanes_merge(orx_lanes a, orx_lanes b) {
   for (int j = 0; j < ORX_VEC; j++)
-    a.lane[j] = orx_combine(a.lane[j], b.lane[j]);
+    a.lane[j] = orx_lane_merge(a.lane[j], b.lane[j]);
   return a;
 }
 #define orx_acc_v_identity(k) orx_lanes_identity()
@@ -70,7 +82,7 @@ ORX_INLINE A orx_fold_mapped(TV x, ulong first) {
   ORX_STORE_V(x, c);
   A r = ORX_MAP(c[0], first);
   for (int j = 1; j < ORX_VEC; j++)
-    r = orx_combine(r, ORX_MAP(c[j], first + (ulong)j));
+    r = orx_absorb(r, c[j], first + (ulong)j);
   return r;
 }
 #else
@@ -84,8 +96,8 @@ ORX_INLINE A orx_fold_mapped(TV x, ulong first) {
  * acc[k], one per operator slot; vector v's first element has index first + v * ORX_VEC. */
 ORX_INLINE void orx_stream_range(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong begin, ulong end,
                                  ulong step, ulong first, ORX_ACC_V *acc) {
-  ORX_ACC_V part[ORX_UNROLL][ORX_SLOTS];
-  for (int u = 0; u < ORX_UNROLL; u++)
+  ORX_ACC_V part[ORX_CHAINS][ORX_SLOTS];
+  for (int u = 0; u < ORX_CHAINS; u++)
     for (int k = 0; k < ORX_SLOTS; k++)
       part[u][k] = orx_acc_v_identity(k);
   ulong v = begin;
@@ -97,7 +109,7 @@ ORX_INLINE void orx_stream_range(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong
         x[u] = in[v + (ulong)u * step];
       for (int u = 0; u < ORX_UNROLL; u++)
         for (int k = 0; k < ORX_SLOTS; k++)
-          part[u][k] = orx_absorb_v(orx_slot_op(k), part[u][k], x[u],
+          part[u % ORX_CHAINS][k] = orx_absorb_v(orx_slot_op(k), part[u % ORX_CHAINS][k], x[u],
                                     first + (v + (ulong)u * step) * ORX_VEC);
     }
   }
@@ -106,7 +118,7 @@ ORX_INLINE void orx_stream_range(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong
       part[0][k] = orx_absorb_v(orx_slot_op(k), part[0][k], in[v], first + v * ORX_VEC);
   for (int k = 0; k < ORX_SLOTS; k++) {
     acc[k] = part[0][k];
-    for (int u = 1; u < ORX_UNROLL; u++)
+    for (int u = 1; u < ORX_CHAINS; u++)
       acc[k] = orx_merge_v(orx_slot_op(k), acc[k], part[u][k]);
   }
 }
@@ -171,9 +183,9 @@ ORX_INLINE ulong orx_span_loose(const orx_span *s, ulong r) {
 #if ORX_STATE
 /* A state accumulator's lanes, combined in lane order. */
 ORX_INLINE A orx_lanes_state(orx_lanes l) {
-  A r = l.lane[0];
+  A r = orx_lane_state(l.lane[0]);
   for (int j = 1; j < ORX_VEC; j++)
-    r = orx_combine(r, l.lane[j]);
+    r = orx_combine(r, orx_lane_state(l.lane[j]));
   return r;
 }
 #define orx_acc_fold(v, op) orx_lanes_state(v)
@@ -214,7 +226,9 @@ ORX_INLINE void orx_span_share_ops(ORX_GLOBAL_PTR const T *ORX_RESTRICT base, ul
  * 4, ... and *odd of components 1, 3, 5, ... (for ORX_VEC == 1, *odd is the identity). */
 ORX_INLINE void orx_fold_pair(ORX_ACC_V v, A *even, A *odd) {
 #if ORX_STATE
-  const A *c = v.lane;
+  A c[ORX_VEC];
+  for (int j = 0; j < ORX_VEC; j++)
+    c[j] = orx_lane_state(v.lane[j]);
 #else
   T c[ORX_VEC];
   ORX_STORE_V(v, c);

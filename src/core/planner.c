@@ -100,6 +100,8 @@ void orx_apply_policy_override(const orx_caps *caps, const orx_policy_override *
     p->vec = o->vec;
   if (o->unroll)
     p->unroll = o->unroll;
+  if (o->chains)
+    p->chains = o->chains;
   if (o->max_groups)
     p->max_groups = o->max_groups;
   if (o->stream >= 0)
@@ -113,6 +115,10 @@ void orx_apply_policy_override(const orx_caps *caps, const orx_policy_override *
 void orx_target_policy(const orx_target *target, size_t elem, orx_policy *out) {
   orx_select_policy(target->caps, target->path, target->subgroup_impl, elem, out);
   orx_apply_policy_override(target->caps, &target->forced, elem, out);
+}
+
+unsigned orx_policy_chains(const orx_policy *policy) {
+  return policy->chains && policy->chains < policy->unroll ? policy->chains : policy->unroll;
 }
 
 size_t orx_policy_groups(const orx_policy *policy, size_t count) {
@@ -139,32 +145,6 @@ static void fit_policy(const orx_target *target, orx_entry entry, unsigned lanes
     p->wg_size = lanes;
 }
 
-/* State operators: the accumulator is a state of op->state_bytes, and local memory holds two per
- * work-item (lib/orx_workgroup.cl), so large states take smaller work-groups (never below
- * `lanes`). A FINAL stage reads states one at a time. Where subgroups are work-group barriers,
- * shuffling a state word by word costs a barrier per word, so states combine through local
- * memory there. */
-static void fit_state(const orx_target *target, const orx_operator *op, orx_stage stage,
-                      unsigned lanes, orx_policy *p) {
-  const orx_caps *caps = target->caps;
-  /* A user operator's elements of its own type have no vector type: one per load, with as many
-   * loads in flight per work-item as the vector policy has (up to 16). Elements of a scalar type
-   * load as vectors, as for built-in operators. */
-  if (op->id == ORX_OP_CUSTOM && op->element_type == ORX_CUSTOM) {
-    const unsigned loads = p->vec * p->unroll;
-    p->unroll = loads < 16 ? loads : 16;
-    p->vec = 1;
-  }
-  if (stage == ORX_STAGE_FINAL)
-    p->vec = 1;
-  if (caps->emulated_subgroups)
-    p->subgroup_impl = OCL_REDUCE_SUBGROUP_NONE;
-  while (p->wg_size > lanes && p->wg_size > 1 &&
-         (uint64_t)2 * p->wg_size * op->state_bytes + 64 > caps->local_mem_bytes)
-    p->wg_size /= 2;
-  p->items_per_group = (size_t)p->wg_size * p->vec * p->unroll;
-}
-
 /* The defines every kernel but the offsets check reads: type, streaming, combining. */
 static void common_defines(orx_plan *plan) {
   const orx_policy *p = &plan->policy;
@@ -174,6 +154,7 @@ static void common_defines(orx_plan *plan) {
     d[ORX_DEFINE_ELEMENT_BYTES] = plan->op.element_bytes;
   d[ORX_DEFINE_VEC] = p->vec;
   d[ORX_DEFINE_UNROLL] = p->unroll;
+  d[ORX_DEFINE_CHAINS] = orx_policy_chains(p);
   d[ORX_DEFINE_WG_SIZE] = p->wg_size;
   d[ORX_DEFINE_STREAM] = p->stream;
   d[ORX_DEFINE_SG_IMPL] = p->subgroup_impl;
@@ -228,7 +209,7 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
     orx_target_policy(target, elem, &plan->policy);
     fit_policy(target, request->entry, 1, &plan->policy);
     if (state)
-      fit_state(target, &request->op, request->stage, 1, &plan->policy);
+      orx_fit_state(target, &request->op, request->stage, 1, &plan->policy);
     common_defines(plan);
     operator_defines(target, plan);
     if (state && request->stage == ORX_STAGE_PARTIAL)
@@ -241,13 +222,16 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
     orx_target_policy(target, elem, &plan->policy);
     fit_policy(target, request->entry, 1, &plan->policy);
     if (state)
-      fit_state(target, &request->op, ORX_STAGE_WHOLE, 1, &plan->policy);
-    /* The stage holds elements beside a state per work-item: scalar operators only. */
+      orx_fit_state(target, &request->op, ORX_STAGE_WHOLE, 1, &plan->policy);
+    /* The stage holds elements of the library's types (a user's struct elements take the
+     * multireduction instead). */
+    const int stageable =
+        !(request->op.id == ORX_OP_CUSTOM && request->op.element_type == ORX_CUSTOM);
     int forced = target->forced.seg_mode;
-    if (state && forced == ORX_SEG_STAGED)
+    if (!stageable && forced == ORX_SEG_STAGED)
       forced = ORX_SEG_MR;
     orx_plan_segments(target->caps, &plan->policy, forced, &request->shape, &plan->seg);
-    if (state && plan->seg.mode == ORX_SEG_STAGED)
+    if (!stageable && plan->seg.mode == ORX_SEG_STAGED)
       orx_plan_segments(target->caps, &plan->policy, ORX_SEG_MR, &request->shape, &plan->seg);
     if (plan->seg.mode == ORX_SEG_MR && target->forced.seg_slots)
       plan->seg.slots = target->forced.seg_slots < plan->seg.width ? target->forced.seg_slots
@@ -348,9 +332,12 @@ void orx_plan_describe(const orx_plan *plan, size_t count, uint64_t length, char
   const orx_policy *p = &plan->policy;
   const int segments = plan->kernel != ORX_KERNEL_REDUCE_MULTI && length > 0;
   text[0] = '\0';
-  orx_append(text, size, "%s: wg=%u,vec=%u,unroll=%u,groups=%u,stream=%s,finish=%s",
-         orx_kernel_file(plan->kernel), p->wg_size, p->vec, p->unroll, p->max_groups,
-         orx_stream_name(p->stream), p->finish_serial ? "serial" : "group");
+  orx_append(text, size, "%s: wg=%u,vec=%u,unroll=%u,", orx_kernel_file(plan->kernel),
+             p->wg_size, p->vec, p->unroll);
+  if (orx_policy_chains(p) < p->unroll)
+    orx_append(text, size, "chains=%u,", orx_policy_chains(p));
+  orx_append(text, size, "groups=%u,stream=%s,finish=%s", p->max_groups,
+             orx_stream_name(p->stream), p->finish_serial ? "serial" : "group");
   if (segments)
     orx_append(text, size, ",seg=%s", orx_seg_mode_name(plan->seg.mode));
   if (segments && plan->seg.mode == ORX_SEG_MR)

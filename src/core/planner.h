@@ -66,7 +66,8 @@ typedef struct orx_policy {
   int stream;                             /* an ORX_STREAM_ id */
   unsigned wg_size;       /* work-items per group, a power of two */
   unsigned vec;           /* elements per load */
-  unsigned unroll;        /* independent accumulators per work-item */
+  unsigned unroll;        /* loads in flight per work-item */
+  unsigned chains;        /* independent accumulators per work-item, at most unroll (0: unroll) */
   unsigned max_groups;    /* grid cap; also the size of the partials buffer */
   size_t items_per_group; /* elements one group should get before another group is worth it */
   int finish_serial;      /* the last group combines the partials in one work-item (CPUs) */
@@ -93,10 +94,10 @@ typedef struct orx_seg_shape {
                         (host input: 0, it is staged at the start of an allocation) */
 } orx_seg_shape;
 
-/* Policy fields forced through OCL_REDUCE_POLICY ("wg=64,vec=4,unroll=2,groups=32,stream=strided,
- * finish=group,seg=mr,slots=8"), for tests and tuning; 0 / -1 leave a field to the planner. */
+/* Policy fields forced through OCL_REDUCE_POLICY ("wg=64,vec=4,unroll=2,chains=1,groups=32,
+ * stream=strided,finish=group,seg=mr,slots=8"), for tests and tuning; 0 / -1 leave a field to the planner. */
 typedef struct orx_policy_override {
-  unsigned wg_size, vec, unroll, max_groups;
+  unsigned wg_size, vec, unroll, chains, max_groups;
   int stream;         /* -1, or an ORX_STREAM_ id */
   int finish_serial;  /* -1, 0 or 1 */
   int seg_mode;       /* -1, or an orx_seg_mode */
@@ -218,7 +219,13 @@ void orx_apply_policy_override(const orx_caps *caps, const orx_policy_override *
                                orx_policy *p);
 /* The selector's policy with the forced fields applied. */
 void orx_target_policy(const orx_target *target, size_t elem, orx_policy *out);
+/* A state operator's policy for `stage` (plan_state.c): fewer loads or accumulators per
+ * work-item, or smaller work-groups, where its state needs them; never below `lanes` work-items. */
+void orx_fit_state(const orx_target *target, const orx_operator *op, orx_stage stage,
+                   unsigned lanes, orx_policy *p);
 size_t orx_policy_groups(const orx_policy *policy, size_t count);
+/* The independent accumulators a work-item keeps (the ORX_CHAINS define). */
+unsigned orx_policy_chains(const orx_policy *policy);
 /* The segment plan (forced: an orx_seg_mode, or -1; a forced STAGED that cannot hold the
  * segments, or has offsets, becomes MR). */
 void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int forced,

@@ -1,6 +1,6 @@
 /* =================================================================================================
  * policy_override.c: OCL_REDUCE_POLICY, the planner's fields forced by name for tests and tuning
- * ("wg=64,vec=4,unroll=2,groups=32,stream=strided,finish=group,seg=mr,slots=8"). The names of
+ * ("wg=64,vec=4,unroll=2,chains=1,groups=32,stream=strided,finish=group,seg=mr,slots=8"). The names of
  * streams and segment strategies are the contract's and the planner's own lists.
  * ============================================================================================== */
 #include <stdlib.h>
@@ -21,7 +21,7 @@ static int seg_mode_named(const char *name, int *mode) {
 }
 
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out) {
-  orx_policy_override o = {0, 0, 0, 0, -1, -1, -1, 0};
+  orx_policy_override o = {0, 0, 0, 0, 0, -1, -1, -1, 0};
   char list[256];
   orx_strlcpy(list, text ? text : "", sizeof list);
   for (char *save = NULL, *item = strtok_r(list, ",", &save); item;
@@ -41,6 +41,8 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
       o.vec = (unsigned)number;
     else if (strcmp(key, "unroll") == 0 && numeric && number <= 16)
       o.unroll = (unsigned)number;
+    else if (strcmp(key, "chains") == 0 && numeric && number <= 16)
+      o.chains = (unsigned)number;
     else if (strcmp(key, "groups") == 0 && numeric)
       o.max_groups = (unsigned)number;
     else if (strcmp(key, "stream") == 0 && orx_stream_named(value, &o.stream))
@@ -54,7 +56,7 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
     else
       return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
                       "OCL_REDUCE_POLICY: bad entry '%s=%s' (keys: wg=<power of two>, "
-                      "vec=<1..16, power of two>, unroll=<1..16>, groups=<n>, "
+                      "vec=<1..16, power of two>, unroll=<1..16>, chains=<1..16>, groups=<n>, "
                       "stream=strided|chunk|tiled, finish=serial|group, "
                       "seg=lane|mr|group|launch|staged, slots=<1..32, power of two>)",
                       key, value);

@@ -1,0 +1,55 @@
+/* =================================================================================================
+ * plan_state.c: how the kernels of a state operator (a structured built-in or a user's operator,
+ * ORX_STATE) are shaped: loads and accumulator chains per work-item, work-group size against
+ * local memory, and where states combine. The measurements behind each choice are next to it.
+ * ============================================================================================== */
+#include "core/planner.h"
+
+/* State operators: the accumulator is a state of op->state_bytes, and local memory holds two per
+ * work-item (lib/orx_workgroup.cl), so large states take smaller work-groups (never below
+ * `lanes`). A FINAL stage reads states one at a time. Where subgroups are work-group barriers,
+ * shuffling a state word by word costs a barrier per word, so states combine through local
+ * memory there. */
+void orx_fit_state(const orx_target *target, const orx_operator *op, orx_stage stage,
+                   unsigned lanes, orx_policy *p) {
+  const orx_caps *caps = target->caps;
+  /* A user operator's elements of its own type have no vector type: one per load, with as many
+   * loads in flight per work-item as the vector policy has (up to 16). Elements of a scalar type
+   * load as vectors, as for built-in operators. */
+  if (op->id == ORX_OP_CUSTOM && op->element_type == ORX_CUSTOM) {
+    const unsigned loads = p->vec * p->unroll;
+    p->unroll = loads < 16 ? loads : 16;
+    p->vec = 1;
+  }
+  if (stage == ORX_STAGE_FINAL)
+    p->vec = 1;
+  /* Vectors of elements: few chains of ORX_VEC lanes, into which the loads in flight go; the
+   * lanes are independent chains already, and a chain per load multiplied the registers (ptxas,
+   * sm_90, f32: ARGMIN 80 registers with 4 chains, 40 with one; MEAN_VAR 124 and 56). */
+  if (p->vec > 1 && !target->forced.chains)
+    p->chains = 1;
+  /* GPUs, by operator. H200, f32 2^28, device us (our f32 sum: 245-248 in the same runs),
+   * CUDA / NVIDIA OpenCL: ARGMIN with 4 loads in flight and 1 chain 293.5 / 268.1, 2 chains
+   * 271.5 / 266.0, 8 loads and 2 chains 264.3 / 264.1; SUM_COMPENSATED 1 chain 286.4 / 255.5,
+   * 2 chains 254.2 / -, 8 loads and 2 chains 251.7 / 247.1; MEAN_VAR 1 chain 257.3 / 277.1,
+   * 2 chains 271.2 / -, 2 loads 1 chain - / 265.5, 8 loads and 2 chains 266.8 / 357.8; MINMAX
+   * (integer-key lanes) 1 chain 252.1 / 246.6. The short compare-and-select steps want more
+   * loads and a second chain; Welford's longer step the registers, and on the grid-stride loop
+   * (NVIDIA OpenCL) fewer loads. */
+  if (p->vec > 1 && caps->type != OCL_REDUCE_DEVICE_CPU && !target->forced.chains &&
+      !target->forced.unroll) {
+    if (op->id == OCL_REDUCE_ARGMIN || op->id == OCL_REDUCE_ARGMAX ||
+        op->id == OCL_REDUCE_SUM_COMPENSATED) {
+      p->unroll = 8;
+      p->chains = 2;
+    } else if (op->id == OCL_REDUCE_MEAN_VAR && p->stream == ORX_STREAM_STRIDED) {
+      p->unroll = 2;
+    }
+  }
+  if (caps->emulated_subgroups)
+    p->subgroup_impl = OCL_REDUCE_SUBGROUP_NONE;
+  while (p->wg_size > lanes && p->wg_size > 1 &&
+         (uint64_t)2 * p->wg_size * op->state_bytes + 64 > caps->local_mem_bytes)
+    p->wg_size /= 2;
+  p->items_per_group = (size_t)p->wg_size * p->vec * p->unroll;
+}
