@@ -185,6 +185,10 @@
 #ifndef ORX_CHAINS
 #define ORX_CHAINS ORX_UNROLL
 #endif
+/* 1: a work-item issues its next ORX_UNROLL loads before it absorbs the last ones. */
+#ifndef ORX_PREFETCH
+#define ORX_PREFETCH 0
+#endif
 /* Work-items per work-group (a power of two); kernels are launched with exactly this many. */
 #ifndef ORX_WG_SIZE
 #define ORX_WG_SIZE 256
@@ -269,7 +273,7 @@
  * hold (tests/test_planner.c checks every block the planner can produce against this list). */
 #define ORX_HOST_DEFINES(X, c)                                                                     \
   X(c, TYPE_ID) X(c, OP_ID) X(c, SLOTS) X(c, SLOT_OPS) X(c, VEC) X(c, UNROLL) X(c, CHAINS)         \
-  X(c, WG_SIZE) X(c, STREAM) X(c, SG_IMPL) X(c, SG_SIZE) X(c, SG_BUILTIN_REDUCE)                   \
+  X(c, PREFETCH) X(c, WG_SIZE) X(c, STREAM) X(c, SG_IMPL) X(c, SG_SIZE) X(c, SG_BUILTIN_REDUCE)    \
   X(c, FINISH_SERIAL) X(c, UNROLL_SLOTS) X(c, MR_Q) X(c, MR_LANES) X(c, SEG_OFFSETS)               \
   X(c, SEG_LOAD) X(c, SEG_BATCH) X(c, SEG_STAGE) X(c, MIN_GROUPS_PER_CU) X(c, STATE)               \
   X(c, PARTIAL_OUT) X(c, INPUT_STATES) X(c, ELEMENT_BYTES)

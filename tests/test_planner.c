@@ -289,6 +289,18 @@ static void test_policy_override_parses_and_rejects(void **state) {
   t.forced.chains = 8;
   orx_plan_make(&t, &r, &plan);
   assert_int_equal(plan.defines[ORX_DEFINE_CHAINS], 4);
+  /* Prefetching: ARGMIN on GPUs unless forced off; never for scalar operators. */
+  t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_PREFETCH], 1);
+  assert_int_equal(orx_parse_policy_override("prefetch=0", &t.forced), OCL_REDUCE_OK);
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_PREFETCH], ORX_DEFINE_UNSET);
+  t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
+  r = orx_reduce_request(OCL_REDUCE_SUM, OCL_REDUCE_F32);
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_PREFETCH], ORX_DEFINE_UNSET);
+  assert_int_equal(orx_parse_policy_override("prefetch=2", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
 }
 
 static void test_device_selector(void **state) {

@@ -92,6 +92,16 @@ ORX_INLINE A orx_fold_mapped(TV x, ulong first) {
 #define orx_merge_v(op, a, b) orx_combine_op_v((op), (a), (b))
 #endif
 
+/* The ORX_UNROLL loads x of vectors v, v + step, ... into the chains, load u into chain
+ * u % ORX_CHAINS. */
+ORX_INLINE void orx_absorb_loads(ORX_ACC_V part[ORX_CHAINS][ORX_SLOTS], const TV *x, ulong v,
+                                 ulong step, ulong first) {
+  for (int u = 0; u < ORX_UNROLL; u++)
+    for (int k = 0; k < ORX_SLOTS; k++)
+      part[u % ORX_CHAINS][k] = orx_absorb_v(orx_slot_op(k), part[u % ORX_CHAINS][k], x[u],
+                                             first + (v + (ulong)u * step) * ORX_VEC);
+}
+
 /* Accumulates vectors [begin, end) with step `step` of `in` (step 1: a contiguous run) into
  * acc[k], one per operator slot; vector v's first element has index first + v * ORX_VEC. */
 ORX_INLINE void orx_stream_range(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong begin, ulong end,
@@ -102,16 +112,36 @@ ORX_INLINE void orx_stream_range(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong
       part[u][k] = orx_acc_v_identity(k);
   ulong v = begin;
   if (end > begin) {
-    const ulong span = (ulong)(ORX_UNROLL - 1) * step;
-    for (; v < end && end - v > span; v += (ulong)ORX_UNROLL * step) {
+    const ulong span = (ulong)(ORX_UNROLL - 1) * step, stride = (ulong)ORX_UNROLL * step;
+#if ORX_PREFETCH
+    /* The next loads are issued before these are absorbed, so that a work-item whose absorbing
+     * takes long still has loads in flight meanwhile (state operators, see plan_state.c). */
+    if (end - v > span) {
       TV x[ORX_UNROLL];
       for (int u = 0; u < ORX_UNROLL; u++)
         x[u] = in[v + (ulong)u * step];
-      for (int u = 0; u < ORX_UNROLL; u++)
-        for (int k = 0; k < ORX_SLOTS; k++)
-          part[u % ORX_CHAINS][k] = orx_absorb_v(orx_slot_op(k), part[u % ORX_CHAINS][k], x[u],
-                                    first + (v + (ulong)u * step) * ORX_VEC);
+      for (;;) {
+        const int more = end - v > stride + span;
+        TV next[ORX_UNROLL];
+        if (more)
+          for (int u = 0; u < ORX_UNROLL; u++)
+            next[u] = in[v + stride + (ulong)u * step];
+        orx_absorb_loads(part, x, v, step, first);
+        v += stride;
+        if (!more)
+          break;
+        for (int u = 0; u < ORX_UNROLL; u++)
+          x[u] = next[u];
+      }
     }
+#else
+    for (; v < end && end - v > span; v += stride) {
+      TV x[ORX_UNROLL];
+      for (int u = 0; u < ORX_UNROLL; u++)
+        x[u] = in[v + (ulong)u * step];
+      orx_absorb_loads(part, x, v, step, first);
+    }
+#endif
   }
   for (; v < end; v += step)
     for (int k = 0; k < ORX_SLOTS; k++)

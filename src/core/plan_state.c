@@ -35,15 +35,23 @@ void orx_fit_state(const orx_target *target, const orx_operator *op, orx_stage s
    * 2 chains 271.2 / -, 2 loads 1 chain - / 265.5, 8 loads and 2 chains 266.8 / 357.8; MINMAX
    * (integer-key lanes) 1 chain 252.1 / 246.6. The short compare-and-select steps want more
    * loads and a second chain; Welford's longer step the registers, and on the grid-stride loop
-   * (NVIDIA OpenCL) fewer loads. */
+   * (NVIDIA OpenCL) fewer loads. Issuing the next loads before absorbing the last (prefetch, a
+   * second run): ARGMIN 262.1 -> 254.8 / 261.7 -> 255.1 (CUB's ArgMin 248.0 / 247.2), MEAN_VAR
+   * 254.2 -> 260.8 / 261.7 -> 254.0, SUM_COMPENSATED 249.1 -> 248.4 / 241.6 -> 243.2 (the f32
+   * sum 242.2 / 242.8): ARGMIN's wait on loads (Nsight Compute: 57 % of its stalls) and
+   * Welford's on the grid-stride loop are covered by the next loads. */
   if (p->vec > 1 && caps->type != OCL_REDUCE_DEVICE_CPU && !target->forced.chains &&
-      !target->forced.unroll) {
-    if (op->id == OCL_REDUCE_ARGMIN || op->id == OCL_REDUCE_ARGMAX ||
-        op->id == OCL_REDUCE_SUM_COMPENSATED) {
+      !target->forced.unroll && target->forced.prefetch < 0) {
+    if (op->id == OCL_REDUCE_ARGMIN || op->id == OCL_REDUCE_ARGMAX) {
+      p->unroll = 8;
+      p->chains = 2;
+      p->prefetch = 1;
+    } else if (op->id == OCL_REDUCE_SUM_COMPENSATED) {
       p->unroll = 8;
       p->chains = 2;
     } else if (op->id == OCL_REDUCE_MEAN_VAR && p->stream == ORX_STREAM_STRIDED) {
       p->unroll = 2;
+      p->prefetch = 1;
     }
   }
   if (caps->emulated_subgroups)

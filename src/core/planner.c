@@ -102,6 +102,8 @@ void orx_apply_policy_override(const orx_caps *caps, const orx_policy_override *
     p->unroll = o->unroll;
   if (o->chains)
     p->chains = o->chains;
+  if (o->prefetch >= 0)
+    p->prefetch = o->prefetch;
   if (o->max_groups)
     p->max_groups = o->max_groups;
   if (o->stream >= 0)
@@ -155,6 +157,8 @@ static void common_defines(orx_plan *plan) {
   d[ORX_DEFINE_VEC] = p->vec;
   d[ORX_DEFINE_UNROLL] = p->unroll;
   d[ORX_DEFINE_CHAINS] = orx_policy_chains(p);
+  if (p->prefetch)
+    d[ORX_DEFINE_PREFETCH] = 1;
   d[ORX_DEFINE_WG_SIZE] = p->wg_size;
   d[ORX_DEFINE_STREAM] = p->stream;
   d[ORX_DEFINE_SG_IMPL] = p->subgroup_impl;
@@ -336,6 +340,8 @@ void orx_plan_describe(const orx_plan *plan, size_t count, uint64_t length, char
              p->wg_size, p->vec, p->unroll);
   if (orx_policy_chains(p) < p->unroll)
     orx_append(text, size, "chains=%u,", orx_policy_chains(p));
+  if (p->prefetch)
+    orx_append(text, size, "prefetch=1,");
   orx_append(text, size, "groups=%u,stream=%s,finish=%s", p->max_groups,
              orx_stream_name(p->stream), p->finish_serial ? "serial" : "group");
   if (segments)

@@ -68,6 +68,7 @@ typedef struct orx_policy {
   unsigned vec;           /* elements per load */
   unsigned unroll;        /* loads in flight per work-item */
   unsigned chains;        /* independent accumulators per work-item, at most unroll (0: unroll) */
+  int prefetch;           /* the next loads are issued before the last are absorbed */
   unsigned max_groups;    /* grid cap; also the size of the partials buffer */
   size_t items_per_group; /* elements one group should get before another group is worth it */
   int finish_serial;      /* the last group combines the partials in one work-item (CPUs) */
@@ -98,6 +99,7 @@ typedef struct orx_seg_shape {
  * stream=strided,finish=group,seg=mr,slots=8"), for tests and tuning; 0 / -1 leave a field to the planner. */
 typedef struct orx_policy_override {
   unsigned wg_size, vec, unroll, chains, max_groups;
+  int prefetch;       /* -1, 0 or 1 */
   int stream;         /* -1, or an ORX_STREAM_ id */
   int finish_serial;  /* -1, 0 or 1 */
   int seg_mode;       /* -1, or an orx_seg_mode */

@@ -21,7 +21,7 @@ static int seg_mode_named(const char *name, int *mode) {
 }
 
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out) {
-  orx_policy_override o = {0, 0, 0, 0, 0, -1, -1, -1, 0};
+  orx_policy_override o = {0, 0, 0, 0, 0, -1, -1, -1, -1, 0};
   char list[256];
   orx_strlcpy(list, text ? text : "", sizeof list);
   for (char *save = NULL, *item = strtok_r(list, ",", &save); item;
@@ -43,6 +43,8 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
       o.unroll = (unsigned)number;
     else if (strcmp(key, "chains") == 0 && numeric && number <= 16)
       o.chains = (unsigned)number;
+    else if (strcmp(key, "prefetch") == 0 && (!strcmp(value, "0") || !strcmp(value, "1")))
+      o.prefetch = value[0] == '1';
     else if (strcmp(key, "groups") == 0 && numeric)
       o.max_groups = (unsigned)number;
     else if (strcmp(key, "stream") == 0 && orx_stream_named(value, &o.stream))
@@ -56,7 +58,7 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
     else
       return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
                       "OCL_REDUCE_POLICY: bad entry '%s=%s' (keys: wg=<power of two>, "
-                      "vec=<1..16, power of two>, unroll=<1..16>, chains=<1..16>, groups=<n>, "
+                      "vec=<1..16, power of two>, unroll=<1..16>, chains=<1..16>, prefetch=0|1, groups=<n>, "
                       "stream=strided|chunk|tiled, finish=serial|group, "
                       "seg=lane|mr|group|launch|staged, slots=<1..32, power of two>)",
                       key, value);
