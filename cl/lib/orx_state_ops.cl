@@ -98,6 +98,17 @@ ORX_INLINE orx_state orx_state_absorb(orx_state s, ORX_VALUE_T x, ulong index) {
 }
 #define ORX_STATE_ABSORB orx_state_absorb
 ORX_INLINE void orx_state_lanes_absorb(orx_state *lane, const ORX_VALUE_T *c, ulong first) {
+#if ORX_STREAM == ORX_STREAM_CHUNK
+  /* CPUs (the chunk layout): a vector whose every element is strictly behind its lane's value
+   * (no NaN, no tie) changes nothing, and after the first few vectors almost every vector is
+   * such; one compare per element finds them, and the branch is predictable (src/core/
+   * plan_state.c has the numbers). */
+  int behind = 1;
+  for (int j = 0; j < ORX_VEC; j++)
+    behind &= ORX_ARG_BEFORE(lane[j].value, c[j]);
+  if (behind)
+    return;
+#endif
   for (int j = 0; j < ORX_VEC; j++)
     if (orx_arg_displaces(c[j], lane[j]))
       lane[j] = orx_state_map(c[j], first + (ulong)j);
