@@ -45,10 +45,11 @@
  *   OCL_REDUCE_DISABLE     comma-separated device capabilities to ignore, for testing fallbacks:
  *                          "fp64", "subgroups".
  *   OCL_REDUCE_POLICY      force launch-policy fields, for testing and tuning, e.g.
- *                          "wg=64,vec=4,unroll=4,chains=2,groups=32,
+ *                          "wg=64,vec=4,unroll=4,chains=2,prefetch=0|1,groups=32,
  *                          stream=strided|chunk|tiled,finish=serial|group,
  *                          seg=lane|mr|group|launch|staged,slots=N" (unroll: loads in flight
- *                          per work-item; chains: accumulators they feed, at most unroll).
+ *                          per work-item; chains: accumulators they feed, at most unroll;
+ *                          prefetch: the next loads issued before the last are combined).
  *   OCL_REDUCE_BACKEND     auto | opencl | cuda
  */
 #ifndef OCL_REDUCE_H

@@ -210,9 +210,9 @@ static void sweep(ocl_reduce_op op, ocl_reduce_type type) {
      * code of their own per operator (their combines are the whole-array kernel's, which
      * test_reduce covers for every operator); they run with sum, max and xor. Sums on f32 and
      * u64 also take every multireduction width (one kernel build each, 1 to 32); the others take
-     * the widths of lengths 1, 3 and 33, which exercise the same code per operator and type. Kernel builds are most of
-     * this test's time on some implementations. Light runs take sum as the primary operator and
-     * max as another. */
+     * the widths of lengths 1, 3 and 33, which exercise the same code per operator and type.
+     * Kernel builds are most of this test's time on some implementations. Light runs take sum
+     * as the primary operator and max as another. */
     const int primary = test_light() ? op == OCL_REDUCE_SUM
                                      : op == OCL_REDUCE_SUM || op == OCL_REDUCE_MAX ||
                                            op == OCL_REDUCE_XOR;

@@ -95,8 +95,9 @@ typedef struct orx_seg_shape {
                         (host input: 0, it is staged at the start of an allocation) */
 } orx_seg_shape;
 
-/* Policy fields forced through OCL_REDUCE_POLICY ("wg=64,vec=4,unroll=2,chains=1,groups=32,
- * stream=strided,finish=group,seg=mr,slots=8"), for tests and tuning; 0 / -1 leave a field to the planner. */
+/* Policy fields forced through OCL_REDUCE_POLICY ("wg=64,vec=4,unroll=2,chains=1,prefetch=1,
+ * groups=32,stream=strided,finish=group,seg=mr,slots=8"), for tests and tuning; 0 / -1 leave a
+ * field to the planner. */
 typedef struct orx_policy_override {
   unsigned wg_size, vec, unroll, chains, max_groups;
   int prefetch;       /* -1, 0 or 1 */

@@ -1,7 +1,8 @@
 /* =================================================================================================
  * policy_override.c: OCL_REDUCE_POLICY, the planner's fields forced by name for tests and tuning
- * ("wg=64,vec=4,unroll=2,chains=1,groups=32,stream=strided,finish=group,seg=mr,slots=8"). The names of
- * streams and segment strategies are the contract's and the planner's own lists.
+ * ("wg=64,vec=4,unroll=2,chains=1,prefetch=1,groups=32,stream=strided,finish=group,seg=mr,
+ * slots=8"). The names of streams and segment strategies are the contract's and the planner's own
+ * lists.
  * ============================================================================================== */
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +59,8 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
     else
       return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
                       "OCL_REDUCE_POLICY: bad entry '%s=%s' (keys: wg=<power of two>, "
-                      "vec=<1..16, power of two>, unroll=<1..16>, chains=<1..16>, prefetch=0|1, groups=<n>, "
+                      "vec=<1..16, power of two>, unroll=<1..16>, chains=<1..16>, "
+                      "prefetch=0|1, groups=<n>, "
                       "stream=strided|chunk|tiled, finish=serial|group, "
                       "seg=lane|mr|group|launch|staged, slots=<1..32, power of two>)",
                       key, value);
