@@ -16,12 +16,20 @@
 
 static size_t sizes[128];
 static size_t size_count;
+/* The staged segment kernel, forced: automatic selection takes it on GPUs only. */
+static ocl_reduce_context *staged_ctx;
 
 static int setup(void **state) {
   if (test_setup(state))
     return -1;
   size_count = test_sizes(test_context_shape(test_ctx), 0, sizes, 128);
-  return 0;
+  staged_ctx = test_context_with_policy("seg=staged");
+  return staged_ctx ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  ocl_reduce_context_destroy(staged_ctx);
+  return test_teardown(state);
 }
 
 /* The data a mode gives suits the operator family (values near 1 are for products only). */
@@ -133,8 +141,9 @@ static void sweep(ocl_reduce_op op, ocl_reduce_type type) {
     fail_msg("%d failures", failures);
 }
 
-/* Segments: equal lengths, then random lengths by offsets (empty ones included); every result
- * against the reference of its segment (indices count from the segment's start). */
+/* Segments: equal lengths (32 and 33 also through the staged kernel), then random lengths by
+ * offsets (empty ones included); every result against the reference of its segment (indices
+ * count from the segment's start). */
 static void segments(ocl_reduce_op op, ocl_reduce_type type) {
   if (!runs(op, type))
     skip();
@@ -160,25 +169,31 @@ static void segments(ocl_reduce_op op, ocl_reduce_type type) {
     test_fill(data, n, data_for(op), type, li % 2 ? MODE_RANDOM : MODE_CONSTANT);
     if (op != OCL_REDUCE_MEAN_VAR && (type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64) && li == 3)
       test_fill(data, n, data_for(op), type, MODE_NAN);
-    memset(got, 0xa5, count * rsize);
-    ocl_reduce_status s;
-    if (by_offsets)
-      s = ocl_reduce_segments_offsets(test_ctx, op, type, ocl_reduce_host_input(data), count,
-                                      ocl_reduce_host_input(offsets), ocl_reduce_host_output(got));
-    else
-      s = ocl_reduce_segments(test_ctx, op, type, ocl_reduce_host_input(data + 2 * elem), count,
-                              lengths[li], ocl_reduce_host_output(got));
-    if (s != OCL_REDUCE_OK)
-      fail_msg("segments of %zu: %s (%s)", by_offsets ? 0 : lengths[li], ocl_reduce_status_name(s),
-               ocl_reduce_last_error(test_ctx));
-    for (size_t i = 0; i < count && failures < 5; i++) {
-      char why[256];
-      const size_t begin = (size_t)offsets[i], len = (size_t)(offsets[i + 1] - offsets[i]);
-      if (!test_structured_matches(got + i * rsize, data + begin * elem, len, op, type, why,
-                                   sizeof why)) {
-        print_error("%s %s segment %zu of %zu (%s): %s\n", ocl_reduce_op_name(op),
-                    ocl_reduce_type_name(type), i, len, by_offsets ? "offsets" : "equal", why);
-        failures++;
+    const int staged = !by_offsets && (lengths[li] == 32 || lengths[li] == 33);
+    for (int pass = 0; pass < 1 + staged; pass++) {
+      ocl_reduce_context *ctx = pass ? staged_ctx : test_ctx;
+      memset(got, 0xa5, count * rsize);
+      ocl_reduce_status s;
+      if (by_offsets)
+        s = ocl_reduce_segments_offsets(ctx, op, type, ocl_reduce_host_input(data), count,
+                                        ocl_reduce_host_input(offsets),
+                                        ocl_reduce_host_output(got));
+      else
+        s = ocl_reduce_segments(ctx, op, type, ocl_reduce_host_input(data + 2 * elem), count,
+                                lengths[li], ocl_reduce_host_output(got));
+      if (s != OCL_REDUCE_OK)
+        fail_msg("segments of %zu: %s (%s)", by_offsets ? 0 : lengths[li],
+                 ocl_reduce_status_name(s), ocl_reduce_last_error(ctx));
+      for (size_t i = 0; i < count && failures < 5; i++) {
+        char why[256];
+        const size_t begin = (size_t)offsets[i], len = (size_t)(offsets[i + 1] - offsets[i]);
+        if (!test_structured_matches(got + i * rsize, data + begin * elem, len, op, type, why,
+                                     sizeof why)) {
+          print_error("%s %s segment %zu of %zu (%s%s): %s\n", ocl_reduce_op_name(op),
+                      ocl_reduce_type_name(type), i, len, by_offsets ? "offsets" : "equal",
+                      pass ? ", staged" : "", why);
+          failures++;
+        }
       }
     }
     free(offsets);
@@ -315,5 +330,5 @@ int main(void) {
       cmocka_unit_test(test_compensated_keeps_small_terms),
       cmocka_unit_test(test_moments_with_large_offset),
       TEST_STRUCTURED_OP_TYPES(ENTRY)};
-  return TEST_RUN(tests, setup, test_teardown);
+  return TEST_RUN(tests, setup, teardown);
 }
