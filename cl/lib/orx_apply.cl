@@ -37,33 +37,27 @@
 #define ORX_APPLY_XOR(a, b, AS_BITS, FROM_BITS) ((a) ^ (b))
 #endif
 
-/* MIN and MAX of two scalar values, as ORX_APPLY_MIN / ORX_APPLY_MAX give them, written as a
- * sequence of selects between values already computed: as nested conditionals NVRTC compiled
+/* MIN (min != 0) or MAX of two scalar values, as ORX_APPLY_MIN / ORX_APPLY_MAX give them, written
+ * as a sequence of selects between values already computed: as nested conditionals NVRTC compiled
  * branches, and MINMAX (two of them per element) ran at 0.39x of the f32 sum on the H200. (On
- * OpenCL vectors the conditional operator evaluates both sides and selects anyway.) */
+ * OpenCL vectors the conditional operator evaluates both sides and selects anyway.) `min` is a
+ * constant at every use, so each use compiles to one of the two. */
 #if ORX_TYPE_ID != ORX_CUSTOM
-ORX_INLINE ORX_VALUE_T orx_value_min(ORX_VALUE_T a, ORX_VALUE_T b) {
+ORX_INLINE ORX_VALUE_T orx_value_min_or_max(ORX_VALUE_T a, ORX_VALUE_T b, int min) {
 #if ORX_IS_FLOAT
-  const ORX_VALUE_T tie = ORX_FROM_BITS(ORX_AS_BITS(a) | ORX_AS_BITS(b));
-  ORX_VALUE_T r = b < a ? b : a;
+  const ORX_BITS_T a_bits = ORX_AS_BITS(a), b_bits = ORX_AS_BITS(b);
+  const ORX_VALUE_T tie = ORX_FROM_BITS(min ? a_bits | b_bits : a_bits & b_bits);
+  ORX_VALUE_T r = (min ? ORX_BELOW(b, a) : ORX_ABOVE(b, a)) ? b : a;
   r = a == b ? tie : r;
   r = b != b ? b : r;
   return a != a ? a : r;
 #else
-  return ORX_APPLY_MIN(a, b, ORX_AS_BITS, ORX_FROM_BITS);
+  return min ? ORX_APPLY_MIN(a, b, ORX_AS_BITS, ORX_FROM_BITS)
+             : ORX_APPLY_MAX(a, b, ORX_AS_BITS, ORX_FROM_BITS);
 #endif
 }
-ORX_INLINE ORX_VALUE_T orx_value_max(ORX_VALUE_T a, ORX_VALUE_T b) {
-#if ORX_IS_FLOAT
-  const ORX_VALUE_T tie = ORX_FROM_BITS(ORX_AS_BITS(a) & ORX_AS_BITS(b));
-  ORX_VALUE_T r = b > a ? b : a;
-  r = a == b ? tie : r;
-  r = b != b ? b : r;
-  return a != a ? a : r;
-#else
-  return ORX_APPLY_MAX(a, b, ORX_AS_BITS, ORX_FROM_BITS);
-#endif
-}
+#define orx_value_min(a, b) orx_value_min_or_max((a), (b), 1)
+#define orx_value_max(a, b) orx_value_min_or_max((a), (b), 0)
 #endif
 
 #endif /* ORX_APPLY_CL */
