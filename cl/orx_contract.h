@@ -142,8 +142,24 @@
 #define ORX_STREAM_STRIDED 0 /* grid-stride: coalesced, one wave of groups (GPUs) */
 #define ORX_STREAM_CHUNK 1   /* a contiguous run per work-item (CPUs) */
 #define ORX_STREAM_TILED 2   /* a contiguous share per group, strided inside it (CUB's layout) */
+#define ORX_STREAM_TRANSPOSED 3 /* a contiguous run per work-item, as CHUNK, read coalesced
+                                   through local memory (GPUs, order-preserving operators) */
+#define ORX_STREAM_WARP_TILES 4 /* a contiguous run per warp, read ORX_MR_Q coalesced tiles at a
+                                   time and reduced by the multireduction (CUDA and NVIDIA's
+                                   OpenCL, order-preserving operators) */
 /* X(c, ID, name), for ORX_STREAM_<ID> */
-#define ORX_STREAMS(X, c) X(c, STRIDED, "strided") X(c, CHUNK, "chunk") X(c, TILED, "tiled")
+#define ORX_STREAMS(X, c)                                                                          \
+  X(c, STRIDED, "strided") X(c, CHUNK, "chunk") X(c, TILED, "tiled")                             \
+  X(c, TRANSPOSED, "transposed") X(c, WARP_TILES, "warp_tiles")
+
+/* ORX_STREAM_TRANSPOSED's stage (lib/orx_stream.cl) for elements of `bytes` bytes: each round
+ * takes a piece of ORX_PIECE_OF elements of every work-item's run (a power of two, at most 64
+ * bytes of them), into a row of ORX_STAGE_ROW_OF elements per work-item (the piece and padding),
+ * so the host sizes local memory with the kernels' numbers. */
+#define ORX_PIECE_OF(bytes)                                                                        \
+  ((bytes) <= 1 ? 64 : (bytes) <= 2 ? 32 : (bytes) <= 4 ? 16 : (bytes) <= 8 ? 8                    \
+   : (bytes) <= 16 ? 4 : (bytes) <= 32 ? 2 : 1)
+#define ORX_STAGE_ROW_OF(bytes) (ORX_PIECE_OF(bytes) + ((bytes) >= 4 ? 1 : 4 / (bytes)))
 
 /* ---- What one load of a multireduction lane takes (kernels/segments_mr.cl) ---------------- */
 #define ORX_SEG_ELEMENTS 0 /* one element */
@@ -264,6 +280,14 @@
 #ifndef ORX_INPUT_STATES
 #define ORX_INPUT_STATES 0
 #endif
+/* 1: the operator is not commutative (a user operator created with commutative == 0): every
+ * combine keeps index order, its left operand covering lower indices. Work-items then take
+ * contiguous runs in work-item order (ORX_STREAM_CHUNK or ORX_STREAM_TRANSPOSED, one element per
+ * load, one chain) or warps in warp order (ORX_STREAM_WARP_TILES), segments' lanes contiguous
+ * runs of loads, and work-groups contiguous shares whose partials combine in group order. */
+#ifndef ORX_ORDERED
+#define ORX_ORDERED 0
+#endif
 /* ORX_CUSTOM elements: their size in bytes (the host checked it against the compiler's). */
 #ifndef ORX_ELEMENT_BYTES
 #define ORX_ELEMENT_BYTES 4
@@ -276,7 +300,7 @@
   X(c, PREFETCH) X(c, WG_SIZE) X(c, STREAM) X(c, SG_IMPL) X(c, SG_SIZE) X(c, SG_BUILTIN_REDUCE)    \
   X(c, FINISH_SERIAL) X(c, UNROLL_SLOTS) X(c, MR_Q) X(c, MR_LANES) X(c, SEG_OFFSETS)               \
   X(c, SEG_LOAD) X(c, SEG_BATCH) X(c, SEG_STAGE) X(c, MIN_GROUPS_PER_CU) X(c, STATE)               \
-  X(c, PARTIAL_OUT) X(c, INPUT_STATES) X(c, ELEMENT_BYTES)
+  X(c, PARTIAL_OUT) X(c, INPUT_STATES) X(c, ORDERED) X(c, ELEMENT_BYTES)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them.

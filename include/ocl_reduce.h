@@ -506,7 +506,8 @@ OCL_REDUCE_API size_t ocl_reduce_result_size(ocl_reduce_op op, ocl_reduce_type t
  *   STATE identity(void)                   the state of no elements: combine(identity(), s) == s
  *   STATE map(ELEMENT x, ulong index)      one element; index counts from 0 at the start of the
  *                                          reduction (of the segment, for segmented calls)
- *   STATE combine(STATE a, STATE b)        associative; commutative (see `commutative`)
+ *   STATE combine(STATE a, STATE b)        associative; commutative unless `commutative` is
+ *                                          0, where `a` covers the lower indices
  *
  * Each result is one STATE (state_size bytes). Types are plain C structs or scalars of OpenCL C's
  * scalar types (char ... ulong, float, double with cl_khr_fp64), up to 64 bytes each, with the
@@ -548,14 +549,20 @@ typedef struct ocl_reduce_operator_desc {
   size_t element_size; /* sizeof the element type on the host: 1 ... 64 */
   size_t state_size;   /* sizeof the state type on the host: 1 ... 64 */
   int commutative;     /* nonzero: combine(a, b) == combine(b, a), so the library may combine in
-                          any order. 0 (order-preserving operators) is not supported yet:
-                          OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION. */
+                          any order. 0: an order-preserving operator (matrix products,
+                          compositions of functions or of state machines' tables): every
+                          combine keeps index order, its first argument covering lower indices,
+                          on every path, backend and device, whole arrays and segments alike.
+                          It costs little where states are large (H200: 2x2 u32 matrices at
+                          1.05x the commutative throughput) and more where combine is dear
+                          against the bytes (16-state tables in a u64: 0.41x); see
+                          docs/PERFORMANCE.md and examples/csv_records.c. */
 } ocl_reduce_operator_desc;
 
 /* Checks the descriptor, compiles the source with a probe kernel for ctx's device and compares
  * the sizes. Errors: INVALID_ARGUMENT (NULL or empty source, a name that is not an identifier or
  * that the source does not contain, sizes out of range, struct_size too small);
- * UNSUPPORTED_OPERATION (commutative == 0); BUILD (the compiler's log in ocl_reduce_last_error);
+ * BUILD (the compiler's log in ocl_reduce_last_error);
  * OPERATOR_SIZE (the device's sizeof differs: both sizes in the message). *out is set only on
  * success. The operator belongs to ctx (other contexts refuse it) and keeps a copy of the
  * descriptor's strings. Programs for it are built on first use and cached in ctx. */

@@ -13,6 +13,7 @@
 #include "core/program.h"
 #include "core/user_operator.h"
 #include "support/custom_ops.h"
+#include "support/ordered_ops.h"
 #include "support/fixture.h"
 #include "support/structured.h"
 #include "support/synthetic.h"
@@ -127,13 +128,18 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
   compiled += compile(&plan);
     TEST_STRUCTURED_OP_TYPES(ORX_COMPILE_STRUCTURED)
 #undef ORX_COMPILE_STRUCTURED
-    /* The tests' user operators, the same OpenCL C: the probe, every stage, and segments by
-     * a work-item, by the multireduction and by work-groups. */
-    for (int w = 0; w < TEST_CUSTOM_COUNT; w++) {
+    /* The tests' user operators, the same OpenCL C, commutative and order-preserving: the
+     * probe, every stage, and segments by a work-item, by the multireduction and by
+     * work-groups. */
+    const ocl_reduce_operator_desc *descs[TEST_CUSTOM_COUNT + TEST_ORDERED_COUNT];
+    for (int w = 0; w < TEST_CUSTOM_COUNT; w++)
+      descs[w] = &test_custom_descs[w];
+    for (int w = 0; w < TEST_ORDERED_COUNT; w++)
+      descs[TEST_CUSTOM_COUNT + w] = &test_ordered_descs[w];
+    for (int w = 0; w < TEST_CUSTOM_COUNT + TEST_ORDERED_COUNT; w++) {
       orx_operator op;
       char *op_text = NULL;
-      assert_int_equal(orx_operator_of_desc(NULL, &test_custom_descs[w], &op, &op_text),
-                       OCL_REDUCE_OK);
+      assert_int_equal(orx_operator_of_desc(NULL, descs[w], &op, &op_text), OCL_REDUCE_OK);
       r = orx_custom_request(&op);
       r.entry = ORX_ENTRY_PROBE;
       orx_plan_make(&t, &r, &plan);
@@ -149,7 +155,7 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
       r.shape.count = 1 << 16;
       r.shape.elements = (uint64_t)33 << 16;
       r.shape.length = 33;
-      r.shape.elem = test_custom_descs[w].element_size;
+      r.shape.elem = descs[w]->element_size;
       for (int mode = ORX_SEG_LANE; mode <= ORX_SEG_GROUP; mode++) {
         orx_target forced = t;
         forced.forced.seg_mode = mode;

@@ -244,9 +244,6 @@ static void test_create_errors(void **state) {
   d = test_custom_descs[TEST_BOX];
   d.element_size = 0;
   expect_create_error(&d, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "desc->element_size is 0");
-  d = test_custom_descs[TEST_BOX];
-  d.commutative = 0;
-  expect_create_error(&d, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, "not supported yet");
   /* The host's sizes differ from the device's: both named. */
   d = test_custom_descs[TEST_BOX];
   d.element_size = 16;

@@ -14,6 +14,7 @@
 #include "support/fixture.h"
 #include "core/user_operator.h"
 #include "support/custom_ops.h"
+#include "support/ordered_ops.h"
 #include "support/structured.h"
 #include "support/synthetic.h"
 
@@ -556,6 +557,96 @@ static int same_key(const orx_plan *a, const orx_plan *b) {
   return memcmp(&ka, &kb, sizeof ka) == 0 && orx_program_key_hash(&ka) == orx_program_key_hash(&kb);
 }
 
+/* Order-preserving operators: one element per load into one chain, runs per work-item read
+ * directly on CPUs, as warp tiles on warps and through the stage on other GPUs (whatever GPU
+ * layout is forced), local memory for the stage, and segments by a work-item as runs of
+ * segments; the same operator declared commutative plans as before. */
+static void test_ordered_operators_take_runs_in_order(void **state) {
+  (void)state;
+  orx_source contract;
+  char *holder = NULL;
+  assert_int_equal(orx_source_get(NULL, "orx_contract.h", &contract, &holder), OCL_REDUCE_OK);
+  orx_caps devices[8];
+  const size_t device_count = synthetic_devices(devices);
+  int checked = 0;
+  for (size_t dev = 0; dev < device_count; dev++) {
+    const orx_caps *c = &devices[dev];
+    const int cpu = c->type == OCL_REDUCE_DEVICE_CPU;
+    const char *prelude = c->has_cuda_shuffle ? "lib/orx_cuda_prelude.cl" : NULL;
+    for (int w = 0; w < TEST_ORDERED_COUNT; w++) {
+      const ocl_reduce_operator_desc *d = &test_ordered_descs[w];
+      orx_operator op;
+      char *op_text = NULL;
+      assert_int_equal(orx_operator_of_desc(NULL, d, &op, &op_text), OCL_REDUCE_OK);
+      assert_true(op.ordered);
+      orx_target t = test_target(c, OCL_REDUCE_PATH_AUTO);
+      orx_request r = orx_custom_request(&op);
+      orx_plan plan;
+      const int warps = t.subgroup_impl == OCL_REDUCE_SUBGROUP_NV_PTX ||
+                        t.subgroup_impl == OCL_REDUCE_SUBGROUP_CUDA;
+      const int gpu_stream = warps ? ORX_STREAM_WARP_TILES : ORX_STREAM_TRANSPOSED;
+      for (int stage = ORX_STAGE_WHOLE; stage <= ORX_STAGE_FINAL; stage++) {
+        r.stage = (orx_stage)stage;
+        orx_plan_make(&t, &r, &plan);
+        assert_int_equal(plan.defines[ORX_DEFINE_ORDERED], 1);
+        assert_int_equal(plan.policy.vec, 1);
+        assert_int_equal(orx_policy_chains(&plan.policy), 1);
+        assert_int_equal(plan.policy.stream, cpu ? ORX_STREAM_CHUNK : gpu_stream);
+        if (plan.policy.stream == ORX_STREAM_WARP_TILES)
+          assert_int_equal(plan.defines[ORX_DEFINE_MR_LANES], c->nv_warp_size);
+        const uint64_t elem = plan.element_bytes;
+        const uint64_t row =
+            plan.policy.stream == ORX_STREAM_TRANSPOSED ? ORX_STAGE_ROW_OF(elem) * elem : 0;
+        assert_true((uint64_t)plan.policy.wg_size * (2 * plan.op.state_bytes + row) + 64 <=
+                    c->local_mem_bytes);
+        check_defines(&plan, contract.text, prelude, &checked);
+      }
+      r.stage = ORX_STAGE_WHOLE;
+      /* A forced GPU layout stays in order; chunk stays chunk. */
+      t.forced.stream = ORX_STREAM_STRIDED;
+      orx_plan_make(&t, &r, &plan);
+      assert_int_equal(plan.policy.stream, gpu_stream);
+      t.forced.stream = ORX_STREAM_TRANSPOSED;
+      orx_plan_make(&t, &r, &plan);
+      assert_int_equal(plan.policy.stream, ORX_STREAM_TRANSPOSED);
+      t.forced.stream = ORX_STREAM_CHUNK;
+      orx_plan_make(&t, &r, &plan);
+      assert_int_equal(plan.policy.stream, ORX_STREAM_CHUNK);
+      t.forced.stream = -1;
+      /* Segments: a work-item per segment takes runs of segments, the others their layout. */
+      r.entry = ORX_ENTRY_SEGMENTS;
+      r.shape.count = 1 << 12;
+      r.shape.length = 300;
+      r.shape.elements = (uint64_t)300 << 12;
+      r.shape.elem = d->element_size;
+      for (int mode = ORX_SEG_LANE; mode <= ORX_SEG_STAGED; mode++) {
+        t.forced.seg_mode = mode;
+        orx_plan_make(&t, &r, &plan);
+        assert_int_equal(plan.defines[ORX_DEFINE_ORDERED], 1);
+        assert_int_equal(plan.policy.vec, 1);
+        assert_int_equal(plan.policy.stream, plan.seg.mode == ORX_SEG_GROUP && !cpu
+                                                 ? gpu_stream
+                                                 : ORX_STREAM_CHUNK);
+        if (plan.seg.mode != ORX_SEG_LAUNCH)
+          check_defines(&plan, contract.text, prelude, &checked);
+      }
+      /* Declared commutative: no ORX_ORDERED, the usual layout. */
+      ocl_reduce_operator_desc commutative = *d;
+      commutative.commutative = 1;
+      free(op_text);
+      assert_int_equal(orx_operator_of_desc(NULL, &commutative, &op, &op_text), OCL_REDUCE_OK);
+      t.forced.seg_mode = -1;
+      r = orx_custom_request(&op);
+      orx_plan_make(&t, &r, &plan);
+      assert_int_equal(plan.defines[ORX_DEFINE_ORDERED], ORX_DEFINE_UNSET);
+      assert_true(plan.policy.stream != ORX_STREAM_TRANSPOSED);
+      free(op_text);
+    }
+  }
+  assert_true(checked > 0);
+  free(holder);
+}
+
 static void test_program_keys_tell_plans_and_operators_apart(void **state) {
   (void)state;
   const orx_caps g = test_gpu();
@@ -617,6 +708,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_define_a_plan_emits_is_in_the_contract_with_a_default),
       cmocka_unit_test(test_program_keys_tell_plans_and_operators_apart),
+      cmocka_unit_test(test_ordered_operators_take_runs_in_order),
       cmocka_unit_test(test_plans_describe_themselves_in_policy_syntax),
       cmocka_unit_test(test_auto_takes_subgroups_when_present_and_local_otherwise),
       cmocka_unit_test(test_forced_path_or_implementation_is_never_a_fallback),

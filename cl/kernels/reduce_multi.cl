@@ -43,7 +43,8 @@ __kernel ORX_KERNEL_ATTR void orx_reduce_multi(__global const T *ORX_RESTRICT in
   /* 1. This work-item's share, every operator at once; the padding reductions stay at their
    * identity. */
   T v[ORX_MR_Q];
-  orx_span_share_ops(in + offset, n, head, get_global_id(0), get_global_size(0), v);
+  ORX_STREAM_STAGE(stage);
+  orx_span_share_ops(in + offset, n, head, get_global_id(0), get_global_size(0), stage, v);
 #pragma unroll
   for (uint r = ORX_SLOTS; r < ORX_MR_Q; r++)
     v[r] = orx_slot_identity(r);

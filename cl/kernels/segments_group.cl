@@ -14,13 +14,14 @@ __kernel ORX_KERNEL_ATTR void orx_segments_group(ORX_SEGMENTS_ARGS) {
                                          offsets_index, bias, 0);
   (void)per_round;
   __local A scratch[2 * ORX_WG_SIZE];
+  ORX_STREAM_STAGE(stage);
   const ulong lid = get_local_id(0);
   for (ulong s = get_group_id(0); s < count; s += get_num_groups(0)) {
     ulong begin, n;
     orx_segment(&g, s, &begin, &n);
     A a, b;
-    orx_span_share(g.base + begin, n, orx_span_head(misalign + begin, n), lid, ORX_WG_SIZE, 0, &a,
-                   &b);
+    orx_span_share(g.base + begin, n, orx_span_head(misalign + begin, n), lid, ORX_WG_SIZE, 0,
+                   stage, &a, &b);
     const A r = orx_wg_reduce2(a, b, scratch);
     if (lid == 0)
       out[out_index + s] = orx_result(r);

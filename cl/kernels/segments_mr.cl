@@ -21,12 +21,14 @@
  *
  * Merges put the lower lane's value first and each lane's accumulators combine in a fixed order,
  * so results are deterministic; a segment that takes no more than W loads is combined in index
- * order.
+ * order, and so is every segment with ORX_ORDERED, where each lane takes a contiguous run of
+ * loads (orx_seg_lane_loads).
  *
  * Launch: get_local_size(0) == ORX_WG_SIZE, a multiple of ORX_MR_LANES; any number of groups.
  * ============================================================================================== */
 #include "lib/orx_multireduce.cl"
 #include "lib/orx_segments.cl"
+#include "lib/orx_split.cl"
 #include "lib/orx_stream.cl" /* orx_fold_op */
 
 #define ORX_SEG_W ORX_MR_LANES
@@ -94,6 +96,20 @@ ORX_INLINE A orx_seg_fold(const orx_segments *g, orx_seg_load_t x, ulong begin, 
 #endif
 }
 
+/* The loads [*begin, *end) with step *step of `steps` that lane `lane` of its group takes: every
+ * W-th, so that one load instruction of the group reads W consecutive loads; with ORX_ORDERED, a
+ * contiguous run, so that the lanes' accumulators follow index order (lib/orx_split.cl). */
+ORX_INLINE void orx_seg_lane_loads(ulong steps, uint lane, ulong *begin, ulong *end, ulong *step) {
+#if ORX_ORDERED
+  orx_chunk_of(steps, lane, ORX_SEG_W, begin, end);
+  *step = 1;
+#else
+  *begin = lane;
+  *end = steps;
+  *step = ORX_SEG_W;
+#endif
+}
+
 __kernel ORX_KERNEL_ATTR void orx_segments_mr(ORX_SEGMENTS_ARGS) {
   const orx_segments g = orx_segments_of(in, in_offset, misalign, count, length, offsets,
                                          offsets_index, bias, ORX_SEG_LOAD == ORX_SEG_MASKED);
@@ -119,7 +135,9 @@ __kernel ORX_KERNEL_ATTR void orx_segments_mr(ORX_SEGMENTS_ARGS) {
      * 32-element segments at 3.4-3.7 TB/s instead of 2.7-2.9. */
     /* The most loads a segment takes: one whose first element is the last of a vector. */
     const ulong steps = orx_seg_steps(&g, ORX_VEC - 1 - misalign, g.length);
-    for (ulong j = lane; j < steps; j += ORX_SEG_W) {
+    ulong j_begin, j_end, j_step;
+    orx_seg_lane_loads(steps, lane, &j_begin, &j_end, &j_step);
+    for (ulong j = j_begin; j < j_end; j += j_step) {
       orx_seg_load_t x[ORX_SEG_SLOTS];
 #if ORX_UNROLL_SLOTS
 #pragma unroll
@@ -157,7 +175,9 @@ __kernel ORX_KERNEL_ATTR void orx_segments_mr(ORX_SEGMENTS_ARGS) {
     }
     /* Column by column: each pass issues one load per slot before it combines any, so every load
      * is in flight at once. */
-    for (ulong j = lane; j < longest; j += ORX_SEG_W) {
+    ulong j_begin, j_end, j_step;
+    orx_seg_lane_loads(longest, lane, &j_begin, &j_end, &j_step);
+    for (ulong j = j_begin; j < j_end; j += j_step) {
       orx_seg_load_t x[ORX_SEG_SLOTS];
       ulong begins[ORX_SEG_SLOTS], lengths[ORX_SEG_SLOTS];
 #if ORX_UNROLL_SLOTS

@@ -24,6 +24,7 @@
 #ifndef ORX_WORKGROUP_CL
 #define ORX_WORKGROUP_CL
 
+#include "lib/orx_split.cl"
 #include "lib/orx_subgroup.cl"
 
 /* ---- LOCAL path: doubled local memory -------------------------------------------------------- */
@@ -113,30 +114,55 @@ ORX_INLINE A orx_sg_reduce(A x) { return orx_sg_reduce_builtin(x); }
 #endif
 
 #if ORX_SG_HAS_SHUFFLE || ORX_SG_HAS_REDUCE
-/* Combines the subgroups' results (x, valid in each subgroup's lane 0) into work-item 0. Every
- * subgroup runs the final reduction so that the call stays uniform over the work-group. */
+/* Combines the subgroups' results (x, valid in each subgroup's lane 0) into work-item 0: each
+ * lane combines a contiguous run of them, in order, and one more subgroup reduction the lanes.
+ * Every subgroup runs the final reduction so that the call stays uniform over the work-group. */
 ORX_INLINE A orx_wg_combine_subgroups(A x, ORX_LOCAL_PTR A *scratch) {
   const uint count = orx_sg_count();
   if (count == 1)
     return x;
   const uint lane = orx_sg_lane();
-  const uint size = orx_sg_size();
   if (lane == 0)
     scratch[orx_sg_id()] = x;
   barrier(CLK_LOCAL_MEM_FENCE);
+  ulong begin, end;
+  orx_chunk_of(count, lane, orx_sg_size(), &begin, &end);
   A y = ORX_IDENTITY;
-  for (uint i = lane; i < count; i += size)
+  for (ulong i = begin; i < end; i++)
     y = orx_combine(y, scratch[i]);
   barrier(CLK_LOCAL_MEM_FENCE);
   return orx_sg_reduce(y);
 }
 #endif
 
+#if ORX_ORDERED
+/* Tree in local memory that keeps index order: at the level of `stride`, lane l (a multiple of
+ * 2 * stride) takes lane l + stride's value, which covers the lanes right after its own. */
+ORX_INLINE A orx_lm_tree_ordered(A x, ORX_LOCAL_PTR A *scratch) {
+  const uint lid = (uint)get_local_id(0);
+  for (uint stride = 1; stride < ORX_WG_SIZE; stride <<= 1) {
+    scratch[lid] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid % (2 * stride) == 0)
+      x = orx_combine(x, scratch[lid + stride]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  return x;
+}
+#endif
+
 /* ---- The work-group reduction both paths share -------------------------------------------- */
 
-/* Reduces the pairs (a, b) of all work-items of the group; the result is valid in work-item 0. */
+/* Reduces the pairs (a, b) of all work-items of the group; the result is valid in work-item 0.
+ * With ORX_ORDERED, work-item w's a and b (in that order) cover the indices right before work-item
+ * w + 1's, and the result is their combination in index order: a subgroup butterfly (each
+ * exchange puts the lower lane first) or the ordered tree. */
 ORX_INLINE A orx_wg_reduce2(A a, A b, ORX_LOCAL_PTR A *scratch) {
-#if ORX_SG_HAS_SHUFFLE
+#if ORX_ORDERED && ORX_SG_HAS_SHUFFLE
+  return orx_wg_combine_subgroups(orx_sg_reduce(orx_combine(a, b)), scratch);
+#elif ORX_ORDERED
+  return orx_lm_tree_ordered(orx_combine(a, b), scratch);
+#elif ORX_SG_HAS_SHUFFLE
   const uint size = orx_sg_size();
   A x;
   if (size > 1) {

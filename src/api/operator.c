@@ -78,11 +78,6 @@ static ocl_reduce_status check_desc(ocl_reduce_context *ctx, const ocl_reduce_op
   ORX_CHECK_ARG(ctx, d->state_size >= 1 && d->state_size <= ORX_STATE_MAX_BYTES,
                 "%s: desc->state_size is %zu, not 1 .. %d", function, d->state_size,
                 ORX_STATE_MAX_BYTES);
-  if (!d->commutative)
-    return orx_fail(ctx, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION,
-                    "%s: desc->commutative is 0: operators whose combine must keep the order of "
-                    "its arguments are not supported yet",
-                    function);
   return OCL_REDUCE_OK;
 }
 

@@ -122,14 +122,18 @@ void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int force
      * 512 lanes per compute unit busy; then a work-group per segment while there are at least as
      * many segments as compute units; else whole-device reductions. H200, f32 sums of 2^26: the
      * multireduction reaches 2.8-3.8 TB/s from 4 to 1024 elements per segment; a work-group per
-     * segment needs 4096 elements for 4.1 TB/s (2048: 2.5 TB/s, 1024: 1.6 TB/s). */
+     * segment needs 4096 elements for 4.1 TB/s (2048: 2.5 TB/s, 1024: 1.6 TB/s). Fewer
+     * segments than compute units take a whole-device launch each only where one fills the
+     * device's grid: a launch costs microseconds, a 1 MiB segment by one work-group less (H200,
+     * 96 segments of 1 MiB, examples/csv_records: launches 1.26 ms in all, see PERFORMANCE.md). */
     const uint64_t mr_lanes = (uint64_t)count * mr.width / mr.slots;
+    const uint64_t grid = (uint64_t)policy->items_per_group * policy->max_groups;
     mode = stage_pays ? ORX_SEG_STAGED
            : average < (uint64_t)policy->wg_size * 8 ||
                    mr_lanes >= (uint64_t)caps->compute_units * 512
                ? ORX_SEG_MR
-           : count >= caps->compute_units || average < policy->items_per_group ? ORX_SEG_GROUP
-                                                                               : ORX_SEG_LAUNCH;
+           : count >= caps->compute_units || average < grid ? ORX_SEG_GROUP
+                                                            : ORX_SEG_LAUNCH;
   }
   if (mode == ORX_SEG_MR) {
     *out = mr;

@@ -72,3 +72,32 @@ void orx_fit_state(const orx_target *target, const orx_operator *op, orx_stage s
     p->wg_size /= 2;
   p->items_per_group = (size_t)p->wg_size * p->vec * p->unroll;
 }
+
+/* Order-preserving operators (ORX_ORDERED): one element per load into one chain, and work-items
+ * (or warps) that take contiguous runs in order. CPUs read their runs directly (CHUNK). A run per
+ * work-item read directly leaves neighbouring work-items far apart on GPUs (H200, f32 sum of 2^26
+ * through CUDA: 2.6 TB/s against the grid-stride loop's 3.9): warps read theirs as tiles that
+ * the multireduction reduces (WARP_TILES, ORX_WARP_TILES of them at a time), other GPUs through
+ * the local-memory stage (TRANSPOSED). A forced layout keeps its kind: chunk and transposed stay,
+ * the other GPU layouts become the GPU's. The stage takes local memory beside the two states per
+ * work-item. */
+void orx_fit_ordered(const orx_target *target, const orx_operator *op, size_t elem,
+                     orx_policy *p) {
+  const orx_caps *caps = target->caps;
+  const int forced = target->forced.stream;
+  const int warps = p->subgroup_impl == OCL_REDUCE_SUBGROUP_NV_PTX ||
+                    p->subgroup_impl == OCL_REDUCE_SUBGROUP_CUDA;
+  p->vec = 1;
+  p->chains = 1;
+  if (forced == ORX_STREAM_CHUNK || (forced < 0 && caps->type == OCL_REDUCE_DEVICE_CPU))
+    p->stream = ORX_STREAM_CHUNK;
+  else if (warps && forced != ORX_STREAM_TRANSPOSED)
+    p->stream = ORX_STREAM_WARP_TILES;
+  else
+    p->stream = ORX_STREAM_TRANSPOSED;
+  const uint64_t row = p->stream == ORX_STREAM_TRANSPOSED ? ORX_STAGE_ROW_OF(elem) * elem : 0;
+  while (p->wg_size > 1 &&
+         (uint64_t)p->wg_size * (2 * op->state_bytes + row) + 64 > caps->local_mem_bytes)
+    p->wg_size /= 2;
+  p->items_per_group = (size_t)p->wg_size * p->unroll;
+}

@@ -108,9 +108,12 @@ void orx_apply_policy_override(const orx_caps *caps, const orx_policy_override *
     p->max_groups = o->max_groups;
   if (o->stream >= 0)
     p->stream = o->stream;
+  if (p->stream == ORX_STREAM_TRANSPOSED || p->stream == ORX_STREAM_WARP_TILES)
+    p->vec = 1; /* they read one element per load */
   if (o->finish_serial >= 0)
     p->finish_serial = o->finish_serial;
-  if (o->wg_size || o->vec || o->unroll)
+  if (o->wg_size || o->vec || o->unroll || p->stream == ORX_STREAM_TRANSPOSED ||
+      p->stream == ORX_STREAM_WARP_TILES)
     p->items_per_group = (size_t)p->wg_size * p->vec * p->unroll;
 }
 
@@ -139,12 +142,20 @@ static void fit_policy(const orx_target *target, orx_entry entry, unsigned lanes
    * rather than save, and with them in these kernels PoCL 5.0 gave wrong results or crashed. */
   if ((entry == ORX_ENTRY_SEGMENTS || entry == ORX_ENTRY_MULTI) && target->caps->emulated_subgroups)
     p->subgroup_impl = OCL_REDUCE_SUBGROUP_NONE;
+  /* Warp tiles are for order-preserving operators on warps only (orx_fit_ordered). */
+  if (p->stream == ORX_STREAM_WARP_TILES)
+    p->stream = ORX_STREAM_TRANSPOSED;
   /* Segments: the tiled layout splits one array over all groups; a segment is smaller. */
   if (entry == ORX_ENTRY_SEGMENTS && p->stream == ORX_STREAM_TILED)
     p->stream = ORX_STREAM_STRIDED;
-  /* The multireduction needs whole groups of lanes in a work-group. */
+  /* The multireduction needs whole groups of lanes in a work-group, and warp shuffles whole
+   * warps (a forced smaller work-group would leave lanes out). */
   if (p->wg_size < lanes)
     p->wg_size = lanes;
+  if ((p->subgroup_impl == OCL_REDUCE_SUBGROUP_NV_PTX ||
+       p->subgroup_impl == OCL_REDUCE_SUBGROUP_CUDA) &&
+      p->wg_size < target->caps->nv_warp_size)
+    p->wg_size = target->caps->nv_warp_size;
 }
 
 /* The defines every kernel but the offsets check reads: type, streaming, combining. */
@@ -173,6 +184,8 @@ static void operator_defines(const orx_target *target, orx_plan *plan) {
   plan->defines[ORX_DEFINE_OP_ID] = plan->op.id;
   if (orx_operator_is_state(&plan->op))
     plan->defines[ORX_DEFINE_STATE] = 1;
+  if (plan->op.ordered)
+    plan->defines[ORX_DEFINE_ORDERED] = 1;
   if (plan->policy.subgroup_impl == OCL_REDUCE_SUBGROUP_BUILTIN)
     plan->defines[ORX_DEFINE_SG_BUILTIN_REDUCE] =
         (orx_op_flags((ocl_reduce_op)plan->op.id) & exact) != 0;
@@ -180,6 +193,11 @@ static void operator_defines(const orx_target *target, orx_plan *plan) {
   if (plan->policy.subgroup_impl == OCL_REDUCE_SUBGROUP_NV_PTX ||
       plan->policy.subgroup_impl == OCL_REDUCE_SUBGROUP_CUDA)
     plan->defines[ORX_DEFINE_SG_SIZE] = target->caps->nv_warp_size;
+  /* Warp tiles: the multireduction of ORX_WARP_TILES tiles across a warp. */
+  if (plan->policy.stream == ORX_STREAM_WARP_TILES) {
+    plan->defines[ORX_DEFINE_MR_Q] = ORX_WARP_TILES;
+    plan->defines[ORX_DEFINE_MR_LANES] = target->caps->nv_warp_size;
+  }
 }
 
 static unsigned ceil_pow2_small(unsigned x) {
@@ -214,6 +232,10 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
     fit_policy(target, request->entry, 1, &plan->policy);
     if (state)
       orx_fit_state(target, &request->op, request->stage, 1, &plan->policy);
+    if (request->op.ordered)
+      orx_fit_ordered(target, &request->op,
+                      request->stage == ORX_STAGE_FINAL ? request->op.state_bytes : elem,
+                      &plan->policy);
     common_defines(plan);
     operator_defines(target, plan);
     if (state && request->stage == ORX_STAGE_PARTIAL)
@@ -227,6 +249,8 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
     fit_policy(target, request->entry, 1, &plan->policy);
     if (state)
       orx_fit_state(target, &request->op, ORX_STAGE_WHOLE, 1, &plan->policy);
+    if (request->op.ordered)
+      orx_fit_ordered(target, &request->op, elem, &plan->policy);
     /* The stage holds elements of the library's types (a user's struct elements take the
      * multireduction instead). */
     const int stageable =
@@ -240,6 +264,10 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
     if (plan->seg.mode == ORX_SEG_MR && target->forced.seg_slots)
       plan->seg.slots = target->forced.seg_slots < plan->seg.width ? target->forced.seg_slots
                                                                  : plan->seg.width;
+    /* Only a work-group per segment streams as a group (a work-item per segment: a run each). */
+    if (plan->seg.mode != ORX_SEG_GROUP && (plan->policy.stream == ORX_STREAM_TRANSPOSED ||
+                                            plan->policy.stream == ORX_STREAM_WARP_TILES))
+      plan->policy.stream = ORX_STREAM_CHUNK;
     plan->kernel = orx_seg_mode_kernel(plan->seg.mode);
     common_defines(plan);
     operator_defines(target, plan);
@@ -348,6 +376,8 @@ void orx_plan_describe(const orx_plan *plan, size_t count, uint64_t length, char
     orx_append(text, size, ",seg=%s", orx_seg_mode_name(plan->seg.mode));
   if (segments && plan->seg.mode == ORX_SEG_MR)
     orx_append(text, size, ",slots=%u", plan->seg.slots);
+  if (plan->defines[ORX_DEFINE_ORDERED] == 1)
+    orx_append(text, size, "; in index order (not commutative)");
   const int64_t builtin = plan->defines[ORX_DEFINE_SG_BUILTIN_REDUCE];
   orx_append(text, size, "; combine: %s",
          p->subgroup_impl == OCL_REDUCE_SUBGROUP_NONE ? "local memory"

@@ -141,6 +141,7 @@ typedef struct orx_operator {
   unsigned state_bytes;  /* 0: one element of the compute type */
   unsigned state_align;  /* 0: state_bytes */
   unsigned result_bytes; /* one result; 0: one element of the compute type */
+  int ordered;           /* not commutative: combined in index order only (ORX_ORDERED) */
 } orx_operator;
 orx_operator orx_builtin_operator(ocl_reduce_op op, ocl_reduce_type type);
 /* Whether the kernels run it in state mode (ORX_STATE): structured and user operators. */
@@ -226,6 +227,11 @@ void orx_target_policy(const orx_target *target, size_t elem, orx_policy *out);
  * work-item, or smaller work-groups, where its state needs them; never below `lanes` work-items. */
 void orx_fit_state(const orx_target *target, const orx_operator *op, orx_stage stage,
                    unsigned lanes, orx_policy *p);
+/* An order-preserving operator's policy (plan_state.c): runs of elements per work-item or warp;
+ * ORX_STREAM_WARP_TILES reads ORX_WARP_TILES tiles of a warp's width at a time. */
+#define ORX_WARP_TILES 8
+void orx_fit_ordered(const orx_target *target, const orx_operator *op, size_t elem,
+                     orx_policy *p);
 size_t orx_policy_groups(const orx_policy *policy, size_t count);
 /* The independent accumulators a work-item keeps (the ORX_CHAINS define). */
 unsigned orx_policy_chains(const orx_policy *policy);

@@ -50,6 +50,7 @@ ocl_reduce_status orx_operator_of_desc(ocl_reduce_context *ctx, const ocl_reduce
       orx_hash(orx_hash(ORX_HASH_SEED, op->names, names_length), op->source, source_length);
   op->element_bytes = (unsigned)d->element_size;
   op->element_type = element_type_of(d);
+  op->ordered = !d->commutative;
   op->state_bytes = (unsigned)d->state_size;
   op->result_bytes = (unsigned)d->state_size;
   *text = t;
