@@ -170,6 +170,26 @@
 #define ORX_SEG_LOADS(X, c)                                                                        \
   X(c, ELEMENTS, "elements") X(c, VECTORS, "vectors") X(c, MASKED, "masked")
 
+/* ---- Sliding windows (kernels/windows.cl): how each window's result is computed ----------- */
+#define ORX_WIN_DIRECT 0  /* a work-item per window folds its elements: O(window) per result */
+#define ORX_WIN_SHUFFLE 1 /* lane groups of ORX_MR_Q: each window's elements spread over the lanes,
+                             then a butterfly per window (the standard reduction, the paper's §7
+                             baseline) */
+#define ORX_WIN_MR 2      /* the same loads, ORX_MR_Q windows reduced at once by the iterative
+                             multireduction (§3): q - 1 merges per q windows */
+#define ORX_WIN_BLOCKS 3  /* van Herk / Gil-Werman: suffix and prefix scans within blocks of
+                             `window` elements, a result per element from two of them: O(1) per
+                             result; a local-memory tile of ORX_WG_SIZE runs of ORX_WIN_RUN
+                             elements per work-group holds whole windows */
+#define ORX_WIN_LONG 4    /* the same scans, a work-group per block, for windows longer than a
+                             tile: the suffixes wait in global scratch */
+#define ORX_WIN_SERIAL 5  /* the same formula, a work-item per block, scanning it sequentially
+                             (CPUs: the suffixes wait in global scratch, in cache) */
+/* X(c, ID, name), for ORX_WIN_<ID> */
+#define ORX_WIN_ALGOS(X, c)                                                                        \
+  X(c, DIRECT, "direct") X(c, SHUFFLE, "shuffle") X(c, MR, "mr") X(c, BLOCKS, "blocks")            \
+  X(c, LONG, "long") X(c, SERIAL, "serial")
+
 /* ---- The defines the host may emit, with their defaults ----------------------------------- */
 
 /* The type the kernel computes in (an ORX_<type> id above). */
@@ -257,6 +277,18 @@
 #ifndef ORX_SEG_STAGE
 #define ORX_SEG_STAGE 4096
 #endif
+/* Sliding windows: the algorithm (an ORX_WIN_ id) and, for BLOCKS and LONG, the elements of a
+ * work-item's run (a power of two). */
+#ifndef ORX_WIN_ALGO
+#define ORX_WIN_ALGO ORX_WIN_DIRECT
+#endif
+#ifndef ORX_WIN_RUN
+#define ORX_WIN_RUN 8
+#endif
+/* 1: DIRECT's work-items take each element of their windows together, a barrier apart (CPUs). */
+#ifndef ORX_WIN_LOCKSTEP
+#define ORX_WIN_LOCKSTEP 0
+#endif
 /* Work-groups that must fit on one compute unit at once, which caps registers (CUDA's
  * __launch_bounds__); 0: no cap. */
 #ifndef ORX_MIN_GROUPS_PER_CU
@@ -300,7 +332,8 @@
   X(c, PREFETCH) X(c, WG_SIZE) X(c, STREAM) X(c, SG_IMPL) X(c, SG_SIZE) X(c, SG_BUILTIN_REDUCE)    \
   X(c, FINISH_SERIAL) X(c, UNROLL_SLOTS) X(c, MR_Q) X(c, MR_LANES) X(c, SEG_OFFSETS)               \
   X(c, SEG_LOAD) X(c, SEG_BATCH) X(c, SEG_STAGE) X(c, MIN_GROUPS_PER_CU) X(c, STATE)               \
-  X(c, PARTIAL_OUT) X(c, INPUT_STATES) X(c, ORDERED) X(c, ELEMENT_BYTES)
+  X(c, PARTIAL_OUT) X(c, INPUT_STATES) X(c, ORDERED) X(c, ELEMENT_BYTES) X(c, WIN_ALGO)           \
+  X(c, WIN_RUN) X(c, WIN_LOCKSTEP)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them.

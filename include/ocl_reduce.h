@@ -94,6 +94,7 @@ extern "C" {
   XX(ERROR_INVALID_OPTION, 201, "invalid option or environment variable value")                    \
   XX(ERROR_OUT_OF_RANGE, 202, "offset and count reach beyond the buffer")                          \
   XX(ERROR_BAD_OFFSETS, 203, "segment offsets decrease or reach beyond the input")                 \
+  XX(ERROR_BAD_WINDOW, 204, "the window is empty or longer than the input")                       \
   XX(ERROR_UNSUPPORTED_OPERATION, 300, "operation not supported for this element type")            \
   XX(ERROR_NO_FP64, 400, "the device has no double precision (cl_khr_fp64)")                       \
   XX(ERROR_PATH_UNSUPPORTED, 401, "the device cannot take the requested path")                     \
@@ -448,6 +449,37 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_multi(ocl_reduce_context *ctx,
                                                   const ocl_reduce_op *ops, size_t op_count,
                                                   ocl_reduce_type type, ocl_reduce_input input,
                                                   size_t count, ocl_reduce_output results);
+
+/* ---------------------------------------------------------------------------------------------
+ * Sliding windows.
+ *
+ * Reduces every window of `window` consecutive elements of the input's first `count`: result j
+ * (0 <= j <= count - window) is op over elements [j, j + window), so count - window + 1 results,
+ * each ocl_reduce_result_size(op, type) bytes, with the semantics of ocl_reduce (identities,
+ * NaN, wrapping). Every built-in operator and type; input and results in host memory or buffers
+ * (a results buffer must not overlap the input). window == 0 or window > count:
+ * OCL_REDUCE_ERROR_BAD_WINDOW, nothing written.
+ *
+ *   ARGMIN, ARGMAX  the index counts from the input's first element (window j's lies in
+ *                   [j, j + window)), not from the window's.
+ *   Float sums      each result carries the error bound of a sum of `window` terms in some
+ *                   order: |error| <= (window - 1) u sum |x| (u: the unit roundoff); the bits do
+ *                   not depend on whether the input or results are host memory or buffers.
+ *
+ * The planner chooses per device and window (OCL_REDUCE_POLICY="win=direct|shuffle|mr|blocks|
+ * long|serial" forces one): a fold per window up to 4 elements; van Herk / Gil-Werman beyond
+ * (each result from a suffix and a prefix within blocks of `window` elements: three combines per
+ * result whatever the window's length), on GPUs in local-memory tiles while a window fits half a
+ * tile, else a work-group per block, on CPUs a work-item per block. "shuffle" and "mr" spread
+ * each window over the lanes of a subgroup and reduce it there, window by window or with the
+ * iterative multireduction (Parker & MacKinnon §3). Host input is uploaded in pieces that overlap
+ * by window - 1 elements (pieces of at least 2 * window elements: a window longer than half the
+ * staging buffer takes device memory for twice its length).
+ * ------------------------------------------------------------------------------------------- */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_windows(ocl_reduce_context *ctx, ocl_reduce_op op,
+                                                    ocl_reduce_type type, ocl_reduce_input input,
+                                                    size_t count, size_t window,
+                                                    ocl_reduce_output results);
 
 /* ---------------------------------------------------------------------------------------------
  * Structured operators: ocl_reduce, ocl_reduce_buffer_reduce, ocl_reduce_segments and

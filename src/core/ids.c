@@ -186,6 +186,20 @@ const char *orx_seg_load_name(int load) {
   return (unsigned)load < ORX_ARRAY_SIZE(load_names) ? load_names[load] : "unknown";
 }
 
+#define ORX_WIN_ALGO_NAME(c, ID, name) [ORX_WIN_##ID] = name,
+static const char *const win_algo_names[] = {ORX_WIN_ALGOS(ORX_WIN_ALGO_NAME, )};
+
+const char *orx_win_algo_name(int algo) {
+  return (unsigned)algo < ORX_ARRAY_SIZE(win_algo_names) ? win_algo_names[algo] : "unknown";
+}
+
+int orx_win_algo_named(const char *name, int *algo) {
+  const int id = named(win_algo_names, ORX_ARRAY_SIZE(win_algo_names), name);
+  if (id >= 0)
+    *algo = id;
+  return id >= 0;
+}
+
 const char *orx_backend_kind_name(ocl_reduce_backend kind) {
   return kind == OCL_REDUCE_BACKEND_CUDA ? "CUDA" : "OpenCL";
 }

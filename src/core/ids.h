@@ -48,6 +48,8 @@ void orx_subgroup_impl_choices(char *text, size_t size); /* "auto, khr, ..." */
 const char *orx_stream_name(int stream);
 int orx_stream_named(const char *name, int *stream);
 const char *orx_seg_load_name(int load);
+const char *orx_win_algo_name(int algo);
+int orx_win_algo_named(const char *name, int *algo);
 /* "OpenCL", "CUDA" */
 const char *orx_backend_kind_name(ocl_reduce_backend kind);
 

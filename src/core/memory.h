@@ -20,6 +20,7 @@ typedef enum orx_scratch_slot {
   ORX_SCRATCH_SEGMENT_RESULTS, /* segment results on their way to host memory */
   ORX_SCRATCH_SEGMENT_OFFSETS, /* segment offsets uploaded from host memory */
   ORX_SCRATCH_OFFSETS_REPORT,  /* the device-side offsets check's report */
+  ORX_SCRATCH_WINDOW_SUFFIXES, /* long windows: each work-group's block of suffix states */
   ORX_SCRATCH_COUNT
 } orx_scratch_slot;
 

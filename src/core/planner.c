@@ -1,8 +1,8 @@
 /* =================================================================================================
  * planner.c: the planner's decisions other than paths (plan_path.c) and segments
  * (plan_segments.c): the launch policy per device type and element type, whole-array,
- * multi-operator and offset-check plans, the defines every plan carries, grids, staging pieces,
- * and the plan in words. Pure functions of their arguments (planner.h).
+ * multi-operator, window and offset-check plans, the defines every plan carries, grids and
+ * staging pieces. Pure functions of their arguments (planner.h).
  * ============================================================================================== */
 #include "core/planner.h"
 
@@ -293,6 +293,14 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
     plan->defines[ORX_DEFINE_MR_Q] = q;
     break;
   }
+  case ORX_ENTRY_WINDOWS:
+    plan->kernel = ORX_KERNEL_WINDOWS;
+    plan->type = compute_type(request);
+    orx_target_policy(target, elem, &plan->policy);
+    orx_plan_windows(target, request, plan);
+    common_defines(plan);
+    operator_defines(target, plan);
+    break;
   case ORX_ENTRY_CHECK_OFFSETS:
     /* Reads no define: only its launch. */
     plan->kernel = ORX_KERNEL_CHECK_OFFSETS;
@@ -355,46 +363,4 @@ size_t orx_plan_staging_piece(const orx_caps *caps, const orx_plan *plan) {
   const size_t quantum = (size_t)plan->policy.vec * size;
   const size_t piece = limit / quantum * quantum / size;
   return piece ? piece : 1;
-}
-
-/* ---- The plan in words ------------------------------------------------------------------- */
-
-void orx_plan_describe(const orx_plan *plan, size_t count, uint64_t length, char *text,
-                       size_t size) {
-  const orx_policy *p = &plan->policy;
-  const int segments = plan->kernel != ORX_KERNEL_REDUCE_MULTI && length > 0;
-  text[0] = '\0';
-  orx_append(text, size, "%s: wg=%u,vec=%u,unroll=%u,", orx_kernel_file(plan->kernel),
-             p->wg_size, p->vec, p->unroll);
-  if (orx_policy_chains(p) < p->unroll)
-    orx_append(text, size, "chains=%u,", orx_policy_chains(p));
-  if (p->prefetch)
-    orx_append(text, size, "prefetch=1,");
-  orx_append(text, size, "groups=%u,stream=%s,finish=%s", p->max_groups,
-             orx_stream_name(p->stream), p->finish_serial ? "serial" : "group");
-  if (segments)
-    orx_append(text, size, ",seg=%s", orx_seg_mode_name(plan->seg.mode));
-  if (segments && plan->seg.mode == ORX_SEG_MR)
-    orx_append(text, size, ",slots=%u", plan->seg.slots);
-  if (plan->defines[ORX_DEFINE_ORDERED] == 1)
-    orx_append(text, size, "; in index order (not commutative)");
-  const int64_t builtin = plan->defines[ORX_DEFINE_SG_BUILTIN_REDUCE];
-  orx_append(text, size, "; combine: %s",
-         p->subgroup_impl == OCL_REDUCE_SUBGROUP_NONE ? "local memory"
-         : p->subgroup_impl != OCL_REDUCE_SUBGROUP_BUILTIN ? "shuffles"
-         : builtin == 1 ? "sub_group_reduce built-in"
-                        : "local memory (no built-in for the operator)");
-  if (p->subgroup_impl != OCL_REDUCE_SUBGROUP_NONE)
-    orx_append(text, size, " (%s)", orx_subgroup_impl_name(p->subgroup_impl));
-  if (segments && plan->seg.mode == ORX_SEG_MR)
-    orx_append(text, size, "; %u lanes per lane group, %s loads, %u set(s) per round",
-               plan->seg.width, orx_seg_load_name(plan->seg.load), orx_seg_batch(&plan->seg));
-  if (segments && plan->seg.mode == ORX_SEG_STAGED)
-    orx_append(text, size, "; stage of %u elements, %llu segments per tile", plan->seg.stage,
-           (unsigned long long)orx_plan_per_round(plan, length));
-  if (segments && plan->seg.mode == ORX_SEG_LAUNCH)
-    orx_append(text, size, "; a whole-array launch per segment");
-  else
-    orx_append(text, size, "; %zu work-groups",
-           orx_plan_groups(plan, segments ? count / length : count, length));
 }

@@ -8,7 +8,7 @@
  *
  * planner.c: launch policies, whole-array and multi-operator plans, the defines, the description;
  * plan_path.c: paths and subgroup implementations; plan_segments.c: how segments spread over
- * work-items; policy_override.c: OCL_REDUCE_POLICY.
+ * work-items; plan_windows.c: sliding windows; policy_override.c: OCL_REDUCE_POLICY.
  * ============================================================================================== */
 #ifndef ORX_PLANNER_H
 #define ORX_PLANNER_H
@@ -29,6 +29,7 @@
   X(SEGMENTS_GROUP, "kernels/segments_group.cl", "orx_segments_group")                             \
   X(SEGMENTS_STAGED, "kernels/segments_staged.cl", "orx_segments_staged")                          \
   X(CHECK_OFFSETS, "kernels/check_offsets.cl", "orx_check_offsets")                               \
+  X(WINDOWS, "kernels/windows.cl", "orx_windows")                                                  \
   X(OPERATOR_PROBE, "kernels/operator_probe.cl", "orx_operator_probe")
 
 typedef enum orx_kernel {
@@ -58,6 +59,19 @@ typedef enum orx_seg_mode {
 } orx_seg_mode;
 
 const char *orx_seg_mode_name(orx_seg_mode mode);
+
+/* ---- Sliding windows --------------------------------------------------------------------- */
+/* How a window call runs: the algorithm (an ORX_WIN_ id, kernels/windows.cl) and its shape. */
+typedef struct orx_win_plan {
+  int algo;
+  unsigned run;   /* BLOCKS, LONG: elements per work-item's run (a power of two, <= 32) */
+  unsigned lanes; /* SHUFFLE, MR: lanes per set of windows (the sets' size) */
+} orx_win_plan;
+/* What a window call reduces, as the planner sees it. */
+typedef struct orx_win_shape {
+  uint64_t count;  /* input elements */
+  uint64_t window; /* 1 <= window <= count */
+} orx_win_shape;
 
 /* ---- Launch policy: how kernels are built and launched, as plain data --------------------- */
 typedef struct orx_policy {
@@ -105,6 +119,7 @@ typedef struct orx_policy_override {
   int finish_serial;  /* -1, 0 or 1 */
   int seg_mode;       /* -1, or an orx_seg_mode */
   unsigned seg_slots; /* multireduction segments per lane group, at most its width */
+  int win_algo;       /* -1, or an ORX_WIN_ id */
 } orx_policy_override;
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out);
 
@@ -123,7 +138,8 @@ typedef enum orx_entry {
   ORX_ENTRY_SEGMENTS,     /* one per segment */
   ORX_ENTRY_MULTI,        /* several operators over one array */
   ORX_ENTRY_CHECK_OFFSETS, /* the device-side check of segment offsets */
-  ORX_ENTRY_PROBE          /* a user operator's sizes as the device compiler sees them */
+  ORX_ENTRY_PROBE,         /* a user operator's sizes as the device compiler sees them */
+  ORX_ENTRY_WINDOWS        /* one per sliding window */
 } orx_entry;
 
 /* An operator as a plan carries it: a scalar operator by id; a structured one (ORX_OPF_STATE) by
@@ -159,6 +175,7 @@ typedef struct orx_request {
   const ocl_reduce_op *ops; /* MULTI: op_count operators */
   unsigned op_count;
   orx_seg_shape shape;      /* SEGMENTS */
+  orx_win_shape windows;    /* WINDOWS */
   orx_stage stage;          /* REDUCE */
 } orx_request;
 /* The request of a whole-array reduction with a built-in operator (the other entries start from
@@ -184,6 +201,7 @@ typedef struct orx_plan {
   orx_operator op;      /* REDUCE, SEGMENTS; state_bytes and state_align filled in */
   orx_policy policy;
   orx_seg_plan seg;     /* SEGMENTS */
+  orx_win_plan win;     /* WINDOWS */
   unsigned slots;       /* results per launch: MULTI's operators, else 1 */
   unsigned element_bytes; /* what the kernel reads per element (FINAL stages: states) */
   size_t partials_bytes; /* scratch: one state per group and slot */
@@ -250,5 +268,17 @@ uint64_t orx_stage_segments(const orx_policy *policy, const orx_seg_plan *plan, 
 /* Work-groups for `count` segments of `length` (equal lengths) with a plan (not LAUNCH). */
 size_t orx_segment_groups(const orx_policy *policy, const orx_seg_plan *plan, size_t count,
                           uint64_t length);
+
+/* ---- Sliding windows (plan_windows.c) ---------------------------------------------------- */
+/* The plan of a window request (plan->policy, type and operator set; forced: an ORX_WIN_ id or
+ * -1; a forced BLOCKS whose window does not fit half a tile becomes LONG), with its defines. */
+void orx_plan_windows(const orx_target *target, const orx_request *request, orx_plan *plan);
+/* Elements of a BLOCKS or LONG tile, and results per BLOCKS tile for `window`. */
+uint64_t orx_win_tile(const orx_plan *plan);
+/* Work-groups for n_out windows of `window` elements. LONG and SERIAL keep `window` states of
+ * scratch per work-group or work-item: at most `scratch` of those. */
+size_t orx_win_groups(const orx_plan *plan, uint64_t n_out, uint64_t window, size_t scratch);
+/* Scratch states LONG and SERIAL keep per work-group (zero for the others). */
+uint64_t orx_win_scratch_states(const orx_plan *plan, uint64_t window);
 
 #endif /* ORX_PLANNER_H */

@@ -1,8 +1,8 @@
 /* =================================================================================================
  * policy_override.c: OCL_REDUCE_POLICY, the planner's fields forced by name for tests and tuning
  * ("wg=64,vec=4,unroll=2,chains=1,prefetch=1,groups=32,stream=strided,finish=group,seg=mr,
- * slots=8"). The names of streams and segment strategies are the contract's and the planner's own
- * lists.
+ * slots=8,win=blocks"). The names of streams, segment strategies and window algorithms are the
+ * contract's and the planner's own lists.
  * ============================================================================================== */
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +22,7 @@ static int seg_mode_named(const char *name, int *mode) {
 }
 
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out) {
-  orx_policy_override o = {0, 0, 0, 0, 0, -1, -1, -1, -1, 0};
+  orx_policy_override o = {0, 0, 0, 0, 0, -1, -1, -1, -1, 0, -1};
   char list[256];
   orx_strlcpy(list, text ? text : "", sizeof list);
   for (char *save = NULL, *item = strtok_r(list, ",", &save); item;
@@ -56,13 +56,16 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
       ;
     else if (strcmp(key, "slots") == 0 && numeric && is_pow2(number) && number <= 32)
       o.seg_slots = (unsigned)number;
+    else if (strcmp(key, "win") == 0 && orx_win_algo_named(value, &o.win_algo))
+      ;
     else
       return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
                       "OCL_REDUCE_POLICY: bad entry '%s=%s' (keys: wg=<power of two>, "
                       "vec=<1..16, power of two>, unroll=<1..16>, chains=<1..16>, "
                       "prefetch=0|1, groups=<n>, "
                       "stream=strided|chunk|tiled, finish=serial|group, "
-                      "seg=lane|mr|group|launch|staged, slots=<1..32, power of two>)",
+                      "seg=lane|mr|group|launch|staged, slots=<1..32, power of two>, "
+                      "win=direct|shuffle|mr|blocks|long)",
                       key, value);
   }
   *out = o;

@@ -1,7 +1,7 @@
 /* =================================================================================================
  * run.h: the reducing calls, once the entry points (src/api/) have checked their arguments:
- * whole arrays and several operators over one array (run_array.c), and segments
- * (run_segments.c). Each plans its request, prepares and launches (launch.h).
+ * whole arrays and several operators over one array (run_array.c), segments (run_segments.c) and
+ * sliding windows (run_windows.c). Each plans its request, prepares and launches (launch.h).
  * ============================================================================================== */
 #ifndef ORX_RUN_H
 #define ORX_RUN_H
@@ -42,5 +42,18 @@ typedef struct orx_seg_call {
 
 /* Runs it: offsets in device memory are checked there first, then batches of whole segments. */
 ocl_reduce_status orx_run_segments(ocl_reduce_context *ctx, orx_seg_call *call);
+
+/* A sliding-window call, checked: count >= window >= 1 elements of `in`, count - window + 1
+ * results of result_bytes each to `out`. */
+typedef struct orx_win_call {
+  const char *function;
+  orx_operator op;
+  ocl_reduce_type type;
+  size_t elem, result_bytes;
+  size_t count, window;
+  orx_io in, out;
+} orx_win_call;
+
+ocl_reduce_status orx_run_windows(ocl_reduce_context *ctx, const orx_win_call *call);
 
 #endif /* ORX_RUN_H */

@@ -1,0 +1,292 @@
+/* =================================================================================================
+ * windows.cl: sliding-window reductions. Window j (0 <= j < n_out) is elements [j, j + window) of
+ * the launch's input in + in_offset, and its result goes to out[out_index + j]; element p has
+ * index first_index + p in the call (state operators map elements with it, and blocks are counted
+ * from it). ORX_WIN_ALGO picks how results are computed (the ids in orx_contract.h):
+ *
+ *   DIRECT   a work-item per window, folding its elements in order (ORX_WIN_RUN windows per
+ *            work-item, a work-group's width apart, so that each step has as many loads in flight).
+ *   SHUFFLE  lane groups of ORX_MR_Q lanes take ORX_MR_Q consecutive windows at a time; each lane
+ *            folds its share of a window (elements lane, lane + q, ...), and a butterfly per
+ *            window combines the shares: the standard reduction, as the paper's §7 runs it.
+ *   MR       the same shares, the q windows reduced together by the iterative multireduction
+ *            (§3): window i enters as soon as it is folded, and merges with the pending ones as a
+ *            binary counter carries, so only log2(q) + 1 values wait in registers.
+ *   BLOCKS   van Herk / Gil-Werman in local-memory tiles (lib/orx_window_scan.cl): a tile of
+ *            ORX_WG_SIZE * ORX_WIN_RUN elements gives the tile minus window - 1 results.
+ *   LONG     the same scans, a work-group per block of `window` outputs: the suffixes of a block
+ *            go to `scratch` (window states per work-group), then the next block's prefixes
+ *            complete them.
+ *   SERIAL   the same, a work-item per block, each scan a sequential loop (CPUs; `scratch`: window
+ *            states per work-item).
+ *
+ * Launch: get_local_size(0) == ORX_WG_SIZE, any number of groups; window >= 1; the input holds
+ * n_out + window - 1 elements. Results are deterministic (each algorithm fixes its order).
+ * ============================================================================================== */
+#include "lib/orx_window_scan.cl"
+#include "lib/orx_multireduce.cl"
+
+#define ORX_WINDOWS_ARGS                                                                           \
+  __global const T *ORX_RESTRICT in, ulong in_offset, ulong n_out, ulong window,                   \
+      ulong first_index, __global ORX_RESULT_T *out, ulong out_index, __global A *scratch
+
+/* Block k of the launch (LONG, SERIAL) starts at ORX_WIN_BLOCK_START(k) for k >= 1, block 0 at
+ * position 0: `phase` = first_index % window positions of block 0 lie before the launch. */
+#define ORX_WIN_BLOCK_START(k) ((k) * window - phase)
+
+#if ORX_WIN_ALGO == ORX_WIN_DIRECT
+
+/* A work-group takes ORX_WIN_RUN * ORX_WG_SIZE consecutive windows at a time, a work-item every
+ * ORX_WG_SIZE-th of them: each step of the fold issues ORX_WIN_RUN coalesced loads. */
+__kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
+  ORX_GLOBAL_PTR const T *base = in + in_offset;
+  (void)scratch;
+  for (ulong tile = get_group_id(0) * ORX_WIN_TILE; tile < n_out;
+       tile += get_num_groups(0) * ORX_WIN_TILE) { /* the same trips for the whole group */
+    const ulong first = tile + get_local_id(0);
+    A r[ORX_WIN_RUN];
+    ORX_WIN_UNROLL
+    for (uint i = 0; i < ORX_WIN_RUN; i++) {
+      const ulong j = first + i * ORX_WG_SIZE;
+      r[i] = j < n_out ? ORX_MAP(base[j], first_index + j) : ORX_IDENTITY;
+    }
+    for (ulong k = 1; k < window; k++) {
+      ORX_WIN_UNROLL
+      for (uint i = 0; i < ORX_WIN_RUN; i++) {
+        const ulong j = first + i * ORX_WG_SIZE;
+        if (j < n_out)
+          r[i] = orx_absorb(r[i], base[j + k], first_index + j + k);
+      }
+#if ORX_WIN_LOCKSTEP
+      /* PoCL runs the work-items between barriers as one loop, which it vectorizes: a step of
+       * every window of the group, rather than each window's whole fold. */
+      barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+    }
+    ORX_WIN_UNROLL
+    for (uint i = 0; i < ORX_WIN_RUN; i++) {
+      const ulong j = first + i * ORX_WG_SIZE;
+      if (j < n_out)
+        out[out_index + j] = orx_result(r[i]);
+    }
+  }
+}
+
+#elif ORX_WIN_ALGO == ORX_WIN_SHUFFLE || ORX_WIN_ALGO == ORX_WIN_MR
+
+#if ORX_MR_LANES != ORX_MR_Q || ORX_WG_SIZE % ORX_MR_Q
+#error "windows: lane groups of ORX_MR_Q lanes, whole ones per work-group"
+#endif
+/* log2(ORX_MR_Q) + 1: the pending levels of the binary counter. */
+#define ORX_WIN_LEVELS                                                                             \
+  (ORX_MR_Q == 1 ? 1 : ORX_MR_Q == 2 ? 2 : ORX_MR_Q <= 4 ? 3 : ORX_MR_Q <= 8 ? 4                  \
+   : ORX_MR_Q <= 16 ? 5 : ORX_MR_Q <= 32 ? 6 : 7)
+
+/* This lane's share of the window at `start`: elements start + lane, + q, ... (identity where the
+ * window has none, or past the last window). */
+ORX_INLINE A orx_win_share(ORX_GLOBAL_PTR const T *base, ulong start, ulong n_out, ulong window,
+                           ulong first_index, uint lane) {
+  A r = ORX_IDENTITY;
+  if (start < n_out)
+    for (ulong k = lane; k < window; k += ORX_MR_Q)
+      r = orx_combine(r, ORX_MAP(base[start + k], first_index + start + k));
+  return r;
+}
+
+__kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
+  __local A exchange[2 * ORX_WG_SIZE];
+  ORX_GLOBAL_PTR const T *base = in + in_offset;
+  const int shuffle = orx_mr_can_shuffle();
+  const uint lane = (uint)get_local_id(0) % ORX_MR_Q;
+  const ulong groups = get_global_size(0) / ORX_MR_Q;
+  (void)scratch;
+  /* Every lane group runs the same number of sets: merges may need the whole work-group. */
+  const ulong sets = (n_out + ORX_MR_Q - 1) / ORX_MR_Q;
+  const ulong rounds = (sets + groups - 1) / groups;
+  for (ulong round = 0; round < rounds; round++) {
+    const ulong first = (round * groups + get_global_id(0) / ORX_MR_Q) * ORX_MR_Q;
+#if ORX_WIN_ALGO == ORX_WIN_SHUFFLE
+    A mine = ORX_IDENTITY;
+    for (uint i = 0; i < ORX_MR_Q; i++) {
+      A x = orx_win_share(base, first + i, n_out, window, first_index, lane);
+      for (uint mask = 1; mask < ORX_MR_Q; mask <<= 1)
+        x = orx_mr_merge(x, x, mask, ORX_OP_ID, ORX_OP_ID, shuffle, exchange);
+      if (lane == i)
+        mine = x;
+    }
+#else
+    /* pending[k]: windows of a finished run of 2^k, merged at level k; window i completes the
+     * runs that its index's trailing one bits close. */
+    A pending[ORX_WIN_LEVELS];
+#if ORX_UNROLL_SLOTS
+#pragma unroll
+#endif
+    for (uint i = 0; i < ORX_MR_Q; i++) {
+      A x = orx_win_share(base, first + i, n_out, window, first_index, lane);
+      uint k = 0;
+#if ORX_UNROLL_SLOTS
+#pragma unroll
+#endif
+      for (; (i >> k) & 1u; k++)
+        x = orx_mr_merge(pending[k], x, 1u << k, ORX_OP_ID, ORX_OP_ID, shuffle, exchange);
+      pending[k] = x;
+    }
+    const A mine = pending[ORX_WIN_LEVELS - 1];
+#endif
+    if (first + lane < n_out)
+      out[out_index + first + lane] = orx_result(mine);
+  }
+}
+
+#elif ORX_WIN_ALGO == ORX_WIN_BLOCKS
+
+__kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
+  __local orx_win_local l;
+  ORX_GLOBAL_PTR const T *base = in + in_offset;
+  const uint lid = (uint)get_local_id(0);
+  const ulong count = n_out + window - 1;
+  const ulong per_tile = ORX_WIN_TILE - window + 1; /* the host keeps window <= tile / 2 + 1 */
+  (void)scratch;
+  for (ulong start = get_group_id(0) * per_tile; start < n_out;
+       start += get_num_groups(0) * per_tile) {
+    orx_win_tile t;
+    t.start = start;
+    t.first_index = first_index;
+    t.window = window;
+    t.n = (uint)(count - start < ORX_WIN_TILE ? count - start : ORX_WIN_TILE);
+    t.cuts = orx_win_cut_bits(first_index, start, window, lid);
+    orx_win_load(base, &t, &l);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    A pre[ORX_WIN_RUN], suf[ORX_WIN_RUN];
+    A carry_fwd = ORX_IDENTITY, carry_bwd = ORX_IDENTITY;
+    orx_win_scan(&t, &l, pre, suf, &carry_fwd, &carry_bwd);
+    /* P to the stage, then each result from its S and the P window - 1 further on. */
+    ORX_WIN_UNROLL
+    for (uint r = 0; r < ORX_WIN_RUN; r++)
+      l.stage[lid * (ORX_WIN_RUN + 1) + r] = pre[r];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong outs = n_out - start < per_tile ? n_out - start : per_tile;
+    ORX_WIN_UNROLL
+    for (uint r = 0; r < ORX_WIN_RUN; r++) {
+      const uint q = lid * ORX_WIN_RUN + r;
+      if (q < outs && !((t.cuts >> r) & 1u))
+        suf[r] = orx_combine(suf[r], l.stage[ORX_WIN_AT(q + (uint)window - 1)]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    ORX_WIN_UNROLL
+    for (uint r = 0; r < ORX_WIN_RUN; r++)
+      l.stage[lid * (ORX_WIN_RUN + 1) + r] = suf[r];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint q = lid; q < outs; q += ORX_WG_SIZE)
+      out[out_index + start + q] = orx_result(l.stage[ORX_WIN_AT(q)]);
+    barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites the stage */
+  }
+}
+
+#elif ORX_WIN_ALGO == ORX_WIN_LONG
+
+
+/* The tile of positions [start, min(end, start + tile)), inside one block. */
+ORX_INLINE orx_win_tile orx_win_block_tile(ulong start, ulong end, ulong first_index,
+                                           ulong window) {
+  orx_win_tile t;
+  t.start = start;
+  t.n = (uint)(end - start < ORX_WIN_TILE ? end - start : ORX_WIN_TILE);
+  t.first_index = first_index;
+  t.window = window;
+  t.cuts = 0;
+  return t;
+}
+
+__kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
+  __local orx_win_local l;
+  ORX_GLOBAL_PTR const T *base = in + in_offset;
+  const uint lid = (uint)get_local_id(0);
+  ORX_GLOBAL_PTR A *suffixes = scratch + get_group_id(0) * window;
+  const ulong phase = first_index % window;
+  const ulong blocks = (phase + n_out + window - 1) / window;
+  for (ulong k = get_group_id(0); k < blocks; k += get_num_groups(0)) {
+    /* Block k's outputs [lo, hi) take the suffixes of the block's elements [lo, block_end) and,
+     * but for a window that starts the block, a prefix of the next block's [next, next_end). */
+    const ulong lo = k ? ORX_WIN_BLOCK_START(k) : 0;
+    const ulong block_end = ORX_WIN_BLOCK_START(k + 1); /* <= count, since lo < n_out */
+    const ulong hi = block_end < n_out ? block_end : n_out;
+    const ulong next = block_end, next_end = hi + window - 1;
+    /* One loop over the suffix tiles (backward) and then the prefix tiles, so that the scan has
+     * one call site: PoCL 3.1 miscompiles a second copy of a function with barriers. */
+    const ulong back = (block_end - lo + ORX_WIN_TILE - 1) / ORX_WIN_TILE;
+    const ulong steps = back + (next_end - next + ORX_WIN_TILE - 1) / ORX_WIN_TILE;
+    A carry_fwd = ORX_IDENTITY, carry_bwd = ORX_IDENTITY;
+    for (ulong step = 0; step < steps; step++) {
+      const int suffix = step < back;
+      const ulong start = suffix ? lo + (back - 1 - step) * ORX_WIN_TILE
+                                 : next + (step - back) * ORX_WIN_TILE;
+      const orx_win_tile t = orx_win_block_tile(start, suffix ? block_end : next_end,
+                                                first_index, window);
+      A pre[ORX_WIN_RUN], suf[ORX_WIN_RUN];
+      orx_win_load(base, &t, &l);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      orx_win_scan(&t, &l, pre, suf, &carry_fwd, &carry_bwd);
+      for (uint r = 0; r < ORX_WIN_RUN; r++) {
+        const ulong p = start + lid * ORX_WIN_RUN + r;
+        if (suffix && p < hi)
+          suffixes[p - lo] = suf[r];
+        /* Output j = p - (window - 1) takes P[p]. */
+        if (!suffix && p < next_end && p + 1 >= window + lo)
+          out[out_index + p + 1 - window] =
+              orx_result(orx_combine(suffixes[p + 1 - window - lo], pre[r]));
+      }
+      /* The suffixes, for every work-item once the prefixes start; the prefixes start afresh. */
+      barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+      if (step + 1 == back)
+        carry_fwd = ORX_IDENTITY;
+    }
+    /* The window at lo alone is the whole block, when lo starts one. */
+    if (lid == 0 && (k || phase == 0))
+      out[out_index + lo] = orx_result(suffixes[0]);
+  }
+}
+
+#elif ORX_WIN_ALGO == ORX_WIN_SERIAL
+
+/* A work-item takes a contiguous range of blocks, so that short windows pay for the block
+ * arithmetic once per range. */
+__kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
+  ORX_GLOBAL_PTR const T *base = in + in_offset;
+  ORX_GLOBAL_PTR A *suffixes = scratch + get_global_id(0) * window;
+  const ulong phase = first_index % window;
+  const ulong blocks = (phase + n_out + window - 1) / window;
+  const ulong items = get_global_size(0), per_item = (blocks + items - 1) / items;
+  const ulong k0 = get_global_id(0) * per_item;
+  const ulong k1 = k0 + per_item < blocks ? k0 + per_item : blocks;
+  ulong lo = k0 ? ORX_WIN_BLOCK_START(k0) : 0;
+  const int first_whole = k0 || phase == 0; /* lo starts a block */
+  for (ulong k = k0; k < k1; k++) {
+    const ulong block_end = ORX_WIN_BLOCK_START(k + 1); /* <= count, since lo < n_out */
+    const ulong hi = block_end < n_out ? block_end : n_out;
+    /* The suffixes of the block, kept for its windows [lo, hi). */
+    A s = ORX_MAP(base[block_end - 1], first_index + block_end - 1);
+    if (block_end - 1 < hi)
+      suffixes[block_end - 1 - lo] = s;
+    for (ulong p = block_end - 1; p-- > lo;) {
+      s = orx_combine(ORX_MAP(base[p], first_index + p), s);
+      if (p < hi)
+        suffixes[p - lo] = s;
+    }
+    if (k > k0 || first_whole) /* the window at lo is the whole block */
+      out[out_index + lo] = orx_result(s);
+    /* The next block's prefixes complete the others: window j takes P[j + window - 1]. */
+    A pre = ORX_IDENTITY;
+    for (ulong p = block_end; p < hi + window - 1; p++) {
+      pre = orx_absorb(pre, base[p], first_index + p);
+      if (p + 1 >= window + lo)
+        out[out_index + p + 1 - window] =
+            orx_result(orx_combine(suffixes[p + 1 - window - lo], pre));
+    }
+    lo = block_end;
+  }
+}
+
+#else
+#error "ORX_WIN_ALGO must be one of the ORX_WIN_ ids"
+#endif

@@ -1,0 +1,178 @@
+/* =================================================================================================
+ * orx_window_scan.cl: van Herk / Gil-Werman for sliding windows (kernels/windows.cl, ORX_WIN_BLOCKS
+ * and ORX_WIN_LONG). Cut the input into blocks of `window` elements; then the window that starts
+ * at element j ends in the next block, and its result is
+ *     S[j] (+) P[j + window - 1]
+ * where S[j] combines j up to the end of j's block (a suffix scan within blocks) and P[i] the
+ * start of i's block up to i (a prefix scan within blocks); a window that starts a block is S[j]
+ * alone. Three combines per result whatever the window's length, for every associative operator
+ * (no inverse needed, so min and max too); a float sum keeps the error bound of a sum of
+ * `window` terms, since S and P are each a sequential fold.
+ *
+ * Blocks start where (first_index + position) is a multiple of `window`, counted over the whole
+ * call, so a batch boundary moves no block: results do not depend on how the host batches.
+ *
+ * A tile is ORX_WG_SIZE runs of ORX_WIN_RUN consecutive elements in local memory, run t for
+ * work-item t. Each work-item scans its run in registers, both ways, restarting at block starts;
+ * what crosses runs (the end of a block that began in an earlier run, the start of one that ends
+ * in a later run) comes from a segmented Hillis-Steele scan over the runs' summaries in local
+ * memory, with as many steps as a block spans runs. The stage keeps each run in a row of
+ * ORX_WIN_RUN + 1 slots, so that work-items reading their own runs, or all the same offset of
+ * every row, hit different banks.
+ * ============================================================================================== */
+#ifndef ORX_WINDOW_SCAN_CL
+#define ORX_WINDOW_SCAN_CL
+
+#include "lib/orx_ops.cl"
+
+#define ORX_WIN_TILE (ORX_WG_SIZE * ORX_WIN_RUN)
+/* Slot of tile position q in the stage. */
+#define ORX_WIN_AT(q) ((q) / ORX_WIN_RUN * (ORX_WIN_RUN + 1) + (q) % ORX_WIN_RUN)
+#define ORX_WIN_STAGE_SLOTS (ORX_WG_SIZE * (ORX_WIN_RUN + 1))
+#if ORX_WIN_RUN > 32
+#error "ORX_WIN_RUN: a run's block starts are bits of a uint"
+#endif
+/* An element in place of those past the input, never mapped: states map only real elements. */
+#if ORX_STATE
+#define ORX_WIN_FILLER orx_zero_element()
+#else
+#define ORX_WIN_FILLER ORX_IDENTITY
+#endif
+/* Loops over a run keep it in registers where unrolled (GPUs: the host's ORX_UNROLL_SLOTS). */
+#if ORX_UNROLL_SLOTS
+#define ORX_WIN_UNROLL _Pragma("unroll")
+#else
+#define ORX_WIN_UNROLL
+#endif
+
+/* What a tile's scans share in local memory: the stage, and the runs' summaries, two buffers per
+ * direction. */
+typedef struct orx_win_local {
+  A stage[ORX_WIN_STAGE_SLOTS];
+  A fwd[2][ORX_WG_SIZE], bwd[2][ORX_WG_SIZE];
+  uchar fwd_cut[2][ORX_WG_SIZE], bwd_cut[2][ORX_WG_SIZE];
+} orx_win_local;
+
+/* A tile: positions [start, start + n) of the launch's input, position p being element
+ * first_index + p of the call; cuts: the block starts in this work-item's run, as bits of their
+ * offsets in it (0 for a tile inside one block, ORX_WIN_LONG). */
+typedef struct orx_win_tile {
+  ulong start, first_index, window;
+  uint n, cuts;
+} orx_win_tile;
+
+/* The block starts in work-item lid's run of the tile at `start` (ORX_WIN_BLOCKS: window is at
+ * most half a tile, so 32 bits hold a run's offset in its block). */
+ORX_INLINE uint orx_win_cut_bits(ulong first_index, ulong start, ulong window, uint lid) {
+  const uint w = (uint)window;
+  const uint into = (uint)(((first_index + start) % window + (ulong)lid * ORX_WIN_RUN) % w);
+  uint bits = 0;
+  for (uint r = into ? w - into : 0; r < ORX_WIN_RUN; r += w)
+    bits |= 1u << r;
+  return bits;
+}
+
+/* Loads positions [start, start + n) of `base` as states into the stage; identities after n. */
+ORX_INLINE void orx_win_load(ORX_GLOBAL_PTR const T *base, const orx_win_tile *t,
+                             ORX_LOCAL_PTR orx_win_local *l) {
+  const uint lid = (uint)get_local_id(0);
+  /* Every load of the work-item in flight before the first store (coalesced across the group). */
+  T x[ORX_WIN_RUN];
+  ORX_WIN_UNROLL
+  for (uint k = 0; k < ORX_WIN_RUN; k++) {
+    const uint q = lid + k * ORX_WG_SIZE;
+    x[k] = q < t->n ? base[t->start + q] : ORX_WIN_FILLER;
+  }
+  ORX_WIN_UNROLL
+  for (uint k = 0; k < ORX_WIN_RUN; k++) {
+    const uint q = lid + k * ORX_WG_SIZE;
+    l->stage[ORX_WIN_AT(q)] = q < t->n ? ORX_MAP(x[k], t->first_index + t->start + q)
+                                       : ORX_IDENTITY;
+  }
+}
+
+/* The work-item's run of the staged tile, scanned: pre[r] = P, suf[r] = S at run offset r.
+ * carry_in_fwd (P of the position before the tile) and carry_in_bwd (S of the position after it)
+ * continue a block across tiles; the returned values continue it to the next tile each way
+ * (P of the tile's last position, S of its first). Whole work-group; ends with a barrier. */
+ORX_INLINE void orx_win_scan(const orx_win_tile *t, ORX_LOCAL_PTR orx_win_local *l, A *pre,
+                             A *suf, A *carry_fwd, A *carry_bwd) {
+  const uint lid = (uint)get_local_id(0);
+  const uint cuts = t->cuts;
+  /* The first block start in the run (ORX_WIN_RUN if none), and the last (0 if none: every
+   * suffix continues into the next run). */
+  uint first_cut = ORX_WIN_RUN, last_cut = 0;
+  for (uint r = ORX_WIN_RUN; r-- > 0;)
+    if ((cuts >> r) & 1u) {
+      first_cut = r;
+      last_cut = last_cut ? last_cut : r;
+    }
+  ORX_WIN_UNROLL
+  for (uint r = 0; r < ORX_WIN_RUN; r++)
+    pre[r] = l->stage[lid * (ORX_WIN_RUN + 1) + r];
+  /* Within the run: S right to left, P left to right, each restarting at block starts. */
+  suf[ORX_WIN_RUN - 1] = pre[ORX_WIN_RUN - 1];
+  ORX_WIN_UNROLL
+  for (uint r = ORX_WIN_RUN - 1; r-- > 0;)
+    suf[r] = (cuts >> (r + 1)) & 1u ? pre[r] : orx_combine(pre[r], suf[r + 1]);
+  ORX_WIN_UNROLL
+  for (uint r = 1; r < ORX_WIN_RUN; r++)
+    if (!((cuts >> r) & 1u))
+      pre[r] = orx_combine(pre[r - 1], pre[r]);
+  /* The runs' summaries: forward, what the run passes on (P of its last element) and whether a
+   * block starts in it; backward, what it passes back (its elements before its first block
+   * start). */
+  const uchar cut = first_cut < ORX_WIN_RUN;
+  A fwd = pre[ORX_WIN_RUN - 1];
+  A bwd = first_cut == 0 ? ORX_IDENTITY : suf[0];
+  uchar fwd_cut = cut, bwd_cut = cut;
+  barrier(CLK_LOCAL_MEM_FENCE); /* every run read: the stage is free */
+  /* Segmented inclusive scans over the runs, forward and backward. A block spans at most
+   * w / ORX_WIN_RUN + 2 runs; a tile inside one block needs every step. */
+  const ulong reach = t->window < ORX_WIN_TILE ? t->window / ORX_WIN_RUN + 2 : ORX_WG_SIZE;
+  uint cur = 0;
+  for (uint d = 1; d < reach && d < ORX_WG_SIZE; d <<= 1) {
+    l->fwd[cur][lid] = fwd;
+    l->fwd_cut[cur][lid] = fwd_cut;
+    l->bwd[cur][lid] = bwd;
+    l->bwd_cut[cur][lid] = bwd_cut;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid >= d && !fwd_cut) {
+      fwd = orx_combine(l->fwd[cur][lid - d], fwd);
+      fwd_cut = l->fwd_cut[cur][lid - d];
+    }
+    if (lid + d < ORX_WG_SIZE && !bwd_cut) {
+      bwd = orx_combine(bwd, l->bwd[cur][lid + d]);
+      bwd_cut = l->bwd_cut[cur][lid + d];
+    }
+    cur ^= 1;
+  }
+  l->fwd[cur][lid] = fwd;
+  l->fwd_cut[cur][lid] = fwd_cut;
+  l->bwd[cur][lid] = bwd;
+  l->bwd_cut[cur][lid] = bwd_cut;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  /* Exclusive carries: from the run before (or the tile before) and the run after. */
+  A from_left = *carry_fwd, from_right = *carry_bwd;
+  if (lid > 0)
+    from_left = l->fwd_cut[cur][lid - 1] ? l->fwd[cur][lid - 1]
+                                         : orx_combine(from_left, l->fwd[cur][lid - 1]);
+  if (lid + 1 < ORX_WG_SIZE)
+    from_right = l->bwd_cut[cur][lid + 1] ? l->bwd[cur][lid + 1]
+                                          : orx_combine(l->bwd[cur][lid + 1], from_right);
+  ORX_WIN_UNROLL
+  for (uint r = 0; r < ORX_WIN_RUN; r++) {
+    if (r < first_cut)
+      pre[r] = orx_combine(from_left, pre[r]);
+    if (r >= last_cut)
+      suf[r] = orx_combine(suf[r], from_right);
+  }
+  /* What continues into the next tiles (meaningful when the tile has no block start). */
+  *carry_fwd = l->fwd_cut[cur][ORX_WG_SIZE - 1]
+                   ? l->fwd[cur][ORX_WG_SIZE - 1]
+                   : orx_combine(*carry_fwd, l->fwd[cur][ORX_WG_SIZE - 1]);
+  *carry_bwd = l->bwd_cut[cur][0] ? l->bwd[cur][0] : orx_combine(l->bwd[cur][0], *carry_bwd);
+  barrier(CLK_LOCAL_MEM_FENCE); /* the summaries read */
+}
+
+#endif /* ORX_WINDOW_SCAN_CL */

@@ -1,0 +1,306 @@
+/* =================================================================================================
+ * test_windows.c: sliding-window reductions (ocl_reduce_windows) for every operator x type against
+ * a host reference per window (support/reference.h, support/structured.h), with the planner's
+ * choice and with each algorithm forced (OCL_REDUCE_POLICY win=...): a fold per window, the
+ * shuffle and multireduction lane groups, van Herk / Gil-Werman tiles, a work-group per block and
+ * a work-item per block.
+ *
+ * Shapes: windows of 1, 2, 3, 31-33, 100, around half a tile and a tile, and several tiles long,
+ * over counts equal to the window, a little longer, and many windows; a window at the input's
+ * first element is not the start of a block in general, because inputs come from host memory
+ * (uploaded in pieces) and from buffers at element offsets 1-3. Floats also take special values
+ * (NaN, infinities, signed zeros, overflowing maxima) and are reduced twice, which must give the
+ * same bits. Argument errors come first: each leaves the results untouched.
+ * ============================================================================================== */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/fixture.h"
+#include "support/structured.h"
+
+/* The algorithms, as OCL_REDUCE_POLICY names them ("" = the planner's choice). */
+static const char *const algos[] = {"",          "win=direct", "win=shuffle", "win=mr",
+                                    "win=blocks", "win=long",   "win=serial"};
+#define ALGO_COUNT (sizeof algos / sizeof algos[0])
+static ocl_reduce_context *contexts[ALGO_COUNT];
+
+static int setup(void **state) {
+  (void)state;
+  test_rng_init();
+  for (size_t a = 0; a < ALGO_COUNT; a++)
+    if (!(contexts[a] = test_context_with_policy(algos[a])))
+      return -1;
+  return 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  for (size_t a = 0; a < ALGO_COUNT; a++)
+    ocl_reduce_context_destroy(contexts[a]);
+  return 0;
+}
+
+/* ---- One call, checked -------------------------------------------------------------------- */
+
+typedef struct win_case {
+  size_t algo; /* index into algos */
+  ocl_reduce_op op;
+  ocl_reduce_type type;
+  test_mode data_mode;
+  const void *data;
+  size_t count, window;
+  int on_device; /* input and results in buffers, at element offsets */
+} win_case;
+
+static ocl_reduce_status run_case(const win_case *c, void *results) {
+  ocl_reduce_context *ctx = contexts[c->algo];
+  const size_t elem = ocl_reduce_type_size(c->type);
+  const size_t rbytes = ocl_reduce_result_size(c->op, c->type);
+  const size_t n_out = c->count - c->window + 1;
+  if (!c->on_device)
+    return ocl_reduce_windows(ctx, c->op, c->type, ocl_reduce_host_input(c->data), c->count,
+                              c->window, ocl_reduce_host_output(results));
+  /* The input at an element offset of 1..3, the results at 1..2 results in. */
+  const size_t in_at = 1 + c->count % 3, out_at = 1 + c->window % 2;
+  ocl_reduce_buffer *in = NULL, *out = NULL;
+  ocl_reduce_status s = ocl_reduce_buffer_create(ctx, (c->count + in_at) * elem, &in);
+  if (s == OCL_REDUCE_OK)
+    s = ocl_reduce_buffer_write(ctx, in, in_at * elem, c->data, c->count * elem);
+  if (s == OCL_REDUCE_OK)
+    s = ocl_reduce_buffer_create(ctx, (n_out + out_at) * rbytes, &out);
+  if (s == OCL_REDUCE_OK)
+    s = ocl_reduce_windows(ctx, c->op, c->type, ocl_reduce_buffer_input(in, in_at), c->count,
+                           c->window, ocl_reduce_buffer_output(out, out_at));
+  if (s == OCL_REDUCE_OK)
+    s = ocl_reduce_buffer_read(ctx, out, out_at * rbytes, results, n_out * rbytes);
+  ocl_reduce_buffer_destroy(in);
+  ocl_reduce_buffer_destroy(out);
+  return s;
+}
+
+static int is_structured(ocl_reduce_op op) { return op >= OCL_REDUCE_ARGMIN; }
+
+/* Window j's result against the reference; 0 and why on a mismatch. */
+static int window_matches(const win_case *c, const unsigned char *results, size_t j, char *why,
+                          size_t size) {
+  const size_t elem = ocl_reduce_type_size(c->type);
+  const size_t rbytes = ocl_reduce_result_size(c->op, c->type);
+  const unsigned char *first = (const unsigned char *)c->data + j * elem;
+  if (is_structured(c->op)) {
+    unsigned char got[64];
+    memcpy(got, results + j * rbytes, rbytes);
+    if (c->op == OCL_REDUCE_ARGMIN || c->op == OCL_REDUCE_ARGMAX) {
+      /* The index counts from the input's first element: the reference's from the window's. */
+      ocl_reduce_arg *arg = (ocl_reduce_arg *)(void *)got;
+      if (arg->index < j || arg->index >= j + c->window) {
+        snprintf(why, size, "index %llu lies outside the window",
+                 (unsigned long long)arg->index);
+        return 0;
+      }
+      arg->index -= j;
+    }
+    return test_structured_matches(got, first, c->window, c->op, c->type, why, size);
+  }
+  const test_reference ref = test_reduce_host(first, c->window, c->op, c->type, c->data_mode);
+  test_value got;
+  memcpy(got.bytes, results + j * rbytes, rbytes);
+  return test_matches(&got, &ref, c->op, c->type, why, size);
+}
+
+/* Windows whose references cost at most this many element visits are all checked; beyond it, the
+ * first and last 64 and 384 random ones. */
+#define CHECK_ALL_VISITS ((size_t)1 << 21)
+
+static int check_case(const win_case *c) {
+  const size_t rbytes = ocl_reduce_result_size(c->op, c->type);
+  const size_t n_out = c->count - c->window + 1;
+  unsigned char *results = malloc(n_out * rbytes + 16);
+  unsigned char *again = malloc(n_out * rbytes + 16);
+  assert_non_null(results);
+  assert_non_null(again);
+  memset(results, 0xa5, n_out * rbytes + 16);
+  char what[256], why[256];
+  snprintf(what, sizeof what, "%s %s, %zu elements, window %zu, %s, %s, policy '%s'",
+           ocl_reduce_op_name(c->op), ocl_reduce_type_name(c->type), c->count, c->window,
+           test_mode_name(c->data_mode), c->on_device ? "buffers" : "host memory",
+           algos[c->algo]);
+  int failures = 0;
+  ocl_reduce_status s = run_case(c, results);
+  if (s != OCL_REDUCE_OK) {
+    print_error("%s: %s: %s\n", what, ocl_reduce_status_name(s),
+                ocl_reduce_last_error(contexts[c->algo]));
+    failures = 1;
+  }
+  for (size_t i = n_out * rbytes; i < n_out * rbytes + 16 && !failures; i++)
+    if (results[i] != 0xa5) {
+      print_error("%s: wrote past the last result\n", what);
+      failures = 1;
+    }
+  const int all = n_out * c->window <= CHECK_ALL_VISITS;
+  const size_t checks = all ? n_out : 512;
+  for (size_t k = 0, reported = 0; k < checks && !failures; k++) {
+    const size_t j = all || k < 64 ? k : k < 128 ? n_out - 1 - (k - 64) : test_rng_below(n_out);
+    if (!window_matches(c, results, j, why, sizeof why)) {
+      if (reported++ < 5)
+        print_error("%s: window %zu: %s\n", what, j, why);
+      if (reported >= 5)
+        failures = 1;
+    }
+  }
+  if (!failures && (c->type == OCL_REDUCE_F32 || c->type == OCL_REDUCE_F64)) {
+    s = run_case(c, again);
+    if (s != OCL_REDUCE_OK || memcmp(again, results, n_out * rbytes) != 0) {
+      print_error("%s: a second run gave different bits (%s)\n", what, ocl_reduce_status_name(s));
+      failures = 1;
+    }
+  }
+  free(results);
+  free(again);
+  return failures;
+}
+
+/* ---- Sweeps ------------------------------------------------------------------------------- */
+
+/* Windows of tile / 2 + 1 elements are the longest a blocks tile of `tile` takes (the plans'
+ * tiles: 512 to 4096 elements); one more, and they run a work-group per block. */
+#define TILE_MAX 4096
+
+static void sweep(ocl_reduce_op op, ocl_reduce_type type) {
+  /* Light runs: sum on every type, max on a 4-byte and an 8-byte one, the structured operators
+   * on one type each. */
+  if (test_light() && op != OCL_REDUCE_SUM &&
+      !(op == OCL_REDUCE_MAX && (type == OCL_REDUCE_I32 || type == OCL_REDUCE_F64)) &&
+      !(is_structured(op) && (type == OCL_REDUCE_F32 || op == OCL_REDUCE_SUM_COMPENSATED))) {
+    printf("# skipped: OCL_REDUCE_TEST_LIGHT=1\n");
+    skip();
+  }
+  const size_t tile = TILE_MAX;
+  const size_t windows[] = {1,   2,   3,    31,   32,   33, 100, 257, 258,
+                            513, 1025, 2049, 2050, 4097, 1 + test_rng_below(64),
+                            64 + test_rng_below(2000)};
+  const size_t elem = ocl_reduce_type_size(type);
+  const size_t max_count = 4 * tile + 4097 + 5000;
+  void *data = malloc(max_count * elem);
+  assert_non_null(data);
+  int failures = 0;
+  for (size_t a = 0; a < ALGO_COUNT && failures < 10; a++) {
+    /* Every operator takes the planner's choice; the forced algorithms hold no per-operator
+     * code beyond the combine they all share, so sum on every type, and max, argmin and
+     * mean_var on f32, take them (kernel builds are most of this test's time); light runs
+     * force them on f32 sum and argmin. */
+    const int primary =
+        test_light() ? type == OCL_REDUCE_F32 && (op == OCL_REDUCE_SUM || op == OCL_REDUCE_ARGMIN)
+                     : op == OCL_REDUCE_SUM ||
+                           (type == OCL_REDUCE_F32 && (op == OCL_REDUCE_MAX ||
+                                                       op == OCL_REDUCE_ARGMIN ||
+                                                       op == OCL_REDUCE_MEAN_VAR));
+    if (a != 0 && !primary)
+      continue;
+    for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
+      const size_t window = windows[w];
+      /* Lane groups fold each window's share per lane: long windows on them cost the host's
+       * reference as much; the fold per window even more. */
+      if ((strstr(algos[a], "direct") || strstr(algos[a], "shuffle") || strstr(algos[a], "mr")) &&
+          window > 258)
+        continue;
+      const size_t counts[] = {window, window + 1 + test_rng_below(window + 3),
+                               window + 3 * tile + test_rng_below(5000)};
+      for (size_t k = 0; k < 3; k++) {
+        win_case c;
+        memset(&c, 0, sizeof c);
+        c.algo = a;
+        c.op = op;
+        c.type = type;
+        c.data = data;
+        c.window = window;
+        c.count = counts[k] < max_count ? counts[k] : max_count;
+        for (int dm = 0; dm < MODE_COUNT; dm++) {
+          if (!test_mode_applies((test_mode)dm, type) || dm == MODE_EXACT ||
+              (dm != MODE_RANDOM && (k != 2 || (window != 3 && window != 33))) ||
+              (dm != MODE_RANDOM && is_structured(op)))
+            continue;
+          c.data_mode = (test_mode)dm;
+          c.on_device = (int)((w + k + (size_t)dm) % 2);
+          test_fill(data, c.count, op, type, c.data_mode);
+          failures += check_case(&c);
+        }
+      }
+    }
+  }
+  free(data);
+  assert_int_equal(failures, 0);
+}
+
+#define ORX_WINDOWS_TEST(OP, TYPE)                                                                 \
+  static void test_##OP##_##TYPE(void **state) {                                                   \
+    (void)state;                                                                                   \
+    sweep(OCL_REDUCE_##OP, OCL_REDUCE_##TYPE);                                                     \
+  }
+TEST_OP_TYPES(ORX_WINDOWS_TEST)
+TEST_STRUCTURED_OP_TYPES(ORX_WINDOWS_TEST)
+
+/* ---- Argument errors ---------------------------------------------------------------------- */
+
+static void test_errors(void **state) {
+  (void)state;
+  ocl_reduce_context *ctx = contexts[0];
+  float in[8] = {1, 2, 3, 4, 5, 6, 7, 8}, out[8];
+  for (int i = 0; i < 8; i++)
+    out[i] = -1.0f;
+  expect_error(ocl_reduce_windows(NULL, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(in),
+                                  8, 3, ocl_reduce_host_output(out)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "ctx is NULL");
+  expect_error(ocl_reduce_windows(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(in),
+                                  8, 0, ocl_reduce_host_output(out)),
+               OCL_REDUCE_ERROR_BAD_WINDOW, ctx, "window = 0");
+  expect_error(ocl_reduce_windows(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(in),
+                                  8, 9, ocl_reduce_host_output(out)),
+               OCL_REDUCE_ERROR_BAD_WINDOW, ctx, "window = 9, count = 8");
+  expect_error(ocl_reduce_windows(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(in),
+                                  0, 1, ocl_reduce_host_output(out)),
+               OCL_REDUCE_ERROR_BAD_WINDOW, ctx, "count = 0");
+  expect_error(ocl_reduce_windows(ctx, OCL_REDUCE_XOR, OCL_REDUCE_F32, ocl_reduce_host_input(in),
+                                  8, 3, ocl_reduce_host_output(out)),
+               OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, ctx, "xor");
+  expect_error(ocl_reduce_windows(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(NULL),
+                                  8, 3, ocl_reduce_host_output(out)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "input");
+  expect_error(ocl_reduce_windows(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(in),
+                                  8, 3, ocl_reduce_host_output(NULL)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "results");
+  /* Buffers: results beyond the buffer, and results over the input. */
+  ocl_reduce_buffer *buf = NULL;
+  assert_int_equal(ocl_reduce_buffer_create(ctx, 16 * sizeof(float), &buf), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(ctx, buf, 0, in, sizeof in), OCL_REDUCE_OK);
+  expect_error(ocl_reduce_windows(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                  ocl_reduce_buffer_input(buf, 0), 8, 3,
+                                  ocl_reduce_buffer_output(buf, 12)),
+               OCL_REDUCE_ERROR_OUT_OF_RANGE, ctx, "results");
+  expect_error(ocl_reduce_windows(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                  ocl_reduce_buffer_input(buf, 0), 8, 3,
+                                  ocl_reduce_buffer_output(buf, 4)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "overlap");
+  expect_error(ocl_reduce_windows(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                  ocl_reduce_buffer_input(buf, 10), 8, 3,
+                                  ocl_reduce_host_output(out)),
+               OCL_REDUCE_ERROR_OUT_OF_RANGE, ctx, "input");
+  ocl_reduce_buffer_destroy(buf);
+  for (int i = 0; i < 8; i++)
+    assert_true(out[i] == -1.0f); /* nothing written */
+  /* The smallest call that works: one window of everything. */
+  assert_int_equal(ocl_reduce_windows(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                      ocl_reduce_host_input(in), 8, 8,
+                                      ocl_reduce_host_output(out)),
+                   OCL_REDUCE_OK);
+  assert_true(out[0] == 36.0f && out[1] == -1.0f);
+}
+
+#define ORX_WINDOWS_ENTRY(OP, TYPE) cmocka_unit_test(test_##OP##_##TYPE),
+
+int main(void) {
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_errors),
+                                     TEST_OP_TYPES(ORX_WINDOWS_ENTRY)
+                                         TEST_STRUCTURED_OP_TYPES(ORX_WINDOWS_ENTRY)};
+  return TEST_RUN(tests, setup, teardown);
+}
