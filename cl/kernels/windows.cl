@@ -165,20 +165,21 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
     for (uint r = 0; r < ORX_WIN_RUN; r++)
       l.stage[lid * (ORX_WIN_RUN + 1) + r] = pre[r];
     barrier(CLK_LOCAL_MEM_FENCE);
-    const ulong outs = n_out - start < per_tile ? n_out - start : per_tile;
+    const uint outs = (uint)(n_out - start < per_tile ? n_out - start : per_tile);
+    /* P at q + window - 1 for the run's q: slot `ahead` for r = 0, one more per step, and one
+     * more again past the row's end (the padding slot). */
+    const uint first_p = lid * ORX_WIN_RUN + (uint)window - 1;
+    const uint ahead = ORX_WIN_AT(first_p), row_left = ORX_WIN_RUN - first_p % ORX_WIN_RUN;
     ORX_WIN_UNROLL
-    for (uint r = 0; r < ORX_WIN_RUN; r++) {
-      const uint q = lid * ORX_WIN_RUN + r;
-      if (q < outs && !((t.cuts >> r) & 1u))
-        suf[r] = orx_combine(suf[r], l.stage[ORX_WIN_AT(q + (uint)window - 1)]);
-    }
+    for (uint r = 0; r < ORX_WIN_RUN; r++)
+      if (lid * ORX_WIN_RUN + r < outs && !((t.cuts >> r) & 1u))
+        suf[r] = orx_combine(suf[r], l.stage[ahead + r + (r >= row_left ? 1u : 0u)]);
     barrier(CLK_LOCAL_MEM_FENCE);
     ORX_WIN_UNROLL
     for (uint r = 0; r < ORX_WIN_RUN; r++)
       l.stage[lid * (ORX_WIN_RUN + 1) + r] = suf[r];
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint q = lid; q < outs; q += ORX_WG_SIZE)
-      out[out_index + start + q] = orx_result(l.stage[ORX_WIN_AT(q)]);
+    orx_win_store(out + out_index + start, outs, &l);
     barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites the stage */
   }
 }

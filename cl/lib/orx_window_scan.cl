@@ -72,22 +72,40 @@ ORX_INLINE uint orx_win_cut_bits(ulong first_index, ulong start, ulong window, u
   return bits;
 }
 
+/* Tile position lid + k * ORX_WG_SIZE, the k-th of a work-item's coalesced accesses, in the stage:
+ * ORX_WG_SIZE is a multiple of ORX_WIN_RUN, so each step is whole rows further on. */
+#define ORX_WIN_COALESCED_AT(lid, k)                                                               \
+  (ORX_WIN_AT(lid) + (k) * (ORX_WG_SIZE / ORX_WIN_RUN) * (ORX_WIN_RUN + 1))
+
 /* Loads positions [start, start + n) of `base` as states into the stage; identities after n. */
 ORX_INLINE void orx_win_load(ORX_GLOBAL_PTR const T *base, const orx_win_tile *t,
                              ORX_LOCAL_PTR orx_win_local *l) {
   const uint lid = (uint)get_local_id(0);
+  ORX_GLOBAL_PTR const T *tile = base + t->start;
   /* Every load of the work-item in flight before the first store (coalesced across the group). */
   T x[ORX_WIN_RUN];
   ORX_WIN_UNROLL
   for (uint k = 0; k < ORX_WIN_RUN; k++) {
     const uint q = lid + k * ORX_WG_SIZE;
-    x[k] = q < t->n ? base[t->start + q] : ORX_WIN_FILLER;
+    x[k] = q < t->n ? tile[q] : ORX_WIN_FILLER;
   }
   ORX_WIN_UNROLL
   for (uint k = 0; k < ORX_WIN_RUN; k++) {
     const uint q = lid + k * ORX_WG_SIZE;
-    l->stage[ORX_WIN_AT(q)] = q < t->n ? ORX_MAP(x[k], t->first_index + t->start + q)
-                                       : ORX_IDENTITY;
+    l->stage[ORX_WIN_COALESCED_AT(lid, k)] =
+        q < t->n ? ORX_MAP(x[k], t->first_index + t->start + q) : ORX_IDENTITY;
+  }
+}
+
+/* Stores the stage's first n states as results to out[0, n), coalesced across the group. */
+ORX_INLINE void orx_win_store(ORX_GLOBAL_PTR ORX_RESULT_T *out, uint n,
+                              ORX_LOCAL_PTR orx_win_local *l) {
+  const uint lid = (uint)get_local_id(0);
+  ORX_WIN_UNROLL
+  for (uint k = 0; k < ORX_WIN_RUN; k++) {
+    const uint q = lid + k * ORX_WG_SIZE;
+    if (q < n)
+      out[q] = orx_result(l->stage[ORX_WIN_COALESCED_AT(lid, k)]);
   }
 }
 
@@ -101,12 +119,8 @@ ORX_INLINE void orx_win_scan(const orx_win_tile *t, ORX_LOCAL_PTR orx_win_local 
   const uint cuts = t->cuts;
   /* The first block start in the run (ORX_WIN_RUN if none), and the last (0 if none: every
    * suffix continues into the next run). */
-  uint first_cut = ORX_WIN_RUN, last_cut = 0;
-  for (uint r = ORX_WIN_RUN; r-- > 0;)
-    if ((cuts >> r) & 1u) {
-      first_cut = r;
-      last_cut = last_cut ? last_cut : r;
-    }
+  const uint first_cut = cuts ? 31u - clz(cuts & (0u - cuts)) : ORX_WIN_RUN;
+  const uint last_cut = cuts ? 31u - clz(cuts) : 0u;
   ORX_WIN_UNROLL
   for (uint r = 0; r < ORX_WIN_RUN; r++)
     pre[r] = l->stage[lid * (ORX_WIN_RUN + 1) + r];
