@@ -561,6 +561,59 @@ static int same_key(const orx_plan *a, const orx_plan *b) {
  * directly on CPUs, as warp tiles on warps and through the stage on other GPUs (whatever GPU
  * layout is forced), local memory for the stage, and segments by a work-item as runs of
  * segments; the same operator declared commutative plans as before. */
+/* Sliding windows: a fold per window up to 4 elements; beyond, tiles on GPUs while a window fits
+ * half a tile (then a work-group per block), a work-item per block on CPUs; forced algorithms
+ * are taken as they are (but tiles too small for the window); lane groups merge through local
+ * memory where subgroups are barriers; every block's defines are the contract's. */
+static void test_windows_plans(void **state) {
+  (void)state;
+  orx_source contract;
+  char *holder = NULL;
+  assert_int_equal(orx_source_get(NULL, "orx_contract.h", &contract, &holder), OCL_REDUCE_OK);
+  orx_caps devices[8];
+  const size_t device_count = synthetic_devices(devices);
+  const ocl_reduce_op ops[] = {OCL_REDUCE_SUM, OCL_REDUCE_ARGMIN, OCL_REDUCE_MEAN_VAR};
+  const uint64_t windows[] = {1, 4, 5, 32, 2049, 2050, 100000};
+  int checked = 0;
+  for (size_t dev = 0; dev < device_count; dev++) {
+    const orx_caps *c = &devices[dev];
+    const int cpu = c->type == OCL_REDUCE_DEVICE_CPU;
+    const char *prelude = c->has_cuda_shuffle ? "lib/orx_cuda_prelude.cl" : NULL;
+    for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)
+      for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++)
+        for (int forced = -1; forced <= ORX_WIN_SERIAL; forced++) {
+          orx_target t = test_target(c, OCL_REDUCE_PATH_AUTO);
+          t.forced.win_algo = forced;
+          orx_request r = orx_reduce_request(ops[o], OCL_REDUCE_F32);
+          r.entry = ORX_ENTRY_WINDOWS;
+          r.windows.window = windows[w];
+          r.windows.count = 4 * windows[w];
+          orx_plan plan;
+          orx_plan_make(&t, &r, &plan);
+          assert_int_equal(plan.kernel, ORX_KERNEL_WINDOWS);
+          const uint64_t half_tile = orx_win_tile(&plan) / 2 + 1;
+          int want = forced;
+          if (want < 0)
+            want = windows[w] <= 4 ? ORX_WIN_DIRECT : cpu ? ORX_WIN_SERIAL : ORX_WIN_BLOCKS;
+          if (want == ORX_WIN_BLOCKS && windows[w] > half_tile)
+            want = ORX_WIN_LONG;
+          assert_int_equal(plan.win.algo, want);
+          assert_int_equal(plan.defines[ORX_DEFINE_WIN_ALGO], want);
+          assert_true(plan.win.run >= 1 && plan.win.run <= 32);
+          if (c->emulated_subgroups)
+            assert_int_equal(plan.policy.subgroup_impl, OCL_REDUCE_SUBGROUP_NONE);
+          if (want == ORX_WIN_MR || want == ORX_WIN_SHUFFLE)
+            assert_int_equal(plan.policy.wg_size % plan.defines[ORX_DEFINE_MR_Q], 0);
+          if (!cpu && ops[o] == OCL_REDUCE_SUM && forced < 0 && windows[w] == 32)
+            assert_int_equal(orx_win_tile(&plan), 4096); /* the H200's measured tile */
+          assert_true(orx_win_groups(&plan, r.windows.count - windows[w] + 1, windows[w], 1) >= 1);
+          check_defines(&plan, contract.text, prelude, &checked);
+        }
+  }
+  assert_true(checked > 0);
+  free(holder);
+}
+
 static void test_ordered_operators_take_runs_in_order(void **state) {
   (void)state;
   orx_source contract;
@@ -709,6 +762,7 @@ int main(void) {
       cmocka_unit_test(test_every_define_a_plan_emits_is_in_the_contract_with_a_default),
       cmocka_unit_test(test_program_keys_tell_plans_and_operators_apart),
       cmocka_unit_test(test_ordered_operators_take_runs_in_order),
+      cmocka_unit_test(test_windows_plans),
       cmocka_unit_test(test_plans_describe_themselves_in_policy_syntax),
       cmocka_unit_test(test_auto_takes_subgroups_when_present_and_local_otherwise),
       cmocka_unit_test(test_forced_path_or_implementation_is_never_a_fallback),

@@ -6,9 +6,10 @@
  * here, so tests/test_planner.c runs the planner on synthetic devices; `ocl-reduce info` prints
  * its plans (ocl_reduce_describe_plan) and OCL_REDUCE_POLICY overrides its fields.
  *
- * planner.c: launch policies, whole-array and multi-operator plans, the defines, the description;
- * plan_path.c: paths and subgroup implementations; plan_segments.c: how segments spread over
- * work-items; plan_windows.c: sliding windows; policy_override.c: OCL_REDUCE_POLICY.
+ * planner.c: launch policies, whole-array and multi-operator plans, the defines; plan_path.c:
+ * paths and subgroup implementations; plan_segments.c: how segments spread over work-items;
+ * plan_windows.c: sliding windows; plan_describe.c: the plan in words; policy_override.c:
+ * OCL_REDUCE_POLICY.
  * ============================================================================================== */
 #ifndef ORX_PLANNER_H
 #define ORX_PLANNER_H
@@ -64,7 +65,8 @@ const char *orx_seg_mode_name(orx_seg_mode mode);
 /* How a window call runs: the algorithm (an ORX_WIN_ id, kernels/windows.cl) and its shape. */
 typedef struct orx_win_plan {
   int algo;
-  unsigned run;   /* BLOCKS, LONG: elements per work-item's run (a power of two, <= 32) */
+  unsigned run;   /* DIRECT: windows per work-item; BLOCKS, LONG: elements per work-item's run
+                     (a power of two, at most 32) */
   unsigned lanes; /* SHUFFLE, MR: lanes per set of windows (the sets' size) */
 } orx_win_plan;
 /* What a window call reduces, as the planner sees it. */
