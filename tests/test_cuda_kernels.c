@@ -196,6 +196,20 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
       r.op_count = OCL_REDUCE_MULTI_MAX_OPS;
       orx_plan_make(&t, &r, &plan);
       compiled += compile(&plan);
+      /* Sliding windows: every algorithm on f32, with a scalar and a state operator (not in
+       * light runs: their code is the same for every operator). */
+      static const ocl_reduce_op window_ops[] = {OCL_REDUCE_MIN, OCL_REDUCE_ARGMAX};
+      for (int o = 0; o < (test_light() || types[k] != OCL_REDUCE_F32 ? 0 : 2); o++)
+        for (int algo = ORX_WIN_DIRECT; algo <= ORX_WIN_SERIAL; algo++) {
+          orx_target forced = t;
+          forced.forced.win_algo = algo;
+          r = orx_reduce_request(window_ops[o], types[k]);
+          r.entry = ORX_ENTRY_WINDOWS;
+          r.windows.count = 1 << 20;
+          r.windows.window = 32;
+          orx_plan_make(&forced, &r, &plan);
+          compiled += compile(&plan);
+        }
     }
   }
   printf("# %d CUDA kernels compiled for sm_90\n", compiled);

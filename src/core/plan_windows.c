@@ -50,6 +50,11 @@ void orx_plan_windows(const orx_target *target, const orx_request *request, orx_
     p->wg_size /= 2;
   while (run > 1 && tile_bytes(p->wg_size, run, state) > local)
     run /= 2;
+  /* Warp shuffles need whole warps (a forced smaller work-group would leave lanes out). */
+  if ((p->subgroup_impl == OCL_REDUCE_SUBGROUP_NV_PTX ||
+       p->subgroup_impl == OCL_REDUCE_SUBGROUP_CUDA) &&
+      p->wg_size < caps->nv_warp_size)
+    p->wg_size = caps->nv_warp_size;
   /* A fold per window on CPUs: one window per work-item, which PoCL vectorizes across them. */
   plan->win.run = caps->type == OCL_REDUCE_DEVICE_CPU && target->forced.win_algo < 0 &&
                           window <= ORX_WIN_DIRECT_MAX
