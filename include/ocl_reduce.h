@@ -94,7 +94,7 @@ extern "C" {
   XX(ERROR_INVALID_OPTION, 201, "invalid option or environment variable value")                    \
   XX(ERROR_OUT_OF_RANGE, 202, "offset and count reach beyond the buffer")                          \
   XX(ERROR_BAD_OFFSETS, 203, "segment offsets decrease or reach beyond the input")                 \
-  XX(ERROR_BAD_WINDOW, 204, "the window is empty or longer than the input")                       \
+  XX(ERROR_BAD_WINDOW, 204, "the window is empty or longer than the input")                        \
   XX(ERROR_UNSUPPORTED_OPERATION, 300, "operation not supported for this element type")            \
   XX(ERROR_NO_FP64, 400, "the device has no double precision (cl_khr_fp64)")                       \
   XX(ERROR_PATH_UNSUPPORTED, 401, "the device cannot take the requested path")                     \
@@ -463,8 +463,9 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_multi(ocl_reduce_context *ctx,
  *   ARGMIN, ARGMAX  the index counts from the input's first element (window j's lies in
  *                   [j, j + window)), not from the window's.
  *   Float sums      each result carries the error bound of a sum of `window` terms in some
- *                   order: |error| <= (window - 1) u sum |x| (u: the unit roundoff); the bits do
- *                   not depend on whether the input or results are host memory or buffers.
+ *                   order: |error| <= g sum |x|, g = (window - 1) u / (1 - (window - 1) u) (u:
+ *                   the unit roundoff); the bits do not depend on whether the input or results
+ *                   are host memory or buffers.
  *
  * The planner chooses per device and window (OCL_REDUCE_POLICY="win=direct|shuffle|mr|blocks|
  * long|serial" forces one): a fold per window up to 4 elements; van Herk / Gil-Werman beyond
