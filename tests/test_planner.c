@@ -404,11 +404,17 @@ static void check_defines(const orx_plan *plan, const char *contract, const char
   (*checked)++;
 }
 
+/* The contract's text, which every generated block is checked against (free *holder after). */
+static const char *contract_text(char **holder) {
+  orx_source contract;
+  assert_int_equal(orx_source_get(NULL, "orx_contract.h", &contract, holder), OCL_REDUCE_OK);
+  return contract.text;
+}
+
 static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(void **state) {
   (void)state;
-  orx_source contract;
   char *holder = NULL;
-  assert_int_equal(orx_source_get(NULL, "orx_contract.h", &contract, &holder), OCL_REDUCE_OK);
+  const char *contract = contract_text(&holder);
   orx_caps devices[8];
   const size_t device_count = synthetic_devices(devices);
   static const ocl_reduce_path paths[] = {OCL_REDUCE_PATH_AUTO, OCL_REDUCE_PATH_LOCAL};
@@ -430,7 +436,7 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
 #define ORX_EACH_OP_TYPE(OP, TYPE)                                                                 \
   r = orx_reduce_request(OCL_REDUCE_##OP, OCL_REDUCE_##TYPE);                            \
   orx_plan_make(&t, &r, &plan);                                                                    \
-  check_defines(&plan, contract.text, prelude, &checked);
+  check_defines(&plan, contract, prelude, &checked);
       TEST_OP_TYPES(ORX_EACH_OP_TYPE)
 #undef ORX_EACH_OP_TYPE
       /* Structured operators: every stage, and their segments (staged when forced: the stage
@@ -441,7 +447,7 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
     r.stage = (orx_stage)stage;                                                                    \
     orx_plan_make(&t, &r, &plan);                                                                  \
     assert_int_equal(plan.defines[ORX_DEFINE_STATE], 1);                                           \
-    check_defines(&plan, contract.text, prelude, &checked);                                        \
+    check_defines(&plan, contract, prelude, &checked);                                        \
   }                                                                                                \
   r.entry = ORX_ENTRY_SEGMENTS;                                                                    \
   r.stage = ORX_STAGE_WHOLE;                                                                       \
@@ -453,7 +459,7 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
   orx_plan_make(&t, &r, &plan);                                                                    \
   t.forced.seg_mode = -1;                                                                          \
   assert_int_equal(plan.seg.mode, ORX_SEG_STAGED);                                                 \
-  check_defines(&plan, contract.text, prelude, &checked);
+  check_defines(&plan, contract, prelude, &checked);
       TEST_STRUCTURED_OP_TYPES(ORX_EACH_STRUCTURED)
 #undef ORX_EACH_STRUCTURED
       /* User operators: every stage, segments and the probe; one element per load. */
@@ -481,7 +487,7 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
           assert_int_equal(plan.element_bytes, stage == ORX_STAGE_FINAL
                                                    ? test_custom_descs[w].state_size
                                                    : test_custom_descs[w].element_size);
-          check_defines(&plan, contract.text, prelude, &checked);
+          check_defines(&plan, contract, prelude, &checked);
         }
         r.stage = ORX_STAGE_WHOLE;
         r.entry = ORX_ENTRY_SEGMENTS;
@@ -494,11 +500,11 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
         orx_plan_make(&t, &r, &plan);
         t.forced.seg_mode = -1;
         assert_true((plan.seg.mode == ORX_SEG_STAGED) == (op.element_type != ORX_CUSTOM));
-        check_defines(&plan, contract.text, prelude, &checked);
+        check_defines(&plan, contract, prelude, &checked);
         r.entry = ORX_ENTRY_PROBE;
         orx_plan_make(&t, &r, &plan);
         assert_int_equal(plan.kernel, ORX_KERNEL_OPERATOR_PROBE);
-        check_defines(&plan, contract.text, prelude, &checked);
+        check_defines(&plan, contract, prelude, &checked);
         free(op_text);
       }
       for (size_t m = 0; m < sizeof forced_modes / sizeof forced_modes[0]; m++) {
@@ -515,7 +521,7 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
             r.shape.elem = offsets ? 8 : 4;
             orx_plan_make(&t, &r, &plan);
             if (plan.seg.mode != ORX_SEG_LAUNCH)
-              check_defines(&plan, contract.text, prelude, &checked);
+              check_defines(&plan, contract, prelude, &checked);
           }
         }
       }
@@ -527,13 +533,13 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
         r.ops = lists[k];
         r.op_count = list_counts[k];
         orx_plan_make(&t, &r, &plan);
-        check_defines(&plan, contract.text, prelude, &checked);
+        check_defines(&plan, contract, prelude, &checked);
       }
       memset(&r, 0, sizeof r);
       r.entry = ORX_ENTRY_CHECK_OFFSETS;
       r.type = OCL_REDUCE_U64;
       orx_plan_make(&t, &r, &plan);
-      check_defines(&plan, contract.text, prelude, &checked);
+      check_defines(&plan, contract, prelude, &checked);
     }
   }
   printf("# %d plans' define blocks checked against the contract\n", checked);
@@ -567,9 +573,8 @@ static int same_key(const orx_plan *a, const orx_plan *b) {
  * memory where subgroups are barriers; every block's defines are the contract's. */
 static void test_windows_plans(void **state) {
   (void)state;
-  orx_source contract;
   char *holder = NULL;
-  assert_int_equal(orx_source_get(NULL, "orx_contract.h", &contract, &holder), OCL_REDUCE_OK);
+  const char *contract = contract_text(&holder);
   orx_caps devices[8];
   const size_t device_count = synthetic_devices(devices);
   const ocl_reduce_op ops[] = {OCL_REDUCE_SUM, OCL_REDUCE_ARGMIN, OCL_REDUCE_MEAN_VAR};
@@ -607,7 +612,7 @@ static void test_windows_plans(void **state) {
           if (!cpu && ops[o] == OCL_REDUCE_SUM && forced < 0 && windows[w] == 32)
             assert_int_equal(orx_win_tile(&plan), 4096); /* the H200's measured tile */
           assert_true(orx_win_groups(&plan, r.windows.count - windows[w] + 1, windows[w], 1) >= 1);
-          check_defines(&plan, contract.text, prelude, &checked);
+          check_defines(&plan, contract, prelude, &checked);
         }
   }
   assert_true(checked > 0);
@@ -616,9 +621,8 @@ static void test_windows_plans(void **state) {
 
 static void test_ordered_operators_take_runs_in_order(void **state) {
   (void)state;
-  orx_source contract;
   char *holder = NULL;
-  assert_int_equal(orx_source_get(NULL, "orx_contract.h", &contract, &holder), OCL_REDUCE_OK);
+  const char *contract = contract_text(&holder);
   orx_caps devices[8];
   const size_t device_count = synthetic_devices(devices);
   int checked = 0;
@@ -652,7 +656,7 @@ static void test_ordered_operators_take_runs_in_order(void **state) {
             plan.policy.stream == ORX_STREAM_TRANSPOSED ? ORX_STAGE_ROW_OF(elem) * elem : 0;
         assert_true((uint64_t)plan.policy.wg_size * (2 * plan.op.state_bytes + row) + 64 <=
                     c->local_mem_bytes);
-        check_defines(&plan, contract.text, prelude, &checked);
+        check_defines(&plan, contract, prelude, &checked);
       }
       r.stage = ORX_STAGE_WHOLE;
       /* A forced GPU layout stays in order; chunk stays chunk. */
@@ -681,7 +685,7 @@ static void test_ordered_operators_take_runs_in_order(void **state) {
                                                  ? gpu_stream
                                                  : ORX_STREAM_CHUNK);
         if (plan.seg.mode != ORX_SEG_LAUNCH)
-          check_defines(&plan, contract.text, prelude, &checked);
+          check_defines(&plan, contract, prelude, &checked);
       }
       /* Declared commutative: no ORX_ORDERED, the usual layout. */
       ocl_reduce_operator_desc commutative = *d;
