@@ -89,7 +89,7 @@ __kernel ORX_KERNEL_ATTR void orx_reduce_multi(__global const T *ORX_RESTRICT in
   const uint k = lid % ORX_MR_Q; /* the reduction this work-item ends up with */
 
   /* 2. Reduction k of the whole group, in work-item k. */
-  T x = orx_multireduce(v, k, orx_mr_can_shuffle(), scratch);
+  T x = orx_mr_reduce(v, k, orx_mr_can_shuffle(), scratch);
   x = orx_lm_tree_op(x, ORX_MR_Q, orx_slot_op(k), scratch);
   if (groups == 1) {
     if (lid < ORX_SLOTS)

@@ -206,7 +206,7 @@ __kernel ORX_KERNEL_ATTR void orx_segments_mr(ORX_SEGMENTS_ARGS) {
 #pragma unroll
 #endif
     for (uint b = 0; b < ORX_SEG_BATCH; b++) {
-      const A x = orx_multireduce(v + b * ORX_MR_Q, lane, shuffle, scratch);
+      const A x = orx_mr_reduce(v + b * ORX_MR_Q, lane, shuffle, scratch);
       const ulong s = orx_mr_slot(block, group, b * ORX_MR_Q + lane % ORX_MR_Q);
       if (lane < ORX_MR_Q && s < count)
         out[out_index + s] = orx_result(x);

@@ -58,8 +58,9 @@ typedef unsigned long ulong;
 #define mem_fence(flags) __threadfence()
 #define atomic_inc(p) atomicAdd((unsigned int *)(p), 1u)
 
-/* Leading zero bits of a 32-bit word. */
+/* Leading zero bits and set bits of a 32-bit word. */
 ORX_INLINE uint clz(uint x) { return (uint)__clz((int)x); }
+ORX_INLINE uint popcount(uint x) { return (uint)__popc(x); }
 
 /* Reinterpretation (as_type). */
 ORX_INLINE uint as_uint(float x) { return __float_as_uint(x); }

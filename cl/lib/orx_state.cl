@@ -62,7 +62,7 @@ ORX_INLINE A orx_combine(A a, A b) { return ORX_STATE_COMBINE(a, b); }
 #define orx_slot_identity(k) ORX_IDENTITY
 #define orx_identity_op(op) ORX_IDENTITY
 
-/* A state as 32-bit words, for shuffles and volatile reads (a copy of a volatile struct is not
+/* A state as 32-bit words, for volatile reads (a copy of a volatile struct is not
  * C++, which CUDA's compiler speaks). */
 #define ORX_STATE_WORDS ((sizeof(A) + 3) / 4)
 typedef union orx_state_words {

@@ -238,7 +238,7 @@ ORX_INLINE void orx_stream_warp_tiles(ORX_GLOBAL_PTR const T *ORX_RESTRICT in, u
       const ulong at = block + q * ORX_SG_SIZE + lane;
       v[q] = at < end ? ORX_MAP(in[at], first + at) : ORX_IDENTITY;
     }
-    A x = orx_multireduce(v, lane, 1, (ORX_LOCAL_PTR A *)0);
+    A x = orx_mr_reduce(v, lane, 1, (ORX_LOCAL_PTR A *)0);
     for (uint mask = 1; mask < ORX_MR_Q; mask <<= 1)
       x = orx_sg_exchange(x, mask);
     run = orx_combine(run, x);

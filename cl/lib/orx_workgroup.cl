@@ -18,44 +18,59 @@
  * run-to-run deterministic. Subgroup operations are always called by the whole work-group, because
  * some implementations (PoCL's CPU device) build them from work-group barriers.
  *
+ * The exchanges are the collectives' (ocl_reduce_collectives.inc), instantiated here for the
+ * kernel's accumulator A under the names orx_...: orx_sg_exchange, orx_mr_merge,
+ * orx_multireduce_at, orx_wg_combine_subgroups, ...
+ *
  * Requires: one-dimensional work-groups of ORX_WG_SIZE (a power of two) work-items, a multiple of
  * the subgroup size, and `scratch` of 2 * ORX_WG_SIZE accumulators (A) in local memory.
  * ============================================================================================== */
 #ifndef ORX_WORKGROUP_CL
 #define ORX_WORKGROUP_CL
 
-#include "lib/orx_split.cl"
+#include "lib/orx_ops.cl"
 #include "lib/orx_subgroup.cl"
 
-/* ---- LOCAL path: doubled local memory -------------------------------------------------------- */
+#if ORX_SG_IMPL == ORX_SG_INTEL && ORX_TYPE_BYTES == 8 && !ORX_IS_FLOAT && !ORX_STATE
+#pragma OPENCL EXTENSION cl_intel_subgroups_long : enable
+#endif
 
-/* The combine a merge makes: lanes with `mask` clear keep reduction a (operator op_a) and put their
- * own value first; the others keep b (op_b) and put their partner's first. So every exchange
- * combines the lower lane's value first, and the order is fixed. */
-ORX_INLINE A orx_merge_pick(A a, A b, A a_other, A b_other, uint upper, int op_a, int op_b) {
-  const A kept = upper ? b : a;
-  const A other = upper ? b_other : a_other;
-  return orx_combine_op(upper ? op_b : op_a, upper ? other : kept, upper ? kept : other);
-}
+/* ---- The collectives for the kernel's accumulator ------------------------------------------ */
 
-/* Merges two reductions into one value per lane through local memory (§6): each lane writes both
- * a and b (two slots per lane) and reads back the one its partner across `mask` keeps. */
-ORX_INLINE A orx_lm_merge_ops(A a, A b, uint mask, int op_a, int op_b,
-                              ORX_LOCAL_PTR A *scratch) {
-  const uint lid = (uint)get_local_id(0);
-  const uint upper = lid & mask;
-  scratch[lid] = a;
-  scratch[lid + ORX_WG_SIZE] = b;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  /* The partner's a (lower lanes) or b (upper lanes): the same value for both outputs. */
-  const A other = scratch[(lid ^ mask) + (upper ? ORX_WG_SIZE : 0u)];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  return orx_merge_pick(a, b, other, other, upper, op_a, op_b);
-}
+#define ORX_COLL_NAME(name) orx_##name
+#define ORX_COLL_T A
+#define ORX_COLL_COMBINE(a, b) orx_combine(a, b)
+#define ORX_COLL_COMBINE_OP(op, a, b) orx_combine_op(op, a, b)
+#define ORX_COLL_IDENTITY ORX_IDENTITY
+#define ORX_COLL_SLOT_OP(r) orx_slot_op(r)
+/* Scalars shuffle as themselves where the implementation shuffles typed values; states, and
+ * everything on NVIDIA's OpenCL, as 32-bit words. */
+#if ORX_SG_HAS_VALUE_SHUFFLE && !ORX_STATE
+#define ORX_COLL_SHUFFLE_XOR(x, mask) orx_sg_shuffle_xor_value(x, mask)
+#endif
+/* The reduce built-ins exist for add, min and max; the host asks for one only where its
+ * semantics are the operator's (ORX_OPF_SG_BUILTIN in the contract). */
+#if ORX_SG_IMPL == ORX_SG_BUILTIN && ORX_SG_BUILTIN_REDUCE
+#define ORX_SG_HAS_REDUCE 1
+#if ORX_OP_ID == ORX_OP_SUM
+#define ORX_COLL_SG_REDUCE(x) sub_group_reduce_add(x)
+#elif ORX_OP_ID == ORX_OP_MIN
+#define ORX_COLL_SG_REDUCE(x) sub_group_reduce_min(x)
+#elif ORX_OP_ID == ORX_OP_MAX
+#define ORX_COLL_SG_REDUCE(x) sub_group_reduce_max(x)
+#else
+#error "ORX_SG_BUILTIN_REDUCE is set for an operator without a sub_group_reduce built-in"
+#endif
+#else
+#define ORX_SG_HAS_REDUCE 0
+#endif
+#include "ocl_reduce_collectives.inc"
+
+/* ---- The kernel's operator (ORX_OP_ID) ------------------------------------------------------ */
 
 /* Tree in local memory over the lanes that carry the same reduction: at each level lane l < stride
  * takes lane l + stride's value with the lane's operator `op`. Stops once lanes [0, keep) hold
- * `keep` complete results. */
+ * `keep` complete results. Commutative operators only. */
 ORX_INLINE A orx_lm_tree_op(A x, uint keep, int op, ORX_LOCAL_PTR A *scratch) {
   const uint lid = (uint)get_local_id(0);
   for (uint stride = ORX_WG_SIZE / 2; stride >= keep && stride > 0; stride >>= 1) {
@@ -68,20 +83,6 @@ ORX_INLINE A orx_lm_tree_op(A x, uint keep, int op, ORX_LOCAL_PTR A *scratch) {
   return x;
 }
 
-/* ---- SUBGROUP path --------------------------------------------------------------------------- */
-
-#if ORX_SG_HAS_SHUFFLE
-/* §2 merge: two shuffle-xors and a predicated select; lanes with `mask` clear continue reduction
- * a (operator op_a), the others reduction b (op_b). */
-ORX_INLINE A orx_sg_merge_ops(A a, A b, uint mask, int op_a, int op_b) {
-  const A a_other = orx_sg_shuffle_xor(a, mask);
-  const A b_other = orx_sg_shuffle_xor(b, mask);
-  return orx_merge_pick(a, b, a_other, b_other, orx_sg_lane() & mask, op_a, op_b);
-}
-#endif
-
-/* ---- The kernel's operator (ORX_OP_ID) ------------------------------------------------------ */
-
 ORX_INLINE A orx_lm_merge(A a, A b, uint mask, ORX_LOCAL_PTR A *scratch) {
   return orx_lm_merge_ops(a, b, mask, ORX_OP_ID, ORX_OP_ID, scratch);
 }
@@ -92,63 +93,6 @@ ORX_INLINE A orx_lm_tree(A x, uint keep, ORX_LOCAL_PTR A *scratch) {
 ORX_INLINE A orx_sg_merge(A a, A b, uint mask) {
   return orx_sg_merge_ops(a, b, mask, ORX_OP_ID, ORX_OP_ID);
 }
-
-/* One butterfly exchange across `mask`; the lower lane's value goes first. The operands are
- * ordered with selects and combined once: PoCL 5.0 miscompiles a select between two inlined
- * combines around its barrier-based shuffles (it overwrites the stack of the work-group
- * function), and one combine is less code anyway. */
-ORX_INLINE A orx_sg_exchange(A x, uint mask) {
-  const A other = orx_sg_shuffle_xor(x, mask);
-  const int upper = (orx_sg_lane() & mask) != 0;
-  return orx_combine(upper ? other : x, upper ? x : other);
-}
-
-/* Reduction over the whole subgroup; every lane gets the same bits. */
-ORX_INLINE A orx_sg_reduce(A x) {
-  for (uint mask = 1; mask < orx_sg_size(); mask <<= 1)
-    x = orx_sg_exchange(x, mask);
-  return x;
-}
-#elif ORX_SG_HAS_REDUCE
-ORX_INLINE A orx_sg_reduce(A x) { return orx_sg_reduce_builtin(x); }
-#endif
-
-#if ORX_SG_HAS_SHUFFLE || ORX_SG_HAS_REDUCE
-/* Combines the subgroups' results (x, valid in each subgroup's lane 0) into work-item 0: each
- * lane combines a contiguous run of them, in order, and one more subgroup reduction the lanes.
- * Every subgroup runs the final reduction so that the call stays uniform over the work-group. */
-ORX_INLINE A orx_wg_combine_subgroups(A x, ORX_LOCAL_PTR A *scratch) {
-  const uint count = orx_sg_count();
-  if (count == 1)
-    return x;
-  const uint lane = orx_sg_lane();
-  if (lane == 0)
-    scratch[orx_sg_id()] = x;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  ulong begin, end;
-  orx_chunk_of(count, lane, orx_sg_size(), &begin, &end);
-  A y = ORX_IDENTITY;
-  for (ulong i = begin; i < end; i++)
-    y = orx_combine(y, scratch[i]);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  return orx_sg_reduce(y);
-}
-#endif
-
-#if ORX_ORDERED
-/* Tree in local memory that keeps index order: at the level of `stride`, lane l (a multiple of
- * 2 * stride) takes lane l + stride's value, which covers the lanes right after its own. */
-ORX_INLINE A orx_lm_tree_ordered(A x, ORX_LOCAL_PTR A *scratch) {
-  const uint lid = (uint)get_local_id(0);
-  for (uint stride = 1; stride < ORX_WG_SIZE; stride <<= 1) {
-    scratch[lid] = x;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid % (2 * stride) == 0)
-      x = orx_combine(x, scratch[lid + stride]);
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  return x;
-}
 #endif
 
 /* ---- The work-group reduction both paths share -------------------------------------------- */
@@ -158,10 +102,8 @@ ORX_INLINE A orx_lm_tree_ordered(A x, ORX_LOCAL_PTR A *scratch) {
  * w + 1's, and the result is their combination in index order: a subgroup butterfly (each
  * exchange puts the lower lane first) or the ordered tree. */
 ORX_INLINE A orx_wg_reduce2(A a, A b, ORX_LOCAL_PTR A *scratch) {
-#if ORX_ORDERED && ORX_SG_HAS_SHUFFLE
-  return orx_wg_combine_subgroups(orx_sg_reduce(orx_combine(a, b)), scratch);
-#elif ORX_ORDERED
-  return orx_lm_tree_ordered(orx_combine(a, b), scratch);
+#if ORX_ORDERED
+  return orx_workgroup_reduce(orx_combine(a, b), scratch);
 #elif ORX_SG_HAS_SHUFFLE
   const uint size = orx_sg_size();
   A x;

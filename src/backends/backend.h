@@ -70,6 +70,8 @@ typedef struct orx_backend_ops {
                              size_t count, const char *kernel_name, unsigned wg_size,
                              orx_program **out, unsigned *subgroup_size);
   void (*release_program)(orx_program *program);
+  /* A built program's native handles: cl_program and cl_kernel, or CUmodule and CUfunction. */
+  void (*program_native)(orx_program *program, void **native_program, void **native_kernel);
   /* Optional (NULL: not offered). Compiles sources for a device architecture without a device
    * or driver ("sm_90" for CUDA): tests check the kernels' translation where no GPU is present.
    * BACKEND_UNAVAILABLE when the compiler cannot be loaded here. */

@@ -283,4 +283,14 @@ size_t orx_win_groups(const orx_plan *plan, uint64_t n_out, uint64_t window, siz
 /* Scratch states LONG and SERIAL keep per work-group (zero for the others). */
 uint64_t orx_win_scratch_states(const orx_plan *plan, uint64_t window);
 
+/* ---- Applications' programs (plan_program.c) --------------------------------------------- */
+/* The defines of a program that uses the collectives (cl/ocl_reduce_collectives.h), built for
+ * work-groups of wg_size work-items: the target's subgroup implementation and warp size, and
+ * whether the multireduction unrolls; every other entry ORX_DEFINE_UNSET. */
+void orx_plan_program(const orx_target *target, unsigned wg_size,
+                      int64_t defines[ORX_DEFINE_COUNT]);
+/* The work-groups such a program accepts: a power of two, within the device's limit, and a
+ * multiple of the warp where warps are fixed (NVIDIA); NULL when wg_size is one, else why not. */
+const char *orx_program_wg_problem(const orx_target *target, unsigned wg_size);
+
 #endif /* ORX_PLANNER_H */

@@ -29,14 +29,23 @@ uint64_t orx_program_key_hash(const orx_program_key *key);
 typedef struct orx_program_text {
   char defines[2048];
   char *body;
-  orx_source sources[2];
+  char *user_body; /* an application's source, expanded */
+  orx_source sources[3];
   size_t count;
   const char *entry; /* the kernel's name */
 } orx_program_text;
 /* `prelude`: a source name put after the contract (the backend's), or NULL. */
 ocl_reduce_status orx_program_text_of(ocl_reduce_context *ctx, const orx_plan *plan,
                                       const char *prelude, orx_program_text *out);
+/* An application's program (ocl_reduce_program_build): the defines, the contract, the prelude
+ * and its source with its includes of the library's headers resolved, as three sources. */
+ocl_reduce_status orx_user_program_text_of(ocl_reduce_context *ctx, const int64_t *defines,
+                                           const char *prelude, const char *source,
+                                           orx_program_text *out);
 void orx_program_text_free(orx_program_text *text);
+/* Appends the defines that are set to text: `#define NAME value` lines, or (as_options) compiler
+ * options `-DNAME=value` separated by spaces. */
+void orx_defines_text(const int64_t *defines, int as_options, char *text, size_t capacity);
 
 /* A built program and what it was built from. */
 typedef struct orx_built {

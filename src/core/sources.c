@@ -129,14 +129,23 @@ static int include_of(const char *line, const char *end, char *name, size_t size
 static ocl_reduce_status expand(expansion *e, const char *name, const char *text, size_t length,
                                 int depth);
 
+/* Whether a source is a template (".inc"), expanded at every include, as its parameters differ
+ * each time; every other source is expanded once, as its include guard would have it. */
+static int is_template(const char *name) {
+  const size_t n = strlen(name);
+  return n > 4 && strcmp(name + n - 4, ".inc") == 0;
+}
+
 static ocl_reduce_status include(expansion *e, const char *from, const char *name, int depth) {
-  for (size_t i = 0; i < e->included_count; i++)
+  const int once = !is_template(name);
+  for (size_t i = 0; once && i < e->included_count; i++)
     if (strcmp(e->included[i], name) == 0)
-      return OCL_REDUCE_OK; /* once */
-  if (e->included_count == ORX_MAX_INCLUDED || depth > 16)
+      return OCL_REDUCE_OK;
+  if ((once && e->included_count == ORX_MAX_INCLUDED) || depth > 16)
     return orx_fail(e->ctx, OCL_REDUCE_ERROR_KERNEL_SOURCE,
                     "%s: too many or too deeply nested includes at %s", from, name);
-  orx_strlcpy(e->included[e->included_count++], name, sizeof e->included[0]);
+  if (once)
+    orx_strlcpy(e->included[e->included_count++], name, sizeof e->included[0]);
   if (e->raw && strcmp(name, e->raw->name) == 0) {
     ORX_FORWARD(put_line_marker(e, 1, name));
     ORX_FORWARD(put(e, e->raw->text, e->raw->length));

@@ -29,10 +29,11 @@ ocl_reduce_status orx_source_get(ocl_reduce_context *ctx, const char *name, orx_
                                  char **holder);
 
 /* `text` (named `name` in #line markers) with every line `#include "<source>"` replaced by that
- * source, expanded the same way; a source already expanded is left out the second time. #line
- * markers keep the build log's file names and line numbers. `raw` (or NULL) is a source that is
- * not the library's, a user operator's: an include of its name puts its text as it is, its own
- * includes untouched. *out is malloc'd. */
+ * source, expanded the same way; a source already expanded is left out the second time, except a
+ * template (a name ending in ".inc"), expanded at every include. #line markers keep the build
+ * log's file names and line numbers. `raw` (or NULL) is a source that is not the library's, a
+ * user operator's: an include of its name puts its text as it is, its own includes untouched.
+ * *out is malloc'd. */
 ocl_reduce_status orx_source_expand(ocl_reduce_context *ctx, const char *name, const char *text,
                                     const orx_source *raw, char **out, size_t *length);
 

@@ -20,6 +20,11 @@ static void cuda_release_program(orx_program *p) {
   free(p);
 }
 
+static void cuda_program_native(orx_program *p, void **native_program, void **native_kernel) {
+  *native_program = p->module;
+  *native_kernel = p->function;
+}
+
 /* Compiles the sources (one translation unit) to a cubin for sm_<arch>; *cubin is malloc'd. */
 static ocl_reduce_status cuda_build(ocl_reduce_context *ctx, orx_backend *be,
                                     const orx_source *sources, size_t count,
@@ -254,6 +259,7 @@ const orx_backend_ops orx_cuda_backend = {
     .compile_only = cuda_compile_only,
     .build = cuda_build,
     .release_program = cuda_release_program,
+    .program_native = cuda_program_native,
     .alloc = cuda_alloc,
     .wrap = cuda_wrap,
     .release_mem = cuda_release_mem,

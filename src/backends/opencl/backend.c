@@ -22,6 +22,12 @@ static void cl_release_program(orx_program *program) {
   free(program);
 }
 
+static void cl_program_native(orx_program *program, void **native_program,
+                              void **native_kernel) {
+  *native_program = program->program;
+  *native_kernel = program->kernel;
+}
+
 /* The build log (warnings or errors), or NULL when there is none. Free with free(). */
 static char *build_log(orx_backend *be, cl_program program) {
   size_t bytes = 0;
@@ -307,6 +313,7 @@ const orx_backend_ops orx_opencl_backend = {
     .takes_queue = 1,
     .build = cl_build,
     .release_program = cl_release_program,
+    .program_native = cl_program_native,
     .alloc = cl_alloc,
     .wrap = cl_wrap,
     .release_mem = cl_release_mem,

@@ -1,0 +1,153 @@
+/* =================================================================================================
+ * program.c: applications' kernels built with the library's collectives
+ * (cl/ocl_reduce_collectives.h): built for the context's device with the defines the planner
+ * gives them (plan_program.c), launched on the context's queue.
+ * ============================================================================================== */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/context.h"
+#include "core/launch.h"
+#include "core/util.h"
+
+struct ocl_reduce_program {
+  ocl_reduce_context *ctx;
+  orx_program *program;
+  unsigned work_group_size;
+};
+
+/* Whether `name` occurs in `source` as a whole identifier. */
+static int has_identifier(const char *source, const char *name) {
+  const size_t n = strlen(name);
+  for (const char *at = strstr(source, name); at; at = strstr(at + 1, name)) {
+    const int starts = at == source || !(isalnum((unsigned char)at[-1]) || at[-1] == '_');
+    const int ends = !(isalnum((unsigned char)at[n]) || at[n] == '_');
+    if (starts && ends)
+      return 1;
+  }
+  return 0;
+}
+
+static int is_identifier(const char *name) {
+  if (!*name || !(isalpha((unsigned char)*name) || *name == '_'))
+    return 0;
+  for (; *name; name++)
+    if (!(isalnum((unsigned char)*name) || *name == '_'))
+      return 0;
+  return 1;
+}
+
+static ocl_reduce_status check_work_group(ocl_reduce_context *ctx, const char *call,
+                                          unsigned work_group_size) {
+  const char *problem = orx_program_wg_problem(&ctx->target, work_group_size);
+  if (problem)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "%s: work_group_size %u %s (the device takes up to %zu)", call,
+                    work_group_size, problem, ctx->target.caps->max_work_group_size);
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status ocl_reduce_program_build(ocl_reduce_context *ctx, const char *source,
+                                           const char *kernel_name, unsigned work_group_size,
+                                           ocl_reduce_program **out) {
+  static const char call[] = "ocl_reduce_program_build";
+  if (!ctx)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", call);
+  ORX_CHECK_ARG(ctx, out, "%s: out is NULL", call);
+  ORX_CHECK_ARG(ctx, source && *source, "%s: source is NULL or empty", call);
+  ORX_CHECK_ARG(ctx, kernel_name && is_identifier(kernel_name),
+                "%s: kernel_name is NULL or not an identifier", call);
+  ORX_CHECK_ARG(ctx, has_identifier(source, kernel_name),
+                "%s: kernel_name: the source has no kernel named %s", call, kernel_name);
+  ORX_FORWARD(check_work_group(ctx, call, work_group_size));
+  int64_t defines[ORX_DEFINE_COUNT];
+  orx_plan_program(&ctx->target, work_group_size, defines);
+  orx_program_text text;
+  ORX_FORWARD(orx_user_program_text_of(ctx, defines, ctx->ops->prelude, source, &text));
+  ocl_reduce_program *program = calloc(1, sizeof *program);
+  ocl_reduce_status status =
+      program ? OCL_REDUCE_OK
+              : orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  unsigned subgroup_size = 0;
+  if (status == OCL_REDUCE_OK)
+    status = ctx->ops->build(ctx, ctx->backend, text.sources, text.count, kernel_name,
+                             work_group_size, &program->program, &subgroup_size);
+  orx_program_text_free(&text);
+  if (status != OCL_REDUCE_OK) {
+    free(program);
+    return status;
+  }
+  ctx->kernel_builds++;
+  program->ctx = ctx;
+  program->work_group_size = work_group_size;
+  *out = program;
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status ocl_reduce_program_launch(ocl_reduce_context *ctx, ocl_reduce_program *program,
+                                            size_t groups, const ocl_reduce_kernel_arg *args,
+                                            size_t nargs) {
+  static const char call[] = "ocl_reduce_program_launch";
+  if (!ctx)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", call);
+  ORX_CHECK_ARG(ctx, program, "%s: program is NULL", call);
+  ORX_CHECK_ARG(ctx, program->ctx == ctx, "%s: program belongs to another context", call);
+  ORX_CHECK_ARG(ctx, groups > 0, "%s: groups is 0", call);
+  ORX_CHECK_ARG(ctx, args || nargs == 0, "%s: args is NULL with nargs %zu", call, nargs);
+  orx_arg native[16];
+  ORX_CHECK_ARG(ctx, nargs <= ORX_ARRAY_SIZE(native), "%s: nargs %zu exceeds 16", call, nargs);
+  for (size_t i = 0; i < nargs; i++) {
+    if (args[i].buffer) {
+      ORX_CHECK_ARG(ctx, args[i].buffer->ctx == ctx,
+                    "%s: args[%zu]: the buffer belongs to another context", call, i);
+      native[i] = (orx_arg){ORX_ARG_MEM, args[i].buffer->mem, 0};
+    } else {
+      ORX_CHECK_ARG(ctx, args[i].bytes == 4 || args[i].bytes == 8,
+                    "%s: args[%zu]: a value of %u bytes (4 or 8), or a buffer", call, i,
+                    args[i].bytes);
+      native[i] = (orx_arg){args[i].bytes == 4 ? ORX_ARG_U32 : ORX_ARG_U64, NULL, args[i].bits};
+    }
+  }
+  orx_call_begin(ctx);
+  uint64_t ns = 0;
+  ORX_FORWARD(ctx->ops->launch(ctx, ctx->backend, program->program, groups,
+                               program->work_group_size, native, nargs,
+                               ctx->profiling ? &ns : NULL));
+  if (ctx->profiling) {
+    ctx->last_kernel_ns = ns;
+    ctx->has_kernel_time = 1;
+  }
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status ocl_reduce_program_native(const ocl_reduce_program *program,
+                                            void **native_program, void **native_kernel) {
+  if (!program || !native_program || !native_kernel)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "ocl_reduce_program_native: %s is NULL",
+                    !program ? "program" : !native_program ? "native_program" : "native_kernel");
+  program->ctx->ops->program_native(program->program, native_program, native_kernel);
+  return OCL_REDUCE_OK;
+}
+
+void ocl_reduce_program_destroy(ocl_reduce_program *program) {
+  if (!program)
+    return;
+  program->ctx->ops->release_program(program->program);
+  free(program);
+}
+
+ocl_reduce_status ocl_reduce_program_defines(ocl_reduce_context *ctx, unsigned work_group_size,
+                                             char *text, size_t capacity) {
+  static const char call[] = "ocl_reduce_program_defines";
+  if (!ctx)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", call);
+  ORX_CHECK_ARG(ctx, text && capacity > 0, "%s: text is NULL or capacity 0", call);
+  ORX_FORWARD(check_work_group(ctx, call, work_group_size));
+  int64_t defines[ORX_DEFINE_COUNT];
+  orx_plan_program(&ctx->target, work_group_size, defines);
+  text[0] = '\0';
+  orx_defines_text(defines, 1, text, capacity);
+  return OCL_REDUCE_OK;
+}
