@@ -110,7 +110,7 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
     for (uint i = 0; i < ORX_MR_Q; i++) {
       A x = orx_win_share(base, first + i, n_out, window, first_index, lane);
       for (uint mask = 1; mask < ORX_MR_Q; mask <<= 1)
-        x = orx_mr_exchange(x, mask, ORX_OP_ID, shuffle, exchange);
+        x = orx_mr_merge(x, x, mask, ORX_OP_ID, ORX_OP_ID, shuffle, exchange);
       if (lane == i)
         mine = x;
     }
