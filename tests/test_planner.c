@@ -571,6 +571,41 @@ static int same_key(const orx_plan *a, const orx_plan *b) {
  * half a tile (then a work-group per block), a work-item per block on CPUs; forced algorithms
  * are taken as they are (but tiles too small for the window); lane groups merge through local
  * memory where subgroups are barriers; every block's defines are the contract's. */
+/* Applications' programs: the context's subgroup implementation and warp size, local memory on
+ * PoCL's emulated subgroups, unrolling on GPUs only, and the work-groups they accept. */
+static void test_program_plans(void **state) {
+  (void)state;
+  int64_t d[ORX_DEFINE_COUNT];
+  const orx_caps h200 = test_h200_cuda();
+  const orx_target cuda = test_target(&h200, OCL_REDUCE_PATH_AUTO);
+  orx_plan_program(&cuda, 256, d);
+  assert_int_equal(d[ORX_DEFINE_SG_IMPL], OCL_REDUCE_SUBGROUP_CUDA);
+  assert_int_equal(d[ORX_DEFINE_SG_SIZE], 32);
+  assert_int_equal(d[ORX_DEFINE_WG_SIZE], 256);
+  assert_int_equal(d[ORX_DEFINE_UNROLL_SLOTS], 1);
+  assert_int_equal(d[ORX_DEFINE_VEC], ORX_DEFINE_UNSET);
+  assert_null(orx_program_wg_problem(&cuda, 64));
+  assert_non_null(orx_program_wg_problem(&cuda, 16));  /* not whole warps */
+  assert_non_null(orx_program_wg_problem(&cuda, 96));  /* not a power of two */
+  assert_non_null(orx_program_wg_problem(&cuda, 0));
+  assert_non_null(orx_program_wg_problem(&cuda, 1u << 20)); /* over the device's limit */
+
+  orx_caps cpu = test_cpu();
+  cpu.has_khr_subgroups = cpu.has_khr_shuffle = 1;
+  cpu.emulated_subgroups = 1;
+  const orx_target pocl = test_target(&cpu, OCL_REDUCE_PATH_AUTO);
+  assert_int_equal(pocl.subgroup_impl, OCL_REDUCE_SUBGROUP_KHR);
+  orx_plan_program(&pocl, 16, d);
+  assert_int_equal(d[ORX_DEFINE_SG_IMPL], OCL_REDUCE_SUBGROUP_NONE);
+  assert_int_equal(d[ORX_DEFINE_SG_SIZE], ORX_DEFINE_UNSET);
+  assert_int_equal(d[ORX_DEFINE_UNROLL_SLOTS], 0);
+  assert_null(orx_program_wg_problem(&pocl, 16));
+  cpu.emulated_subgroups = 0;
+  const orx_target intel = test_target(&cpu, OCL_REDUCE_PATH_AUTO);
+  orx_plan_program(&intel, 16, d);
+  assert_int_equal(d[ORX_DEFINE_SG_IMPL], OCL_REDUCE_SUBGROUP_KHR);
+}
+
 static void test_windows_plans(void **state) {
   (void)state;
   char *holder = NULL;
@@ -767,6 +802,7 @@ int main(void) {
       cmocka_unit_test(test_program_keys_tell_plans_and_operators_apart),
       cmocka_unit_test(test_ordered_operators_take_runs_in_order),
       cmocka_unit_test(test_windows_plans),
+      cmocka_unit_test(test_program_plans),
       cmocka_unit_test(test_plans_describe_themselves_in_policy_syntax),
       cmocka_unit_test(test_auto_takes_subgroups_when_present_and_local_otherwise),
       cmocka_unit_test(test_forced_path_or_implementation_is_never_a_fallback),
