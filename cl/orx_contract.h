@@ -72,6 +72,7 @@
 #define ORX_OP_SUM_WIDE 10
 #define ORX_OP_SUM_COMPENSATED 11
 #define ORX_OP_MEAN_VAR 12
+#define ORX_OP_SUM_REPRODUCIBLE 13
 /* A user operator (ocl_reduce_operator_create): not a public ocl_reduce_op. */
 #define ORX_OP_CUSTOM 255
 
@@ -109,7 +110,8 @@
   X(c, MINMAX, "minmax", ORX_OPF_STATE, ORX_IDENTITY_ZERO)                                         \
   X(c, SUM_WIDE, "sum_wide", ORX_OPF_STATE | ORX_OPF_NARROW_ONLY, ORX_IDENTITY_ZERO)               \
   X(c, SUM_COMPENSATED, "sum_compensated", ORX_OPF_STATE | ORX_OPF_FLOAT_ONLY, ORX_IDENTITY_ZERO)  \
-  X(c, MEAN_VAR, "mean_var", ORX_OPF_STATE, ORX_IDENTITY_ZERO)
+  X(c, MEAN_VAR, "mean_var", ORX_OPF_STATE, ORX_IDENTITY_ZERO)                                   \
+  X(c, SUM_REPRODUCIBLE, "sum_reproducible", ORX_OPF_STATE | ORX_OPF_FLOAT_ONLY, ORX_IDENTITY_ZERO)
 
 #define ORX_OP_CASE_FLAGS(c, ID, name, flags, identity) ((c) == ORX_OP_##ID) ? (flags) :
 #define ORX_OP_CASE_IDENTITY(c, ID, name, flags, identity) ((c) == ORX_OP_##ID) ? (identity) :
@@ -320,6 +322,11 @@
 #ifndef ORX_ORDERED
 #define ORX_ORDERED 0
 #endif
+/* 1: operations on denormal numbers are slow on the device (CPUs' microcode assists), so kernels
+ * that would make denormals from zeros avoid it with a few integer operations. */
+#ifndef ORX_SLOW_DENORMALS
+#define ORX_SLOW_DENORMALS 0
+#endif
 /* ORX_CUSTOM elements: their size in bytes (the host checked it against the compiler's). */
 #ifndef ORX_ELEMENT_BYTES
 #define ORX_ELEMENT_BYTES 4
@@ -333,7 +340,7 @@
   X(c, FINISH_SERIAL) X(c, UNROLL_SLOTS) X(c, MR_Q) X(c, MR_LANES) X(c, SEG_OFFSETS)               \
   X(c, SEG_LOAD) X(c, SEG_BATCH) X(c, SEG_STAGE) X(c, MIN_GROUPS_PER_CU) X(c, STATE)               \
   X(c, PARTIAL_OUT) X(c, INPUT_STATES) X(c, ORDERED) X(c, ELEMENT_BYTES) X(c, WIN_ALGO)           \
-  X(c, WIN_RUN) X(c, WIN_LOCKSTEP)
+  X(c, WIN_RUN) X(c, WIN_LOCKSTEP) X(c, SLOW_DENORMALS)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them.

@@ -127,9 +127,10 @@ typedef enum ocl_reduce_op {
   OCL_REDUCE_MINMAX = 9,          /* two elements of the type: MIN's result, then MAX's */
   OCL_REDUCE_SUM_WIDE = 10,       /* 32-bit types only: int64_t / uint64_t / double sum */
   OCL_REDUCE_SUM_COMPENSATED = 11, /* float types only: one element, a compensated sum */
-  OCL_REDUCE_MEAN_VAR = 12        /* ocl_reduce_moments: count, mean and M2, in double */
+  OCL_REDUCE_MEAN_VAR = 12,       /* ocl_reduce_moments: count, mean and M2, in double */
+  OCL_REDUCE_SUM_REPRODUCIBLE = 13 /* float types only: one element, the same bits everywhere */
 } ocl_reduce_op;
-#define OCL_REDUCE_OP_COUNT 13
+#define OCL_REDUCE_OP_COUNT 14
 
 /* Element types. */
 typedef enum ocl_reduce_type {
@@ -212,6 +213,25 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_devices(ocl_reduce_device_desc *out,
  * ------------------------------------------------------------------------------------------- */
 typedef struct ocl_reduce_context ocl_reduce_context;
 
+/* What stays the same between runs of a float sum (ocl_reduce_options.determinism, or
+ * OCL_REDUCE_DETERMINISM=run_to_run|cross_device):
+ *   RUN_TO_RUN    the same input on the same device, path and library version gives the same bits
+ *                 on every run; the combining tree follows the device, so bits differ between
+ *                 devices, paths and work-group sizes (rounding differs, within the sum's error).
+ *   CROSS_DEVICE  SUM on f32 and f64 is OCL_REDUCE_SUM_REPRODUCIBLE (see there) in every entry
+ *                 point: the same bits for the same values on every device, implementation,
+ *                 backend, path, work-group size and launch shape, from host memory or buffers at
+ *                 any offset, in segments and windows. ocl_reduce_multi then reduces float types
+ *                 operator by operator when SUM is among them (one pass each).
+ * Integer operators, and MIN, MAX, ARGMIN, ARGMAX and MINMAX on floats, give the same bits on
+ * every device under either setting: their results do not depend on the combining order. PROD,
+ * SUM_COMPENSATED, SUM_WIDE on f32, MEAN_VAR and user operators on floats stay run-to-run. */
+typedef enum ocl_reduce_determinism {
+  OCL_REDUCE_DETERMINISM_DEFAULT = 0, /* the environment's, else RUN_TO_RUN */
+  OCL_REDUCE_RUN_TO_RUN = 1,
+  OCL_REDUCE_CROSS_DEVICE = 2
+} ocl_reduce_determinism;
+
 /* Options for ocl_reduce_context_create. Call ocl_reduce_options_init() first, then set fields:
  * new fields are only ever appended, and struct_size tells the library which ones exist. A field
  * left at its DEFAULT (or NULL) value takes the matching environment variable, else "auto". */
@@ -223,6 +243,7 @@ typedef struct ocl_reduce_options {
   ocl_reduce_backend backend;             /* as OCL_REDUCE_BACKEND */
   int profiling;                          /* nonzero: record device times of kernels, see
                                              ocl_reduce_last_kernel_ns */
+  ocl_reduce_determinism determinism;     /* as OCL_REDUCE_DETERMINISM; see below */
 } ocl_reduce_options;
 
 OCL_REDUCE_API void ocl_reduce_options_init(ocl_reduce_options *opts);
@@ -506,6 +527,21 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_windows(ocl_reduce_context *ctx, ocl
  *                   Chan et al.), so large offsets do not cancel (1e8 + noise in f32 keeps its
  *                   variance). Population variance m2 / count, sample variance m2 / (count - 1).
  *                   count == 0 gives {0, 0.0, 0.0}.
+ *   SUM_REPRODUCIBLE  f32, f64: one element, the same bits for the same values in any order, on
+ *                   every device, path and launch shape (what SUM is under
+ *                   OCL_REDUCE_CROSS_DEVICE). Binned summation after Demmel and Nguyen
+ *                   (ReproBLAS): each element splits into pieces on a fixed grid of bins placed by
+ *                   max |x| (4 folds, 13 bits apart for f32, 24 for f64), the pieces are summed
+ *                   exactly in 64-bit integers, and their exact sum is rounded once to nearest.
+ *                   Bound: |result - exact sum| <= n * 2^-39 * max|x| + ulp(result)/2 for f32,
+ *                   n * 2^-72 * max|x| + ulp(result)/2 for f64 (exact folds for n < 2^51 f32,
+ *                   2^40 f64 elements). A NaN, or +inf with -inf, gives the quiet NaN 0x7fc00000
+ *                   (f32) / 0x7ff8000000000000 whatever the input's payloads; +inf or -inf gives
+ *                   that infinity; an exact sum beyond the largest float gives an infinity (but
+ *                   3e38 + 3e38 - 3e38 is 3e38: nothing overflows on the way); an exact zero is
+ *                   +0.0. Devices that flush denormal inputs to zero (none that the tests ran
+ *                   on) would see denormal elements as zeros. Integer types:
+ *                   OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION.
  * The structured operators need double precision where they compute in it (SUM_WIDE on f32,
  * MEAN_VAR): OCL_REDUCE_ERROR_NO_FP64 on devices without it.
  * ------------------------------------------------------------------------------------------- */

@@ -323,6 +323,10 @@ ORX_INLINE void orx_state_lanes_absorb(orx_state *lane, const ORX_VALUE_T *c, ul
 }
 #define ORX_STATE_LANES_ABSORB orx_state_lanes_absorb
 
+#elif ORX_OP_ID == ORX_OP_SUM_REPRODUCIBLE
+/* ---- SUM_REPRODUCIBLE: binned summation, the same bits in any order ------------------------ */
+#include "lib/orx_repro.cl"
+
 #endif /* ORX_OP_ID */
 
 #endif /* ORX_STATE_OPS_CL */

@@ -32,10 +32,24 @@
  * order first chained ORX_VEC combines per load: H200, f32 2^28, MINMAX at 0.71x and ARGMIN at
  * 0.75x of the f32 sum). A built-in operator may absorb a vector into its lanes its own, cheaper
  * way (ORX_STATE_LANES_ABSORB, lib/orx_state_ops.cl), and keep lanes of its own type, turned into
- * states once at the end (ORX_STATE_LANE_T). orx_absorb_v(op, acc, x, first) takes the
+ * states once at the end (ORX_STATE_LANE_T). orx_absorb_into(op, &acc, x, first) takes the
  * vector x whose first element has index `first` (unused, so never computed, for scalar
  * operators); orx_merge_v combines two chains' accumulators. */
-#if ORX_STATE
+#if ORX_STATE && defined(ORX_STATE_CHAIN_T) && !ORX_INPUT_STATES
+/* An operator may keep a whole chain its own way instead (ORX_STATE_CHAIN_T, with
+ * ORX_STATE_CHAIN_IDENTITY(), ORX_STATE_CHAIN_ABSORB(&chain, x, first) taking the vector x of
+ * indices first, first + 1, ..., ORX_STATE_CHAIN_MERGE(a, b) and ORX_STATE_CHAIN_STATE(l)):
+ * the reproducible sum's chains share one bin and one set of exact folds between the vector's
+ * components (lib/orx_repro.cl). */
+typedef ORX_STATE_CHAIN_T orx_lanes;
+#define ORX_ACC_V orx_lanes
+#define orx_acc_v_identity(k) ORX_STATE_CHAIN_IDENTITY()
+/* In place: a chain is large, and copies of it in and out of a call that the compiler does not
+ * inline were a third of PoCL's time (perf, PoCL 3.1, f32 2^22). */
+#define orx_absorb_into(op, acc, x, first) ORX_STATE_CHAIN_ABSORB((acc), (x), (first))
+#define orx_merge_v(op, a, b) ORX_STATE_CHAIN_MERGE((a), (b))
+#define orx_lanes_state(l) ORX_STATE_CHAIN_STATE(l)
+#elif ORX_STATE
 #if defined(ORX_STATE_LANE_T) && !ORX_INPUT_STATES
 #define ORX_LANE_T ORX_STATE_LANE_T
 #define orx_lane_identity() ORX_STATE_LANE_IDENTITY()
@@ -76,7 +90,10 @@ ORX_INLINE orx_lanes orx_lanes_merge(orx_lanes a, orx_lanes b) {
 #define orx_acc_v_identity(k) orx_lanes_identity()
 #define orx_absorb_v(op, acc, x, first) orx_lanes_absorb((acc), (x), (first))
 #define orx_merge_v(op, a, b) orx_lanes_merge((a), (b))
+#define orx_absorb_into(op, acc, x, first) (*(acc) = orx_absorb_v((op), *(acc), (x), (first)))
 
+#endif
+#if ORX_STATE
 /* The ORX_VEC elements of x, whose first has index `first`, mapped and combined in index order
  * (segment kernels: one load of a segment). */
 ORX_INLINE A orx_fold_mapped(TV x, ulong first) {
@@ -92,6 +109,7 @@ ORX_INLINE A orx_fold_mapped(TV x, ulong first) {
 #define orx_acc_v_identity(k) orx_splat_v(orx_slot_identity(k))
 #define orx_absorb_v(op, acc, x, first) orx_combine_op_v((op), (acc), (x))
 #define orx_merge_v(op, a, b) orx_combine_op_v((op), (a), (b))
+#define orx_absorb_into(op, acc, x, first) (*(acc) = orx_absorb_v((op), *(acc), (x), (first)))
 #endif
 
 /* The ORX_UNROLL loads x of vectors v, v + step, ... into the chains, load u into chain
@@ -100,8 +118,8 @@ ORX_INLINE void orx_absorb_loads(ORX_ACC_V part[ORX_CHAINS][ORX_SLOTS], const TV
                                  ulong step, ulong first) {
   for (int u = 0; u < ORX_UNROLL; u++)
     for (int k = 0; k < ORX_SLOTS; k++)
-      part[u % ORX_CHAINS][k] = orx_absorb_v(orx_slot_op(k), part[u % ORX_CHAINS][k], x[u],
-                                             first + (v + (ulong)u * step) * ORX_VEC);
+      orx_absorb_into(orx_slot_op(k), &part[u % ORX_CHAINS][k], x[u],
+                      first + (v + (ulong)u * step) * ORX_VEC);
 }
 
 /* Accumulates vectors [begin, end) with step `step` of `in` (step 1: a contiguous run) into
@@ -147,7 +165,7 @@ ORX_INLINE void orx_stream_range(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong
   }
   for (; v < end; v += step)
     for (int k = 0; k < ORX_SLOTS; k++)
-      part[0][k] = orx_absorb_v(orx_slot_op(k), part[0][k], in[v], first + v * ORX_VEC);
+      orx_absorb_into(orx_slot_op(k), &part[0][k], in[v], first + v * ORX_VEC);
   for (int k = 0; k < ORX_SLOTS; k++) {
     acc[k] = part[0][k];
     for (int u = 1; u < ORX_CHAINS; u++)
@@ -202,8 +220,8 @@ ORX_INLINE void orx_stream_transposed(ORX_GLOBAL_PTR const T *ORX_RESTRICT in, u
     for (uint j = 0; j < ORX_PIECE; j++)
       if (from + j < per && begin + j < n)
         for (int k = 0; k < ORX_SLOTS; k++)
-          acc[k] = orx_absorb_v(orx_slot_op(k), acc[k], stage[lid * ORX_STAGE_ROW + j],
-                                first + begin + j);
+          orx_absorb_into(orx_slot_op(k), &acc[k], stage[lid * ORX_STAGE_ROW + j],
+                          first + begin + j);
     barrier(CLK_LOCAL_MEM_FENCE); /* the next round overwrites the stage */
   }
 }
@@ -307,7 +325,7 @@ ORX_INLINE ulong orx_span_loose(const orx_span *s, ulong r) {
   return r < s->head ? r : s->tail_begin + (r - s->head);
 }
 
-#if ORX_STATE
+#if ORX_STATE && !defined(ORX_STATE_CHAIN_T)
 /* A state accumulator's lanes, combined in lane order. */
 ORX_INLINE A orx_lanes_state(orx_lanes l) {
   A r = orx_lane_state(l.lane[0]);
@@ -315,6 +333,8 @@ ORX_INLINE A orx_lanes_state(orx_lanes l) {
     r = orx_combine(r, orx_lane_state(l.lane[j]));
   return r;
 }
+#endif
+#if ORX_STATE
 #define orx_acc_fold(v, op) orx_lanes_state(v)
 #else
 #define orx_acc_fold(v, op) orx_fold_op((v), (op))
@@ -352,6 +372,12 @@ ORX_INLINE void orx_span_share_ops(ORX_GLOBAL_PTR const T *ORX_RESTRICT base, ul
 
 /* Folds a vector accumulator into two independent partials: *even of components (or lanes) 0, 2,
  * 4, ... and *odd of components 1, 3, 5, ... (for ORX_VEC == 1, *odd is the identity). */
+#if ORX_STATE && defined(ORX_STATE_CHAIN_T) && !ORX_INPUT_STATES
+ORX_INLINE void orx_fold_pair(ORX_ACC_V v, A *even, A *odd) {
+  *even = orx_lanes_state(v); /* one state per chain */
+  *odd = ORX_IDENTITY;
+}
+#else
 ORX_INLINE void orx_fold_pair(ORX_ACC_V v, A *even, A *odd) {
 #if ORX_STATE
   A c[ORX_VEC];
@@ -374,6 +400,7 @@ ORX_INLINE void orx_fold_pair(ORX_ACC_V v, A *even, A *odd) {
   *even = e;
   *odd = o;
 }
+#endif
 
 /* Work-item `item` of `items` reduces its share of the n elements at `base`, of which element
  * `head` (<= n) is the first on a vector boundary, like orx_span_share_ops for the one operator,

@@ -26,6 +26,7 @@ typedef struct settings {
   ocl_reduce_subgroup_impl subgroup_impl;
   ocl_reduce_backend backend;
   int profiling;
+  ocl_reduce_determinism determinism;
   int disable_fp64;
   int disable_subgroups;
   orx_policy_override policy;
@@ -79,6 +80,8 @@ static ocl_reduce_status read_settings(const ocl_reduce_options *opts, settings 
   static const keyword backends[] = {{"auto", OCL_REDUCE_BACKEND_AUTO},
                                      {"opencl", OCL_REDUCE_BACKEND_OPENCL},
                                      {"cuda", OCL_REDUCE_BACKEND_CUDA}};
+  static const keyword determinisms[] = {{"run_to_run", OCL_REDUCE_RUN_TO_RUN},
+                                         {"cross_device", OCL_REDUCE_CROSS_DEVICE}};
   ocl_reduce_options defaults;
   ocl_reduce_options_init(&defaults);
   if (!opts)
@@ -97,6 +100,12 @@ static ocl_reduce_status read_settings(const ocl_reduce_options *opts, settings 
   if ((unsigned)opts->backend > OCL_REDUCE_BACKEND_CUDA)
     return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "opts->backend: unknown value %d",
                     (int)opts->backend);
+  /* Fields appended later exist only where the caller's struct_size reaches them. */
+  const int has_determinism = opts->struct_size >= offsetof(ocl_reduce_options, determinism) +
+                                                       sizeof opts->determinism;
+  if (has_determinism && (unsigned)opts->determinism > OCL_REDUCE_CROSS_DEVICE)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "opts->determinism: unknown value %d", (int)opts->determinism);
 
   memset(s, 0, sizeof *s);
   s->device = opts->device ? opts->device : orx_env("OCL_REDUCE_DEVICE");
@@ -104,8 +113,17 @@ static ocl_reduce_status read_settings(const ocl_reduce_options *opts, settings 
   s->subgroup_impl = opts->subgroup_impl;
   s->backend = opts->backend;
   s->profiling = opts->profiling;
+  s->determinism = has_determinism ? opts->determinism : OCL_REDUCE_DETERMINISM_DEFAULT;
   const char *text;
   int value = 0;
+  if (s->determinism == OCL_REDUCE_DETERMINISM_DEFAULT) {
+    s->determinism = OCL_REDUCE_RUN_TO_RUN;
+    if ((text = orx_env("OCL_REDUCE_DETERMINISM")) != NULL) {
+      ORX_FORWARD(parse_keyword("OCL_REDUCE_DETERMINISM", text, determinisms,
+                                ORX_ARRAY_SIZE(determinisms), &value));
+      s->determinism = (ocl_reduce_determinism)value;
+    }
+  }
   if (s->path == OCL_REDUCE_PATH_DEFAULT) {
     s->path = OCL_REDUCE_PATH_AUTO;
     if ((text = orx_env("OCL_REDUCE_PATH")) != NULL) {
@@ -190,6 +208,7 @@ static ocl_reduce_status open_backend(ocl_reduce_context *ctx, const settings *s
 static ocl_reduce_status open_context(ocl_reduce_context *ctx, const settings *s,
                                       void *native_queue) {
   ctx->profiling = s->profiling;
+  ctx->determinism = s->determinism;
   ORX_FORWARD(open_backend(ctx, s, native_queue));
   /* Capabilities switched off for testing look exactly like missing ones. */
   if (s->disable_fp64)

@@ -92,7 +92,7 @@ ocl_reduce_status ocl_reduce_describe_plan(ocl_reduce_context *ctx, ocl_reduce_o
     return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", function);
   ORX_CHECK_ARG(ctx, text && capacity > 0, "%s: text is NULL or capacity is 0", function);
   ORX_FORWARD(orx_check_op_type(ctx, function, op, type));
-  orx_request request = orx_reduce_request(op, type);
+  orx_request request = orx_reduce_request(orx_context_op(ctx, op, type), type);
   if (segment_length) {
     request.entry = ORX_ENTRY_SEGMENTS;
     request.shape.count = count / segment_length;

@@ -24,6 +24,24 @@ static ocl_reduce_status write_identities(ocl_reduce_context *ctx, const ocl_red
   return ctx->ops->write(ctx, ctx->backend, out->mem, out->offset * size, values, op_count * size);
 }
 
+/* A context whose SUM is another operator (OCL_REDUCE_CROSS_DEVICE) takes one reduction per
+ * operator: a state operator has no slot in the multi-operator kernel. */
+static ocl_reduce_status reduce_one_by_one(ocl_reduce_context *ctx, const ocl_reduce_op *ops,
+                                           size_t op_count, ocl_reduce_type type,
+                                           const orx_io *in, size_t count, const orx_io *out) {
+  const size_t size = orx_type_size(type);
+  for (size_t k = 0; k < op_count; k++) {
+    const orx_request request = orx_reduce_request(orx_context_op(ctx, ops[k], type), type);
+    orx_io slot = *out;
+    if (slot.host_out)
+      slot.host_out = (unsigned char *)slot.host_out + k * size;
+    else
+      slot.offset += k;
+    ORX_FORWARD(orx_run_reduce(ctx, &request, in, count, &slot));
+  }
+  return OCL_REDUCE_OK;
+}
+
 ocl_reduce_status ocl_reduce_multi(ocl_reduce_context *ctx, const ocl_reduce_op *ops,
                                    size_t op_count, ocl_reduce_type type, ocl_reduce_input input,
                                    size_t count, ocl_reduce_output results) {
@@ -48,5 +66,8 @@ ocl_reduce_status ocl_reduce_multi(ocl_reduce_context *ctx, const ocl_reduce_op 
                                  op_count * size, size, size));
   if (count == 0)
     return write_identities(ctx, ops, op_count, type, &out);
+  for (size_t k = 0; k < op_count; k++)
+    if (orx_context_op(ctx, ops[k], type) != ops[k])
+      return reduce_one_by_one(ctx, ops, op_count, type, &in, count, &out);
   return orx_run_multi(ctx, ops, op_count, type, &in, count, &out);
 }

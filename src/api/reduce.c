@@ -11,7 +11,7 @@
 static ocl_reduce_status run_or_identity(ocl_reduce_context *ctx, ocl_reduce_op op,
                                          ocl_reduce_type type, const orx_io *in, size_t count,
                                          void *result) {
-  const orx_request request = orx_reduce_request(op, type);
+  const orx_request request = orx_reduce_request(orx_context_op(ctx, op, type), type);
   if (count == 0 && !orx_operator_is_state(&request.op)) {
     orx_write_identity(op, type, result);
     return OCL_REDUCE_OK;

@@ -31,6 +31,7 @@ static ocl_reduce_status builtin_call(ocl_reduce_context *ctx, orx_seg_call *c,
   memset(c, 0, sizeof *c);
   c->function = function;
   ORX_FORWARD(orx_check_op_type(ctx, function, op, type));
+  op = orx_context_op(ctx, op, type);
   c->type = type;
   c->op = orx_builtin_operator(op, type);
   c->elem = orx_type_size(type);

@@ -17,6 +17,7 @@ ocl_reduce_status ocl_reduce_windows(ocl_reduce_context *ctx, ocl_reduce_op op,
   memset(&c, 0, sizeof c);
   c.function = function;
   ORX_FORWARD(orx_check_op_type(ctx, function, op, type));
+  op = orx_context_op(ctx, op, type);
   if (window == 0 || window > count)
     return orx_fail(ctx, OCL_REDUCE_ERROR_BAD_WINDOW,
                     "%s: window = %zu, count = %zu: a window is 1 to count elements long",

@@ -20,6 +20,7 @@ struct ocl_reduce_context {
   orx_caps caps;
   orx_target target; /* target.caps is &caps */
   int profiling;
+  ocl_reduce_determinism determinism; /* never DEFAULT */
 
   orx_program_cache programs;
   orx_scratch scratch[ORX_SCRATCH_COUNT];

@@ -87,6 +87,8 @@ orx_state_facts orx_state_facts_of(ocl_reduce_op op, ocl_reduce_type type) {
     return (orx_state_facts){2 * size, size, size, type == OCL_REDUCE_F64};
   case OCL_REDUCE_MEAN_VAR: /* ocl_reduce_moments */
     return (orx_state_facts){24, 8, 24, 1};
+  case OCL_REDUCE_SUM_REPRODUCIBLE: /* {bin, flags, 4 folds of 64 bits}, the result a float */
+    return (orx_state_facts){40, 8, size, type == OCL_REDUCE_F64};
   default:
     return (orx_state_facts){size, size, size, type == OCL_REDUCE_F64};
   }

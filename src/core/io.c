@@ -25,6 +25,14 @@ ocl_reduce_status orx_check_op_type(ocl_reduce_context *ctx, const char *functio
   return OCL_REDUCE_OK;
 }
 
+ocl_reduce_op orx_context_op(const ocl_reduce_context *ctx, ocl_reduce_op op,
+                             ocl_reduce_type type) {
+  return ctx->determinism == OCL_REDUCE_CROSS_DEVICE && op == OCL_REDUCE_SUM &&
+                 orx_type_is_float(type)
+             ? OCL_REDUCE_SUM_REPRODUCIBLE
+             : op;
+}
+
 ocl_reduce_status orx_check_user_operator(ocl_reduce_context *ctx, const char *function,
                                           const ocl_reduce_operator *op) {
   ORX_CHECK_ARG(ctx, op, "%s: op is NULL", function);

@@ -16,6 +16,11 @@
 ocl_reduce_status orx_check_op_type(ocl_reduce_context *ctx, const char *function,
                                     ocl_reduce_op op, ocl_reduce_type type);
 
+/* The operator a context runs for op on type: SUM on floats is SUM_REPRODUCIBLE under
+ * OCL_REDUCE_CROSS_DEVICE. */
+ocl_reduce_op orx_context_op(const ocl_reduce_context *ctx, ocl_reduce_op op,
+                             ocl_reduce_type type);
+
 /* Checks a user operator argument: not NULL, created on ctx. */
 ocl_reduce_status orx_check_user_operator(ocl_reduce_context *ctx, const char *function,
                                           const ocl_reduce_operator *op);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "support/reference.h"
+#include "support/repro_reference.h"
 
 /* Element i as the reference sees it. */
 typedef struct element {
@@ -170,6 +171,20 @@ static int check_sum_compensated(const void *got, const void *data, size_t n,
   return close_to(r, any_nan ? NAN : want, tolerance, why, size);
 }
 
+/* SUM_REPRODUCIBLE: exactly the bits of the definition's host evaluation. */
+static int check_sum_reproducible(const void *got, const void *data, size_t n,
+                                  ocl_reduce_type type, char *why, size_t size) {
+  const size_t bytes = ocl_reduce_type_size(type);
+  uint64_t want = 0, have = 0;
+  test_repro_sum(data, n, type, &want);
+  memcpy(&have, got, bytes);
+  if (have == want)
+    return 1;
+  snprintf(why, size, "bits 0x%llx, the definition gives 0x%llx", (unsigned long long)have,
+           (unsigned long long)want);
+  return 0;
+}
+
 static int check_mean_var(const void *got, const void *data, size_t n, ocl_reduce_type type,
                           char *why, size_t size) {
   ocl_reduce_moments r;
@@ -217,6 +232,8 @@ int test_structured_matches(const void *got, const void *data, size_t n, ocl_red
     return check_sum_compensated(got, data, n, type, why, why_size);
   case OCL_REDUCE_MEAN_VAR:
     return check_mean_var(got, data, n, type, why, why_size);
+  case OCL_REDUCE_SUM_REPRODUCIBLE:
+    return check_sum_reproducible(got, data, n, type, why, why_size);
   default:
     snprintf(why, why_size, "%s is not a structured operator", ocl_reduce_op_name(op));
     return 0;

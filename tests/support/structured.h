@@ -1,8 +1,9 @@
 /* =================================================================================================
  * structured.h: host references for the structured operators (ARGMIN, ARGMAX, MINMAX, SUM_WIDE,
- * SUM_COMPENSATED, MEAN_VAR), computed independently of the library: sequential first-index folds,
- * exact integers, long double sums and a two-pass long double mean and M2, each with the
- * comparison the operator's documentation promises (structured.c).
+ * SUM_COMPENSATED, MEAN_VAR, SUM_REPRODUCIBLE), computed independently of the library: sequential
+ * first-index folds, exact integers, long double sums, a two-pass long double mean and M2 and the
+ * reproducible sum's definition (repro_reference.h), each with the comparison the operator's
+ * documentation promises (structured.c).
  * ============================================================================================== */
 #ifndef ORX_TEST_STRUCTURED_H
 #define ORX_TEST_STRUCTURED_H
@@ -19,7 +20,8 @@
   TEST_EVERY_TYPE(X, ARGMAX)                                                                       \
   TEST_EVERY_TYPE(X, MINMAX)                                                                       \
   X(SUM_WIDE, I32) X(SUM_WIDE, U32) X(SUM_WIDE, F32) X(SUM_COMPENSATED, F32)                       \
-  X(SUM_COMPENSATED, F64) TEST_EVERY_TYPE(X, MEAN_VAR)
+  X(SUM_COMPENSATED, F64) TEST_EVERY_TYPE(X, MEAN_VAR) X(SUM_REPRODUCIBLE, F32)                  \
+  X(SUM_REPRODUCIBLE, F64)
 
 /* Compares one result (ocl_reduce_result_size(op, type) bytes at got) of op over the n elements
  * of `data` with the reference; on a mismatch writes why and returns 0. */
