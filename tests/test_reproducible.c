@@ -407,7 +407,8 @@ static void test_errors(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_same_bits_everywhere_f32), cmocka_unit_test(test_same_bits_everywhere_f64),
+      cmocka_unit_test(test_same_bits_everywhere_f32),
+      cmocka_unit_test(test_same_bits_everywhere_f64),
       cmocka_unit_test(test_shuffled_f32),             cmocka_unit_test(test_shuffled_f64),
       cmocka_unit_test(test_accuracy_f32),             cmocka_unit_test(test_accuracy_f64),
       cmocka_unit_test(test_special_values),           cmocka_unit_test(test_multi_cross_device),

@@ -223,7 +223,8 @@ ORX_INLINE int orx_rp_scaled_fits(TV x, R scale, TV *scaled) {
   /* Magnitudes below the limit's bits (NaN's are above) leave the sign bit of the difference
    * set: the components' differences ANDed by halves, as all() went component by component on
    * PoCL (perf: 16 extractions and branches per load). */
-  const ORX_BITS_TV magnitude_bits = ORX_AS_BITS_V(*scaled) & ~((ORX_RP_BITS)1 << (8 * ORX_TYPE_BYTES - 1));
+  const ORX_BITS_TV magnitude_bits =
+      ORX_AS_BITS_V(*scaled) & ~((ORX_RP_BITS)1 << (8 * ORX_TYPE_BYTES - 1));
   ORX_BITS_TV below = magnitude_bits - ORX_AS_BITS(ORX_RP_LIMIT);
 #if ORX_VEC == 16
   const ORX_CAT(ORX_BITS_NAME, 8) below8 = below.lo & below.hi;
