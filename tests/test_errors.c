@@ -136,12 +136,16 @@ static void test_reduce_rejects_bad_arguments_and_leaves_result(void **state) {
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "result is NULL");
   expect_error(ocl_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, NULL, 4, &result),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "input is NULL");
-  expect_error(ocl_reduce(test_ctx, (ocl_reduce_op)13, OCL_REDUCE_I32, data, 4, &result),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "op has unknown value 13");
+  expect_error(
+      ocl_reduce(test_ctx, (ocl_reduce_op)OCL_REDUCE_OP_COUNT, OCL_REDUCE_I32, data, 4, &result),
+      OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx,
+      "op has unknown value " TEST_TEXT_OF(OCL_REDUCE_OP_COUNT));
   expect_error(ocl_reduce(test_ctx, (ocl_reduce_op)-1, OCL_REDUCE_I32, data, 4, &result),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "op has unknown value -1");
-  expect_error(ocl_reduce(test_ctx, OCL_REDUCE_SUM, (ocl_reduce_type)6, data, 4, &result),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "type has unknown value 6");
+  expect_error(
+      ocl_reduce(test_ctx, OCL_REDUCE_SUM, (ocl_reduce_type)OCL_REDUCE_TYPE_COUNT, data, 4, &result),
+      OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx,
+      "type has unknown value " TEST_TEXT_OF(OCL_REDUCE_TYPE_COUNT));
   for (int op = OCL_REDUCE_AND; op <= OCL_REDUCE_XOR; op++) {
     expect_error(ocl_reduce(test_ctx, (ocl_reduce_op)op, OCL_REDUCE_F32, data, 4, &result),
                  OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "integer types only");

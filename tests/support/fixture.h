@@ -47,6 +47,11 @@ int test_light(void);
 void expect_error(ocl_reduce_status got, ocl_reduce_status expected, const ocl_reduce_context *c,
                   const char *needle);
 
+/* The text of a macro's value, so that messages naming the first unknown operator or type
+ * follow OCL_REDUCE_OP_COUNT and OCL_REDUCE_TYPE_COUNT as operators are added. */
+#define TEST_TEXT_OF(value) TEST_TEXT_OF_(value)
+#define TEST_TEXT_OF_(value) #value
+
 /* ---- Operators and types ----------------------------------------------------------------- */
 
 /* Every type, and every operator on every type it is defined on, X(OP, TYPE) for
