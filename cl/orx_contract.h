@@ -322,11 +322,6 @@
 #ifndef ORX_ORDERED
 #define ORX_ORDERED 0
 #endif
-/* 1: operations on denormal numbers are slow on the device (CPUs' microcode assists), so kernels
- * that would make denormals from zeros avoid it with a few integer operations. */
-#ifndef ORX_SLOW_DENORMALS
-#define ORX_SLOW_DENORMALS 0
-#endif
 /* ORX_CUSTOM elements: their size in bytes (the host checked it against the compiler's). */
 #ifndef ORX_ELEMENT_BYTES
 #define ORX_ELEMENT_BYTES 4
@@ -340,7 +335,7 @@
   X(c, FINISH_SERIAL) X(c, UNROLL_SLOTS) X(c, MR_Q) X(c, MR_LANES) X(c, SEG_OFFSETS)               \
   X(c, SEG_LOAD) X(c, SEG_BATCH) X(c, SEG_STAGE) X(c, MIN_GROUPS_PER_CU) X(c, STATE)               \
   X(c, PARTIAL_OUT) X(c, INPUT_STATES) X(c, ORDERED) X(c, ELEMENT_BYTES) X(c, WIN_ALGO)           \
-  X(c, WIN_RUN) X(c, WIN_LOCKSTEP) X(c, SLOW_DENORMALS)
+  X(c, WIN_RUN) X(c, WIN_LOCKSTEP)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them.

@@ -531,7 +531,8 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_windows(ocl_reduce_context *ctx, ocl
  *                   every device, path and launch shape (what SUM is under
  *                   OCL_REDUCE_CROSS_DEVICE). Binned summation after Demmel and Nguyen
  *                   (ReproBLAS): each element splits into pieces on a fixed grid of bins placed by
- *                   max |x| (4 folds, 13 bits apart for f32, 24 for f64), the pieces are summed
+ *                   max |x| (4 folds, 13 bits apart for f32, 24 for f64; each piece rounded to
+ *                   its fold's unit, to nearest, ties to even), the pieces are summed
  *                   exactly in 64-bit integers, and their exact sum is rounded once to nearest.
  *                   Bound: |result - exact sum| <= n * 2^-39 * max|x| + ulp(result)/2 for f32,
  *                   n * 2^-72 * max|x| + ulp(result)/2 for f64 (exact folds for n < 2^51 f32,

@@ -335,8 +335,18 @@ static void test_special_values(void **state) {
   const uint64_t denormal_sum = reduce_f32(denormals, 4);
   d = 0x1p-149f * 3 + 0x1p-127f;
   assert_int_equal(denormal_sum, bits_of(&d, OCL_REDUCE_F32));
+  /* Halfway pieces round to even: with max |x| = 1 the lowest fold's unit is 2^-45 (f32: top bin
+   * 11, e = 17, lowest fold e = -22), so pieces of 0.5, 0.5, 1.5 and 2.5 units give 0 + 0 + 2 + 2
+   * units (away from zero: 7). */
+  const float h = 0x1p-46f, halves[] = {1, h, -1, h, 3 * h, 5 * h};
+  d = 0x1p-43f;
+  assert_int_equal(reduce_f32(halves, 6), bits_of(&d, OCL_REDUCE_F32));
   if (!has_f64())
     return;
+  /* f64: top bin 44, e = 34, lowest fold e = -38: the unit is 2^-90. */
+  const double dh = 0x1p-91, dhalves[] = {1, dh, -1, dh, 3 * dh, 5 * dh};
+  double dwant = 0x1p-88;
+  assert_int_equal(reduce_f64(dhalves, 6), bits_of(&dwant, OCL_REDUCE_F64));
   const double dbig = 1.7e308, dinfs[] = {-INFINITY, 1, -INFINITY};
   const double dback[] = {dbig, dbig, -dbig, -1e-300}, dleast[] = {0x1p-1074, 0x1p-1074};
   double want = dbig - 1e-300;

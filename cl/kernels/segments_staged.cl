@@ -19,6 +19,11 @@
 #define ORX_STAGE_AT(i) ((i) + (i) / 32)
 /* Vector loads each work-item has in flight before it stores any. */
 #define ORX_STAGE_LOADS 8
+#if ORX_STATE && !ORX_INPUT_STATES && defined(ORX_STATE_CHAIN_T) && defined(ORX_STATE_CHAIN_NEUTRAL)
+#define ORX_STAGED_CHAIN 1
+#else
+#define ORX_STAGED_CHAIN 0
+#endif
 
 __kernel ORX_KERNEL_ATTR void orx_segments_staged(ORX_SEGMENTS_ARGS) {
   const orx_segments g = orx_segments_of(in, in_offset, misalign, count, length, offsets,
@@ -55,10 +60,26 @@ __kernel ORX_KERNEL_ATTR void orx_segments_staged(ORX_SEGMENTS_ARGS) {
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid < n_seg) {
       const uint head = (uint)(from % ORX_VEC) + lid * (uint)length;
+#if ORX_STAGED_CHAIN
+      /* An operator with a chain of its own and an element it absorbs as nothing (the
+       * reproducible sum) takes the segment as vectors, the last one filled with that element:
+       * the chain's vector step, not a whole state's per element (H200, 32-element segments,
+       * see docs/PERFORMANCE.md). */
+      ORX_STATE_CHAIN_T chain = ORX_STATE_CHAIN_IDENTITY();
+      for (uint j = 0; j < (uint)length; j += ORX_VEC) {
+        T e[ORX_VEC];
+        for (uint k = 0; k < ORX_VEC; k++)
+          e[k] = j + k < (uint)length ? stage[ORX_STAGE_AT(head + j + k)]
+                                      : ORX_STATE_CHAIN_NEUTRAL;
+        ORX_STATE_CHAIN_ABSORB(&chain, ORX_LOAD_V(e), j);
+      }
+      out[out_index + first + lid] = orx_result(ORX_STATE_CHAIN_STATE(chain));
+#else
       A r = ORX_IDENTITY;
       for (uint j = 0; j < (uint)length; j++)
         r = orx_absorb(r, stage[ORX_STAGE_AT(head + j)], j);
       out[out_index + first + lid] = orx_result(r);
+#endif
     }
     barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites the stage */
   }

@@ -11,6 +11,7 @@
 
 #define ORX_NATIVE_VECTORS 0
 #define ORX_INLINE static __device__ __forceinline__
+#define ORX_INLINE_ALWAYS static __device__ __forceinline__
 #define ORX_LOCAL_PTR
 #define ORX_GLOBAL_PTR
 #define ORX_RESTRICT __restrict__

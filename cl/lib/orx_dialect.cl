@@ -15,6 +15,11 @@
 #ifndef ORX_INLINE
 #define ORX_INLINE static inline
 #endif
+/* Qualifies the few helpers that must be inlined for their arguments to stay in registers (a
+ * compiler's inliner weighs size; these are called in the hottest loops). */
+#ifndef ORX_INLINE_ALWAYS
+#define ORX_INLINE_ALWAYS static inline __attribute__((always_inline))
+#endif
 /* Input pointers do not alias anything the kernel writes (lets GPUs use read-only loads). */
 #ifndef ORX_RESTRICT
 #define ORX_RESTRICT restrict

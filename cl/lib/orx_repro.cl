@@ -12,8 +12,8 @@
  * comes, dropping its lowest folds), so the top bin of a reduction depends only on max |x|.
  *
  * An element splits into one piece per fold: fold j takes the rest of x (what the folds above
- * left) rounded to a whole number of u(bin - j), ties away from zero; what is left below the
- * lowest fold is dropped. A piece depends only on x and its bin, so the sum of a fold's pieces
+ * left) rounded to a whole number of u(bin - j), ties to even; what is left below the lowest fold
+ * is dropped. A piece depends only on x and its bin, so the sum of a fold's pieces
  * is the same in any order, and exact: folds keep whole numbers of units as 64-bit integers
  * (`units`). Dropping folds when the top bin rises drops whole folds, the same ones whatever the
  * order. The result is the exact sum of the folds rounded once to the nearest float (ties to
@@ -25,13 +25,17 @@
  * with (K-1) W = 39 bits for f32 and 72 for f64, against the 24 and 53 bits of one rounding.
  * Folds hold up to 2^63 units: n < 2^51 elements (f32) and 2^40 (f64) stay exact.
  *
- * Streaming (lanes): a work-item's loads go into chains of float accumulators, one per fold and
- * vector component, anchored in the middle of a binade (1.5 * 2^(F - j W)) so that adding a
- * piece rounds it to the fold's unit in one addition, and the bit difference from the anchor
- * counts its units (Demmel and Nguyen's extraction; the least bit of each rest is set so that
- * no addition is a tie: ties go away from zero). Elements are scaled by 2^(F - e(bin)) first, so
- * the anchors are constants. Every ORX_RP_FLUSH_EVERY deposits, before the accumulators could
- * leave their binade, their units move into the 64-bit folds.
+ * Extraction: elements are scaled by 2^(F - e(bin)) first, so that fold j's unit is the unit in
+ * the last place of the constant anchor 1.5 * 2^(F - j W), in the middle of its binade: adding
+ * the rest to the anchor rounds it to the fold's unit (ties to even, whatever the order, as the
+ * anchor is a constant), and the sum's bits less the anchor's count the piece's units. Streaming
+ * (lanes): the pieces go into chains of float accumulators, one per fold and vector component,
+ * that start at their fold's anchor and stay in its binade, so adding a piece is exact and the
+ * bits less the anchor's count the units (Demmel and Nguyen's indexed sums, with the piece
+ * taken from a constant anchor rather than the accumulator: that needs no tie breaker, which
+ * cost an integer operation per fold and, on CPUs, denormal assists). Every ORX_RP_FLUSH_EVERY
+ * deposits, before the accumulators could leave their binade, their units move into the 64-bit
+ * folds.
  *
  * NaN and infinities are counted aside: a NaN, or +inf with -inf, gives NaN (0x7fc00000 /
  * 0x7ff8000000000000, whatever the input's payload); +inf or -inf gives that infinity. A finite
@@ -97,18 +101,6 @@ ORX_INLINE R orx_rp_anchor(int j) {
 ORX_INLINE R orx_rp_scale(int bin) {
   return orx_rp_pow2(ORX_RP_F - ORX_RP_E_BOTTOM - bin * ORX_RP_W);
 }
-/* r with its least significand bit set: never halfway between two units of a fold, and rounded as
- * r is but for halfway cases, which go away from zero. A zero with the bit set is a denormal,
- * which adds as the zero does (far below a unit) but costs CPUs a microcode assist per addition:
- * where denormals are slow, zeros stay zeros (ORX_SLOW_DENORMALS, chosen in the planner). */
-#if ORX_SLOW_DENORMALS
-#define ORX_RP_NONZERO_BIT(m) (((m) | (0 - (m))) >> (8 * ORX_TYPE_BYTES - 1)) /* m != 0 */
-#define ORX_RP_NO_TIE_BITS(b) ((b) | ORX_RP_NONZERO_BIT((b) << 1))
-#else
-#define ORX_RP_NO_TIE_BITS(b) ((b) | 1)
-#endif
-ORX_INLINE R orx_rp_no_tie(R r) { return ORX_FROM_BITS(ORX_RP_NO_TIE_BITS(ORX_AS_BITS(r))); }
-
 /* The least top bin that takes a finite |x| (the exponent field of a denormal reads as 0). */
 ORX_INLINE int orx_rp_bin_of(R x) {
   const int field = (int)((ORX_AS_BITS(x) >> (ORX_RP_P - 1)) & (2 * ORX_RP_BIAS + 1));
@@ -137,9 +129,9 @@ ORX_INLINE void orx_rp_shift(long *units, int rise) {
 /* The pieces of scaled element r (|r| < ORX_RP_LIMIT) in units of each fold, added to units. */
 ORX_INLINE void orx_rp_deposit_units(long *units, R r) {
   for (int j = 0; j < ORX_RP_K; j++) {
-    const R anchor = orx_rp_anchor(j), q = anchor + orx_rp_no_tie(r);
-    units[j] += (long)(orx_rp_diff)(ORX_AS_BITS(q) - ORX_AS_BITS(anchor));
-    r -= q - anchor;
+    const R anchor = orx_rp_anchor(j), rounded = anchor + r;
+    units[j] += (long)(orx_rp_diff)(ORX_AS_BITS(rounded) - ORX_AS_BITS(anchor));
+    r -= rounded - anchor;
   }
 }
 
@@ -192,25 +184,26 @@ typedef struct orx_rp_chain {
   long units[ORX_RP_K];     /* the flushed folds of every component */
 } orx_rp_chain;
 
-/* One fold's step on a vector: each component's rest rounded into its accumulator; returns the
- * rests. OpenCL C computes on the vectors; where vectors are plain structs (CUDA), component by
- * component. */
+/* Fold j's step on a vector: each component's rest rounded to the fold's unit against the
+ * anchor, the piece added into the accumulator; returns the rests. OpenCL C computes on the
+ * vectors; where vectors are plain structs (CUDA), component by component. */
 #if ORX_NATIVE_VECTORS
-ORX_INLINE TV orx_rp_fold_v(TV *acc, TV rest) {
-  const TV q = *acc + ORX_FROM_BITS_V(ORX_RP_NO_TIE_BITS(ORX_AS_BITS_V(rest)));
-  rest -= q - *acc;
-  *acc = q;
-  return rest;
+ORX_INLINE TV orx_rp_fold_v(TV *acc, TV rest, int j) {
+  const R anchor = orx_rp_anchor(j);
+  const TV piece = (rest + anchor) - anchor;
+  *acc += piece;
+  return rest - piece;
 }
 #else
-ORX_INLINE TV orx_rp_fold_v(TV *acc, TV rest) {
+ORX_INLINE TV orx_rp_fold_v(TV *acc, TV rest, int j) {
+  const R anchor = orx_rp_anchor(j);
   R a[ORX_VEC], r[ORX_VEC];
   ORX_STORE_V(*acc, a);
   ORX_STORE_V(rest, r);
   for (int c = 0; c < ORX_VEC; c++) {
-    const R q = a[c] + orx_rp_no_tie(r[c]);
-    r[c] -= q - a[c];
-    a[c] = q;
+    const R piece = (r[c] + anchor) - anchor;
+    a[c] += piece;
+    r[c] -= piece;
   }
   *acc = ORX_LOAD_V(a);
   return ORX_LOAD_V(r);
@@ -275,8 +268,10 @@ ORX_INLINE orx_rp_chain orx_rp_chain_identity(void) {
   }
   return l;
 }
-/* The accumulators' units into the folds; the accumulators back to their anchors. */
-ORX_INLINE void orx_rp_flush(orx_rp_chain *l) {
+/* The accumulators' units into the folds; the accumulators back to their anchors. Inlined, as
+ * the slow step below, so that no pointer to the chain leaves the streaming loop: PoCL kept a
+ * chain whose address went into a call in memory (perf, PoCL 3.1: 1.2x the time). */
+ORX_INLINE_ALWAYS void orx_rp_flush(orx_rp_chain *l) {
   for (int j = 0; j < ORX_RP_K; j++) {
     const R anchor = orx_rp_anchor(j);
     R a[ORX_VEC];
@@ -310,7 +305,7 @@ ORX_INLINE orx_rp_chain orx_rp_chain_merge(orx_rp_chain a, orx_rp_chain b) {
 }
 /* The slow step of a vector that holds a NaN, an infinity or an element too large for the
  * chain's bin: non-finite elements are counted and become zeros, and the bin rises. */
-ORX_INLINE TV orx_rp_chain_admit(orx_rp_chain *l, TV v) {
+ORX_INLINE_ALWAYS TV orx_rp_chain_admit(orx_rp_chain *l, TV v) {
   R x[ORX_VEC];
   ORX_STORE_V(v, x);
   int bin = l->bin;
@@ -330,14 +325,17 @@ ORX_INLINE TV orx_rp_chain_admit(orx_rp_chain *l, TV v) {
   }
   return ORX_LOAD_V(x);
 }
-/* One vector (of indices first, first + 1, ...: unused) into the accumulators, fold by fold. */
-ORX_INLINE void orx_rp_chain_absorb(orx_rp_chain *l, TV x, ulong first) {
+/* One vector (of indices first, first + 1, ...: unused) into the accumulators, fold by fold.
+ * Inlined and unrolled, so that the accumulators stay in registers: PoCL kept this call, and
+ * the loop over folds, with the accumulators in memory (perf, PoCL 3.1: 1.3x the time). */
+ORX_INLINE_ALWAYS void orx_rp_chain_absorb(orx_rp_chain *l, TV x, ulong first) {
   (void)first;
   TV rest;
   if (!orx_rp_scaled_fits(x, l->scale, &rest))
     orx_rp_scaled_fits(orx_rp_chain_admit(l, x), l->scale, &rest);
+#pragma unroll
   for (int j = 0; j < ORX_RP_K; j++)
-    rest = orx_rp_fold_v(&l->acc[j], rest);
+    rest = orx_rp_fold_v(&l->acc[j], rest, j);
   if (++l->deposits == ORX_RP_FLUSH_EVERY)
     orx_rp_flush(l);
 }
@@ -346,6 +344,7 @@ ORX_INLINE void orx_rp_chain_absorb(orx_rp_chain *l, TV x, ulong first) {
 #define ORX_STATE_CHAIN_ABSORB orx_rp_chain_absorb
 #define ORX_STATE_CHAIN_MERGE orx_rp_chain_merge
 #define ORX_STATE_CHAIN_STATE orx_rp_chain_state
+#define ORX_STATE_CHAIN_NEUTRAL 0 /* zero adds nothing to any fold */
 #endif /* !ORX_INPUT_STATES */
 
 /* ---- The result: the folds' exact sum, rounded once -------------------------------------------

@@ -38,9 +38,10 @@
 #if ORX_STATE && defined(ORX_STATE_CHAIN_T) && !ORX_INPUT_STATES
 /* An operator may keep a whole chain its own way instead (ORX_STATE_CHAIN_T, with
  * ORX_STATE_CHAIN_IDENTITY(), ORX_STATE_CHAIN_ABSORB(&chain, x, first) taking the vector x of
- * indices first, first + 1, ..., ORX_STATE_CHAIN_MERGE(a, b) and ORX_STATE_CHAIN_STATE(l)):
- * the reproducible sum's chains share one bin and one set of exact folds between the vector's
- * components (lib/orx_repro.cl). */
+ * indices first, first + 1, ..., ORX_STATE_CHAIN_MERGE(a, b) and ORX_STATE_CHAIN_STATE(l),
+ * and optionally ORX_STATE_CHAIN_NEUTRAL, an element that a chain absorbs as nothing, with which
+ * kernels may fill a partial vector): the reproducible sum's chains share one bin and one set
+ * of exact folds between the vector's components (lib/orx_repro.cl). */
 typedef ORX_STATE_CHAIN_T orx_lanes;
 #define ORX_ACC_V orx_lanes
 #define orx_acc_v_identity(k) ORX_STATE_CHAIN_IDENTITY()

@@ -57,7 +57,9 @@ void orx_fit_state(const orx_target *target, const orx_operator *op, orx_stage s
       /* The CUDA backend, f32: its chains of 4-element vectors ran at 0.51x of the f32 sum
        * (514.8 against 240.4 us, 2^28, H200), of 2 elements and 8 loads in flight at 0.87x
        * (276.7); 2 elements and 2 loads 364.2, 4 loads and 2 chains 305.0, 1 element and 8
-       * loads in 2 chains 386.0. NVIDIA's OpenCL keeps 4 elements: 254.6 (0.96x). */
+       * loads in 2 chains 386.0. NVIDIA's OpenCL keeps 4 elements: 254.6 (0.96x). With pieces
+       * against constant anchors (no tie-breaking OR): 284.3 against 249.1 (0.88x), 4 elements
+       * and 8 loads 512.9, NVIDIA's OpenCL 257.3 against 248.7 (0.97x). */
       p->vec = 2;
       p->unroll = 8;
     }

@@ -189,12 +189,6 @@ static void operator_defines(const orx_target *target, orx_plan *plan) {
   if (plan->policy.subgroup_impl == OCL_REDUCE_SUBGROUP_BUILTIN)
     plan->defines[ORX_DEFINE_SG_BUILTIN_REDUCE] =
         (orx_op_flags((ocl_reduce_op)plan->op.id) & exact) != 0;
-  /* The reproducible sum keeps zeros from becoming denormals where they are slow: CPUs take a
-   * microcode assist per denormal operand (PoCL 3.1, f32 2^22: 23.8 against 2.0 ms without the
-   * guard), while the guard's integer work held the H200 at 0.46x of the f32 sum (CUDA, 2^28;
-   * NVIDIA GPUs add denormals at full rate). Either way the sums' bits are the same. */
-  if (plan->op.id == OCL_REDUCE_SUM_REPRODUCIBLE)
-    plan->defines[ORX_DEFINE_SLOW_DENORMALS] = target->caps->type == OCL_REDUCE_DEVICE_CPU;
   /* Warps: the device's width (the inline-PTX and CUDA shuffles are written for it). */
   if (plan->policy.subgroup_impl == OCL_REDUCE_SUBGROUP_NV_PTX ||
       plan->policy.subgroup_impl == OCL_REDUCE_SUBGROUP_CUDA)

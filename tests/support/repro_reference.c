@@ -122,7 +122,8 @@ void test_repro_sum(const void *data, size_t n, ocl_reduce_type type, void *resu
         continue;
       for (int j = 0; j < f.k; j++) {
         const long double unit = ldexpl(1.0L, f.e_bottom + (bin - j) * f.w - (f.p - 1));
-        const long double piece = roundl(rest / unit); /* halfway: away from zero */
+        /* Nearest, halfway to even (the default rounding mode). */
+        const long double piece = nearbyintl(rest / unit);
         units[j] += (int64_t)piece;
         rest -= piece * unit;
       }

@@ -2,8 +2,8 @@
  * repro_reference.h: host references for the reproducible float sum (OCL_REDUCE_SUM_REPRODUCIBLE,
  * and SUM under OCL_REDUCE_CROSS_DEVICE), computed from the header's definition, independently of
  * the kernels' way: the top bin from max |x| first, each element's pieces at that bin as long
- * double quotients rounded half away from zero, the folds' exact sum in a big integer, rounded
- * once to nearest even. And the exact sum of floats, for error bounds.
+ * double quotients rounded to nearest (halfway to even), the folds' exact sum in a big integer,
+ * rounded once to nearest even. And the exact sum of floats, for error bounds.
  * ============================================================================================== */
 #ifndef ORX_TEST_REPRO_REFERENCE_H
 #define ORX_TEST_REPRO_REFERENCE_H
