@@ -186,7 +186,10 @@ typedef struct orx_rp_chain {
 
 /* Fold j's step on a vector: each component's rest rounded to the fold's unit against the
  * anchor, the piece added into the accumulator; returns the rests. OpenCL C computes on the
- * vectors; where vectors are plain structs (CUDA), component by component. */
+ * vectors; where vectors are plain structs (CUDA), component by component. (rest + anchor) -
+ * anchor must not be reassociated: the library never builds with fast-math options. A compiler
+ * may contract fold 0's rest, x * scale, into the addition: the same bits, as the product is
+ * exact unless it underflows, and an underflowing one lies far below half the lowest unit. */
 #if ORX_NATIVE_VECTORS
 ORX_INLINE TV orx_rp_fold_v(TV *acc, TV rest, int j) {
   const R anchor = orx_rp_anchor(j);
