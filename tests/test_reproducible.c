@@ -2,8 +2,9 @@
  * test_reproducible.c: the reproducible float sum (OCL_REDUCE_SUM_REPRODUCIBLE, and SUM under
  * OCL_REDUCE_CROSS_DEVICE). Every result must be the bits of the definition's host evaluation
  * (support/repro_reference.c), whatever the way it is computed: host memory, buffers at element
- * offsets, segments by offsets under every segment strategy, ocl_reduce_multi, and contexts with
- * forced work-group sizes, stream layouts, loads, chains, group counts and finishes. Since each
+ * offsets, segments by offsets and of equal lengths under every segment strategy (the staged
+ * one's two passes among them), ocl_reduce_multi, and contexts with forced work-group sizes,
+ * stream layouts, loads, chains, group counts and finishes. Since each
  * run compares with the same host bits, runs on different implementations (registered per
  * implementation and path) compare with each other; the fixed inputs' bits are printed
  * ("# bits ...") so that the H200 script shows them side by side. Also: shuffled input gives the
@@ -28,6 +29,7 @@ static const char *const shapes[] = {"wg=64",           "wg=32,groups=3",  "stre
 static const char *const segment_modes[] = {"seg=lane", "seg=mr", "seg=group", "seg=staged",
                                             "seg=launch"};
 #define SEGMENT_MODES (sizeof segment_modes / sizeof segment_modes[0])
+#define STAGED 3 /* segment_modes[STAGED] */
 
 static ocl_reduce_context *shape_ctx[SHAPES], *segment_ctx[SEGMENT_MODES], *cross_ctx;
 
@@ -187,6 +189,47 @@ static void check_segments(ocl_reduce_context *ctx, ocl_reduce_type type, const 
   }
 }
 
+/* Equal-length segments from host memory, each against its own definition's bits `want` (the
+ * staged strategy's two passes among them: up to 4095 elements, the folds from 4096). */
+static void check_equal_segments(ocl_reduce_context *ctx, ocl_reduce_type type, const void *data,
+                                 size_t count, size_t length, const uint64_t *want,
+                                 const char *way, const char *name) {
+  const size_t elem = ocl_reduce_type_size(type);
+  void *got = malloc(count * elem);
+  assert_non_null(got);
+  assert_int_equal(ocl_reduce_segments(ctx, OCL_REDUCE_SUM_REPRODUCIBLE, type,
+                                       ocl_reduce_host_input(data), count, length,
+                                       ocl_reduce_host_output(got)),
+                   OCL_REDUCE_OK);
+  for (size_t s = 0; s < count; s++) {
+    char what[96];
+    snprintf(what, sizeof what, "%s, %zu segments of %zu, segment %zu", way, count, length, s);
+    expect_bits(bits_of((const char *)got + s * elem, type), want[s], what, name);
+  }
+  free(got);
+}
+
+/* The segments of `length` that n elements hold whole, through every segment strategy (light
+ * runs: the staged one only). */
+static void check_every_equal_segments(ocl_reduce_type type, const void *data, size_t n,
+                                       size_t length, const char *name) {
+  const size_t elem = ocl_reduce_type_size(type), count = n / length;
+  if (count == 0)
+    return;
+  uint64_t *want = malloc(count * sizeof *want);
+  assert_non_null(want);
+  for (size_t s = 0; s < count; s++) {
+    uint64_t sum = 0;
+    test_repro_sum((const char *)data + s * length * elem, length, type, &sum);
+    want[s] = bits_of(&sum, type);
+  }
+  for (size_t m = 0; m < SEGMENT_MODES; m++)
+    if (!test_light() || m == STAGED)
+      check_equal_segments(segment_ctx[m], type, data, count, length, want, segment_modes[m],
+                           name);
+  free(want);
+}
+
 static void same_bits_everywhere(ocl_reduce_type type) {
   if (type == OCL_REDUCE_F64 && !has_f64())
     return;
@@ -203,10 +246,17 @@ static void same_bits_everywhere(ocl_reduce_type type) {
       want = bits_of(&want, type);
       check_whole(test_ctx, rs, type, data, n, want, "automatic", name);
       check_whole(cross_ctx, OCL_REDUCE_SUM, type, data, n, want, "cross_device SUM", name);
-      for (size_t s = 0; s < SHAPES && (!test_light() || s < 3); s++)
+      /* Light runs (CI's other implementations, where each forced shape is a build of seconds):
+       * one forced shape, and segments by offsets in the strategies that take them as planned
+       * (forced staging of unequal lengths falls back to the multireduction). */
+      for (size_t s = 0; s < SHAPES && (!test_light() || s < 1); s++)
         check_whole(shape_ctx[s], rs, type, data, n, want, shapes[s], name);
       for (size_t s = 0; s < SEGMENT_MODES; s++)
-        check_segments(segment_ctx[s], type, data, n, segment_modes[s], name);
+        if (!test_light() || s < STAGED)
+          check_segments(segment_ctx[s], type, data, n, segment_modes[s], name);
+      static const size_t lengths[] = {32, 33, 4095, 4096};
+      for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++)
+        check_every_equal_segments(type, data, n, lengths[l], name);
       /* The same bits in every run on every implementation: the printed lines must agree. */
       printf("# bits %-28s 0x%0*llx\n", name, (int)(2 * ocl_reduce_type_size(type)),
              (unsigned long long)want);
@@ -365,6 +415,47 @@ static void test_special_values(void **state) {
     }
 }
 
+/* The special values again, each in a 32-element segment of its own (the rest zeros), through
+ * every segment strategy (the staged one leaves NaN and infinities to the folds; light runs: staged
+ * and automatic). */
+static void test_special_values_in_segments(void **state) {
+  (void)state;
+  const float big = 3.0e38f, least = 0x1p-149f, h = 0x1p-46f;
+  const float cases[][6] = {{1, -nanf("0x123"), 2},
+                            {INFINITY, -INFINITY},
+                            {1, INFINITY, big, big},
+                            {-INFINITY, 1},
+                            {big, big},
+                            {big, big, -big},
+                            {big, -big, big, least},
+                            {least, 3 * least, -least, 0x1p-127f},
+                            {1, h, -1, h, 3 * h, 5 * h},
+                            {-0.0f, -0.0f}};
+  enum { CASES = sizeof cases / sizeof cases[0], LENGTH = 32 };
+  float x[CASES * LENGTH], got[CASES];
+  memset(x, 0, sizeof x);
+  for (size_t c = 0; c < CASES; c++)
+    for (size_t i = 0; i < 6; i++)
+      x[c * LENGTH + 5 * i] = cases[c][i]; /* spread over the segment's vectors */
+  for (size_t m = 0; m <= SEGMENT_MODES; m++) {
+    if (test_light() && m != STAGED && m != SEGMENT_MODES)
+      continue; /* light runs: staged and automatic */
+    ocl_reduce_context *ctx = m < SEGMENT_MODES ? segment_ctx[m] : test_ctx;
+    const char *way = m < SEGMENT_MODES ? segment_modes[m] : "automatic";
+    assert_int_equal(ocl_reduce_segments(ctx, OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_F32,
+                                         ocl_reduce_host_input(x), CASES, LENGTH,
+                                         ocl_reduce_host_output(got)),
+                     OCL_REDUCE_OK);
+    for (size_t c = 0; c < CASES; c++) {
+      float want = 0;
+      test_repro_sum(x + c * LENGTH, LENGTH, OCL_REDUCE_F32, &want);
+      char name[32];
+      snprintf(name, sizeof name, "special segment %zu", c);
+      expect_bits(bits_of(&got[c], OCL_REDUCE_F32), bits_of(&want, OCL_REDUCE_F32), way, name);
+    }
+  }
+}
+
 /* ocl_reduce_multi under cross_device: SUM is the reproducible sum, the others as they are. */
 static void test_multi_cross_device(void **state) {
   (void)state;
@@ -421,7 +512,9 @@ int main(void) {
       cmocka_unit_test(test_same_bits_everywhere_f64),
       cmocka_unit_test(test_shuffled_f32),             cmocka_unit_test(test_shuffled_f64),
       cmocka_unit_test(test_accuracy_f32),             cmocka_unit_test(test_accuracy_f64),
-      cmocka_unit_test(test_special_values),           cmocka_unit_test(test_multi_cross_device),
+      cmocka_unit_test(test_special_values),
+      cmocka_unit_test(test_special_values_in_segments),
+      cmocka_unit_test(test_multi_cross_device),
       cmocka_unit_test(test_errors)};
   return TEST_RUN(tests, setup, teardown);
 }

@@ -5,7 +5,10 @@
  * ORX_SEG_STAGE elements, one segment per work-item) into local memory with every lane reading
  * consecutive vectors, then each work-item combines one segment from local memory in index order,
  * and the results are stored side by side. Results are deterministic. State operators keep their
- * state in registers: the stage holds elements of a scalar type only.
+ * state in registers: the stage holds elements of a scalar type only. An operator may reduce a
+ * whole result in two passes over it (ORX_STATE_TWO_PASS_T: _BEGIN(), _SCAN(&t, x) per element,
+ * then where _READY(&t, count), _ABSORB(&t, x) per element and _RESULT(t)), as the f32
+ * reproducible sum does; the segments it does not take go the operator's usual way.
  *
  * Launch: get_local_size(0) == ORX_WG_SIZE, any number of groups; equal lengths only, with
  * 1 <= per_round <= ORX_WG_SIZE and per_round * length <= ORX_SEG_STAGE (the planner's tile).
@@ -60,26 +63,43 @@ __kernel ORX_KERNEL_ATTR void orx_segments_staged(ORX_SEGMENTS_ARGS) {
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid < n_seg) {
       const uint head = (uint)(from % ORX_VEC) + lid * (uint)length;
-#if ORX_STAGED_CHAIN
-      /* An operator with a chain of its own and an element it absorbs as nothing (the
-       * reproducible sum) takes the segment as vectors, the last one filled with that element:
-       * the chain's vector step, not a whole state's per element (H200, 32-element segments,
-       * see docs/PERFORMANCE.md). */
-      ORX_STATE_CHAIN_T chain = ORX_STATE_CHAIN_IDENTITY();
-      for (uint j = 0; j < (uint)length; j += ORX_VEC) {
-        T e[ORX_VEC];
-        for (uint k = 0; k < ORX_VEC; k++)
-          e[k] = j + k < (uint)length ? stage[ORX_STAGE_AT(head + j + k)]
-                                      : ORX_STATE_CHAIN_NEUTRAL;
-        ORX_STATE_CHAIN_ABSORB(&chain, ORX_LOAD_V(e), j);
-      }
-      out[out_index + first + lid] = orx_result(ORX_STATE_CHAIN_STATE(chain));
-#else
-      A r = ORX_IDENTITY;
+#if defined(ORX_STATE_TWO_PASS_T)
+      /* Two passes (the f32 reproducible sum: one integer per element once the first pass has
+       * found the largest magnitude, lib/orx_repro.cl); segments they do not take go on below. */
+      ORX_STATE_TWO_PASS_T whole = ORX_STATE_TWO_PASS_BEGIN();
       for (uint j = 0; j < (uint)length; j++)
-        r = orx_absorb(r, stage[ORX_STAGE_AT(head + j)], j);
-      out[out_index + first + lid] = orx_result(r);
+        ORX_STATE_TWO_PASS_SCAN(&whole, stage[ORX_STAGE_AT(head + j)]);
+      const int two_pass = ORX_STATE_TWO_PASS_READY(&whole, length);
+      if (two_pass) {
+        for (uint j = 0; j < (uint)length; j++)
+          ORX_STATE_TWO_PASS_ABSORB(&whole, stage[ORX_STAGE_AT(head + j)]);
+        out[out_index + first + lid] = ORX_STATE_TWO_PASS_RESULT(whole);
+      }
+#else
+      const int two_pass = 0;
 #endif
+      if (!two_pass) {
+#if ORX_STAGED_CHAIN
+        /* An operator with a chain of its own and an element it absorbs as nothing (the
+         * reproducible sum) takes the segment as vectors, the last one filled with that element:
+         * the chain's vector step, not a whole state's per element (H200, 32-element segments,
+         * see docs/PERFORMANCE.md). */
+        ORX_STATE_CHAIN_T chain = ORX_STATE_CHAIN_IDENTITY();
+        for (uint j = 0; j < (uint)length; j += ORX_VEC) {
+          T e[ORX_VEC];
+          for (uint k = 0; k < ORX_VEC; k++)
+            e[k] = j + k < (uint)length ? stage[ORX_STAGE_AT(head + j + k)]
+                                        : ORX_STATE_CHAIN_NEUTRAL;
+          ORX_STATE_CHAIN_ABSORB(&chain, ORX_LOAD_V(e), j);
+        }
+        out[out_index + first + lid] = orx_result(ORX_STATE_CHAIN_STATE(chain));
+#else
+        A r = ORX_IDENTITY;
+        for (uint j = 0; j < (uint)length; j++)
+          r = orx_absorb(r, stage[ORX_STAGE_AT(head + j)], j);
+        out[out_index + first + lid] = orx_result(r);
+#endif
+      }
     }
     barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites the stage */
   }

@@ -63,6 +63,9 @@ typedef unsigned long ulong;
 ORX_INLINE uint clz(uint x) { return (uint)__clz((int)x); }
 ORX_INLINE uint popcount(uint x) { return (uint)__popc(x); }
 
+/* Conversion to a 64-bit integer, rounding to nearest even (convert_long_rte). */
+ORX_INLINE long convert_long_rte(float x) { return (long)__float2ll_rn(x); }
+
 /* Reinterpretation (as_type). */
 ORX_INLINE uint as_uint(float x) { return __float_as_uint(x); }
 ORX_INLINE uint as_uint(int x) { return (uint)x; }

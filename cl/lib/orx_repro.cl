@@ -435,5 +435,65 @@ ORX_INLINE R orx_state_result(orx_state s) {
 #define ORX_STATE_RESULT_T ORX_VALUE_T
 #define ORX_STATE_RESULT orx_state_result
 
+#if ORX_TYPE_BYTES == 4 && !ORX_INPUT_STATES && !ORX_PARTIAL_OUT
+/* ---- A whole result in one work-item: two passes ------------------------------------------------
+ * The pieces of x in folds 0..j add up to x rounded to fold j's unit (ties to even): fold j + 1
+ * rounds a rest that differs from x by a multiple of 2^W of its units, an even number, which
+ * leaves the rounding as it is. So the folds of a result whose top bin is B hold, in units of its
+ * lowest fold U = u(B - K + 1), the sum of every element rounded to U, however they were split.
+ * Where one work-item reduces all of a result's elements (a staged segment), a first pass finds
+ * B (the largest magnitude's bin), and the second adds each element as one integer, x / U rounded
+ * to even (|x / U| < 2^(K W - 1) = 2^51): one conversion per element instead of K folds (H200,
+ * 32-element segments, see docs/PERFORMANCE.md). The same bits as the folds, by the above.
+ * f32 only: an f64 element needs 95 bits. NaN, infinities and sums that could pass 2^63 units
+ * (more than ORX_RP_TWO_PASS_MAX elements) take the folds. */
+#define ORX_RP_TWO_PASS_MAX ((1 << (63 - (ORX_RP_K * ORX_RP_W - 1))) - 1)
+typedef struct orx_rp_two_pass {
+  uint top;            /* the largest magnitude's bits; NaN's and infinities' are above any other */
+  int bin;             /* B */
+  R scale_a, scale_b;  /* 1 / U as two factors: 2^149 (B = ORX_RP_BIN_MIN) is no float */
+  long total;          /* the elements in units of U */
+} orx_rp_two_pass;
+ORX_INLINE orx_rp_two_pass orx_rp_two_pass_begin(void) {
+  orx_rp_two_pass t;
+  t.top = 0;
+  t.bin = ORX_RP_BIN_MIN;
+  t.scale_a = t.scale_b = 1;
+  t.total = 0;
+  return t;
+}
+ORX_INLINE void orx_rp_two_pass_scan(orx_rp_two_pass *t, R x) {
+  const uint magnitude = ORX_AS_BITS(x) & 0x7fffffffu;
+  t->top = magnitude > t->top ? magnitude : t->top;
+}
+/* After the first pass over `count` elements: whether the second applies (then it sets B). */
+ORX_INLINE int orx_rp_two_pass_ready(orx_rp_two_pass *t, ulong count) {
+  if (t->top >= 0x7f800000u || count > ORX_RP_TWO_PASS_MAX)
+    return 0;
+  t->bin = orx_rp_bin_of(ORX_FROM_BITS(t->top));
+  /* U = 2^-k; either factor alone is a normal float. Scaling by each is exact unless a product
+   * falls below the normal range, and then x / U is far below a half (0 either way). */
+  const int k = (ORX_RP_K - 1) * ORX_RP_W + ORX_RP_P - 1 - ORX_RP_E_BOTTOM - t->bin * ORX_RP_W;
+  t->scale_a = orx_rp_pow2(k - k / 2);
+  t->scale_b = orx_rp_pow2(k / 2);
+  return 1;
+}
+ORX_INLINE void orx_rp_two_pass_absorb(orx_rp_two_pass *t, R x) {
+  t->total += convert_long_rte(x * t->scale_a * t->scale_b);
+}
+ORX_INLINE R orx_rp_two_pass_result(orx_rp_two_pass t) {
+  orx_state s = orx_state_identity();
+  s.bin = t.bin;
+  s.units[ORX_RP_K - 1] = t.total;
+  return orx_state_result(s);
+}
+#define ORX_STATE_TWO_PASS_T orx_rp_two_pass
+#define ORX_STATE_TWO_PASS_BEGIN orx_rp_two_pass_begin
+#define ORX_STATE_TWO_PASS_SCAN orx_rp_two_pass_scan
+#define ORX_STATE_TWO_PASS_READY orx_rp_two_pass_ready
+#define ORX_STATE_TWO_PASS_ABSORB orx_rp_two_pass_absorb
+#define ORX_STATE_TWO_PASS_RESULT orx_rp_two_pass_result
+#endif
+
 #undef R
 #endif /* ORX_REPRO_CL */
