@@ -142,16 +142,20 @@ static void test_reduce_rejects_bad_arguments_and_leaves_result(void **state) {
       "op has unknown value " TEST_TEXT_OF(OCL_REDUCE_OP_COUNT));
   expect_error(ocl_reduce(test_ctx, (ocl_reduce_op)-1, OCL_REDUCE_I32, data, 4, &result),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "op has unknown value -1");
-  expect_error(
-      ocl_reduce(test_ctx, OCL_REDUCE_SUM, (ocl_reduce_type)OCL_REDUCE_TYPE_COUNT, data, 4, &result),
-      OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx,
-      "type has unknown value " TEST_TEXT_OF(OCL_REDUCE_TYPE_COUNT));
+  const ocl_reduce_type unknown_type = (ocl_reduce_type)OCL_REDUCE_TYPE_COUNT;
+  expect_error(ocl_reduce(test_ctx, OCL_REDUCE_SUM, unknown_type, data, 4, &result),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx,
+               "type has unknown value " TEST_TEXT_OF(OCL_REDUCE_TYPE_COUNT));
   for (int op = OCL_REDUCE_AND; op <= OCL_REDUCE_XOR; op++) {
     expect_error(ocl_reduce(test_ctx, (ocl_reduce_op)op, OCL_REDUCE_F32, data, 4, &result),
                  OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "integer types only");
     expect_error(ocl_reduce(test_ctx, (ocl_reduce_op)op, OCL_REDUCE_F64, data, 0, &result),
                  OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "not on f64");
   }
+  /* A count whose byte size size_t cannot hold, refused before anything is allocated. */
+  expect_error(
+      ocl_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, data, SIZE_MAX / 4 + 2, &result),
+      OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "input: elements [0, 0 + ");
   assert_true(result == UNTOUCHED);
   /* NULL input is fine when there is nothing to read. */
   assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_PROD, OCL_REDUCE_I32, NULL, 0, &result),

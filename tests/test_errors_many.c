@@ -48,8 +48,13 @@ static void test_segments_reject_bad_arguments(void **state) {
                                    ocl_reduce_host_input(NULL), 8, 8, out),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "input is NULL");
   expect_error(
-      ocl_reduce_segments(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, in, SIZE_MAX / 2, 3, out),
+      ocl_reduce_segments(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, in, SIZE_MAX / 8, 9, out),
       OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "overflows");
+  /* 2^62 elements fit in size_t, their 2^64 bytes do not (a crash inside the implementation
+   * before this was checked). */
+  expect_error(ocl_reduce_segments(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, in, (size_t)1 << 31,
+                                   (size_t)1 << 31, out),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "more bytes than size_t counts");
   ocl_reduce_input both = in;
   ocl_reduce_buffer *buf = NULL;
   assert_int_equal(ocl_reduce_buffer_create(test_ctx, 64 * 4, &buf), OCL_REDUCE_OK);
@@ -103,7 +108,10 @@ static void test_offsets_are_checked(void **state) {
   fill_untouched(results, 4);
   const ocl_reduce_input in = ocl_reduce_host_input(data);
   const ocl_reduce_output out = ocl_reduce_host_output(results);
-  const uint64_t decreasing[] = {0, 5, 3, 9, 10};
+  const uint64_t decreasing[] = {0, 5, 3, 9, 10}, huge[] = {0, 1, (uint64_t)1 << 62};
+  expect_error(ocl_reduce_segments_offsets(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, in, 2,
+                                           ocl_reduce_host_input(huge), out),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "more bytes than size_t counts");
   expect_error(ocl_reduce_segments_offsets(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, in, 4,
                                            ocl_reduce_host_input(decreasing), out),
                OCL_REDUCE_ERROR_BAD_OFFSETS, test_ctx,

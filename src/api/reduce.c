@@ -43,6 +43,7 @@ ocl_reduce_status ocl_reduce(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_redu
   ORX_CHECK_ARG(ctx, result, "%s: result is NULL", function);
   ORX_FORWARD(orx_check_op_type(ctx, function, op, type));
   ORX_CHECK_ARG(ctx, input || count == 0, "%s: input is NULL and count is %zu", function, count);
+  ORX_FORWARD(orx_check_host_span(ctx, function, "input", 0, count, orx_type_size(type)));
   const orx_io io = {input, NULL, NULL, 0, SIZE_MAX};
   return run_or_identity(ctx, op, type, &io, count, result);
 }

@@ -95,6 +95,9 @@ static ocl_reduce_status offset_segments(ocl_reduce_context *ctx, orx_seg_call *
     ORX_FORWARD(check_host_offsets(ctx, c));
     c->elements = c->host_offsets[segment_count] - c->host_offsets[0];
     c->reach = c->host_offsets[segment_count];
+    if (c->in.host)
+      ORX_FORWARD(orx_check_host_span(ctx, function, "input (up to the last offset)", 0,
+                                      c->reach > SIZE_MAX ? SIZE_MAX : (size_t)c->reach, c->elem));
     ORX_CHECK_ARG(ctx, c->in.host || c->in.mem || c->elements == 0,
                   "%s: input is NULL and the segments span %llu elements", function,
                   (unsigned long long)c->elements);

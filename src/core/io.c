@@ -71,6 +71,15 @@ static ocl_reduce_status check_one_place(ocl_reduce_context *ctx, const char *fu
   return OCL_REDUCE_OK;
 }
 
+ocl_reduce_status orx_check_host_span(ocl_reduce_context *ctx, const char *function,
+                                      const char *name, size_t offset, size_t count, size_t size) {
+  ORX_CHECK_ARG(ctx, size == 0 || (offset <= SIZE_MAX / size && count <= SIZE_MAX / size - offset),
+                "%s: %s: elements [%zu, %zu + %zu) of %zu bytes in host memory are more bytes "
+                "than size_t counts",
+                function, name, offset, offset, count, size);
+  return OCL_REDUCE_OK;
+}
+
 ocl_reduce_status orx_resolve_input(ocl_reduce_context *ctx, const char *function,
                                     const char *name, const ocl_reduce_input *in, size_t size,
                                     size_t needed, orx_io *io) {
@@ -78,8 +87,10 @@ ocl_reduce_status orx_resolve_input(ocl_reduce_context *ctx, const char *functio
   ORX_FORWARD(check_one_place(ctx, function, name, in->host, in->buffer, needed));
   if (in->buffer)
     return resolve_buffer(ctx, function, name, in->buffer, in->offset, size, needed, io);
-  if (in->host)
+  if (in->host) {
+    ORX_FORWARD(orx_check_host_span(ctx, function, name, in->offset, needed, size));
     io->host = (const char *)in->host + in->offset * size;
+  }
   return OCL_REDUCE_OK;
 }
 
@@ -91,6 +102,7 @@ ocl_reduce_status orx_resolve_output(ocl_reduce_context *ctx, const char *functi
   if (out->buffer)
     return resolve_buffer(ctx, function, name, out->buffer, out->offset, size, needed, io);
   if (out->host) {
+    ORX_FORWARD(orx_check_host_span(ctx, function, name, out->offset, needed, size));
     io->host_out = (char *)out->host + out->offset * size;
     io->host = io->host_out;
   }

@@ -34,6 +34,11 @@ typedef struct orx_io {
   size_t capacity;  /* elements available from offset (device memory); SIZE_MAX for host memory */
 } orx_io;
 
+/* INVALID_ARGUMENT, naming `name`, unless elements [offset, offset + count) of `size` bytes in
+ * host memory have a byte size that size_t counts: checked before anything is allocated, as a
+ * wrapped size would reach past the caller's memory. */
+ocl_reduce_status orx_check_host_span(ocl_reduce_context *ctx, const char *function,
+                                      const char *name, size_t offset, size_t count, size_t size);
 /* Checks `in` for `needed` elements of `size` bytes (`name` in messages; offsets count such
  * elements) and resolves it. Host memory may be NULL only when needed is 0. */
 ocl_reduce_status orx_resolve_input(ocl_reduce_context *ctx, const char *function,
