@@ -23,8 +23,10 @@
  *     on every run: the combine order is fixed and no float atomics are used.
  *   - AND, OR and XOR on float types give OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION.
  *     F64 on a device without double precision gives OCL_REDUCE_ERROR_NO_FP64.
- *   - A NULL context or result, NULL input with count > 0, or an unknown enum value gives
- *     OCL_REDUCE_ERROR_INVALID_ARGUMENT, and ocl_reduce_last_error() names the argument.
+ *   - A NULL context or result, NULL input with count > 0, an unknown enum value, or host memory
+ *     whose byte size would not fit in size_t (count, segments, offsets) gives
+ *     OCL_REDUCE_ERROR_INVALID_ARGUMENT before anything is allocated, and
+ *     ocl_reduce_last_error() names the argument.
  *   - On any error the result is left untouched.
  *   - count is a size_t: inputs beyond 2^32 elements work wherever the device can hold them.
  *
@@ -74,9 +76,20 @@ extern "C" {
 #  define OCL_REDUCE_API
 #endif
 
+/* The version of this header (CMakeLists.txt reads it from here: it is written once). While the
+ * major version is 0, the ABI may change with any minor version: the shared library's SONAME is
+ * libocl_reduce.so.0.MINOR, so a program runs only with the minor version it was built against
+ * (README, "Installing"). */
 #define OCL_REDUCE_VERSION_MAJOR 0
 #define OCL_REDUCE_VERSION_MINOR 1
 #define OCL_REDUCE_VERSION_PATCH 0
+/* The version as one number, MAJOR * 10000 + MINOR * 100 + PATCH, for #if. */
+#define OCL_REDUCE_VERSION                                                                         \
+  (OCL_REDUCE_VERSION_MAJOR * 10000 + OCL_REDUCE_VERSION_MINOR * 100 + OCL_REDUCE_VERSION_PATCH)
+
+/* The version of the library the program runs with, as OCL_REDUCE_VERSION: the library's, which
+ * a program built against another header may see differ from its own OCL_REDUCE_VERSION. */
+OCL_REDUCE_API int ocl_reduce_version(void);
 
 /* ---------------------------------------------------------------------------------------------
  * Status codes. One list gives the enum, ocl_reduce_status_name() and ocl_reduce_status_string().

@@ -6,12 +6,20 @@
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tool.h"
 
 int cmd_demo(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
+  if (argc > 1) {
+    const int help = strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0;
+    if (!help)
+      fprintf(stderr, "ocl-reduce demo: unknown argument '%s'\n", argv[1]);
+    fprintf(help ? stdout : stderr, "usage: ocl-reduce demo\n"
+                                    "Reduces generated arrays on the default device (see ocl-reduce "
+                                    "--help) and checks them against host loops.\n");
+    return help ? 0 : 2;
+  }
   ocl_reduce_context *ctx = NULL;
   ocl_reduce_status s = ocl_reduce_context_create(NULL, &ctx);
   if (s != OCL_REDUCE_OK)
@@ -19,8 +27,10 @@ int cmd_demo(int argc, char **argv) {
   ocl_reduce_context_info info;
   s = ocl_reduce_context_query(ctx, &info);
   if (s != OCL_REDUCE_OK) {
+    /* The message lives in the context: report before destroying it. */
+    const int failed = tool_fail("querying the context", s, ctx);
     ocl_reduce_context_destroy(ctx);
-    return tool_fail("querying the context", s, ctx);
+    return failed;
   }
   printf("device %u:%u  %s / %s\npath   %s (subgroup implementation %s, subgroup size %u, "
          "work-group size %u)\n\n",

@@ -42,7 +42,8 @@ static const struct {
 };
 
 static void usage(FILE *out) {
-  fprintf(out, "usage: ocl-reduce <command> [options]\n\ncommands:\n");
+  fprintf(out, "usage: ocl-reduce <command> [options]\n       ocl-reduce --version\n\n"
+               "commands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(out, "  %-6s %s\n", commands[i].name, commands[i].help);
   fprintf(out, "\nThe device, path and subgroup implementation come from OCL_REDUCE_DEVICE,\n"
@@ -53,6 +54,12 @@ int main(int argc, char **argv) {
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
+  }
+  if (strcmp(argv[1], "--version") == 0) {
+    /* The library's version, which may differ from the header this tool was built with. */
+    const int v = ocl_reduce_version();
+    printf("ocl-reduce %d.%d.%d\n", v / 10000, v / 100 % 100, v % 100);
+    return 0;
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (strcmp(argv[1], commands[i].name) == 0)

@@ -24,7 +24,8 @@ if [ -z "${OCL_ICD_VENDORS:-}" ] && [ "${OCL_REDUCE_NO_INTEL:-0}" != 1 ]; then
 fi
 
 echo "== build (Release, warnings as errors) in $prefix"
-cmake -S . -B "$prefix" -DCMAKE_BUILD_TYPE=Release -DOCL_REDUCE_WERROR=ON >/dev/null
+cmake -S . -B "$prefix" -DCMAKE_BUILD_TYPE=Release -DOCL_REDUCE_WERROR=ON -DOCL_REDUCE_BENCH_CUB=ON \
+  >/dev/null
 cmake --build "$prefix" -j "$jobs"
 echo "== tests: every implementation and path"
 # The full sweeps on the first implementation's automatic path (the system's PoCL), the light ones
@@ -32,6 +33,9 @@ echo "== tests: every implementation and path"
 # implementation's automatic path in full.
 (cd "$prefix" && OCL_REDUCE_TEST_FULL=${OCL_REDUCE_TEST_FULL-first} \
   ctest --output-on-failure --no-tests=error -j 2)
+
+echo "== the installed library as users take it: find_package, pkg-config, the tool, embedding"
+tools/check_install.sh "$prefix"
 
 echo "== build with AddressSanitizer + UndefinedBehaviorSanitizer in $prefix-sanitize"
 # Without the benchmark's CUB contender (nvcc, minutes here): the Release build compiled it.
@@ -47,6 +51,17 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # Only the system's implementations (PoCL): Intel's runtime is not built for sanitizers.
 # The default layout only: the GPU layout runs the same host code; and not the NVRTC compiles of
 # every plan, whose time is NVRTC's (CI's time budget).
-(cd "$prefix-sanitize" && env -u OCL_ICD_VENDORS ctest --output-on-failure --no-tests=error \
-  -j 2 -L "pocl|nodevice|tool" -LE "gpu-layout|nvrtc")
+sanitize_log=$prefix-sanitize/ctest-sanitize.log
+if ! (cd "$prefix-sanitize" && env -u OCL_ICD_VENDORS ctest --output-on-failure --no-tests=error \
+  -j 2 -L "pocl|nodevice|tool" -LE "gpu-layout|nvrtc") 2>&1 | tee "$sanitize_log"; then
+  # LeakSanitizer's own tracer now and then crashes while it stops PoCL's worker threads for the
+  # exit-time leak check ("Tracer caught signal 11", google/sanitizers#1353): no leak was found
+  # and the test had passed. Only that failure is retried, once; anything else fails the run.
+  if grep -q "LeakSanitizer has encountered a fatal error" "$sanitize_log"; then
+    echo "WARNING: LeakSanitizer's tracer crashed (not a leak); the failed tests run once more" >&2
+    (cd "$prefix-sanitize" && env -u OCL_ICD_VENDORS ctest --output-on-failure --rerun-failed)
+  else
+    exit 1
+  fi
+fi
 echo "== all tests passed"

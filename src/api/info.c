@@ -1,12 +1,14 @@
 /* =================================================================================================
- * info.c: what there is and what a context does: the devices of every backend, the context
- * query, kernel times, and the planner's plans in words.
+ * info.c: what there is and what a context does: the library's version, the devices of every
+ * backend, the context query, kernel times, and the planner's plans in words.
  * ============================================================================================== */
 #include <string.h>
 
 #include "core/context.h"
 #include "core/io.h"
 #include "core/launch.h"
+
+int ocl_reduce_version(void) { return OCL_REDUCE_VERSION; }
 
 ocl_reduce_status ocl_reduce_devices(ocl_reduce_device_desc *out, size_t capacity, size_t *count) {
   if (!count || (capacity > 0 && !out))

@@ -35,7 +35,7 @@ export OCL_ICD_VENDORS=$vendors
 
 echo "== build" | tee "$logs/build.txt"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$deps/usr" \
-  >>"$logs/build.txt" 2>&1 &&
+  -DOCL_REDUCE_BENCH_CUB=ON >>"$logs/build.txt" 2>&1 &&
   cmake --build "$build" -j "$(nproc)" >>"$logs/build.txt" 2>&1
 status=$?
 grep -E "warning|error" "$logs/build.txt" | head -20
