@@ -178,7 +178,7 @@ int main(int argc, char **argv) {
   ocl_reduce_options_init(&opts);
   opts.profiling = o.bench > 0;
   CHECK(ocl_reduce_context_create(&opts, &ctx));
-  ocl_reduce_context_info info;
+  ocl_reduce_context_info info = {.struct_size = sizeof info};
   CHECK(ocl_reduce_context_query(ctx, &info));
   /* 256 work-items, or the most the device takes. */
   unsigned wg = 256;

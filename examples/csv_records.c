@@ -266,7 +266,7 @@ int main(int argc, char **argv) {
     }
     qsort(times, (size_t)rounds, sizeof *times, compare_doubles);
     const double device = times[rounds / 2];
-    ocl_reduce_context_info info;
+    ocl_reduce_context_info info = {.struct_size = sizeof info};
     ocl_reduce_context_query(ctx, &info);
     printf("device %s (%s): %.1f GB/s (%.3f ms, median of %d); one C thread: %.2f GB/s (%.3f "
            "ms, %s); ratio %.1f\n",

@@ -204,8 +204,11 @@ typedef enum ocl_reduce_device_type {
  * Devices
  * ------------------------------------------------------------------------------------------- */
 
-/* One device a context can be created on. */
+/* One device a context can be created on. Set struct_size to sizeof(ocl_reduce_device_desc) in
+ * the first element passed to ocl_reduce_devices: the library steps through the array by it and
+ * fills only the fields that fit (fields appended by later versions go after the ones here). */
 typedef struct ocl_reduce_device_desc {
+  size_t struct_size;
   ocl_reduce_backend backend;
   unsigned platform_index;
   unsigned device_index;
@@ -217,7 +220,10 @@ typedef struct ocl_reduce_device_desc {
 
 /* Lists the devices of every OpenCL platform, then the CUDA devices (when the CUDA backend can run
  * here): writes the first `capacity` of them to out (which may be NULL when capacity is 0) and
- * their total number to *count. No device at all is not an error here: *count is then 0. */
+ * their total number to *count. No device at all is not an error here: *count is then 0.
+ * out[0].struct_size smaller than this version's first ocl_reduce_device_desc gives
+ * OCL_REDUCE_ERROR_INVALID_ARGUMENT; each element written gets the same struct_size, and bytes
+ * past the fields this library knows are zeroed. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_devices(ocl_reduce_device_desc *out, size_t capacity,
                                                     size_t *count);
 
@@ -279,8 +285,11 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_context_create_opencl(const ocl_redu
 /* Releases everything the context owns. NULL is accepted. Destroy the context's buffers first. */
 OCL_REDUCE_API void ocl_reduce_context_destroy(ocl_reduce_context *ctx);
 
-/* What a context runs on. Strings and handles stay valid until the context is destroyed. */
+/* What a context runs on. Strings and handles stay valid until the context is destroyed.
+ * Set struct_size before the query: ocl_reduce_context_info info = {.struct_size = sizeof info};
+ * later versions append fields, and the library fills only those that fit in struct_size. */
 typedef struct ocl_reduce_context_info {
+  size_t struct_size;          /* set by the caller: sizeof(ocl_reduce_context_info) */
   ocl_reduce_backend backend;  /* never DEFAULT or AUTO */
   const char *backend_name;    /* "opencl" or "cuda" */
   const char *platform_name;
@@ -317,8 +326,10 @@ typedef struct ocl_reduce_context_info {
   uint64_t device_allocations;
 } ocl_reduce_context_info;
 
-/* Fills *info. On the SUBGROUP path the subgroup size is read from a compiled kernel, so the first
- * query may build the f32 sum kernel. */
+/* Fills *info up to info->struct_size (zeroing bytes past the fields this library knows); a
+ * struct_size smaller than this version's first ocl_reduce_context_info gives
+ * OCL_REDUCE_ERROR_INVALID_ARGUMENT and leaves *info untouched. On the SUBGROUP path the
+ * subgroup size is read from a compiled kernel, so the first query may build the f32 sum kernel. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_context_query(ocl_reduce_context *ctx,
                                                           ocl_reduce_context_info *info);
 

@@ -97,7 +97,7 @@ int main(int argc, char **argv) {
   const ocl_reduce_status s = ocl_reduce_context_create(&opts, &ctx);
   if (s != OCL_REDUCE_OK)
     return fail("context", s, NULL);
-  ocl_reduce_context_info info;
+  ocl_reduce_context_info info = {.struct_size = sizeof info};
   ocl_reduce_context_query(ctx, &info);
   printf("device %s (%s), %zu elements, medians of %d rounds; ratio = ordered throughput / "
          "commutative throughput\n",

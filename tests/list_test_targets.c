@@ -52,7 +52,7 @@ int main(void) {
       {OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_BUILTIN, "subgroup", "builtin"},
       {OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_AUTO, "local", "auto"},
   };
-  ocl_reduce_device_desc devices[32];
+  ocl_reduce_device_desc devices[32] = {{.struct_size = sizeof devices[0]}};
   size_t count = 0;
   if (ocl_reduce_devices(devices, 32, &count) != OCL_REDUCE_OK) {
     fprintf(stderr, "ocl_reduce_devices: %s\n", ocl_reduce_last_error(NULL));
@@ -80,12 +80,11 @@ int main(void) {
     defaults.backend = devices[i].backend; /* else AUTO would hand NVIDIA's OpenCL to CUDA */
     defaults.path = OCL_REDUCE_PATH_AUTO;
     defaults.subgroup_impl = OCL_REDUCE_SUBGROUP_AUTO;
-    ocl_reduce_context_info chosen;
-    memset(&chosen, 0, sizeof chosen);
+    ocl_reduce_context_info chosen = {.struct_size = sizeof chosen};
     ocl_reduce_context *probe = NULL;
     if (ocl_reduce_context_create(&defaults, &probe) == OCL_REDUCE_OK) {
       chosen.path = OCL_REDUCE_PATH_LOCAL;
-      ocl_reduce_context_info info;
+      ocl_reduce_context_info info = {.struct_size = sizeof info};
       /* The query's subgroup size needs a build; path and implementation are all we need. */
       if (ocl_reduce_context_query(probe, &info) == OCL_REDUCE_OK)
         chosen = info;

@@ -14,7 +14,7 @@
 #include "support/fixture.h"
 
 static ocl_reduce_context_info query(ocl_reduce_context *c) {
-  ocl_reduce_context_info info;
+  ocl_reduce_context_info info = {.struct_size = sizeof info};
   assert_int_equal(ocl_reduce_context_query(c, &info), OCL_REDUCE_OK);
   return info;
 }

@@ -249,7 +249,7 @@ static int wide_shape(unsigned lanes, unsigned q, unsigned wg) {
  * work-group, q from 1 to 32. */
 static void test_every_case(void **state) {
   (void)state;
-  ocl_reduce_context_info info;
+  ocl_reduce_context_info info = {.struct_size = sizeof info};
   assert_int_equal(ocl_reduce_context_query(test_ctx, &info), OCL_REDUCE_OK);
   static const unsigned lane_counts[] = {1, 2, 4, 8, 32, 64, 256}, qs[] = {1, 2, 8, 32};
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {

@@ -95,7 +95,7 @@ static void test_forcing_a_path_the_device_lacks_is_an_error(void **state) {
   ocl_reduce_options_init(&opts);
   opts.subgroup_impl = OCL_REDUCE_SUBGROUP_NV_PTX;
   opts.path = OCL_REDUCE_PATH_AUTO;
-  ocl_reduce_context_info info;
+  ocl_reduce_context_info info = {.struct_size = sizeof info};
   assert_int_equal(ocl_reduce_context_query(test_ctx, &info), OCL_REDUCE_OK);
   if (info.nv_warp_size != 32)
     expect_error(create_with_env("OCL_REDUCE_DEVICE", info.platform_name, &opts),
@@ -115,13 +115,62 @@ static void test_forcing_a_path_the_device_lacks_is_an_error(void **state) {
 
 static void test_context_query_rejects_null(void **state) {
   (void)state;
-  ocl_reduce_context_info info;
+  ocl_reduce_context_info info = {.struct_size = sizeof info};
   expect_error(ocl_reduce_context_query(NULL, &info), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
                "ctx is NULL");
   expect_error(ocl_reduce_context_query(test_ctx, NULL), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
                test_ctx, "info is NULL");
   ocl_reduce_context_destroy(NULL); /* accepted */
   ocl_reduce_options_init(NULL);    /* accepted */
+}
+
+/* The output structs grow by appending fields: a struct_size the first version did not have is
+ * rejected with *info untouched; a larger one (a newer header) gets zeros past the fields this
+ * library knows; struct_size stays as the caller set it. */
+static void test_query_and_devices_follow_struct_size(void **state) {
+  (void)state;
+  ocl_reduce_context_info info;
+  memset(&info, 0x5a, sizeof info);
+  info.struct_size = sizeof info - 1;
+  expect_error(ocl_reduce_context_query(test_ctx, &info), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+               test_ctx, "info->struct_size is");
+  assert_int_equal(info.backend, 0x5a5a5a5a);
+  struct {
+    ocl_reduce_context_info info;
+    unsigned char later[24];
+  } grown;
+  memset(&grown, 0x5a, sizeof grown);
+  grown.info.struct_size = sizeof grown;
+  assert_int_equal(ocl_reduce_context_query(test_ctx, &grown.info), OCL_REDUCE_OK);
+  assert_int_equal(grown.info.struct_size, sizeof grown);
+  assert_non_null(grown.info.device_name);
+  for (size_t i = 0; i < sizeof grown.later; i++)
+    assert_int_equal(grown.later[i], 0);
+
+  ocl_reduce_device_desc one;
+  memset(&one, 0x5a, sizeof one);
+  one.struct_size = 0;
+  size_t count = UNTOUCHED;
+  expect_error(ocl_reduce_devices(&one, 1, &count), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               "out[0].struct_size is 0");
+  assert_true(count == UNTOUCHED);
+  /* Two elements of a larger struct: the library steps by the caller's size. */
+  struct {
+    ocl_reduce_device_desc desc;
+    unsigned char later[40];
+  } devices[2];
+  memset(devices, 0x5a, sizeof devices);
+  devices[0].desc.struct_size = sizeof devices[0];
+  assert_int_equal(ocl_reduce_devices(&devices[0].desc, 2, &count), OCL_REDUCE_OK);
+  assert_true(count >= 1);
+  for (size_t d = 0; d < (count < 2 ? count : 2); d++) {
+    assert_int_equal(devices[d].desc.struct_size, sizeof devices[0]);
+    assert_true(devices[d].desc.device_name[0] != '\0');
+    for (size_t i = 0; i < sizeof devices[d].later; i++)
+      assert_int_equal(devices[d].later[i], 0);
+  }
+  if (count < 2) /* the second element was not written */
+    assert_int_equal(devices[1].desc.struct_size, 0x5a5a5a5a5a5a5a5aull);
 }
 
 /* ---- Reductions -------------------------------------------------------------------------- */
@@ -177,7 +226,7 @@ static void test_f64_without_fp64_says_so(void **state) {
   expect_error(ocl_reduce(c, OCL_REDUCE_MAX, OCL_REDUCE_F64, data, 0, &result),
                OCL_REDUCE_ERROR_NO_FP64, c, "cl_khr_fp64");
   assert_true(result == UNTOUCHED);
-  ocl_reduce_context_info info;
+  ocl_reduce_context_info info = {.struct_size = sizeof info};
   assert_int_equal(ocl_reduce_context_query(c, &info), OCL_REDUCE_OK);
   assert_int_equal(info.has_fp64, 0);
   ocl_reduce_context_destroy(c);
@@ -301,7 +350,7 @@ static void test_every_status_has_a_distinct_name_and_message(void **state) {
 
 static void test_devices_and_profiling_reject_bad_arguments(void **state) {
   (void)state;
-  ocl_reduce_device_desc desc;
+  ocl_reduce_device_desc desc = {.struct_size = sizeof desc};
   size_t count = 0;
   expect_error(ocl_reduce_devices(&desc, 1, NULL), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
                "count is NULL");
@@ -364,7 +413,7 @@ static void test_cuda_backend_says_why_it_cannot_run(void **state) {
   ocl_reduce_context *c = NULL;
   ocl_reduce_status s = ocl_reduce_context_create(&opts, &c);
   if (s == OCL_REDUCE_OK) {
-    ocl_reduce_context_info info;
+    ocl_reduce_context_info info = {.struct_size = sizeof info};
     assert_int_equal(ocl_reduce_context_query(c, &info), OCL_REDUCE_OK);
     assert_int_equal(info.backend, OCL_REDUCE_BACKEND_CUDA);
     printf("# the CUDA backend runs here, on %s\n", info.device_name);
@@ -382,7 +431,7 @@ static void test_cuda_backend_says_why_it_cannot_run(void **state) {
 
 static void test_wrapping_needs_the_matching_backend(void **state) {
   (void)state;
-  ocl_reduce_context_info info;
+  ocl_reduce_context_info info = {.struct_size = sizeof info};
   assert_int_equal(ocl_reduce_context_query(test_ctx, &info), OCL_REDUCE_OK);
   ocl_reduce_buffer *buf = (ocl_reduce_buffer *)(uintptr_t)1;
   if (info.backend == OCL_REDUCE_BACKEND_OPENCL) {
@@ -410,6 +459,7 @@ int main(void) {
       cmocka_unit_test(test_bad_environment_values_are_named),
       cmocka_unit_test(test_forcing_a_path_the_device_lacks_is_an_error),
       cmocka_unit_test(test_context_query_rejects_null),
+      cmocka_unit_test(test_query_and_devices_follow_struct_size),
       cmocka_unit_test(test_reduce_rejects_bad_arguments_and_leaves_result),
       cmocka_unit_test(test_f64_without_fp64_says_so),
       cmocka_unit_test(test_buffer_functions_reject_bad_arguments),

@@ -77,7 +77,7 @@ static void check_host_input(size_t n) {
 
 static void check_device_buffer(size_t n) {
   const size_t bytes = n * sizeof(uint32_t);
-  ocl_reduce_context_info info;
+  ocl_reduce_context_info info = {.struct_size = sizeof info};
   assert_int_equal(ocl_reduce_context_query(test_ctx, &info), OCL_REDUCE_OK);
   if (!host_memory_allows(bytes))
     skip();

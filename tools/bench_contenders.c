@@ -226,7 +226,7 @@ int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_s
     ocl_destroy(c);
     return 0;
   }
-  ocl_reduce_context_info info;
+  ocl_reduce_context_info info = {.struct_size = sizeof info};
   ocl_reduce_context_query(s->plain, &info);
   if (info.path == OCL_REDUCE_PATH_SUBGROUP)
     snprintf(c->name, sizeof c->name, "ocl_reduce %s subgroup/%s%s%s%s", info.backend_name,

@@ -82,7 +82,7 @@ static int bench_speed(size_t count, int rounds) {
   ocl_reduce_context *ctx = context_with("");
   if (!ctx)
     return 1;
-  ocl_reduce_context_info info;
+  ocl_reduce_context_info info = {.struct_size = sizeof info};
   ocl_reduce_context_query(ctx, &info);
   const int cpu = info.device_type == OCL_REDUCE_DEVICE_CPU;
   float *x = malloc(count * sizeof *x), *got = malloc(count * sizeof *got);
@@ -209,7 +209,7 @@ static int bench_paper(size_t n_out, int rounds) {
   ocl_reduce_context *shuffle = context_with("win=shuffle"), *mr = context_with("win=mr");
   int bad = !shuffle || !mr;
   if (!bad) {
-    ocl_reduce_context_info info;
+    ocl_reduce_context_info info = {.struct_size = sizeof info};
     ocl_reduce_context_query(mr, &info);
     printf("paper (§7): %s (%s), sums of all %zu windows of 32, each reduced on its own, medians "
            "of %d\n",

@@ -319,7 +319,7 @@ int cmd_bench(int argc, char **argv) {
   }
   /* The device, from the first contender's context. */
   ocl_reduce_context *probe = NULL;
-  ocl_reduce_context_info info;
+  ocl_reduce_context_info info = {.struct_size = sizeof info};
   if (ocl_reduce_context_create(NULL, &probe) != OCL_REDUCE_OK ||
       ocl_reduce_context_query(probe, &info) != OCL_REDUCE_OK) {
     fprintf(stderr, "ocl-reduce: %s\n", ocl_reduce_last_error(NULL));

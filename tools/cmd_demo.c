@@ -24,7 +24,7 @@ int cmd_demo(int argc, char **argv) {
   ocl_reduce_status s = ocl_reduce_context_create(NULL, &ctx);
   if (s != OCL_REDUCE_OK)
     return tool_fail("creating a context", s, NULL);
-  ocl_reduce_context_info info;
+  ocl_reduce_context_info info = {.struct_size = sizeof info};
   s = ocl_reduce_context_query(ctx, &info);
   if (s != OCL_REDUCE_OK) {
     /* The message lives in the context: report before destroying it. */

@@ -78,7 +78,7 @@ static int describe(const ocl_reduce_device_desc *d) {
            ocl_reduce_last_error(NULL));
     return 1;
   }
-  ocl_reduce_context_info info;
+  ocl_reduce_context_info info = {.struct_size = sizeof info};
   s = ocl_reduce_context_query(ctx, &info);
   if (s != OCL_REDUCE_OK) {
     printf("  query failed: %s: %s\n\n", ocl_reduce_status_name(s), ocl_reduce_last_error(ctx));
@@ -165,6 +165,7 @@ int cmd_info(int argc, char **argv) {
   ocl_reduce_device_desc *devices = calloc(count, sizeof *devices);
   if (!devices)
     return 1;
+  devices[0].struct_size = sizeof devices[0];
   s = ocl_reduce_devices(devices, count, &count);
   int failures = 0;
   for (size_t i = 0; i < count && s == OCL_REDUCE_OK; i++)

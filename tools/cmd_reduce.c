@@ -175,7 +175,7 @@ int cmd_reduce(int argc, char **argv) {
   unsigned char result[8] = {0};
   s = ocl_reduce(ctx, op, type, data, count, result);
   if (s == OCL_REDUCE_OK && verbose) {
-    ocl_reduce_context_info info;
+    ocl_reduce_context_info info = {.struct_size = sizeof info};
     ocl_reduce_context_query(ctx, &info);
     fprintf(stderr, "%s of %zu %s on %s / %s (%s path)\n", ocl_reduce_op_name(op), count,
             ocl_reduce_type_name(type), info.platform_name, info.device_name,

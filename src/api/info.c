@@ -2,6 +2,7 @@
  * info.c: what there is and what a context does: the library's version, the devices of every
  * backend, the context query, kernel times, and the planner's plans in words.
  * ============================================================================================== */
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/context.h"
@@ -10,21 +11,60 @@
 
 int ocl_reduce_version(void) { return OCL_REDUCE_VERSION; }
 
+/* The smallest struct_size each output struct has had: its size in the version that gave it
+ * struct_size (0.1). Fields appended later are written only where the caller's struct_size
+ * reaches them. */
+enum {
+  FIRST_DEVICE_DESC_SIZE = sizeof(ocl_reduce_device_desc),
+  FIRST_CONTEXT_INFO_SIZE = sizeof(ocl_reduce_context_info)
+};
+
+/* Writes the library's `full` struct into the caller's struct of `caller_size` bytes: the fields
+ * that fit, zeros past the ones this version knows, and struct_size kept as the caller set it. */
+static void write_sized(void *caller, size_t caller_size, const void *full, size_t full_size) {
+  memcpy(caller, full, caller_size < full_size ? caller_size : full_size);
+  if (caller_size > full_size)
+    memset((char *)caller + full_size, 0, caller_size - full_size);
+  memcpy(caller, &caller_size, sizeof caller_size);
+}
+
 ocl_reduce_status ocl_reduce_devices(ocl_reduce_device_desc *out, size_t capacity, size_t *count) {
   if (!count || (capacity > 0 && !out))
     return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "ocl_reduce_devices: %s is NULL",
                     count ? "out" : "count");
-  /* Every backend's devices in registry order, each list after the ones before. */
+  const size_t stride = capacity > 0 ? out->struct_size : 0;
+  if (capacity > 0 && stride < FIRST_DEVICE_DESC_SIZE)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "ocl_reduce_devices: out[0].struct_size is %zu; set it to "
+                    "sizeof(ocl_reduce_device_desc) (%zu)",
+                    stride, sizeof *out);
+  /* Every backend's devices in registry order, each list after the ones before; counted first,
+   * so that the library's own copies are allocated for the devices there are, not `capacity`. */
   size_t total = 0;
   for (size_t b = 0; b < orx_backend_count(); b++) {
-    const size_t first = total < capacity ? total : capacity;
     size_t listed = 0;
-    ORX_FORWARD(orx_backend_at(b)->list_devices(NULL, out ? out + first : NULL, capacity - first,
-                                                &listed));
+    ORX_FORWARD(orx_backend_at(b)->list_devices(NULL, NULL, 0, &listed));
     total += listed;
   }
-  *count = total;
-  return OCL_REDUCE_OK;
+  const size_t wanted = total < capacity ? total : capacity;
+  ocl_reduce_device_desc *full = wanted ? calloc(wanted, sizeof *full) : NULL;
+  if (wanted && !full)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "ocl_reduce_devices: out of "
+                    "host memory");
+  size_t filled = 0;
+  ocl_reduce_status status = OCL_REDUCE_OK;
+  for (size_t b = 0; b < orx_backend_count() && status == OCL_REDUCE_OK; b++) {
+    size_t listed = 0;
+    status = orx_backend_at(b)->list_devices(NULL, full ? full + filled : NULL, wanted - filled,
+                                             &listed);
+    filled += listed < wanted - filled ? listed : wanted - filled;
+  }
+  for (size_t i = 0; i < filled && status == OCL_REDUCE_OK; i++)
+    write_sized((char *)out + i * stride, stride, &full[i], sizeof full[i]);
+  free(full);
+  if (status == OCL_REDUCE_OK)
+    *count = total;
+  return status;
 }
 
 ocl_reduce_status ocl_reduce_context_query(ocl_reduce_context *ctx, ocl_reduce_context_info *info) {
@@ -32,6 +72,10 @@ ocl_reduce_status ocl_reduce_context_query(ocl_reduce_context *ctx, ocl_reduce_c
     return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
                     "ocl_reduce_context_query: ctx is NULL");
   ORX_CHECK_ARG(ctx, info, "ocl_reduce_context_query: info is NULL");
+  ORX_CHECK_ARG(ctx, info->struct_size >= FIRST_CONTEXT_INFO_SIZE,
+                "ocl_reduce_context_query: info->struct_size is %zu; set it to "
+                "sizeof(ocl_reduce_context_info) (%zu)",
+                info->struct_size, sizeof *info);
   ocl_reduce_context_info r;
   memset(&r, 0, sizeof r);
   r.backend = ctx->ops->kind;
@@ -69,7 +113,7 @@ ocl_reduce_status ocl_reduce_context_query(ocl_reduce_context *ctx, ocl_reduce_c
   r.kernel_builds = ctx->kernel_builds;
   r.bytes_to_device = ctx->bytes_to_device;
   r.device_allocations = ctx->device_allocations;
-  *info = r;
+  write_sized(info, info->struct_size, &r, sizeof r);
   return OCL_REDUCE_OK;
 }
 
