@@ -282,7 +282,10 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_context_create_opencl(const ocl_redu
                                                                   void *cl_command_queue,
                                                                   ocl_reduce_context **out);
 
-/* Releases everything the context owns. NULL is accepted. Destroy the context's buffers first. */
+/* Releases the application's context handle; NULL is accepted. Buffers, operators and programs
+ * made on the context may be destroyed before or after it, in any order: each holds a reference
+ * to the context's device objects (as OpenCL objects do), which are released with the last of
+ * them. The handle itself must not be passed to any call after this one. */
 OCL_REDUCE_API void ocl_reduce_context_destroy(ocl_reduce_context *ctx);
 
 /* What a context runs on. Strings and handles stay valid until the context is destroyed.
@@ -370,7 +373,8 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_wrap_cuda(ocl_reduce_context 
                                                              uint64_t device_pointer, size_t bytes,
                                                              ocl_reduce_buffer **out);
 
-/* Releases the buffer (a wrapped cl_mem is released, not freed). NULL is accepted. */
+/* Releases the buffer (a wrapped cl_mem is released, not freed), before or after its context is
+ * destroyed (see ocl_reduce_context_destroy). NULL is accepted. */
 OCL_REDUCE_API void ocl_reduce_buffer_destroy(ocl_reduce_buffer *buf);
 
 /* Size of the buffer in bytes. */
@@ -758,7 +762,7 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_program_launch(ocl_reduce_context *c
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_program_native(const ocl_reduce_program *program,
                                                            void **native_program,
                                                            void **native_kernel);
-/* Releases it. NULL is accepted. */
+/* Releases it, before or after its context is destroyed. NULL is accepted. */
 OCL_REDUCE_API void ocl_reduce_program_destroy(ocl_reduce_program *program);
 /* The defines ocl_reduce_program_build puts ahead of a source, as compiler options
  * ("-DORX_SG_IMPL=2 -DORX_WG_SIZE=256 ..."), for building such a program yourself with

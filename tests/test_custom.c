@@ -5,7 +5,8 @@
  * of their indices (so the index map() receives is checked), and a 16-bin histogram (a 64-byte
  * state). Every one over the boundary sizes, from host memory and from a buffer at an unaligned
  * offset into host memory and into a buffer, in equal segments and by offsets; then every
- * argument error, with outputs untouched.
+ * argument error, with outputs untouched; and operators, buffers and programs that outlive their
+ * context.
  * ============================================================================================== */
 #include <math.h>
 #include <stdio.h>
@@ -307,10 +308,49 @@ static void test_call_errors(void **state) {
   ocl_reduce_operator_destroy(NULL);
 }
 
+/* A context destroyed before its buffers, operators and programs (in both orders of the
+ * objects): they keep its device objects, so that they can still be destroyed, and the last one
+ * frees it (ASan in CI sees any use after free, LeakSanitizer anything left). */
+static void test_objects_outlive_their_context(void **state) {
+  (void)state;
+  static const char kernel[] = "__kernel void seven(__global uint *out) {\n"
+                               "  out[get_global_id(0)] = 7u;\n"
+                               "}\n";
+  for (int order = 0; order < 2; order++) {
+    ocl_reduce_context *ctx = test_context_create();
+    ocl_reduce_buffer *buf = NULL;
+    const uint32_t values[4] = {1, 2, 3, 4};
+    assert_int_equal(ocl_reduce_buffer_create(ctx, sizeof values, &buf), OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_buffer_write(ctx, buf, 0, values, sizeof values), OCL_REDUCE_OK);
+    ocl_reduce_operator *op = NULL;
+    assert_int_equal(ocl_reduce_operator_create(ctx, &test_custom_descs[TEST_SQUARES], &op),
+                     OCL_REDUCE_OK);
+    uint64_t squares = 0;
+    assert_int_equal(ocl_reduce_custom(ctx, op, ocl_reduce_buffer_input(buf, 0), 4,
+                                       ocl_reduce_host_output(&squares)),
+                     OCL_REDUCE_OK);
+    assert_int_equal(squares, 30);
+    ocl_reduce_program *program = NULL;
+    assert_int_equal(ocl_reduce_program_build(ctx, kernel, "seven", 1, &program), OCL_REDUCE_OK);
+    ocl_reduce_context_destroy(ctx);
+    if (order == 0) {
+      ocl_reduce_buffer_destroy(buf);
+      ocl_reduce_operator_destroy(op);
+      ocl_reduce_program_destroy(program);
+    } else {
+      ocl_reduce_program_destroy(program);
+      ocl_reduce_operator_destroy(op);
+      ocl_reduce_buffer_destroy(buf);
+    }
+  }
+}
+
 #define ENTRY(W) cmocka_unit_test(test_whole_##W), cmocka_unit_test(test_segments_##W),
 
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_create_errors),
-                                     cmocka_unit_test(test_call_errors), WHICH_TESTS(ENTRY)};
+                                     cmocka_unit_test(test_call_errors),
+                                     cmocka_unit_test(test_objects_outlive_their_context),
+                                     WHICH_TESTS(ENTRY)};
   return TEST_RUN(tests, setup, teardown);
 }

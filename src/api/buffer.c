@@ -16,7 +16,7 @@ static ocl_reduce_status new_buffer(ocl_reduce_context *ctx, orx_mem *mem, size_
   buf->ctx = ctx;
   buf->mem = mem;
   buf->bytes = bytes;
-  ctx->buffers_alive++;
+  orx_context_retain(ctx);
   *out = buf;
   return OCL_REDUCE_OK;
 }
@@ -79,7 +79,7 @@ void ocl_reduce_buffer_destroy(ocl_reduce_buffer *buf) {
   if (!buf)
     return;
   buf->ctx->ops->release_mem(buf->mem);
-  buf->ctx->buffers_alive--;
+  orx_context_release(buf->ctx);
   free(buf);
 }
 

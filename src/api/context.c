@@ -250,6 +250,7 @@ static ocl_reduce_status create(const ocl_reduce_options *opts, void *native_que
   if (!ctx)
     return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory",
                     function);
+  atomic_init(&ctx->references, 1); /* the application's */
   ocl_reduce_status status = open_context(ctx, &s, native_queue);
   if (status != OCL_REDUCE_OK) {
     /* The context goes away: keep its message where ocl_reduce_last_error(NULL) finds it. */
@@ -278,16 +279,28 @@ ocl_reduce_status ocl_reduce_context_create_opencl(const ocl_reduce_options *opt
   return create(opts, cl_command_queue, out, "ocl_reduce_context_create_opencl");
 }
 
-void ocl_reduce_context_destroy(ocl_reduce_context *ctx) {
-  if (!ctx)
+void orx_context_retain(ocl_reduce_context *ctx) {
+  atomic_fetch_add_explicit(&ctx->references, 1, memory_order_relaxed);
+}
+
+void orx_context_release(ocl_reduce_context *ctx) {
+  /* acq_rel: whatever another thread's last use of the context wrote happens before the free. */
+  if (atomic_fetch_sub_explicit(&ctx->references, 1, memory_order_acq_rel) != 1)
     return;
-  if (ctx->buffers_alive)
-    orx_log("context destroyed with %u buffers still alive; destroy buffers first",
-            ctx->buffers_alive);
   if (ctx->ops) {
     orx_program_cache_clear(ctx);
     orx_scratch_release_all(ctx);
     ctx->ops->close(ctx->backend);
   }
   free(ctx);
+}
+
+void ocl_reduce_context_destroy(ocl_reduce_context *ctx) {
+  if (!ctx)
+    return;
+  if (atomic_load_explicit(&ctx->references, memory_order_relaxed) > 1)
+    orx_log("context destroyed while %u buffers, operators or programs made on it are alive: "
+            "its device objects go with the last of them",
+            atomic_load_explicit(&ctx->references, memory_order_relaxed) - 1);
+  orx_context_release(ctx);
 }

@@ -126,6 +126,7 @@ ocl_reduce_status ocl_reduce_operator_create(ocl_reduce_context *ctx,
   if (!op)
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   op->ctx = ctx;
+  orx_context_retain(ctx);
   ocl_reduce_status status = orx_operator_of_desc(ctx, desc, &op->op, &op->text);
   if (status == OCL_REDUCE_OK)
     status = probe(ctx, desc, op);
@@ -141,5 +142,6 @@ void ocl_reduce_operator_destroy(ocl_reduce_operator *op) {
   if (!op)
     return;
   free(op->text);
+  orx_context_release(op->ctx);
   free(op);
 }

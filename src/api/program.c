@@ -80,6 +80,7 @@ ocl_reduce_status ocl_reduce_program_build(ocl_reduce_context *ctx, const char *
   }
   ctx->kernel_builds++;
   program->ctx = ctx;
+  orx_context_retain(ctx);
   program->work_group_size = work_group_size;
   *out = program;
   return OCL_REDUCE_OK;
@@ -135,6 +136,7 @@ void ocl_reduce_program_destroy(ocl_reduce_program *program) {
   if (!program)
     return;
   program->ctx->ops->release_program(program->program);
+  orx_context_release(program->ctx);
   free(program);
 }
 

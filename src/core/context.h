@@ -6,6 +6,7 @@
 #ifndef ORX_CONTEXT_H
 #define ORX_CONTEXT_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "backends/backend.h"
@@ -32,13 +33,16 @@ struct ocl_reduce_context {
 
   uint64_t last_kernel_ns; /* the device time of the last reducing call's kernels */
   int has_kernel_time;
-  unsigned buffers_alive;
+  /* The application's handle and every buffer, operator and program made on the context hold a
+   * reference: its device objects go when the last is released (orx_context_release), so that
+   * destroying the context before them is harmless, as with OpenCL objects. */
+  atomic_uint references;
 
   char error[ORX_ERROR_CAPACITY];
 };
 
 struct ocl_reduce_buffer {
-  ocl_reduce_context *ctx;
+  ocl_reduce_context *ctx; /* a reference */
   orx_mem *mem;
   size_t bytes;
 };
@@ -46,9 +50,13 @@ struct ocl_reduce_buffer {
 /* A user operator (src/api/operator.c): the planner's view of it, whose source and names point
  * into text. */
 struct ocl_reduce_operator {
-  const ocl_reduce_context *ctx;
+  ocl_reduce_context *ctx; /* a reference */
   orx_operator op;
   char *text;
 };
+
+/* Takes and drops a reference to ctx (see references); the last release frees it. */
+void orx_context_retain(ocl_reduce_context *ctx);
+void orx_context_release(ocl_reduce_context *ctx);
 
 #endif /* ORX_CONTEXT_H */

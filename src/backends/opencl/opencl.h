@@ -1,8 +1,8 @@
 /* =================================================================================================
  * opencl.h: what the files of the OpenCL backend share: its state, program and memory structures,
  * and the mapping of OpenCL errors to statuses. The backend is the only part of the library that
- * includes CL/cl.h: devices.c (discovery, capabilities, life cycle), errors.c, backend.c
- * (programs, memory, launches, and the table of backend.h).
+ * includes CL/cl.h: device_list.c (discovery), devices.c (capabilities, life cycle), errors.c,
+ * backend.c (programs, memory, launches, and the table of backend.h).
  * ============================================================================================== */
 #ifndef ORX_OPENCL_H
 #define ORX_OPENCL_H
@@ -13,6 +13,7 @@
 #include <CL/cl_ext.h> /* CL_PLATFORM_NOT_FOUND_KHR */
 
 #include "backends/backend.h"
+#include "backends/device_pick.h"
 
 struct orx_backend {
   cl_platform_id platform;
@@ -51,9 +52,24 @@ ocl_reduce_status orx_cl_fail(ocl_reduce_context *ctx, const char *call, cl_int 
       return orx_cl_fail((ctx), (call), cl_check_code_);                                           \
   } while (0)
 
-/* devices.c: the table's device slots, and waiting for an event (polled on GPUs). */
+/* device_list.c: every device of every platform, in the order `P:D` indices count them. */
+typedef struct orx_cl_device_list {
+  orx_device_entry *entries; /* for orx_pick_device */
+  cl_platform_id *platforms;
+  cl_device_id *devices;
+  char (*names)[2][256];
+  size_t count;
+} orx_cl_device_list;
+/* NO_PLATFORM or NO_DEVICE where there is nothing; the list is empty on any failure. */
+ocl_reduce_status orx_cl_device_list_load(ocl_reduce_context *ctx, orx_cl_device_list *list);
+void orx_cl_device_list_free(orx_cl_device_list *list);
+/* GPU, CPU, accelerator, else other: the first that the type's bits name. */
+ocl_reduce_device_type orx_cl_device_type_of(cl_device_type type);
+/* The table's listing slot. */
 ocl_reduce_status orx_cl_list_devices(ocl_reduce_context *ctx, ocl_reduce_device_desc *out,
                                       size_t capacity, size_t *count);
+
+/* devices.c: the table's device slots, and waiting for an event (polled on GPUs). */
 ocl_reduce_status orx_cl_open(ocl_reduce_context *ctx, const char *selector, void *native_queue,
                               int profiling, orx_backend **out, orx_caps *caps);
 void orx_cl_close(orx_backend *be);

@@ -1,0 +1,139 @@
+/* =================================================================================================
+ * device_list.c: the OpenCL backend's listing of devices: every device of every platform through
+ * the Khronos ICD loader, in the order `P:D` indices count them, under one process-wide lock.
+ * ============================================================================================== */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/opencl/opencl.h"
+
+void orx_cl_device_list_free(orx_cl_device_list *list) {
+  free(list->entries);
+  free(list->platforms);
+  free(list->devices);
+  free(list->names);
+  memset(list, 0, sizeof *list);
+}
+
+ocl_reduce_device_type orx_cl_device_type_of(cl_device_type type) {
+  if (type & CL_DEVICE_TYPE_GPU)
+    return OCL_REDUCE_DEVICE_GPU;
+  if (type & CL_DEVICE_TYPE_CPU)
+    return OCL_REDUCE_DEVICE_CPU;
+  if (type & CL_DEVICE_TYPE_ACCELERATOR)
+    return OCL_REDUCE_DEVICE_ACCELERATOR;
+  return OCL_REDUCE_DEVICE_OTHER;
+}
+
+static ocl_reduce_status device_list_read(ocl_reduce_context *ctx, orx_cl_device_list *list) {
+  memset(list, 0, sizeof *list);
+  cl_uint nplat = 0;
+  cl_int code = clGetPlatformIDs(0, NULL, &nplat);
+  if (code == CL_PLATFORM_NOT_FOUND_KHR || (code == CL_SUCCESS && nplat == 0))
+    return orx_fail(ctx, OCL_REDUCE_ERROR_NO_PLATFORM,
+                    "clGetPlatformIDs found no OpenCL platform; install an ICD (for example "
+                    "pocl-opencl-icd) or set OCL_ICD_VENDORS");
+  CL_CHECK(ctx, "clGetPlatformIDs", code);
+  cl_platform_id *plats = calloc(nplat, sizeof *plats);
+  if (!plats)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  code = clGetPlatformIDs(nplat, plats, NULL);
+  if (code != CL_SUCCESS) {
+    free(plats);
+    return orx_cl_fail(ctx, "clGetPlatformIDs", code);
+  }
+  ocl_reduce_status status = OCL_REDUCE_OK;
+  for (cl_uint p = 0; p < nplat && status == OCL_REDUCE_OK; p++) {
+    cl_uint ndev = 0;
+    if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &ndev) != CL_SUCCESS || ndev == 0)
+      continue; /* a platform without devices is not an error */
+    cl_device_id *devs = calloc(ndev, sizeof *devs);
+    size_t total = list->count + ndev;
+    orx_device_entry *entries = realloc(list->entries, total * sizeof *entries);
+    if (entries)
+      list->entries = entries;
+    cl_platform_id *lp = realloc(list->platforms, total * sizeof *lp);
+    if (lp)
+      list->platforms = lp;
+    cl_device_id *ld = realloc(list->devices, total * sizeof *ld);
+    if (ld)
+      list->devices = ld;
+    char(*names)[2][256] = realloc(list->names, total * sizeof *names);
+    if (names)
+      list->names = names;
+    if (!devs || !entries || !lp || !ld || !names) {
+      free(devs);
+      status = orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+      break;
+    }
+    if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, ndev, devs, NULL) != CL_SUCCESS)
+      ndev = 0;
+    for (cl_uint d = 0; d < ndev; d++) {
+      size_t i = list->count++;
+      cl_device_type type = 0;
+      clGetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof type, &type, NULL);
+      list->names[i][0][0] = list->names[i][1][0] = '\0';
+      clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, 256, list->names[i][0], NULL);
+      clGetDeviceInfo(devs[d], CL_DEVICE_NAME, 256, list->names[i][1], NULL);
+      list->names[i][0][255] = list->names[i][1][255] = '\0';
+      list->platforms[i] = plats[p];
+      list->devices[i] = devs[d];
+      list->entries[i].platform_index = p;
+      list->entries[i].device_index = d;
+      list->entries[i].type = orx_cl_device_type_of(type);
+    }
+    free(devs);
+  }
+  free(plats);
+  /* Point the entries at the names only now: the arrays may have moved while they grew. */
+  for (size_t i = 0; i < list->count; i++) {
+    list->entries[i].platform_name = list->names[i][0];
+    list->entries[i].device_name = list->names[i][1];
+  }
+  if (status == OCL_REDUCE_OK && list->count == 0)
+    status = orx_fail(ctx, OCL_REDUCE_ERROR_NO_DEVICE, "the OpenCL platforms have no devices");
+  if (status != OCL_REDUCE_OK)
+    orx_cl_device_list_free(list);
+  return status;
+}
+
+/* Enumeration is serialized: with PoCL 3.1, 8 threads calling clGetPlatformIDs and
+ * clGetDeviceIDs as a process's first OpenCL calls leave most of them with no device and now and
+ * then crash inside PoCL (tests/test_threads.c); the library is safe where an implementation is
+ * not. A lock, not a list read once and kept: every listing is the implementations' current
+ * answer. */
+static pthread_mutex_t enumeration = PTHREAD_MUTEX_INITIALIZER;
+
+ocl_reduce_status orx_cl_device_list_load(ocl_reduce_context *ctx, orx_cl_device_list *list) {
+  pthread_mutex_lock(&enumeration);
+  const ocl_reduce_status status = device_list_read(ctx, list);
+  pthread_mutex_unlock(&enumeration);
+  return status;
+}
+
+ocl_reduce_status orx_cl_list_devices(ocl_reduce_context *ctx, ocl_reduce_device_desc *out,
+                                      size_t capacity, size_t *count) {
+  orx_cl_device_list list;
+  ocl_reduce_status status = orx_cl_device_list_load(ctx, &list);
+  if (status == OCL_REDUCE_ERROR_NO_PLATFORM || status == OCL_REDUCE_ERROR_NO_DEVICE) {
+    *count = 0;
+    return OCL_REDUCE_OK;
+  }
+  ORX_FORWARD(status);
+  for (size_t i = 0; i < list.count && i < capacity; i++) {
+    ocl_reduce_device_desc *d = &out[i];
+    memset(d, 0, sizeof *d);
+    d->backend = OCL_REDUCE_BACKEND_OPENCL;
+    d->platform_index = list.entries[i].platform_index;
+    d->device_index = list.entries[i].device_index;
+    snprintf(d->selector, sizeof d->selector, "%u:%u", d->platform_index, d->device_index);
+    orx_strlcpy(d->platform_name, list.entries[i].platform_name, sizeof d->platform_name);
+    orx_strlcpy(d->device_name, list.entries[i].device_name, sizeof d->device_name);
+    d->device_type = list.entries[i].type;
+  }
+  *count = list.count;
+  orx_cl_device_list_free(&list);
+  return OCL_REDUCE_OK;
+}
