@@ -35,15 +35,19 @@
  *   Different contexts are independent. ocl_reduce_last_error(NULL) is per thread.
  *
  * Environment (read by ocl_reduce_context_create for fields left at their DEFAULT value)
- *   OCL_REDUCE_DEVICE      a substring of the platform or device name (case-insensitive), or
- *                          "P:D" platform and device indices (OpenCL), or "cuda:N" (CUDA device N),
- *                          as `ocl-reduce info` lists them.
+ *   OCL_REDUCE_DEVICE      "P:D" platform and device indices (OpenCL) or "cuda:N" (CUDA device
+ *                          N), as `ocl-reduce info` lists them; or a short name, any case: pocl,
+ *                          intel, nvidia, amd (that vendor's OpenCL platform; nvidia also CUDA's
+ *                          devices), cuda (CUDA device 0), cpu, gpu, accelerator (the device
+ *                          type); else a substring of the platform or device name (any case).
+ *                          The first device that matches is taken.
  *   OCL_REDUCE_PATH        auto | subgroup | local
  *   OCL_REDUCE_SUBGROUP    auto | khr | intel | ptx | builtin | cuda: which subgroup implementation the
  *                          subgroup path uses (see ocl_reduce_subgroup_impl).
  *   OCL_REDUCE_KERNEL_DIR  read the kernel sources from this directory instead of the copies
  *                          embedded at build time (for kernel development).
- *   OCL_REDUCE_LOG         "debug" prints errors and kernel builds to stderr.
+ *   OCL_REDUCE_LOG         "debug" prints errors and kernel builds to stderr; "off" (or unset)
+ *                          prints nothing.
  *   OCL_REDUCE_DISABLE     comma-separated device capabilities to ignore, for testing fallbacks:
  *                          "fp64", "subgroups".
  *   OCL_REDUCE_POLICY      force launch-policy fields, for testing and tuning, e.g.

@@ -68,6 +68,9 @@ static void test_bad_environment_values_are_named(void **state) {
                OCL_REDUCE_ERROR_INVALID_OPTION, NULL, "OCL_REDUCE_PATH='fastest'");
   expect_error(create_with_env("OCL_REDUCE_SUBGROUP", "amd", NULL),
                OCL_REDUCE_ERROR_INVALID_OPTION, NULL, "OCL_REDUCE_SUBGROUP='amd'");
+  expect_error(create_with_env("OCL_REDUCE_LOG", "verbose", NULL),
+               OCL_REDUCE_ERROR_INVALID_OPTION, NULL, "OCL_REDUCE_LOG='verbose' is not one of: "
+               "off, debug");
   expect_error(create_with_env("OCL_REDUCE_BACKEND", "metal", NULL),
                OCL_REDUCE_ERROR_INVALID_OPTION, NULL, "OCL_REDUCE_BACKEND='metal'");
   expect_error(create_with_env("OCL_REDUCE_DISABLE", "fp64,images", NULL),

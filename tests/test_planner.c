@@ -327,6 +327,25 @@ static void test_device_selector(void **state) {
   assert_non_null(strstr(ocl_reduce_last_error(NULL), "2:1  NVIDIA CUDA / NVIDIA H100"));
   assert_int_equal(orx_pick_device(NULL, list, 4, "radeon", &index), OCL_REDUCE_ERROR_NO_DEVICE);
   assert_int_equal(orx_pick_device(NULL, list, 0, NULL, &index), OCL_REDUCE_ERROR_NO_DEVICE);
+  /* Short names: a vendor by its platform only ("intel" is in PoCL's device name here too). */
+  static const struct {
+    const char *selector;
+    size_t index;
+  } short_names[] = {{"pocl", 0}, {"PoCL", 0}, {"intel", 1}, {"nvidia", 2},
+                     {"cuda", 2}, {"cpu", 0}, {"GPU", 2}};
+  for (size_t i = 0; i < sizeof short_names / sizeof short_names[0]; i++) {
+    index = 99;
+    assert_int_equal(orx_pick_device(NULL, list, 4, short_names[i].selector, &index),
+                     OCL_REDUCE_OK);
+    assert_int_equal(index, short_names[i].index);
+  }
+  assert_int_equal(orx_pick_device(NULL, list, 4, "accelerator", &index),
+                   OCL_REDUCE_ERROR_NO_DEVICE);
+  assert_int_equal(orx_pick_device(NULL, list, 4, "amd", &index), OCL_REDUCE_ERROR_NO_DEVICE);
+  /* CUDA's own list names its platform "CUDA". */
+  const orx_device_entry cuda[] = {{0, 0, "CUDA", "NVIDIA H200", OCL_REDUCE_DEVICE_GPU}};
+  assert_int_equal(orx_pick_device(NULL, cuda, 1, "nvidia", &index), OCL_REDUCE_OK);
+  assert_int_equal(orx_pick_device(NULL, cuda, 1, "intel", &index), OCL_REDUCE_ERROR_NO_DEVICE);
 }
 
 static void test_identities_and_compute_types(void **state) {

@@ -82,6 +82,9 @@ static ocl_reduce_status read_settings(const ocl_reduce_options *opts, settings 
                                      {"cuda", OCL_REDUCE_BACKEND_CUDA}};
   static const keyword determinisms[] = {{"run_to_run", OCL_REDUCE_RUN_TO_RUN},
                                          {"cross_device", OCL_REDUCE_CROSS_DEVICE}};
+  /* The log reads the variable itself (errors.c), also outside contexts; a misspelt level is
+   * reported here, where every other variable's is. */
+  static const keyword log_levels[] = {{"off", 0}, {"debug", 1}};
   ocl_reduce_options defaults;
   ocl_reduce_options_init(&defaults);
   if (!opts)
@@ -108,14 +111,17 @@ static ocl_reduce_status read_settings(const ocl_reduce_options *opts, settings 
                     "opts->determinism: unknown value %d", (int)opts->determinism);
 
   memset(s, 0, sizeof *s);
+  const char *text;
+  int value = 0;
+  if ((text = orx_env("OCL_REDUCE_LOG")) != NULL)
+    ORX_FORWARD(parse_keyword("OCL_REDUCE_LOG", text, log_levels, ORX_ARRAY_SIZE(log_levels),
+                              &value));
   s->device = opts->device ? opts->device : orx_env("OCL_REDUCE_DEVICE");
   s->path = opts->path;
   s->subgroup_impl = opts->subgroup_impl;
   s->backend = opts->backend;
   s->profiling = opts->profiling;
   s->determinism = has_determinism ? opts->determinism : OCL_REDUCE_DETERMINISM_DEFAULT;
-  const char *text;
-  int value = 0;
   if (s->determinism == OCL_REDUCE_DETERMINISM_DEFAULT) {
     s->determinism = OCL_REDUCE_RUN_TO_RUN;
     if ((text = orx_env("OCL_REDUCE_DETERMINISM")) != NULL) {
@@ -163,6 +169,15 @@ static ocl_reduce_status open_with(ocl_reduce_context *ctx, const orx_backend_op
   return ops->open(ctx, selector, native_queue, profiling, &ctx->backend, &ctx->caps);
 }
 
+/* Whether a device selector names a backend: its prefix ("cuda:1"), or the prefix's name alone
+ * ("cuda", any case: its first device). */
+static int names_backend(const char *selector, const char *prefix) {
+  const size_t name = strlen(prefix) - 1; /* without the ':' */
+  /* A string as long as the name inside the prefix can only be found at its start. */
+  return strncmp(selector, prefix, name + 1) == 0 ||
+         (strlen(selector) == name && orx_strcasestr(prefix, selector));
+}
+
 /* Opens the backend the settings ask for. AUTO: a backend whose selectors the device selector
  * uses; else the registry's first (OpenCL), then a backend that adopts what it opened (see
  * backend.h: an NVIDIA GPU runs through CUDA where CUDA can run). An application's queue stays
@@ -180,8 +195,7 @@ static ocl_reduce_status open_backend(ocl_reduce_context *ctx, const settings *s
   }
   for (size_t i = 0; i < orx_backend_count() && !native_queue; i++) {
     const orx_backend_ops *ops = orx_backend_at(i);
-    if (ops->selector_prefix && s->device &&
-        strncmp(s->device, ops->selector_prefix, strlen(ops->selector_prefix)) == 0)
+    if (ops->selector_prefix && s->device && names_backend(s->device, ops->selector_prefix))
       return open_with(ctx, ops, s->device, NULL, s->profiling);
   }
   size_t first = 0;

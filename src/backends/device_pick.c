@@ -3,10 +3,47 @@
  * ============================================================================================== */
 #include "backends/device_pick.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "core/errors.h"
+
+/* The short names users type for an implementation or a kind of device. A vendor's name is
+ * matched against platform names only: "intel" must not take PoCL's device, whose name holds the
+ * CPU's ("pthread-skylake-avx512-Intel(R) Xeon(R) ..."). CUDA's own list calls its platform
+ * "CUDA". */
+static const struct {
+  const char *name;
+  const char *platforms[2]; /* substrings of the platform name; NULL: by device type */
+  ocl_reduce_device_type type;
+} short_names[] = {
+    {"pocl", {"Portable Computing Language", NULL}, OCL_REDUCE_DEVICE_OTHER},
+    {"intel", {"Intel", NULL}, OCL_REDUCE_DEVICE_OTHER},
+    {"nvidia", {"NVIDIA", "CUDA"}, OCL_REDUCE_DEVICE_OTHER},
+    {"cuda", {"CUDA", NULL}, OCL_REDUCE_DEVICE_OTHER},
+    {"amd", {"AMD", NULL}, OCL_REDUCE_DEVICE_OTHER},
+    {"cpu", {NULL, NULL}, OCL_REDUCE_DEVICE_CPU},
+    {"gpu", {NULL, NULL}, OCL_REDUCE_DEVICE_GPU},
+    {"accelerator", {NULL, NULL}, OCL_REDUCE_DEVICE_ACCELERATOR},
+};
+
+static int same_word(const char *a, const char *b) {
+  for (; *a && *b; a++, b++)
+    if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+      return 0;
+  return *a == *b;
+}
+
+/* Whether entry e is what short name n (an index into short_names) names. */
+static int short_name_matches(size_t n, const orx_device_entry *e) {
+  if (!short_names[n].platforms[0])
+    return e->type == short_names[n].type;
+  for (size_t k = 0; k < 2 && short_names[n].platforms[k]; k++)
+    if (orx_strcasestr(e->platform_name, short_names[n].platforms[k]))
+      return 1;
+  return 0;
+}
 
 static int parse_indices(const char *selector, unsigned *platform, unsigned *device) {
   char *end = NULL;
@@ -37,11 +74,17 @@ ocl_reduce_status orx_pick_device(ocl_reduce_context *ctx, const orx_device_entr
     return OCL_REDUCE_OK;
   }
   unsigned p = 0, d = 0;
-  int by_index = parse_indices(selector, &p, &d);
+  const int by_index = parse_indices(selector, &p, &d);
+  size_t short_name = sizeof short_names / sizeof short_names[0];
+  for (size_t n = 0; n < sizeof short_names / sizeof short_names[0]; n++)
+    if (same_word(selector, short_names[n].name))
+      short_name = n;
+  const int by_short_name = short_name < sizeof short_names / sizeof short_names[0];
   for (size_t i = 0; i < count; i++) {
-    int match = by_index ? (list[i].platform_index == p && list[i].device_index == d)
-                         : (orx_strcasestr(list[i].platform_name, selector) ||
-                            orx_strcasestr(list[i].device_name, selector));
+    int match = by_index        ? (list[i].platform_index == p && list[i].device_index == d)
+                : by_short_name ? short_name_matches(short_name, &list[i])
+                                : (orx_strcasestr(list[i].platform_name, selector) ||
+                                   orx_strcasestr(list[i].device_name, selector));
     if (match) {
       *index = i;
       return OCL_REDUCE_OK;

@@ -17,8 +17,10 @@ typedef struct orx_device_entry {
   ocl_reduce_device_type type;
 } orx_device_entry;
 
-/* Picks the entry `selector` names (OCL_REDUCE_DEVICE syntax): "P:D" indices, or a case-insensitive
- * substring of the platform or device name, first match wins. NULL or "" picks the first GPU or
+/* Picks the entry `selector` names (OCL_REDUCE_DEVICE syntax): "P:D" indices, a short name
+ * (pocl, intel, nvidia, cuda, amd: the implementation's platform; cpu, gpu, accelerator: the
+ * device type), else a case-insensitive substring of the platform or device name; first match
+ * wins. NULL or "" picks the first GPU or
  * accelerator, else the first device. A selector that matches nothing fails with
  * OCL_REDUCE_ERROR_NO_DEVICE, and the message lists the devices there are. */
 ocl_reduce_status orx_pick_device(ocl_reduce_context *ctx, const orx_device_entry *list,

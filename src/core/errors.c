@@ -20,7 +20,8 @@ const char *orx_error_text(const ocl_reduce_context *ctx) {
 
 int orx_log_debug(void) {
   const char *level = getenv("OCL_REDUCE_LOG");
-  return level && strcmp(level, "debug") == 0;
+  /* Any case, as context creation accepts it (api/context.c checks the value). */
+  return level && strlen(level) == 5 && orx_strcasestr(level, "debug");
 }
 
 void orx_log(const char *fmt, ...) {
