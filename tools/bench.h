@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ocl_reduce.h"
 
@@ -74,11 +75,16 @@ double cuda_copy_bandwidth(size_t bytes);
  * on, measured once (bench_copy.c); 0 when it cannot be measured. */
 double bench_copy_bandwidth(ocl_reduce_context *ctx);
 
+/* The spread of one contender's timed calls: median, fastest, and the 90th percentile. */
+typedef struct bench_spread {
+  double median_s, min_s, p90_s;
+} bench_spread;
+
 /* bench_report.c */
 typedef struct bench_result {
   const bench_case *bc; /* op, type, n only */
   int contender;        /* index */
-  double device_s, end_to_end_s;
+  bench_spread device, end_to_end;
 } bench_result;
 
 typedef struct bench_report {
@@ -90,10 +96,14 @@ typedef struct bench_report {
   int result_count;
 } bench_report;
 
+/* The table goes to stdout; the files are opened by the caller before the benchmark runs (so
+ * that a path that cannot be written fails at once), written and closed here: 0 when writing
+ * failed. A spread whose 90th percentile is more than BENCH_NOISY times the median is flagged. */
+#define BENCH_NOISY 1.25
 void report_table(const bench_report *r);
-int report_csv(const bench_report *r, const char *path);
-int report_json(const bench_report *r, const char *path);
-int report_svg(const bench_report *r, const char *path);
+int report_csv(const bench_report *r, FILE *f);
+int report_json(const bench_report *r, FILE *f);
+int report_svg(const bench_report *r, FILE *f);
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,9 @@
  * whoever runs next). Blocks alternate and their order rotates, so that a noisy machine slows every
  * contender alike; the first --warmup rounds are not timed. Medians are reported.
  * ============================================================================================== */
+#include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,8 +49,8 @@ typedef struct bench_args {
   const char *csv, *json, *svg;
 } bench_args;
 
-static int usage(void) {
-  fprintf(stderr,
+static void usage(void) {
+  printf(
           "usage: ocl-reduce bench [options]\n"
           "  --sizes MIN:MAX[:STEP]  element counts 2^MIN ... 2^MAX (default 10:28:2 on GPUs,\n"
           "                          10:26:2 on CPU devices, capped by device memory)\n"
@@ -71,9 +74,15 @@ static int usage(void) {
           "  --warmup ROUNDS         untimed rounds first (default 2)\n"
           "  --quick                 smoke mode: 3 sizes, few repetitions\n"
           "  --no-openmp, --no-cub   leave a competitor out\n"
-          "  --csv FILE, --json FILE, --svg FILE   also write the results there\n"
-          "The device comes from OCL_REDUCE_DEVICE. Progress goes to stderr, the table to stdout.\n");
-  return 2;
+          "  --csv FILE, --json FILE, --svg FILE   also write the results there (opened before\n"
+          "                          the benchmark runs)\n"
+          "  -d, --device DEV        the device, as OCL_REDUCE_DEVICE (P:D, cuda:N, pocl, intel,\n"
+          "                          nvidia, cuda, cpu, gpu, or part of its name)\n"
+          "  -h, --help              this text\n"
+          "Options take their value as --n 1024 or --n=1024; counts are decimal or 0x hex.\n"
+          "Progress goes to stderr, the table to stdout. Each median comes with the fastest\n"
+          "call and the 90th percentile; rows whose 90th percentile is above 1.25x the median\n"
+          "are marked noisy.\n");
 }
 
 static int parse_list(const char *value, int count_max, int *count,
@@ -118,13 +127,47 @@ static int one_path(const char *item, int index, void *out) {
 }
 
 static int one_length(const char *item, int index, void *out) {
-  char *end = NULL;
-  const unsigned long long length = strtoull(item, &end, 0);
+  unsigned long long length = 0;
+  if (tool_parse_count(item, SIZE_MAX, &length) != 1 || length == 0)
+    return 0;
   ((size_t *)out)[index] = (size_t)length;
-  return end != item && *end == '\0' && length > 0;
+  return 1;
 }
 
+/* --sizes MIN:MAX[:STEP], each a whole number. */
+static int parse_sizes(const char *value, bench_args *a) {
+  char text[64];
+  snprintf(text, sizeof text, "%s", value);
+  char *fields[3] = {text, NULL, NULL};
+  int count = 1;
+  for (char *p = text; *p && count < 4; p++)
+    if (*p == ':') {
+      *p = '\0';
+      if (count == 3)
+        return 0;
+      fields[count++] = p + 1;
+    }
+  a->log2_step = 2;
+  return count >= 2 && tool_parse_int(fields[0], 0, 40, &a->log2_min) &&
+         tool_parse_int(fields[1], 0, 40, &a->log2_max) &&
+         (count < 3 || tool_parse_int(fields[2], 1, 40, &a->log2_step)) &&
+         a->log2_min <= a->log2_max;
+}
+
+/* Parses the options into *a; returns -1 to go on, else the exit status (0 after --help). */
 static int parse(int argc, char **argv, bench_args *a) {
+  enum { QUICK = 256, NO_OPENMP, NO_CUB, SIZES, N, OPS, TYPES, PATHS, SEGMENTS, REPS, WARMUP,
+         CSV, JSON, SVG };
+  static const struct option longs[] = {
+      {"quick", no_argument, NULL, QUICK},        {"no-openmp", no_argument, NULL, NO_OPENMP},
+      {"no-cub", no_argument, NULL, NO_CUB},      {"sizes", required_argument, NULL, SIZES},
+      {"n", required_argument, NULL, N},          {"ops", required_argument, NULL, OPS},
+      {"types", required_argument, NULL, TYPES},  {"paths", required_argument, NULL, PATHS},
+      {"segments", required_argument, NULL, SEGMENTS},
+      {"reps", required_argument, NULL, REPS},    {"warmup", required_argument, NULL, WARMUP},
+      {"csv", required_argument, NULL, CSV},      {"json", required_argument, NULL, JSON},
+      {"svg", required_argument, NULL, SVG},      {"device", required_argument, NULL, 'd'},
+      {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
   memset(a, 0, sizeof *a);
   a->log2_min = 10;
   a->log2_step = 2;
@@ -132,43 +175,40 @@ static int parse(int argc, char **argv, bench_args *a) {
   a->types[a->type_count++] = OCL_REDUCE_F32;
   snprintf(a->paths[a->path_count++], 64, "auto");
   a->warmup = 2;
-  for (int i = 1; i < argc; i++) {
-    const char *flag = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(flag, "--quick")) {
-      a->quick = 1;
-      continue;
-    }
-    if (!strcmp(flag, "--no-openmp")) {
-      a->no_openmp = 1;
-      continue;
-    }
-    if (!strcmp(flag, "--no-cub")) {
-      a->no_cub = 1;
-      continue;
-    }
-    if (!value)
-      return 0;
-    i++;
-    if (!strcmp(flag, "--sizes")) {
-      a->log2_step = 2;
-      if (sscanf(value, "%d:%d:%d", &a->log2_min, &a->log2_max, &a->log2_step) < 2 ||
-          a->log2_min < 0 || a->log2_max > 40 || a->log2_min > a->log2_max || a->log2_step < 1)
-        return 0;
-    } else if (!strcmp(flag, "--n")) {
-      a->single_n = strtoull(value, NULL, 0);
-      if (!a->single_n)
-        return 0;
-    } else if (!strcmp(flag, "--ops")) {
-      if (!parse_list(value, MAX_LIST, &a->op_count, one_op, a->ops))
-        return 0;
-    } else if (!strcmp(flag, "--types")) {
-      if (!parse_list(value, MAX_LIST, &a->type_count, one_type, a->types))
-        return 0;
-    } else if (!strcmp(flag, "--paths")) {
-      if (!parse_list(value, 8, &a->path_count, one_path, a->paths))
-        return 0;
-    } else if (!strcmp(flag, "--segments")) {
-      if (!strcmp(value, "sweep")) {
+  optind = 1;
+  opterr = 0;
+  for (int c; (c = getopt_long(argc, argv, ":d:h", longs, NULL)) != -1;) {
+    unsigned long long count = 0;
+    switch (c) {
+    case QUICK: a->quick = 1; break;
+    case NO_OPENMP: a->no_openmp = 1; break;
+    case NO_CUB: a->no_cub = 1; break;
+    case SIZES:
+      if (!parse_sizes(optarg, a))
+        return tool_usage_error("bench", "--sizes '%s': MIN:MAX[:STEP], 0 <= MIN <= MAX <= 40",
+                                optarg);
+      break;
+    case N:
+      if (tool_parse_count(optarg, SIZE_MAX, &count) != 1 || count == 0)
+        return tool_usage_error("bench", "--n '%s': a whole number of elements above 0", optarg);
+      a->single_n = (size_t)count;
+      break;
+    case OPS:
+      if (!parse_list(optarg, MAX_LIST, &a->op_count, one_op, a->ops))
+        return tool_usage_error("bench", "--ops '%s': operator names separated by commas",
+                                optarg);
+      break;
+    case TYPES:
+      if (!parse_list(optarg, MAX_LIST, &a->type_count, one_type, a->types))
+        return tool_usage_error("bench", "--types '%s': i32, u32, i64, u64, f32, f64, separated "
+                                         "by commas", optarg);
+      break;
+    case PATHS:
+      if (!parse_list(optarg, 8, &a->path_count, one_path, a->paths))
+        return tool_usage_error("bench", "--paths '%s': at most 8 paths", optarg);
+      break;
+    case SEGMENTS:
+      if (!strcmp(optarg, "sweep")) {
         a->segment_length_count = 0;
         for (int e = 0; e <= 16; e++)
           a->segment_lengths[a->segment_length_count++] = (size_t)1 << e;
@@ -177,27 +217,62 @@ static int parse(int argc, char **argv, bench_args *a) {
         static const size_t ragged[] = {33, 101, 1000, 4097};
         for (size_t k = 0; k < sizeof ragged / sizeof ragged[0]; k++)
           a->segment_lengths[a->segment_length_count++] = ragged[k];
-      } else if (!parse_list(value, 64, &a->segment_length_count, one_length,
+      } else if (!parse_list(optarg, 64, &a->segment_length_count, one_length,
                              a->segment_lengths)) {
-        return 0;
+        return tool_usage_error("bench", "--segments '%s': sweep, or lengths above 0 separated "
+                                         "by commas", optarg);
       }
-    } else if (!strcmp(flag, "--reps")) {
-      a->reps = atoi(value);
-      if (a->reps < 1)
-        return 0;
-    } else if (!strcmp(flag, "--warmup")) {
-      a->warmup = atoi(value);
-    } else if (!strcmp(flag, "--csv")) {
-      a->csv = value;
-    } else if (!strcmp(flag, "--json")) {
-      a->json = value;
-    } else if (!strcmp(flag, "--svg")) {
-      a->svg = value;
-    } else {
+      break;
+    case REPS:
+      if (!tool_parse_int(optarg, 1, 1000000, &a->reps))
+        return tool_usage_error("bench", "--reps '%s': a whole number from 1", optarg);
+      break;
+    case WARMUP:
+      if (!tool_parse_int(optarg, 0, 1000, &a->warmup))
+        return tool_usage_error("bench", "--warmup '%s': a whole number from 0", optarg);
+      break;
+    case CSV: a->csv = optarg; break;
+    case JSON: a->json = optarg; break;
+    case SVG: a->svg = optarg; break;
+    case 'd': tool_select_device(optarg); break;
+    case 'h': usage(); return 0;
+    default: return tool_option_error("bench", argv, c);
+    }
+  }
+  if (optind < argc)
+    return tool_usage_error("bench", "unexpected argument '%s'", argv[optind]);
+  return -1;
+}
+
+/* The output files, opened before anything is measured: a path that cannot be written fails in
+ * a second, not after the benchmark. */
+typedef struct bench_outputs {
+  FILE *csv, *json, *svg;
+} bench_outputs;
+
+static void close_outputs(bench_outputs *o) {
+  FILE *files[] = {o->csv, o->json, o->svg};
+  for (int i = 0; i < 3; i++)
+    if (files[i])
+      fclose(files[i]);
+  memset(o, 0, sizeof *o);
+}
+
+static int open_outputs(const bench_args *a, bench_outputs *o) {
+  memset(o, 0, sizeof *o);
+  const char *paths[] = {a->csv, a->json, a->svg};
+  FILE **files[] = {&o->csv, &o->json, &o->svg};
+  for (int i = 0; i < 3; i++) {
+    if (!paths[i])
+      continue;
+    *files[i] = fopen(paths[i], "w");
+    if (!*files[i]) {
+      fprintf(stderr, "ocl-reduce bench: cannot write %s: %s\n", paths[i], strerror(errno));
+      close_outputs(o);
       return 0;
     }
   }
-  return a->warmup >= 0;
+  return 1;
 }
 
 /* Small integers: every order of combining gives the same bits, so contenders must agree. ARGMIN
@@ -239,8 +314,17 @@ static int same_results(const bench_case *bc, const unsigned char *a, const unsi
   return 1;
 }
 
-/* Times every contender on one case; results[k] gets contender k's medians (negative when the
- * contender did not take the case). Returns 0 on failure. */
+/* The median, the fastest and the 90th percentile (nearest rank) of n > 0 values (sorted). */
+static bench_spread spread_of(double *values, size_t n) {
+  bench_spread s;
+  s.median_s = tool_median(values, n);
+  s.min_s = values[0];
+  s.p90_s = values[(9 * n + 9) / 10 - 1];
+  return s;
+}
+
+/* Times every contender on one case; results[k] gets contender k's spreads (a negative median
+ * when the contender did not take the case). Returns 0 on failure. */
 static int measure(contender *cs, int count, const bench_case *bc, int reps, int warmup,
                    bench_result *results) {
   enum { BLOCK = 5 };
@@ -252,7 +336,7 @@ static int measure(contender *cs, int count, const bench_case *bc, int reps, int
   int ok = 1, reference = -1;
   for (int k = 0; k < count; k++) {
     char why[256] = "";
-    results[k].device_s = results[k].end_to_end_s = -1;
+    results[k].device.median_s = results[k].end_to_end.median_s = -1;
     active[k] = cs[k].ops->prepare(&cs[k], bc, why, sizeof why);
     if (!active[k])
       fprintf(stderr, "    %s: skipped (%s)\n", cs[k].name, why);
@@ -289,8 +373,8 @@ static int measure(contender *cs, int count, const bench_case *bc, int reps, int
       device[i] = samples[k][i].device_s;
       e2e[i] = samples[k][i].end_to_end_s;
     }
-    results[k].device_s = tool_median(device, (size_t)m);
-    results[k].end_to_end_s = tool_median(e2e, (size_t)m);
+    results[k].device = spread_of(device, (size_t)m);
+    results[k].end_to_end = spread_of(e2e, (size_t)m);
   }
   for (int k = 0; k < count; k++) {
     if (active[k])
@@ -303,16 +387,21 @@ static int measure(contender *cs, int count, const bench_case *bc, int reps, int
 
 int cmd_bench(int argc, char **argv) {
   bench_args a;
-  if (!parse(argc, argv, &a))
-    return usage();
+  const int parsed = parse(argc, argv, &a);
+  if (parsed >= 0)
+    return parsed;
+  bench_outputs outputs;
+  if (!open_outputs(&a, &outputs))
+    return 1;
   contender cs[MAX_CONTENDERS];
   int count = 0, rc = 1;
   char why[512];
   for (int p = 0; p < a.path_count; p++) {
     if (!contender_ocl_reduce(&cs[count], a.paths[p], why, sizeof why)) {
-      fprintf(stderr, "ocl-reduce: path %s: %s\n", a.paths[p], why);
+      fprintf(stderr, "ocl-reduce bench: path %s: %s\n", a.paths[p], why);
       for (int k = 0; k < count; k++)
         cs[k].ops->destroy(&cs[k]);
+      close_outputs(&outputs);
       return 1;
     }
     count++;
@@ -425,22 +514,24 @@ int cmd_bench(int argc, char **argv) {
         if (!ok)
           goto done;
         for (int k = 0; k < count; k++)
-          if (here[k].device_s >= 0)
-            results[result_count++] = (bench_result){bc, k, here[k].device_s,
-                                                     here[k].end_to_end_s};
+          if (here[k].device.median_s >= 0)
+            results[result_count++] = (bench_result){bc, k, here[k].device, here[k].end_to_end};
         case_count++;
       }
 
   bench_report report = {device, copy, cs, count, results, result_count};
   report_table(&report);
   rc = 0;
-  if (a.csv && !report_csv(&report, a.csv))
-    rc = fprintf(stderr, "ocl-reduce: cannot write %s\n", a.csv) > 0;
-  if (a.json && !report_json(&report, a.json))
-    rc = fprintf(stderr, "ocl-reduce: cannot write %s\n", a.json) > 0;
-  if (a.svg && !report_svg(&report, a.svg))
-    rc = fprintf(stderr, "ocl-reduce: cannot write %s\n", a.svg) > 0;
+  /* Each report closes its file. */
+  if (outputs.csv && !report_csv(&report, outputs.csv))
+    rc = fprintf(stderr, "ocl-reduce bench: writing %s failed\n", a.csv) > 0;
+  if (outputs.json && !report_json(&report, outputs.json))
+    rc = fprintf(stderr, "ocl-reduce bench: writing %s failed\n", a.json) > 0;
+  if (outputs.svg && !report_svg(&report, outputs.svg))
+    rc = fprintf(stderr, "ocl-reduce bench: writing %s failed\n", a.svg) > 0;
+  memset(&outputs, 0, sizeof outputs);
 done:
+  close_outputs(&outputs);
   ocl_reduce_context_destroy(probe);
   for (int k = 0; k < count; k++)
     cs[k].ops->destroy(&cs[k]);

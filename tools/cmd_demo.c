@@ -3,23 +3,34 @@
  * on the default device (or the one OCL_REDUCE_DEVICE names) with several operators, from host
  * memory and from device memory, and checks each result against a host loop.
  * ============================================================================================== */
-#include <stdio.h>
+#include <getopt.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tool.h"
 
 int cmd_demo(int argc, char **argv) {
-  if (argc > 1) {
-    const int help = strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0;
-    if (!help)
-      fprintf(stderr, "ocl-reduce demo: unknown argument '%s'\n", argv[1]);
-    fprintf(help ? stdout : stderr, "usage: ocl-reduce demo\n"
-                                    "Reduces generated arrays on the default device (see ocl-reduce "
-                                    "--help) and checks them against host loops.\n");
-    return help ? 0 : 2;
+  static const struct option longs[] = {{"device", required_argument, NULL, 'd'},
+                                        {"help", no_argument, NULL, 'h'},
+                                        {NULL, 0, NULL, 0}};
+  optind = 1;
+  opterr = 0;
+  for (int c; (c = getopt_long(argc, argv, ":d:h", longs, NULL)) != -1;) {
+    if (c == 'd') {
+      tool_select_device(optarg);
+    } else if (c == 'h') {
+      printf("usage: ocl-reduce demo [-d DEVICE]\n"
+             "Reduces generated arrays on the default device, or the one -d / --device or\n"
+             "OCL_REDUCE_DEVICE names, and checks them against host loops.\n");
+      return 0;
+    } else {
+      return tool_option_error("demo", argv, c);
+    }
   }
+  if (optind < argc)
+    return tool_usage_error("demo", "unexpected argument '%s'", argv[optind]);
   ocl_reduce_context *ctx = NULL;
   ocl_reduce_status s = ocl_reduce_context_create(NULL, &ctx);
   if (s != OCL_REDUCE_OK)

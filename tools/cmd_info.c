@@ -4,6 +4,7 @@
  * selection takes, the planner's plans per type (ocl_reduce_describe_plan), and a quick
  * self-check of sum, min and max on every type.
  * ============================================================================================== */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,47 +66,21 @@ static int self_check(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type
   return got == expect;
 }
 
-static int describe(const ocl_reduce_device_desc *d) {
-  printf("%s  %s / %s  (%s)\n", d->selector, d->platform_name, d->device_name,
-         type_word(d->device_type));
-  ocl_reduce_options opts;
-  ocl_reduce_options_init(&opts);
-  opts.device = d->selector;
-  ocl_reduce_context *ctx = NULL;
-  ocl_reduce_status s = ocl_reduce_context_create(&opts, &ctx);
-  if (s != OCL_REDUCE_OK) {
-    printf("  cannot create a context: %s: %s\n\n", ocl_reduce_status_name(s),
-           ocl_reduce_last_error(NULL));
-    return 1;
-  }
-  ocl_reduce_context_info info = {.struct_size = sizeof info};
-  s = ocl_reduce_context_query(ctx, &info);
-  if (s != OCL_REDUCE_OK) {
-    printf("  query failed: %s: %s\n\n", ocl_reduce_status_name(s), ocl_reduce_last_error(ctx));
-    ocl_reduce_context_destroy(ctx);
-    return 1;
-  }
-  printf("  version             %s; driver %s\n", info.device_version, info.driver_version);
-  printf("  compute units       %u\n", info.compute_units);
-  printf("  local memory        %llu KiB\n", (unsigned long long)(info.local_mem_bytes >> 10));
-  printf("  largest allocation  %llu MiB of %llu MiB\n",
-         (unsigned long long)(info.max_alloc_bytes >> 20),
-         (unsigned long long)(info.global_mem_bytes >> 20));
-  printf("  fp64                %s\n", info.has_fp64 ? "yes" : "no (f64 is refused)");
-  printf("  subgroups           cl_khr_subgroups %s, cl_khr_subgroup_shuffle %s, "
-         "cl_intel_subgroups %s",
-         info.has_khr_subgroups ? "yes" : "no", info.has_khr_subgroup_shuffle ? "yes" : "no",
-         info.has_intel_subgroups ? "yes" : "no");
-  if (info.nv_warp_size)
-    printf(", NVIDIA warps of %u (inline PTX shuffles%s)", info.nv_warp_size,
-           info.nv_warp_size == 32 ? "" : " need 32");
-  printf("\n");
-  printf("  automatic path      %s", info.path == OCL_REDUCE_PATH_SUBGROUP ? "subgroup" : "local");
-  if (info.path == OCL_REDUCE_PATH_SUBGROUP)
-    printf(" (%s, subgroup size %u)", info.subgroup_impl_name, info.subgroup_size);
-  printf(", work-group size %u\n", info.work_group_size);
-  /* The planner's plans, in OCL_REDUCE_POLICY syntax: what to force to compare. */
-  printf("  plans               (2^24 elements; OCL_REDUCE_POLICY syntax)\n");
+/* What `info` reports of one device: read once, printed as text or JSON. */
+typedef struct device_report {
+  const ocl_reduce_device_desc *desc;
+  char problem[1200]; /* why no context or query worked; empty when they did */
+  ocl_reduce_context_info info;
+  char plans[4 + OCL_REDUCE_TYPE_COUNT * 2][1024];
+  char plan_names[4 + OCL_REDUCE_TYPE_COUNT * 2][32];
+  int plan_count;
+  const char *checks[OCL_REDUCE_TYPE_COUNT]; /* "ok", "n/a" (no fp64) or "FAILED" */
+  int failures;
+} device_report;
+
+/* The planner's plans, in OCL_REDUCE_POLICY syntax (what to force to compare), and the
+ * self-check of every type. */
+static void examine(ocl_reduce_context *ctx, device_report *r) {
   static const struct {
     ocl_reduce_op op;
     size_t segment_length;
@@ -120,15 +95,16 @@ static int describe(const ocl_reduce_device_desc *d) {
       /* Segments for f32 only: the other types plan them alike. */
       if (shown[k].segment_length && type != OCL_REDUCE_F32)
         continue;
-      char plan[1024];
-      s = ocl_reduce_describe_plan(ctx, shown[k].op, type, (size_t)1 << 24,
-                                   shown[k].segment_length, plan, sizeof plan);
-      printf("    %s %-13s %s\n", ocl_reduce_type_name(type), shown[k].what,
-             s == OCL_REDUCE_OK ? plan : ocl_reduce_status_name(s));
+      snprintf(r->plan_names[r->plan_count], sizeof r->plan_names[0], "%s %s",
+               ocl_reduce_type_name(type), shown[k].what);
+      char *plan = r->plans[r->plan_count];
+      const ocl_reduce_status s = ocl_reduce_describe_plan(
+          ctx, shown[k].op, type, (size_t)1 << 24, shown[k].segment_length, plan, 1024);
+      if (s != OCL_REDUCE_OK)
+        snprintf(plan, 1024, "%s", ocl_reduce_status_name(s));
+      r->plan_count++;
     }
   }
-  printf("  self-check          ");
-  int failures = 0;
   for (int t = 0; t < OCL_REDUCE_TYPE_COUNT; t++) {
     static const ocl_reduce_op ops[] = {OCL_REDUCE_SUM, OCL_REDUCE_MIN, OCL_REDUCE_MAX};
     int ok = 1, refused = 0;
@@ -139,37 +115,230 @@ static int describe(const ocl_reduce_device_desc *d) {
         ok = 0;
       }
     }
-    printf("%s %s%s", ocl_reduce_type_name((ocl_reduce_type)t),
-           refused ? "n/a" : ok ? "ok" : "FAILED", t + 1 < OCL_REDUCE_TYPE_COUNT ? ", " : "\n\n");
-    failures += !ok && !refused;
+    r->checks[t] = refused ? "n/a" : ok ? "ok" : "FAILED";
+    r->failures += !ok && !refused;
+  }
+}
+
+/* Fills *r; returns the context whose strings r->info points into (destroy it after printing),
+ * or NULL when none could be created. */
+static ocl_reduce_context *report_of(const ocl_reduce_device_desc *d, device_report *r) {
+  memset(r, 0, sizeof *r);
+  r->desc = d;
+  r->info.struct_size = sizeof r->info;
+  ocl_reduce_options opts;
+  ocl_reduce_options_init(&opts);
+  opts.device = d->selector;
+  opts.backend = d->backend; /* else AUTO would hand NVIDIA's OpenCL device to CUDA */
+  ocl_reduce_context *ctx = NULL;
+  ocl_reduce_status s = ocl_reduce_context_create(&opts, &ctx);
+  if (s != OCL_REDUCE_OK) {
+    snprintf(r->problem, sizeof r->problem, "cannot create a context: %s: %s",
+             ocl_reduce_status_name(s), ocl_reduce_last_error(NULL));
+    r->failures = 1;
+    return NULL;
+  }
+  s = ocl_reduce_context_query(ctx, &r->info);
+  if (s != OCL_REDUCE_OK) {
+    snprintf(r->problem, sizeof r->problem, "query failed: %s: %s", ocl_reduce_status_name(s),
+             ocl_reduce_last_error(ctx));
+    r->failures = 1;
+  } else {
+    examine(ctx, r);
+  }
+  return ctx;
+}
+
+static void print_text(const device_report *r) {
+  const ocl_reduce_device_desc *d = r->desc;
+  const ocl_reduce_context_info *info = &r->info;
+  printf("%s  %s / %s  (%s)\n", d->selector, d->platform_name, d->device_name,
+         type_word(d->device_type));
+  if (r->problem[0]) {
+    printf("  %s\n\n", r->problem);
+    return;
+  }
+  printf("  version             %s; driver %s\n", info->device_version, info->driver_version);
+  printf("  compute units       %u\n", info->compute_units);
+  printf("  local memory        %llu KiB\n", (unsigned long long)(info->local_mem_bytes >> 10));
+  printf("  largest allocation  %llu MiB of %llu MiB\n",
+         (unsigned long long)(info->max_alloc_bytes >> 20),
+         (unsigned long long)(info->global_mem_bytes >> 20));
+  printf("  fp64                %s\n", info->has_fp64 ? "yes" : "no (f64 is refused)");
+  printf("  subgroups           cl_khr_subgroups %s, cl_khr_subgroup_shuffle %s, "
+         "cl_intel_subgroups %s",
+         info->has_khr_subgroups ? "yes" : "no", info->has_khr_subgroup_shuffle ? "yes" : "no",
+         info->has_intel_subgroups ? "yes" : "no");
+  if (info->nv_warp_size)
+    printf(", NVIDIA warps of %u (inline PTX shuffles%s)", info->nv_warp_size,
+           info->nv_warp_size == 32 ? "" : " need 32");
+  printf("\n");
+  printf("  automatic path      %s",
+         info->path == OCL_REDUCE_PATH_SUBGROUP ? "subgroup" : "local");
+  if (info->path == OCL_REDUCE_PATH_SUBGROUP)
+    printf(" (%s, subgroup size %u)", info->subgroup_impl_name, info->subgroup_size);
+  printf(", work-group size %u\n", info->work_group_size);
+  printf("  plans               (2^24 elements; OCL_REDUCE_POLICY syntax)\n");
+  for (int p = 0; p < r->plan_count; p++)
+    printf("    %-16s %s\n", r->plan_names[p], r->plans[p]);
+  printf("  self-check          ");
+  for (int t = 0; t < OCL_REDUCE_TYPE_COUNT; t++)
+    printf("%s %s%s", ocl_reduce_type_name((ocl_reduce_type)t), r->checks[t],
+           t + 1 < OCL_REDUCE_TYPE_COUNT ? ", " : "\n\n");
+}
+
+static void json_field(const char *key, const char *value, int last) {
+  printf("      \"%s\": ", key);
+  tool_json_string(stdout, value ? value : "");
+  printf("%s\n", last ? "" : ",");
+}
+
+static void print_json(const device_report *r, int last) {
+  const ocl_reduce_device_desc *d = r->desc;
+  const ocl_reduce_context_info *info = &r->info;
+  printf("    {\n");
+  json_field("selector", d->selector, 0);
+  json_field("backend", d->backend == OCL_REDUCE_BACKEND_CUDA ? "cuda" : "opencl", 0);
+  json_field("platform", d->platform_name, 0);
+  json_field("device", d->device_name, 0);
+  json_field("type", type_word(d->device_type), 0);
+  if (r->problem[0]) {
+    json_field("error", r->problem, 1);
+    printf("    }%s\n", last ? "" : ",");
+    return;
+  }
+  json_field("version", info->device_version, 0);
+  json_field("driver", info->driver_version, 0);
+  printf("      \"compute_units\": %u,\n      \"local_memory_bytes\": %llu,\n"
+         "      \"max_alloc_bytes\": %llu,\n      \"global_memory_bytes\": %llu,\n"
+         "      \"fp64\": %s,\n      \"khr_subgroups\": %s,\n      \"khr_subgroup_shuffle\": %s,\n"
+         "      \"intel_subgroups\": %s,\n      \"nv_warp_size\": %u,\n",
+         info->compute_units, (unsigned long long)info->local_mem_bytes,
+         (unsigned long long)info->max_alloc_bytes, (unsigned long long)info->global_mem_bytes,
+         info->has_fp64 ? "true" : "false", info->has_khr_subgroups ? "true" : "false",
+         info->has_khr_subgroup_shuffle ? "true" : "false",
+         info->has_intel_subgroups ? "true" : "false", info->nv_warp_size);
+  json_field("path", info->path == OCL_REDUCE_PATH_SUBGROUP ? "subgroup" : "local", 0);
+  json_field("subgroup_impl", info->subgroup_impl_name, 0);
+  printf("      \"subgroup_size\": %u,\n      \"work_group_size\": %u,\n", info->subgroup_size,
+         info->work_group_size);
+  printf("      \"plans\": {");
+  for (int p = 0; p < r->plan_count; p++) {
+    printf("%s\n        ", p ? "," : "");
+    tool_json_string(stdout, r->plan_names[p]);
+    printf(": ");
+    tool_json_string(stdout, r->plans[p]);
+  }
+  printf("\n      },\n      \"self_check\": {");
+  for (int t = 0; t < OCL_REDUCE_TYPE_COUNT; t++)
+    printf("%s\"%s\": \"%s\"", t ? ", " : "", ocl_reduce_type_name((ocl_reduce_type)t),
+           r->checks[t]);
+  printf("}\n    }%s\n", last ? "" : ",");
+}
+
+static void usage(void) {
+  printf("usage: ocl-reduce info [--json] [-d DEVICE]\n"
+         "Lists every device of every backend: the capabilities the paths depend on, the path\n"
+         "automatic selection takes, the planner's plans, and a self-check of sum, min and max\n"
+         "on every type. Exits 1 when a self-check fails.\n"
+         "  -d, --device DEV    only the device OCL_REDUCE_DEVICE=DEV would take (P:D, cuda:N,\n"
+         "                      pocl, intel, nvidia, cuda, cpu, gpu, or part of its name)\n"
+         "      --json          as one JSON object on stdout\n"
+         "  -h, --help          this text\n");
+}
+
+/* -d: the one device a context created with `selector` opens, as ocl_reduce_devices lists it. */
+static int chosen_device(const char *selector, const ocl_reduce_device_desc *devices,
+                         size_t count, size_t *index) {
+  ocl_reduce_options opts;
+  ocl_reduce_options_init(&opts);
+  opts.device = selector;
+  ocl_reduce_context *ctx = NULL;
+  ocl_reduce_context_info info = {.struct_size = sizeof info};
+  ocl_reduce_status s = ocl_reduce_context_create(&opts, &ctx);
+  if (s == OCL_REDUCE_OK)
+    s = ocl_reduce_context_query(ctx, &info);
+  if (s != OCL_REDUCE_OK) {
+    tool_fail("choosing the device", s, ctx);
+    ocl_reduce_context_destroy(ctx);
+    return 0;
   }
   ocl_reduce_context_destroy(ctx);
-  return failures != 0;
+  for (size_t i = 0; i < count; i++)
+    if (devices[i].backend == info.backend &&
+        devices[i].platform_index == info.platform_index &&
+        devices[i].device_index == info.device_index) {
+      *index = i;
+      return 1;
+    }
+  fprintf(stderr, "ocl-reduce info: device %s is not in the listing\n", selector);
+  return 0;
 }
 
 int cmd_info(int argc, char **argv) {
-  (void)argv;
-  if (argc > 1) {
-    fprintf(stderr, "usage: ocl-reduce info\n");
-    return 2;
+  static const struct option longs[] = {{"json", no_argument, NULL, 'j'},
+                                        {"device", required_argument, NULL, 'd'},
+                                        {"help", no_argument, NULL, 'h'},
+                                        {NULL, 0, NULL, 0}};
+  int json = 0;
+  const char *selector = NULL;
+  optind = 1;
+  opterr = 0;
+  for (int c; (c = getopt_long(argc, argv, ":d:h", longs, NULL)) != -1;) {
+    switch (c) {
+    case 'j': json = 1; break;
+    case 'd': selector = optarg; break;
+    case 'h': usage(); return 0;
+    default: return tool_option_error("info", argv, c);
+    }
   }
+  if (optind < argc)
+    return tool_usage_error("info", "unexpected argument '%s'", argv[optind]);
   size_t count = 0;
   ocl_reduce_status s = ocl_reduce_devices(NULL, 0, &count);
   if (s != OCL_REDUCE_OK)
     return tool_fail("listing devices", s, NULL);
   if (count == 0) {
-    printf("no OpenCL device found (is an ICD installed? OCL_ICD_VENDORS=%s)\n",
-           getenv("OCL_ICD_VENDORS") ? getenv("OCL_ICD_VENDORS") : "(unset)");
+    fprintf(stderr, "ocl-reduce info: no device found (is an OpenCL ICD installed? "
+                    "OCL_ICD_VENDORS=%s)\n",
+            getenv("OCL_ICD_VENDORS") ? getenv("OCL_ICD_VENDORS") : "(unset)");
     return 1;
   }
   ocl_reduce_device_desc *devices = calloc(count, sizeof *devices);
-  if (!devices)
+  device_report *report = malloc(sizeof *report);
+  if (!devices || !report) {
+    free(devices);
+    free(report);
     return 1;
+  }
   devices[0].struct_size = sizeof devices[0];
   s = ocl_reduce_devices(devices, count, &count);
-  int failures = 0;
-  for (size_t i = 0; i < count && s == OCL_REDUCE_OK; i++)
-    failures += describe(&devices[i]);
+  size_t first = 0, last = count;
+  if (s != OCL_REDUCE_OK)
+    last = 0, tool_fail("listing devices", s, NULL);
+  else if (selector && chosen_device(selector, devices, count, &first))
+    last = first + 1;
+  else if (selector)
+    last = 0;
+  int failures = s != OCL_REDUCE_OK || first == last;
+  if (json && first < last) {
+    const int v = ocl_reduce_version();
+    printf("{\n  \"library_version\": \"%d.%d.%d\",\n  \"devices\": [\n", v / 10000,
+           v / 100 % 100, v % 100);
+  }
+  for (size_t i = first; i < last; i++) {
+    ocl_reduce_context *ctx = report_of(&devices[i], report);
+    if (json)
+      print_json(report, i + 1 == last);
+    else
+      print_text(report);
+    ocl_reduce_context_destroy(ctx);
+    fflush(stdout);
+    failures += report->failures;
+  }
+  if (json && first < last)
+    printf("  ]\n}\n");
+  free(report);
   free(devices);
   return failures ? 1 : 0;
 }

@@ -5,20 +5,49 @@
  * ============================================================================================== */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
+#include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tool.h"
 
-static int usage(void) {
-  fprintf(stderr, "usage: ocl-reduce reduce [--op sum|prod|min|max|and|or|xor] "
-                  "[--type i32|u32|i64|u64|f32|f64] [--binary] [-v] [FILE]\n"
-                  "Reads FILE (default: stdin). Text: numbers separated by spaces, newlines or "
-                  "commas.\n--binary: raw little-endian elements of --type. Defaults: --op sum "
-                  "--type f64.\n");
-  return 2;
+static void usage(void) {
+  printf("usage: ocl-reduce reduce [options] [FILE]\n"
+         "Reads numbers from FILE (default, or '-': stdin) and prints their reduction.\n"
+         "  -o, --op OP         sum, prod, min, max, and, or, xor (default sum)\n"
+         "  -t, --type TYPE     i32, u32, i64, u64, f32, f64 (default f64)\n"
+         "  -b, --binary        raw little-endian elements of TYPE instead of text\n"
+         "  -d, --device DEV    the device, as OCL_REDUCE_DEVICE (P:D, cuda:N, pocl, intel,\n"
+         "                      nvidia, cuda, cpu, gpu, or part of its name)\n"
+         "  -v, --verbose       say on stderr what ran where\n"
+         "  -h, --help          this text\n"
+         "Text: numbers separated by spaces, newlines or commas; integers in decimal or 0x hex\n"
+         "(010 is ten); floats as C writes them, inf and nan included. A number the type cannot\n"
+         "hold is an error.\n");
+}
+
+/* An integer of the text: a sign, then decimal or 0x hex digits. Sets *valid (the syntax) and
+ * *in_range (the type holds it), and the value's 64 bits. */
+static void parse_integer(const char *word, ocl_reduce_type type, int *valid, int *in_range,
+                          uint64_t *bits) {
+  const int negative = word[0] == '-';
+  unsigned long long magnitude = 0;
+  const int parsed = tool_parse_count(word + (negative || word[0] == '+'), ULLONG_MAX, &magnitude);
+  *valid = parsed != 0;
+  const int is_signed = type == OCL_REDUCE_I32 || type == OCL_REDUCE_I64;
+  const int wide = type == OCL_REDUCE_I64 || type == OCL_REDUCE_U64;
+  const unsigned long long largest = is_signed ? (wide ? INT64_MAX : INT32_MAX)
+                                               : (wide ? UINT64_MAX : UINT32_MAX);
+  /* Below zero: signed types reach one further (-2^31, -2^63); unsigned ones only -0. */
+  const unsigned long long most_negative = is_signed ? largest + 1 : 0;
+  *in_range = parsed == 1 && magnitude <= (negative ? most_negative : largest);
+  *bits = negative ? 0 - (uint64_t)magnitude : (uint64_t)magnitude;
 }
 
 /* Appends one element parsed from `word`; returns 0 with a message on bad input. */
@@ -34,34 +63,27 @@ static int append_text(const char *word, ocl_reduce_type type, unsigned char **d
     *capacity = grown;
   }
   unsigned char *at = *data + *count * size;
-  char *end = NULL;
-  errno = 0;
-  int ok = 1;
+  int valid = 1, in_range = 1;
   if (type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64) {
-    double v = strtod(word, &end);
-    if (type == OCL_REDUCE_F32) {
-      float f = (float)v;
-      memcpy(at, &f, 4);
-    } else {
-      memcpy(at, &v, 8);
-    }
-  } else if (type == OCL_REDUCE_I32 || type == OCL_REDUCE_I64) {
-    long long v = strtoll(word, &end, 0);
-    ok = errno == 0 && (type == OCL_REDUCE_I64 || (v >= INT32_MIN && v <= INT32_MAX));
-    int32_t narrow = (int32_t)v;
-    int64_t wide = (int64_t)v;
-    memcpy(at, type == OCL_REDUCE_I32 ? (void *)&narrow : (void *)&wide, size);
+    char *end = NULL;
+    errno = 0;
+    const double v = strtod(word, &end);
+    valid = end != word && *end == '\0';
+    /* Overflow (not underflow, which rounds to a denormal or zero as any C parser does). */
+    in_range = !(errno == ERANGE && fabs(v) == HUGE_VAL) &&
+               !(type == OCL_REDUCE_F32 && isfinite(v) && fabs(v) > FLT_MAX &&
+                 isinf((float)v));
+    const float f = (float)v;
+    memcpy(at, type == OCL_REDUCE_F32 ? (const void *)&f : (const void *)&v, size);
   } else {
-    ok = word[0] != '-';
-    unsigned long long v = strtoull(word, &end, 0);
-    ok = ok && errno == 0 && (type == OCL_REDUCE_U64 || v <= UINT32_MAX);
-    uint32_t narrow = (uint32_t)v;
-    uint64_t wide = (uint64_t)v;
-    memcpy(at, type == OCL_REDUCE_U32 ? (void *)&narrow : (void *)&wide, size);
+    uint64_t bits = 0;
+    parse_integer(word, type, &valid, &in_range, &bits);
+    const uint32_t narrow = (uint32_t)bits; /* two's complement: the low half, signed or not */
+    memcpy(at, size == 4 ? (const void *)&narrow : (const void *)&bits, size);
   }
-  if (!ok || end == word || *end != '\0') {
-    fprintf(stderr, "ocl-reduce: line %zu: '%s' is %s %s\n", line, word,
-            ok ? "not a valid" : "out of range for", ocl_reduce_type_name(type));
+  if (!valid || !in_range) {
+    fprintf(stderr, "ocl-reduce reduce: line %zu: '%s' is %s %s\n", line, word,
+            valid ? "out of range for" : "not a valid", ocl_reduce_type_name(type));
     return 0;
   }
   (*count)++;
@@ -86,7 +108,7 @@ static int read_text(FILE *in, ocl_reduce_type type, unsigned char **data, size_
     } else if (len + 1 < sizeof word) {
       word[len++] = (char)c;
     } else {
-      fprintf(stderr, "ocl-reduce: line %zu: a number longer than %zu characters\n", line,
+      fprintf(stderr, "ocl-reduce reduce: line %zu: a number longer than %zu characters\n", line,
               sizeof word - 1);
       return 0;
     }
@@ -111,7 +133,7 @@ static int read_binary(FILE *in, ocl_reduce_type type, unsigned char **data, siz
   }
   const size_t size = ocl_reduce_type_size(type);
   if (bytes % size) {
-    fprintf(stderr, "ocl-reduce: %zu bytes are not a whole number of %s elements\n", bytes,
+    fprintf(stderr, "ocl-reduce reduce: %zu bytes are not a whole number of %s elements\n", bytes,
             ocl_reduce_type_name(type));
     return 0;
   }
@@ -119,47 +141,82 @@ static int read_binary(FILE *in, ocl_reduce_type type, unsigned char **data, siz
   return 1;
 }
 
+/* Opens FILE for reading, or takes stdin; a directory is refused here (fopen takes one and the
+ * first read fails). NULL after a message. */
+static FILE *open_input(const char *path, int binary) {
+  if (!path || !strcmp(path, "-"))
+    return stdin;
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "ocl-reduce reduce: %s is a directory\n", path);
+    return NULL;
+  }
+  FILE *in = fopen(path, binary ? "rb" : "r");
+  if (!in)
+    fprintf(stderr, "ocl-reduce reduce: cannot open %s: %s\n", path, strerror(errno));
+  return in;
+}
+
+static int parse_args(int argc, char **argv, ocl_reduce_op *op, ocl_reduce_type *type,
+                      int *binary, int *verbose, const char **path) {
+  static const struct option longs[] = {
+      {"op", required_argument, NULL, 'o'},     {"type", required_argument, NULL, 't'},
+      {"binary", no_argument, NULL, 'b'},       {"device", required_argument, NULL, 'd'},
+      {"verbose", no_argument, NULL, 'v'},      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0}};
+  optind = 1;
+  opterr = 0;
+  for (int c; (c = getopt_long(argc, argv, ":o:t:bd:vh", longs, NULL)) != -1;) {
+    int found = 0;
+    switch (c) {
+    case 'o':
+      for (int o = 0; o <= OCL_REDUCE_XOR; o++) /* scalar operators: one element printed */
+        if (!strcmp(optarg, ocl_reduce_op_name((ocl_reduce_op)o)))
+          *op = (ocl_reduce_op)o, found = 1;
+      if (!found)
+        return tool_usage_error("reduce", "--op: unknown operator '%s' (sum, prod, min, max, "
+                                          "and, or, xor)", optarg);
+      break;
+    case 't':
+      for (int t = 0; t < OCL_REDUCE_TYPE_COUNT; t++)
+        if (!strcmp(optarg, ocl_reduce_type_name((ocl_reduce_type)t)))
+          *type = (ocl_reduce_type)t, found = 1;
+      if (!found)
+        return tool_usage_error("reduce", "--type: unknown type '%s' (i32, u32, i64, u64, f32, "
+                                          "f64)", optarg);
+      break;
+    case 'b': *binary = 1; break;
+    case 'd': tool_select_device(optarg); break;
+    case 'v': *verbose = 1; break;
+    case 'h': usage(); return 0;
+    default: return tool_option_error("reduce", argv, c);
+    }
+  }
+  if (optind + 1 < argc)
+    return tool_usage_error("reduce", "one input file at most: '%s' is a second", argv[optind + 1]);
+  *path = optind < argc ? argv[optind] : NULL;
+  return -1;
+}
+
 int cmd_reduce(int argc, char **argv) {
   ocl_reduce_op op = OCL_REDUCE_SUM;
   ocl_reduce_type type = OCL_REDUCE_F64;
   int binary = 0, verbose = 0;
   const char *path = NULL;
-  for (int i = 1; i < argc; i++) {
-    int found = 0;
-    if (!strcmp(argv[i], "--binary")) {
-      binary = 1;
-    } else if (!strcmp(argv[i], "-v")) {
-      verbose = 1;
-    } else if (!strcmp(argv[i], "--op") && i + 1 < argc) {
-      for (int o = 0; o <= OCL_REDUCE_XOR; o++) /* scalar operators: one element printed */
-        if (!strcmp(argv[i + 1], ocl_reduce_op_name((ocl_reduce_op)o)))
-          op = (ocl_reduce_op)o, found = 1;
-      if (!found)
-        return usage();
-      i++;
-    } else if (!strcmp(argv[i], "--type") && i + 1 < argc) {
-      for (int t = 0; t < OCL_REDUCE_TYPE_COUNT; t++)
-        if (!strcmp(argv[i + 1], ocl_reduce_type_name((ocl_reduce_type)t)))
-          type = (ocl_reduce_type)t, found = 1;
-      if (!found)
-        return usage();
-      i++;
-    } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-      return usage();
-    } else if (!path) {
-      path = argv[i];
-    } else {
-      return usage();
-    }
-  }
-  FILE *in = (!path || !strcmp(path, "-")) ? stdin : fopen(path, binary ? "rb" : "r");
-  if (!in) {
-    fprintf(stderr, "ocl-reduce: cannot open %s: %s\n", path, strerror(errno));
+  const int done = parse_args(argc, argv, &op, &type, &binary, &verbose, &path);
+  if (done >= 0)
+    return done;
+  FILE *in = open_input(path, binary);
+  if (!in)
     return 1;
-  }
   unsigned char *data = NULL;
   size_t count = 0;
   int ok = binary ? read_binary(in, type, &data, &count) : read_text(in, type, &data, &count);
+  if (ok && ferror(in)) {
+    fprintf(stderr, "ocl-reduce reduce: cannot read %s: %s\n", path && strcmp(path, "-") ? path
+                    : "stdin", strerror(errno));
+    ok = 0;
+  }
   if (in != stdin)
     fclose(in);
   if (!ok) {

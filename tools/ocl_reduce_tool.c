@@ -46,8 +46,10 @@ static void usage(FILE *out) {
                "commands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(out, "  %-6s %s\n", commands[i].name, commands[i].help);
-  fprintf(out, "\nThe device, path and subgroup implementation come from OCL_REDUCE_DEVICE,\n"
-               "OCL_REDUCE_PATH and OCL_REDUCE_SUBGROUP (see include/ocl_reduce.h).\n");
+  fprintf(out, "\n'ocl-reduce <command> --help' lists a command's options. Every command takes\n"
+               "-d / --device DEV (P:D, cuda:N, pocl, intel, nvidia, cuda, cpu, gpu, or part of\n"
+               "the device's name), else OCL_REDUCE_DEVICE; the path and subgroup implementation\n"
+               "come from OCL_REDUCE_PATH and OCL_REDUCE_SUBGROUP (see include/ocl_reduce.h).\n");
 }
 
 int main(int argc, char **argv) {
@@ -64,7 +66,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (strcmp(argv[1], commands[i].name) == 0)
       return commands[i].run(argc - 1, argv + 1);
-  fprintf(stderr, "ocl-reduce: unknown command '%s'\n\n", argv[1]);
-  usage(stderr);
+  fprintf(stderr, "ocl-reduce: unknown command '%s' (demo, info, reduce, bench; see "
+                  "ocl-reduce --help)\n", argv[1]);
   return 2;
 }

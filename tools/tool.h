@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ocl_reduce.h"
 
@@ -17,6 +18,24 @@ int cmd_demo(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_reduce(int argc, char **argv);
+
+/* Argument parsing (tool_args.c). Each subcommand parses with getopt_long and prints its usage
+ * to stdout on --help (exit 0); errors name the argument on stderr and exit 2. */
+/* Prints "ocl-reduce <command>: <message>" and where the options are listed; returns 2. */
+int tool_usage_error(const char *command, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The message for getopt_long's '?' (unknown option) or ':' (missing value); returns 2. */
+int tool_option_error(const char *command, char **argv, int code);
+/* A whole decimal number, or hexadecimal after 0x (never octal: 010 is ten): 1 when it is at
+ * most max, -1 when larger, 0 for anything else ("1e3", "12abc", "-1", ""). */
+int tool_parse_count(const char *text, unsigned long long max, unsigned long long *out);
+/* The same with an optional '-', within [min, max]. */
+int tool_parse_int(const char *text, int min, int max, int *out);
+/* -d / --device: OCL_REDUCE_DEVICE's syntax, for every context this process creates. */
+void tool_select_device(const char *selector);
+/* `text` as a JSON string, quoted and escaped; as XML character data (SVG), escaped. */
+void tool_json_string(FILE *out, const char *text);
+void tool_xml_text(FILE *out, const char *text);
 
 /* Prints "ocl-reduce: <what>: <status name>: <detail>" to stderr and returns 1. */
 int tool_fail(const char *what, ocl_reduce_status status, const ocl_reduce_context *ctx);

@@ -1,0 +1,100 @@
+#!/bin/sh
+# The ocl-reduce command line against what it must do: each case is the exit status it must have,
+# a fixed string its stdout (out:) or stderr (err:) must hold, or a whole line of its stdout
+# (line:), the input on stdin, and the arguments. Usage: tests/check_cli.sh path/to/ocl-reduce
+set -u
+tool=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+# expect STATUS STREAM:TEXT INPUT ARGS...
+expect() {
+  status=$1 where=${2%%:*} text=${2#*:} input=$3 whole=
+  shift 3
+  if [ "$where" = line ]; then
+    where=out whole=-x
+  fi
+  printf '%b' "$input" | "$tool" "$@" >"$work/out" 2>"$work/err"
+  got=$?
+  if [ "$got" -ne "$status" ] || ! grep -qF $whole -- "$text" "$work/$where"; then
+    echo "FAILED: ocl-reduce $* (stdin '$input'): exit $got (wanted $status), $where lacks '$text'"
+    sed 's/^/  out: /' "$work/out" | head -5
+    sed 's/^/  err: /' "$work/err" | head -5
+    failures=$((failures + 1))
+  fi
+}
+
+# Top level and --help everywhere: stdout, exit 0.
+expect 0 "out:usage: ocl-reduce <command>" "" --help
+expect 2 "err:unknown command 'frobnicate'" "" frobnicate
+for command in demo info reduce bench; do
+  expect 0 "out:usage: ocl-reduce $command" "" "$command" --help
+  expect 0 "out:usage: ocl-reduce $command" "" "$command" -h
+  expect 2 "err:unknown option '--bogus'" "" "$command" --bogus
+done
+expect 2 "err:unexpected argument 'extra'" "" demo extra
+expect 2 "err:unexpected argument 'extra'" "" info extra
+
+# reduce: --opt=value, short options, decimal (010 is ten) and 0x, ranges, files.
+expect 0 "line:23" "010 0x10 -3" reduce --type=i32
+expect 0 "line:16" "010 0x10 -3" reduce -o max -t i32
+expect 0 "line:-3" "010 0x10 -3" reduce --op=min --type i64
+expect 0 "line:-2147483648" "-2147483648" reduce --type i32
+expect 1 "err:'2147483648' is out of range for i32" "2147483648" reduce --type i32
+expect 1 "err:'-1' is out of range for u32" "-1" reduce --type u32
+expect 0 "line:18446744073709551615" "0xffffffffffffffff" reduce --type u64
+expect 1 "err:'18446744073709551616' is out of range for u64" "18446744073709551616" \
+  reduce --type u64
+expect 1 "err:'12abc' is not a valid i32" "12abc" reduce --type i32
+expect 1 "err:'1e39' is out of range for f32" "1e39" reduce --type f32
+expect 1 "err:'1e309' is out of range for f64" "1e309" reduce --type f64
+expect 0 "line:inf" "inf 1" reduce --type f32
+expect 0 "line:0" "1e-50" reduce --type f32
+expect 2 "err:option '--op' needs a value" "" reduce --op
+expect 2 "err:option '-t' needs a value" "" reduce -t
+expect 2 "err:--op: unknown operator 'median'" "" reduce --op median
+expect 2 "err:--type: unknown type 'f16'" "" reduce --type f16
+expect 2 "err:'b' is a second" "" reduce a b
+expect 1 "err:is a directory" "" reduce "$work"
+expect 1 "err:cannot open $work/missing" "" reduce "$work/missing"
+printf '5\n7\n' >"$work/numbers.txt"
+expect 0 "line:12" "" reduce --type=u32 "$work/numbers.txt"
+expect 0 "line:12" "" reduce --device=cpu --type=u32 "$work/numbers.txt"
+expect 1 "err:device selector 'no-such-device' matches none" "1" reduce -d no-such-device
+
+# bench: strict numbers, outputs opened first, escaped machine-readable outputs.
+expect 2 "err:--n '1e3'" "" bench --n 1e3
+expect 2 "err:--n '12abc'" "" bench --n 12abc
+expect 2 "err:--reps '5x'" "" bench --reps 5x
+expect 2 "err:--warmup '-1'" "" bench --warmup -1
+expect 2 "err:--sizes '10:x'" "" bench --sizes 10:x
+expect 2 "err:--segments '0'" "" bench --segments 0
+expect 1 "err:cannot write $work/no/such.json" "" bench --json "$work/no/such.json"
+expect 0 "out:ratio" "" bench --quick --sizes=10:12:2 --reps=3 --json="$work/b.json" \
+  --svg "$work/b.svg" --csv "$work/b.csv"
+if command -v python3 >/dev/null; then
+  python3 - "$work" <<'EOF' || failures=$((failures + 1))
+import csv, json, sys, xml.etree.ElementTree as tree
+work = sys.argv[1]
+results = json.load(open(work + "/b.json"))["results"]
+assert results and all(r["device_min_us"] <= r["device_us"] <= r["device_p90_us"] for r in results)
+tree.parse(work + "/b.svg")
+assert len(list(csv.DictReader(open(work + "/b.csv")))) == len(results)
+EOF
+fi
+
+# info: JSON, and one device chosen as the library would.
+expect 0 "out:\"devices\"" "" info --json --device=0:0
+if command -v python3 >/dev/null; then
+  "$tool" info --json -d 0:0 | python3 -c \
+    'import json, sys; d = json.load(sys.stdin)["devices"]; assert len(d) == 1, d' ||
+    failures=$((failures + 1))
+fi
+expect 1 "err:matches none" "" info -d no-such-device
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures cases failed"
+  exit 1
+fi
+echo "all cases passed"
