@@ -57,6 +57,12 @@
  *                          per work-item; chains: accumulators they feed, at most unroll;
  *                          prefetch: the next loads issued before the last are combined).
  *   OCL_REDUCE_BACKEND     auto | opencl | cuda
+ *   OCL_REDUCE_CACHE_DIR   where compiled programs are kept between processes (OpenCL device
+ *                          binaries, CUDA cubins), or "off". Default: $XDG_CACHE_HOME/ocl_reduce,
+ *                          else $HOME/.cache/ocl_reduce. A program is found again only for the same
+ *                          kernel text, device, driver, compiler and library version; a damaged or
+ *                          foreign entry is ignored and rebuilt; a directory that cannot be written
+ *                          only costs the build. Safe for many processes at once.
  */
 #ifndef OCL_REDUCE_H
 #define OCL_REDUCE_H
@@ -267,6 +273,9 @@ typedef struct ocl_reduce_options {
   int profiling;                          /* nonzero: record device times of kernels, see
                                              ocl_reduce_last_kernel_ns */
   ocl_reduce_determinism determinism;     /* as OCL_REDUCE_DETERMINISM; see below */
+  const char *cache_dir;                  /* as OCL_REDUCE_CACHE_DIR: where built programs are
+                                             kept between processes, or "off"; NULL: the
+                                             environment, else the default (see there) */
 } ocl_reduce_options;
 
 OCL_REDUCE_API void ocl_reduce_options_init(ocl_reduce_options *opts);
@@ -285,6 +294,14 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_context_create(const ocl_reduce_opti
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_context_create_opencl(const ocl_reduce_options *opts,
                                                                   void *cl_command_queue,
                                                                   ocl_reduce_context **out);
+
+/* Creates a context that runs on an application's CUDA stream (a CUstream, not the legacy NULL
+ * stream): its work is ordered with the application's on that stream, in the stream's context
+ * and on its device. Neither the stream nor its context is retained: keep both alive until the
+ * context is destroyed. opts->device and opts->backend are ignored. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_context_create_cuda(const ocl_reduce_options *opts,
+                                                                void *cu_stream,
+                                                                ocl_reduce_context **out);
 
 /* Releases the application's context handle; NULL is accepted. Buffers, operators and programs
  * made on the context may be destroyed before or after it, in any order: each holds a reference
@@ -331,6 +348,9 @@ typedef struct ocl_reduce_context_info {
   uint64_t kernel_builds;
   uint64_t bytes_to_device;
   uint64_t device_allocations;
+  /* Of kernel_builds, the programs loaded from the disk cache (OCL_REDUCE_CACHE_DIR) instead of
+   * compiled. */
+  uint64_t programs_from_disk;
 } ocl_reduce_context_info;
 
 /* Fills *info up to info->struct_size (zeroing bytes past the fields this library knows); a
@@ -403,6 +423,37 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_reduce(ocl_reduce_context *ct
                                                           const ocl_reduce_buffer *input,
                                                           size_t offset, size_t count,
                                                           void *result);
+
+/* ---------------------------------------------------------------------------------------------
+ * Enqueueing without waiting.
+ *
+ * A call whose results go to a buffer (ocl_reduce_into, ocl_reduce_segments,
+ * ocl_reduce_segments_offsets, ocl_reduce_multi, ocl_reduce_windows, ocl_reduce_custom and its
+ * segmented forms, with an ocl_reduce_buffer_output) returns as soon as its work is enqueued on the context's queue
+ * (OpenCL) or stream (CUDA): it does not wait for the device. Calls run on the device in the
+ * order they were made, and the context reuses its scratch memory only in that order, so any
+ * number of them may be in flight at once; read the results with ocl_reduce_buffer_read (which
+ * waits), or wait with the functions below. What still waits: results in host memory, input in
+ * host memory (it is copied before the call returns, so the caller may reuse it at once),
+ * offsets in a buffer (checked on the device and read back), and options.profiling.
+ *
+ * With an application's queue or stream (ocl_reduce_context_create_opencl / _cuda) the library's
+ * work is ordered with the application's on it; across queues, streams or devices, use events:
+ * ------------------------------------------------------------------------------------------- */
+
+/* Makes the work the context enqueues from now on wait for `events` (count of them): cl_event
+ * handles on OpenCL (a barrier with a wait list), CUevent handles on CUDA (cuStreamWaitEvent).
+ * The events are not retained beyond the call. count 0 does nothing. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_enqueue_wait(ocl_reduce_context *ctx,
+                                                         void *const *events, size_t count);
+
+/* Gives, in *event, a new event that completes when everything the context has enqueued so far
+ * has finished, and makes sure that work is submitted to the device: a cl_event (release it with
+ * clReleaseEvent) or a CUevent (cuEventDestroy). *event is untouched on failure. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_enqueue_marker(ocl_reduce_context *ctx, void **event);
+
+/* Waits until everything the context has enqueued has finished. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_finish(ocl_reduce_context *ctx);
 
 /* ---------------------------------------------------------------------------------------------
  * Many reductions in one call: segments of an array, or several operators over one array.
@@ -493,6 +544,14 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_segments_offsets(ocl_reduce_context 
                                                              size_t segment_count,
                                                              ocl_reduce_input offsets,
                                                              ocl_reduce_output results);
+
+/* Reduces count elements of the input, as ocl_reduce does, into one result: in host memory, or
+ * in a buffer (result.offset counts results of ocl_reduce_result_size(op, type) bytes), where the
+ * call returns once the work is enqueued (see "Enqueueing without waiting"). The result buffer
+ * must not overlap the input. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_into(ocl_reduce_context *ctx, ocl_reduce_op op,
+                                                 ocl_reduce_type type, ocl_reduce_input input,
+                                                 size_t count, ocl_reduce_output result);
 
 /* Reduces the same count elements with op_count (1 .. OCL_REDUCE_MULTI_MAX_OPS) operators in one
  * pass over the data, for example sum, min and max together, and writes op_count results in the

@@ -27,6 +27,7 @@ typedef struct settings {
   ocl_reduce_backend backend;
   int profiling;
   ocl_reduce_determinism determinism;
+  char cache_dir[ORX_CACHE_DIR_CAPACITY]; /* resolved: "" when off */
   int disable_fp64;
   int disable_subgroups;
   orx_policy_override policy;
@@ -122,6 +123,10 @@ static ocl_reduce_status read_settings(const ocl_reduce_options *opts, settings 
   s->backend = opts->backend;
   s->profiling = opts->profiling;
   s->determinism = has_determinism ? opts->determinism : OCL_REDUCE_DETERMINISM_DEFAULT;
+  const int has_cache_dir =
+      opts->struct_size >= offsetof(ocl_reduce_options, cache_dir) + sizeof opts->cache_dir;
+  ORX_FORWARD(orx_disk_cache_dir(has_cache_dir ? opts->cache_dir : NULL, s->cache_dir,
+                                 sizeof s->cache_dir));
   if (s->determinism == OCL_REDUCE_DETERMINISM_DEFAULT) {
     s->determinism = OCL_REDUCE_RUN_TO_RUN;
     if ((text = orx_env("OCL_REDUCE_DETERMINISM")) != NULL) {
@@ -178,12 +183,26 @@ static int names_backend(const char *selector, const char *prefix) {
          (strlen(selector) == name && orx_strcasestr(prefix, selector));
 }
 
+/* An application's queue or stream: the backend of its kind (create_opencl, create_cuda). */
+typedef struct native_queue {
+  void *handle; /* cl_command_queue or CUstream; NULL: the context makes its own */
+  ocl_reduce_backend kind;
+} native_queue;
+
 /* Opens the backend the settings ask for. AUTO: a backend whose selectors the device selector
  * uses; else the registry's first (OpenCL), then a backend that adopts what it opened (see
  * backend.h: an NVIDIA GPU runs through CUDA where CUDA can run). An application's queue stays
- * with the backend that takes queues. */
+ * with the backend of its kind. */
 static ocl_reduce_status open_backend(ocl_reduce_context *ctx, const settings *s,
-                                      void *native_queue) {
+                                      const native_queue *queue) {
+  if (queue->handle) {
+    const orx_backend_ops *ops = orx_backend_of_kind(queue->kind);
+    if (!ops)
+      return orx_fail(ctx, OCL_REDUCE_ERROR_BACKEND_UNAVAILABLE,
+                      "this library was built without the %s backend",
+                      orx_backend_kind_name(queue->kind));
+    return open_with(ctx, ops, NULL, queue->handle, s->profiling);
+  }
   if (s->backend != OCL_REDUCE_BACKEND_AUTO) {
     const orx_backend_ops *ops = orx_backend_of_kind(s->backend);
     if (!ops)
@@ -191,21 +210,17 @@ static ocl_reduce_status open_backend(ocl_reduce_context *ctx, const settings *s
                       "this library was built without the %s backend (its headers were missing "
                       "at build time)",
                       orx_backend_kind_name(s->backend));
-    return open_with(ctx, ops, s->device, native_queue, s->profiling);
+    return open_with(ctx, ops, s->device, NULL, s->profiling);
   }
-  for (size_t i = 0; i < orx_backend_count() && !native_queue; i++) {
+  for (size_t i = 0; i < orx_backend_count(); i++) {
     const orx_backend_ops *ops = orx_backend_at(i);
     if (ops->selector_prefix && s->device && names_backend(s->device, ops->selector_prefix))
       return open_with(ctx, ops, s->device, NULL, s->profiling);
   }
-  size_t first = 0;
-  while (native_queue && first + 1 < orx_backend_count() && !orx_backend_at(first)->takes_queue)
-    first++;
-  ocl_reduce_status status =
-      open_with(ctx, orx_backend_at(first), s->device, native_queue, s->profiling);
+  const size_t first = 0;
+  ocl_reduce_status status = open_with(ctx, orx_backend_at(first), s->device, NULL, s->profiling);
   const int none = status == OCL_REDUCE_ERROR_NO_PLATFORM || status == OCL_REDUCE_ERROR_NO_DEVICE;
-  for (size_t i = 0; i < orx_backend_count() && !native_queue && (status == OCL_REDUCE_OK || none);
-       i++) {
+  for (size_t i = 0; i < orx_backend_count() && (status == OCL_REDUCE_OK || none); i++) {
     const orx_backend_ops *ops = orx_backend_at(i);
     char selector[300];
     if (i == first || !ops->adopt ||
@@ -220,10 +235,11 @@ static ocl_reduce_status open_backend(ocl_reduce_context *ctx, const settings *s
 }
 
 static ocl_reduce_status open_context(ocl_reduce_context *ctx, const settings *s,
-                                      void *native_queue) {
+                                      const native_queue *queue) {
   ctx->profiling = s->profiling;
   ctx->determinism = s->determinism;
-  ORX_FORWARD(open_backend(ctx, s, native_queue));
+  orx_strlcpy(ctx->cache_dir, s->cache_dir, sizeof ctx->cache_dir);
+  ORX_FORWARD(open_backend(ctx, s, queue));
   /* Capabilities switched off for testing look exactly like missing ones. */
   if (s->disable_fp64)
     ctx->caps.has_fp64 = 0;
@@ -253,7 +269,7 @@ static ocl_reduce_status open_context(ocl_reduce_context *ctx, const settings *s
   return OCL_REDUCE_OK;
 }
 
-static ocl_reduce_status create(const ocl_reduce_options *opts, void *native_queue,
+static ocl_reduce_status create(const ocl_reduce_options *opts, native_queue queue,
                                 ocl_reduce_context **out, const char *function) {
   if (!out)
     return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: out is NULL", function);
@@ -265,7 +281,7 @@ static ocl_reduce_status create(const ocl_reduce_options *opts, void *native_que
     return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory",
                     function);
   atomic_init(&ctx->references, 1); /* the application's */
-  ocl_reduce_status status = open_context(ctx, &s, native_queue);
+  ocl_reduce_status status = open_context(ctx, &s, &queue);
   if (status != OCL_REDUCE_OK) {
     /* The context goes away: keep its message where ocl_reduce_last_error(NULL) finds it. */
     orx_fail(NULL, status, "%s: %s", function, ctx->error);
@@ -278,7 +294,8 @@ static ocl_reduce_status create(const ocl_reduce_options *opts, void *native_que
 
 ocl_reduce_status ocl_reduce_context_create(const ocl_reduce_options *opts,
                                             ocl_reduce_context **out) {
-  return create(opts, NULL, out, "ocl_reduce_context_create");
+  return create(opts, (native_queue){NULL, OCL_REDUCE_BACKEND_AUTO}, out,
+                "ocl_reduce_context_create");
 }
 
 ocl_reduce_status ocl_reduce_context_create_opencl(const ocl_reduce_options *opts,
@@ -290,7 +307,21 @@ ocl_reduce_status ocl_reduce_context_create_opencl(const ocl_reduce_options *opt
     return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
                     "ocl_reduce_context_create_opencl: cl_command_queue is NULL");
   }
-  return create(opts, cl_command_queue, out, "ocl_reduce_context_create_opencl");
+  return create(opts, (native_queue){cl_command_queue, OCL_REDUCE_BACKEND_OPENCL}, out,
+                "ocl_reduce_context_create_opencl");
+}
+
+ocl_reduce_status ocl_reduce_context_create_cuda(const ocl_reduce_options *opts, void *cu_stream,
+                                                 ocl_reduce_context **out) {
+  if (!cu_stream) {
+    if (out)
+      *out = NULL;
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "ocl_reduce_context_create_cuda: cu_stream is NULL (the legacy default "
+                    "stream is not taken: create a stream)");
+  }
+  return create(opts, (native_queue){cu_stream, OCL_REDUCE_BACKEND_CUDA}, out,
+                "ocl_reduce_context_create_cuda");
 }
 
 void orx_context_retain(ocl_reduce_context *ctx) {

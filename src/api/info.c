@@ -113,6 +113,7 @@ ocl_reduce_status ocl_reduce_context_query(ocl_reduce_context *ctx, ocl_reduce_c
   r.kernel_builds = ctx->kernel_builds;
   r.bytes_to_device = ctx->bytes_to_device;
   r.device_allocations = ctx->device_allocations;
+  r.programs_from_disk = ctx->programs_from_disk;
   write_sized(info, info->struct_size, &r, sizeof r);
   return OCL_REDUCE_OK;
 }

@@ -70,15 +70,17 @@ ocl_reduce_status ocl_reduce_program_build(ocl_reduce_context *ctx, const char *
       program ? OCL_REDUCE_OK
               : orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   unsigned subgroup_size = 0;
+  int from_disk = 0;
   if (status == OCL_REDUCE_OK)
-    status = ctx->ops->build(ctx, ctx->backend, text.sources, text.count, kernel_name,
-                             work_group_size, &program->program, &subgroup_size);
+    status = orx_build_program(ctx, text.sources, text.count, kernel_name, work_group_size,
+                               &program->program, &subgroup_size, &from_disk);
   orx_program_text_free(&text);
   if (status != OCL_REDUCE_OK) {
     free(program);
     return status;
   }
   ctx->kernel_builds++;
+  ctx->programs_from_disk += from_disk;
   program->ctx = ctx;
   orx_context_retain(ctx);
   program->work_group_size = work_group_size;

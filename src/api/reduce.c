@@ -1,7 +1,7 @@
 /* =================================================================================================
  * reduce.c: the whole-array entry points, ocl_reduce (host memory), ocl_reduce_buffer_reduce (a
- * device buffer) and ocl_reduce_custom (a user operator, either input and output): argument checks
- * and the count == 0 answer; the run is run_array.c's.
+ * device buffer), ocl_reduce_into and ocl_reduce_custom (either input and output): argument
+ * checks and the count == 0 answer; the run is run_array.c's.
  * ============================================================================================== */
 #include "core/context.h"
 #include "core/run.h"
@@ -46,6 +46,29 @@ ocl_reduce_status ocl_reduce(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_redu
   ORX_FORWARD(orx_check_host_span(ctx, function, "input", 0, count, orx_type_size(type)));
   const orx_io io = {input, NULL, NULL, 0, SIZE_MAX};
   return run_or_identity(ctx, op, type, &io, count, result);
+}
+
+ocl_reduce_status ocl_reduce_into(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type type,
+                                  ocl_reduce_input input, size_t count, ocl_reduce_output result) {
+  static const char function[] = "ocl_reduce_into";
+  if (!ctx)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", function);
+  ORX_FORWARD(orx_check_op_type(ctx, function, op, type));
+  const size_t elem = orx_type_size(type), bytes = ocl_reduce_result_size(op, type);
+  orx_io in, out;
+  ORX_FORWARD(orx_resolve_output(ctx, function, "result", &result, bytes, 1, &out));
+  ORX_FORWARD(orx_resolve_input(ctx, function, "input", &input, elem, count, &in));
+  ORX_FORWARD(orx_check_disjoint(ctx, function, "the input", &in, count * elem, &out, bytes,
+                                 bytes, elem));
+  if (out.host_out)
+    return run_or_identity(ctx, op, type, &in, count, out.host_out);
+  const orx_request request = orx_reduce_request(orx_context_op(ctx, op, type), type);
+  if (count == 0 && !orx_operator_is_state(&request.op)) {
+    unsigned char identity[ORX_RESULT_SLOT_BYTES];
+    orx_write_identity(op, type, identity);
+    return orx_device_write(ctx, out.mem, out.offset * bytes, identity, bytes);
+  }
+  return orx_run_reduce(ctx, &request, &in, count, &out);
 }
 
 ocl_reduce_status ocl_reduce_custom(ocl_reduce_context *ctx, const ocl_reduce_operator *op,

@@ -51,11 +51,11 @@ typedef struct orx_backend_ops {
 
   /* Binds one device: the one `selector` names (OCL_REDUCE_DEVICE syntax; NULL or "" chooses the
    * default device), or, when native_queue is not NULL, the application's queue and its device
-   * (NULL slot `takes_queue`: the backend refuses native queues). Fills *caps. Builds nothing. */
+   * (the OpenCL backend's cl_command_queue, the CUDA backend's CUstream). Fills *caps. Builds
+   * nothing. */
   ocl_reduce_status (*open)(ocl_reduce_context *ctx, const char *selector, void *native_queue,
                             int profiling, orx_backend **out, orx_caps *caps);
   void (*close)(orx_backend *be);
-  int takes_queue; /* open() accepts an application's native queue */
 
   /* Optional (NULL: never). With OCL_REDUCE_BACKEND=auto, after the first backend of the
    * registry opened the device `opened` (NULL when it found none; `selector` is the caller's):
@@ -69,6 +69,16 @@ typedef struct orx_backend_ops {
   ocl_reduce_status (*build)(ocl_reduce_context *ctx, orx_backend *be, const orx_source *sources,
                              size_t count, const char *kernel_name, unsigned wg_size,
                              orx_program **out, unsigned *subgroup_size);
+  /* Optional pair (NULL: programs are not kept on disk). program_binary() gives a built program
+   * as bytes (malloc'd; NULL and 0 when the implementation has none); build_binary() builds the
+   * same program from them, on the same device, in a later process (core/disk_cache.c keys them
+   * by everything that changes the code). Bytes the implementation refuses give BUILD or
+   * BACKEND, and the caller builds from source. */
+  ocl_reduce_status (*program_binary)(ocl_reduce_context *ctx, orx_backend *be,
+                                      orx_program *program, void **binary, size_t *size);
+  ocl_reduce_status (*build_binary)(ocl_reduce_context *ctx, orx_backend *be, const void *binary,
+                                    size_t size, const char *kernel_name, unsigned wg_size,
+                                    orx_program **out, unsigned *subgroup_size);
   void (*release_program)(orx_program *program);
   /* A built program's native handles: cl_program and cl_kernel, or CUmodule and CUfunction. */
   void (*program_native)(orx_program *program, void **native_program, void **native_kernel);
@@ -96,6 +106,12 @@ typedef struct orx_backend_ops {
                                           orx_mem **out, void **host);
   /* Waits until everything enqueued so far has finished. */
   ocl_reduce_status (*finish)(ocl_reduce_context *ctx, orx_backend *be);
+  /* Work enqueued after this waits for the application's `events` (cl_event or CUevent). */
+  ocl_reduce_status (*enqueue_wait)(ocl_reduce_context *ctx, orx_backend *be,
+                                    void *const *events, size_t count);
+  /* A new event (cl_event or CUevent, the caller's to release) that completes when everything
+   * enqueued so far has finished; the work is submitted to the device, not just queued. */
+  ocl_reduce_status (*enqueue_marker)(ocl_reduce_context *ctx, orx_backend *be, void **event);
 
   /* Blocking copies between host memory and device memory. */
   ocl_reduce_status (*write)(ocl_reduce_context *ctx, orx_backend *be, orx_mem *dst,

@@ -16,6 +16,7 @@ typedef struct orx_caps {
   char device_name[256];
   char device_version[256];
   char driver_version[256];
+  char compiler_version[64]; /* where the driver's version does not name it: "NVRTC 13.0" */
   unsigned platform_index, device_index;
   ocl_reduce_device_type type;
   unsigned compute_units;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "backends/backend.h"
+#include "core/disk_cache.h"
 #include "core/errors.h"
 #include "core/memory.h"
 #include "core/planner.h"
@@ -30,6 +31,9 @@ struct ocl_reduce_context {
   uint64_t kernel_builds;
   uint64_t bytes_to_device;
   uint64_t device_allocations;
+  uint64_t programs_from_disk;
+
+  char cache_dir[ORX_CACHE_DIR_CAPACITY]; /* the disk cache of programs; "" when off */
 
   uint64_t last_kernel_ns; /* the device time of the last reducing call's kernels */
   int has_kernel_time;

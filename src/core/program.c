@@ -126,15 +126,18 @@ static ocl_reduce_status build(ocl_reduce_context *ctx, const orx_plan *plan, or
   orx_program_text text;
   ORX_FORWARD(orx_program_text_of(ctx, plan, ctx->ops->prelude, &text));
   const double start = seconds_now();
+  int from_disk = 0;
   ocl_reduce_status status =
-      ctx->ops->build(ctx, ctx->backend, text.sources, text.count, text.entry,
-                      plan->policy.wg_size, &built->program, &built->subgroup_size);
+      orx_build_program(ctx, text.sources, text.count, text.entry, plan->policy.wg_size,
+                        &built->program, &built->subgroup_size, &from_disk);
   ctx->kernel_builds++;
+  ctx->programs_from_disk += from_disk;
   /* Inline-PTX warps are the device's, not something clGetKernelSubGroupInfo knows about. */
   if (status == OCL_REDUCE_OK && plan->policy.subgroup_impl == OCL_REDUCE_SUBGROUP_NV_PTX)
     built->subgroup_size = ctx->caps.nv_warp_size;
-  orx_log("built %s for %s (%s) in %.1f ms", text.entry, element_name(plan->type),
-          orx_subgroup_impl_name(plan->policy.subgroup_impl), 1e3 * (seconds_now() - start));
+  orx_log("%s %s for %s (%s) in %.1f ms", from_disk ? "loaded" : "built", text.entry,
+          element_name(plan->type), orx_subgroup_impl_name(plan->policy.subgroup_impl),
+          1e3 * (seconds_now() - start));
   orx_program_text_free(&text);
   return status;
 }

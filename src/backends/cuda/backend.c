@@ -17,6 +17,7 @@ static void cuda_release_program(orx_program *p) {
     return;
   if (p->module)
     orx_cu.ModuleUnload(p->module);
+  free(p->cubin);
   free(p);
 }
 
@@ -25,18 +26,19 @@ static void cuda_program_native(orx_program *p, void **native_program, void **na
   *native_kernel = p->function;
 }
 
-/* Compiles the sources (one translation unit) to a cubin for sm_<arch>; *cubin is malloc'd. */
-static ocl_reduce_status cuda_build(ocl_reduce_context *ctx, orx_backend *be,
-                                    const orx_source *sources, size_t count,
-                                    const char *kernel_name, unsigned wg_size, orx_program **out,
+/* Loads a cubin (taking it: it is kept for program_binary, or freed on failure) and looks up the
+ * kernel. The driver checks the image: a damaged or another architecture's one fails here. */
+static ocl_reduce_status load_cubin(ocl_reduce_context *ctx, orx_backend *be, char *cubin,
+                                    size_t size, const char *kernel_name, orx_program **out,
                                     unsigned *subgroup_size) {
-  (void)wg_size;
-  char *cubin = NULL;
-  ORX_FORWARD(orx_cu_compile(ctx, sources, count, be->arch, &cubin));
   orx_program *p = calloc(1, sizeof *p);
-  ocl_reduce_status status =
-      p ? orx_cu_enter(ctx, be)
-        : orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of memory");
+  if (!p) {
+    free(cubin);
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of memory");
+  }
+  p->cubin = cubin;
+  p->cubin_size = size;
+  ocl_reduce_status status = orx_cu_enter(ctx, be);
   if (status == OCL_REDUCE_OK) {
     CUresult r = orx_cu.ModuleLoadData(&p->module, cubin);
     if (r == CUDA_SUCCESS)
@@ -45,13 +47,48 @@ static ocl_reduce_status cuda_build(ocl_reduce_context *ctx, orx_backend *be,
     if (r != CUDA_SUCCESS)
       status = orx_cu_fail(ctx, "cuModuleLoadData/cuModuleGetFunction", r);
   }
-  free(cubin);
   if (status != OCL_REDUCE_OK) {
     cuda_release_program(p);
     return status;
   }
   *subgroup_size = (unsigned)orx_cu_attribute(be, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
   *out = p;
+  return OCL_REDUCE_OK;
+}
+
+/* Compiles the sources (one translation unit) to a cubin for sm_<arch> and loads it. */
+static ocl_reduce_status cuda_build(ocl_reduce_context *ctx, orx_backend *be,
+                                    const orx_source *sources, size_t count,
+                                    const char *kernel_name, unsigned wg_size, orx_program **out,
+                                    unsigned *subgroup_size) {
+  (void)wg_size;
+  char *cubin = NULL;
+  size_t size = 0;
+  ORX_FORWARD(orx_cu_compile(ctx, sources, count, be->arch, &cubin, &size));
+  return load_cubin(ctx, be, cubin, size, kernel_name, out, subgroup_size);
+}
+
+static ocl_reduce_status cuda_build_binary(ocl_reduce_context *ctx, orx_backend *be,
+                                           const void *binary, size_t size,
+                                           const char *kernel_name, unsigned wg_size,
+                                           orx_program **out, unsigned *subgroup_size) {
+  (void)wg_size;
+  char *cubin = malloc(size ? size : 1);
+  if (!cubin)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of memory");
+  memcpy(cubin, binary, size);
+  return load_cubin(ctx, be, cubin, size, kernel_name, out, subgroup_size);
+}
+
+static ocl_reduce_status cuda_program_binary(ocl_reduce_context *ctx, orx_backend *be,
+                                             orx_program *p, void **binary, size_t *size) {
+  (void)be;
+  *binary = p->cubin_size ? malloc(p->cubin_size) : NULL;
+  *size = *binary ? p->cubin_size : 0;
+  if (p->cubin_size && !*binary)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of memory");
+  if (*binary)
+    memcpy(*binary, p->cubin, p->cubin_size);
   return OCL_REDUCE_OK;
 }
 
@@ -226,6 +263,32 @@ static ocl_reduce_status cuda_finish(ocl_reduce_context *ctx, orx_backend *be) {
   return OCL_REDUCE_OK;
 }
 
+static ocl_reduce_status cuda_enqueue_wait(ocl_reduce_context *ctx, orx_backend *be,
+                                           void *const *events, size_t count) {
+  ORX_FORWARD(orx_cu_enter(ctx, be));
+  CUresult r = CUDA_SUCCESS;
+  for (size_t i = 0; i < count && r == CUDA_SUCCESS; i++)
+    r = orx_cu.StreamWaitEvent(be->stream, (CUevent)events[i], 0);
+  orx_cu_leave();
+  if (r != CUDA_SUCCESS)
+    return orx_cu_fail(ctx, "cuStreamWaitEvent", r);
+  return OCL_REDUCE_OK;
+}
+
+static ocl_reduce_status cuda_enqueue_marker(ocl_reduce_context *ctx, orx_backend *be,
+                                             void **event) {
+  ORX_FORWARD(orx_cu_enter(ctx, be));
+  CUevent marker = NULL;
+  CUresult r = orx_cu.EventCreate(&marker, CU_EVENT_DISABLE_TIMING);
+  if (r == CUDA_SUCCESS && (r = orx_cu.EventRecord(marker, be->stream)) != CUDA_SUCCESS)
+    orx_cu.EventDestroy(marker);
+  orx_cu_leave();
+  if (r != CUDA_SUCCESS)
+    return orx_cu_fail(ctx, "cuEventCreate/cuEventRecord", r);
+  *event = marker;
+  return OCL_REDUCE_OK;
+}
+
 static void cuda_native(orx_backend *be, void **context, void **device, void **queue) {
   *context = be->context;
   *device = (void *)(intptr_t)be->device;
@@ -242,7 +305,8 @@ static ocl_reduce_status cuda_compile_only(ocl_reduce_context *ctx, const orx_so
   if (!orx_cu_nvrtc_ready(&why))
     return orx_fail(ctx, OCL_REDUCE_ERROR_BACKEND_UNAVAILABLE, "%s", why);
   char *cubin = NULL;
-  ocl_reduce_status status = orx_cu_compile(ctx, sources, count, arch, &cubin);
+  size_t size = 0;
+  ocl_reduce_status status = orx_cu_compile(ctx, sources, count, arch, &cubin, &size);
   free(cubin);
   return status;
 }
@@ -258,6 +322,10 @@ const orx_backend_ops orx_cuda_backend = {
     .adopt = orx_cu_adopt,
     .compile_only = cuda_compile_only,
     .build = cuda_build,
+    .enqueue_wait = cuda_enqueue_wait,
+    .enqueue_marker = cuda_enqueue_marker,
+    .build_binary = cuda_build_binary,
+    .program_binary = cuda_program_binary,
     .release_program = cuda_release_program,
     .program_native = cuda_program_native,
     .alloc = cuda_alloc,

@@ -34,6 +34,9 @@ typedef struct cuda_api {
   CUresult (*StreamCreate)(CUstream *, unsigned int);
   CUresult (*StreamDestroy)(CUstream);
   CUresult (*StreamSynchronize)(CUstream);
+  CUresult (*StreamWaitEvent)(CUstream, CUevent, unsigned int);
+  CUresult (*StreamGetCtx)(CUstream, CUcontext *);
+  CUresult (*CtxGetDevice)(CUdevice *);
   CUresult (*ModuleLoadData)(CUmodule *, const void *);
   CUresult (*ModuleUnload)(CUmodule);
   CUresult (*ModuleGetFunction)(CUfunction *, CUmodule, const char *);
@@ -64,6 +67,7 @@ typedef struct cuda_api {
   nvrtcResult (*GetCUBIN)(nvrtcProgram, char *);
   nvrtcResult (*DestroyProgram)(nvrtcProgram *);
   const char *(*GetErrorString)(nvrtcResult);
+  nvrtcResult (*Version)(int *, int *);
 } cuda_api;
 
 extern cuda_api orx_cu;
@@ -76,9 +80,12 @@ int orx_cu_nvrtc_ready(const char **why);
 /* The name of a driver error, and a failed driver call recorded on ctx. */
 const char *orx_cu_name(CUresult r);
 ocl_reduce_status orx_cu_fail(ocl_reduce_context *ctx, const char *call, CUresult r);
-/* Compiles the sources (one translation unit) to a cubin for sm_<arch>; *cubin is malloc'd. */
+/* Compiles the sources (one translation unit) to a cubin for sm_<arch>; *cubin is malloc'd,
+ * of *cubin_size bytes. */
 ocl_reduce_status orx_cu_compile(ocl_reduce_context *ctx, const orx_source *sources, size_t count,
-                                 int arch, char **cubin);
+                                 int arch, char **cubin, size_t *cubin_size);
+/* "NVRTC <major>.<minor>", the compiler's version (a disk cache key), or "" when unknown. */
+void orx_cu_compiler_version(char *text, size_t size);
 
 #define CU_CHECK(ctx, call, expr)                                                                  \
   do {                                                                                             \
@@ -90,8 +97,9 @@ ocl_reduce_status orx_cu_compile(ocl_reduce_context *ctx, const orx_source *sour
 struct orx_backend {
   CUdevice device;
   int ordinal;
-  CUcontext context; /* primary context, retained */
+  CUcontext context; /* primary context, retained; or the application's stream's */
   CUstream stream;
+  int application_stream; /* the stream and its context are the application's: kept at close */
   CUevent start, stop;
   int profiling;
   int arch; /* compute capability, 90 for sm_90 */
@@ -100,6 +108,8 @@ struct orx_backend {
 struct orx_program {
   CUmodule module;
   CUfunction function;
+  char *cubin; /* the image the module was loaded from, for program_binary (the disk cache) */
+  size_t cubin_size;
 };
 
 struct orx_mem {

@@ -111,6 +111,7 @@ static void read_caps(orx_backend *be, orx_caps *caps) {
   snprintf(caps->device_version, sizeof caps->device_version, "compute capability %d.%d",
            be->arch / 10, be->arch % 10);
   snprintf(caps->driver_version, sizeof caps->driver_version, "%d", driver);
+  orx_cu_compiler_version(caps->compiler_version, sizeof caps->compiler_version);
   caps->device_index = (unsigned)be->ordinal;
   caps->type = OCL_REDUCE_DEVICE_GPU;
   caps->compute_units = (unsigned)orx_cu_attribute(be, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
@@ -140,41 +141,65 @@ void orx_cu_close(orx_backend *be) {
       orx_cu.EventDestroy(be->start);
     if (be->stop)
       orx_cu.EventDestroy(be->stop);
-    if (be->stream)
+    if (be->stream && !be->application_stream)
       orx_cu.StreamDestroy(be->stream);
     orx_cu_leave();
-    orx_cu.DevicePrimaryCtxRelease(be->device);
+    if (!be->application_stream)
+      orx_cu.DevicePrimaryCtxRelease(be->device);
   }
   free(be);
+}
+
+/* The application's stream (ocl_reduce_context_create_cuda): its context and that context's
+ * device; neither is retained nor released (the application keeps both alive). */
+static ocl_reduce_status take_stream(ocl_reduce_context *ctx, orx_backend *be, CUstream stream) {
+  CUresult r = orx_cu.StreamGetCtx(stream, &be->context);
+  if (r != CUDA_SUCCESS) {
+    be->context = NULL;
+    return orx_cu_fail(ctx, "cuStreamGetCtx (cu_stream)", r);
+  }
+  be->stream = stream;
+  be->application_stream = 1;
+  ORX_FORWARD(orx_cu_enter(ctx, be));
+  r = orx_cu.CtxGetDevice(&be->device);
+  orx_cu_leave();
+  if (r != CUDA_SUCCESS)
+    return orx_cu_fail(ctx, "cuCtxGetDevice", r);
+  be->ordinal = (int)be->device; /* a CUdevice is its ordinal */
+  return OCL_REDUCE_OK;
 }
 
 ocl_reduce_status orx_cu_open(ocl_reduce_context *ctx, const char *selector, void *native_queue,
                               int profiling, orx_backend **out, orx_caps *caps) {
   const char *why;
-  if (native_queue)
-    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
-                    "the CUDA backend does not take an OpenCL queue");
   if (!orx_cu_ready(&why))
     return orx_fail(ctx, OCL_REDUCE_ERROR_BACKEND_UNAVAILABLE, "CUDA cannot run here: %s", why);
   orx_backend *be = calloc(1, sizeof *be);
   if (!be)
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   be->profiling = profiling;
-  ocl_reduce_status status = pick(ctx, selector, &be->ordinal);
+  ocl_reduce_status status = OCL_REDUCE_OK;
   CUresult r = CUDA_SUCCESS;
-  if (status == OCL_REDUCE_OK && (r = orx_cu.DeviceGet(&be->device, be->ordinal)) == CUDA_SUCCESS &&
-      (r = orx_cu.DevicePrimaryCtxRetain(&be->context, be->device)) != CUDA_SUCCESS)
-    be->context = NULL;
-  if (status == OCL_REDUCE_OK && r != CUDA_SUCCESS)
-    status = orx_cu_fail(ctx, "cuDevicePrimaryCtxRetain", r);
+  if (native_queue) {
+    status = take_stream(ctx, be, (CUstream)native_queue);
+  } else {
+    status = pick(ctx, selector, &be->ordinal);
+    if (status == OCL_REDUCE_OK &&
+        (r = orx_cu.DeviceGet(&be->device, be->ordinal)) == CUDA_SUCCESS &&
+        (r = orx_cu.DevicePrimaryCtxRetain(&be->context, be->device)) != CUDA_SUCCESS)
+      be->context = NULL;
+    if (status == OCL_REDUCE_OK && r != CUDA_SUCCESS)
+      status = orx_cu_fail(ctx, "cuDevicePrimaryCtxRetain", r);
+  }
   if (status == OCL_REDUCE_OK && (status = orx_cu_enter(ctx, be)) == OCL_REDUCE_OK) {
     /* A blocking stream: ordered after the legacy default stream, which cudaMemcpy uses. */
-    if ((r = orx_cu.StreamCreate(&be->stream, CU_STREAM_DEFAULT)) == CUDA_SUCCESS &&
-        (r = orx_cu.EventCreate(&be->start, CU_EVENT_DEFAULT)) == CUDA_SUCCESS)
+    if (!be->application_stream)
+      r = orx_cu.StreamCreate(&be->stream, CU_STREAM_DEFAULT);
+    if (r == CUDA_SUCCESS && (r = orx_cu.EventCreate(&be->start, CU_EVENT_DEFAULT)) == CUDA_SUCCESS)
       r = orx_cu.EventCreate(&be->stop, CU_EVENT_DEFAULT);
     orx_cu_leave();
     if (r != CUDA_SUCCESS)
-      status = orx_cu_fail(ctx, "cuStreamCreate", r);
+      status = orx_cu_fail(ctx, "cuStreamCreate/cuEventCreate", r);
   }
   if (status != OCL_REDUCE_OK) {
     orx_cu_close(be);

@@ -36,6 +36,9 @@ static const struct {
     SYM(StreamCreate, "cuStreamCreate"),
     SYM(StreamDestroy, "cuStreamDestroy_v2"),
     SYM(StreamSynchronize, "cuStreamSynchronize"),
+    SYM(StreamWaitEvent, "cuStreamWaitEvent"),
+    SYM(StreamGetCtx, "cuStreamGetCtx"),
+    SYM(CtxGetDevice, "cuCtxGetDevice"),
     SYM(ModuleLoadData, "cuModuleLoadData"),
     SYM(ModuleUnload, "cuModuleUnload"),
     SYM(ModuleGetFunction, "cuModuleGetFunction"),
@@ -64,6 +67,7 @@ static const struct {
     SYM(GetCUBIN, "nvrtcGetCUBIN"),
     SYM(DestroyProgram, "nvrtcDestroyProgram"),
     SYM(GetErrorString, "nvrtcGetErrorString"),
+    SYM(Version, "nvrtcVersion"),
 #undef SYM
 };
 
@@ -167,8 +171,17 @@ ocl_reduce_status orx_cu_fail(ocl_reduce_context *ctx, const char *call, CUresul
   return orx_fail(ctx, status, "%s returned %s (%d)", call, orx_cu_name(r), (int)r);
 }
 
+void orx_cu_compiler_version(char *text, size_t size) {
+  int major = 0, minor = 0;
+  const char *why;
+  if (orx_cu_nvrtc_ready(&why) && orx_cu.Version(&major, &minor) == NVRTC_SUCCESS)
+    snprintf(text, size, "NVRTC %d.%d", major, minor);
+  else if (size)
+    text[0] = '\0';
+}
+
 ocl_reduce_status orx_cu_compile(ocl_reduce_context *ctx, const orx_source *sources, size_t count,
-                                 int arch, char **cubin) {
+                                 int arch, char **cubin, size_t *cubin_size) {
   size_t total = 1;
   for (size_t i = 0; i < count; i++)
     total += sources[i].length + 1;
@@ -210,6 +223,7 @@ ocl_reduce_status orx_cu_compile(ocl_reduce_context *ctx, const orx_source *sour
     size_t size = 0;
     orx_cu.GetCUBINSize(program, &size);
     *cubin = malloc(size ? size : 1);
+    *cubin_size = size;
     if (!*cubin)
       status = orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
     else

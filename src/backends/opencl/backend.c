@@ -1,6 +1,6 @@
 /* =================================================================================================
- * backend.c: the OpenCL implementation of the backend table (backend.h): programs, memory, copies
- * and launches on the device devices.c opened.
+ * backend.c: the OpenCL implementation of the backend table (backend.h): memory, copies,
+ * launches and events on the device devices.c opened (programs are programs.c's).
  * ============================================================================================== */
 #define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) on Linux */
 #include <stdio.h>
@@ -9,104 +9,6 @@
 #include <sys/mman.h>
 
 #include "backends/opencl/opencl.h"
-
-/* ---- Programs ------------------------------------------------------------------------------- */
-
-static void cl_release_program(orx_program *program) {
-  if (!program)
-    return;
-  if (program->kernel)
-    clReleaseKernel(program->kernel);
-  if (program->program)
-    clReleaseProgram(program->program);
-  free(program);
-}
-
-static void cl_program_native(orx_program *program, void **native_program,
-                              void **native_kernel) {
-  *native_program = program->program;
-  *native_kernel = program->kernel;
-}
-
-/* The build log (warnings or errors), or NULL when there is none. Free with free(). */
-static char *build_log(orx_backend *be, cl_program program) {
-  size_t bytes = 0;
-  if (clGetProgramBuildInfo(program, be->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &bytes) !=
-          CL_SUCCESS ||
-      bytes <= 1)
-    return NULL;
-  char *log = calloc(bytes + 1, 1);
-  if (log &&
-      clGetProgramBuildInfo(program, be->device, CL_PROGRAM_BUILD_LOG, bytes, log, NULL) !=
-          CL_SUCCESS) {
-    free(log);
-    return NULL;
-  }
-  return log;
-}
-
-static unsigned kernel_subgroup_size(orx_backend *be, cl_kernel kernel, unsigned wg_size) {
-  if (!be->can_query_subgroups)
-    return 0;
-  size_t local = wg_size, size = 0;
-  if (clGetKernelSubGroupInfo(kernel, be->device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
-                              sizeof local, &local, sizeof size, &size, NULL) != CL_SUCCESS)
-    return 0;
-  return (unsigned)size;
-}
-
-static ocl_reduce_status cl_build(ocl_reduce_context *ctx, orx_backend *be,
-                                  const orx_source *sources, size_t count,
-                                  const char *kernel_name, unsigned wg_size, orx_program **out,
-                                  unsigned *subgroup_size) {
-  const char *texts[16];
-  size_t lengths[16];
-  if (count > ORX_ARRAY_SIZE(texts))
-    return orx_fail(ctx, OCL_REDUCE_ERROR_INTERNAL, "too many kernel sources (%zu)", count);
-  for (size_t i = 0; i < count; i++) {
-    texts[i] = sources[i].text;
-    lengths[i] = sources[i].length;
-  }
-  orx_program *p = calloc(1, sizeof *p);
-  if (!p)
-    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
-  cl_int code = CL_SUCCESS;
-  p->program = clCreateProgramWithSource(be->context, (cl_uint)count, texts, lengths, &code);
-  if (code != CL_SUCCESS) {
-    p->program = NULL;
-    cl_release_program(p);
-    return orx_cl_fail(ctx, "clCreateProgramWithSource", code);
-  }
-  code = clBuildProgram(p->program, 1, &be->device, "", NULL, NULL);
-  if (code != CL_SUCCESS) {
-    ocl_reduce_status status = orx_fail(
-        ctx, code == CL_BUILD_PROGRAM_FAILURE ? OCL_REDUCE_ERROR_BUILD : OCL_REDUCE_ERROR_BACKEND,
-        "clBuildProgram returned %s (%d)", orx_cl_error_name(code), (int)code);
-    char *log = build_log(be, p->program);
-    if (log) {
-      orx_error_append(ctx, "\nbuild log:\n");
-      orx_error_append(ctx, log);
-      free(log);
-    }
-    cl_release_program(p);
-    return status;
-  }
-  if (orx_log_debug()) { /* warnings of a successful build */
-    char *log = build_log(be, p->program);
-    if (log)
-      orx_log("build log of %s:\n%s", kernel_name, log);
-    free(log);
-  }
-  p->kernel = clCreateKernel(p->program, kernel_name, &code);
-  if (code != CL_SUCCESS) {
-    p->kernel = NULL;
-    cl_release_program(p);
-    return orx_cl_fail(ctx, "clCreateKernel", code);
-  }
-  *subgroup_size = kernel_subgroup_size(be, p->kernel, wg_size);
-  *out = p;
-  return OCL_REDUCE_OK;
-}
 
 /* ---- Memory ------------------------------------------------------------------------------------
  */
@@ -153,6 +55,30 @@ static ocl_reduce_status cl_finish(ocl_reduce_context *ctx, orx_backend *be) {
   be->last_kernel = NULL;
   if (code != CL_SUCCESS)
     return orx_cl_fail(ctx, "clWaitForEvents", code);
+  return OCL_REDUCE_OK;
+}
+
+static ocl_reduce_status cl_enqueue_wait(ocl_reduce_context *ctx, orx_backend *be,
+                                         void *const *events, size_t count) {
+  if (count == 0)
+    return OCL_REDUCE_OK;
+  CL_CHECK(ctx, "clEnqueueBarrierWithWaitList",
+           clEnqueueBarrierWithWaitList(be->queue, (cl_uint)count, (const cl_event *)events,
+                                        NULL));
+  return OCL_REDUCE_OK;
+}
+
+static ocl_reduce_status cl_enqueue_marker(ocl_reduce_context *ctx, orx_backend *be,
+                                           void **event) {
+  cl_event marker = NULL;
+  CL_CHECK(ctx, "clEnqueueMarkerWithWaitList",
+           clEnqueueMarkerWithWaitList(be->queue, 0, NULL, &marker));
+  const cl_int code = clFlush(be->queue); /* the application may wait on another thread */
+  if (code != CL_SUCCESS) {
+    clReleaseEvent(marker);
+    return orx_cl_fail(ctx, "clFlush", code);
+  }
+  *event = marker;
   return OCL_REDUCE_OK;
 }
 
@@ -310,10 +236,13 @@ const orx_backend_ops orx_opencl_backend = {
     .list_devices = orx_cl_list_devices,
     .open = orx_cl_open,
     .close = orx_cl_close,
-    .takes_queue = 1,
-    .build = cl_build,
-    .release_program = cl_release_program,
-    .program_native = cl_program_native,
+    .build = orx_cl_build,
+    .enqueue_wait = cl_enqueue_wait,
+    .enqueue_marker = cl_enqueue_marker,
+    .build_binary = orx_cl_build_binary,
+    .program_binary = orx_cl_program_binary,
+    .release_program = orx_cl_release_program,
+    .program_native = orx_cl_program_native,
     .alloc = cl_alloc,
     .wrap = cl_wrap,
     .release_mem = cl_release_mem,

@@ -2,7 +2,7 @@
  * opencl.h: what the files of the OpenCL backend share: its state, program and memory structures,
  * and the mapping of OpenCL errors to statuses. The backend is the only part of the library that
  * includes CL/cl.h: device_list.c (discovery), devices.c (capabilities, life cycle), errors.c,
- * backend.c (programs, memory, launches, and the table of backend.h).
+ * programs.c, backend.c (memory, copies, launches, events, and the table of backend.h).
  * ============================================================================================== */
 #ifndef ORX_OPENCL_H
 #define ORX_OPENCL_H
@@ -68,6 +68,19 @@ ocl_reduce_device_type orx_cl_device_type_of(cl_device_type type);
 /* The table's listing slot. */
 ocl_reduce_status orx_cl_list_devices(ocl_reduce_context *ctx, ocl_reduce_device_desc *out,
                                       size_t capacity, size_t *count);
+
+/* programs.c: the table's program slots. */
+ocl_reduce_status orx_cl_build(ocl_reduce_context *ctx, orx_backend *be,
+                               const orx_source *sources, size_t count, const char *kernel_name,
+                               unsigned wg_size, orx_program **out, unsigned *subgroup_size);
+ocl_reduce_status orx_cl_build_binary(ocl_reduce_context *ctx, orx_backend *be,
+                                      const void *binary, size_t size, const char *kernel_name,
+                                      unsigned wg_size, orx_program **out,
+                                      unsigned *subgroup_size);
+ocl_reduce_status orx_cl_program_binary(ocl_reduce_context *ctx, orx_backend *be,
+                                        orx_program *p, void **binary, size_t *size);
+void orx_cl_release_program(orx_program *program);
+void orx_cl_program_native(orx_program *program, void **native_program, void **native_kernel);
 
 /* devices.c: the table's device slots, and waiting for an event (polled on GPUs). */
 ocl_reduce_status orx_cl_open(ocl_reduce_context *ctx, const char *selector, void *native_queue,

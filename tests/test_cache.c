@@ -1,0 +1,332 @@
+/* =================================================================================================
+ * test_cache.c: the disk cache of built programs (OCL_REDUCE_CACHE_DIR, options.cache_dir). A
+ * second context loads what the first built, with the same results; every kind of damaged entry
+ * (truncated, a flipped byte, another program's, garbage, empty) is ignored, rebuilt and
+ * rewritten; "off" writes nothing; a directory that cannot be created costs nothing but speed;
+ * the default location follows XDG_CACHE_HOME; and processes filling one cache at the same moment
+ * leave it whole.
+ * ============================================================================================== */
+#define _DEFAULT_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "support/fixture.h"
+
+enum { N = 10007 };
+static int32_t data[N];
+static int64_t expected_sum;
+static int32_t expected_max;
+static char root[256]; /* this run's directory, removed at the end */
+
+static void remove_tree(const char *path) {
+  DIR *d = opendir(path);
+  if (d) {
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+      if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+        continue;
+      char child[1024];
+      snprintf(child, sizeof child, "%s/%s", path, e->d_name);
+      remove_tree(child);
+    }
+    closedir(d);
+    rmdir(path);
+  } else {
+    unlink(path);
+  }
+}
+
+/* The entries of a cache directory: their count, and the path of the k-th. */
+static int entries(const char *dir, int k, char *path, size_t size) {
+  DIR *d = opendir(dir);
+  int count = 0;
+  if (!d)
+    return 0;
+  for (struct dirent *e; (e = readdir(d)) != NULL;) {
+    if (e->d_name[0] == '.')
+      continue;
+    if (count == k && path)
+      snprintf(path, size, "%s/%s", dir, e->d_name);
+    count++;
+  }
+  closedir(d);
+  return count;
+}
+
+static ocl_reduce_context *open_cached(const char *dir) {
+  setenv("OCL_REDUCE_CACHE_DIR", dir, 1);
+  ocl_reduce_context *ctx = test_context_create();
+  assert_non_null(ctx);
+  return ctx;
+}
+
+/* How many programs a context built in all (the two reductions', and on the subgroup path the
+ * query's), and how many of them it loaded from disk. */
+typedef struct programs {
+  uint64_t built, loaded;
+} programs;
+
+/* Reduces with the two operators the tests use, checks the results, and counts the programs. */
+static programs reduce_and_count(ocl_reduce_context *ctx) {
+  int64_t sum = 0;
+  int32_t max = 0;
+  assert_int_equal(ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I64, data, N / 2, &sum),
+                   OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce(ctx, OCL_REDUCE_MAX, OCL_REDUCE_I32, data, N, &max), OCL_REDUCE_OK);
+  assert_true(sum == expected_sum);
+  assert_int_equal(max, expected_max);
+  ocl_reduce_context_info info = {.struct_size = sizeof info};
+  assert_int_equal(ocl_reduce_context_query(ctx, &info), OCL_REDUCE_OK);
+  assert_true(info.kernel_builds >= 2);
+  return (programs){info.kernel_builds, info.programs_from_disk};
+}
+
+static programs fresh_context(const char *dir) {
+  ocl_reduce_context *ctx = open_cached(dir);
+  const programs p = reduce_and_count(ctx);
+  ocl_reduce_context_destroy(ctx);
+  return p;
+}
+
+static void make_dir(char *dir, size_t size, const char *name) {
+  snprintf(dir, size, "%s/%s", root, name);
+}
+
+/* The input and its results, from a seed (the filling processes make the same from it). */
+static void make_data(uint64_t seed) {
+  expected_max = INT32_MIN;
+  for (int i = 0; i < N; i++) {
+    seed = seed * 6364136223846793005u + 1442695040888963407u;
+    data[i] = (int32_t)((seed >> 33) % 2000001) - 1000000;
+    expected_max = data[i] > expected_max ? data[i] : expected_max;
+  }
+  expected_sum = 0;
+  for (int i = 0; i + 1 < N; i += 2) {
+    int64_t element;
+    memcpy(&element, &data[i], sizeof element);
+    expected_sum += element;
+  }
+}
+
+static uint64_t seed;
+
+static int setup(void **state) {
+  snprintf(root, sizeof root, "/tmp/ocl_reduce_test_cache.%ld", (long)getpid());
+  mkdir(root, 0700);
+  if (test_setup(state))
+    return -1;
+  seed = test_rng_next();
+  make_data(seed);
+  return 0;
+}
+
+static int teardown(void **state) {
+  remove_tree(root);
+  unsetenv("OCL_REDUCE_CACHE_DIR");
+  return test_teardown(state);
+}
+
+static void test_second_context_loads_what_the_first_built(void **state) {
+  (void)state;
+  char dir[512];
+  make_dir(dir, sizeof dir, "second/nested"); /* parents are created */
+  const programs first = fresh_context(dir);
+  assert_int_equal(first.loaded, 0);
+  assert_int_equal(entries(dir, 0, NULL, 0), first.built);
+  const programs second = fresh_context(dir);
+  assert_int_equal(second.built, first.built);
+  assert_int_equal(second.loaded, first.built);
+  assert_int_equal(entries(dir, 0, NULL, 0), first.built);
+}
+
+/* Damages entry k of dir in one of several ways. */
+static void damage(const char *dir, int k, int how) {
+  char path[1024], other[1024];
+  entries(dir, k, path, sizeof path);
+  entries(dir, 1 - k, other, sizeof other);
+  FILE *f = fopen(path, "r+b");
+  assert_non_null(f);
+  fseek(f, 0, SEEK_END);
+  const long size = ftell(f);
+  switch (how) {
+  case 0: /* truncated to half */
+    fclose(f);
+    assert_int_equal(truncate(path, size / 2), 0);
+    return;
+  case 1: /* one byte of the payload flipped */
+    fseek(f, size - 1, SEEK_SET);
+    {
+      const int c = fgetc(f);
+      fseek(f, size - 1, SEEK_SET);
+      fputc(c ^ 0x40, f);
+    }
+    break;
+  case 2: /* garbage of the same size */
+    fseek(f, 0, SEEK_SET);
+    for (long i = 0; i < size; i++)
+      fputc((int)(i * 37 + 11) & 0xff, f);
+    break;
+  case 3: /* empty */
+    fclose(f);
+    assert_int_equal(truncate(path, 0), 0);
+    return;
+  default: { /* another program's entry under this name */
+    fclose(f);
+    FILE *from = fopen(other, "rb"), *to = fopen(path, "wb");
+    assert_non_null(from);
+    assert_non_null(to);
+    for (int c; (c = fgetc(from)) != EOF;)
+      fputc(c, to);
+    fclose(from);
+    fclose(to);
+    return;
+  }
+  }
+  fclose(f);
+}
+
+static void test_damaged_entries_are_rebuilt(void **state) {
+  (void)state;
+  for (int how = 0; how < 5; how++) {
+    char dir[512], name[32];
+    snprintf(name, sizeof name, "damaged-%d", how);
+    make_dir(dir, sizeof dir, name);
+    const uint64_t built = fresh_context(dir).built;
+    damage(dir, 0, how);
+    /* The damaged entry is built again (and the others loaded), then rewritten whole. */
+    assert_int_equal(fresh_context(dir).loaded, built - 1);
+    assert_int_equal(fresh_context(dir).loaded, built);
+    assert_int_equal(entries(dir, 0, NULL, 0), built);
+  }
+}
+
+static void test_off_and_unwritable_directories(void **state) {
+  (void)state;
+  char dir[512];
+  make_dir(dir, sizeof dir, "off-env");
+  /* The option wins over the environment: "off" writes nothing there. */
+  setenv("OCL_REDUCE_CACHE_DIR", dir, 1);
+  ocl_reduce_options opts;
+  ocl_reduce_options_init(&opts);
+  opts.cache_dir = "OFF";
+  ocl_reduce_context *ctx = NULL;
+  assert_int_equal(ocl_reduce_context_create(&opts, &ctx), OCL_REDUCE_OK);
+  assert_int_equal(reduce_and_count(ctx).loaded, 0);
+  ocl_reduce_context_destroy(ctx);
+  assert_int_equal(entries(dir, 0, NULL, 0), 0);
+  /* Below a regular file no directory can be made: the reductions still work. */
+  char file[512], below[600];
+  make_dir(file, sizeof file, "a-file");
+  FILE *f = fopen(file, "w");
+  assert_non_null(f);
+  fclose(f);
+  snprintf(below, sizeof below, "%s/cache", file);
+  assert_int_equal(fresh_context(below).loaded, 0);
+  assert_int_equal(fresh_context(below).loaded, 0);
+  /* A path too long to keep is refused by name. */
+  char longer[2100];
+  memset(longer, 'x', sizeof longer - 1);
+  longer[sizeof longer - 1] = '\0';
+  opts.cache_dir = longer;
+  ctx = (ocl_reduce_context *)(uintptr_t)1;
+  expect_error(ocl_reduce_context_create(&opts, &ctx), OCL_REDUCE_ERROR_INVALID_OPTION, NULL,
+               "options.cache_dir");
+  assert_null(ctx);
+}
+
+static void test_default_location_follows_xdg(void **state) {
+  (void)state;
+  char xdg[512], dir[600];
+  make_dir(xdg, sizeof xdg, "xdg");
+  snprintf(dir, sizeof dir, "%s/ocl_reduce", xdg);
+  unsetenv("OCL_REDUCE_CACHE_DIR");
+  setenv("XDG_CACHE_HOME", xdg, 1);
+  ocl_reduce_context *ctx = test_context_create();
+  assert_non_null(ctx);
+  const uint64_t built = reduce_and_count(ctx).built;
+  ocl_reduce_context_destroy(ctx);
+  unsetenv("XDG_CACHE_HOME");
+  assert_int_equal(entries(dir, 0, NULL, 0), built);
+}
+
+/* One of the processes filling a cache (this program run as "fill DIR SEED FD"): waits until
+ * the descriptor FD reaches its end (the parent closed it: every process starts at once), then
+ * reduces through the cache. Exit status 0 when the results are right. */
+static int fill(const char *dir, const char *seed_text, const char *fd_text) {
+  make_data(strtoull(seed_text, NULL, 10));
+  char byte;
+  if (read(atoi(fd_text), &byte, 1) != 0)
+    return 2;
+  setenv("OCL_REDUCE_CACHE_DIR", dir, 1);
+  ocl_reduce_context *ctx = NULL;
+  if (ocl_reduce_context_create(NULL, &ctx) != OCL_REDUCE_OK) {
+    fprintf(stderr, "fill: %s\n", ocl_reduce_last_error(NULL));
+    return 3;
+  }
+  int64_t sum = 0;
+  int32_t max = 0;
+  const int ok =
+      ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I64, data, N / 2, &sum) == OCL_REDUCE_OK &&
+      ocl_reduce(ctx, OCL_REDUCE_MAX, OCL_REDUCE_I32, data, N, &max) == OCL_REDUCE_OK &&
+      sum == expected_sum && max == expected_max;
+  /* The query too, as reduce_and_count does: on the subgroup path it builds a program. */
+  ocl_reduce_context_info info = {.struct_size = sizeof info};
+  ocl_reduce_context_query(ctx, &info);
+  if (!ok)
+    fprintf(stderr, "fill: %s\n", ocl_reduce_last_error(ctx));
+  ocl_reduce_context_destroy(ctx);
+  return ok ? 0 : 1;
+}
+
+/* Processes filling one empty cache at the same moment (fresh ones, started through exec: a fork
+ * of this process would inherit an OpenCL implementation whose threads did not come along): each
+ * gets correct results, and a later context finds every entry whole. */
+static void test_processes_fill_one_cache_at_once(void **state) {
+  (void)state;
+  enum { PROCESSES = 6 };
+  char dir[512], seed_text[32], fd_text[16];
+  make_dir(dir, sizeof dir, "shared");
+  int go[2];
+  assert_int_equal(pipe(go), 0);
+  snprintf(seed_text, sizeof seed_text, "%llu", (unsigned long long)seed);
+  snprintf(fd_text, sizeof fd_text, "%d", go[0]);
+  pid_t children[PROCESSES];
+  fflush(NULL);
+  for (int p = 0; p < PROCESSES; p++) {
+    children[p] = fork();
+    assert_true(children[p] >= 0);
+    if (children[p] == 0) {
+      close(go[1]);
+      execl("/proc/self/exe", "test_cache", "fill", dir, seed_text, fd_text, (char *)NULL);
+      _exit(4);
+    }
+  }
+  close(go[0]);
+  close(go[1]); /* releases every process at once */
+  for (int p = 0; p < PROCESSES; p++) {
+    int status = 0;
+    assert_int_equal(waitpid(children[p], &status, 0), children[p]);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+  }
+  const programs after = fresh_context(dir);
+  assert_int_equal(after.loaded, after.built);
+  assert_int_equal(entries(dir, 0, NULL, 0), after.built); /* no temporaries left */
+}
+
+int main(int argc, char **argv) {
+  if (argc == 5 && !strcmp(argv[1], "fill"))
+    return fill(argv[2], argv[3], argv[4]);
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_second_context_loads_what_the_first_built),
+      cmocka_unit_test(test_damaged_entries_are_rebuilt),
+      cmocka_unit_test(test_off_and_unwritable_directories),
+      cmocka_unit_test(test_default_location_follows_xdg),
+      cmocka_unit_test(test_processes_fill_one_cache_at_once),
+  };
+  return TEST_RUN(tests, setup, teardown);
+}
