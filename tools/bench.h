@@ -71,6 +71,11 @@ int contender_cub(contender *c, char *why, size_t why_size);
  * events), GB/s of bytes read + written; 0 when unavailable. */
 double cuda_copy_bandwidth(size_t bytes);
 
+/* cub_contender.cu or cub_stub.c: `calls` back-to-back cub::DeviceReduce::Sum of the same n f32
+ * device elements into `calls` outputs on one stream, then one wait: the median of `rounds` in
+ * seconds, or negative with a reason (bench_enqueue.c compares it). */
+double cub_enqueued_sums(size_t n, int calls, int rounds, char *why, size_t why_size);
+
 /* Device copy bandwidth in GB/s (bytes read + written per second) of the device a context runs
  * on, measured once (bench_copy.c); 0 when it cannot be measured. */
 double bench_copy_bandwidth(ocl_reduce_context *ctx);

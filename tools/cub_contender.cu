@@ -257,3 +257,67 @@ extern "C" double cuda_copy_bandwidth(size_t bytes) {
       std::swap(best[j - 1], best[j]);
   return 2.0 * (double)bytes / (1e-3 * best[count / 2]) * 1e-9;
 }
+
+// `calls` cub::DeviceReduce::Sum of the same n f32 device elements, each into its own output,
+// back to back on one stream, then one wait: the median seconds of `rounds` (after one untimed
+// round), or a negative number with the reason. The temporary storage is allocated once
+// (CUB asks for it per call; an application reusing one allocation does the same).
+extern "C" double cub_enqueued_sums(size_t n, int calls, int rounds, char *why, size_t why_size) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    snprintf(why, why_size, "no CUDA device");
+    return -1;
+  }
+  std::vector<float> host(n);
+  for (size_t i = 0; i < n; i++)
+    host[i] = (float)(i % 17);
+  float *d_in = nullptr, *d_out = nullptr;
+  void *d_temp = nullptr;
+  size_t temp_bytes = 0;
+  cudaStream_t stream = nullptr;
+  double best = -1;
+  std::vector<double> times;
+  if (cudaStreamCreate(&stream) == cudaSuccess &&
+      cudaMalloc(&d_in, n * sizeof(float)) == cudaSuccess &&
+      cudaMalloc(&d_out, (size_t)calls * sizeof(float)) == cudaSuccess &&
+      cudaMemcpy(d_in, host.data(), n * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess &&
+      cub::DeviceReduce::Sum(nullptr, temp_bytes, d_in, d_out, (int)n, stream) == cudaSuccess &&
+      cudaMalloc(&d_temp, temp_bytes) == cudaSuccess) {
+    for (int r = -1; r < rounds; r++) {
+      const double t0 = now();
+      for (int c = 0; c < calls; c++)
+        cub::DeviceReduce::Sum(d_temp, temp_bytes, d_in, d_out + c, (int)n, stream);
+      const cudaError_t e = cudaStreamSynchronize(stream);
+      const double seconds = now() - t0;
+      if (e != cudaSuccess) {
+        snprintf(why, why_size, "%s", cudaGetErrorString(e));
+        times.clear();
+        break;
+      }
+      if (r >= 0)
+        times.push_back(seconds);
+    }
+    if (!times.empty()) {
+      std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+      best = times[times.size() / 2];
+    }
+    std::vector<float> out(calls);
+    cudaMemcpy(out.data(), d_out, out.size() * sizeof(float), cudaMemcpyDeviceToHost);
+    double expected = 0;
+    for (size_t i = 0; i < n; i++)
+      expected += host[i];
+    for (int c = 0; c < calls && best >= 0; c++)
+      if (out[c] != (float)expected) {
+        snprintf(why, why_size, "CUB's sum %d is %g, not %g", c, out[c], expected);
+        best = -1;
+      }
+  } else {
+    snprintf(why, why_size, "CUDA allocation or CUB sizing failed");
+  }
+  cudaFree(d_temp);
+  cudaFree(d_out);
+  cudaFree(d_in);
+  if (stream)
+    cudaStreamDestroy(stream);
+  return best;
+}

@@ -7,12 +7,32 @@
 #                                  Nsight Compute profiles of our 2^28 f32 sum and of
 #                                  32-element segments
 #   tools/h200/bench.sh --profile-segments   the tables and the segments profile only
+#   tools/h200/bench.sh --calls    only the first call of a process (program cache cold, off,
+#                                  warm) and back-to-back enqueued calls against blocking ones
+#                                  and CUB: CUDA, NVIDIA's OpenCL, PoCL
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 logs=${OUT:-$PWD/h200-logs}
 mkdir -p "$logs"
 bench=/tmp/ocl-reduce-h200/tools/ocl-reduce
 export OCL_ICD_VENDORS=/tmp/ocl-reduce-icd OCL_REDUCE_DEVICE=NVIDIA
+
+if [ "${1:-}" = "--calls" ]; then
+  tools=/tmp/ocl-reduce-h200/tools
+  for device in "cuda auto" "nvidia opencl" "pocl opencl"; do
+    set -- $device
+    echo "== first call of a new process: $1 ($2 backend)"
+    OCL_REDUCE_DEVICE=$1 OCL_REDUCE_BACKEND=$2 "$tools/bench_first_call" 9 2>&1 |
+      tee "$logs/first-call-$1.txt"
+  done
+  for device in "cuda auto" "nvidia opencl"; do
+    set -- $device
+    echo "== 1000 back-to-back f32 sums of 2^20: $1 ($2 backend)"
+    OCL_REDUCE_DEVICE=$1 OCL_REDUCE_BACKEND=$2 "$tools/bench_enqueue" 1000 1048576 7 2>&1 |
+      tee "$logs/enqueue-$1.txt"
+  done
+  exit 0
+fi
 
 echo "== f32 sum, 2^10 ... 2^28: the CUDA backend and NVIDIA's OpenCL against CUB"
 "$bench" bench --paths cuda/auto,opencl/subgroup:ptx,opencl/local --sizes 10:28:2 \
