@@ -71,7 +71,7 @@ expect 2 "err:--warmup '-1'" "" bench --warmup -1
 expect 2 "err:--sizes '10:x'" "" bench --sizes 10:x
 expect 2 "err:--segments '0'" "" bench --segments 0
 expect 1 "err:cannot write $work/no/such.json" "" bench --json "$work/no/such.json"
-expect 0 "out:ratio" "" bench --quick --sizes=10:12:2 --reps=3 --json="$work/b.json" \
+expect 0 "out:sum f32, n = 2^10" "" bench --quick --sizes=10:12:2 --reps=3 --json="$work/b.json" \
   --svg "$work/b.svg" --csv "$work/b.csv"
 if command -v python3 >/dev/null; then
   python3 - "$work" <<'EOF' || failures=$((failures + 1))

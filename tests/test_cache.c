@@ -8,6 +8,9 @@
  * ============================================================================================== */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -256,6 +259,13 @@ static void test_default_location_follows_xdg(void **state) {
 /* One of the processes filling a cache (this program run as "fill DIR SEED FD"): waits until
  * the descriptor FD reaches its end (the parent closed it: every process starts at once), then
  * reduces through the cache. Exit status 0 when the results are right. */
+extern char **environ;
+/* A copy of the environment as the process began, before any OpenCL implementation ran: the
+ * Khronos ICD loader of the H200 machine (ocl-icd) cuts OCL_ICD_FILENAMES="a.so:b.so" to
+ * "a.so" in place while it reads it, so children given this process's environment later saw
+ * PoCL only. */
+static char **initial_environment;
+
 static int fill(const char *dir, const char *seed_text, const char *fd_text) {
   make_data(strtoull(seed_text, NULL, 10));
   char byte;
@@ -292,19 +302,31 @@ static void test_processes_fill_one_cache_at_once(void **state) {
   make_dir(dir, sizeof dir, "shared");
   int go[2];
   assert_int_equal(pipe(go), 0);
+  /* The children keep the read end; the write end is closed in them at exec, so that the
+   * parent's close is the last one and every child reads the end at once. */
+  assert_int_equal(fcntl(go[1], F_SETFD, FD_CLOEXEC), 0);
   snprintf(seed_text, sizeof seed_text, "%llu", (unsigned long long)seed);
   snprintf(fd_text, sizeof fd_text, "%d", go[0]);
   pid_t children[PROCESSES];
   fflush(NULL);
-  for (int p = 0; p < PROCESSES; p++) {
-    children[p] = fork();
-    assert_true(children[p] >= 0);
-    if (children[p] == 0) {
-      close(go[1]);
-      execl("/proc/self/exe", "test_cache", "fill", dir, seed_text, fd_text, (char *)NULL);
-      _exit(4);
-    }
-  }
+  /* Fresh processes: posix_spawn (no atfork handlers of this process's OpenCL implementation
+   * run), default signal handling, and the environment the test began with. */
+  char *child_argv[] = {"test_cache", "fill", dir, seed_text, fd_text, NULL};
+  posix_spawnattr_t fresh;
+  sigset_t none, all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  assert_int_equal(posix_spawnattr_init(&fresh), 0);
+  assert_int_equal(posix_spawnattr_setsigmask(&fresh, &none), 0);
+  assert_int_equal(posix_spawnattr_setsigdefault(&fresh, &all), 0);
+  assert_int_equal(
+      posix_spawnattr_setflags(&fresh, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF), 0);
+  for (int p = 0; p < PROCESSES; p++)
+    assert_int_equal(
+        posix_spawn(&children[p], "/proc/self/exe", NULL, &fresh, child_argv,
+                    initial_environment),
+        0);
+  posix_spawnattr_destroy(&fresh);
   close(go[0]);
   close(go[1]); /* releases every process at once */
   for (int p = 0; p < PROCESSES; p++) {
@@ -321,6 +343,15 @@ static void test_processes_fill_one_cache_at_once(void **state) {
 int main(int argc, char **argv) {
   if (argc == 5 && !strcmp(argv[1], "fill"))
     return fill(argv[2], argv[3], argv[4]);
+  size_t variables = 0;
+  while (environ[variables])
+    variables++;
+  initial_environment = calloc(variables + 1, sizeof *initial_environment);
+  if (!initial_environment)
+    return 1;
+  for (size_t i = 0; i < variables; i++)
+    if (!(initial_environment[i] = strdup(environ[i])))
+      return 1;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_second_context_loads_what_the_first_built),
       cmocka_unit_test(test_damaged_entries_are_rebuilt),

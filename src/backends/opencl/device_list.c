@@ -47,8 +47,16 @@ static ocl_reduce_status device_list_read(ocl_reduce_context *ctx, orx_cl_device
   ocl_reduce_status status = OCL_REDUCE_OK;
   for (cl_uint p = 0; p < nplat && status == OCL_REDUCE_OK; p++) {
     cl_uint ndev = 0;
-    if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &ndev) != CL_SUCCESS || ndev == 0)
-      continue; /* a platform without devices is not an error */
+    const cl_int found = clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &ndev);
+    if (found != CL_SUCCESS || ndev == 0) {
+      /* A platform without devices is not an error; why it has none is worth a debug line. */
+      char name[256] = "";
+      clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof name, name, NULL);
+      name[sizeof name - 1] = '\0';
+      orx_log("platform %u (%s): no devices (clGetDeviceIDs returned %s)", p, name,
+              orx_cl_error_name(found));
+      continue;
+    }
     cl_device_id *devs = calloc(ndev, sizeof *devs);
     size_t total = list->count + ndev;
     orx_device_entry *entries = realloc(list->entries, total * sizeof *entries);
