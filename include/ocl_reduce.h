@@ -429,8 +429,8 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_reduce(ocl_reduce_context *ct
  *
  * A call whose results go to a buffer (ocl_reduce_into, ocl_reduce_segments,
  * ocl_reduce_segments_offsets, ocl_reduce_multi, ocl_reduce_windows, ocl_reduce_custom and its
- * segmented forms, with an ocl_reduce_buffer_output) returns as soon as its work is enqueued on the context's queue
- * (OpenCL) or stream (CUDA): it does not wait for the device. Calls run on the device in the
+ * segmented forms, with an ocl_reduce_buffer_output) returns as soon as its work is enqueued on
+ * the context's queue (OpenCL) or stream (CUDA): it does not wait for the device. Calls run on the device in the
  * order they were made, and the context reuses its scratch memory only in that order, so any
  * number of them may be in flight at once; read the results with ocl_reduce_buffer_read (which
  * waits), or wait with the functions below. What still waits: results in host memory, input in

@@ -254,7 +254,8 @@ static void test_enqueue_arguments(void **state) {
                                5, ocl_reduce_buffer_output(buf, 5)),
                OCL_REDUCE_ERROR_OUT_OF_RANGE, test_ctx, "result");
   expect_error(ocl_reduce_into(test_ctx, OCL_REDUCE_MAX, OCL_REDUCE_I32,
-                               ocl_reduce_buffer_input(buf, 0), 4, ocl_reduce_buffer_output(buf, 3)),
+                               ocl_reduce_buffer_input(buf, 0), 4,
+                               ocl_reduce_buffer_output(buf, 3)),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "overlap");
   ocl_reduce_buffer_destroy(buf);
   ocl_reduce_context *ctx = (ocl_reduce_context *)(uintptr_t)1;
