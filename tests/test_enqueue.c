@@ -6,6 +6,7 @@
  * the marker's event; a context on an application's CUDA stream; and the argument errors.
  * ============================================================================================== */
 #define _DEFAULT_SOURCE
+#define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <dlfcn.h>
 #include <stdlib.h>
