@@ -62,7 +62,9 @@
  *                          else $HOME/.cache/ocl_reduce. A program is found again only for the same
  *                          kernel text, device, driver, compiler and library version; a damaged or
  *                          foreign entry is ignored and rebuilt; a directory that cannot be written
- *                          only costs the build. Safe for many processes at once.
+ *                          only costs the build. Safe for many processes at once. Nothing is ever
+ *                          evicted (an entry is kilobytes to a few megabytes): delete the
+ *                          directory, at any time, to reclaim the space.
  */
 #ifndef OCL_REDUCE_H
 #define OCL_REDUCE_H
