@@ -28,6 +28,21 @@ static void write_sized(void *caller, size_t caller_size, const void *full, size
   memcpy(caller, &caller_size, sizeof caller_size);
 }
 
+/* Every backend's devices in registry order, each list after the ones before: the first
+ * `capacity` into `into` (*filled of them), and how many there are in *total. */
+static ocl_reduce_status list_all(ocl_reduce_device_desc *into, size_t capacity, size_t *total,
+                                  size_t *filled) {
+  *total = *filled = 0;
+  for (size_t b = 0; b < orx_backend_count(); b++) {
+    size_t listed = 0;
+    ORX_FORWARD(orx_backend_at(b)->list_devices(NULL, into ? into + *filled : NULL,
+                                                capacity - *filled, &listed));
+    *total += listed;
+    *filled += listed < capacity - *filled ? listed : capacity - *filled;
+  }
+  return OCL_REDUCE_OK;
+}
+
 ocl_reduce_status ocl_reduce_devices(ocl_reduce_device_desc *out, size_t capacity, size_t *count) {
   if (!count || (capacity > 0 && !out))
     return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "ocl_reduce_devices: %s is NULL",
@@ -38,27 +53,25 @@ ocl_reduce_status ocl_reduce_devices(ocl_reduce_device_desc *out, size_t capacit
                     "ocl_reduce_devices: out[0].struct_size is %zu; set it to "
                     "sizeof(ocl_reduce_device_desc) (%zu)",
                     stride, sizeof *out);
-  /* Every backend's devices in registry order, each list after the ones before; counted first,
-   * so that the library's own copies are allocated for the devices there are, not `capacity`. */
-  size_t total = 0;
-  for (size_t b = 0; b < orx_backend_count(); b++) {
-    size_t listed = 0;
-    ORX_FORWARD(orx_backend_at(b)->list_devices(NULL, NULL, 0, &listed));
-    total += listed;
+  /* This version's layout (the usual case): listed straight into out, once. */
+  if (capacity == 0 || stride == sizeof *out) {
+    size_t total = 0, filled = 0;
+    ORX_FORWARD(list_all(out, capacity, &total, &filled));
+    for (size_t i = 0; i < filled; i++)
+      out[i].struct_size = stride;
+    *count = total;
+    return OCL_REDUCE_OK;
   }
+  /* Another layout: counted first, so that the library's own copies are allocated for the
+   * devices there are, not for `capacity`, then listed and written element by element. */
+  size_t total = 0, filled = 0;
+  ORX_FORWARD(list_all(NULL, 0, &total, &filled));
   const size_t wanted = total < capacity ? total : capacity;
   ocl_reduce_device_desc *full = wanted ? calloc(wanted, sizeof *full) : NULL;
   if (wanted && !full)
     return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "ocl_reduce_devices: out of "
                     "host memory");
-  size_t filled = 0;
-  ocl_reduce_status status = OCL_REDUCE_OK;
-  for (size_t b = 0; b < orx_backend_count() && status == OCL_REDUCE_OK; b++) {
-    size_t listed = 0;
-    status = orx_backend_at(b)->list_devices(NULL, full ? full + filled : NULL, wanted - filled,
-                                             &listed);
-    filled += listed < wanted - filled ? listed : wanted - filled;
-  }
+  ocl_reduce_status status = list_all(full, wanted, &total, &filled);
   for (size_t i = 0; i < filled && status == OCL_REDUCE_OK; i++)
     write_sized((char *)out + i * stride, stride, &full[i], sizeof full[i]);
   free(full);
