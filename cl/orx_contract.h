@@ -251,6 +251,11 @@
 #ifndef ORX_FINISH_SERIAL
 #define ORX_FINISH_SERIAL 0
 #endif
+/* 1: reduce_all.cl's groups only write their partials, and the host launches one group more
+ * over them (src/core/launch.c). */
+#ifndef ORX_FINISH_LAUNCH
+#define ORX_FINISH_LAUNCH 0
+#endif
 /* 1: the multireduction's loops over slots are unrolled (GPUs). */
 #ifndef ORX_UNROLL_SLOTS
 #define ORX_UNROLL_SLOTS 0
@@ -296,6 +301,11 @@
 #ifndef ORX_MIN_GROUPS_PER_CU
 #define ORX_MIN_GROUPS_PER_CU 0
 #endif
+/* A work-item streams float MIN or MAX as integer keys of the elements' bits (lib/orx_keys.cl):
+ * 0 no, 1 one key per component, 2 whole vectors of keys (OpenCL C; 1 in CUDA). */
+#ifndef ORX_FLOAT_KEYS
+#define ORX_FLOAT_KEYS 0
+#endif
 
 /* The kernel's accumulator: 0, one value of the compute type, combined with ORX_OP_ID (or the
  * operator slots); 1, the state of a structured operator (ORX_OPF_STATE, or ORX_OP_CUSTOM from
@@ -332,10 +342,10 @@
 #define ORX_HOST_DEFINES(X, c)                                                                     \
   X(c, TYPE_ID) X(c, OP_ID) X(c, SLOTS) X(c, SLOT_OPS) X(c, VEC) X(c, UNROLL) X(c, CHAINS)         \
   X(c, PREFETCH) X(c, WG_SIZE) X(c, STREAM) X(c, SG_IMPL) X(c, SG_SIZE) X(c, SG_BUILTIN_REDUCE)    \
-  X(c, FINISH_SERIAL) X(c, UNROLL_SLOTS) X(c, MR_Q) X(c, MR_LANES) X(c, SEG_OFFSETS)               \
-  X(c, SEG_LOAD) X(c, SEG_BATCH) X(c, SEG_STAGE) X(c, MIN_GROUPS_PER_CU) X(c, STATE)               \
-  X(c, PARTIAL_OUT) X(c, INPUT_STATES) X(c, ORDERED) X(c, ELEMENT_BYTES) X(c, WIN_ALGO)           \
-  X(c, WIN_RUN) X(c, WIN_LOCKSTEP)
+  X(c, FINISH_SERIAL) X(c, FINISH_LAUNCH) X(c, UNROLL_SLOTS) X(c, MR_Q) X(c, MR_LANES)            \
+  X(c, SEG_OFFSETS) X(c, SEG_LOAD) X(c, SEG_BATCH) X(c, SEG_STAGE) X(c, MIN_GROUPS_PER_CU)         \
+  X(c, STATE) X(c, PARTIAL_OUT) X(c, INPUT_STATES) X(c, ORDERED) X(c, ELEMENT_BYTES)               \
+  X(c, WIN_ALGO) X(c, WIN_RUN) X(c, WIN_LOCKSTEP) X(c, FLOAT_KEYS)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them.

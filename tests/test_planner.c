@@ -304,6 +304,72 @@ static void test_policy_override_parses_and_rejects(void **state) {
   assert_int_equal(orx_parse_policy_override("prefetch=2", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
 }
 
+/* Float MIN and MAX as keys: whole vectors on CPUs, a key per component on GPUs, none for f64
+ * through CUDA; through CUDA, 4-byte MIN and MAX cap registers for 8 groups per SM, sums and f64
+ * never; a second launch finishes only where forced, and only scalar operators; every device
+ * blocks in its wait unless polling is forced; and the fields parse. */
+static void test_keys_register_caps_and_waits(void **state) {
+  (void)state;
+  const orx_caps cpu = test_cpu(), gpu = test_gpu(), cuda = test_h200_cuda();
+  orx_target t = test_target(&cpu, OCL_REDUCE_PATH_AUTO);
+  orx_plan plan;
+  orx_request r = orx_reduce_request(OCL_REDUCE_MAX, OCL_REDUCE_F32);
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_FLOAT_KEYS], 2);
+  t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_FLOAT_KEYS], 1);
+  assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], ORX_DEFINE_UNSET);
+  t = test_target(&cuda, OCL_REDUCE_PATH_AUTO);
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_FLOAT_KEYS], 1);
+  assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], 8);
+  r = orx_reduce_request(OCL_REDUCE_MIN, OCL_REDUCE_I32);
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_FLOAT_KEYS], ORX_DEFINE_UNSET);
+  assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], 8);
+  r = orx_reduce_request(OCL_REDUCE_MIN, OCL_REDUCE_F64);
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_FLOAT_KEYS], ORX_DEFINE_UNSET);
+  assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], ORX_DEFINE_UNSET);
+  r = orx_reduce_request(OCL_REDUCE_SUM, OCL_REDUCE_F32);
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_FLOAT_KEYS], ORX_DEFINE_UNSET);
+  assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], ORX_DEFINE_UNSET);
+  /* Forced: floats without keys are never capped (their compares spill). */
+  assert_int_equal(orx_parse_policy_override("keys=0", &t.forced), OCL_REDUCE_OK);
+  r = orx_reduce_request(OCL_REDUCE_MAX, OCL_REDUCE_F32);
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_FLOAT_KEYS], ORX_DEFINE_UNSET);
+  assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], ORX_DEFINE_UNSET);
+  assert_int_equal(orx_parse_policy_override("keys=2,min_groups=32", &t.forced), OCL_REDUCE_OK);
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_FLOAT_KEYS], 2);
+  assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], 2048 / plan.policy.wg_size);
+  assert_int_equal(orx_parse_policy_override("keys=3", &t.forced), OCL_REDUCE_ERROR_INVALID_OPTION);
+  assert_int_equal(orx_parse_policy_override("min_groups=0", &t.forced),
+                   OCL_REDUCE_ERROR_INVALID_OPTION);
+  /* The last group finishes unless a second launch is forced; never for state operators. */
+  t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
+  r = orx_reduce_request(OCL_REDUCE_SUM, OCL_REDUCE_F32);
+  orx_plan_make(&t, &r, &plan);
+  assert_false(orx_plan_finish_launch(&plan, 256));
+  assert_int_equal(orx_parse_policy_override("finish=launch", &t.forced), OCL_REDUCE_OK);
+  orx_plan_make(&t, &r, &plan);
+  assert_true(orx_plan_finish_launch(&plan, 256));
+  assert_false(orx_plan_finish_launch(&plan, 1));
+  r = orx_reduce_request(OCL_REDUCE_MEAN_VAR, OCL_REDUCE_F32);
+  orx_plan_make(&t, &r, &plan);
+  assert_false(orx_plan_finish_launch(&plan, 256));
+  orx_policy_override o;
+  assert_int_equal(orx_parse_policy_override(NULL, &o), OCL_REDUCE_OK);
+  assert_int_equal(orx_plan_wait_polls(&gpu, &o), 0);
+  assert_int_equal(orx_plan_wait_polls(&cpu, &o), 0);
+  assert_int_equal(orx_parse_policy_override("wait=poll", &o), OCL_REDUCE_OK);
+  assert_int_equal(orx_plan_wait_polls(&gpu, &o), 1);
+  assert_int_equal(orx_parse_policy_override("wait=spin", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+}
+
 static void test_device_selector(void **state) {
   (void)state;
   const orx_device_entry list[] = {
@@ -831,6 +897,7 @@ int main(void) {
       cmocka_unit_test(test_groups_grow_with_count_up_to_the_cap),
       cmocka_unit_test(test_segments_spread_by_length),
       cmocka_unit_test(test_policy_override_parses_and_rejects),
+      cmocka_unit_test(test_keys_register_caps_and_waits),
       cmocka_unit_test(test_device_selector),
       cmocka_unit_test(test_identities_and_compute_types),
   };

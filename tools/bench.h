@@ -47,20 +47,47 @@ typedef struct contender_ops {
   /* Frees what prepare took. */
   void (*unprepare)(contender *c);
   void (*destroy)(contender *c);
+  /* Optional: one call timed on the device only, for contenders that time the device in another
+   * context than the end-to-end call (ocl_reduce's profiling context). Then `run` gives the
+   * end-to-end time and this the device time, and the two are called in separate blocks: on
+   * NVIDIA's OpenCL, alternating between two contexts made every call wait about 150 us for the
+   * GPU to switch between them. */
+  int (*run_device)(contender *c, const bench_case *bc, double *device_s, void *result);
 } contender_ops;
 
 struct contender {
   const contender_ops *ops;
-  char name[96];
+  char name[128];
   int is_ocl_reduce; /* ours: compared against the others */
   void *state;
 };
 
-/* bench_contenders.c: ocl_reduce on a backend and path: "[opencl/|cuda/]auto", "...local",
+/* bench_contenders.c: ocl_reduce on a backend and path: "[opencl/|cuda/|app/]auto", "...local",
  * "...subgroup[:impl]", then "+op" to run the case's operator (sum, prod, min, max) as a user
  * operator that spells it (measured against the built-in operator like a competitor), and
- * optionally forced policy fields after '@' ("cuda/auto@seg=mr", see OCL_REDUCE_POLICY). */
+ * optionally forced policy fields after '@' ("cuda/auto@seg=mr", see OCL_REDUCE_POLICY). "app/"
+ * is the OpenCL backend on the application's own queues with its cl_mem wrapped (bench_app_open).
+ */
 int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_size);
+/* bench_contenders.c: one call of ocl_reduce on a context, the case's results into `results`
+ * (host memory or a buffer); through the user operator `op` when it is set. */
+ocl_reduce_status bench_ocl_call(ocl_reduce_context *ctx, const bench_case *bc,
+                                 const ocl_reduce_operator *op, ocl_reduce_buffer *in,
+                                 ocl_reduce_output results);
+/* bench_app_queue.c: an application's own cl_context and queues on the device ocl_reduce picks
+ * on the OpenCL backend, shared by every contender of the process that asks for it (counted
+ * references); NULL with a reason when there is no such device. Queue 0 is plain, queue 1 has
+ * profiling. bench_app_input puts `bytes` of `host` into a cl_mem of the application's and wraps
+ * it into ctx. */
+typedef struct bench_app bench_app;
+bench_app *bench_app_open(char *why, size_t why_size);
+void bench_app_close(bench_app *app);
+void *bench_app_queue(const bench_app *app, int profiled);
+int bench_app_input(bench_app *app, ocl_reduce_context *ctx, const void *host, size_t bytes,
+                    ocl_reduce_buffer **out, char *why, size_t why_size);
+/* bench_app_queue.c: the plain two-kernel OpenCL reduction on the application's queues (sum, min
+ * and max of whole arrays); 0 with a reason when there is no OpenCL device to run it. */
+int contender_opencl_baseline(contender *c, char *why, size_t why_size);
 /* bench_contenders.c: the OpenMP loop over malloc'd (huge = 0) or huge-page memory; for
  * segmented cases, the per-segment loop. */
 void contender_openmp(contender *c, int huge);

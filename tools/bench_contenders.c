@@ -22,6 +22,7 @@ typedef struct ocl_state {
   ocl_reduce_buffer *profiled_results; /* segmented cases: results stay on the device */
   int as_user_operator;                /* "+op": the case's operator as a user operator */
   ocl_reduce_operator *plain_op, *profiled_op;
+  bench_app *app; /* "app/": contexts on the application's queues, the input in its cl_mem */
 } ocl_state;
 
 /* The case's operator written as a user operator would write it, for the cost of the
@@ -96,13 +97,23 @@ static void ocl_unprepare(contender *c) {
 static int ocl_prepare(contender *c, const bench_case *bc, char *why, size_t why_size) {
   ocl_state *s = c->state;
   const size_t bytes = bc->n * ocl_reduce_type_size(bc->type);
-  ocl_reduce_status st = ocl_reduce_buffer_create(s->plain, bytes, &s->plain_buf);
-  if (st == OCL_REDUCE_OK)
-    st = ocl_reduce_buffer_write(s->plain, s->plain_buf, 0, bc->host, bytes);
-  if (st == OCL_REDUCE_OK)
-    st = ocl_reduce_buffer_create(s->profiled, bytes, &s->profiled_buf);
-  if (st == OCL_REDUCE_OK)
-    st = ocl_reduce_buffer_write(s->profiled, s->profiled_buf, 0, bc->host, bytes);
+  if (s->app && (!bench_app_input(s->app, s->plain, bc->host, bytes, &s->plain_buf, why,
+                                  why_size) ||
+                 !bench_app_input(s->app, s->profiled, bc->host, bytes, &s->profiled_buf, why,
+                                  why_size))) {
+    ocl_unprepare(c);
+    return 0;
+  }
+  ocl_reduce_status st = OCL_REDUCE_OK;
+  if (!s->app) {
+    st = ocl_reduce_buffer_create(s->plain, bytes, &s->plain_buf);
+    if (st == OCL_REDUCE_OK)
+      st = ocl_reduce_buffer_write(s->plain, s->plain_buf, 0, bc->host, bytes);
+    if (st == OCL_REDUCE_OK)
+      st = ocl_reduce_buffer_create(s->profiled, bytes, &s->profiled_buf);
+    if (st == OCL_REDUCE_OK)
+      st = ocl_reduce_buffer_write(s->profiled, s->profiled_buf, 0, bc->host, bytes);
+  }
   if (st == OCL_REDUCE_OK && bc->segment_length)
     st = ocl_reduce_buffer_create(s->profiled,
                                   bc->segment_count * ocl_reduce_result_size(bc->op, bc->type),
@@ -121,7 +132,7 @@ static int ocl_prepare(contender *c, const bench_case *bc, char *why, size_t why
 
 /* One call on a context: a whole-array case into *result, a segmented one into `results`; with
  * a user operator when `op` is set. */
-static ocl_reduce_status ocl_call(ocl_reduce_context *ctx, const bench_case *bc,
+ocl_reduce_status bench_ocl_call(ocl_reduce_context *ctx, const bench_case *bc,
                                   const ocl_reduce_operator *op, ocl_reduce_buffer *in,
                                   ocl_reduce_output results) {
   if (op && !bc->segment_length)
@@ -137,24 +148,32 @@ static ocl_reduce_status ocl_call(ocl_reduce_context *ctx, const bench_case *bc,
 
 static int ocl_run(contender *c, const bench_case *bc, bench_sample *sample, void *result) {
   ocl_state *s = c->state;
-  uint64_t again[8], ns = 0; /* one result of any operator */
   double t0 = tool_now();
   ocl_reduce_status st =
-      ocl_call(s->plain, bc, s->plain_op, s->plain_buf, ocl_reduce_host_output(result));
+      bench_ocl_call(s->plain, bc, s->plain_op, s->plain_buf, ocl_reduce_host_output(result));
   sample->end_to_end_s = tool_now() - t0;
-  /* Device time: whole-array results to host memory (one small read), segment results into a
-   * device buffer. */
-  if (st == OCL_REDUCE_OK)
-    st = ocl_call(s->profiled, bc, s->profiled_op, s->profiled_buf,
-                  bc->segment_length ? ocl_reduce_buffer_output(s->profiled_results, 0)
-                                     : ocl_reduce_host_output(again));
+  sample->device_s = 0; /* ocl_run_device's */
+  if (st != OCL_REDUCE_OK)
+    tool_fail(c->name, st, s->plain);
+  return st == OCL_REDUCE_OK;
+}
+
+/* Device time: whole-array results to host memory (one small read), segment results into a
+ * device buffer. */
+static int ocl_run_device(contender *c, const bench_case *bc, double *device_s, void *result) {
+  ocl_state *s = c->state;
+  uint64_t ns = 0;
+  ocl_reduce_status st =
+      bench_ocl_call(s->profiled, bc, s->profiled_op, s->profiled_buf,
+               bc->segment_length ? ocl_reduce_buffer_output(s->profiled_results, 0)
+                                  : ocl_reduce_host_output(result));
   if (st == OCL_REDUCE_OK)
     st = ocl_reduce_last_kernel_ns(s->profiled, &ns);
   if (st != OCL_REDUCE_OK) {
     tool_fail(c->name, st, s->profiled);
     return 0;
   }
-  sample->device_s = 1e-9 * (double)ns;
+  *device_s = 1e-9 * (double)ns;
   return 1;
 }
 
@@ -165,10 +184,12 @@ static void ocl_destroy(contender *c) {
   ocl_unprepare(c);
   ocl_reduce_context_destroy(s->plain);
   ocl_reduce_context_destroy(s->profiled);
+  bench_app_close(s->app);
   free(s);
 }
 
-static const contender_ops ocl_ops = {ocl_prepare, ocl_run, ocl_unprepare, ocl_destroy};
+static const contender_ops ocl_ops = {ocl_prepare, ocl_run, ocl_unprepare, ocl_destroy,
+                                      ocl_run_device};
 
 int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_size) {
   ocl_reduce_options opts;
@@ -189,6 +210,9 @@ int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_s
   } else if (strncmp(path, "cuda/", 5) == 0) {
     opts.backend = OCL_REDUCE_BACKEND_CUDA;
     path += 5;
+  } else if (strncmp(path, "app/", 4) == 0) {
+    opts.backend = OCL_REDUCE_BACKEND_OPENCL;
+    path += 4;
   }
   if (!parse_path(path, &opts)) {
     snprintf(why, why_size, "unknown path '%s' ([opencl/|cuda/] then auto, local, subgroup, "
@@ -211,10 +235,23 @@ int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_s
   snprintf(saved_policy, sizeof saved_policy, "%s", old_policy ? old_policy : "");
   if (policy)
     setenv("OCL_REDUCE_POLICY", policy, 1);
-  ocl_reduce_status st = ocl_reduce_context_create(&opts, &s->plain);
-  opts.profiling = 1;
-  if (st == OCL_REDUCE_OK)
-    st = ocl_reduce_context_create(&opts, &s->profiled);
+  ocl_reduce_status st = OCL_REDUCE_OK;
+  char app_why[256] = "";
+  if (strncmp(spec_copy, "app/", 4) == 0) {
+    s->app = bench_app_open(app_why, sizeof app_why);
+    st = !s->app ? OCL_REDUCE_ERROR_NO_DEVICE
+                 : ocl_reduce_context_create_opencl(&opts, bench_app_queue(s->app, 0), &s->plain);
+    opts.profiling = 1;
+    if (st == OCL_REDUCE_OK)
+      st = ocl_reduce_context_create_opencl(&opts, bench_app_queue(s->app, 1), &s->profiled);
+    else if (!s->app)
+      snprintf(why, why_size, "%s", app_why);
+  } else {
+    st = ocl_reduce_context_create(&opts, &s->plain);
+    opts.profiling = 1;
+    if (st == OCL_REDUCE_OK)
+      st = ocl_reduce_context_create(&opts, &s->profiled);
+  }
   if (policy) {
     if (old_policy)
       setenv("OCL_REDUCE_POLICY", saved_policy, 1);
@@ -222,19 +259,21 @@ int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_s
       unsetenv("OCL_REDUCE_POLICY");
   }
   if (st != OCL_REDUCE_OK) {
-    snprintf(why, why_size, "%s: %s", ocl_reduce_status_name(st), ocl_reduce_last_error(NULL));
+    if (!app_why[0])
+      snprintf(why, why_size, "%s: %s", ocl_reduce_status_name(st), ocl_reduce_last_error(NULL));
     ocl_destroy(c);
     return 0;
   }
   ocl_reduce_context_info info = {.struct_size = sizeof info};
   ocl_reduce_context_query(s->plain, &info);
+  char path_name[64];
   if (info.path == OCL_REDUCE_PATH_SUBGROUP)
-    snprintf(c->name, sizeof c->name, "ocl_reduce %s subgroup/%s%s%s%s", info.backend_name,
-             info.subgroup_impl_name, as_op ? " user operator" : "", policy ? " " : "",
-             policy ? policy : "");
+    snprintf(path_name, sizeof path_name, "subgroup/%s", info.subgroup_impl_name);
   else
-    snprintf(c->name, sizeof c->name, "ocl_reduce %s local%s%s%s", info.backend_name,
-             as_op ? " user operator" : "", policy ? " " : "", policy ? policy : "");
+    snprintf(path_name, sizeof path_name, "local");
+  snprintf(c->name, sizeof c->name, "ocl_reduce %s %s%s%s%s%s", info.backend_name, path_name,
+           as_op ? " user operator" : "", s->app ? " (app's queue)" : "", policy ? " " : "",
+           policy ? policy : "");
   return 1;
 }
 
@@ -265,7 +304,7 @@ static int omp_run(contender *c, const bench_case *bc, bench_sample *sample, voi
 
 static void omp_nothing(contender *c) { (void)c; }
 
-static const contender_ops omp_ops = {omp_prepare, omp_run, omp_nothing, omp_nothing};
+static const contender_ops omp_ops = {omp_prepare, omp_run, omp_nothing, omp_nothing, NULL};
 
 void contender_openmp(contender *c, int huge) {
   memset(c, 0, sizeof *c);

@@ -18,28 +18,7 @@
 #include <time.h>
 
 #include "bench.h"
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int compare(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double median(double *values, int n) {
-  qsort(values, (size_t)n, sizeof *values, compare);
-  return values[n / 2];
-}
-
-static int fail(const char *what, ocl_reduce_status s, const ocl_reduce_context *ctx) {
-  fprintf(stderr, "bench_enqueue: %s: %s: %s\n", what, ocl_reduce_status_name(s),
-          ocl_reduce_last_error(ctx));
-  return 1;
-}
+#include "tool.h"
 
 int main(int argc, char **argv) {
   const int calls = argc > 1 ? atoi(argv[1]) : 1000;
@@ -61,35 +40,35 @@ int main(int argc, char **argv) {
   ocl_reduce_context *ctx = NULL;
   ocl_reduce_status s = ocl_reduce_context_create(NULL, &ctx);
   if (s != OCL_REDUCE_OK)
-    return fail("creating a context", s, NULL);
+    return tool_fail("creating a context", s, NULL);
   ocl_reduce_context_info info = {.struct_size = sizeof info};
   ocl_reduce_buffer *in = NULL, *out = NULL;
   if ((s = ocl_reduce_context_query(ctx, &info)) != OCL_REDUCE_OK ||
       (s = ocl_reduce_buffer_create(ctx, count * sizeof *host, &in)) != OCL_REDUCE_OK ||
       (s = ocl_reduce_buffer_write(ctx, in, 0, host, count * sizeof *host)) != OCL_REDUCE_OK ||
       (s = ocl_reduce_buffer_create(ctx, (size_t)calls * sizeof *results, &out)) != OCL_REDUCE_OK)
-    return fail("preparing", s, ctx);
+    return tool_fail("preparing", s, ctx);
   double enqueued[64], blocking[64];
   for (int r = -1; r < rounds; r++) {
-    double t0 = now();
+    double t0 = tool_now();
     for (int c = 0; c < calls && s == OCL_REDUCE_OK; c++)
       s = ocl_reduce_into(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_buffer_input(in, 0),
                           count, ocl_reduce_buffer_output(out, (size_t)c));
     if (s == OCL_REDUCE_OK)
       s = ocl_reduce_finish(ctx);
-    double t1 = now();
+    double t1 = tool_now();
     if (s == OCL_REDUCE_OK)
       s = ocl_reduce_buffer_read(ctx, out, 0, results, (size_t)calls * sizeof *results);
     for (int c = 0; c < calls && s == OCL_REDUCE_OK; c++)
       if (results[c] != (float)expected)
         return fprintf(stderr, "bench_enqueue: enqueued sum %d is %g, not %g\n", c, results[c],
                        expected) > 0;
-    double t2 = now();
+    double t2 = tool_now();
     for (int c = 0; c < calls && s == OCL_REDUCE_OK; c++)
       s = ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 0, count, &results[c]);
-    double t3 = now();
+    double t3 = tool_now();
     if (s != OCL_REDUCE_OK)
-      return fail("reducing", s, ctx);
+      return tool_fail("reducing", s, ctx);
     for (int c = 0; c < calls; c++)
       if (results[c] != (float)expected)
         return fprintf(stderr, "bench_enqueue: blocking sum %d is %g, not %g\n", c, results[c],
@@ -104,7 +83,7 @@ int main(int argc, char **argv) {
                              strstr(info.platform_name, "NVIDIA")
                          ? cub_enqueued_sums(count, calls, rounds, why, sizeof why)
                          : (snprintf(why, sizeof why, "not an NVIDIA GPU"), -1.0);
-  const double e = median(enqueued, rounds), b = median(blocking, rounds);
+  const double e = tool_median(enqueued, (size_t)rounds), b = tool_median(blocking, (size_t)rounds);
   printf("%d back-to-back f32 sums of %zu elements (a device buffer), from the first call to the "
          "end of the wait; medians of %d rounds\ndevice %s / %s (%s backend)\n",
          calls, count, rounds, info.platform_name, info.device_name, info.backend_name);

@@ -29,13 +29,7 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
-#include "ocl_reduce.h"
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "tool.h"
 
 /* The child: one first call; prints "create_ms call_ms from_disk" on stdout. */
 static int first_call(size_t count) {
@@ -44,14 +38,14 @@ static int first_call(size_t count) {
     return 1;
   for (size_t i = 0; i < count; i++)
     data[i] = (float)(i % 17);
-  const double t0 = now();
+  const double t0 = tool_now();
   ocl_reduce_context *ctx = NULL;
   ocl_reduce_status s = ocl_reduce_context_create(NULL, &ctx);
-  const double t1 = now();
+  const double t1 = tool_now();
   float sum = 0;
   if (s == OCL_REDUCE_OK)
     s = ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, data, count, &sum);
-  const double t2 = now();
+  const double t2 = tool_now();
   ocl_reduce_context_info info = {.struct_size = sizeof info};
   if (s == OCL_REDUCE_OK)
     s = ocl_reduce_context_query(ctx, &info);
@@ -73,7 +67,7 @@ static int first_call(size_t count) {
  * ("platform / device"); prints "setup_ms kernel_ms" (setup: up to a queue; kernel: building a
  * one-line kernel from source, running it, reading its result). */
 static int floor_call(const char *names) {
-  const double t0 = now();
+  const double t0 = tool_now();
   cl_platform_id platforms[16];
   cl_uint platform_count = 0;
   if (clGetPlatformIDs(16, platforms, &platform_count) != CL_SUCCESS)
@@ -101,7 +95,7 @@ static int floor_call(const char *names) {
   cl_int code = CL_SUCCESS;
   cl_context context = clCreateContext(properties, 1, &device, NULL, NULL, &code);
   cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, NULL, &code);
-  const double t1 = now();
+  const double t1 = tool_now();
   const char *source = "__kernel void seven(__global int *out) { out[0] = 7; }";
   cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &code);
   code |= clBuildProgram(program, 1, &device, "", NULL, NULL);
@@ -112,7 +106,7 @@ static int floor_call(const char *names) {
   code |= clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &one, &one, 0, NULL, NULL);
   int seven = 0;
   code |= clEnqueueReadBuffer(queue, result, CL_TRUE, 0, sizeof seven, &seven, 0, NULL, NULL);
-  const double t2 = now();
+  const double t2 = tool_now();
   if (code != CL_SUCCESS || seven != 7)
     return 1;
   printf("%.3f %.3f\n", 1e3 * (t1 - t0), 1e3 * (t2 - t1));

@@ -23,16 +23,7 @@
 #include <string.h>
 
 #include "omp_windows.h"
-
-static int compare_doubles(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *t, int n) {
-  qsort(t, (size_t)n, sizeof *t, compare_doubles);
-  return t[n / 2];
-}
+#include "tool.h"
 
 /* A profiling context with `policy` added to OCL_REDUCE_POLICY while it is created. */
 static ocl_reduce_context *context_with(const char *policy) {
@@ -71,7 +62,7 @@ static double time_windows(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce
     if (r >= 0)
       t[r] = 1e-9 * (double)ns;
   }
-  const double m = median(t, rounds);
+  const double m = tool_median(t, (size_t)rounds);
   free(t);
   return m;
 }
@@ -104,7 +95,7 @@ static int bench_speed(size_t count, int rounds) {
     if (r >= 0)
       t[r] = 1e-9 * (double)ns;
   }
-  const double full_gbs = bad ? 0 : (double)count * 4 / median(t, rounds) / 1e9;
+  const double full_gbs = bad ? 0 : (double)count * 4 / tool_median(t, (size_t)rounds) / 1e9;
   printf("speed: %s (%s), f32, %zu elements, device-resident, medians of %d; GB/s count the input "
          "once; full reduce (f32 sum) %.1f GB/s%s\n",
          info.device_name, info.backend_name, count, rounds, full_gbs,
@@ -124,7 +115,7 @@ static int bench_speed(size_t count, int rounds) {
         if (r >= 0)
           t[r] = omp_get_wtime() - start;
       }
-      const double host = bad ? 0 : median(t, rounds);
+      const double host = bad ? 0 : tool_median(t, (size_t)rounds);
       size_t wrong = 0;
       for (size_t j = 0; j < n_out && !bad; j++)
         wrong += got[j] != want[j];

@@ -45,7 +45,7 @@ typedef struct bench_args {
   size_t segment_lengths[64]; /* --segments: a segment-length sweep over one element count */
   int segment_length_count;
   int reps, warmup;
-  int no_openmp, no_cub, quick;
+  int no_openmp, no_cub, quick, opencl_baseline;
   const char *csv, *json, *svg;
 } bench_args;
 
@@ -63,7 +63,7 @@ static void usage(void) {
           "                          argmin,argmax,minmax,sum_wide,sum_compensated,mean_var\n"
           "                          (default sum)\n"
           "  --types LIST            i32,u32,i64,u64,f32,f64 (default f32)\n"
-          "  --paths LIST            [opencl/|cuda/] then auto, local, subgroup, or\n"
+          "  --paths LIST            [opencl/|cuda/|app/] then auto, local, subgroup, or\n"
           "                          subgroup:khr|intel|ptx|builtin|cuda (default auto), each\n"
           "                          optionally with +op (the operator as a user operator,\n"
           "                          compared with the built-in one) and @POLICY\n"
@@ -74,6 +74,10 @@ static void usage(void) {
           "  --warmup ROUNDS         untimed rounds first (default 2)\n"
           "  --quick                 smoke mode: 3 sizes, few repetitions\n"
           "  --no-openmp, --no-cub   leave a competitor out\n"
+          "  --opencl-baseline       add the plain two-kernel OpenCL reduction (+ a blocking\n"
+          "                          read) on an application's own queue; app/PATH in --paths\n"
+          "                          runs ocl_reduce on that queue with the input in the\n"
+          "                          application's cl_mem\n"
           "  --csv FILE, --json FILE, --svg FILE   also write the results there (opened before\n"
           "                          the benchmark runs)\n"
           "  -d, --device DEV        the device, as OCL_REDUCE_DEVICE (P:D, cuda:N, pocl, intel,\n"
@@ -156,11 +160,12 @@ static int parse_sizes(const char *value, bench_args *a) {
 
 /* Parses the options into *a; returns -1 to go on, else the exit status (0 after --help). */
 static int parse(int argc, char **argv, bench_args *a) {
-  enum { QUICK = 256, NO_OPENMP, NO_CUB, SIZES, N, OPS, TYPES, PATHS, SEGMENTS, REPS, WARMUP,
-         CSV, JSON, SVG };
+  enum { QUICK = 256, NO_OPENMP, NO_CUB, OPENCL_BASELINE, SIZES, N, OPS, TYPES, PATHS, SEGMENTS,
+         REPS, WARMUP, CSV, JSON, SVG };
   static const struct option longs[] = {
       {"quick", no_argument, NULL, QUICK},        {"no-openmp", no_argument, NULL, NO_OPENMP},
       {"no-cub", no_argument, NULL, NO_CUB},      {"sizes", required_argument, NULL, SIZES},
+      {"opencl-baseline", no_argument, NULL, OPENCL_BASELINE},
       {"n", required_argument, NULL, N},          {"ops", required_argument, NULL, OPS},
       {"types", required_argument, NULL, TYPES},  {"paths", required_argument, NULL, PATHS},
       {"segments", required_argument, NULL, SEGMENTS},
@@ -183,6 +188,7 @@ static int parse(int argc, char **argv, bench_args *a) {
     case QUICK: a->quick = 1; break;
     case NO_OPENMP: a->no_openmp = 1; break;
     case NO_CUB: a->no_cub = 1; break;
+    case OPENCL_BASELINE: a->opencl_baseline = 1; break;
     case SIZES:
       if (!parse_sizes(optarg, a))
         return tool_usage_error("bench", "--sizes '%s': MIN:MAX[:STEP], 0 <= MIN <= MAX <= 40",
@@ -348,11 +354,21 @@ static int measure(contender *cs, int count, const bench_case *bc, int reps, int
     busy = 0;
     for (int j = 0; ok && j < count; j++) {
       const int k = (round + warmup + j) % count; /* rotating order */
+      /* A block of end-to-end calls, then (contenders that time the device apart) a block of
+       * device-timed calls into the same samples; each block starts with an untimed call. */
+      const int first = taken[k];
       for (int call = -1; active[k] && ok && call < BLOCK; call++) {
         bench_sample s;
         ok = cs[k].ops->run(&cs[k], bc, &s, answer[k]);
         if (ok && round >= 0 && call >= 0 && taken[k] < reps)
           samples[k][taken[k]++] = s;
+      }
+      for (int call = -1, i = first; active[k] && cs[k].ops->run_device && ok && call < BLOCK;
+           call++) {
+        double device_s = 0;
+        ok = cs[k].ops->run_device(&cs[k], bc, &device_s, answer[k]);
+        if (ok && call >= 0 && i < taken[k])
+          samples[k][i++].device_s = device_s;
       }
       busy |= active[k] && taken[k] < reps;
     }
@@ -430,6 +446,12 @@ int cmd_bench(int argc, char **argv) {
     } else {
       fprintf(stderr, "ocl-reduce: CUB not run: %s is not an NVIDIA GPU\n", info.device_name);
     }
+  }
+  if (a.opencl_baseline) {
+    if (contender_opencl_baseline(&cs[count], why, sizeof why))
+      count++;
+    else
+      fprintf(stderr, "ocl-reduce: the OpenCL baseline cannot run: %s\n", why);
   }
   fprintf(stderr, "measuring the device's copy bandwidth...\n");
   double copy = bench_copy_bandwidth(probe);

@@ -4,31 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "tool.h"
-
-int tool_fail(const char *what, ocl_reduce_status status, const ocl_reduce_context *ctx) {
-  fprintf(stderr, "ocl-reduce: %s: %s: %s\n", what, ocl_reduce_status_name(status),
-          ocl_reduce_last_error(ctx));
-  return 1;
-}
-
-double tool_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int compare_doubles(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-double tool_median(double *values, size_t n) {
-  qsort(values, n, sizeof *values, compare_doubles);
-  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
 
 static const struct {
   const char *name;

@@ -46,6 +46,11 @@ double tool_now(void);
 /* Median of n values (sorts them). */
 double tool_median(double *values, size_t n);
 
+/* A context on the OpenCL backend, on the device OCL_REDUCE_DEVICE names, and its description
+ * (native_context and native_device: the cl_context and cl_device_id an application of its own
+ * would use). On failure *ctx is NULL and the status says why. */
+ocl_reduce_status tool_opencl_context(ocl_reduce_context **ctx, ocl_reduce_context_info *info);
+
 #ifdef __cplusplus
 }
 #endif

@@ -249,6 +249,8 @@ static ocl_reduce_status open_context(ocl_reduce_context *ctx, const settings *s
     ctx->caps.has_cuda_shuffle = 0;
   }
 
+  if (ctx->ops->set_polling)
+    ctx->ops->set_polling(ctx->backend, orx_plan_wait_polls(&ctx->caps, &s->policy));
   orx_target *t = &ctx->target;
   t->caps = &ctx->caps;
   t->forced = s->policy;

@@ -127,6 +127,10 @@ typedef struct orx_backend_ops {
 
   /* Native handles for ocl_reduce_context_info (NULL where the backend has none). */
   void (*native)(orx_backend *be, void **context, void **device, void **queue);
+  /* Optional (NULL: the backend has one way): how finish and read wait, as the planner chose it
+   * after open (orx_plan_wait_polls): 1 flush and poll the native event, 0 block in the
+   * implementation's wait. */
+  void (*set_polling)(orx_backend *be, int poll);
 } orx_backend_ops;
 
 /* What ocl_reduce_buffer_wrap_cuda hands to the CUDA backend's wrap(). */

@@ -59,22 +59,43 @@ ocl_reduce_status orx_launch_array(ocl_reduce_context *ctx, const orx_prepared *
                                    size_t offset, size_t count, uint64_t first, orx_mem *out,
                                    size_t out_index, size_t out_stride) {
   const orx_policy *policy = &k->plan.policy;
-  size_t head = orx_vector_head(ctx, in, offset, policy->vec, orx_plan_element_bytes(&k->plan));
+  const size_t elem = orx_plan_element_bytes(&k->plan);
+  size_t head = orx_vector_head(ctx, in, offset, policy->vec, elem);
   if (head > count)
     head = count;
+  const size_t groups = orx_plan_groups(&k->plan, count, 0);
+  orx_mem *partials = ctx->scratch[ORX_SCRATCH_PARTIALS].mem;
+  orx_mem *counter = ctx->scratch[ORX_SCRATCH_COUNTER].mem;
   const orx_arg args[] = {
       {ORX_ARG_MEM, in, 0},
       {ORX_ARG_U64, NULL, offset},
       {ORX_ARG_U64, NULL, count},
       {ORX_ARG_U64, NULL, head},
       {ORX_ARG_U64, NULL, first},
-      {ORX_ARG_MEM, ctx->scratch[ORX_SCRATCH_PARTIALS].mem, 0},
-      {ORX_ARG_MEM, ctx->scratch[ORX_SCRATCH_COUNTER].mem, 0},
+      {ORX_ARG_MEM, partials, 0},
+      {ORX_ARG_MEM, counter, 0},
       {ORX_ARG_MEM, out, 0},
       {ORX_ARG_U64, NULL, out_index},
       {ORX_ARG_U64, NULL, out_stride},
   };
-  return orx_launch(ctx, k, orx_plan_groups(&k->plan, count, 0), args, ORX_ARRAY_SIZE(args));
+  ORX_FORWARD(orx_launch(ctx, k, groups, args, ORX_ARRAY_SIZE(args)));
+  if (!orx_plan_finish_launch(&k->plan, groups))
+    return OCL_REDUCE_OK;
+  /* The groups wrote their partials (ORX_FINISH_LAUNCH); one group of the same kernel reduces
+   * them into out. */
+  const orx_arg finish[] = {
+      {ORX_ARG_MEM, partials, 0},
+      {ORX_ARG_U64, NULL, 0},
+      {ORX_ARG_U64, NULL, groups},
+      {ORX_ARG_U64, NULL, orx_vector_head(ctx, partials, 0, policy->vec, elem)},
+      {ORX_ARG_U64, NULL, 0},
+      {ORX_ARG_MEM, partials, 0},
+      {ORX_ARG_MEM, counter, 0},
+      {ORX_ARG_MEM, out, 0},
+      {ORX_ARG_U64, NULL, out_index},
+      {ORX_ARG_U64, NULL, out_stride},
+  };
+  return orx_launch(ctx, k, 1, finish, ORX_ARRAY_SIZE(finish));
 }
 
 ocl_reduce_status orx_reduce_host_into(ocl_reduce_context *ctx, const orx_request *request,

@@ -15,6 +15,7 @@ void orx_plan_describe(const orx_plan *plan, size_t count, uint64_t length, char
   const orx_policy *p = &plan->policy;
   const int windows = plan->kernel == ORX_KERNEL_WINDOWS; /* length: the window */
   const int segments = plan->kernel != ORX_KERNEL_REDUCE_MULTI && !windows && length > 0;
+  const int whole = plan->kernel == ORX_KERNEL_REDUCE_ALL;
   text[0] = '\0';
   orx_append(text, size, "%s: wg=%u,vec=%u,unroll=%u,", orx_kernel_file(plan->kernel),
              p->wg_size, p->vec, p->unroll);
@@ -23,13 +24,20 @@ void orx_plan_describe(const orx_plan *plan, size_t count, uint64_t length, char
   if (p->prefetch)
     orx_append(text, size, "prefetch=1,");
   orx_append(text, size, "groups=%u,stream=%s,finish=%s", p->max_groups,
-             orx_stream_name(p->stream), p->finish_serial ? "serial" : "group");
+             orx_stream_name(p->stream),
+             whole && plan->defines[ORX_DEFINE_FINISH_LAUNCH] == 1 ? "launch"
+             : p->finish_serial                                    ? "serial"
+                                                                   : "group");
   if (segments)
     orx_append(text, size, ",seg=%s", orx_seg_mode_name(plan->seg.mode));
   if (segments && plan->seg.mode == ORX_SEG_MR)
     orx_append(text, size, ",slots=%u", plan->seg.slots);
   if (windows)
     orx_append(text, size, ",win=%s", orx_win_algo_name(plan->win.algo));
+  if (plan->defines[ORX_DEFINE_FLOAT_KEYS] > 0)
+    orx_append(text, size, ",keys=%d", (int)plan->defines[ORX_DEFINE_FLOAT_KEYS]);
+  if (plan->defines[ORX_DEFINE_MIN_GROUPS_PER_CU] > 0)
+    orx_append(text, size, ",min_groups=%u", (unsigned)plan->defines[ORX_DEFINE_MIN_GROUPS_PER_CU]);
   if (plan->defines[ORX_DEFINE_ORDERED] == 1)
     orx_append(text, size, "; in index order (not commutative)");
   const int64_t builtin = plan->defines[ORX_DEFINE_SG_BUILTIN_REDUCE];
@@ -60,4 +68,6 @@ void orx_plan_describe(const orx_plan *plan, size_t count, uint64_t length, char
   else
     orx_append(text, size, "; %zu work-groups",
            orx_plan_groups(plan, segments ? count / length : count, length));
+  if (whole && orx_plan_finish_launch(plan, orx_plan_groups(plan, count, 0)))
+    orx_append(text, size, ", then one more over their partials");
 }

@@ -64,6 +64,12 @@ void orx_select_policy(const orx_caps *caps, ocl_reduce_path path, ocl_reduce_su
      * runs: CUDA tiled 1.000-1.004x, grid-stride 0.885-0.893x; NVIDIA OpenCL (PTX shuffles)
      * grid-stride 1.002x, tiled 0.835-0.843x. Other GPUs take the grid-stride loop. */
     p.stream = caps->has_cuda_shuffle ? ORX_STREAM_TILED : ORX_STREAM_STRIDED; /* CUDA backend */
+    /* The last group finishes (atomics on a counter), in every size. A second launch over the
+     * partials (finish=launch) returns the result of NVIDIA's OpenCL sooner for 2^14 ... 2^20
+     * f32 (H200, one run: 21.4-22.4 us against 23.5-24.5) but later from 2^22 (28.6 against
+     * 24.5), and its two kernels take 12.4-13.5 us of device time against 7.3-8.8 (each kernel's
+     * events carry about 5 us of their own); through CUDA it costs 1-2 us at every size. */
+    p.finish_launch = 0;
     p.wg_size = 256;
     p.vec = elem < 16 ? 16 / elem : 1;
     p.unroll = 4;
@@ -112,6 +118,8 @@ void orx_apply_policy_override(const orx_caps *caps, const orx_policy_override *
     p->vec = 1; /* they read one element per load */
   if (o->finish_serial >= 0)
     p->finish_serial = o->finish_serial;
+  if (o->finish_launch >= 0)
+    p->finish_launch = o->finish_launch;
   if (o->wg_size || o->vec || o->unroll || p->stream == ORX_STREAM_TRANSPOSED ||
       p->stream == ORX_STREAM_WARP_TILES)
     p->items_per_group = (size_t)p->wg_size * p->vec * p->unroll;
@@ -174,6 +182,8 @@ static void common_defines(orx_plan *plan) {
   d[ORX_DEFINE_STREAM] = p->stream;
   d[ORX_DEFINE_SG_IMPL] = p->subgroup_impl;
   d[ORX_DEFINE_FINISH_SERIAL] = p->finish_serial;
+  if (p->finish_launch && plan->kernel == ORX_KERNEL_REDUCE_ALL)
+    d[ORX_DEFINE_FINISH_LAUNCH] = 1;
   d[ORX_DEFINE_UNROLL_SLOTS] = p->unroll_slots;
 }
 
@@ -193,6 +203,9 @@ static void operator_defines(const orx_target *target, orx_plan *plan) {
   if (plan->policy.subgroup_impl == OCL_REDUCE_SUBGROUP_NV_PTX ||
       plan->policy.subgroup_impl == OCL_REDUCE_SUBGROUP_CUDA)
     plan->defines[ORX_DEFINE_SG_SIZE] = target->caps->nv_warp_size;
+  const int keys = orx_plan_float_keys(target, plan);
+  if (keys)
+    plan->defines[ORX_DEFINE_FLOAT_KEYS] = keys;
   /* Warp tiles: the multireduction of ORX_WARP_TILES tiles across a warp. */
   if (plan->policy.stream == ORX_STREAM_WARP_TILES) {
     plan->defines[ORX_DEFINE_MR_Q] = ORX_WARP_TILES;
@@ -236,12 +249,16 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
       orx_fit_ordered(target, &request->op,
                       request->stage == ORX_STAGE_FINAL ? request->op.state_bytes : elem,
                       &plan->policy);
+    /* A second launch reduces partials as elements: scalar operators only. */
+    if (state || request->op.ordered || request->op.id == ORX_OP_CUSTOM)
+      plan->policy.finish_launch = 0;
     common_defines(plan);
     operator_defines(target, plan);
     if (state && request->stage == ORX_STAGE_PARTIAL)
       plan->defines[ORX_DEFINE_PARTIAL_OUT] = 1;
     if (state && request->stage == ORX_STAGE_FINAL)
       plan->defines[ORX_DEFINE_INPUT_STATES] = 1;
+    orx_plan_minmax_occupancy(target, plan);
     break;
   case ORX_ENTRY_SEGMENTS: {
     plan->type = compute_type(request);
@@ -331,6 +348,10 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
                             ? plan->op.state_bytes
                             : (unsigned)elem;
   plan->partials_bytes = (size_t)plan->policy.max_groups * plan->slots * plan->op.state_bytes;
+}
+
+int orx_plan_finish_launch(const orx_plan *plan, size_t groups) {
+  return plan->defines[ORX_DEFINE_FINISH_LAUNCH] == 1 && groups > 1;
 }
 
 size_t orx_plan_groups(const orx_plan *plan, size_t count, uint64_t length) {

@@ -88,6 +88,8 @@ typedef struct orx_policy {
   unsigned max_groups;    /* grid cap; also the size of the partials buffer */
   size_t items_per_group; /* elements one group should get before another group is worth it */
   int finish_serial;      /* the last group combines the partials in one work-item (CPUs) */
+  int finish_launch;      /* whole arrays of scalar operators: a second launch combines the
+                             partials (ORX_FINISH_LAUNCH) */
   int unroll_slots;       /* the multireduction's loops over slots unrolled (GPUs, see planner.c) */
 } orx_policy;
 
@@ -119,9 +121,13 @@ typedef struct orx_policy_override {
   int prefetch;       /* -1, 0 or 1 */
   int stream;         /* -1, or an ORX_STREAM_ id */
   int finish_serial;  /* -1, 0 or 1 */
+  int finish_launch;  /* -1, 0 or 1 */
   int seg_mode;       /* -1, or an orx_seg_mode */
   unsigned seg_slots; /* multireduction segments per lane group, at most its width */
   int win_algo;       /* -1, or an ORX_WIN_ id */
+  int wait_polls;     /* -1, 0 (block in the native wait) or 1 (poll the event) */
+  int float_keys;     /* -1, or 0, 1 or 2: float MIN and MAX as integer keys (ORX_FLOAT_KEYS) */
+  unsigned min_groups; /* whole-array kernels through CUDA: groups per SM that must fit at once */
 } orx_policy_override;
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out);
 
@@ -210,6 +216,10 @@ typedef struct orx_plan {
   int64_t defines[ORX_DEFINE_COUNT]; /* the generated block (program.c writes it) */
 } orx_plan;
 
+/* How the host waits for a result (context creation): 1 to flush and poll the native event, 0 to
+ * block in the implementation's own wait (plan_path.c says why for each device). */
+int orx_plan_wait_polls(const orx_caps *caps, const orx_policy_override *forced);
+
 /* The path and subgroup implementation a context takes (context creation). A forced path or
  * named implementation the device cannot take is PATH_UNSUPPORTED with *why the requirement. */
 ocl_reduce_status orx_plan_path(const orx_caps *caps, ocl_reduce_path path,
@@ -222,6 +232,13 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
 /* Work-groups to launch for `count` elements (REDUCE, MULTI), segments of `length` (SEGMENTS;
  * not LAUNCH) or offsets (CHECK_OFFSETS). */
 size_t orx_plan_groups(const orx_plan *plan, size_t count, uint64_t length);
+/* plan_minmax.c: ORX_FLOAT_KEYS for a plan of one scalar operator (0, 1 or 2), and, for a
+ * whole-array plan, ORX_MIN_GROUPS_PER_CU where CUDA's MIN and MAX need the register cap. */
+int orx_plan_float_keys(const orx_target *target, const orx_plan *plan);
+void orx_plan_minmax_occupancy(const orx_target *target, orx_plan *plan);
+/* Whether a whole-array launch of `groups` groups leaves its partials to a second launch of one
+ * group (reduce_all.cl, step 3) instead of its last group. */
+int orx_plan_finish_launch(const orx_plan *plan, size_t groups);
 /* SEGMENTS: segments a work-group takes per round, the kernels' per_round argument (STAGED: a
  * tile; the other strategies fix theirs at compile time: 0). */
 uint64_t orx_plan_per_round(const orx_plan *plan, uint64_t length);

@@ -1,8 +1,8 @@
 /* =================================================================================================
  * policy_override.c: OCL_REDUCE_POLICY, the planner's fields forced by name for tests and tuning
  * ("wg=64,vec=4,unroll=2,chains=1,prefetch=1,groups=32,stream=strided,finish=group,seg=mr,
- * slots=8,win=blocks"). The names of streams, segment strategies and window algorithms are the
- * contract's and the planner's own lists.
+ * slots=8,win=blocks,wait=poll,keys=1,min_groups=8"). The names of streams, segment strategies
+ * and window algorithms are the contract's and the planner's own lists.
  * ============================================================================================== */
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +22,10 @@ static int seg_mode_named(const char *name, int *mode) {
 }
 
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out) {
-  orx_policy_override o = {0, 0, 0, 0, 0, -1, -1, -1, -1, 0, -1};
+  /* Zero and -1: the planner's own choice. */
+  orx_policy_override o = {.prefetch = -1, .stream = -1, .finish_serial = -1,
+                           .finish_launch = -1, .seg_mode = -1, .win_algo = -1,
+                           .wait_polls = -1, .float_keys = -1};
   char list[256];
   orx_strlcpy(list, text ? text : "", sizeof list);
   for (char *save = NULL, *item = strtok_r(list, ",", &save); item;
@@ -50,22 +53,33 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
       o.max_groups = (unsigned)number;
     else if (strcmp(key, "stream") == 0 && orx_stream_named(value, &o.stream))
       ;
-    else if (strcmp(key, "finish") == 0 && (!strcmp(value, "serial") || !strcmp(value, "group")))
-      o.finish_serial = strcmp(value, "serial") == 0;
+    else if (strcmp(key, "finish") == 0 && (!strcmp(value, "serial") || !strcmp(value, "group") ||
+                                             !strcmp(value, "launch"))) {
+      /* launch: the planner's own finish stays for the kernels without a second launch */
+      o.finish_launch = strcmp(value, "launch") == 0;
+      o.finish_serial = o.finish_launch ? -1 : strcmp(value, "serial") == 0;
+    }
     else if (strcmp(key, "seg") == 0 && seg_mode_named(value, &o.seg_mode))
       ;
     else if (strcmp(key, "slots") == 0 && numeric && is_pow2(number) && number <= 32)
       o.seg_slots = (unsigned)number;
     else if (strcmp(key, "win") == 0 && orx_win_algo_named(value, &o.win_algo))
       ;
+    else if (strcmp(key, "wait") == 0 && (!strcmp(value, "block") || !strcmp(value, "poll")))
+      o.wait_polls = strcmp(value, "poll") == 0;
+    else if (strcmp(key, "keys") == 0 && strlen(value) == 1 && value[0] >= '0' && value[0] <= '2')
+      o.float_keys = value[0] - '0';
+    else if (strcmp(key, "min_groups") == 0 && numeric && number <= 32)
+      o.min_groups = (unsigned)number;
     else
       return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
                       "OCL_REDUCE_POLICY: bad entry '%s=%s' (keys: wg=<power of two>, "
                       "vec=<1..16, power of two>, unroll=<1..16>, chains=<1..16>, "
                       "prefetch=0|1, groups=<n>, "
-                      "stream=strided|chunk|tiled, finish=serial|group, "
+                      "stream=strided|chunk|tiled, finish=serial|group|launch, "
                       "seg=lane|mr|group|launch|staged, slots=<1..32, power of two>, "
-                      "win=direct|shuffle|mr|blocks|long)",
+                      "win=direct|shuffle|mr|blocks|long, wait=block|poll, keys=0|1|2, "
+                      "min_groups=<1..32>)",
                       key, value);
   }
   *out = o;

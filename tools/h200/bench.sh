@@ -10,6 +10,10 @@
 #   tools/h200/bench.sh --calls    only the first call of a process (program cache cold, off,
 #                                  warm) and back-to-back enqueued calls against blocking ones
 #                                  and CUB: CUDA, NVIDIA's OpenCL, PoCL
+#   tools/h200/bench.sh --latency  only the small-size latency: each OpenCL implementation's floor
+#                                  (bench_floor), and the f32 sum through CUDA, NVIDIA's OpenCL
+#                                  and the application's own queue against CUB and the plain
+#                                  two-kernel OpenCL reduction on that queue
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 logs=${OUT:-$PWD/h200-logs}
@@ -31,6 +35,19 @@ if [ "${1:-}" = "--calls" ]; then
     OCL_REDUCE_DEVICE=$1 OCL_REDUCE_BACKEND=$2 "$tools/bench_enqueue" 1000 1048576 7 2>&1 |
       tee "$logs/enqueue-$1.txt"
   done
+  exit 0
+fi
+
+if [ "${1:-}" = "--latency" ]; then
+  for device in nvidia pocl; do
+    echo "== one call's floor: $device"
+    OCL_REDUCE_DEVICE=$device /tmp/ocl-reduce-h200/tools/bench_floor 2000 2>&1 |
+      tee "$logs/floor-$device.txt"
+  done
+  echo "== f32 sum, 2^10 ... 2^24: CUDA, NVIDIA's OpenCL (own and the application's queue), CUB"
+  "$bench" bench --paths cuda/auto,opencl/auto,app/auto --opencl-baseline --sizes 10:24:2 \
+    --csv "$logs/h200-latency.csv" > "$logs/h200-latency.txt"
+  cat "$logs/h200-latency.txt"
   exit 0
 fi
 

@@ -6,6 +6,9 @@
 # turns and the first of each round alternating; tools/bench_compare.py compares medians row by
 # row. Writes the CSVs and the comparison to $OUT (else ./h200-logs).
 #   tools/h200/compare.sh <old source dir>
+# Both libraries run under this tree's ocl-reduce (the old one through LD_LIBRARY_PATH, which the
+# tool's RUNPATH gives way to), so that a change to the benchmark itself does not show as a change
+# of the library; OLD_TOOL=1 runs the old tree's own tool instead.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -29,7 +32,10 @@ build() {
 echo "== builds"
 build "$old_src" /tmp/ocl-reduce-old
 [ -x /tmp/ocl-reduce-h200/tools/ocl-reduce ] || build "$root" /tmp/ocl-reduce-h200
-declare -A bench=([old]=/tmp/ocl-reduce-old/tools/ocl-reduce [new]=/tmp/ocl-reduce-h200/tools/ocl-reduce)
+tool=/tmp/ocl-reduce-h200/tools/ocl-reduce
+declare -A bench=([old]=$tool [new]=$tool)
+declare -A library=([old]=/tmp/ocl-reduce-old [new]=/tmp/ocl-reduce-h200)
+[ "${OLD_TOOL:-0}" = 1 ] && bench[old]=/tmp/ocl-reduce-old/tools/ocl-reduce
 
 # The tables of tools/h200/bench.sh.
 table_args() {
@@ -46,7 +52,8 @@ for table in ${TABLES:-sum types segments}; do
     for tree in $order; do
       echo "== $table, round $round, $tree"
       # shellcheck disable=SC2046
-      "${bench[$tree]}" bench $(table_args "$table") --csv "$logs/$tree-$table-$round.csv" \
+      LD_LIBRARY_PATH=${library[$tree]} \
+        "${bench[$tree]}" bench $(table_args "$table") --csv "$logs/$tree-$table-$round.csv" \
         > "$logs/$tree-$table-$round.txt" 2>"$logs/$tree-$table-$round.err" ||
         tail -5 "$logs/$tree-$table-$round.err"
     done

@@ -172,9 +172,10 @@ static ocl_reduce_status cl_read(ocl_reduce_context *ctx, orx_backend *be, const
   cl_event event = NULL;
   CL_CHECK(ctx, "clEnqueueReadBuffer",
            clEnqueueReadBuffer(be->queue, src->mem, be->poll_events ? CL_FALSE : CL_TRUE, offset,
-                               bytes, dst, 0, NULL, &event));
+                               bytes, dst, 0, NULL, be->poll_events ? &event : NULL));
   cl_int code = be->poll_events ? orx_cl_wait_for(be, event) : CL_SUCCESS;
-  clReleaseEvent(event);
+  if (event)
+    clReleaseEvent(event);
   if (code != CL_SUCCESS)
     return orx_cl_fail(ctx, "clEnqueueReadBuffer (wait)", code);
   return OCL_REDUCE_OK;
@@ -203,10 +204,13 @@ static ocl_reduce_status cl_launch(ocl_reduce_context *ctx, orx_backend *be, orx
       return orx_cl_fail(ctx, "clSetKernelArg", code);
   }
   size_t local = wg_size, global = groups * (size_t)wg_size;
+  /* The launch's event, only where something waits on it: profiling, polling, and cl_finish on
+   * CPU devices. A GPU that blocks in its reads has no use for one. */
+  const int keep = kernel_ns || be->poll_events || be->host_memory_device;
   cl_event event = NULL;
   CL_CHECK(ctx, "clEnqueueNDRangeKernel",
            clEnqueueNDRangeKernel(be->queue, program->kernel, 1, NULL, &global, &local, 0, NULL,
-                                  &event));
+                                  keep ? &event : NULL));
   if (be->last_kernel)
     clReleaseEvent(be->last_kernel);
   be->last_kernel = event;
@@ -223,6 +227,8 @@ static ocl_reduce_status cl_launch(ocl_reduce_context *ctx, orx_backend *be, orx
   *kernel_ns = end - start;
   return OCL_REDUCE_OK;
 }
+
+static void cl_set_polling(orx_backend *be, int poll) { be->poll_events = poll; }
 
 static void cl_native(orx_backend *be, void **context, void **device, void **queue) {
   *context = be->context;
@@ -252,4 +258,5 @@ const orx_backend_ops orx_opencl_backend = {
     .read = cl_read,
     .launch = cl_launch,
     .native = cl_native,
+    .set_polling = cl_set_polling,
 };

@@ -132,7 +132,6 @@ static void read_caps(orx_backend *be, orx_caps *caps) {
     be->has_fine_grain_svm = (svm & CL_DEVICE_SVM_FINE_GRAIN_BUFFER) != 0;
   caps->host_visible_memory = be->has_fine_grain_svm;
   be->host_memory_device = caps->type == OCL_REDUCE_DEVICE_CPU;
-  be->poll_events = caps->type == OCL_REDUCE_DEVICE_GPU;
 }
 
 /* ---- Life cycle --------------------------------------------------------------------------------
@@ -245,10 +244,8 @@ ocl_reduce_status orx_cl_open(ocl_reduce_context *ctx, const char *selector, voi
   return OCL_REDUCE_OK;
 }
 
-/* Waits for an event. GPUs: flush and poll its status. NVIDIA's OpenCL returns from a blocking
- * call about 150 us after a 4 us kernel has finished (H200, driver 580), which polling avoids;
- * a GPU reduction keeps the host thread busy for microseconds only. CPU devices: the ordinary
- * wait, since polling would take a core from the implementation's own worker threads. */
+/* Waits for an event: flushed and polled, or the implementation's own wait, as the planner chose
+ * (be->poll_events, orx_plan_wait_polls). */
 cl_int orx_cl_wait_for(orx_backend *be, cl_event event) {
   if (!be->poll_events)
     return clWaitForEvents(1, &event);

@@ -18,7 +18,7 @@
 struct orx_backend {
   cl_platform_id platform;
   int host_memory_device; /* a CPU device: its buffers can be our own host memory */
-  int poll_events;        /* a GPU: wait for events by polling (see wait_for) */
+  int poll_events;        /* wait for events by polling (orx_plan_wait_polls chose) */
   int has_fine_grain_svm; /* CL_DEVICE_SVM_FINE_GRAIN_BUFFER */
   cl_event last_kernel;   /* the latest launch, which finish() waits for */
   cl_device_id device;
