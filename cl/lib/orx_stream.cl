@@ -171,9 +171,9 @@ ORX_INLINE void orx_stream_range(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong
   for (; v < end; v += step)
     for (int k = 0; k < ORX_SLOTS; k++)
       orx_chain_absorb(orx_slot_op(k), &part[0][k], in[v], first + v * ORX_VEC);
-  /* The chains merged in a fixed order. The compilers are sensitive to how this is written:
-   * merging into part[0][k] cost NVRTC's work-group-per-segment kernel 7-14 % on the H200, and
-   * merging into a variable cost NVIDIA's OpenCL 8 % of the f32 sum from 2^24 on. */
+  /* The chains merged in a fixed order. Keys merge into a variable and become values once; the
+   * other accumulators keep the form they always had (merging them into part[0][k] instead cost
+   * NVRTC's work-group-per-segment kernel 7-14 % on the H200). */
   for (int k = 0; k < ORX_SLOTS; k++) {
 #if ORX_KEY_CHAINS
     ORX_CHAIN_V merged = part[0][k];
