@@ -97,10 +97,9 @@ static void ocl_unprepare(contender *c) {
 static int ocl_prepare(contender *c, const bench_case *bc, char *why, size_t why_size) {
   ocl_state *s = c->state;
   const size_t bytes = bc->n * ocl_reduce_type_size(bc->type);
-  if (s->app && (!bench_app_input(s->app, s->plain, bc->host, bytes, &s->plain_buf, why,
-                                  why_size) ||
-                 !bench_app_input(s->app, s->profiled, bc->host, bytes, &s->profiled_buf, why,
-                                  why_size))) {
+  if (s->app &&
+      (!bench_app_input(s->app, s->plain, bc->host, bytes, &s->plain_buf, why, why_size) ||
+       !bench_app_input(s->app, s->profiled, bc->host, bytes, &s->profiled_buf, why, why_size))) {
     ocl_unprepare(c);
     return 0;
   }
@@ -133,8 +132,8 @@ static int ocl_prepare(contender *c, const bench_case *bc, char *why, size_t why
 /* One call on a context: a whole-array case into *result, a segmented one into `results`; with
  * a user operator when `op` is set. */
 ocl_reduce_status bench_ocl_call(ocl_reduce_context *ctx, const bench_case *bc,
-                                  const ocl_reduce_operator *op, ocl_reduce_buffer *in,
-                                  ocl_reduce_output results) {
+                                 const ocl_reduce_operator *op, ocl_reduce_buffer *in,
+                                 ocl_reduce_output results) {
   if (op && !bc->segment_length)
     return ocl_reduce_custom(ctx, op, ocl_reduce_buffer_input(in, 0), bc->n, results);
   if (op)
@@ -165,8 +164,8 @@ static int ocl_run_device(contender *c, const bench_case *bc, double *device_s, 
   uint64_t ns = 0;
   ocl_reduce_status st =
       bench_ocl_call(s->profiled, bc, s->profiled_op, s->profiled_buf,
-               bc->segment_length ? ocl_reduce_buffer_output(s->profiled_results, 0)
-                                  : ocl_reduce_host_output(result));
+                     bc->segment_length ? ocl_reduce_buffer_output(s->profiled_results, 0)
+                                        : ocl_reduce_host_output(result));
   if (st == OCL_REDUCE_OK)
     st = ocl_reduce_last_kernel_ns(s->profiled, &ns);
   if (st != OCL_REDUCE_OK) {

@@ -13,8 +13,8 @@
  * 0.80x as vectors of long; CUDA f32 unchanged (0.93x), f64 0.99 -> 0.82x. PoCL 3.1, 2 cores,
  * f32 max of 2^24: floats 25 GB/s, keys per component 16, whole vectors 45 (OpenMP 48). */
 int orx_plan_float_keys(const orx_target *target, const orx_plan *plan) {
-  if (!orx_type_is_float(plan->type) || (plan->op.id != OCL_REDUCE_MIN &&
-                                         plan->op.id != OCL_REDUCE_MAX))
+  if (!orx_type_is_float(plan->type) ||
+      (plan->op.id != OCL_REDUCE_MIN && plan->op.id != OCL_REDUCE_MAX))
     return 0;
   if (target->forced.float_keys >= 0)
     return target->forced.float_keys;
@@ -35,8 +35,8 @@ void orx_plan_minmax_occupancy(const orx_target *target, orx_plan *plan) {
   const int floats_as_keys = plan->defines[ORX_DEFINE_FLOAT_KEYS] > 0; /* floats only as keys */
   if (!groups && min_or_max && orx_type_size(plan->type) == 4 &&
       (!orx_type_is_float(plan->type) || floats_as_keys))
-    groups = plan->policy.max_groups / (target->caps->compute_units ? target->caps->compute_units
-                                                                    : 1);
+    groups =
+        plan->policy.max_groups / (target->caps->compute_units ? target->caps->compute_units : 1);
   if (!target->caps->has_cuda_shuffle || !groups)
     return;
   if ((size_t)groups * plan->policy.wg_size > 2048) /* an SM's most resident threads */
