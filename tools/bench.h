@@ -69,11 +69,6 @@ struct contender {
  * is the OpenCL backend on the application's own queues with its cl_mem wrapped (bench_app_open).
  */
 int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_size);
-/* bench_contenders.c: one call of ocl_reduce on a context, the case's results into `results`
- * (host memory or a buffer); through the user operator `op` when it is set. */
-ocl_reduce_status bench_ocl_call(ocl_reduce_context *ctx, const bench_case *bc,
-                                 const ocl_reduce_operator *op, ocl_reduce_buffer *in,
-                                 ocl_reduce_output results);
 /* bench_app_queue.c: an application's own cl_context and queues on the device ocl_reduce picks
  * on the OpenCL backend, shared by every contender of the process that asks for it (counted
  * references); NULL with a reason when there is no such device. Queue 0 is plain, queue 1 has

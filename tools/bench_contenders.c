@@ -131,9 +131,9 @@ static int ocl_prepare(contender *c, const bench_case *bc, char *why, size_t why
 
 /* One call on a context: a whole-array case into *result, a segmented one into `results`; with
  * a user operator when `op` is set. */
-ocl_reduce_status bench_ocl_call(ocl_reduce_context *ctx, const bench_case *bc,
-                                 const ocl_reduce_operator *op, ocl_reduce_buffer *in,
-                                 ocl_reduce_output results) {
+static ocl_reduce_status ocl_call(ocl_reduce_context *ctx, const bench_case *bc,
+                                  const ocl_reduce_operator *op, ocl_reduce_buffer *in,
+                                  ocl_reduce_output results) {
   if (op && !bc->segment_length)
     return ocl_reduce_custom(ctx, op, ocl_reduce_buffer_input(in, 0), bc->n, results);
   if (op)
@@ -149,7 +149,7 @@ static int ocl_run(contender *c, const bench_case *bc, bench_sample *sample, voi
   ocl_state *s = c->state;
   double t0 = tool_now();
   ocl_reduce_status st =
-      bench_ocl_call(s->plain, bc, s->plain_op, s->plain_buf, ocl_reduce_host_output(result));
+      ocl_call(s->plain, bc, s->plain_op, s->plain_buf, ocl_reduce_host_output(result));
   sample->end_to_end_s = tool_now() - t0;
   sample->device_s = 0; /* ocl_run_device's */
   if (st != OCL_REDUCE_OK)
@@ -163,9 +163,9 @@ static int ocl_run_device(contender *c, const bench_case *bc, double *device_s, 
   ocl_state *s = c->state;
   uint64_t ns = 0;
   ocl_reduce_status st =
-      bench_ocl_call(s->profiled, bc, s->profiled_op, s->profiled_buf,
-                     bc->segment_length ? ocl_reduce_buffer_output(s->profiled_results, 0)
-                                        : ocl_reduce_host_output(result));
+      ocl_call(s->profiled, bc, s->profiled_op, s->profiled_buf,
+               bc->segment_length ? ocl_reduce_buffer_output(s->profiled_results, 0)
+                                  : ocl_reduce_host_output(result));
   if (st == OCL_REDUCE_OK)
     st = ocl_reduce_last_kernel_ns(s->profiled, &ns);
   if (st != OCL_REDUCE_OK) {

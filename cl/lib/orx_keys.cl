@@ -1,7 +1,8 @@
 /* =================================================================================================
  * orx_keys.cl: the accumulator of one chain of a work-item's stream, ORX_CHAIN_V, with
- * orx_chain_identity(k), orx_chain_absorb(op, &chain, x, first), orx_chain_merge(op, a, b) and
- * orx_chain_value(chain) (the chain as the stream's ORX_ACC_V). lib/orx_stream.cl includes it
+ * orx_chain_identity(k) and orx_chain_absorb(op, &chain, x, first), and for keys
+ * orx_chain_merge(op, a, b) and orx_chain_value(chain) (the chain as the stream's ORX_ACC_V,
+ * which the other chains already are). lib/orx_stream.cl includes it
  * after defining ORX_ACC_V, which the chain is for every operator but float MIN and MAX of
  * single-operator kernels built with ORX_FLOAT_KEYS (the planner's choice): their chains hold
  * integer keys (ORX_KEY_CHAINS is 1).
@@ -117,8 +118,6 @@ ORX_INLINE TV orx_keys_value(orx_keys c) {
 #define ORX_CHAIN_V ORX_ACC_V
 #define orx_chain_identity(k) orx_acc_v_identity(k)
 #define orx_chain_absorb(op, chain, x, first) orx_absorb_into((op), (chain), (x), (first))
-#define orx_chain_merge(op, a, b) orx_merge_v((op), (a), (b))
-#define orx_chain_value(chain) (chain)
 #endif
 
 #endif /* ORX_KEYS_CL */

@@ -30,6 +30,8 @@ int orx_plan_float_keys(const orx_target *target, const orx_plan *plan) {
  * the sums (32 registers already; 1.000 -> 0.990-0.995x capped) nor f64 (capped, the float
  * compares spill: 0.99 -> 0.30x; keys capped 0.90x); 8-byte integers were not measured. */
 void orx_plan_minmax_occupancy(const orx_target *target, orx_plan *plan) {
+  if (!target->caps->has_cuda_shuffle)
+    return;
   unsigned groups = target->forced.min_groups;
   const int min_or_max = plan->op.id == OCL_REDUCE_MIN || plan->op.id == OCL_REDUCE_MAX;
   const int floats_as_keys = plan->defines[ORX_DEFINE_FLOAT_KEYS] > 0; /* floats only as keys */
@@ -37,7 +39,7 @@ void orx_plan_minmax_occupancy(const orx_target *target, orx_plan *plan) {
       (!orx_type_is_float(plan->type) || floats_as_keys))
     groups =
         plan->policy.max_groups / (target->caps->compute_units ? target->caps->compute_units : 1);
-  if (!target->caps->has_cuda_shuffle || !groups)
+  if (!groups)
     return;
   if ((size_t)groups * plan->policy.wg_size > 2048) /* an SM's most resident threads */
     groups = 2048 / plan->policy.wg_size;
