@@ -280,6 +280,11 @@
 #ifndef ORX_SEG_BATCH
 #define ORX_SEG_BATCH 1
 #endif
+/* Segments, a work-item per segment: 1 when a work-item reduces ORX_VEC segments of whole
+ * vectors at a time (kernels/segments_lane.cl). */
+#ifndef ORX_SEG_VECTOR_RUNS
+#define ORX_SEG_VECTOR_RUNS 0
+#endif
 /* Segments, staged: elements the local-memory stage holds. */
 #ifndef ORX_SEG_STAGE
 #define ORX_SEG_STAGE 4096
@@ -343,9 +348,9 @@
   X(c, TYPE_ID) X(c, OP_ID) X(c, SLOTS) X(c, SLOT_OPS) X(c, VEC) X(c, UNROLL) X(c, CHAINS)         \
   X(c, PREFETCH) X(c, WG_SIZE) X(c, STREAM) X(c, SG_IMPL) X(c, SG_SIZE) X(c, SG_BUILTIN_REDUCE)    \
   X(c, FINISH_SERIAL) X(c, FINISH_LAUNCH) X(c, UNROLL_SLOTS) X(c, MR_Q) X(c, MR_LANES)            \
-  X(c, SEG_OFFSETS) X(c, SEG_LOAD) X(c, SEG_BATCH) X(c, SEG_STAGE) X(c, MIN_GROUPS_PER_CU)         \
-  X(c, STATE) X(c, PARTIAL_OUT) X(c, INPUT_STATES) X(c, ORDERED) X(c, ELEMENT_BYTES)               \
-  X(c, WIN_ALGO) X(c, WIN_RUN) X(c, WIN_LOCKSTEP) X(c, FLOAT_KEYS)
+  X(c, SEG_OFFSETS) X(c, SEG_LOAD) X(c, SEG_BATCH) X(c, SEG_VECTOR_RUNS) X(c, SEG_STAGE)          \
+  X(c, MIN_GROUPS_PER_CU) X(c, STATE) X(c, PARTIAL_OUT) X(c, INPUT_STATES) X(c, ORDERED)           \
+  X(c, ELEMENT_BYTES) X(c, WIN_ALGO) X(c, WIN_RUN) X(c, WIN_LOCKSTEP) X(c, FLOAT_KEYS)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them.

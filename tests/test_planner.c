@@ -227,7 +227,7 @@ static void test_segments_spread_by_length(void **state) {
   assert_int_equal(v.width, 1);
   assert_int_equal(orx_seg_batch(&v), 8);
   /* Element loads: 16 slots per lane group. */
-  const orx_seg_plan scalar = {ORX_SEG_MR, 4, 4, ORX_SEG_ELEMENTS, 0};
+  const orx_seg_plan scalar = {ORX_SEG_MR, 4, 4, ORX_SEG_ELEMENTS, 0, 0};
   assert_int_equal(orx_seg_batch(&scalar), 4);
   /* Vector slots take four times the registers: at most 8 segments per lane group; longer
    * segments take more lanes each (2048 elements: 32 lanes for 8 segments), and the
@@ -241,10 +241,11 @@ static void test_segments_spread_by_length(void **state) {
   plan_aligned(&g, &p, -1, 1 << 14, (uint64_t)4096 << 14, &v);
   assert_int_equal(v.mode, ORX_SEG_GROUP);
   /* Work-groups: 256 lanes in groups of 32 take 8 segments each, 64 per round. */
-  const orx_seg_plan mr = {ORX_SEG_MR, 32, 8, ORX_SEG_VECTORS, 0};
+  const orx_seg_plan mr = {ORX_SEG_MR, 32, 8, ORX_SEG_VECTORS, 0, 0};
   assert_int_equal(orx_segment_groups(&p, &mr, 1000, 0), 16);
   assert_int_equal(orx_segment_groups(&p, &mr, (size_t)1 << 40, 0), (size_t)p.max_groups * 8);
-  const orx_seg_plan narrow = {ORX_SEG_MR, 2, 2, ORX_SEG_VECTORS, 0}; /* 128 groups, 4 sets of 2 */
+  /* 128 groups, 4 sets of 2 */
+  const orx_seg_plan narrow = {ORX_SEG_MR, 2, 2, ORX_SEG_VECTORS, 0, 0};
   assert_int_equal(orx_segment_groups(&p, &narrow, 2049, 0), 3);
 }
 
@@ -302,6 +303,73 @@ static void test_policy_override_parses_and_rejects(void **state) {
   orx_plan_make(&t, &r, &plan);
   assert_int_equal(plan.defines[ORX_DEFINE_PREFETCH], ORX_DEFINE_UNSET);
   assert_int_equal(orx_parse_policy_override("prefetch=2", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+}
+
+/* The plan of `count` equal-length segments of `length` for a request's operator and type,
+ * the input `start` elements past a vector boundary. */
+static orx_plan segment_plan(const orx_target *t, orx_request r, size_t count, uint64_t length,
+                             uint64_t start) {
+  r.entry = ORX_ENTRY_SEGMENTS;
+  r.shape.count = count;
+  r.shape.length = length;
+  r.shape.elements = count * length;
+  r.shape.elem = orx_request_element_bytes(&r);
+  r.shape.start = start;
+  orx_plan plan;
+  orx_plan_make(t, &r, &plan);
+  return plan;
+}
+
+/* A work-item per segment reduces runs of ORX_VEC whole-vector segments together where its
+ * work-items take contiguous runs (CPUs), for scalar unordered operators, with a run for every
+ * work-item: never for segments that are not whole vectors from a vector boundary, state
+ * operators, strided streams or CUDA; a work-group then takes ORX_VEC times the segments. */
+static void test_lane_mode_folds_runs_of_whole_vector_segments(void **state) {
+  (void)state;
+  const orx_caps cpu = test_cpu(), gpu = test_gpu(), cuda = test_h200_cuda();
+  orx_target t = test_target(&cpu, OCL_REDUCE_PATH_AUTO);
+  const orx_request sum = orx_reduce_request(OCL_REDUCE_SUM, OCL_REDUCE_F32);
+  orx_plan plan = segment_plan(&t, sum, 1 << 20, 32, 0);
+  assert_int_equal(plan.seg.mode, ORX_SEG_LANE);
+  assert_true(plan.seg.vector_runs);
+  assert_int_equal(plan.defines[ORX_DEFINE_SEG_VECTOR_RUNS], 1);
+  const unsigned vec = plan.policy.vec;
+  assert_true(vec > 1);
+  assert_int_equal(orx_segment_groups(&plan.policy, &plan.seg, (size_t)plan.policy.wg_size * vec,
+                                      32),
+                   1);
+  plan = segment_plan(&t, orx_reduce_request(OCL_REDUCE_MAX, OCL_REDUCE_F64), 1 << 20, 64, 0);
+  assert_true(plan.seg.vector_runs);
+  /* Not whole vectors, or not from a vector boundary. */
+  plan = segment_plan(&t, sum, 1 << 20, 33, 0);
+  assert_int_equal(plan.seg.mode, ORX_SEG_LANE);
+  assert_false(plan.seg.vector_runs);
+  assert_int_equal(plan.defines[ORX_DEFINE_SEG_VECTOR_RUNS], ORX_DEFINE_UNSET);
+  assert_int_equal(orx_segment_groups(&plan.policy, &plan.seg, plan.policy.wg_size, 33), 1);
+  assert_int_equal(orx_segment_groups(&plan.policy, &plan.seg, (size_t)plan.policy.wg_size * vec,
+                                      33),
+                   vec);
+  assert_false(segment_plan(&t, sum, 1 << 20, 32, 1).seg.vector_runs);
+  assert_false(segment_plan(&t, sum, 1 << 20, 0, 0).seg.vector_runs);
+  /* Fewer segments than a run for every work-item. */
+  const size_t runs_for_all = (size_t)plan.policy.max_groups * plan.policy.wg_size * vec;
+  assert_true(segment_plan(&t, sum, runs_for_all, 32, 0).seg.vector_runs);
+  assert_false(segment_plan(&t, sum, runs_for_all - 1, 32, 0).seg.vector_runs);
+  /* State operators. */
+  plan = segment_plan(&t, orx_reduce_request(OCL_REDUCE_ARGMAX, OCL_REDUCE_F32), 1 << 20, 32, 0);
+  assert_int_equal(plan.seg.mode, ORX_SEG_LANE);
+  assert_false(plan.seg.vector_runs);
+  /* Strided streams, and GPUs forced to a work-item per segment. */
+  assert_int_equal(orx_parse_policy_override("stream=strided", &t.forced), OCL_REDUCE_OK);
+  assert_false(segment_plan(&t, sum, 1 << 20, 32, 0).seg.vector_runs);
+  for (int d = 0; d < 2; d++) {
+    t = test_target(d ? &cuda : &gpu, OCL_REDUCE_PATH_AUTO);
+    assert_int_equal(orx_parse_policy_override("seg=lane,stream=chunk", &t.forced),
+                     OCL_REDUCE_OK);
+    plan = segment_plan(&t, sum, 1 << 24, 32, 0);
+    assert_int_equal(plan.seg.mode, ORX_SEG_LANE);
+    assert_int_equal(plan.seg.vector_runs, !d);
+  }
 }
 
 /* Float MIN and MAX as keys: whole vectors on CPUs, a key per component on GPUs, none for f64
@@ -897,7 +965,8 @@ int main(void) {
       cmocka_unit_test(test_groups_grow_with_count_up_to_the_cap),
       cmocka_unit_test(test_segments_spread_by_length),
       cmocka_unit_test(test_policy_override_parses_and_rejects),
-      cmocka_unit_test(test_keys_register_caps_and_waits),
+      cmocka_unit_test(test_lane_mode_folds_runs_of_whole_vector_segments),
+    cmocka_unit_test(test_keys_register_caps_and_waits),
       cmocka_unit_test(test_device_selector),
       cmocka_unit_test(test_identities_and_compute_types),
   };

@@ -53,6 +53,11 @@ typedef struct contender_ops {
    * NVIDIA's OpenCL, alternating between two contexts made every call wait about 150 us for the
    * GPU to switch between them. */
   int (*run_device)(contender *c, const bench_case *bc, double *device_s, void *result);
+  /* Optional: called after each block of the contender's calls, so that nothing of it keeps
+   * running while the others are timed. OpenMP's idle threads spin for milliseconds after a
+   * parallel loop: on the H200 machine's 16 cores, perf found them taking most of the CPU while
+   * PoCL's work-items ran after them. */
+  void (*rest)(contender *c);
 } contender_ops;
 
 struct contender {

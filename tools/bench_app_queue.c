@@ -292,8 +292,9 @@ static void baseline_destroy(contender *c) {
   c->state = NULL;
 }
 
-static const contender_ops baseline_ops = {baseline_prepare, baseline_run, baseline_unprepare,
-                                           baseline_destroy, baseline_run_device};
+static const contender_ops baseline_ops = {baseline_prepare,   baseline_run,
+                                           baseline_unprepare, baseline_destroy,
+                                           baseline_run_device, NULL /* rest */};
 
 int contender_opencl_baseline(contender *c, char *why, size_t why_size) {
   memset(c, 0, sizeof *c);

@@ -187,8 +187,8 @@ static void ocl_destroy(contender *c) {
   free(s);
 }
 
-static const contender_ops ocl_ops = {ocl_prepare, ocl_run, ocl_unprepare, ocl_destroy,
-                                      ocl_run_device};
+static const contender_ops ocl_ops = {ocl_prepare, ocl_run,        ocl_unprepare,
+                                      ocl_destroy, ocl_run_device, NULL /* rest */};
 
 int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_size) {
   ocl_reduce_options opts;
@@ -287,6 +287,7 @@ static int omp_prepare(contender *c, const bench_case *bc, char *why, size_t why
              ocl_reduce_type_name(bc->type));
     return 0;
   }
+  omp_rest();
   return 1;
 }
 
@@ -303,7 +304,13 @@ static int omp_run(contender *c, const bench_case *bc, bench_sample *sample, voi
 
 static void omp_nothing(contender *c) { (void)c; }
 
-static const contender_ops omp_ops = {omp_prepare, omp_run, omp_nothing, omp_nothing, NULL};
+static void omp_rest_threads(contender *c) {
+  (void)c;
+  omp_rest();
+}
+
+static const contender_ops omp_ops = {omp_prepare, omp_run, omp_nothing,
+                                      omp_nothing, NULL,    omp_rest_threads};
 
 void contender_openmp(contender *c, int huge) {
   memset(c, 0, sizeof *c);

@@ -370,6 +370,8 @@ static int measure(contender *cs, int count, const bench_case *bc, int reps, int
         if (ok && call >= 0 && i < taken[k])
           samples[k][i++].device_s = device_s;
       }
+      if (active[k] && cs[k].ops->rest)
+        cs[k].ops->rest(&cs[k]);
       busy |= active[k] && taken[k] < reps;
     }
   }

@@ -197,7 +197,7 @@ void cub_destroy(contender *c) {
   delete s;
 }
 
-const contender_ops cub_ops = {cub_prepare, cub_run, cub_unprepare, cub_destroy, nullptr};
+const contender_ops cub_ops = {cub_prepare, cub_run, cub_unprepare, cub_destroy, nullptr, nullptr};
 
 } // namespace
 

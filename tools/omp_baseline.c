@@ -169,6 +169,8 @@ int omp_reduce_segments(ocl_reduce_op op, ocl_reduce_type type, const void *data
 
 int omp_threads(void) { return omp_get_max_threads(); }
 
+void omp_rest(void) { (void)omp_pause_resource_all(omp_pause_soft); }
+
 void *alloc_huge_pages(size_t bytes) {
   const size_t huge = (size_t)2 << 20;
   size_t rounded = (bytes + huge - 1) / huge * huge;
@@ -209,6 +211,7 @@ double omp_copy_bandwidth(size_t bytes) {
   }
   free(a);
   free(b);
+  omp_rest();
   if (!count)
     return 0;
   qsort(best, (size_t)count, sizeof best[0], compare_doubles);

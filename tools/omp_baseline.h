@@ -27,6 +27,10 @@ int omp_reduce_segments(ocl_reduce_op op, ocl_reduce_type type, const void *data
 /* Threads the OpenMP loops use. */
 int omp_threads(void);
 
+/* Stops OpenMP's idle threads (which spin for milliseconds after each loop) until the next loop,
+ * so that they take no CPU from other work measured meanwhile. */
+void omp_rest(void);
+
 /* Copy bandwidth in GB/s (bytes read + written per second) of an OpenMP parallel copy between two
  * buffers of `bytes` on huge pages: the CPU's memory system measured as a device's would be. */
 double omp_copy_bandwidth(size_t bytes);

@@ -51,6 +51,8 @@ void orx_plan_describe(const orx_plan *plan, size_t count, uint64_t length, char
   if (segments && plan->seg.mode == ORX_SEG_MR)
     orx_append(text, size, "; %u lanes per lane group, %s loads, %u set(s) per round",
                plan->seg.width, orx_seg_load_name(plan->seg.load), orx_seg_batch(&plan->seg));
+  if (segments && plan->seg.vector_runs)
+    orx_append(text, size, "; runs of %u segments folded together", p->vec);
   if (segments && plan->seg.mode == ORX_SEG_STAGED)
     orx_append(text, size, "; stage of %u elements, %llu segments per tile", plan->seg.stage,
            (unsigned long long)orx_plan_per_round(plan, length));

@@ -100,6 +100,7 @@ typedef struct orx_seg_plan {
   unsigned slots; /* MR: segments a group takes per set, a power of two <= width */
   int load;       /* MR: an ORX_SEG_ load id */
   unsigned stage; /* STAGED: elements the local-memory stage holds, at least one segment */
+  int vector_runs; /* LANE: a work-item reduces runs of ORX_VEC segments (ORX_SEG_VECTOR_RUNS) */
 } orx_seg_plan;
 
 /* What a segmented call reduces, as the planner sees it. */
@@ -276,7 +277,8 @@ unsigned orx_policy_chains(const orx_policy *policy);
  * segments, or has offsets, becomes MR). */
 void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int forced,
                        const orx_seg_shape *shape, orx_seg_plan *out);
-/* The kernel file of a strategy, and the defines of its plan (plan->seg set). */
+/* The kernel file of a strategy, and the defines of its plan (plan->seg set; the operator's
+ * defines set, as LANE's vector runs depend on them: it sets plan->seg.vector_runs). */
 orx_kernel orx_seg_mode_kernel(orx_seg_mode mode);
 void orx_seg_defines(const orx_caps *caps, const orx_seg_shape *shape, orx_plan *plan);
 /* MR: sets of `slots` segments a lane group takes at once, so that each lane has 8 vector or 16
