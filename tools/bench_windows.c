@@ -115,6 +115,9 @@ static int bench_speed(size_t count, int rounds) {
         if (r >= 0)
           t[r] = omp_get_wtime() - start;
       }
+      /* OpenMP's idle threads spin for milliseconds: stopped, they take no CPU from the next
+       * case's ocl_reduce calls (see contender_ops.rest in bench.h). */
+      (void)omp_pause_resource_all(omp_pause_soft);
       const double host = bad ? 0 : tool_median(t, (size_t)rounds);
       size_t wrong = 0;
       for (size_t j = 0; j < n_out && !bad; j++)
