@@ -966,7 +966,7 @@ int main(void) {
       cmocka_unit_test(test_segments_spread_by_length),
       cmocka_unit_test(test_policy_override_parses_and_rejects),
       cmocka_unit_test(test_lane_mode_folds_runs_of_whole_vector_segments),
-    cmocka_unit_test(test_keys_register_caps_and_waits),
+      cmocka_unit_test(test_keys_register_caps_and_waits),
       cmocka_unit_test(test_device_selector),
       cmocka_unit_test(test_identities_and_compute_types),
   };

@@ -204,10 +204,10 @@ void orx_seg_defines(const orx_caps *caps, const orx_seg_shape *shape, orx_plan 
      * segments: on PoCL 5, 4096 segments of 4096 in 16 work-groups, a chain per segment, ran
      * 1.4x slower than one segment at a time). f32 over 2^24 elements, time against one segment
      * at a time (where the fold of each segment's vector was a chain of 15 dependent combines),
-     * same runs: PoCL 3.1 (2 cores) sums 0.37x at 16
-     * elements, 0.43x at 32, 0.75x at 64, 0.83x at 128-256, 0.90-0.99x at 512-8192, max
-     * 0.74-0.81x at 2048-8192; PoCL 5 (16 cores) sums 0.60x at 16, 0.72-0.85x at 32, 0.76x at
-     * 64, 0.86x at 128, 0.98-1.0x at 256-4096, max 0.34-0.44x at 32. */
+     * same runs: PoCL 3.1 (2 cores) sums 0.37x at 16 elements, 0.43x at 32, 0.75x at 64, 0.83x
+     * at 128-256, 0.90-0.99x at 512-8192, max 0.35-0.37x at 32 and 0.74-0.81x at 2048-8192;
+     * PoCL 5 (16 cores) sums 0.60x at 16, 0.72-0.85x at 32, 0.76x at 64, 0.86x at 128,
+     * 0.98-1.0x at 256-4096, max 0.34-0.44x at 32. */
     seg->vector_runs = shape->length && whole_vectors(&plan->policy, shape) &&
                        plan->policy.vec > 1 &&
                        shape->count >= (uint64_t)plan->policy.max_groups * plan->policy.wg_size *
