@@ -207,7 +207,8 @@ void orx_seg_defines(const orx_caps *caps, const orx_seg_shape *shape, orx_plan 
      * same runs: PoCL 3.1 (2 cores) sums 0.37x at 16 elements, 0.43x at 32, 0.75x at 64, 0.83x
      * at 128-256, 0.90-0.99x at 512-8192, max 0.35-0.37x at 32 and 0.74-0.81x at 2048-8192;
      * PoCL 5 (16 cores) sums 0.60x at 16, 0.72-0.85x at 32, 0.76x at 64, 0.86x at 128,
-     * 0.98-1.0x at 256-4096, max 0.34-0.44x at 32. */
+     * 0.98-1.0x at 256-4096, max 0.34-0.44x at 32; its loops unrolled, PoCL 5 another 0.80-0.85x
+     * at 32-128 (docs/PERFORMANCE.md). */
     seg->vector_runs = shape->length && whole_vectors(&plan->policy, shape) &&
                        plan->policy.vec > 1 &&
                        shape->count >= (uint64_t)plan->policy.max_groups * plan->policy.wg_size *
