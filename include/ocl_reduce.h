@@ -753,6 +753,62 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_custom_segments_offsets(
     size_t segment_count, ocl_reduce_input offsets, ocl_reduce_output results);
 
 /* ---------------------------------------------------------------------------------------------
+ * Reductions in parts: partial states
+ *
+ * An array reduced in parts (on several devices or contexts, in several processes, or as it
+ * arrives): each part reduces to its state with ocl_reduce_state, `index_base` being the index of
+ * the part's first element in the whole array (ARGMIN, ARGMAX and user operators see indices);
+ * then the parts' states, in array order, combine into the result with ocl_reduce_states, or into
+ * one state with ocl_reduce_states_merge (to be combined again later, with the states of other
+ * parts: a tree of merges gives the same result). A state is plain bytes, ocl_reduce_state_size
+ * of them: it may be copied between devices, contexts and processes (all of the same library
+ * version, and for float types of the same byte order). Each part, and each combine, runs on the
+ * device of the context that is given it.
+ *
+ * The result is the whole array's reduction, whatever the split: bit for bit for integer
+ * operators, MIN, MAX, ARGMIN, ARGMAX, MINMAX (but for which NaN, where NaNs of different sign or
+ * payload meet), and the reproducible sum (SUM_REPRODUCIBLE, or
+ * SUM in a context created with OCL_REDUCE_CROSS_DEVICE: give every part such a context); in
+ * index order for user operators that are not commutative; other float operators round as their
+ * grouping makes them. Empty parts are allowed (their state is the identity's). Scalar
+ * operators' states are their results; SUM on signed integers wraps as the whole reduction does.
+ * Inputs and outputs are host memory or buffers of ctx, as for ocl_reduce_into; errors are those
+ * of ocl_reduce_into, naming "input", "states", "state" or "result".
+ * ------------------------------------------------------------------------------------------- */
+
+/* Bytes of one state of op on type as ctx reduces it (SUM under OCL_REDUCE_CROSS_DEVICE takes
+ * SUM_REPRODUCIBLE's; ctx may be NULL for a context without options); 0 where op or type is
+ * unknown or op is not defined on type. */
+OCL_REDUCE_API size_t ocl_reduce_state_size(const ocl_reduce_context *ctx, ocl_reduce_op op,
+                                            ocl_reduce_type type);
+/* count elements of `input` (the part; count may be 0), its first at index index_base of the
+ * whole array, to one state. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_state(ocl_reduce_context *ctx, ocl_reduce_op op,
+                                                  ocl_reduce_type type, ocl_reduce_input input,
+                                                  size_t count, uint64_t index_base,
+                                                  ocl_reduce_output state);
+/* count states (the parts' in array order) to the result (ocl_reduce_result_size bytes). */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_states(ocl_reduce_context *ctx, ocl_reduce_op op,
+                                                   ocl_reduce_type type, ocl_reduce_input states,
+                                                   size_t count, ocl_reduce_output result);
+/* count states (in array order) to the one state of all their parts together. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_states_merge(ocl_reduce_context *ctx,
+                                                         ocl_reduce_op op, ocl_reduce_type type,
+                                                         ocl_reduce_input states, size_t count,
+                                                         ocl_reduce_output state);
+/* The same with a user operator: its states are its results (state_size bytes), so
+ * ocl_reduce_custom_states both merges states and gives the result. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_custom_state(ocl_reduce_context *ctx,
+                                                         const ocl_reduce_operator *op,
+                                                         ocl_reduce_input input, size_t count,
+                                                         uint64_t index_base,
+                                                         ocl_reduce_output state);
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_custom_states(ocl_reduce_context *ctx,
+                                                          const ocl_reduce_operator *op,
+                                                          ocl_reduce_input states, size_t count,
+                                                          ocl_reduce_output result);
+
+/* ---------------------------------------------------------------------------------------------
  * Your own kernels, with the library's collectives
  *
  * The subgroup and work-group reductions the library's kernels are made of, as a device-side

@@ -117,7 +117,7 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
      * loads), and for f32 the partial and final stages of host input in pieces. */
 #define ORX_COMPILE_STRUCTURED(OP, TYPE)                                                           \
   r = orx_reduce_request(OCL_REDUCE_##OP, OCL_REDUCE_##TYPE);                                      \
-  for (int stage = ORX_STAGE_WHOLE; stage <= ORX_STAGE_FINAL; stage++) {                           \
+  for (int stage = ORX_STAGE_WHOLE; stage <= ORX_STAGE_MERGE; stage++) {                           \
     r.stage = (orx_stage)stage;                                                                    \
     orx_plan_make(&t, &r, &plan);                                                                  \
     if (stage == ORX_STAGE_WHOLE || OCL_REDUCE_##TYPE == OCL_REDUCE_F32)                           \
@@ -145,7 +145,7 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
       orx_plan_make(&t, &r, &plan);
       compiled += compile(&plan);
       r.entry = ORX_ENTRY_REDUCE;
-      for (int stage = ORX_STAGE_WHOLE; stage <= ORX_STAGE_FINAL; stage++) {
+      for (int stage = ORX_STAGE_WHOLE; stage <= ORX_STAGE_MERGE; stage++) {
         r.stage = (orx_stage)stage;
         orx_plan_make(&t, &r, &plan);
         compiled += compile(&plan);

@@ -596,7 +596,7 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
        * holds elements of the type, the state stays in registers). */
 #define ORX_EACH_STRUCTURED(OP, TYPE)                                                              \
   r = orx_reduce_request(OCL_REDUCE_##OP, OCL_REDUCE_##TYPE);                                      \
-  for (int stage = ORX_STAGE_WHOLE; stage <= ORX_STAGE_FINAL; stage++) {                           \
+  for (int stage = ORX_STAGE_WHOLE; stage <= ORX_STAGE_MERGE; stage++) {                           \
     r.stage = (orx_stage)stage;                                                                    \
     orx_plan_make(&t, &r, &plan);                                                                  \
     assert_int_equal(plan.defines[ORX_DEFINE_STATE], 1);                                           \
@@ -625,7 +625,7 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
                                           : w == TEST_ABOVE ? ORX_F32
                                                             : ORX_CUSTOM);
         r = orx_custom_request(&op);
-        for (int stage = ORX_STAGE_WHOLE; stage <= ORX_STAGE_FINAL; stage++) {
+        for (int stage = ORX_STAGE_WHOLE; stage <= ORX_STAGE_MERGE; stage++) {
           r.stage = (orx_stage)stage;
           orx_plan_make(&t, &r, &plan);
           /* Elements of their own type load one at a time; of a scalar type, as vectors. */
@@ -637,7 +637,7 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
           } else {
             assert_int_equal(plan.type, op.element_type);
           }
-          assert_int_equal(plan.element_bytes, stage == ORX_STAGE_FINAL
+          assert_int_equal(plan.element_bytes, orx_stage_reads_states((orx_stage)stage)
                                                    ? test_custom_descs[w].state_size
                                                    : test_custom_descs[w].element_size);
           check_defines(&plan, contract, prelude, &checked);
@@ -830,7 +830,7 @@ static void test_ordered_operators_take_runs_in_order(void **state) {
       const int warps = t.subgroup_impl == OCL_REDUCE_SUBGROUP_NV_PTX ||
                         t.subgroup_impl == OCL_REDUCE_SUBGROUP_CUDA;
       const int gpu_stream = warps ? ORX_STREAM_WARP_TILES : ORX_STREAM_TRANSPOSED;
-      for (int stage = ORX_STAGE_WHOLE; stage <= ORX_STAGE_FINAL; stage++) {
+      for (int stage = ORX_STAGE_WHOLE; stage <= ORX_STAGE_MERGE; stage++) {
         r.stage = (orx_stage)stage;
         orx_plan_make(&t, &r, &plan);
         assert_int_equal(plan.defines[ORX_DEFINE_ORDERED], 1);

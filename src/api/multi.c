@@ -37,7 +37,7 @@ static ocl_reduce_status reduce_one_by_one(ocl_reduce_context *ctx, const ocl_re
       slot.host_out = (unsigned char *)slot.host_out + k * size;
     else
       slot.offset += k;
-    ORX_FORWARD(orx_run_reduce(ctx, &request, in, count, &slot));
+    ORX_FORWARD(orx_run_reduce(ctx, &request, in, count, 0, &slot));
   }
   return OCL_REDUCE_OK;
 }

@@ -17,7 +17,7 @@ static ocl_reduce_status run_or_identity(ocl_reduce_context *ctx, ocl_reduce_op 
     return OCL_REDUCE_OK;
   }
   const orx_io out = {NULL, result, NULL, 0, SIZE_MAX};
-  return orx_run_reduce(ctx, &request, in, count, &out);
+  return orx_run_reduce(ctx, &request, in, count, 0, &out);
 }
 
 ocl_reduce_status ocl_reduce_buffer_reduce(ocl_reduce_context *ctx, ocl_reduce_op op,
@@ -68,7 +68,7 @@ ocl_reduce_status ocl_reduce_into(ocl_reduce_context *ctx, ocl_reduce_op op, ocl
     orx_write_identity(op, type, identity);
     return orx_device_write(ctx, out.mem, out.offset * bytes, identity, bytes);
   }
-  return orx_run_reduce(ctx, &request, &in, count, &out);
+  return orx_run_reduce(ctx, &request, &in, count, 0, &out);
 }
 
 ocl_reduce_status ocl_reduce_custom(ocl_reduce_context *ctx, const ocl_reduce_operator *op,
@@ -85,5 +85,5 @@ ocl_reduce_status ocl_reduce_custom(ocl_reduce_context *ctx, const ocl_reduce_op
   ORX_FORWARD(orx_check_disjoint(ctx, function, "the input", &in, count * elem, &out, state,
                                  state, elem));
   const orx_request request = orx_custom_request(&op->op);
-  return orx_run_reduce(ctx, &request, &in, count, &out);
+  return orx_run_reduce(ctx, &request, &in, count, 0, &out);
 }

@@ -99,11 +99,13 @@ ocl_reduce_status orx_launch_array(ocl_reduce_context *ctx, const orx_prepared *
 }
 
 ocl_reduce_status orx_reduce_host_into(ocl_reduce_context *ctx, const orx_request *request,
-                                       const void *host, size_t count, orx_mem *out,
-                                       size_t out_index) {
+                                       const void *host, size_t count, uint64_t first,
+                                       orx_mem *out, size_t out_index) {
+  /* The pieces read what the request reads and leave states; the last launch combines those
+   * states into what the request writes. */
   orx_request partial = *request, final = *request;
-  partial.stage = ORX_STAGE_PARTIAL;
-  final.stage = ORX_STAGE_FINAL;
+  partial.stage = orx_stage_reads_states(request->stage) ? ORX_STAGE_MERGE : ORX_STAGE_PARTIAL;
+  final.stage = orx_stage_writes_states(request->stage) ? ORX_STAGE_MERGE : ORX_STAGE_FINAL;
   orx_prepared k;
   ORX_FORWARD(orx_prepare(ctx, request, &k));
   const size_t size = orx_plan_element_bytes(&k.plan);
@@ -116,7 +118,7 @@ ocl_reduce_status orx_reduce_host_into(ocl_reduce_context *ctx, const orx_reques
   if (count <= piece) {
     if (count)
       ORX_FORWARD(orx_device_write(ctx, staging, 0, bytes, count * size));
-    return orx_launch_array(ctx, &k, staging, 0, count, 0, out, out_index, 1);
+    return orx_launch_array(ctx, &k, staging, 0, count, first, out, out_index, 1);
   }
   /* Pieces: each one's state (for scalar operators, its result) into a chunk slot, then the
    * slots reduced as states. Scalar operators plan the same kernel for every stage. */
@@ -125,10 +127,10 @@ ocl_reduce_status orx_reduce_host_into(ocl_reduce_context *ctx, const orx_reques
   ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_CHUNK_RESULTS, pieces * k.plan.op.state_bytes,
                               &chunk_results));
   for (size_t p = 0; p < pieces; p++) {
-    const size_t first = p * piece;
-    const size_t n = count - first < piece ? count - first : piece;
-    ORX_FORWARD(orx_device_write(ctx, staging, 0, bytes + first * size, n * size));
-    ORX_FORWARD(orx_launch_array(ctx, &k, staging, 0, n, first, chunk_results, p, 1));
+    const size_t at = p * piece;
+    const size_t n = count - at < piece ? count - at : piece;
+    ORX_FORWARD(orx_device_write(ctx, staging, 0, bytes + at * size, n * size));
+    ORX_FORWARD(orx_launch_array(ctx, &k, staging, 0, n, first + at, chunk_results, p, 1));
   }
   ORX_FORWARD(orx_prepare(ctx, &final, &k));
   return orx_launch_array(ctx, &k, chunk_results, 0, pieces, 0, out, out_index, 1);

@@ -41,12 +41,13 @@ size_t orx_vector_head(const ocl_reduce_context *ctx, const orx_mem *mem, size_t
 ocl_reduce_status orx_launch_array(ocl_reduce_context *ctx, const orx_prepared *k, orx_mem *in,
                                    size_t offset, size_t count, uint64_t first, orx_mem *out,
                                    size_t out_index, size_t out_stride);
-/* Reduces count elements of host memory as `request` (a whole-array request) says, uploaded in
- * pieces through the staging buffer (each piece into a slot of the chunk results, then one more
- * launch over those; state operators keep states there), into result slot out_index of `out`. */
+/* Reduces count elements of host memory as `request` (a whole-array request, of any stage) says,
+ * the first with index `first`, uploaded in pieces through the staging buffer (each piece into a
+ * slot of the chunk results, then one more launch over those; state operators keep states
+ * there), into result slot out_index of `out`. */
 ocl_reduce_status orx_reduce_host_into(ocl_reduce_context *ctx, const orx_request *request,
-                                       const void *host, size_t count, orx_mem *out,
-                                       size_t out_index);
+                                       const void *host, size_t count, uint64_t first,
+                                       orx_mem *out, size_t out_index);
 /* Copies `bytes` of the result slot to host memory once the work before has finished. */
 ocl_reduce_status orx_read_results(ocl_reduce_context *ctx, void *dst, size_t bytes);
 

@@ -41,6 +41,14 @@ orx_request orx_custom_request(const orx_operator *op) {
   return r;
 }
 
+int orx_stage_reads_states(orx_stage stage) {
+  return stage == ORX_STAGE_FINAL || stage == ORX_STAGE_MERGE;
+}
+
+int orx_stage_writes_states(orx_stage stage) {
+  return stage == ORX_STAGE_PARTIAL || stage == ORX_STAGE_MERGE;
+}
+
 size_t orx_request_element_bytes(const orx_request *request) {
   return request->op.element_bytes ? request->op.element_bytes : orx_type_size(request->type);
 }

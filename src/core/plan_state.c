@@ -21,7 +21,7 @@ void orx_fit_state(const orx_target *target, const orx_operator *op, orx_stage s
     p->unroll = loads < 16 ? loads : 16;
     p->vec = 1;
   }
-  if (stage == ORX_STAGE_FINAL)
+  if (orx_stage_reads_states(stage))
     p->vec = 1;
   /* Vectors of elements: few chains of ORX_VEC lanes, into which the loads in flight go; the
    * lanes are independent chains already, and a chain per load multiplied the registers (ptxas,
@@ -69,7 +69,7 @@ void orx_fit_state(const orx_target *target, const orx_operator *op, orx_stage s
    * cores, f32 2^24, device ms against OpenMP's loop in the same run: 16 lanes (16-element
    * loads) 41.2 against 9.7; 4 lanes 30.6; one 20.8 against 14.1 (argmax 14.6 against 10.4);
    * one without the skip 29.1 against 10.3; one lane with 2 loads in flight 43.1. */
-  if (caps->type == OCL_REDUCE_DEVICE_CPU && stage != ORX_STAGE_FINAL &&
+  if (caps->type == OCL_REDUCE_DEVICE_CPU && !orx_stage_reads_states(stage) &&
       (op->id == OCL_REDUCE_ARGMIN || op->id == OCL_REDUCE_ARGMAX) && !target->forced.vec &&
       !target->forced.unroll) {
     p->vec = 1;

@@ -247,16 +247,16 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
       orx_fit_state(target, &request->op, request->stage, 1, &plan->policy);
     if (request->op.ordered)
       orx_fit_ordered(target, &request->op,
-                      request->stage == ORX_STAGE_FINAL ? request->op.state_bytes : elem,
+                      orx_stage_reads_states(request->stage) ? request->op.state_bytes : elem,
                       &plan->policy);
     /* A second launch reduces partials as elements: scalar operators only. */
     if (state || request->op.ordered || request->op.id == ORX_OP_CUSTOM)
       plan->policy.finish_launch = 0;
     common_defines(plan);
     operator_defines(target, plan);
-    if (state && request->stage == ORX_STAGE_PARTIAL)
+    if (state && orx_stage_writes_states(request->stage))
       plan->defines[ORX_DEFINE_PARTIAL_OUT] = 1;
-    if (state && request->stage == ORX_STAGE_FINAL)
+    if (state && orx_stage_reads_states(request->stage))
       plan->defines[ORX_DEFINE_INPUT_STATES] = 1;
     orx_plan_minmax_occupancy(target, plan);
     break;
@@ -344,9 +344,10 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
     plan->op.state_align = plan->op.state_bytes;
   if (!plan->op.result_bytes)
     plan->op.result_bytes = plan->op.state_bytes;
-  plan->element_bytes = request->entry == ORX_ENTRY_REDUCE && request->stage == ORX_STAGE_FINAL
-                            ? plan->op.state_bytes
-                            : (unsigned)elem;
+  plan->element_bytes =
+      request->entry == ORX_ENTRY_REDUCE && orx_stage_reads_states(request->stage)
+          ? plan->op.state_bytes
+          : (unsigned)elem;
   plan->partials_bytes = (size_t)plan->policy.max_groups * plan->slots * plan->op.state_bytes;
 }
 

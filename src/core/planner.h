@@ -173,9 +173,19 @@ orx_operator orx_builtin_operator(ocl_reduce_op op, ocl_reduce_type type);
 int orx_operator_is_state(const orx_operator *op);
 
 /* What a whole-array launch reads and writes (state operators; scalar operators plan the same
- * kernel for all three): elements to results; elements to states, partials that a later launch
- * reduces; such states to results. */
-typedef enum orx_stage { ORX_STAGE_WHOLE, ORX_STAGE_PARTIAL, ORX_STAGE_FINAL } orx_stage;
+ * kernel for all four): elements to results; elements to states, partials that a later launch
+ * reduces; such states to results; such states to one state (ocl_reduce_states of states that
+ * are themselves combined later, and host states in pieces). */
+typedef enum orx_stage {
+  ORX_STAGE_WHOLE,
+  ORX_STAGE_PARTIAL,
+  ORX_STAGE_FINAL,
+  ORX_STAGE_MERGE
+} orx_stage;
+/* Whether a stage's launch reads states (FINAL, MERGE), and whether it writes them (PARTIAL,
+ * MERGE). */
+int orx_stage_reads_states(orx_stage stage);
+int orx_stage_writes_states(orx_stage stage);
 
 typedef struct orx_request {
   orx_entry entry;

@@ -12,11 +12,12 @@
 #include "core/io.h"
 #include "core/planner.h"
 
-/* Reduces the count elements of `in` as a whole-array request says into one result at `out`
- * (host memory or a buffer). count may be 0 (state operators: their identity comes from the
- * kernel). */
+/* Reduces the count elements of `in` as a whole-array request says (of any stage; the first
+ * element has index `first`) into one result or state at `out` (host memory or a buffer). count
+ * may be 0 (state operators: their identity comes from the kernel). */
 ocl_reduce_status orx_run_reduce(ocl_reduce_context *ctx, const orx_request *request,
-                                 const orx_io *in, size_t count, const orx_io *out);
+                                 const orx_io *in, size_t count, uint64_t first,
+                                 const orx_io *out);
 
 /* Reduces count > 0 elements of `in` with op_count operators into op_count results. */
 ocl_reduce_status orx_run_multi(ocl_reduce_context *ctx, const ocl_reduce_op *ops,

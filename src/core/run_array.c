@@ -10,7 +10,8 @@
 #include "core/run.h"
 
 ocl_reduce_status orx_run_reduce(ocl_reduce_context *ctx, const orx_request *request,
-                                 const orx_io *in, size_t count, const orx_io *out) {
+                                 const orx_io *in, size_t count, uint64_t first,
+                                 const orx_io *out) {
   orx_call_begin(ctx);
   orx_prepared k;
   ORX_FORWARD(orx_prepare(ctx, request, &k));
@@ -18,14 +19,16 @@ ocl_reduce_status orx_run_reduce(ocl_reduce_context *ctx, const orx_request *req
   orx_mem *results = out->mem ? out->mem : ctx->scratch[ORX_SCRATCH_RESULTS].mem;
   const size_t index = out->mem ? out->offset : 0;
   if (in->mem)
-    ORX_FORWARD(orx_launch_array(ctx, &k, in->mem, in->offset, count, 0, results, index, 1));
+    ORX_FORWARD(orx_launch_array(ctx, &k, in->mem, in->offset, count, first, results, index, 1));
   else
-    ORX_FORWARD(orx_reduce_host_into(ctx, request, in->host, count, results, index));
+    ORX_FORWARD(orx_reduce_host_into(ctx, request, in->host, count, first, results, index));
   if (out->mem)
     return OCL_REDUCE_OK;
+  const size_t bytes =
+      orx_stage_writes_states(request->stage) ? k.plan.op.state_bytes : k.plan.op.result_bytes;
   unsigned char value[ORX_RESULT_SLOT_BYTES];
-  ORX_FORWARD(orx_read_results(ctx, value, k.plan.op.result_bytes));
-  memcpy(out->host_out, value, k.plan.op.result_bytes);
+  ORX_FORWARD(orx_read_results(ctx, value, bytes));
+  memcpy(out->host_out, value, bytes);
   return OCL_REDUCE_OK;
 }
 

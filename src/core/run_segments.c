@@ -179,7 +179,7 @@ static ocl_reduce_status run_batch(ocl_reduce_context *ctx, const orx_seg_call *
     const char *src = n ? (const char *)c->in.host + (size_t)base * c->elem : NULL;
     if (n > r->in_limit) { /* one segment, too big to stage whole */
       const orx_request request = reduce_request_of(c);
-      ORX_FORWARD(orx_reduce_host_into(ctx, &request, src, n, out_mem, out_index));
+      ORX_FORWARD(orx_reduce_host_into(ctx, &request, src, n, 0, out_mem, out_index));
     } else {
       orx_mem *staging = NULL;
       ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_STAGING, (n ? n : 1) * c->elem, &staging));
