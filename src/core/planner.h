@@ -174,8 +174,8 @@ int orx_operator_is_state(const orx_operator *op);
 
 /* What a whole-array launch reads and writes (state operators; scalar operators plan the same
  * kernel for all four): elements to results; elements to states, partials that a later launch
- * reduces; such states to results; such states to one state (ocl_reduce_states of states that
- * are themselves combined later, and host states in pieces). */
+ * reduces; such states to results; such states to one state (ocl_reduce_states_merge, and the
+ * pieces of host states too large for one upload). */
 typedef enum orx_stage {
   ORX_STAGE_WHOLE,
   ORX_STAGE_PARTIAL,
