@@ -17,7 +17,6 @@ typedef struct stage_call {
   ocl_reduce_type type;
   size_t in_bytes;  /* one element, or one state */
   size_t out_bytes; /* one state, or one result */
-  const char *in_name, *out_name;
 } stage_call;
 
 static stage_call builtin_call(const ocl_reduce_context *ctx, const char *function,
@@ -33,8 +32,6 @@ static stage_call builtin_call(const ocl_reduce_context *ctx, const char *functi
   const orx_state_facts facts = orx_state_facts_of(run, type);
   c.in_bytes = orx_stage_reads_states(stage) ? facts.state_bytes : orx_type_size(type);
   c.out_bytes = orx_stage_writes_states(stage) ? facts.state_bytes : facts.result_bytes;
-  c.in_name = orx_stage_reads_states(stage) ? "states" : "input";
-  c.out_name = orx_stage_writes_states(stage) ? "state" : "result";
   return c;
 }
 
@@ -48,8 +45,6 @@ static stage_call custom_call(const char *function, const ocl_reduce_operator *o
   c.op = (ocl_reduce_op)-1;
   c.in_bytes = orx_stage_reads_states(stage) ? op->op.state_bytes : op->op.element_bytes;
   c.out_bytes = op->op.state_bytes; /* a user operator's result is its state */
-  c.in_name = orx_stage_reads_states(stage) ? "states" : "input";
-  c.out_name = orx_stage_writes_states(stage) ? "state" : "result";
   return c;
 }
 
@@ -57,10 +52,13 @@ static stage_call custom_call(const char *function, const ocl_reduce_operator *o
  * its state is its result); a state operator's comes from its kernel. */
 static ocl_reduce_status run(ocl_reduce_context *ctx, const stage_call *c, ocl_reduce_input input,
                              size_t count, uint64_t index_base, ocl_reduce_output output) {
+  const orx_stage stage = c->request.stage;
+  const char *in_name = orx_stage_reads_states(stage) ? "states" : "input";
+  const char *out_name = orx_stage_writes_states(stage) ? "state" : "result";
   orx_io in, out;
-  ORX_FORWARD(orx_resolve_output(ctx, c->function, c->out_name, &output, c->out_bytes, 1, &out));
-  ORX_FORWARD(orx_resolve_input(ctx, c->function, c->in_name, &input, c->in_bytes, count, &in));
-  ORX_FORWARD(orx_check_disjoint(ctx, c->function, c->in_name, &in, count * c->in_bytes, &out,
+  ORX_FORWARD(orx_resolve_output(ctx, c->function, out_name, &output, c->out_bytes, 1, &out));
+  ORX_FORWARD(orx_resolve_input(ctx, c->function, in_name, &input, c->in_bytes, count, &in));
+  ORX_FORWARD(orx_check_disjoint(ctx, c->function, in_name, &in, count * c->in_bytes, &out,
                                  c->out_bytes, c->out_bytes, c->in_bytes));
   if (count == 0 && !orx_operator_is_state(&c->request.op)) {
     unsigned char identity[ORX_RESULT_SLOT_BYTES];
