@@ -92,6 +92,11 @@ if command -v python3 >/dev/null; then
     failures=$((failures + 1))
 fi
 expect 1 "err:matches none" "" info -d no-such-device
+# info --devices: a group of the first device opened twice, with its self-check; errors.
+expect 0 "out:self-check (i64 sum of 2^24 over the group): ok" "" info --devices 0:0,0:0
+expect 0 "out:\"self_check\": \"ok\"" "" info --json --devices 0:0
+expect 1 "err:selector 1 is empty" "" info --devices "0:0,,0:0"
+expect 2 "err:exclude each other" "" info -d 0:0 --devices 0:0
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures cases failed"

@@ -15,7 +15,7 @@ pairs=$(for f in $(find src cl -name '*.[ch]' -o -name '*.cl' | sort); do
   sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" | while read -r inc; do
     case $inc in
       orx_contract.h) echo "$f cl/orx_contract.h" ;;
-      ocl_reduce.h) ;;
+      ocl_reduce.h | ocl_reduce_mpi.h) ;;
       *) echo "$f $root/$inc" ;;
     esac
   done

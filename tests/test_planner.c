@@ -324,6 +324,38 @@ static orx_plan segment_plan(const orx_target *t, orx_request r, size_t count, u
  * work-items take contiguous runs (CPUs), for scalar unordered operators, with a run for every
  * work-item: never for segments that are not whole vectors from a vector boundary, state
  * operators, strided streams or CUDA; a work-group then takes ORX_VEC times the segments. */
+/* A group's parts: contiguous, by the weights, none below the least part but the only one, the
+ * devices with the smallest weights leaving first (the last of equals), zero weights never. */
+static void test_group_parts_follow_weights_and_least_part(void **state) {
+  (void)state;
+  uint64_t parts[4];
+  const double weights[4] = {1.0, 2.0, 1.0, 0.0};
+  orx_plan_group_parts(weights, 4, 1000, 4, 0, parts);
+  assert_true(parts[0] == 250 && parts[1] == 500 && parts[2] == 250 && parts[3] == 0);
+  /* 1000 elements of 4 bytes, at least 1200 bytes a part: two parts; device 2 (weight 1, the last
+   * of the two smallest) leaves first. */
+  orx_plan_group_parts(weights, 4, 1000, 4, 1200, parts);
+  assert_true(parts[0] == 333 && parts[1] == 667 && parts[2] == 0 && parts[3] == 0);
+  /* Too little for any split: the largest weight takes it all, and no units at all stay there. */
+  orx_plan_group_parts(weights, 4, 1000, 4, 4000, parts);
+  assert_true(parts[0] == 0 && parts[1] == 1000 && parts[2] == 0 && parts[3] == 0);
+  orx_plan_group_parts(weights, 4, 0, 4, 1, parts);
+  assert_true(parts[0] + parts[1] + parts[2] + parts[3] == 0);
+  /* Large counts: every unit placed, in order. */
+  const double even[3] = {1.0, 1.0, 1.0};
+  orx_plan_group_parts(even, 3, (uint64_t)1 << 40, 4, (uint64_t)64 << 20, parts);
+  assert_true(parts[0] + parts[1] + parts[2] == (uint64_t)1 << 40);
+  assert_true(parts[0] == ((uint64_t)1 << 40) / 3);
+  /* The least part: 64 MiB, or part_kib KiB. */
+  orx_policy_override forced;
+  memset(&forced, 0, sizeof forced);
+  assert_int_equal(orx_group_min_part_bytes(&forced), (uint64_t)64 << 20);
+  forced.part_kib = 3;
+  assert_int_equal(orx_group_min_part_bytes(&forced), 3072);
+  assert_int_equal(orx_parse_policy_override("part_kib=5", &forced), OCL_REDUCE_OK);
+  assert_int_equal(forced.part_kib, 5);
+}
+
 static void test_lane_mode_folds_runs_of_whole_vector_segments(void **state) {
   (void)state;
   const orx_caps cpu = test_cpu(), gpu = test_gpu(), cuda = test_h200_cuda();
@@ -966,6 +998,7 @@ int main(void) {
       cmocka_unit_test(test_segments_spread_by_length),
       cmocka_unit_test(test_policy_override_parses_and_rejects),
       cmocka_unit_test(test_lane_mode_folds_runs_of_whole_vector_segments),
+      cmocka_unit_test(test_group_parts_follow_weights_and_least_part),
       cmocka_unit_test(test_keys_register_caps_and_waits),
       cmocka_unit_test(test_device_selector),
       cmocka_unit_test(test_identities_and_compute_types),

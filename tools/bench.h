@@ -88,6 +88,9 @@ int bench_app_input(bench_app *app, ocl_reduce_context *ctx, const void *host, s
 /* bench_app_queue.c: the plain two-kernel OpenCL reduction on the application's queues (sum, min
  * and max of whole arrays); 0 with a reason when there is no OpenCL device to run it. */
 int contender_opencl_baseline(contender *c, char *why, size_t why_size);
+/* bench_group.c: a group of devices (ocl_reduce_group_create's list) reducing the case from a
+ * group buffer, or from host memory (from_host); 0 with a reason when the group cannot be made. */
+int contender_group(contender *c, const char *devices, int from_host, char *why, size_t why_size);
 /* bench_contenders.c: the OpenMP loop over malloc'd (huge = 0) or huge-page memory; for
  * segmented cases, the per-segment loop. */
 void contender_openmp(contender *c, int huge);

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs a build into a fresh prefix, moves the prefix (nothing may depend on where it was
 # installed), and uses it as a user would: tests/install/ built with find_package against the
-# shared and the static library, and by hand with pkg-config's flags, each run; then the installed
-# command-line tool; and the source embedded with add_subdirectory (the library alone). Needs a
+# shared and the static library, and by hand with pkg-config's flags, each run; the MPI component
+# through find_package, under mpiexec, where it was built; then the installed command-line tool; and the source embedded with add_subdirectory (the library alone). Needs a
 # device (any). Usage: tools/check_install.sh <build directory>
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +36,16 @@ cc -Wall -Wextra -Werror tests/install/consumer.c $flags -Wl,-rpath,"$libdir" \
   -o "$work/pkg-config-consumer"
 said=$("$work/pkg-config-consumer")
 echo "pkg-config: $said"
+
+# The MPI component, where the build has it: find_package brings it with MPI; 2 ranks.
+if [ -f "$prefix/include/ocl_reduce_mpi.h" ]; then
+  cmake -S tests/install/mpi -B "$work/mpi" -DCMAKE_PREFIX_PATH="$prefix" >"$work/mpi.log" 2>&1 ||
+    { cat "$work/mpi.log"; exit 1; }
+  cmake --build "$work/mpi" >>"$work/mpi.log" 2>&1 || { cat "$work/mpi.log"; exit 1; }
+  said=$(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    mpiexec -n 2 --oversubscribe "$work/mpi/mpi_consumer")
+  echo "find_package, MPI component: $said"
+fi
 
 version=$("$prefix/bin/ocl-reduce" --version)
 echo "installed tool: $version"

@@ -47,6 +47,8 @@ typedef struct bench_args {
   int reps, warmup;
   int no_openmp, no_cub, quick, opencl_baseline;
   const char *csv, *json, *svg;
+  const char *devices; /* --devices: a group, against its first device alone */
+  int device_given;    /* -d */
 } bench_args;
 
 static void usage(void) {
@@ -82,6 +84,11 @@ static void usage(void) {
           "                          the benchmark runs)\n"
           "  -d, --device DEV        the device, as OCL_REDUCE_DEVICE (P:D, cuda:N, pocl, intel,\n"
           "                          nvidia, cuda, cpu, gpu, or part of its name)\n"
+          "  --devices LIST          a group of devices (ocl_reduce_group_create's list, e.g.\n"
+          "                          cuda:0,cuda:1) reducing from a group buffer and from host\n"
+          "                          memory, against the first device (or -d's) alone: the\n"
+          "                          ratios are the group's scaling, end to end (a group has\n"
+          "                          no device time: its device column is end to end too)\n"
           "  -h, --help              this text\n"
           "Options take their value as --n 1024 or --n=1024; counts are decimal or 0x hex.\n"
           "Progress goes to stderr, the table to stdout. Each median comes with the fastest\n"
@@ -161,7 +168,7 @@ static int parse_sizes(const char *value, bench_args *a) {
 /* Parses the options into *a; returns -1 to go on, else the exit status (0 after --help). */
 static int parse(int argc, char **argv, bench_args *a) {
   enum { QUICK = 256, NO_OPENMP, NO_CUB, OPENCL_BASELINE, SIZES, N, OPS, TYPES, PATHS, SEGMENTS,
-         REPS, WARMUP, CSV, JSON, SVG };
+         REPS, WARMUP, CSV, JSON, SVG, DEVICES };
   static const struct option longs[] = {
       {"quick", no_argument, NULL, QUICK},        {"no-openmp", no_argument, NULL, NO_OPENMP},
       {"no-cub", no_argument, NULL, NO_CUB},      {"sizes", required_argument, NULL, SIZES},
@@ -172,6 +179,7 @@ static int parse(int argc, char **argv, bench_args *a) {
       {"reps", required_argument, NULL, REPS},    {"warmup", required_argument, NULL, WARMUP},
       {"csv", required_argument, NULL, CSV},      {"json", required_argument, NULL, JSON},
       {"svg", required_argument, NULL, SVG},      {"device", required_argument, NULL, 'd'},
+      {"devices", required_argument, NULL, DEVICES},
       {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
   memset(a, 0, sizeof *a);
   a->log2_min = 10;
@@ -240,13 +248,23 @@ static int parse(int argc, char **argv, bench_args *a) {
     case CSV: a->csv = optarg; break;
     case JSON: a->json = optarg; break;
     case SVG: a->svg = optarg; break;
-    case 'd': tool_select_device(optarg); break;
+    case DEVICES: a->devices = optarg; break;
+    case 'd':
+      tool_select_device(optarg);
+      a->device_given = 1;
+      break;
     case 'h': usage(); return 0;
     default: return tool_option_error("bench", argv, c);
     }
   }
   if (optind < argc)
     return tool_usage_error("bench", "unexpected argument '%s'", argv[optind]);
+  if (a->devices && !a->device_given) {
+    /* The group's competitor is its first device alone (unless -d names another). */
+    char first[64];
+    snprintf(first, sizeof first, "%.*s", (int)strcspn(a->devices, ","), a->devices);
+    tool_select_device(first);
+  }
   return -1;
 }
 
@@ -447,6 +465,18 @@ int cmd_bench(int argc, char **argv) {
         fprintf(stderr, "ocl-reduce: CUB unavailable: %s\n", why);
     } else {
       fprintf(stderr, "ocl-reduce: CUB not run: %s is not an NVIDIA GPU\n", info.device_name);
+    }
+  }
+  if (a.devices) {
+    /* The group is ours here; the paths on one device are what it is measured against. */
+    for (int k = 0; k < count; k++)
+      cs[k].is_ocl_reduce = 0;
+    for (int from_host = 0; from_host < 2; from_host++) {
+      if (!contender_group(&cs[count], a.devices, from_host, why, sizeof why)) {
+        fprintf(stderr, "ocl-reduce bench: --devices %s: %s\n", a.devices, why);
+        goto done;
+      }
+      count++;
     }
   }
   if (a.opencl_baseline) {

@@ -237,12 +237,15 @@ static void print_json(const device_report *r, int last) {
 }
 
 static void usage(void) {
-  printf("usage: ocl-reduce info [--json] [-d DEVICE]\n"
+  printf("usage: ocl-reduce info [--json] [-d DEVICE | --devices LIST]\n"
          "Lists every device of every backend: the capabilities the paths depend on, the path\n"
          "automatic selection takes, the planner's plans, and a self-check of sum, min and max\n"
          "on every type. Exits 1 when a self-check fails.\n"
          "  -d, --device DEV    only the device OCL_REDUCE_DEVICE=DEV would take (P:D, cuda:N,\n"
          "                      pocl, intel, nvidia, cuda, cpu, gpu, or part of its name)\n"
+         "      --devices LIST  the group of devices ocl_reduce_group_create makes of LIST\n"
+         "                      (e.g. cuda:0,cuda:1 or pocl,intel; 'default': its default\n"
+         "                      group): each device with its shares, and the group's self-check\n"
          "      --json          as one JSON object on stdout\n"
          "  -h, --help          this text\n");
 }
@@ -278,22 +281,28 @@ static int chosen_device(const char *selector, const ocl_reduce_device_desc *dev
 int cmd_info(int argc, char **argv) {
   static const struct option longs[] = {{"json", no_argument, NULL, 'j'},
                                         {"device", required_argument, NULL, 'd'},
+                                        {"devices", required_argument, NULL, 'g'},
                                         {"help", no_argument, NULL, 'h'},
                                         {NULL, 0, NULL, 0}};
   int json = 0;
-  const char *selector = NULL;
+  const char *selector = NULL, *group = NULL;
   optind = 1;
   opterr = 0;
   for (int c; (c = getopt_long(argc, argv, ":d:h", longs, NULL)) != -1;) {
     switch (c) {
     case 'j': json = 1; break;
     case 'd': selector = optarg; break;
+    case 'g': group = optarg; break;
     case 'h': usage(); return 0;
     default: return tool_option_error("info", argv, c);
     }
   }
   if (optind < argc)
     return tool_usage_error("info", "unexpected argument '%s'", argv[optind]);
+  if (group && selector)
+    return tool_usage_error("info", "-d and --devices exclude each other");
+  if (group)
+    return info_group(group, json);
   size_t count = 0;
   ocl_reduce_status s = ocl_reduce_devices(NULL, 0, &count);
   if (s != OCL_REDUCE_OK)

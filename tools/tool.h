@@ -18,6 +18,8 @@ int cmd_demo(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_reduce(int argc, char **argv);
+/* `info --devices LIST` (info_group.c): the group LIST makes ("default": the default group). */
+int info_group(const char *devices, int json);
 
 /* Argument parsing (tool_args.c). Each subcommand parses with getopt_long and prints its usage
  * to stdout on --help (exit 0); errors name the argument on stderr and exit 2. */

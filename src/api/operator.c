@@ -145,3 +145,7 @@ void ocl_reduce_operator_destroy(ocl_reduce_operator *op) {
   orx_context_release(op->ctx);
   free(op);
 }
+
+size_t ocl_reduce_operator_state_size(const ocl_reduce_operator *op) {
+  return op ? op->op.state_bytes : 0;
+}

@@ -8,8 +8,8 @@
  *
  * planner.c: launch policies, whole-array and multi-operator plans, the defines; plan_path.c:
  * paths and subgroup implementations; plan_segments.c: how segments spread over work-items;
- * plan_windows.c: sliding windows; plan_describe.c: the plan in words; policy_override.c:
- * OCL_REDUCE_POLICY.
+ * plan_windows.c: sliding windows; plan_describe.c: the plan in words; plan_group.c: how a
+ * group of devices shares a request; policy_override.c: OCL_REDUCE_POLICY.
  * ============================================================================================== */
 #ifndef ORX_PLANNER_H
 #define ORX_PLANNER_H
@@ -129,6 +129,7 @@ typedef struct orx_policy_override {
   int wait_polls;     /* -1, 0 (block in the native wait) or 1 (poll the event) */
   int float_keys;     /* -1, or 0, 1 or 2: float MIN and MAX as integer keys (ORX_FLOAT_KEYS) */
   unsigned min_groups; /* whole-array kernels through CUDA: groups per SM that must fit at once */
+  unsigned part_kib;   /* groups of devices: the least part worth a device, in KiB */
 } orx_policy_override;
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out);
 
@@ -321,5 +322,14 @@ void orx_plan_program(const orx_target *target, unsigned wg_size,
 /* The work-groups such a program accepts: a power of two, within the device's limit, and a
  * multiple of the warp where warps are fixed (NVIDIA); NULL when wg_size is one, else why not. */
 const char *orx_program_wg_problem(const orx_target *target, unsigned wg_size);
+
+/* ---- Groups of devices (plan_group.c) ---------------------------------------------------- */
+/* The least bytes of input a device of a group takes (forced: part_kib). */
+uint64_t orx_group_min_part_bytes(const orx_policy_override *forced);
+/* Cuts `units` (elements, or whole segments: unit_bytes each) into one contiguous part per
+ * device, parts[d] units for device d in order, by the weights (>= 0, not all 0): no part but
+ * the only one is below min_part_bytes; devices with the smallest weights drop out first. */
+void orx_plan_group_parts(const double *weights, size_t devices, uint64_t units,
+                          uint64_t unit_bytes, uint64_t min_part_bytes, uint64_t *parts);
 
 #endif /* ORX_PLANNER_H */

@@ -1,8 +1,8 @@
 /* =================================================================================================
  * policy_override.c: OCL_REDUCE_POLICY, the planner's fields forced by name for tests and tuning
  * ("wg=64,vec=4,unroll=2,chains=1,prefetch=1,groups=32,stream=strided,finish=group,seg=mr,
- * slots=8,win=blocks,wait=poll,keys=1,min_groups=8"). The names of streams, segment strategies
- * and window algorithms are the contract's and the planner's own lists.
+ * slots=8,win=blocks,wait=poll,keys=1,min_groups=8,part_kib=64"). The names of streams, segment
+ * strategies and window algorithms are the contract's and the planner's own lists.
  * ============================================================================================== */
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +71,8 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
       o.float_keys = value[0] - '0';
     else if (strcmp(key, "min_groups") == 0 && numeric && number <= 32)
       o.min_groups = (unsigned)number;
+    else if (strcmp(key, "part_kib") == 0 && numeric)
+      o.part_kib = (unsigned)number;
     else
       return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
                       "OCL_REDUCE_POLICY: bad entry '%s=%s' (keys: wg=<power of two>, "
@@ -79,7 +81,7 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
                       "stream=strided|chunk|tiled, finish=serial|group|launch, "
                       "seg=lane|mr|group|launch|staged, slots=<1..32, power of two>, "
                       "win=direct|shuffle|mr|blocks|long, wait=block|poll, keys=0|1|2, "
-                      "min_groups=<1..32>)",
+                      "min_groups=<1..32>, part_kib=<1..65536>)",
                       key, value);
   }
   *out = o;

@@ -239,3 +239,13 @@ int test_structured_matches(const void *got, const void *data, size_t n, ocl_red
     return 0;
   }
 }
+
+int test_result_matches(const void *got, const void *data, size_t n, ocl_reduce_op op,
+                        ocl_reduce_type type, char *why, size_t why_size) {
+  if (op > OCL_REDUCE_XOR)
+    return test_structured_matches(got, data, n, op, type, why, why_size);
+  const test_reference ref = test_reduce_host(data, n, op, type, MODE_RANDOM);
+  test_value v;
+  memcpy(v.bytes, got, ocl_reduce_type_size(type));
+  return test_matches(&v, &ref, op, type, why, why_size);
+}

@@ -28,4 +28,9 @@
 int test_structured_matches(const void *got, const void *data, size_t n, ocl_reduce_op op,
                             ocl_reduce_type type, char *why, size_t why_size);
 
+/* The same for any built-in operator: the scalar ones against test_reduce_host of random data
+ * (MODE_RANDOM's rules), the structured ones as above. */
+int test_result_matches(const void *got, const void *data, size_t n, ocl_reduce_op op,
+                        ocl_reduce_type type, char *why, size_t why_size);
+
 #endif /* ORX_TEST_STRUCTURED_H */

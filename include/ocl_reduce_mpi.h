@@ -1,0 +1,81 @@
+/*
+ * ocl_reduce_mpi: reductions across the ranks of an MPI communicator, each rank reducing its
+ * share on its own device (an optional component: libocl_reduce_mpi, built where MPI is found).
+ *
+ * Every rank holds a part of one array: rank r's part follows rank r - 1's. Each rank reduces
+ * its part on its context's device to a state (ocl_reduce_state, with the index of its first
+ * element from an exclusive scan of the ranks' counts), the states travel as bytes to rank
+ * `root` (or 0), which combines them in rank order with ocl_reduce_states on its device; the
+ * result goes back to every rank (all-reduce) or stays at the root. So:
+ *   - every operator of the library works, user operators included (their states are bytes; the
+ *     combine runs with the root's operator), order-preserving ones in rank order;
+ *   - the result is deterministic, and every rank of an all-reduce gets the same bits;
+ *   - with the reproducible sum (SUM_REPRODUCIBLE, or SUM in contexts created with
+ *     OCL_REDUCE_CROSS_DEVICE on every rank) the bits do not depend on the number of ranks, nor
+ *     on how the array is cut, nor on the devices.
+ * Segmented all-reduce: each rank owns a range of whole segments (ranks in order), and every
+ * rank receives all the segments' results, in order.
+ *
+ * Calls are collective: every rank of comm calls the same function with the same op, type,
+ * root and segment length, and the same user operator (compiled on its own context). Counts may
+ * differ, and may be 0. Inputs are host memory or buffers of the rank's context.
+ *
+ * Errors: every rank returns the same status. Where a rank fails (an argument, its device), the
+ * others learn it through the collective and return that rank's status (the lowest failing
+ * rank's), and ocl_reduce_mpi_last_error() names the rank and gives its message. Results are
+ * untouched on failure. Ranks that disagree on op, type, root, state size or segment length get
+ * OCL_REDUCE_ERROR_INVALID_ARGUMENT. MPI's own failures give OCL_REDUCE_ERROR_BACKEND with MPI's
+ * error string (under MPI's default error handler, MPI aborts first).
+ */
+#ifndef OCL_REDUCE_MPI_H
+#define OCL_REDUCE_MPI_H
+
+#include <mpi.h>
+
+#include "ocl_reduce.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* count elements of `input` on this rank; the whole array's result to `result` (host memory,
+ * ocl_reduce_result_size bytes) on rank root; other ranks' result may be NULL. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_reduce(ocl_reduce_context *ctx, ocl_reduce_op op,
+                                                       ocl_reduce_type type, ocl_reduce_input input,
+                                                       size_t count, void *result, int root,
+                                                       MPI_Comm comm);
+/* The same, with the result on every rank (the same bits everywhere). */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_allreduce(ocl_reduce_context *ctx, ocl_reduce_op op,
+                                                          ocl_reduce_type type,
+                                                          ocl_reduce_input input, size_t count,
+                                                          void *result, MPI_Comm comm);
+/* With a user operator (result: state_size bytes). */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_custom_reduce(ocl_reduce_context *ctx,
+                                                              const ocl_reduce_operator *op,
+                                                              ocl_reduce_input input, size_t count,
+                                                              void *result, int root,
+                                                              MPI_Comm comm);
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_custom_allreduce(ocl_reduce_context *ctx,
+                                                                 const ocl_reduce_operator *op,
+                                                                 ocl_reduce_input input,
+                                                                 size_t count, void *result,
+                                                                 MPI_Comm comm);
+/* This rank's segment_count segments of segment_length elements (ocl_reduce_segments); every
+ * rank receives the results of all ranks' segments in rank order into `results` (host memory:
+ * the sum of the ranks' segment counts, ocl_reduce_result_size bytes each). A rank holds at most
+ * INT_MAX segments (MPI's counts). */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_segments_allreduce(
+    ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type type, ocl_reduce_input input,
+    size_t segment_count, size_t segment_length, void *results, MPI_Comm comm);
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_custom_segments_allreduce(
+    ocl_reduce_context *ctx, const ocl_reduce_operator *op, ocl_reduce_input input,
+    size_t segment_count, size_t segment_length, void *results, MPI_Comm comm);
+
+/* The message of this thread's last failed ocl_reduce_mpi call ("" when none). */
+OCL_REDUCE_API const char *ocl_reduce_mpi_last_error(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OCL_REDUCE_MPI_H */

@@ -1,0 +1,52 @@
+/* =================================================================================================
+ * group.h: what a group of devices holds (ocl_reduce.h, "Several devices: groups"), and how its
+ * calls run one task per device at once. group.c makes and measures groups, group_buffer.c
+ * spreads data over them, group_run.c reduces with them, group_workers.c runs their tasks. A
+ * group is a client of the public API of its contexts: each device runs exactly what a one-device
+ * call would.
+ * ============================================================================================== */
+#ifndef ORX_GROUP_H
+#define ORX_GROUP_H
+
+#include <stdint.h>
+
+#include "ocl_reduce.h"
+
+struct ocl_reduce_group {
+  uint64_t id; /* what group buffers and operators name their group by */
+  size_t size;
+  ocl_reduce_context *contexts[OCL_REDUCE_GROUP_MAX_DEVICES];
+  int owns_contexts;                              /* made by ocl_reduce_group_create */
+  double shares[2][OCL_REDUCE_GROUP_MAX_DEVICES]; /* by ocl_reduce_shares; each sums to 1 */
+  uint64_t min_part_bytes;                        /* the planner's, with the first's policy */
+  struct orx_group_workers *workers;              /* group_workers.c */
+};
+
+struct ocl_reduce_group_buffer {
+  uint64_t group_id;
+  ocl_reduce_group *group; /* for writes and reads, which need the group alive */
+  size_t size, element_size, count;
+  ocl_reduce_buffer *parts[OCL_REDUCE_GROUP_MAX_DEVICES]; /* NULL where empty */
+  size_t first[OCL_REDUCE_GROUP_MAX_DEVICES], counts[OCL_REDUCE_GROUP_MAX_DEVICES];
+};
+
+struct ocl_reduce_group_operator {
+  uint64_t group_id;
+  size_t size;
+  ocl_reduce_operator *ops[OCL_REDUCE_GROUP_MAX_DEVICES];
+  size_t element_size, state_size;
+};
+
+/* One task per device: fn(arg, d) for every device d with run[d] set, devices at once (the
+ * first's on the calling thread, the others' on the group's threads; tasks of contexts on one
+ * physical device one after the other, see group_workers.c). Returns OK, or the status of the
+ * first device in order that failed, with its message recorded for the thread (naming
+ * `function`, the device and its context's own message). */
+typedef ocl_reduce_status (*orx_group_task)(void *arg, size_t device);
+ocl_reduce_status orx_group_each(const ocl_reduce_group *group, const char *function,
+                                 const unsigned char *run, orx_group_task fn, void *arg);
+
+/* Device d's name, for messages. */
+const char *orx_group_device_name(const ocl_reduce_group *group, size_t d);
+
+#endif /* ORX_GROUP_H */

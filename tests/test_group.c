@@ -1,0 +1,564 @@
+/* =================================================================================================
+ * test_group.c: groups of devices (ocl_reduce_group_*). The device under test stands in for
+ * several: three contexts on it make a group with uneven shares and a least part of 1 KiB, so that
+ * arrays of a few thousand elements spread over all three. Every operator on every type, the user
+ * operators (order-preserving ones combined in device order), segments cut by whole segments,
+ * from host memory and from group buffers, against the host references and, where the header
+ * promises the same bits whatever the split, against one device's own result. The reproducible
+ * sum gives the same bits on one, two and three devices. Where PoCL and Intel's CPU runtime are
+ * both present, a group of the two (measured shares) reduces too.
+ * ============================================================================================== */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/custom_ops.h"
+#include "support/fixture.h"
+#include "support/ordered_ops.h"
+#include "support/structured.h"
+
+#define DEVICES 3
+#define MAX_RESULT 64
+#define MAX_ELEMENTS 30000
+#define SMALL_PARTS "part_kib=1"
+
+static ocl_reduce_context *members[DEVICES], *cross_members[DEVICES];
+static ocl_reduce_group *group, *cross_group;
+static int has_fp64;
+
+static const double host_weights[DEVICES] = {1.0, 2.0, 1.0};
+static const double resident_weights[DEVICES] = {3.0, 1.0, 2.0};
+
+static ocl_reduce_group *group_of(ocl_reduce_context **contexts, size_t count) {
+  ocl_reduce_group *g = NULL;
+  if (ocl_reduce_group_create_from(contexts, count, &g) != OCL_REDUCE_OK) {
+    fprintf(stderr, "group: %s\n", ocl_reduce_last_error(NULL));
+    return NULL;
+  }
+  if (count == DEVICES &&
+      (ocl_reduce_group_set_shares(g, OCL_REDUCE_SHARES_HOST, host_weights) != OCL_REDUCE_OK ||
+       ocl_reduce_group_set_shares(g, OCL_REDUCE_SHARES_RESIDENT, resident_weights) !=
+           OCL_REDUCE_OK)) {
+    ocl_reduce_group_destroy(g);
+    return NULL;
+  }
+  return g;
+}
+
+static int setup(void **state) {
+  if (test_setup(state))
+    return -1;
+  ocl_reduce_context_info info = {.struct_size = sizeof info};
+  if (ocl_reduce_context_query(test_ctx, &info) != OCL_REDUCE_OK)
+    return -1;
+  has_fp64 = info.has_fp64;
+  for (int d = 0; d < DEVICES; d++) {
+    members[d] = test_context_with_policy(SMALL_PARTS);
+    setenv("OCL_REDUCE_DETERMINISM", "cross_device", 1);
+    cross_members[d] = test_context_with_policy(SMALL_PARTS);
+    unsetenv("OCL_REDUCE_DETERMINISM");
+    if (!members[d] || !cross_members[d])
+      return -1;
+  }
+  group = group_of(members, DEVICES);
+  cross_group = group_of(cross_members, DEVICES);
+  return group && cross_group ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  ocl_reduce_group_destroy(group);
+  ocl_reduce_group_destroy(cross_group);
+  for (int d = 0; d < DEVICES; d++) {
+    ocl_reduce_context_destroy(members[d]);
+    ocl_reduce_context_destroy(cross_members[d]);
+  }
+  return test_teardown(state);
+}
+
+#define GROUP_OK(call, what)                                                                       \
+  do {                                                                                             \
+    const ocl_reduce_status status_ = (call);                                                      \
+    if (status_ != OCL_REDUCE_OK)                                                                  \
+      fail_msg("%s: %s: %s (%s)", what, #call, ocl_reduce_status_name(status_),                    \
+               ocl_reduce_last_error(NULL));                                                       \
+  } while (0)
+
+/* The group buffer of g holding data (n elements of elem bytes, cut in granules), checked by
+ * reading it back. */
+static ocl_reduce_group_buffer *spread(ocl_reduce_group *g, const void *data, size_t n, size_t elem,
+                                       size_t granule, const char *what) {
+  ocl_reduce_group_buffer *b = NULL;
+  GROUP_OK(ocl_reduce_group_buffer_create(g, elem, n, granule, &b), what);
+  GROUP_OK(ocl_reduce_group_buffer_write(b, data), what);
+  unsigned char *back = malloc(n * elem + 1);
+  assert_non_null(back);
+  GROUP_OK(ocl_reduce_group_buffer_read(b, back), what);
+  if (n && memcmp(back, data, n * elem) != 0)
+    fail_msg("%s: the group buffer reads back other data than was written", what);
+  free(back);
+  return b;
+}
+
+/* ---- Built-in operators, whole arrays ------------------------------------------------------- */
+
+static int same_bits_promised(ocl_reduce_op op, ocl_reduce_type type) {
+  const int is_float = type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64;
+  switch (op) {
+  case OCL_REDUCE_MIN:
+  case OCL_REDUCE_MAX:
+  case OCL_REDUCE_ARGMIN:
+  case OCL_REDUCE_ARGMAX:
+  case OCL_REDUCE_MINMAX:
+  case OCL_REDUCE_SUM_REPRODUCIBLE:
+    return 1;
+  case OCL_REDUCE_SUM_COMPENSATED:
+  case OCL_REDUCE_MEAN_VAR:
+    return 0;
+  default:
+    return !is_float;
+  }
+}
+
+static void check_result(ocl_reduce_op op, ocl_reduce_type type, const void *data, size_t n,
+                         const void *got, const void *whole, const char *what) {
+  char why[256] = "";
+  int ok = test_result_matches(got, data, n, op, type, why, sizeof why);
+  if (ok && same_bits_promised(op, type) &&
+      memcmp(got, whole, ocl_reduce_result_size(op, type)) != 0) {
+    ok = 0;
+    snprintf(why, sizeof why, "not the bits of one device's reduction");
+  }
+  if (!ok)
+    fail_msg("%s: %s", what, why);
+}
+
+static int light_case(ocl_reduce_op op, ocl_reduce_type type) {
+  if (op == OCL_REDUCE_ARGMIN || op == OCL_REDUCE_MEAN_VAR)
+    return type == OCL_REDUCE_F32;
+  return (op == OCL_REDUCE_SUM || op == OCL_REDUCE_MAX) &&
+         (type == OCL_REDUCE_I32 || type == OCL_REDUCE_F64);
+}
+
+static void check_op_type(ocl_reduce_op op, ocl_reduce_type type) {
+  if ((test_light() && !light_case(op, type)) || (type == OCL_REDUCE_F64 && !has_fp64)) {
+    printf("# skipped: OCL_REDUCE_TEST_LIGHT=1 or no fp64\n");
+    skip();
+  }
+  const size_t elem = ocl_reduce_type_size(type), sizes[] = {0, 5, test_rng_below(MAX_ELEMENTS)};
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    const size_t n = sizes[k];
+    void *data = malloc((n + 1) * elem);
+    assert_non_null(data);
+    test_fill(data, n, op, type, MODE_RANDOM);
+    char what[128];
+    snprintf(what, sizeof what, "%s %s, %zu elements", ocl_reduce_op_name(op),
+             ocl_reduce_type_name(type), n);
+    unsigned char whole[MAX_RESULT], got[MAX_RESULT];
+    if (ocl_reduce(test_ctx, op, type, data, n, whole) != OCL_REDUCE_OK)
+      fail_msg("%s: one device: %s", what, ocl_reduce_last_error(test_ctx));
+    GROUP_OK(ocl_reduce_group_reduce(group, op, type, ocl_reduce_group_host_input(data), n, got),
+             what);
+    check_result(op, type, data, n, got, whole, what);
+    ocl_reduce_group_buffer *b = spread(group, data, n, elem, 1, what);
+    memset(got, 0xA5, sizeof got);
+    GROUP_OK(ocl_reduce_group_reduce(group, op, type, ocl_reduce_group_buffer_input(b), n, got),
+             what);
+    check_result(op, type, data, n, got, whole, what);
+    ocl_reduce_group_buffer_destroy(b);
+    free(data);
+  }
+}
+
+#define GROUP_TEST(OP, TYPE)                                                                       \
+  static void test_##OP##_##TYPE##_over_the_group(void **state) {                                  \
+    (void)state;                                                                                   \
+    check_op_type(OCL_REDUCE_##OP, OCL_REDUCE_##TYPE);                                             \
+  }
+TEST_OP_TYPES(GROUP_TEST)
+TEST_STRUCTURED_OP_TYPES(GROUP_TEST)
+
+/* ---- Segments -------------------------------------------------------------------------------- */
+
+static void check_segments(ocl_reduce_op op, ocl_reduce_type type, size_t length) {
+  const size_t elem = ocl_reduce_type_size(type), result = ocl_reduce_result_size(op, type);
+  const size_t count = length ? 1 + test_rng_below(MAX_ELEMENTS / length) : 40;
+  unsigned char *data = malloc(count * length * elem + 1);
+  unsigned char *got = malloc(count * result), *got_buffer = malloc(count * result);
+  assert_true(data && got && got_buffer);
+  test_fill(data, count * length, op, type, MODE_RANDOM);
+  char what[128];
+  snprintf(what, sizeof what, "%s %s, %zu segments of %zu", ocl_reduce_op_name(op),
+           ocl_reduce_type_name(type), count, length);
+  GROUP_OK(ocl_reduce_group_segments(group, op, type, ocl_reduce_group_host_input(data), count,
+                                     length, got),
+           what);
+  ocl_reduce_group_buffer *b = spread(group, data, count * length, elem, length ? length : 1, what);
+  GROUP_OK(ocl_reduce_group_segments(group, op, type, ocl_reduce_group_buffer_input(b), count,
+                                     length, got_buffer),
+           what);
+  ocl_reduce_group_buffer_destroy(b);
+  for (size_t s = 0; s < count; s++) {
+    const unsigned char *segment = data + s * length * elem;
+    for (int k = 0; k < 2; k++) {
+      char why[256] = "";
+      const unsigned char *r = (k ? got_buffer : got) + s * result;
+      if (!test_result_matches(r, segment, length, op, type, why, sizeof why))
+        fail_msg("%s, from %s: segment %zu: %s", what, k ? "a group buffer" : "host memory", s,
+                 why);
+    }
+  }
+  free(data);
+  free(got);
+  free(got_buffer);
+}
+
+static void test_segments_are_cut_whole(void **state) {
+  (void)state;
+  const size_t lengths[] = {0, 1, 7, 32, 300};
+  for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
+    check_segments(OCL_REDUCE_SUM, OCL_REDUCE_I32, lengths[l]);
+    check_segments(OCL_REDUCE_MAX, OCL_REDUCE_F32, lengths[l]);
+    check_segments(OCL_REDUCE_ARGMIN, OCL_REDUCE_F32, lengths[l]);
+  }
+}
+
+/* ---- The reproducible sum, whatever the devices ---------------------------------------------- */
+
+static void test_reproducible_sum_does_not_depend_on_the_devices(void **state) {
+  (void)state;
+  for (int t = 0; t < 2; t++) {
+    const ocl_reduce_type type = t ? OCL_REDUCE_F64 : OCL_REDUCE_F32;
+    if (type == OCL_REDUCE_F64 && !has_fp64)
+      continue;
+    const size_t n = 1000 + test_rng_below(MAX_ELEMENTS), elem = ocl_reduce_type_size(type);
+    void *data = malloc(n * elem);
+    assert_non_null(data);
+    test_fill(data, n, OCL_REDUCE_SUM, type, MODE_RANDOM);
+    unsigned char one[8], got[8];
+    assert_int_equal(ocl_reduce(cross_members[0], OCL_REDUCE_SUM, type, data, n, one),
+                     OCL_REDUCE_OK);
+    for (size_t devices = 1; devices <= DEVICES; devices++) {
+      ocl_reduce_group *g = group_of(cross_members, devices);
+      assert_non_null(g);
+      GROUP_OK(ocl_reduce_group_reduce(g, OCL_REDUCE_SUM, type, ocl_reduce_group_host_input(data),
+                                       n, got),
+               "cross_device sum");
+      if (memcmp(got, one, elem) != 0)
+        fail_msg("%s sum of %zu over %zu devices: other bits than one device's",
+                 ocl_reduce_type_name(type), n, devices);
+      ocl_reduce_group_destroy(g);
+    }
+    /* And the three-device group with other shares. */
+    const double weights[DEVICES] = {5.0, 0.0, 1.0};
+    GROUP_OK(ocl_reduce_group_set_shares(cross_group, OCL_REDUCE_SHARES_HOST, weights), "shares");
+    GROUP_OK(ocl_reduce_group_reduce(cross_group, OCL_REDUCE_SUM, type,
+                                     ocl_reduce_group_host_input(data), n, got),
+             "cross_device sum");
+    if (memcmp(got, one, elem) != 0)
+      fail_msg("%s sum over shares 5:0:1: other bits than one device's",
+               ocl_reduce_type_name(type));
+    free(data);
+  }
+}
+
+/* ---- User operators -------------------------------------------------------------------------- */
+
+static void test_user_operators_over_the_group(void **state) {
+  (void)state;
+  for (int ordered = 0; ordered < 2; ordered++) {
+    const int count = ordered ? TEST_ORDERED_COUNT : TEST_CUSTOM_COUNT;
+    for (int w = 0; w < count; w++) {
+      const ocl_reduce_operator_desc *d = ordered ? &test_ordered_descs[w] : &test_custom_descs[w];
+      const char *name = ordered ? test_ordered_names[w] : test_custom_names[w];
+      ocl_reduce_group_operator *op = NULL;
+      const ocl_reduce_status made = ocl_reduce_group_operator_create(group, d, &op);
+      if (made == OCL_REDUCE_ERROR_NO_FP64)
+        continue;
+      GROUP_OK(made, name);
+      const size_t n = 1000 + test_rng_below(MAX_ELEMENTS), segments = 1 + n / 100;
+      void *data = malloc(segments * 100 * d->element_size);
+      unsigned char got[MAX_RESULT], want[MAX_RESULT];
+      unsigned char *per_segment = malloc(segments * d->state_size);
+      assert_true(data && per_segment);
+      if (ordered)
+        test_ordered_fill((test_ordered)w, data, segments * 100);
+      else
+        test_custom_fill((test_custom)w, data, segments * 100);
+      for (int from_buffer = 0; from_buffer < 2; from_buffer++) {
+        ocl_reduce_group_buffer *b =
+            from_buffer ? spread(group, data, n, d->element_size, 1, name) : NULL;
+        GROUP_OK(ocl_reduce_group_custom(group, op,
+                                         b ? ocl_reduce_group_buffer_input(b)
+                                           : ocl_reduce_group_host_input(data),
+                                         n, got),
+                 name);
+        ocl_reduce_group_buffer_destroy(b);
+        if (!ordered)
+          test_custom_reference((test_custom)w, data, n, want);
+        if (ordered ? !test_ordered_matches((test_ordered)w, data, n, got)
+                    : memcmp(got, want, d->state_size) != 0)
+          fail_msg("%s, %zu elements from %s: not the fold of the whole array", name, n,
+                   from_buffer ? "a group buffer" : "host memory");
+      }
+      GROUP_OK(ocl_reduce_group_custom_segments(group, op, ocl_reduce_group_host_input(data),
+                                                segments, 100, per_segment),
+               name);
+      for (size_t s = 0; s < segments; s++) {
+        const void *segment = (const char *)data + s * 100 * d->element_size;
+        const void *r = per_segment + s * d->state_size;
+        if (!ordered)
+          test_custom_reference((test_custom)w, segment, 100, want);
+        if (ordered ? !test_ordered_matches((test_ordered)w, segment, 100, r)
+                    : memcmp(r, want, d->state_size) != 0)
+          fail_msg("%s: segment %zu of %zu: not the fold of its elements", name, s, segments);
+      }
+      free(data);
+      free(per_segment);
+      ocl_reduce_group_operator_destroy(op);
+    }
+  }
+}
+
+/* ---- Shares and parts ------------------------------------------------------------------------ */
+
+static void test_shares_cut_contiguous_parts(void **state) {
+  (void)state;
+  double shares[DEVICES];
+  GROUP_OK(ocl_reduce_group_shares(group, OCL_REDUCE_SHARES_RESIDENT, shares), "shares");
+  for (int d = 0; d < DEVICES; d++)
+    assert_true(shares[d] > resident_weights[d] / 6.0 - 1e-3 &&
+                shares[d] < resident_weights[d] / 6.0 + 1e-3);
+  /* 3:1:2 of 60000 elements in granules of 7 (1 KiB is 256 f32): contiguous, whole granules. */
+  ocl_reduce_group_buffer *b = NULL;
+  GROUP_OK(ocl_reduce_group_buffer_create(group, sizeof(float), 60004, 7, &b), "buffer");
+  size_t next = 0;
+  for (size_t d = 0; d < DEVICES; d++) {
+    ocl_reduce_buffer *part = NULL;
+    size_t first = 1, count = 1;
+    GROUP_OK(ocl_reduce_group_buffer_part(b, d, &part, &first, &count), "part");
+    assert_int_equal(first, next);
+    assert_int_equal(count % 7, 0);
+    assert_true(part != NULL && count > 0);
+    /* The share it reports, within a granule at either end. */
+    assert_true(count > 60004 * shares[d] - 15 && count < 60004 * shares[d] + 15);
+    next += count;
+  }
+  assert_int_equal(next, 60004);
+  ocl_reduce_group_buffer_destroy(b);
+  /* 200 elements (800 bytes) are below the least part: the largest share takes them all. */
+  GROUP_OK(ocl_reduce_group_buffer_create(group, sizeof(float), 200, 1, &b), "small buffer");
+  for (size_t d = 0; d < DEVICES; d++) {
+    ocl_reduce_buffer *part = NULL;
+    size_t first = 0, count = 0;
+    GROUP_OK(ocl_reduce_group_buffer_part(b, d, &part, &first, &count), "part");
+    assert_int_equal(count, d == 0 ? 200 : 0);
+    assert_true((part != NULL) == (d == 0));
+  }
+  ocl_reduce_group_buffer_destroy(b);
+}
+
+/* ---- Making groups --------------------------------------------------------------------------- */
+
+/* A group made from a device list: the device under test twice (OCL_REDUCE_DEVICE's selector). */
+static void test_group_from_a_device_list(void **state) {
+  (void)state;
+  const char *selector = getenv("OCL_REDUCE_DEVICE");
+  char list[128];
+  snprintf(list, sizeof list, "%s, %s", selector && *selector ? selector : "0:0",
+           selector && *selector ? selector : "0:0");
+  ocl_reduce_group *g = NULL;
+  GROUP_OK(ocl_reduce_group_create(NULL, list, &g), list);
+  assert_int_equal(ocl_reduce_group_size(g), 2);
+  ocl_reduce_context_info mine = {.struct_size = sizeof mine}, theirs = mine;
+  assert_int_equal(ocl_reduce_context_query(test_ctx, &mine), OCL_REDUCE_OK);
+  for (size_t d = 0; d < 2; d++) {
+    assert_int_equal(ocl_reduce_context_query(ocl_reduce_group_context(g, d), &theirs),
+                     OCL_REDUCE_OK);
+    assert_string_equal(theirs.device_name, mine.device_name);
+  }
+  double shares[2];
+  GROUP_OK(ocl_reduce_group_shares(g, OCL_REDUCE_SHARES_HOST, shares), "shares");
+  assert_true(shares[0] == 0.5 && shares[1] == 0.5); /* one model: equal */
+  assert_null(ocl_reduce_group_context(g, 2));
+  int32_t data[3] = {1, 2, 3}, sum = 0;
+  GROUP_OK(ocl_reduce_group_reduce(g, OCL_REDUCE_SUM, OCL_REDUCE_I32,
+                                   ocl_reduce_group_host_input(data), 3, &sum),
+           list);
+  assert_int_equal(sum, 6);
+  ocl_reduce_group_destroy(g);
+}
+
+/* PoCL and Intel's CPU runtime side by side, where both are present: measured shares, one
+ * result. Run where PoCL is under test (the measurement is the same on every path). */
+static void test_a_mixed_group(void **state) {
+  (void)state;
+  ocl_reduce_context_info info = {.struct_size = sizeof info};
+  assert_int_equal(ocl_reduce_context_query(test_ctx, &info), OCL_REDUCE_OK);
+  if (!strstr(info.platform_name, "Portable Computing Language")) {
+    printf("# skipped: the PoCL runs take it\n");
+    skip();
+  }
+  ocl_reduce_group *g = NULL;
+  setenv("OCL_REDUCE_POLICY", SMALL_PARTS, 1);
+  const ocl_reduce_status made = ocl_reduce_group_create(NULL, "pocl,intel", &g);
+  unsetenv("OCL_REDUCE_POLICY");
+  if (made == OCL_REDUCE_ERROR_NO_DEVICE || made == OCL_REDUCE_ERROR_NO_PLATFORM) {
+    printf("# skipped: PoCL and Intel's runtime are not both present\n");
+    skip();
+  }
+  GROUP_OK(made, "pocl,intel");
+  double shares[2];
+  GROUP_OK(ocl_reduce_group_shares(g, OCL_REDUCE_SHARES_HOST, shares), "shares");
+  printf("# measured host shares: pocl %.3f, intel %.3f\n", shares[0], shares[1]);
+  assert_true(shares[0] > 0.0 && shares[1] > 0.0 && shares[0] + shares[1] > 0.999);
+  const size_t n = 100000;
+  int64_t *data = malloc(n * sizeof *data);
+  assert_non_null(data);
+  test_fill(data, n, OCL_REDUCE_SUM, OCL_REDUCE_I64, MODE_RANDOM);
+  ocl_reduce_arg got, want;
+  GROUP_OK(ocl_reduce_group_reduce(g, OCL_REDUCE_ARGMAX, OCL_REDUCE_I64,
+                                   ocl_reduce_group_host_input(data), n, &got),
+           "argmax");
+  assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_ARGMAX, OCL_REDUCE_I64, data, n, &want),
+                   OCL_REDUCE_OK);
+  assert_memory_equal(&got, &want, sizeof got);
+  free(data);
+  ocl_reduce_group_destroy(g);
+}
+
+/* The devices OCL_REDUCE_DEVICES lists (the GPUs of a multi-GPU machine, tools/h200/multi_gpu.sh),
+ * with parts of 1 KiB: an order-preserving operator, ARGMAX, MINMAX and the reproducible sum over
+ * them against one device. Skipped where the variable is not set. */
+static void test_the_listed_devices(void **state) {
+  (void)state;
+  const char *listed = getenv("OCL_REDUCE_DEVICES");
+  if (!listed || !*listed) {
+    printf("# skipped: OCL_REDUCE_DEVICES is not set\n");
+    skip();
+  }
+  ocl_reduce_group *g = NULL;
+  setenv("OCL_REDUCE_POLICY", SMALL_PARTS, 1);
+  const ocl_reduce_status made = ocl_reduce_group_create(NULL, NULL, &g);
+  unsetenv("OCL_REDUCE_POLICY");
+  GROUP_OK(made, listed);
+  printf("# %zu listed devices: %s\n", ocl_reduce_group_size(g), listed);
+  const size_t n = 200000;
+  float *data = malloc(n * sizeof *data);
+  assert_non_null(data);
+  test_fill(data, n, OCL_REDUCE_SUM, OCL_REDUCE_F32, MODE_RANDOM);
+  const ocl_reduce_op ops[] = {OCL_REDUCE_ARGMAX, OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_MINMAX};
+  for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+    unsigned char got[MAX_RESULT], want[MAX_RESULT];
+    GROUP_OK(ocl_reduce_group_reduce(g, ops[k], OCL_REDUCE_F32, ocl_reduce_group_host_input(data),
+                                     n, got),
+             ocl_reduce_op_name(ops[k]));
+    assert_int_equal(ocl_reduce(test_ctx, ops[k], OCL_REDUCE_F32, data, n, want), OCL_REDUCE_OK);
+    if (memcmp(got, want, ocl_reduce_result_size(ops[k], OCL_REDUCE_F32)) != 0)
+      fail_msg("%s over %s: other bits than one device's", ocl_reduce_op_name(ops[k]), listed);
+  }
+  ocl_reduce_group_operator *op = NULL;
+  GROUP_OK(ocl_reduce_group_operator_create(g, &test_ordered_descs[0], &op), "ordered");
+  void *items = malloc(n * test_ordered_descs[0].element_size);
+  unsigned char got[MAX_RESULT];
+  assert_non_null(items);
+  test_ordered_fill((test_ordered)0, items, n);
+  GROUP_OK(ocl_reduce_group_custom(g, op, ocl_reduce_group_host_input(items), n, got), "ordered");
+  if (!test_ordered_matches((test_ordered)0, items, n, got))
+    fail_msg("%s over %s: not the fold of the whole array", test_ordered_names[0], listed);
+  free(items);
+  free(data);
+  ocl_reduce_group_operator_destroy(op);
+  ocl_reduce_group_destroy(g);
+}
+
+/* ---- Errors ---------------------------------------------------------------------------------- */
+
+static void test_bad_arguments_are_named_and_leave_results_alone(void **state) {
+  (void)state;
+  float x[4] = {1, 2, 3, 4}, result = -7.0f;
+  const ocl_reduce_group_input in = ocl_reduce_group_host_input(x);
+  ocl_reduce_group *g = NULL;
+  expect_error(ocl_reduce_group_create(NULL, "no-such-device-here", &g), OCL_REDUCE_ERROR_NO_DEVICE,
+               NULL, "device 0 ('no-such-device-here')");
+  const char *selector = getenv("OCL_REDUCE_DEVICE");
+  char list[128];
+  snprintf(list, sizeof list, "%s,,%s", selector ? selector : "", selector ? selector : "");
+  expect_error(ocl_reduce_group_create(NULL, selector && *selector ? list : ",", &g),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               selector && *selector ? "selector 1 is empty" : "selector 0 is empty");
+  assert_null(g);
+  expect_error(ocl_reduce_group_create_from(members, 0, &g), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+               NULL, "count");
+  ocl_reduce_context *twice[2] = {members[0], members[0]};
+  expect_error(ocl_reduce_group_create_from(twice, 2, &g), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               "contexts[1] is contexts[0]");
+  ocl_reduce_context *mixed[2] = {members[0], cross_members[1]};
+  expect_error(ocl_reduce_group_create_from(mixed, 2, &g), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               "determinism");
+  expect_error(ocl_reduce_group_reduce(NULL, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 4, &result),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "group");
+  expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_AND, OCL_REDUCE_F32, in, 4, &result),
+               OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, NULL, "integer types only");
+  expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                       ocl_reduce_group_host_input(NULL), 4, &result),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "input is NULL");
+  expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 4, NULL),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "result");
+  ocl_reduce_group_buffer *b = NULL, *other = NULL;
+  assert_int_equal(ocl_reduce_group_buffer_create(group, sizeof(float), 4, 1, &b), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_group_buffer_create(cross_group, sizeof(float), 4, 1, &other),
+                   OCL_REDUCE_OK);
+  expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                       ocl_reduce_group_buffer_input(b), 3, &result),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "holds 4 elements");
+  expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F64,
+                                       ocl_reduce_group_buffer_input(b), 4, &result),
+               has_fp64 ? OCL_REDUCE_ERROR_INVALID_ARGUMENT : OCL_REDUCE_ERROR_NO_FP64, NULL,
+               has_fp64 ? "elements are 4 bytes" : "double");
+  expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                       ocl_reduce_group_buffer_input(other), 4, &result),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "another group");
+  expect_error(ocl_reduce_group_segments(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                         ocl_reduce_group_buffer_input(b), 2, 3, &result),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "holds 4 elements");
+  expect_error(ocl_reduce_group_buffer_create(group, 4, 10, 3, &other),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "granule");
+  expect_error(ocl_reduce_group_buffer_part(b, DEVICES, NULL, NULL, NULL),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "index");
+  ocl_reduce_group_buffer_destroy(b);
+  assert_int_equal(ocl_reduce_group_buffer_create(cross_group, sizeof(float), 4, 1, &b),
+                   OCL_REDUCE_OK);
+  ocl_reduce_group_buffer_destroy(other);
+  ocl_reduce_group_buffer_destroy(b);
+  const double bad[DEVICES] = {1.0, -1.0, 1.0}, zeros[DEVICES] = {0.0, 0.0, 0.0};
+  expect_error(ocl_reduce_group_set_shares(group, OCL_REDUCE_SHARES_HOST, bad),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "weights[1]");
+  expect_error(ocl_reduce_group_set_shares(group, OCL_REDUCE_SHARES_HOST, zeros),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "all 0");
+  expect_error(ocl_reduce_group_shares(group, (ocl_reduce_shares)7, NULL),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "which");
+  expect_error(ocl_reduce_group_custom(group, NULL, in, 4, &result),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "op");
+  assert_true(result == -7.0f);
+  assert_int_equal(ocl_reduce_group_size(NULL), 0);
+  ocl_reduce_group_destroy(NULL);
+  ocl_reduce_group_buffer_destroy(NULL);
+  ocl_reduce_group_operator_destroy(NULL);
+}
+
+int main(void) {
+#define GROUP_ENTRY(OP, TYPE) cmocka_unit_test(test_##OP##_##TYPE##_over_the_group),
+  const struct CMUnitTest tests[] = {
+      TEST_OP_TYPES(GROUP_ENTRY) TEST_STRUCTURED_OP_TYPES(GROUP_ENTRY)
+          cmocka_unit_test(test_segments_are_cut_whole),
+      cmocka_unit_test(test_reproducible_sum_does_not_depend_on_the_devices),
+      cmocka_unit_test(test_user_operators_over_the_group),
+      cmocka_unit_test(test_shares_cut_contiguous_parts),
+      cmocka_unit_test(test_group_from_a_device_list),
+      cmocka_unit_test(test_a_mixed_group),
+      cmocka_unit_test(test_the_listed_devices),
+      cmocka_unit_test(test_bad_arguments_are_named_and_leave_results_alone),
+  };
+#undef GROUP_ENTRY
+  return TEST_RUN(tests, setup, teardown);
+}

@@ -1,0 +1,301 @@
+/* =================================================================================================
+ * test_mpi.c: the MPI component (ocl_reduce_mpi.h), run under mpirun with several ranks (ctest
+ * runs 4). One array, known to every rank (the same seed), is cut at random points into one part
+ * per rank, empty parts included; each rank reduces its part and the results are checked on every
+ * rank: against the host references of the whole array, and where the header promises the whole
+ * array's bits (integers, MIN/MAX, the ARG operators, MINMAX, the reproducible sum), against the
+ * rank's own reduction of the whole array. Reduce-to-root and all-reduce, user operators
+ * (order-preserving ones in rank order), segments owned by ranks, the cross_device sum for
+ * every rank count (sub-communicators of 1 .. all ranks), and errors that one rank makes.
+ *
+ * Not cmocka: a failed check on one rank must not leave the others waiting in a collective. Each
+ * check counts its failures, and the ranks add them up at the end.
+ * ============================================================================================== */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ocl_reduce_mpi.h"
+#include "support/custom_ops.h"
+#include "support/ordered_ops.h"
+#include "support/reference.h"
+#include "support/structured.h"
+
+#define MAX_ELEMENTS 40000
+#define MAX_RESULT 64
+
+static int rank, ranks, failures;
+static ocl_reduce_context *ctx, *cross_ctx;
+
+#define CHECK(cond, ...)                                                                           \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      failures++;                                                                                  \
+      fprintf(stderr, "rank %d: FAILED %s:%d: ", rank, __FILE__, __LINE__);                        \
+      fprintf(stderr, __VA_ARGS__);                                                                \
+      fputc('\n', stderr);                                                                         \
+    }                                                                                              \
+  } while (0)
+
+/* One array cut into ranks' parts: rank r holds [begin[r], begin[r + 1]). The same on every
+ * rank: the generator is seeded alike. */
+static size_t begin[65];
+
+static void cut(size_t n) {
+  begin[0] = 0;
+  for (int r = 1; r < ranks; r++) /* a quarter of the cuts repeat the last: empty parts */
+    begin[r] = test_rng_below(4) == 0 ? begin[r - 1] : test_rng_below(n + 1);
+  for (int r = 1; r < ranks; r++) /* sorted */
+    for (int q = r; q > 1 && begin[q] < begin[q - 1]; q--) {
+      const size_t t = begin[q];
+      begin[q] = begin[q - 1];
+      begin[q - 1] = t;
+    }
+  begin[ranks] = n;
+}
+
+static int same_bits_promised(ocl_reduce_op op, ocl_reduce_type type) {
+  const int is_float = type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64;
+  if (op == OCL_REDUCE_SUM_COMPENSATED || op == OCL_REDUCE_MEAN_VAR)
+    return 0;
+  return !is_float || op == OCL_REDUCE_MIN || op == OCL_REDUCE_MAX || op > OCL_REDUCE_XOR;
+}
+
+static void check_builtin(ocl_reduce_op op, ocl_reduce_type type) {
+  const size_t elem = ocl_reduce_type_size(type), n = test_rng_below(MAX_ELEMENTS);
+  unsigned char *data = malloc((n + 1) * elem);
+  test_fill(data, n, op, type, MODE_RANDOM);
+  cut(n);
+  const size_t first = begin[rank], count = begin[rank + 1] - first;
+  /* Half the ranks from host memory, half from a buffer. */
+  ocl_reduce_buffer *b = NULL;
+  ocl_reduce_input in = ocl_reduce_host_input(data + first * elem);
+  if (rank % 2 && count) {
+    ocl_reduce_buffer_create(ctx, count * elem, &b);
+    ocl_reduce_buffer_write(ctx, b, 0, data + first * elem, count * elem);
+    in = ocl_reduce_buffer_input(b, 0);
+  }
+  unsigned char whole[MAX_RESULT], got[2][MAX_RESULT];
+  memset(got, 0xA5, sizeof got);
+  const int root = ranks - 1;
+  const ocl_reduce_status s0 = ocl_reduce_mpi_reduce(
+      ctx, op, type, in, count, rank == root ? got[0] : NULL, root, MPI_COMM_WORLD);
+  const ocl_reduce_status s1 =
+      ocl_reduce_mpi_allreduce(ctx, op, type, in, count, got[1], MPI_COMM_WORLD);
+  ocl_reduce_buffer_destroy(b);
+  CHECK(s0 == OCL_REDUCE_OK && s1 == OCL_REDUCE_OK, "%s %s: %s", ocl_reduce_op_name(op),
+        ocl_reduce_type_name(type), ocl_reduce_mpi_last_error());
+  CHECK(ocl_reduce(ctx, op, type, data, n, whole) == OCL_REDUCE_OK, "whole: %s",
+        ocl_reduce_last_error(ctx));
+  for (int k = rank == root ? 0 : 1; k < 2 && s0 == OCL_REDUCE_OK && s1 == OCL_REDUCE_OK; k++) {
+    char why[256] = "";
+    int ok = test_result_matches(got[k], data, n, op, type, why, sizeof why);
+    if (ok && same_bits_promised(op, type) &&
+        memcmp(got[k], whole, ocl_reduce_result_size(op, type)) != 0)
+      ok = 0, snprintf(why, sizeof why, "not the bits of the whole array's reduction");
+    CHECK(ok, "%s %s, %zu elements, %s: %s", ocl_reduce_op_name(op), ocl_reduce_type_name(type), n,
+          k ? "all-reduce" : "reduce to root", why);
+  }
+  free(data);
+}
+
+static void check_builtins(void) {
+  static const struct {
+    ocl_reduce_op op;
+    ocl_reduce_type type;
+  } cases[] = {{OCL_REDUCE_SUM, OCL_REDUCE_I32},
+               {OCL_REDUCE_SUM, OCL_REDUCE_F32},
+               {OCL_REDUCE_SUM, OCL_REDUCE_F64},
+               {OCL_REDUCE_PROD, OCL_REDUCE_U64},
+               {OCL_REDUCE_MIN, OCL_REDUCE_F32},
+               {OCL_REDUCE_MAX, OCL_REDUCE_I64},
+               {OCL_REDUCE_XOR, OCL_REDUCE_U32},
+               {OCL_REDUCE_ARGMIN, OCL_REDUCE_F32},
+               {OCL_REDUCE_ARGMAX, OCL_REDUCE_I32},
+               {OCL_REDUCE_MINMAX, OCL_REDUCE_F64},
+               {OCL_REDUCE_MEAN_VAR, OCL_REDUCE_F32},
+               {OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_F32},
+               {OCL_REDUCE_SUM_COMPENSATED, OCL_REDUCE_F64},
+               {OCL_REDUCE_SUM_WIDE, OCL_REDUCE_I32}};
+  ocl_reduce_context_info info = {.struct_size = sizeof info};
+  ocl_reduce_context_query(ctx, &info);
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+    if (cases[k].type != OCL_REDUCE_F64 || info.has_fp64)
+      check_builtin(cases[k].op, cases[k].type);
+}
+
+/* The user operators, all-reduced and in segments; order-preserving ones in rank order. */
+static void check_user_operators(void) {
+  for (int ordered = 0; ordered < 2; ordered++) {
+    const int count = ordered ? TEST_ORDERED_COUNT : TEST_CUSTOM_COUNT;
+    for (int w = 0; w < count; w++) {
+      const ocl_reduce_operator_desc *d = ordered ? &test_ordered_descs[w] : &test_custom_descs[w];
+      ocl_reduce_operator *op = NULL;
+      /* Every rank's device is the same kind here: all make it or none. */
+      if (ocl_reduce_operator_create(ctx, d, &op) != OCL_REDUCE_OK)
+        continue;
+      const size_t length = 1 + test_rng_below(50), n = length * test_rng_below(600);
+      unsigned char *data = malloc((n + 1) * d->element_size);
+      if (ordered)
+        test_ordered_fill((test_ordered)w, data, n);
+      else
+        test_custom_fill((test_custom)w, data, n);
+      cut(n / length); /* whole segments per rank; the whole reduction cuts the same */
+      const size_t first = begin[rank] * length, mine = begin[rank + 1] * length - first;
+      unsigned char got[MAX_RESULT], want[MAX_RESULT];
+      const ocl_reduce_input in = ocl_reduce_host_input(data + first * d->element_size);
+      const ocl_reduce_status s =
+          ocl_reduce_mpi_custom_allreduce(ctx, op, in, mine, got, MPI_COMM_WORLD);
+      CHECK(s == OCL_REDUCE_OK, "%s: %s", d->combine, ocl_reduce_mpi_last_error());
+      if (!ordered)
+        test_custom_reference((test_custom)w, data, n, want);
+      CHECK(s != OCL_REDUCE_OK || (ordered ? test_ordered_matches((test_ordered)w, data, n, got)
+                                           : !memcmp(got, want, d->state_size)),
+            "%s, %zu elements: not the fold of the whole array", d->combine, n);
+      unsigned char *results = malloc((n / length + 1) * d->state_size);
+      const ocl_reduce_status ss = ocl_reduce_mpi_custom_segments_allreduce(
+          ctx, op, in, mine / length, length, results, MPI_COMM_WORLD);
+      CHECK(ss == OCL_REDUCE_OK, "%s segments: %s", d->combine, ocl_reduce_mpi_last_error());
+      for (size_t g = 0; ss == OCL_REDUCE_OK && g < n / length; g++) {
+        const void *segment = data + g * length * d->element_size;
+        const void *r = results + g * d->state_size;
+        if (!ordered)
+          test_custom_reference((test_custom)w, segment, length, want);
+        CHECK(ordered ? test_ordered_matches((test_ordered)w, segment, length, r)
+                      : !memcmp(r, want, d->state_size),
+              "%s: segment %zu: not the fold of its elements", d->combine, g);
+      }
+      free(results);
+      free(data);
+      ocl_reduce_operator_destroy(op);
+    }
+  }
+}
+
+static void check_segments(void) {
+  const size_t length = 1 + test_rng_below(100), n = length * test_rng_below(400);
+  int32_t *data = malloc((n + 1) * sizeof *data);
+  test_fill(data, n, OCL_REDUCE_SUM, OCL_REDUCE_I32, MODE_RANDOM);
+  cut(n / length);
+  const size_t first = begin[rank], mine = begin[rank + 1] - first;
+  ocl_reduce_arg *results = malloc((n / length + 1) * sizeof *results);
+  const ocl_reduce_status s = ocl_reduce_mpi_segments_allreduce(
+      ctx, OCL_REDUCE_ARGMIN, OCL_REDUCE_I32, ocl_reduce_host_input(data + first * length), mine,
+      length, results, MPI_COMM_WORLD);
+  CHECK(s == OCL_REDUCE_OK, "argmin segments: %s", ocl_reduce_mpi_last_error());
+  for (size_t g = 0; s == OCL_REDUCE_OK && g < n / length; g++) {
+    char why[256] = "";
+    CHECK(test_structured_matches(&results[g], data + g * length, length, OCL_REDUCE_ARGMIN,
+                                  OCL_REDUCE_I32, why, sizeof why),
+          "argmin segment %zu of %zu: %s", g, n / length, why);
+  }
+  free(results);
+  free(data);
+}
+
+/* The reproducible sum on 1, 2, ... ranks (the first k of the world) has one set of bits. */
+static void check_reproducible_over_rank_counts(void) {
+  const size_t n = 1000 + test_rng_below(MAX_ELEMENTS);
+  float *data = malloc(n * sizeof *data);
+  test_fill(data, n, OCL_REDUCE_SUM, OCL_REDUCE_F32, MODE_RANDOM);
+  float one = 0.0f;
+  CHECK(ocl_reduce(cross_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, data, n, &one) == OCL_REDUCE_OK,
+        "whole: %s", ocl_reduce_last_error(cross_ctx));
+  for (int k = 1; k <= ranks; k++) {
+    MPI_Comm sub;
+    MPI_Comm_split(MPI_COMM_WORLD, rank < k ? 0 : MPI_UNDEFINED, rank, &sub);
+    if (sub == MPI_COMM_NULL)
+      continue;
+    const size_t first = n * (size_t)rank / (size_t)k, end = n * (size_t)(rank + 1) / (size_t)k;
+    float got = 0.0f;
+    const ocl_reduce_status s =
+        ocl_reduce_mpi_allreduce(cross_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                 ocl_reduce_host_input(data + first), end - first, &got, sub);
+    CHECK(s == OCL_REDUCE_OK && memcmp(&got, &one, sizeof got) == 0,
+          "cross_device sum of %zu on %d ranks: %s (%a, one device %a)", n, k,
+          ocl_reduce_mpi_last_error(), (double)got, (double)one);
+    MPI_Comm_free(&sub);
+  }
+  free(data);
+}
+
+/* One rank's mistake is every rank's status; results stay untouched. */
+static void check_errors(void) {
+  float x[4] = {1, 2, 3, 4}, result = -7.0f;
+  const int bad = ranks > 2 ? 2 : ranks - 1;
+  ocl_reduce_status s =
+      ocl_reduce_mpi_allreduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(x), 4,
+                               rank == bad ? NULL : &result, MPI_COMM_WORLD);
+  char rank_text[48];
+  snprintf(rank_text, sizeof rank_text, "rank %d: result is NULL", bad);
+  CHECK(s == OCL_REDUCE_ERROR_INVALID_ARGUMENT && strstr(ocl_reduce_mpi_last_error(), rank_text),
+        "a NULL result on rank %d: %s, '%s'", bad, ocl_reduce_status_name(s),
+        ocl_reduce_mpi_last_error());
+  s = ocl_reduce_mpi_allreduce(ctx, rank == bad ? OCL_REDUCE_MAX : OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                               ocl_reduce_host_input(x), 4, &result, MPI_COMM_WORLD);
+  CHECK(ranks == 1 || (s == OCL_REDUCE_ERROR_INVALID_ARGUMENT &&
+                       strstr(ocl_reduce_mpi_last_error(), "differ")),
+        "another operator on rank %d: %s, '%s'", bad, ocl_reduce_status_name(s),
+        ocl_reduce_mpi_last_error());
+  s = ocl_reduce_mpi_reduce(ctx, OCL_REDUCE_AND, OCL_REDUCE_F32, ocl_reduce_host_input(x), 4,
+                            &result, 0, MPI_COMM_WORLD);
+  CHECK(s == OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, "AND on f32: %s", ocl_reduce_status_name(s));
+  s = ocl_reduce_mpi_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(x), 4,
+                            &result, ranks, MPI_COMM_WORLD);
+  CHECK(s == OCL_REDUCE_ERROR_INVALID_ARGUMENT && strstr(ocl_reduce_mpi_last_error(), "root"),
+        "root out of range: %s", ocl_reduce_status_name(s));
+  CHECK(result == -7.0f, "a failed call wrote its result");
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  if (ranks > 64) {
+    fprintf(stderr, "test_mpi: at most 64 ranks\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  /* Rank 0's seed for everyone (OCL_REDUCE_TEST_SEED repeats a run). */
+  test_rng_init();
+  uint64_t seed = test_rng_next();
+  MPI_Bcast(&seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  char text[32];
+  snprintf(text, sizeof text, "%llu", (unsigned long long)seed);
+  setenv("OCL_REDUCE_TEST_SEED", text, 1);
+  test_rng_init();
+  /* A PoCL kernel cache per rank: PoCL 5.0 fails builds (CL_BUILD_PROGRAM_FAILURE) when several
+   * processes fill one cache folder at once (seen on the H200 machine). */
+  const char *pocl_cache = getenv("POCL_CACHE_DIR");
+  if (pocl_cache && *pocl_cache) {
+    char own[4096];
+    snprintf(own, sizeof own, "%s/rank%d", pocl_cache, rank);
+    setenv("POCL_CACHE_DIR", own, 1);
+  }
+  ocl_reduce_status s = ocl_reduce_context_create(NULL, &ctx);
+  ocl_reduce_options opts;
+  ocl_reduce_options_init(&opts);
+  opts.determinism = OCL_REDUCE_CROSS_DEVICE;
+  if (s == OCL_REDUCE_OK)
+    s = ocl_reduce_context_create(&opts, &cross_ctx);
+  int usable = s == OCL_REDUCE_OK, all_usable = 0;
+  MPI_Allreduce(&usable, &all_usable, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!all_usable) {
+    fprintf(stderr, "rank %d: no context: %s\n", rank, ocl_reduce_last_error(NULL));
+    MPI_Finalize();
+    return 1;
+  }
+  check_builtins();
+  check_user_operators();
+  check_segments();
+  check_reproducible_over_rank_counts();
+  check_errors();
+  int total = 0;
+  MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0)
+    printf("test_mpi: %d ranks, seed %s: %s (%d failed checks)\n", ranks, text,
+           total ? "FAILED" : "passed", total);
+  ocl_reduce_context_destroy(ctx);
+  ocl_reduce_context_destroy(cross_ctx);
+  MPI_Finalize();
+  return total ? 1 : 0;
+}

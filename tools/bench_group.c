@@ -1,0 +1,127 @@
+/* =================================================================================================
+ * bench_group.c: a group of devices as a contender of `ocl-reduce bench --devices LIST` (bench.h):
+ * the case's input spread over the group in a group buffer (device-resident), or reduced from
+ * host memory. A group has no device time of its own (its devices run apart): both of its columns
+ * are its end-to-end time, and its competitor is the first device of the list alone, compared
+ * end to end.
+ * ============================================================================================== */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "tool.h"
+
+typedef struct group_state {
+  ocl_reduce_group *group;
+  ocl_reduce_group_buffer *input;
+  int from_host;
+} group_state;
+
+static void group_unprepare(contender *c) {
+  group_state *s = c->state;
+  ocl_reduce_group_buffer_destroy(s->input);
+  s->input = NULL;
+}
+
+static int group_prepare(contender *c, const bench_case *bc, char *why, size_t why_size) {
+  group_state *s = c->state;
+  if (s->from_host)
+    return 1;
+  ocl_reduce_status st =
+      ocl_reduce_group_buffer_create(s->group, ocl_reduce_type_size(bc->type), bc->n,
+                                     bc->segment_length ? bc->segment_length : 1, &s->input);
+  if (st == OCL_REDUCE_OK)
+    st = ocl_reduce_group_buffer_write(s->input, bc->host);
+  if (st != OCL_REDUCE_OK) {
+    snprintf(why, why_size, "%s: %s", ocl_reduce_status_name(st), ocl_reduce_last_error(NULL));
+    group_unprepare(c);
+    return 0;
+  }
+  return 1;
+}
+
+static int group_run(contender *c, const bench_case *bc, bench_sample *sample, void *result) {
+  group_state *s = c->state;
+  const ocl_reduce_group_input in = s->from_host ? ocl_reduce_group_host_input(bc->host)
+                                                 : ocl_reduce_group_buffer_input(s->input);
+  const double t0 = tool_now();
+  const ocl_reduce_status st =
+      bc->segment_length ? ocl_reduce_group_segments(s->group, bc->op, bc->type, in,
+                                                     bc->segment_count, bc->segment_length, result)
+                         : ocl_reduce_group_reduce(s->group, bc->op, bc->type, in, bc->n, result);
+  sample->end_to_end_s = sample->device_s = tool_now() - t0;
+  if (st != OCL_REDUCE_OK)
+    tool_fail(c->name, st, NULL);
+  return st == OCL_REDUCE_OK;
+}
+
+static void group_destroy(contender *c) {
+  group_state *s = c->state;
+  if (!s)
+    return;
+  group_unprepare(c);
+  ocl_reduce_group_destroy(s->group);
+  free(s);
+}
+
+static const contender_ops group_ops = {group_prepare, group_run, group_unprepare,
+                                        group_destroy, NULL,      NULL};
+
+/* The host-to-device bandwidth of the group's devices together: each device's copy of 1 GiB
+ * timed alone (the fastest of three), summed, in GB/s; 0 when a copy fails. (256 MiB copied
+ * again and again gave the H200 machine 17 GB/s, 1 GiB 7.2 GB/s: the larger copy is what the
+ * group's host input meets.) */
+static double group_upload_bandwidth(ocl_reduce_group *g) {
+  const size_t bytes = (size_t)1 << 30;
+  unsigned char *host = malloc(bytes);
+  double total = 0.0;
+  /* Written, not calloc'd: untouched pages all map the one zero page, which copies too fast. */
+  if (host)
+    memset(host, 1, bytes);
+  for (size_t d = 0; host && d < ocl_reduce_group_size(g); d++) {
+    ocl_reduce_context *ctx = ocl_reduce_group_context(g, d);
+    ocl_reduce_buffer *b = NULL;
+    double best = -1.0;
+    if (ocl_reduce_buffer_create(ctx, bytes, &b) == OCL_REDUCE_OK)
+      for (int r = 0; r < 3; r++) {
+        const double t0 = tool_now();
+        if (ocl_reduce_buffer_write(ctx, b, 0, host, bytes) != OCL_REDUCE_OK)
+          break;
+        const double t = tool_now() - t0;
+        best = best < 0 || t < best ? t : best;
+      }
+    ocl_reduce_buffer_destroy(b);
+    if (best <= 0) {
+      total = 0.0;
+      break;
+    }
+    total += 1e-9 * (double)bytes / best;
+  }
+  free(host);
+  return total;
+}
+
+int contender_group(contender *c, const char *devices, int from_host, char *why, size_t why_size) {
+  group_state *s = calloc(1, sizeof *s);
+  if (!s) {
+    snprintf(why, why_size, "out of memory");
+    return 0;
+  }
+  const ocl_reduce_status st = ocl_reduce_group_create(NULL, devices, &s->group);
+  if (st != OCL_REDUCE_OK) {
+    snprintf(why, why_size, "%s: %s", ocl_reduce_status_name(st), ocl_reduce_last_error(NULL));
+    free(s);
+    return 0;
+  }
+  s->from_host = from_host;
+  memset(c, 0, sizeof *c);
+  c->ops = &group_ops;
+  c->state = s;
+  c->is_ocl_reduce = 1;
+  snprintf(c->name, sizeof c->name, "group[%s]%s", devices, from_host ? " from host" : "");
+  if (from_host)
+    fprintf(stderr, "the group's host-to-device bandwidth (each device alone, summed): %.1f GB/s\n",
+            group_upload_bandwidth(s->group));
+  return 1;
+}
