@@ -1,6 +1,6 @@
 /* =================================================================================================
- * group.c: groups of devices (ocl_reduce.h, "Several devices: groups"): which devices, their
- * contexts, and running one task per device at once.
+ * group.c: groups of devices (ocl_reduce.h, "Several devices: groups"): which devices, and their
+ * contexts.
  * ============================================================================================== */
 #include "group/group.h"
 
@@ -45,16 +45,17 @@ static ocl_reduce_status default_selectors(const ocl_reduce_options *opts, char 
   ORX_FORWARD(ocl_reduce_context_create(opts, &probe));
   selector_of(probe, list, capacity);
   ocl_reduce_status status = OCL_REDUCE_OK;
-  size_t total = 0;
+  size_t total = 0, listed = 0;
   ocl_reduce_device_desc *all = NULL;
   if (is_gpu_like(probe->caps.type) &&
-      (status = ocl_reduce_devices(NULL, 0, &total)) == OCL_REDUCE_OK && total > 0) {
-    all = calloc(total, sizeof *all);
+      (status = ocl_reduce_devices(NULL, 0, &listed)) == OCL_REDUCE_OK && listed > 0) {
+    all = calloc(listed, sizeof *all);
     if (!all)
       status = orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, FN_CREATE ": out of memory");
     else {
       all[0].struct_size = sizeof *all;
-      status = ocl_reduce_devices(all, total, &total);
+      status = ocl_reduce_devices(all, listed, &total);
+      total = total < listed ? total : listed; /* the list may have grown meanwhile */
     }
     size_t used = 0, taken = 0;
     for (size_t i = 0; status == OCL_REDUCE_OK && i < total; i++) {
