@@ -896,7 +896,8 @@ OCL_REDUCE_API void ocl_reduce_group_buffer_destroy(ocl_reduce_group_buffer *buf
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_buffer_part(
     const ocl_reduce_group_buffer *buffer, size_t index, ocl_reduce_buffer **part, size_t *first,
     size_t *count);
-/* Copies the whole array from host memory to the parts, or back, every device at once. */
+/* Copies the whole array from host memory to the parts, or back, every device at once (on the
+ * group's contexts: the group must still exist). */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_buffer_write(ocl_reduce_group_buffer *buffer,
                                                                const void *host);
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_buffer_read(const ocl_reduce_group_buffer *buffer,
