@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include <ocl_reduce.h>
+#include <ocl_reduce_program.h>
 
 #ifndef BINARY_MATCH_KERNEL
 #define BINARY_MATCH_KERNEL "binary_match.cl"
@@ -174,11 +175,10 @@ int main(int argc, char **argv) {
   }
   make_data(&o, train, queries, planted);
 
-  ocl_reduce_options opts;
-  ocl_reduce_options_init(&opts);
+  ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
   opts.profiling = o.bench > 0;
   CHECK(ocl_reduce_context_create(&opts, &ctx));
-  ocl_reduce_context_info info = {.struct_size = sizeof info};
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
   CHECK(ocl_reduce_context_query(ctx, &info));
   /* 256 work-items, or the most the device takes. */
   unsigned wg = 256;
@@ -190,12 +190,12 @@ int main(int argc, char **argv) {
   CHECK(ocl_reduce_buffer_create(ctx, train_bytes, &train_buf));
   CHECK(ocl_reduce_buffer_create(ctx, query_bytes, &query_buf));
   CHECK(ocl_reduce_buffer_create(ctx, (size_t)o.queries * 8, &out_buf));
-  CHECK(ocl_reduce_buffer_write(ctx, train_buf, 0, train, train_bytes));
-  CHECK(ocl_reduce_buffer_write(ctx, query_buf, 0, queries, query_bytes));
+  CHECK(ocl_reduce_buffer_write( train_buf, 0, train, train_bytes));
+  CHECK(ocl_reduce_buffer_write( query_buf, 0, queries, query_bytes));
   const ocl_reduce_kernel_arg args[] = {
-      ocl_reduce_arg_buffer(query_buf), ocl_reduce_arg_u32(o.queries),
-      ocl_reduce_arg_buffer(train_buf), ocl_reduce_arg_u32(o.train),
-      ocl_reduce_arg_buffer(out_buf)};
+      ocl_reduce_kernel_arg_buffer(query_buf), ocl_reduce_kernel_arg_u32(o.queries),
+      ocl_reduce_kernel_arg_buffer(train_buf), ocl_reduce_kernel_arg_u32(o.train),
+      ocl_reduce_kernel_arg_buffer(out_buf)};
   const size_t groups = (o.queries + QUERIES - 1) / QUERIES;
   uint64_t best_ns = UINT64_MAX;
   for (unsigned round = 0; round < (o.bench ? o.bench : 1); round++) {
@@ -204,7 +204,7 @@ int main(int argc, char **argv) {
     if (o.bench && ocl_reduce_last_kernel_ns(ctx, &ns) == OCL_REDUCE_OK && ns < best_ns)
       best_ns = ns;
   }
-  CHECK(ocl_reduce_buffer_read(ctx, out_buf, 0, out, (size_t)o.queries * 8));
+  CHECK(ocl_reduce_buffer_read( out_buf, 0, out, (size_t)o.queries * 8));
 
   /* Every query, or an even sample of them, against the host. */
   unsigned step = 1;

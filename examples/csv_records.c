@@ -191,18 +191,25 @@ int main(int argc, char **argv) {
   /* Whole 16-byte elements go to the device, a last partial one is the host's. */
   const size_t elements = size / sizeof(csv_bytes), per_chunk = CHUNK_BYTES / sizeof(csv_bytes);
   const size_t chunk_count = (elements + per_chunk - 1) / per_chunk;
-  ocl_reduce_options opts;
-  ocl_reduce_options_init(&opts);
+  ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
   opts.profiling = rounds > 0;
   ocl_reduce_context *ctx = NULL;
   ocl_reduce_status s = ocl_reduce_context_create(&opts, &ctx);
   if (s != OCL_REDUCE_OK)
     return failed("context", s, NULL);
-  const ocl_reduce_operator_desc desc = {
-      sizeof desc,  csv_source, "csv_bytes",       "csv_table", "csv_identity", "csv_table_of",
-      "csv_then",   sizeof(csv_bytes), sizeof(csv_table), 0 /* order-preserving */};
+  ocl_reduce_operator_desc desc = OCL_REDUCE_OPERATOR_DESC_INIT;
+  desc.name = "csv_records";
+  desc.source = csv_source;
+  desc.element_type = "csv_bytes";
+  desc.state_type = "csv_table";
+  desc.identity = "csv_identity";
+  desc.map = "csv_table_of";
+  desc.combine = "csv_then";
+  desc.element_size = sizeof(csv_bytes);
+  desc.state_size = sizeof(csv_table);
+  desc.commutative = 0; /* order-preserving */
   ocl_reduce_operator *op = NULL;
-  s = ocl_reduce_operator_create(ctx, &desc, &op);
+  s = ocl_reduce_operator_create(&desc, &op);
   if (s != OCL_REDUCE_OK)
     return failed("operator", s, ctx);
 
@@ -216,20 +223,21 @@ int main(int argc, char **argv) {
     offsets[c] = c < chunk_count ? c * per_chunk : elements;
   s = ocl_reduce_buffer_create(ctx, elements ? elements * sizeof(csv_bytes) : 1, &in);
   if (s == OCL_REDUCE_OK && elements)
-    s = ocl_reduce_buffer_write(ctx, in, 0, file, elements * sizeof(csv_bytes));
+    s = ocl_reduce_buffer_write( in, 0, file, elements * sizeof(csv_bytes));
   if (s == OCL_REDUCE_OK)
     s = ocl_reduce_buffer_create(ctx, (chunk_count + 1) * sizeof *offsets, &offsets_buffer);
   if (s == OCL_REDUCE_OK)
-    s = ocl_reduce_buffer_write(ctx, offsets_buffer, 0, offsets,
+    s = ocl_reduce_buffer_write( offsets_buffer, 0, offsets,
                                 (chunk_count + 1) * sizeof *offsets);
   double *times = rounds ? malloc((size_t)rounds * sizeof *times) : NULL;
   for (int r = -1; r < rounds && s == OCL_REDUCE_OK; r++) { /* one untimed call first */
     uint64_t ns = 0;
     if (chunk_count)
-      s = ocl_reduce_custom_segments_offsets(ctx, op, ocl_reduce_buffer_input(in, 0),
+      s = ocl_reduce_segments_offsets(ctx, op, OCL_REDUCE_OP_ELEMENT, ocl_reduce_buffer_input(in, 0),
                                              chunk_count,
                                              ocl_reduce_buffer_input(offsets_buffer, 0),
-                                             ocl_reduce_host_output(tables));
+                                             ocl_reduce_host_output(
+                                                 tables, chunk_count * sizeof *tables));
     if (s == OCL_REDUCE_OK && r >= 0 && chunk_count)
       s = ocl_reduce_last_kernel_ns(ctx, &ns);
     if (r >= 0)
@@ -266,7 +274,7 @@ int main(int argc, char **argv) {
     }
     qsort(times, (size_t)rounds, sizeof *times, compare_doubles);
     const double device = times[rounds / 2];
-    ocl_reduce_context_info info = {.struct_size = sizeof info};
+    ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
     ocl_reduce_context_query(ctx, &info);
     printf("device %s (%s): %.1f GB/s (%.3f ms, median of %d); one C thread: %.2f GB/s (%.3f "
            "ms, %s); ratio %.1f\n",

@@ -67,19 +67,27 @@ int main(int argc, char **argv) {
   if (failed(NULL, ocl_reduce_context_create(NULL, &ctx), "ocl_reduce_context_create"))
     return 1;
 
-  ocl_reduce_operator_desc desc = {
-      sizeof desc,  box_source,     "point",        "box",       "box_empty",
-      "box_of_point", "box_union",  sizeof(point),  sizeof(box), 1 /* commutative */};
+  ocl_reduce_operator_desc desc = OCL_REDUCE_OPERATOR_DESC_INIT;
+  desc.name = "bounding_box";
+  desc.source = box_source;
+  desc.element_type = "point";
+  desc.state_type = "box";
+  desc.identity = "box_empty";
+  desc.map = "box_of_point";
+  desc.combine = "box_union";
+  desc.element_size = sizeof(point);
+  desc.state_size = sizeof(box);
+  desc.commutative = 1;
   ocl_reduce_operator *bbox = NULL;
-  int status = failed(ctx, ocl_reduce_operator_create(ctx, &desc, &bbox), "operator");
+  int status = failed(ctx, ocl_reduce_operator_create(&desc, &bbox), "operator");
 
   /* The box of all points. */
   box all;
   if (!status)
     status = failed(ctx,
-                    ocl_reduce_custom(ctx, bbox, ocl_reduce_host_input(points), n,
-                                      ocl_reduce_host_output(&all)),
-                    "ocl_reduce_custom");
+                    ocl_reduce_into(ctx, bbox, OCL_REDUCE_OP_ELEMENT, ocl_reduce_host_input(points, n * sizeof *points), n,
+                                      ocl_reduce_host_output(&all, sizeof all)),
+                    "ocl_reduce_into");
   if (!status)
     printf("%zu points: x [%g, %g], y [%g, %g], z [%g, %g]\n", n, all.lo[0], all.hi[0], all.lo[1],
            all.hi[1], all.lo[2], all.hi[2]);
@@ -88,9 +96,9 @@ int main(int argc, char **argv) {
   box quarters[4];
   if (!status && n >= 4)
     status = failed(ctx,
-                    ocl_reduce_custom_segments(ctx, bbox, ocl_reduce_host_input(points), 4, n / 4,
-                                               ocl_reduce_host_output(quarters)),
-                    "ocl_reduce_custom_segments");
+                    ocl_reduce_segments(ctx, bbox, OCL_REDUCE_OP_ELEMENT, ocl_reduce_host_input(points, n * sizeof *points), 4, n / 4,
+                                               ocl_reduce_host_output(quarters, sizeof quarters)),
+                    "ocl_reduce_segments");
   for (int q = 0; !status && n >= 4 && q < 4; q++)
     printf("quarter %d: z [%g, %g]\n", q, quarters[q].lo[2], quarters[q].hi[2]);
 

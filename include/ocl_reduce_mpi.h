@@ -3,9 +3,9 @@
  * share on its own device (an optional component: libocl_reduce_mpi, built where MPI is found).
  *
  * Every rank holds a part of one array: rank r's part follows rank r - 1's. Each rank reduces
- * its part on its context's device to a state (ocl_reduce_state, with the index of its first
+ * its part on its context's device to a state (ocl_reduce_partial, with the index of its first
  * element from an exclusive scan of the ranks' counts), the states travel as bytes to rank
- * `root` (or 0), which combines them in rank order with ocl_reduce_states on its device; the
+ * `root` (or 0), which combines them in rank order with ocl_reduce_final on its device; the
  * result goes back to every rank (all-reduce) or stays at the root. So:
  *   - every operator of the library works, user operators included (their states are bytes; the
  *     combine runs with the root's operator), order-preserving ones in rank order;
@@ -17,7 +17,7 @@
  * rank receives all the segments' results, in order.
  *
  * Calls are collective: every rank of comm calls the same function with the same op, type,
- * root and segment length, and the same user operator (compiled on its own context). Counts may
+ * root and segment length, and user operators made from the same descriptor. Counts may
  * differ, and may be 0. Inputs are host memory or buffers of the rank's context.
  *
  * Errors: every rank returns the same status. Where a rank fails (an argument, its device), the
@@ -38,38 +38,28 @@
 extern "C" {
 #endif
 
-/* count elements of `input` on this rank; the whole array's result to `result` (host memory,
- * ocl_reduce_result_size bytes) on rank root; other ranks' result may be NULL. */
+/* count elements of `input` on this rank, with any operator (a user operator: the same
+ * descriptor's operator on every rank); the whole array's result to `result` (result_bytes of
+ * host memory, at least ocl_reduce_result_size) on rank root; other ranks' result may be NULL. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_reduce(ocl_reduce_context *ctx, ocl_reduce_op op,
                                                        ocl_reduce_type type, ocl_reduce_input input,
-                                                       size_t count, void *result, int root,
+                                                       size_t count, void *result,
+                                                       size_t result_bytes, int root,
                                                        MPI_Comm comm);
 /* The same, with the result on every rank (the same bits everywhere). */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_allreduce(ocl_reduce_context *ctx, ocl_reduce_op op,
                                                           ocl_reduce_type type,
                                                           ocl_reduce_input input, size_t count,
-                                                          void *result, MPI_Comm comm);
-/* With a user operator (result: state_size bytes). */
-OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_custom_reduce(ocl_reduce_context *ctx,
-                                                              const ocl_reduce_operator *op,
-                                                              ocl_reduce_input input, size_t count,
-                                                              void *result, int root,
-                                                              MPI_Comm comm);
-OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_custom_allreduce(ocl_reduce_context *ctx,
-                                                                 const ocl_reduce_operator *op,
-                                                                 ocl_reduce_input input,
-                                                                 size_t count, void *result,
-                                                                 MPI_Comm comm);
+                                                          void *result, size_t result_bytes,
+                                                          MPI_Comm comm);
 /* This rank's segment_count segments of segment_length elements (ocl_reduce_segments); every
- * rank receives the results of all ranks' segments in rank order into `results` (host memory:
- * the sum of the ranks' segment counts, ocl_reduce_result_size bytes each). A rank holds at most
- * INT_MAX segments (MPI's counts). */
+ * rank receives the results of all ranks' segments in rank order into `results` (results_bytes
+ * of host memory: the sum of the ranks' segment counts, ocl_reduce_result_size bytes each). A
+ * rank holds at most INT_MAX segments (MPI's counts). */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_segments_allreduce(
     ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type type, ocl_reduce_input input,
-    size_t segment_count, size_t segment_length, void *results, MPI_Comm comm);
-OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_custom_segments_allreduce(
-    ocl_reduce_context *ctx, const ocl_reduce_operator *op, ocl_reduce_input input,
-    size_t segment_count, size_t segment_length, void *results, MPI_Comm comm);
+    size_t segment_count, size_t segment_length, void *results, size_t results_bytes,
+    MPI_Comm comm);
 
 /* The message of this thread's last failed ocl_reduce_mpi call ("" when none). */
 OCL_REDUCE_API const char *ocl_reduce_mpi_last_error(void);

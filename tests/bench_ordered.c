@@ -34,9 +34,9 @@ static int bench_one(ocl_reduce_context *ctx, test_ordered w, size_t n, int roun
   ocl_reduce_operator_desc commutative = *d;
   commutative.commutative = 1;
   ocl_reduce_operator *ops[2] = {NULL, NULL};
-  ocl_reduce_status s = ocl_reduce_operator_create(ctx, d, &ops[0]);
+  ocl_reduce_status s = ocl_reduce_operator_create(d, &ops[0]);
   if (s == OCL_REDUCE_OK)
-    s = ocl_reduce_operator_create(ctx, &commutative, &ops[1]);
+    s = ocl_reduce_operator_create(&commutative, &ops[1]);
   if (s != OCL_REDUCE_OK)
     return fail(test_ordered_names[w], s, ctx);
   void *data = malloc(n * d->element_size);
@@ -47,14 +47,14 @@ static int bench_one(ocl_reduce_context *ctx, test_ordered w, size_t n, int roun
   test_ordered_fill(w, data, n);
   s = ocl_reduce_buffer_create(ctx, n * d->element_size, &in);
   if (s == OCL_REDUCE_OK)
-    s = ocl_reduce_buffer_write(ctx, in, 0, data, n * d->element_size);
+    s = ocl_reduce_buffer_write( in, 0, data, n * d->element_size);
   unsigned char result[64];
   int bad = s != OCL_REDUCE_OK ? fail("upload", s, ctx) : 0;
   for (int r = -2; r < rounds && !bad; r++) /* two rounds of warm-up */
     for (int k = 0; k < 2 && !bad; k++) {
       uint64_t ns = 0;
-      s = ocl_reduce_custom(ctx, ops[k], ocl_reduce_buffer_input(in, 0), n,
-                            ocl_reduce_host_output(result));
+      s = ocl_reduce_into(ctx, ops[k], OCL_REDUCE_OP_ELEMENT, ocl_reduce_buffer_input(in, 0), n,
+                            ocl_reduce_host_output(result, sizeof result));
       if (s == OCL_REDUCE_OK)
         s = ocl_reduce_last_kernel_ns(ctx, &ns);
       if (s != OCL_REDUCE_OK)
@@ -90,14 +90,13 @@ int main(int argc, char **argv) {
     return 2;
   }
   test_rng_init();
-  ocl_reduce_options opts;
-  ocl_reduce_options_init(&opts);
+  ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
   opts.profiling = 1;
   ocl_reduce_context *ctx = NULL;
   const ocl_reduce_status s = ocl_reduce_context_create(&opts, &ctx);
   if (s != OCL_REDUCE_OK)
     return fail("context", s, NULL);
-  ocl_reduce_context_info info = {.struct_size = sizeof info};
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
   ocl_reduce_context_query(ctx, &info);
   printf("device %s (%s), %zu elements, medians of %d rounds; ratio = ordered throughput / "
          "commutative throughput\n",

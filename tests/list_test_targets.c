@@ -74,8 +74,7 @@ int main(void) {
       snprintf(name + strlen(name), sizeof name - strlen(name), "-%u-%u",
                devices[i].platform_index, devices[i].device_index);
     /* What automatic selection takes on this device. */
-    ocl_reduce_options defaults;
-    ocl_reduce_options_init(&defaults);
+    ocl_reduce_options defaults = OCL_REDUCE_OPTIONS_INIT;
     defaults.device = devices[i].selector;
     defaults.backend = devices[i].backend; /* else AUTO would hand NVIDIA's OpenCL to CUDA */
     defaults.path = OCL_REDUCE_PATH_AUTO;
@@ -84,15 +83,14 @@ int main(void) {
     ocl_reduce_context *probe = NULL;
     if (ocl_reduce_context_create(&defaults, &probe) == OCL_REDUCE_OK) {
       chosen.path = OCL_REDUCE_PATH_LOCAL;
-      ocl_reduce_context_info info = {.struct_size = sizeof info};
+      ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
       /* The query's subgroup size needs a build; path and implementation are all we need. */
       if (ocl_reduce_context_query(probe, &info) == OCL_REDUCE_OK)
         chosen = info;
     }
     ocl_reduce_context_destroy(probe);
     for (size_t c = 0; c < sizeof configs / sizeof configs[0]; c++) {
-      ocl_reduce_options opts;
-      ocl_reduce_options_init(&opts);
+      ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
       opts.device = devices[i].selector;
       opts.backend = devices[i].backend;
       opts.path = configs[c].path;
@@ -115,8 +113,7 @@ int main(void) {
     }
   }
   /* Why the CUDA backend's tests cannot run, if they cannot: the library's own reason. */
-  ocl_reduce_options cuda;
-  ocl_reduce_options_init(&cuda);
+  ocl_reduce_options cuda = OCL_REDUCE_OPTIONS_INIT;
   cuda.backend = OCL_REDUCE_BACKEND_CUDA;
   ocl_reduce_context *probe = NULL;
   if (ocl_reduce_context_create(&cuda, &probe) != OCL_REDUCE_OK) {

@@ -77,12 +77,12 @@ typedef struct programs {
 static programs reduce_and_count(ocl_reduce_context *ctx) {
   int64_t sum = 0;
   int32_t max = 0;
-  assert_int_equal(ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I64, data, N / 2, &sum),
+  assert_int_equal(ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I64, data, N / 2, &sum, sizeof sum),
                    OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce(ctx, OCL_REDUCE_MAX, OCL_REDUCE_I32, data, N, &max), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce(ctx, OCL_REDUCE_MAX, OCL_REDUCE_I32, data, N, &max, sizeof max), OCL_REDUCE_OK);
   assert_true(sum == expected_sum);
   assert_int_equal(max, expected_max);
-  ocl_reduce_context_info info = {.struct_size = sizeof info};
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
   assert_int_equal(ocl_reduce_context_query(ctx, &info), OCL_REDUCE_OK);
   assert_true(info.kernel_builds >= 2);
   return (programs){info.kernel_builds, info.programs_from_disk};
@@ -213,8 +213,7 @@ static void test_off_and_unwritable_directories(void **state) {
   make_dir(dir, sizeof dir, "off-env");
   /* The option wins over the environment: "off" writes nothing there. */
   setenv("OCL_REDUCE_CACHE_DIR", dir, 1);
-  ocl_reduce_options opts;
-  ocl_reduce_options_init(&opts);
+  ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
   opts.cache_dir = "OFF";
   ocl_reduce_context *ctx = NULL;
   assert_int_equal(ocl_reduce_context_create(&opts, &ctx), OCL_REDUCE_OK);
@@ -280,11 +279,11 @@ static int fill(const char *dir, const char *seed_text, const char *fd_text) {
   int64_t sum = 0;
   int32_t max = 0;
   const int ok =
-      ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I64, data, N / 2, &sum) == OCL_REDUCE_OK &&
-      ocl_reduce(ctx, OCL_REDUCE_MAX, OCL_REDUCE_I32, data, N, &max) == OCL_REDUCE_OK &&
+      ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I64, data, N / 2, &sum, sizeof sum) == OCL_REDUCE_OK &&
+      ocl_reduce(ctx, OCL_REDUCE_MAX, OCL_REDUCE_I32, data, N, &max, sizeof max) == OCL_REDUCE_OK &&
       sum == expected_sum && max == expected_max;
   /* The query too, as reduce_and_count does: on the subgroup path it builds a program. */
-  ocl_reduce_context_info info = {.struct_size = sizeof info};
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
   ocl_reduce_context_query(ctx, &info);
   if (!ok)
     fprintf(stderr, "fill: %s\n", ocl_reduce_last_error(ctx));

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ocl_reduce_program.h"
 #include "support/fixture.h"
 
 /* ---- The cases: a type, its combine on the device and on the host ------------------------- */
@@ -190,21 +191,21 @@ static void run_shape(const collective_case *c, ocl_reduce_program *program, uns
   assert_int_equal(ocl_reduce_buffer_create(test_ctx, (size_t)n * 4 * size, &out_buf),
                    OCL_REDUCE_OK);
   assert_int_equal(ocl_reduce_buffer_create(test_ctx, (size_t)n * 8, &shape_buf), OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_write(test_ctx, in_buf, 0, in, n * size), OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_write(test_ctx, many_buf, 0, many, (size_t)n * 32 * size),
+  assert_int_equal(ocl_reduce_buffer_write( in_buf, 0, in, n * size), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write( many_buf, 0, many, (size_t)n * 32 * size),
                    OCL_REDUCE_OK);
-  const ocl_reduce_kernel_arg args[] = {ocl_reduce_arg_buffer(in_buf),
-                                        ocl_reduce_arg_buffer(many_buf),
-                                        ocl_reduce_arg_buffer(out_buf),
-                                        ocl_reduce_arg_buffer(shape_buf), ocl_reduce_arg_u32(lanes),
-                                        ocl_reduce_arg_u32(q)};
+  const ocl_reduce_kernel_arg args[] = {ocl_reduce_kernel_arg_buffer(in_buf),
+                                        ocl_reduce_kernel_arg_buffer(many_buf),
+                                        ocl_reduce_kernel_arg_buffer(out_buf),
+                                        ocl_reduce_kernel_arg_buffer(shape_buf), ocl_reduce_kernel_arg_u32(lanes),
+                                        ocl_reduce_kernel_arg_u32(q)};
   ocl_reduce_status s = ocl_reduce_program_launch(test_ctx, program, groups, args, 6);
   if (s != OCL_REDUCE_OK)
     print_error("%s\n", ocl_reduce_last_error(test_ctx));
   assert_int_equal(s, OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_read(test_ctx, out_buf, 0, out, (size_t)n * 4 * size),
+  assert_int_equal(ocl_reduce_buffer_read( out_buf, 0, out, (size_t)n * 4 * size),
                    OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_read(test_ctx, shape_buf, 0, shape, (size_t)n * 8),
+  assert_int_equal(ocl_reduce_buffer_read( shape_buf, 0, shape, (size_t)n * 8),
                    OCL_REDUCE_OK);
 
   int failures = 0;
@@ -249,7 +250,7 @@ static int wide_shape(unsigned lanes, unsigned q, unsigned wg) {
  * work-group, q from 1 to 32. */
 static void test_every_case(void **state) {
   (void)state;
-  ocl_reduce_context_info info = {.struct_size = sizeof info};
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
   assert_int_equal(ocl_reduce_context_query(test_ctx, &info), OCL_REDUCE_OK);
   static const unsigned lane_counts[] = {1, 2, 4, 8, 32, 64, 256}, qs[] = {1, 2, 8, 32};
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
@@ -332,7 +333,7 @@ static void test_launch_errors(void **state) {
                    OCL_REDUCE_OK);
   ocl_reduce_buffer *buf = NULL;
   assert_int_equal(ocl_reduce_buffer_create(test_ctx, 64 * 4, &buf), OCL_REDUCE_OK);
-  ocl_reduce_kernel_arg args[] = {ocl_reduce_arg_buffer(buf), ocl_reduce_arg_u32(7)};
+  ocl_reduce_kernel_arg args[] = {ocl_reduce_kernel_arg_buffer(buf), ocl_reduce_kernel_arg_u32(7)};
   expect_error(ocl_reduce_program_launch(test_ctx, program, 0, args, 2),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "groups");
   expect_error(ocl_reduce_program_launch(test_ctx, NULL, 1, args, 2),
@@ -344,10 +345,10 @@ static void test_launch_errors(void **state) {
   args[1].bytes = 2;
   expect_error(ocl_reduce_program_launch(test_ctx, program, 1, args, 2),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "args[1]");
-  args[1] = ocl_reduce_arg_u32(7);
+  args[1] = ocl_reduce_kernel_arg_u32(7);
   assert_int_equal(ocl_reduce_program_launch(test_ctx, program, 1, args, 2), OCL_REDUCE_OK);
   uint32_t got[64];
-  assert_int_equal(ocl_reduce_buffer_read(test_ctx, buf, 0, got, sizeof got), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_read( buf, 0, got, sizeof got), OCL_REDUCE_OK);
   for (unsigned i = 0; i < 64; i++)
     assert_int_equal(got[i], 7);
   void *native_program = NULL, *native_kernel = NULL;

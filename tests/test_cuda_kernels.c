@@ -57,7 +57,7 @@ static void test_every_kernel_file_compiles_alone_with_nvrtc(void **state) {
 
 /* The plan of a segmented request with the strategy forced (-1: the planner's), and, for the
  * multireduction, a given lane-group shape (width 0: the planner's). */
-static orx_plan segments_plan(orx_target t, ocl_reduce_op op, ocl_reduce_type type, int mode,
+static orx_plan segments_plan(orx_target t, orx_op_id op, ocl_reduce_type type, int mode,
                               int offsets, unsigned width, unsigned slots, int load) {
   orx_request r = orx_reduce_request(op, type);
   r.entry = ORX_ENTRY_SEGMENTS;
@@ -80,13 +80,13 @@ static orx_plan segments_plan(orx_target t, ocl_reduce_op op, ocl_reduce_type ty
 
 /* A whole-array reduction, and for sums and maxima segments by the multireduction at its widest
  * with each kind of load. Returns the kernels compiled. */
-static int compile_op_type(const orx_target t, ocl_reduce_op op, ocl_reduce_type type) {
+static int compile_op_type(const orx_target t, orx_op_id op, ocl_reduce_type type) {
   const orx_request r = orx_reduce_request(op, type);
   orx_plan plan;
   orx_plan_make(&t, &r, &plan);
   int compiled = compile(&plan);
   /* The multireduction's loads are the same code for every operator: sums and maxima. */
-  if (op != OCL_REDUCE_SUM && op != OCL_REDUCE_MAX)
+  if (op != ORX_OP_SUM && op != ORX_OP_MAX)
     return compiled;
   plan = segments_plan(t, op, type, ORX_SEG_MR, 0, 32, 16, ORX_SEG_ELEMENTS);
   compiled += compile(&plan);
@@ -108,22 +108,22 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
     /* Every operator and type the kernels compute in (signed integers sum as unsigned); light
      * runs (the sanitizer build) sums and maxima. */
 #define ORX_COMPILE_OP_TYPE(OP, TYPE)                                                              \
-  if (orx_compute_type(OCL_REDUCE_##OP, OCL_REDUCE_##TYPE) == OCL_REDUCE_##TYPE &&                 \
-      (!test_light() || OCL_REDUCE_##OP == OCL_REDUCE_SUM || OCL_REDUCE_##OP == OCL_REDUCE_MAX))   \
-    compiled += compile_op_type(t, OCL_REDUCE_##OP, OCL_REDUCE_##TYPE);
+  if (orx_compute_type(ORX_OP_##OP, OCL_REDUCE_##TYPE) == OCL_REDUCE_##TYPE &&                 \
+      (!test_light() || ORX_OP_##OP == ORX_OP_SUM || ORX_OP_##OP == ORX_OP_MAX))   \
+    compiled += compile_op_type(t, ORX_OP_##OP, OCL_REDUCE_##TYPE);
     TEST_OP_TYPES(ORX_COMPILE_OP_TYPE)
 #undef ORX_COMPILE_OP_TYPE
     /* The structured operators: state kernels whole and by the multireduction (masked vector
      * loads), and for f32 the partial and final stages of host input in pieces. */
 #define ORX_COMPILE_STRUCTURED(OP, TYPE)                                                           \
-  r = orx_reduce_request(OCL_REDUCE_##OP, OCL_REDUCE_##TYPE);                                      \
+  r = orx_reduce_request(ORX_OP_##OP, OCL_REDUCE_##TYPE);                                      \
   for (int stage = ORX_STAGE_WHOLE; stage <= ORX_STAGE_MERGE; stage++) {                           \
     r.stage = (orx_stage)stage;                                                                    \
     orx_plan_make(&t, &r, &plan);                                                                  \
     if (stage == ORX_STAGE_WHOLE || OCL_REDUCE_##TYPE == OCL_REDUCE_F32)                           \
       compiled += compile(&plan);                                                                  \
   }                                                                                                \
-  plan = segments_plan(t, OCL_REDUCE_##OP, OCL_REDUCE_##TYPE, ORX_SEG_MR, 0, 32, 8,                \
+  plan = segments_plan(t, ORX_OP_##OP, OCL_REDUCE_##TYPE, ORX_SEG_MR, 0, 32, 8,                \
                        ORX_SEG_MASKED);                                                            \
   compiled += compile(&plan);
     TEST_STRUCTURED_OP_TYPES(ORX_COMPILE_STRUCTURED)
@@ -139,7 +139,7 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
     for (int w = 0; w < TEST_CUSTOM_COUNT + TEST_ORDERED_COUNT; w++) {
       orx_operator op;
       char *op_text = NULL;
-      assert_int_equal(orx_operator_of_desc(NULL, descs[w], &op, &op_text), OCL_REDUCE_OK);
+      assert_int_equal(orx_operator_of_desc(descs[w], &op, &op_text), OCL_REDUCE_OK);
       r = orx_custom_request(&op);
       r.entry = ORX_ENTRY_PROBE;
       orx_plan_make(&t, &r, &plan);
@@ -170,23 +170,23 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
     for (int k = 0; k < 2; k++) {
       for (int mode = ORX_SEG_LANE; mode <= ORX_SEG_GROUP; mode++) {
         for (int offsets = 0; offsets < 2; offsets++) {
-          plan = segments_plan(t, OCL_REDUCE_MAX, types[k], mode, offsets,
+          plan = segments_plan(t, ORX_OP_MAX, types[k], mode, offsets,
                                mode == ORX_SEG_MR ? 16 : 0, 4,
                                offsets ? ORX_SEG_MASKED : ORX_SEG_ELEMENTS);
           compiled += compile(&plan);
         }
       }
       /* Equal lengths staged through shared memory (the 32 KiB stage the H200 gets). */
-      plan = segments_plan(t, OCL_REDUCE_MAX, types[k], ORX_SEG_STAGED, 0, 0, 0, 0);
+      plan = segments_plan(t, ORX_OP_MAX, types[k], ORX_SEG_STAGED, 0, 0, 0, 0);
       assert_int_equal(plan.kernel, ORX_KERNEL_SEGMENTS_STAGED);
       assert_int_equal(plan.seg.stage, 32768 / orx_type_size(types[k]));
       compiled += compile(&plan);
       /* Several operators at once: three (padded to four) and the most there may be. */
-      static const ocl_reduce_op three[] = {OCL_REDUCE_SUM, OCL_REDUCE_MIN, OCL_REDUCE_MAX};
-      static const ocl_reduce_op eight[] = {OCL_REDUCE_SUM, OCL_REDUCE_PROD, OCL_REDUCE_MIN,
-                                            OCL_REDUCE_MAX, OCL_REDUCE_SUM, OCL_REDUCE_PROD,
-                                            OCL_REDUCE_MIN, OCL_REDUCE_MAX};
-      r = orx_reduce_request(OCL_REDUCE_SUM, types[k]);
+      static const orx_op_id three[] = {ORX_OP_SUM, ORX_OP_MIN, ORX_OP_MAX};
+      static const orx_op_id eight[] = {ORX_OP_SUM, ORX_OP_PROD, ORX_OP_MIN,
+                                            ORX_OP_MAX, ORX_OP_SUM, ORX_OP_PROD,
+                                            ORX_OP_MIN, ORX_OP_MAX};
+      r = orx_reduce_request(ORX_OP_SUM, types[k]);
       r.entry = ORX_ENTRY_MULTI;
       r.ops = three;
       r.op_count = 3;
@@ -198,7 +198,7 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
       compiled += compile(&plan);
       /* Sliding windows: every algorithm on f32, with a scalar and a state operator (not in
        * light runs: their code is the same for every operator). */
-      static const ocl_reduce_op window_ops[] = {OCL_REDUCE_MIN, OCL_REDUCE_ARGMAX};
+      static const orx_op_id window_ops[] = {ORX_OP_MIN, ORX_OP_ARGMAX};
       for (int o = 0; o < (test_light() || types[k] != OCL_REDUCE_F32 ? 0 : 2); o++)
         for (int algo = ORX_WIN_DIRECT; algo <= ORX_WIN_SERIAL; algo++) {
           orx_target forced = t;

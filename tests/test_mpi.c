@@ -58,7 +58,7 @@ static int same_bits_promised(ocl_reduce_op op, ocl_reduce_type type) {
   const int is_float = type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64;
   if (op == OCL_REDUCE_SUM_COMPENSATED || op == OCL_REDUCE_MEAN_VAR)
     return 0;
-  return !is_float || op == OCL_REDUCE_MIN || op == OCL_REDUCE_MAX || op > OCL_REDUCE_XOR;
+  return !is_float || op == OCL_REDUCE_MIN || op == OCL_REDUCE_MAX || test_op_index(op) > T_XOR;
 }
 
 static void check_builtin(ocl_reduce_op op, ocl_reduce_type type) {
@@ -69,23 +69,23 @@ static void check_builtin(ocl_reduce_op op, ocl_reduce_type type) {
   const size_t first = begin[rank], count = begin[rank + 1] - first;
   /* Half the ranks from host memory, half from a buffer. */
   ocl_reduce_buffer *b = NULL;
-  ocl_reduce_input in = ocl_reduce_host_input(data + first * elem);
+  ocl_reduce_input in = ocl_reduce_host_input(data + first * elem, count * elem);
   if (rank % 2 && count) {
     ocl_reduce_buffer_create(ctx, count * elem, &b);
-    ocl_reduce_buffer_write(ctx, b, 0, data + first * elem, count * elem);
+    ocl_reduce_buffer_write( b, 0, data + first * elem, count * elem);
     in = ocl_reduce_buffer_input(b, 0);
   }
   unsigned char whole[MAX_RESULT], got[2][MAX_RESULT];
   memset(got, 0xA5, sizeof got);
   const int root = ranks - 1;
   const ocl_reduce_status s0 = ocl_reduce_mpi_reduce(
-      ctx, op, type, in, count, rank == root ? got[0] : NULL, root, MPI_COMM_WORLD);
+      ctx, op, type, in, count, rank == root ? got[0] : NULL, MAX_RESULT, root, MPI_COMM_WORLD);
   const ocl_reduce_status s1 =
-      ocl_reduce_mpi_allreduce(ctx, op, type, in, count, got[1], MPI_COMM_WORLD);
+      ocl_reduce_mpi_allreduce(ctx, op, type, in, count, got[1], MAX_RESULT, MPI_COMM_WORLD);
   ocl_reduce_buffer_destroy(b);
   CHECK(s0 == OCL_REDUCE_OK && s1 == OCL_REDUCE_OK, "%s %s: %s", ocl_reduce_op_name(op),
         ocl_reduce_type_name(type), ocl_reduce_mpi_last_error());
-  CHECK(ocl_reduce(ctx, op, type, data, n, whole) == OCL_REDUCE_OK, "whole: %s",
+  CHECK(ocl_reduce(ctx, op, type, data, n, whole, sizeof whole) == OCL_REDUCE_OK, "whole: %s",
         ocl_reduce_last_error(ctx));
   for (int k = rank == root ? 0 : 1; k < 2 && s0 == OCL_REDUCE_OK && s1 == OCL_REDUCE_OK; k++) {
     char why[256] = "";
@@ -117,7 +117,7 @@ static void check_builtins(void) {
                {OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_F32},
                {OCL_REDUCE_SUM_COMPENSATED, OCL_REDUCE_F64},
                {OCL_REDUCE_SUM_WIDE, OCL_REDUCE_I32}};
-  ocl_reduce_context_info info = {.struct_size = sizeof info};
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
   ocl_reduce_context_query(ctx, &info);
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
     if (cases[k].type != OCL_REDUCE_F64 || info.has_fp64)
@@ -132,7 +132,7 @@ static void check_user_operators(void) {
       const ocl_reduce_operator_desc *d = ordered ? &test_ordered_descs[w] : &test_custom_descs[w];
       ocl_reduce_operator *op = NULL;
       /* Every rank's device is the same kind here: all make it or none. */
-      if (ocl_reduce_operator_create(ctx, d, &op) != OCL_REDUCE_OK)
+      if (ocl_reduce_operator_create(d, &op) != OCL_REDUCE_OK)
         continue;
       const size_t length = 1 + test_rng_below(50), n = length * test_rng_below(600);
       unsigned char *data = malloc((n + 1) * d->element_size);
@@ -143,9 +143,10 @@ static void check_user_operators(void) {
       cut(n / length); /* whole segments per rank; the whole reduction cuts the same */
       const size_t first = begin[rank] * length, mine = begin[rank + 1] * length - first;
       unsigned char got[MAX_RESULT], want[MAX_RESULT];
-      const ocl_reduce_input in = ocl_reduce_host_input(data + first * d->element_size);
-      const ocl_reduce_status s =
-          ocl_reduce_mpi_custom_allreduce(ctx, op, in, mine, got, MPI_COMM_WORLD);
+      const ocl_reduce_input in =
+          ocl_reduce_host_input(data + first * d->element_size, mine * d->element_size);
+      const ocl_reduce_status s = ocl_reduce_mpi_allreduce(ctx, op, OCL_REDUCE_OP_ELEMENT, in, mine,
+                                                           got, sizeof got, MPI_COMM_WORLD);
       CHECK(s == OCL_REDUCE_OK, "%s: %s", d->combine, ocl_reduce_mpi_last_error());
       if (!ordered)
         test_custom_reference((test_custom)w, data, n, want);
@@ -153,8 +154,9 @@ static void check_user_operators(void) {
                                            : !memcmp(got, want, d->state_size)),
             "%s, %zu elements: not the fold of the whole array", d->combine, n);
       unsigned char *results = malloc((n / length + 1) * d->state_size);
-      const ocl_reduce_status ss = ocl_reduce_mpi_custom_segments_allreduce(
-          ctx, op, in, mine / length, length, results, MPI_COMM_WORLD);
+      const ocl_reduce_status ss = ocl_reduce_mpi_segments_allreduce(
+          ctx, op, OCL_REDUCE_OP_ELEMENT, in, mine / length, length, results,
+          (n / length) * d->state_size, MPI_COMM_WORLD);
       CHECK(ss == OCL_REDUCE_OK, "%s segments: %s", d->combine, ocl_reduce_mpi_last_error());
       for (size_t g = 0; ss == OCL_REDUCE_OK && g < n / length; g++) {
         const void *segment = data + g * length * d->element_size;
@@ -180,8 +182,9 @@ static void check_segments(void) {
   const size_t first = begin[rank], mine = begin[rank + 1] - first;
   ocl_reduce_arg *results = malloc((n / length + 1) * sizeof *results);
   const ocl_reduce_status s = ocl_reduce_mpi_segments_allreduce(
-      ctx, OCL_REDUCE_ARGMIN, OCL_REDUCE_I32, ocl_reduce_host_input(data + first * length), mine,
-      length, results, MPI_COMM_WORLD);
+      ctx, OCL_REDUCE_ARGMIN, OCL_REDUCE_I32,
+      ocl_reduce_host_input(data + first * length, mine * length * sizeof *data), mine, length,
+      results, (n / length) * sizeof *results, MPI_COMM_WORLD);
   CHECK(s == OCL_REDUCE_OK, "argmin segments: %s", ocl_reduce_mpi_last_error());
   for (size_t g = 0; s == OCL_REDUCE_OK && g < n / length; g++) {
     char why[256] = "";
@@ -199,7 +202,7 @@ static void check_reproducible_over_rank_counts(void) {
   float *data = malloc(n * sizeof *data);
   test_fill(data, n, OCL_REDUCE_SUM, OCL_REDUCE_F32, MODE_RANDOM);
   float one = 0.0f;
-  CHECK(ocl_reduce(cross_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, data, n, &one) == OCL_REDUCE_OK,
+  CHECK(ocl_reduce(cross_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, data, n, &one, sizeof one) == OCL_REDUCE_OK,
         "whole: %s", ocl_reduce_last_error(cross_ctx));
   for (int k = 1; k <= ranks; k++) {
     MPI_Comm sub;
@@ -210,7 +213,8 @@ static void check_reproducible_over_rank_counts(void) {
     float got = 0.0f;
     const ocl_reduce_status s =
         ocl_reduce_mpi_allreduce(cross_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                                 ocl_reduce_host_input(data + first), end - first, &got, sub);
+                                 ocl_reduce_host_input(data + first, (end - first) * sizeof *data),
+                                 end - first, &got, sizeof got, sub);
     CHECK(s == OCL_REDUCE_OK && memcmp(&got, &one, sizeof got) == 0,
           "cross_device sum of %zu on %d ranks: %s (%a, one device %a)", n, k,
           ocl_reduce_mpi_last_error(), (double)got, (double)one);
@@ -224,8 +228,8 @@ static void check_errors(void) {
   float x[4] = {1, 2, 3, 4}, result = -7.0f;
   const int bad = ranks > 2 ? 2 : ranks - 1;
   ocl_reduce_status s =
-      ocl_reduce_mpi_allreduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(x), 4,
-                               rank == bad ? NULL : &result, MPI_COMM_WORLD);
+      ocl_reduce_mpi_allreduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(x, sizeof x), 4,
+                               rank == bad ? NULL : &result, sizeof result, MPI_COMM_WORLD);
   char rank_text[48];
   snprintf(rank_text, sizeof rank_text, "rank %d: result is NULL", bad);
   CHECK(s == OCL_REDUCE_ERROR_INVALID_ARGUMENT && strstr(ocl_reduce_mpi_last_error(), rank_text),
@@ -233,18 +237,32 @@ static void check_errors(void) {
         ocl_reduce_mpi_last_error());
   if (ranks > 1) { /* one rank cannot disagree with itself */
     s = ocl_reduce_mpi_allreduce(ctx, rank == bad ? OCL_REDUCE_MAX : OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                                 ocl_reduce_host_input(x), 4, &result, MPI_COMM_WORLD);
+                                 ocl_reduce_host_input(x, sizeof x), 4, &result,
+                                 sizeof result, MPI_COMM_WORLD);
     CHECK(s == OCL_REDUCE_ERROR_INVALID_ARGUMENT && strstr(ocl_reduce_mpi_last_error(), "differ"),
           "another operator on rank %d: %s, '%s'", bad, ocl_reduce_status_name(s),
           ocl_reduce_mpi_last_error());
   }
-  s = ocl_reduce_mpi_reduce(ctx, OCL_REDUCE_AND, OCL_REDUCE_F32, ocl_reduce_host_input(x), 4,
-                            &result, 0, MPI_COMM_WORLD);
+  s = ocl_reduce_mpi_reduce(ctx, OCL_REDUCE_AND, OCL_REDUCE_F32,
+                            ocl_reduce_host_input(x, sizeof x), 4, &result, sizeof result, 0,
+                            MPI_COMM_WORLD);
   CHECK(s == OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, "AND on f32: %s", ocl_reduce_status_name(s));
-  s = ocl_reduce_mpi_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(x), 4,
-                            &result, ranks, MPI_COMM_WORLD);
+  s = ocl_reduce_mpi_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                            ocl_reduce_host_input(x, sizeof x), 4, &result, sizeof result,
+                            ranks, MPI_COMM_WORLD);
   CHECK(s == OCL_REDUCE_ERROR_INVALID_ARGUMENT && strstr(ocl_reduce_mpi_last_error(), "root"),
         "root out of range: %s", ocl_reduce_status_name(s));
+  /* A result too small for one result, on one rank: every rank is told which. */
+  ocl_reduce_arg arg = {.index = 77};
+  s = ocl_reduce_mpi_allreduce(ctx, OCL_REDUCE_ARGMIN, OCL_REDUCE_F32,
+                               ocl_reduce_host_input(x, sizeof x), 4,
+                               rank == bad ? (void *)&result : (void *)&arg,
+                               rank == bad ? sizeof result : sizeof arg, MPI_COMM_WORLD);
+  snprintf(rank_text, sizeof rank_text, "rank %d: result_bytes is 4", bad);
+  CHECK(s == OCL_REDUCE_ERROR_INVALID_ARGUMENT && strstr(ocl_reduce_mpi_last_error(), rank_text),
+        "a small result on rank %d: %s, '%s'", bad, ocl_reduce_status_name(s),
+        ocl_reduce_mpi_last_error());
+  CHECK(arg.index == 77, "a failed call wrote its result");
   CHECK(result == -7.0f, "a failed call wrote its result");
 }
 
@@ -273,8 +291,7 @@ int main(int argc, char **argv) {
     setenv("POCL_CACHE_DIR", own, 1);
   }
   ocl_reduce_status s = ocl_reduce_context_create(NULL, &ctx);
-  ocl_reduce_options opts;
-  ocl_reduce_options_init(&opts);
+  ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
   opts.determinism = OCL_REDUCE_CROSS_DEVICE;
   if (s == OCL_REDUCE_OK)
     s = ocl_reduce_context_create(&opts, &cross_ctx);

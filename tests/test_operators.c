@@ -66,7 +66,7 @@ static int runs(ocl_reduce_op op, ocl_reduce_type type) {
   }
   assert_true(ocl_reduce_result_size(op, type) > 0);
   unsigned char probe[64];
-  const ocl_reduce_status s = ocl_reduce(test_ctx, op, type, NULL, 0, probe);
+  const ocl_reduce_status s = ocl_reduce(test_ctx, op, type, NULL, 0, probe, sizeof probe);
   if (s == OCL_REDUCE_ERROR_NO_FP64)
     return 0;
   assert_int_equal(s, OCL_REDUCE_OK);
@@ -81,14 +81,15 @@ static int check_whole(ocl_reduce_op op, ocl_reduce_type type, const void *data,
   memset(got, 0xa5, sizeof got);
   ocl_reduce_status s;
   if (!on_device) {
-    s = ocl_reduce(test_ctx, op, type, data, n, got);
+    s = ocl_reduce(test_ctx, op, type, data, n, got, rsize);
   } else {
     ocl_reduce_buffer *buf = NULL;
     assert_int_equal(ocl_reduce_buffer_create(test_ctx, (n + 3) * elem, &buf), OCL_REDUCE_OK);
     if (n)
-      assert_int_equal(ocl_reduce_buffer_write(test_ctx, buf, 3 * elem, data, n * elem),
+      assert_int_equal(ocl_reduce_buffer_write( buf, 3 * elem, data, n * elem),
                        OCL_REDUCE_OK);
-    s = ocl_reduce_buffer_reduce(test_ctx, op, type, buf, 3, n, got);
+    s = ocl_reduce_into(test_ctx, op, type, ocl_reduce_buffer_input(buf, 3), n,
+                        ocl_reduce_host_output(got, rsize));
     ocl_reduce_buffer_destroy(buf);
   }
   char why[256];
@@ -175,12 +176,14 @@ static void segments(ocl_reduce_op op, ocl_reduce_type type) {
       memset(got, 0xa5, count * rsize);
       ocl_reduce_status s;
       if (by_offsets)
-        s = ocl_reduce_segments_offsets(ctx, op, type, ocl_reduce_host_input(data), count,
-                                        ocl_reduce_host_input(offsets),
-                                        ocl_reduce_host_output(got));
+        s = ocl_reduce_segments_offsets(ctx, op, type, ocl_reduce_host_input(data, n * elem),
+                                        count,
+                                        ocl_reduce_host_input(offsets, (count + 1) * 8),
+                                        ocl_reduce_host_output(got, count * rsize));
       else
-        s = ocl_reduce_segments(ctx, op, type, ocl_reduce_host_input(data + 2 * elem), count,
-                                lengths[li], ocl_reduce_host_output(got));
+        s = ocl_reduce_segments(ctx, op, type,
+                                ocl_reduce_host_input(data + 2 * elem, (n - 2) * elem), count,
+                                lengths[li], ocl_reduce_host_output(got, count * rsize));
       if (s != OCL_REDUCE_OK)
         fail_msg("segments of %zu: %s (%s)", by_offsets ? 0 : lengths[li],
                  ocl_reduce_status_name(s), ocl_reduce_last_error(ctx));
@@ -230,7 +233,7 @@ static void test_arg_positions(void **state) {
     x[at] = -5.0f;
     x[n - 1 - at / 3] = -5.0f; /* a tie after (or at) it */
     ocl_reduce_arg r;
-    assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_ARGMIN, OCL_REDUCE_F32, x, n, &r),
+    assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_ARGMIN, OCL_REDUCE_F32, x, n, &r, sizeof r),
                      OCL_REDUCE_OK);
     assert_true(r.value.f32 == -5.0f);
     assert_int_equal(r.index, at < n - 1 - at / 3 ? at : n - 1 - at / 3);
@@ -239,10 +242,10 @@ static void test_arg_positions(void **state) {
   for (size_t i = 0; i < n; i++)
     x[i] = 7.0f;
   ocl_reduce_arg r;
-  assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_ARGMAX, OCL_REDUCE_F32, x, n, &r),
+  assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_ARGMAX, OCL_REDUCE_F32, x, n, &r, sizeof r),
                    OCL_REDUCE_OK);
   assert_int_equal(r.index, 0);
-  assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_ARGMAX, OCL_REDUCE_F32, x, 0, &r),
+  assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_ARGMAX, OCL_REDUCE_F32, x, 0, &r, sizeof r),
                    OCL_REDUCE_OK);
   assert_true(r.index == UINT64_MAX && isinf(r.value.f32) && r.value.f32 < 0);
   assert_int_equal(r.value.u64 >> 32, 0);
@@ -260,9 +263,9 @@ static void test_compensated_keeps_small_terms(void **state) {
     x[i] = 1.0f;
   float compensated = 0, plain = 0;
   assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_SUM_COMPENSATED, OCL_REDUCE_F32, x, n,
-                              &compensated),
+                              &compensated, sizeof compensated),
                    OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, x, n, &plain),
+  assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, x, n, &plain, sizeof plain),
                    OCL_REDUCE_OK);
   printf("  1e8 + 2^20 ones: compensated %.1f, plain sum %.1f, exact 101048576\n",
          (double)compensated, (double)plain);
@@ -281,7 +284,7 @@ static void test_moments_with_large_offset(void **state) {
   for (size_t i = 0; i < n; i++)
     x[i] = (float)(1e8 + 64.0 * test_rng_unit());
   ocl_reduce_moments m;
-  assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_MEAN_VAR, OCL_REDUCE_F32, x, n, &m),
+  assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_MEAN_VAR, OCL_REDUCE_F32, x, n, &m, sizeof m),
                    OCL_REDUCE_OK);
   char why[256];
   if (!test_structured_matches(&m, x, n, OCL_REDUCE_MEAN_VAR, OCL_REDUCE_F32, why, sizeof why))
@@ -303,20 +306,34 @@ static void test_structured_errors(void **state) {
   assert_int_equal(ocl_reduce_result_size(OCL_REDUCE_MEAN_VAR, OCL_REDUCE_U64),
                    sizeof(ocl_reduce_moments));
   assert_int_equal(ocl_reduce_result_size(OCL_REDUCE_SUM, OCL_REDUCE_F64), 8);
-  assert_int_equal(ocl_reduce_result_size((ocl_reduce_op)99, OCL_REDUCE_F64), 0);
+  assert_int_equal(ocl_reduce_result_size(OCL_REDUCE_BUILTIN_OP(99), OCL_REDUCE_F64), 0);
   int64_t data[4] = {1, 2, 3, 4};
   unsigned char out[32];
   memset(out, 0x5a, sizeof out);
-  expect_error(ocl_reduce(test_ctx, OCL_REDUCE_SUM_WIDE, OCL_REDUCE_I64, data, 4, out),
+  expect_error(ocl_reduce(test_ctx, OCL_REDUCE_SUM_WIDE, OCL_REDUCE_I64, data, 4, out, sizeof out),
                OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "32-bit types only");
-  expect_error(ocl_reduce(test_ctx, OCL_REDUCE_SUM_COMPENSATED, OCL_REDUCE_I32, data, 4, out),
+  expect_error(ocl_reduce(test_ctx, OCL_REDUCE_SUM_COMPENSATED, OCL_REDUCE_I32, data, 4, out, sizeof out),
                OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "float types only");
-  const ocl_reduce_op ops[2] = {OCL_REDUCE_SUM, OCL_REDUCE_ARGMAX};
-  expect_error(ocl_reduce_multi(test_ctx, ops, 2, OCL_REDUCE_I32, ocl_reduce_host_input(data), 4,
-                                ocl_reduce_host_output(out)),
-               OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "ops[1] is argmax");
   for (size_t i = 0; i < sizeof out; i++)
     assert_int_equal(out[i], 0x5a);
+  /* Structured operators in ocl_reduce_multi: each result in a slot of the largest size (16). The
+   * i32 view of {1, 2, 3, 4} as int64_t is 1, 0, 2, 0, ... */
+  const ocl_reduce_op ops[2] = {OCL_REDUCE_SUM, OCL_REDUCE_ARGMAX};
+  expect_error(ocl_reduce_multi(test_ctx, ops, 2, OCL_REDUCE_I32,
+                                ocl_reduce_host_input(data, TEST_BYTES(data)), 4,
+                                ocl_reduce_host_output(out, 31)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "results is 31 bytes");
+  assert_int_equal(ocl_reduce_multi(test_ctx, ops, 2, OCL_REDUCE_I32,
+                                    ocl_reduce_host_input(data, TEST_BYTES(data)), 4,
+                                    ocl_reduce_host_output(out, TEST_BYTES(out))),
+                   OCL_REDUCE_OK);
+  int32_t sum;
+  ocl_reduce_arg arg;
+  memcpy(&sum, out, sizeof sum);
+  memcpy(&arg, out + 16, sizeof arg);
+  assert_int_equal(sum, 3);
+  assert_int_equal(arg.value.i32, 2);
+  assert_int_equal(arg.index, 2);
   assert_string_equal(ocl_reduce_op_name(OCL_REDUCE_SUM_COMPENSATED), "sum_compensated");
 }
 

@@ -278,13 +278,13 @@ static void test_policy_override_parses_and_rejects(void **state) {
   const orx_caps gpu = test_h200_cuda();
   orx_target t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
   orx_plan plan;
-  orx_request r = orx_reduce_request(OCL_REDUCE_SUM, OCL_REDUCE_F32);
+  orx_request r = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
   orx_plan_make(&t, &r, &plan);
   assert_int_equal(plan.defines[ORX_DEFINE_CHAINS], plan.policy.unroll);
-  r = orx_reduce_request(OCL_REDUCE_MEAN_VAR, OCL_REDUCE_F32);
+  r = orx_reduce_request(ORX_OP_MEAN_VAR, OCL_REDUCE_F32);
   orx_plan_make(&t, &r, &plan);
   assert_int_equal(plan.defines[ORX_DEFINE_CHAINS], 1);
-  r = orx_reduce_request(OCL_REDUCE_ARGMIN, OCL_REDUCE_F32);
+  r = orx_reduce_request(ORX_OP_ARGMIN, OCL_REDUCE_F32);
   t.forced = o;
   orx_plan_make(&t, &r, &plan);
   assert_int_equal(plan.defines[ORX_DEFINE_CHAINS], 2);
@@ -299,7 +299,7 @@ static void test_policy_override_parses_and_rejects(void **state) {
   orx_plan_make(&t, &r, &plan);
   assert_int_equal(plan.defines[ORX_DEFINE_PREFETCH], ORX_DEFINE_UNSET);
   t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
-  r = orx_reduce_request(OCL_REDUCE_SUM, OCL_REDUCE_F32);
+  r = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
   orx_plan_make(&t, &r, &plan);
   assert_int_equal(plan.defines[ORX_DEFINE_PREFETCH], ORX_DEFINE_UNSET);
   assert_int_equal(orx_parse_policy_override("prefetch=2", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
@@ -360,7 +360,7 @@ static void test_lane_mode_folds_runs_of_whole_vector_segments(void **state) {
   (void)state;
   const orx_caps cpu = test_cpu(), gpu = test_gpu(), cuda = test_h200_cuda();
   orx_target t = test_target(&cpu, OCL_REDUCE_PATH_AUTO);
-  const orx_request sum = orx_reduce_request(OCL_REDUCE_SUM, OCL_REDUCE_F32);
+  const orx_request sum = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
   orx_plan plan = segment_plan(&t, sum, 1 << 20, 32, 0);
   assert_int_equal(plan.seg.mode, ORX_SEG_LANE);
   assert_true(plan.seg.vector_runs);
@@ -370,7 +370,7 @@ static void test_lane_mode_folds_runs_of_whole_vector_segments(void **state) {
   assert_int_equal(orx_segment_groups(&plan.policy, &plan.seg, (size_t)plan.policy.wg_size * vec,
                                       32),
                    1);
-  plan = segment_plan(&t, orx_reduce_request(OCL_REDUCE_MAX, OCL_REDUCE_F64), 1 << 20, 64, 0);
+  plan = segment_plan(&t, orx_reduce_request(ORX_OP_MAX, OCL_REDUCE_F64), 1 << 20, 64, 0);
   assert_true(plan.seg.vector_runs);
   /* Not whole vectors, or not from a vector boundary. */
   plan = segment_plan(&t, sum, 1 << 20, 33, 0);
@@ -388,7 +388,7 @@ static void test_lane_mode_folds_runs_of_whole_vector_segments(void **state) {
   assert_true(segment_plan(&t, sum, runs_for_all, 32, 0).seg.vector_runs);
   assert_false(segment_plan(&t, sum, runs_for_all - 1, 32, 0).seg.vector_runs);
   /* State operators. */
-  plan = segment_plan(&t, orx_reduce_request(OCL_REDUCE_ARGMAX, OCL_REDUCE_F32), 1 << 20, 32, 0);
+  plan = segment_plan(&t, orx_reduce_request(ORX_OP_ARGMAX, OCL_REDUCE_F32), 1 << 20, 32, 0);
   assert_int_equal(plan.seg.mode, ORX_SEG_LANE);
   assert_false(plan.seg.vector_runs);
   /* Strided streams, and GPUs forced to a work-item per segment. */
@@ -413,7 +413,7 @@ static void test_keys_register_caps_and_waits(void **state) {
   const orx_caps cpu = test_cpu(), gpu = test_gpu(), cuda = test_h200_cuda();
   orx_target t = test_target(&cpu, OCL_REDUCE_PATH_AUTO);
   orx_plan plan;
-  orx_request r = orx_reduce_request(OCL_REDUCE_MAX, OCL_REDUCE_F32);
+  orx_request r = orx_reduce_request(ORX_OP_MAX, OCL_REDUCE_F32);
   orx_plan_make(&t, &r, &plan);
   assert_int_equal(plan.defines[ORX_DEFINE_FLOAT_KEYS], 2);
   t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
@@ -424,21 +424,21 @@ static void test_keys_register_caps_and_waits(void **state) {
   orx_plan_make(&t, &r, &plan);
   assert_int_equal(plan.defines[ORX_DEFINE_FLOAT_KEYS], 1);
   assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], 8);
-  r = orx_reduce_request(OCL_REDUCE_MIN, OCL_REDUCE_I32);
+  r = orx_reduce_request(ORX_OP_MIN, OCL_REDUCE_I32);
   orx_plan_make(&t, &r, &plan);
   assert_int_equal(plan.defines[ORX_DEFINE_FLOAT_KEYS], ORX_DEFINE_UNSET);
   assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], 8);
-  r = orx_reduce_request(OCL_REDUCE_MIN, OCL_REDUCE_F64);
+  r = orx_reduce_request(ORX_OP_MIN, OCL_REDUCE_F64);
   orx_plan_make(&t, &r, &plan);
   assert_int_equal(plan.defines[ORX_DEFINE_FLOAT_KEYS], ORX_DEFINE_UNSET);
   assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], ORX_DEFINE_UNSET);
-  r = orx_reduce_request(OCL_REDUCE_SUM, OCL_REDUCE_F32);
+  r = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
   orx_plan_make(&t, &r, &plan);
   assert_int_equal(plan.defines[ORX_DEFINE_FLOAT_KEYS], ORX_DEFINE_UNSET);
   assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], ORX_DEFINE_UNSET);
   /* Forced: floats without keys are never capped (their compares spill). */
   assert_int_equal(orx_parse_policy_override("keys=0", &t.forced), OCL_REDUCE_OK);
-  r = orx_reduce_request(OCL_REDUCE_MAX, OCL_REDUCE_F32);
+  r = orx_reduce_request(ORX_OP_MAX, OCL_REDUCE_F32);
   orx_plan_make(&t, &r, &plan);
   assert_int_equal(plan.defines[ORX_DEFINE_FLOAT_KEYS], ORX_DEFINE_UNSET);
   assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], ORX_DEFINE_UNSET);
@@ -451,14 +451,14 @@ static void test_keys_register_caps_and_waits(void **state) {
                    OCL_REDUCE_ERROR_INVALID_OPTION);
   /* The last group finishes unless a second launch is forced; never for state operators. */
   t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
-  r = orx_reduce_request(OCL_REDUCE_SUM, OCL_REDUCE_F32);
+  r = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
   orx_plan_make(&t, &r, &plan);
   assert_false(orx_plan_finish_launch(&plan, 256));
   assert_int_equal(orx_parse_policy_override("finish=launch", &t.forced), OCL_REDUCE_OK);
   orx_plan_make(&t, &r, &plan);
   assert_true(orx_plan_finish_launch(&plan, 256));
   assert_false(orx_plan_finish_launch(&plan, 1));
-  r = orx_reduce_request(OCL_REDUCE_MEAN_VAR, OCL_REDUCE_F32);
+  r = orx_reduce_request(ORX_OP_MEAN_VAR, OCL_REDUCE_F32);
   orx_plan_make(&t, &r, &plan);
   assert_false(orx_plan_finish_launch(&plan, 256));
   orx_policy_override o;
@@ -516,16 +516,16 @@ static void test_device_selector(void **state) {
 
 static void test_identities_and_compute_types(void **state) {
   (void)state;
-  assert_true(orx_identity_bits(OCL_REDUCE_MIN, OCL_REDUCE_F32) == 0x7f800000u);
-  assert_true(orx_identity_bits(OCL_REDUCE_MAX, OCL_REDUCE_F64) == 0xfff0000000000000u);
-  assert_true(orx_identity_bits(OCL_REDUCE_MIN, OCL_REDUCE_I32) == 0x7fffffffu);
-  assert_true(orx_identity_bits(OCL_REDUCE_MAX, OCL_REDUCE_I64) == 0x8000000000000000u);
-  assert_true(orx_identity_bits(OCL_REDUCE_AND, OCL_REDUCE_U32) == 0xffffffffu);
-  assert_true(orx_identity_bits(OCL_REDUCE_PROD, OCL_REDUCE_F32) == 0x3f800000u);
-  assert_int_equal(orx_compute_type(OCL_REDUCE_SUM, OCL_REDUCE_I32), OCL_REDUCE_U32);
-  assert_int_equal(orx_compute_type(OCL_REDUCE_PROD, OCL_REDUCE_I64), OCL_REDUCE_U64);
-  assert_int_equal(orx_compute_type(OCL_REDUCE_MIN, OCL_REDUCE_I32), OCL_REDUCE_I32);
-  assert_int_equal(orx_compute_type(OCL_REDUCE_SUM, OCL_REDUCE_F32), OCL_REDUCE_F32);
+  assert_true(orx_identity_bits(ORX_OP_MIN, OCL_REDUCE_F32) == 0x7f800000u);
+  assert_true(orx_identity_bits(ORX_OP_MAX, OCL_REDUCE_F64) == 0xfff0000000000000u);
+  assert_true(orx_identity_bits(ORX_OP_MIN, OCL_REDUCE_I32) == 0x7fffffffu);
+  assert_true(orx_identity_bits(ORX_OP_MAX, OCL_REDUCE_I64) == 0x8000000000000000u);
+  assert_true(orx_identity_bits(ORX_OP_AND, OCL_REDUCE_U32) == 0xffffffffu);
+  assert_true(orx_identity_bits(ORX_OP_PROD, OCL_REDUCE_F32) == 0x3f800000u);
+  assert_int_equal(orx_compute_type(ORX_OP_SUM, OCL_REDUCE_I32), OCL_REDUCE_U32);
+  assert_int_equal(orx_compute_type(ORX_OP_PROD, OCL_REDUCE_I64), OCL_REDUCE_U64);
+  assert_int_equal(orx_compute_type(ORX_OP_MIN, OCL_REDUCE_I32), OCL_REDUCE_I32);
+  assert_int_equal(orx_compute_type(ORX_OP_SUM, OCL_REDUCE_F32), OCL_REDUCE_F32);
 }
 
 /* ---- The contract and the plans -------------------------------------------------------- */
@@ -605,11 +605,11 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
   static const ocl_reduce_path paths[] = {OCL_REDUCE_PATH_AUTO, OCL_REDUCE_PATH_LOCAL};
   static const int forced_modes[] = {-1, ORX_SEG_LANE, ORX_SEG_MR, ORX_SEG_GROUP, ORX_SEG_STAGED};
   static const uint64_t lengths[] = {1, 3, 4, 16, 17, 32, 33, 101, 1000, 4096, 1 << 16};
-  static const ocl_reduce_op lists[][8] = {{OCL_REDUCE_MAX},
-                                           {OCL_REDUCE_SUM, OCL_REDUCE_MIN, OCL_REDUCE_MAX},
-                                           {OCL_REDUCE_SUM, OCL_REDUCE_PROD, OCL_REDUCE_MIN,
-                                            OCL_REDUCE_MAX, OCL_REDUCE_AND, OCL_REDUCE_OR,
-                                            OCL_REDUCE_XOR, OCL_REDUCE_XOR}};
+  static const orx_op_id lists[][8] = {{ORX_OP_MAX},
+                                           {ORX_OP_SUM, ORX_OP_MIN, ORX_OP_MAX},
+                                           {ORX_OP_SUM, ORX_OP_PROD, ORX_OP_MIN,
+                                            ORX_OP_MAX, ORX_OP_AND, ORX_OP_OR,
+                                            ORX_OP_XOR, ORX_OP_XOR}};
   static const unsigned list_counts[] = {1, 3, 8};
   int checked = 0;
   for (size_t dev = 0; dev < device_count; dev++) {
@@ -619,7 +619,7 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
       orx_plan plan;
       orx_request r;
 #define ORX_EACH_OP_TYPE(OP, TYPE)                                                                 \
-  r = orx_reduce_request(OCL_REDUCE_##OP, OCL_REDUCE_##TYPE);                            \
+  r = orx_reduce_request(ORX_OP_##OP, OCL_REDUCE_##TYPE);                            \
   orx_plan_make(&t, &r, &plan);                                                                    \
   check_defines(&plan, contract, prelude, &checked);
       TEST_OP_TYPES(ORX_EACH_OP_TYPE)
@@ -627,7 +627,7 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
       /* Structured operators: every stage, and their segments (staged when forced: the stage
        * holds elements of the type, the state stays in registers). */
 #define ORX_EACH_STRUCTURED(OP, TYPE)                                                              \
-  r = orx_reduce_request(OCL_REDUCE_##OP, OCL_REDUCE_##TYPE);                                      \
+  r = orx_reduce_request(ORX_OP_##OP, OCL_REDUCE_##TYPE);                                      \
   for (int stage = ORX_STAGE_WHOLE; stage <= ORX_STAGE_MERGE; stage++) {                           \
     r.stage = (orx_stage)stage;                                                                    \
     orx_plan_make(&t, &r, &plan);                                                                  \
@@ -651,7 +651,7 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
       for (int w = 0; w < TEST_CUSTOM_COUNT; w++) {
         orx_operator op;
         char *op_text = NULL;
-        assert_int_equal(orx_operator_of_desc(NULL, &test_custom_descs[w], &op, &op_text),
+        assert_int_equal(orx_operator_of_desc(&test_custom_descs[w], &op, &op_text),
                          OCL_REDUCE_OK);
         assert_int_equal(op.element_type, w == TEST_SQUARES ? ORX_U32
                                           : w == TEST_ABOVE ? ORX_F32
@@ -696,7 +696,7 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
         t.forced.seg_mode = forced_modes[m];
         for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
           for (int offsets = 0; offsets < 2; offsets++) {
-            r = orx_reduce_request(offsets ? OCL_REDUCE_MAX : OCL_REDUCE_SUM,
+            r = orx_reduce_request(offsets ? ORX_OP_MAX : ORX_OP_SUM,
                                             offsets ? OCL_REDUCE_U64 : OCL_REDUCE_F32);
             r.entry = ORX_ENTRY_SEGMENTS;
             r.shape.count = (size_t)((1u << 24) / lengths[l]);
@@ -733,7 +733,7 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
 }
 
 /* A plan of a device's whole-array reduction. */
-static orx_plan plan_of(const orx_caps *caps, ocl_reduce_op op, ocl_reduce_type type) {
+static orx_plan plan_of(const orx_caps *caps, orx_op_id op, ocl_reduce_type type) {
   const orx_target t = test_target(caps, OCL_REDUCE_PATH_AUTO);
   const orx_request r = orx_reduce_request(op, type);
   orx_plan plan;
@@ -797,7 +797,7 @@ static void test_windows_plans(void **state) {
   const char *contract = contract_text(&holder);
   orx_caps devices[8];
   const size_t device_count = synthetic_devices(devices);
-  const ocl_reduce_op ops[] = {OCL_REDUCE_SUM, OCL_REDUCE_ARGMIN, OCL_REDUCE_MEAN_VAR};
+  const orx_op_id ops[] = {ORX_OP_SUM, ORX_OP_ARGMIN, ORX_OP_MEAN_VAR};
   const uint64_t windows[] = {1, 4, 5, 32, 2049, 2050, 100000};
   int checked = 0;
   for (size_t dev = 0; dev < device_count; dev++) {
@@ -829,7 +829,7 @@ static void test_windows_plans(void **state) {
             assert_int_equal(plan.policy.subgroup_impl, OCL_REDUCE_SUBGROUP_NONE);
           if (want == ORX_WIN_MR || want == ORX_WIN_SHUFFLE)
             assert_int_equal(plan.policy.wg_size % plan.defines[ORX_DEFINE_MR_Q], 0);
-          if (!cpu && ops[o] == OCL_REDUCE_SUM && forced < 0 && windows[w] == 32)
+          if (!cpu && ops[o] == ORX_OP_SUM && forced < 0 && windows[w] == 32)
             assert_int_equal(orx_win_tile(&plan), 4096); /* the H200's measured tile */
           assert_true(orx_win_groups(&plan, r.windows.count - windows[w] + 1, windows[w], 1) >= 1);
           check_defines(&plan, contract, prelude, &checked);
@@ -854,7 +854,7 @@ static void test_ordered_operators_take_runs_in_order(void **state) {
       const ocl_reduce_operator_desc *d = &test_ordered_descs[w];
       orx_operator op;
       char *op_text = NULL;
-      assert_int_equal(orx_operator_of_desc(NULL, d, &op, &op_text), OCL_REDUCE_OK);
+      assert_int_equal(orx_operator_of_desc(d, &op, &op_text), OCL_REDUCE_OK);
       assert_true(op.ordered);
       orx_target t = test_target(c, OCL_REDUCE_PATH_AUTO);
       orx_request r = orx_custom_request(&op);
@@ -911,7 +911,7 @@ static void test_ordered_operators_take_runs_in_order(void **state) {
       ocl_reduce_operator_desc commutative = *d;
       commutative.commutative = 1;
       free(op_text);
-      assert_int_equal(orx_operator_of_desc(NULL, &commutative, &op, &op_text), OCL_REDUCE_OK);
+      assert_int_equal(orx_operator_of_desc(&commutative, &op, &op_text), OCL_REDUCE_OK);
       t.forced.seg_mode = -1;
       r = orx_custom_request(&op);
       orx_plan_make(&t, &r, &plan);
@@ -927,12 +927,12 @@ static void test_ordered_operators_take_runs_in_order(void **state) {
 static void test_program_keys_tell_plans_and_operators_apart(void **state) {
   (void)state;
   const orx_caps g = test_gpu();
-  const orx_plan sum = plan_of(&g, OCL_REDUCE_SUM, OCL_REDUCE_F32);
-  orx_plan again = plan_of(&g, OCL_REDUCE_SUM, OCL_REDUCE_F32);
+  const orx_plan sum = plan_of(&g, ORX_OP_SUM, OCL_REDUCE_F32);
+  orx_plan again = plan_of(&g, ORX_OP_SUM, OCL_REDUCE_F32);
   assert_true(same_key(&sum, &again));
-  const orx_plan max = plan_of(&g, OCL_REDUCE_MAX, OCL_REDUCE_F32);
+  const orx_plan max = plan_of(&g, ORX_OP_MAX, OCL_REDUCE_F32);
   assert_false(same_key(&sum, &max));
-  const orx_plan wide = plan_of(&g, OCL_REDUCE_SUM, OCL_REDUCE_F64);
+  const orx_plan wide = plan_of(&g, ORX_OP_SUM, OCL_REDUCE_F64);
   assert_false(same_key(&sum, &wide));
   /* An operator given as source text (the operators-as-data issue): its hash and its state's
    * size and alignment are part of the key, and its text part of the program. */
@@ -964,7 +964,7 @@ static void test_plans_describe_themselves_in_policy_syntax(void **state) {
   (void)state;
   orx_caps g = test_gpu();
   g.nv_warp_size = 32;
-  const orx_plan sum = plan_of(&g, OCL_REDUCE_SUM, OCL_REDUCE_F32);
+  const orx_plan sum = plan_of(&g, ORX_OP_SUM, OCL_REDUCE_F32);
   char text[512];
   orx_plan_describe(&sum, (size_t)1 << 24, 0, text, sizeof text);
   printf("# %s\n", text);

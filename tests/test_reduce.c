@@ -34,7 +34,7 @@ static int check_case(ocl_reduce_op op, ocl_reduce_type type, test_mode mode, co
 
   test_value host_result, again, device_result;
   memset(&host_result, 0xa5, sizeof host_result);
-  ocl_reduce_status s = ocl_reduce(test_ctx, op, type, data, n, &host_result);
+  ocl_reduce_status s = ocl_reduce(test_ctx, op, type, data, n, &host_result, sizeof host_result);
   if (s != OCL_REDUCE_OK) {
     print_error("ocl_reduce(%s %s n=%zu %s): %s: %s\n", ocl_reduce_op_name(op),
                 ocl_reduce_type_name(type), n, test_mode_name(mode), ocl_reduce_status_name(s),
@@ -52,10 +52,10 @@ static int check_case(ocl_reduce_op op, ocl_reduce_type type, test_mode mode, co
   ocl_reduce_buffer *buf = NULL;
   s = ocl_reduce_buffer_create(test_ctx, (n + offset) * elem, &buf);
   if (s == OCL_REDUCE_OK && n > 0)
-    s = ocl_reduce_buffer_write(test_ctx, buf, offset * elem, data, n * elem);
+    s = ocl_reduce_buffer_write( buf, offset * elem, data, n * elem);
   memset(&device_result, 0xa5, sizeof device_result);
   if (s == OCL_REDUCE_OK)
-    s = ocl_reduce_buffer_reduce(test_ctx, op, type, buf, offset, n, &device_result);
+    s = ocl_reduce_into(test_ctx, op, type, ocl_reduce_buffer_input(buf, offset), n, ocl_reduce_host_output(&device_result, sizeof device_result));
   ocl_reduce_buffer_destroy(buf);
   if (s != OCL_REDUCE_OK) {
     print_error("device buffer: %s: %s\n", ocl_reduce_status_name(s),
@@ -71,7 +71,7 @@ static int check_case(ocl_reduce_op op, ocl_reduce_type type, test_mode mode, co
   /* Run-to-run determinism: the same call again gives the same bits. */
   if (type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64) {
     memset(&again, 0x5a, sizeof again);
-    s = ocl_reduce(test_ctx, op, type, data, n, &again);
+    s = ocl_reduce(test_ctx, op, type, data, n, &again, sizeof again);
     if (s != OCL_REDUCE_OK || memcmp(again.bytes, host_result.bytes, elem) != 0) {
       char a[80], b[80];
       test_format(&again, type, a, sizeof a);
@@ -144,7 +144,7 @@ static void test_lone_nan_and_signed_zero_win_min_and_max(void **state) {
                                     0xfff0000000000001u, 0x7fffffffffffffffu, 0xffffffffffffffffu};
   static const size_t counts[] = {1, 2, 33, 4099, ((size_t)1 << 18) + 3};
   const ocl_reduce_type types[] = {OCL_REDUCE_F32, OCL_REDUCE_F64};
-  ocl_reduce_context_info info = {.struct_size = sizeof info};
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
   assert_int_equal(ocl_reduce_context_query(test_ctx, &info), OCL_REDUCE_OK);
   double *data = malloc(counts[4] * sizeof *data);
   assert_non_null(data);
@@ -157,33 +157,33 @@ static void test_lone_nan_and_signed_zero_win_min_and_max(void **state) {
     const uint64_t minus_zero = type == OCL_REDUCE_F32 ? 0x80000000u : 0x8000000000000000u;
     for (size_t c = 0; c < 5; c++)
       for (size_t k = 0; k < 6; k++)
-        for (int op = OCL_REDUCE_MIN; op <= OCL_REDUCE_MAX; op++) {
+        for (int op = T_MIN; op <= T_MAX; op++) {
           const size_t n = counts[c];
           test_fill(data, n, OCL_REDUCE_SUM, type, MODE_INFS);
           const size_t at = k % 3 == 0 ? 0 : k % 3 == 1 ? n - 1 : test_rng_below(n);
           put_bits(data, at, type, nans[k]);
           test_value got;
           memset(&got, 0, sizeof got);
-          ocl_reduce_status s = ocl_reduce(test_ctx, (ocl_reduce_op)op, type, data, n, &got);
+          ocl_reduce_status s = ocl_reduce(test_ctx, OCL_REDUCE_BUILTIN_OP(op), type, data, n, &got, sizeof got);
           const double value = type == OCL_REDUCE_F32 ? (double)got.f32 : got.f64;
           if (s != OCL_REDUCE_OK || value == value) {
             print_error("%s %s n=%zu, NaN 0x%llx at %zu: not NaN (%s)\n",
-                        ocl_reduce_op_name((ocl_reduce_op)op), ocl_reduce_type_name(type), n,
+                        ocl_reduce_op_name(OCL_REDUCE_BUILTIN_OP(op)), ocl_reduce_type_name(type), n,
                         (unsigned long long)nans[k], at, ocl_reduce_status_name(s));
             failures++;
           }
           /* Zeros of one sign, the other sign once. */
-          const int min = op == OCL_REDUCE_MIN;
+          const int min = op == T_MIN;
           for (size_t i = 0; i < n; i++)
             put_bits(data, i, type, min ? 0 : minus_zero);
           put_bits(data, at, type, min ? minus_zero : 0);
           memset(&got, 0x5a, sizeof got);
-          s = ocl_reduce(test_ctx, (ocl_reduce_op)op, type, data, n, &got);
+          s = ocl_reduce(test_ctx, OCL_REDUCE_BUILTIN_OP(op), type, data, n, &got, sizeof got);
           uint64_t bits = 0;
           memcpy(&bits, got.bytes, ocl_reduce_type_size(type));
           if (s != OCL_REDUCE_OK || bits != (min ? minus_zero : 0)) {
             print_error("%s %s n=%zu, %s at %zu: got bits 0x%llx (%s)\n",
-                        ocl_reduce_op_name((ocl_reduce_op)op), ocl_reduce_type_name(type), n,
+                        ocl_reduce_op_name(OCL_REDUCE_BUILTIN_OP(op)), ocl_reduce_type_name(type), n,
                         min ? "-0.0 among +0.0" : "+0.0 among -0.0", at,
                         (unsigned long long)bits, ocl_reduce_status_name(s));
             failures++;
@@ -221,7 +221,7 @@ static void test_every_finish_matches_host_reference(void **state) {
           test_value got;
           memset(&got, 0xa5, sizeof got);
           char why[256] = "";
-          const ocl_reduce_status s = ocl_reduce(ctx, ops[o], types[t], data, counts[c], &got);
+          const ocl_reduce_status s = ocl_reduce(ctx, ops[o], types[t], data, counts[c], &got, sizeof got);
           if (s != OCL_REDUCE_OK || !test_matches(&got, &ref, ops[o], types[t], why, sizeof why)) {
             print_error("%s: %s %s n=%zu: %s %s\n", finishes[f], ocl_reduce_op_name(ops[o]),
                         ocl_reduce_type_name(types[t]), counts[c], ocl_reduce_status_name(s),

@@ -61,7 +61,7 @@ static int teardown(void **state) {
 static int has_f64(void) {
   double r;
   const ocl_reduce_status s =
-      ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_F64, NULL, 0, &r);
+      ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_F64, NULL, 0, &r, sizeof r);
   if (s == OCL_REDUCE_ERROR_NO_FP64) {
     printf("# skipped: the device has no double precision\n");
     return 0;
@@ -152,13 +152,13 @@ static void check_whole(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_ty
                         const char *name) {
   const size_t elem = ocl_reduce_type_size(type);
   uint64_t got = 0;
-  assert_int_equal(ocl_reduce(ctx, op, type, data, n, &got), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce(ctx, op, type, data, n, &got, sizeof got), OCL_REDUCE_OK);
   expect_bits(got, want, way, name);
   ocl_reduce_buffer *buf = NULL;
   assert_int_equal(ocl_reduce_buffer_create(ctx, (n + 5) * elem, &buf), OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_write(ctx, buf, 5 * elem, data, n * elem), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write( buf, 5 * elem, data, n * elem), OCL_REDUCE_OK);
   got = 0;
-  assert_int_equal(ocl_reduce_buffer_reduce(ctx, op, type, buf, 5, n, &got), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_into(ctx, op, type, ocl_reduce_buffer_input(buf, 5), n, ocl_reduce_host_output(&got, sizeof got)), OCL_REDUCE_OK);
   ocl_reduce_buffer_destroy(buf);
   expect_bits(got, want, way, name);
 }
@@ -178,9 +178,9 @@ static void check_segments(ocl_reduce_context *ctx, ocl_reduce_type type, const 
   }
   uint64_t got[40], want = 0;
   assert_int_equal(ocl_reduce_segments_offsets(ctx, OCL_REDUCE_SUM_REPRODUCIBLE, type,
-                                               ocl_reduce_host_input(data), count,
-                                               ocl_reduce_host_input(offsets),
-                                               ocl_reduce_host_output(got)),
+                                               ocl_reduce_host_input(data, n * elem), count,
+                                               ocl_reduce_host_input(offsets, TEST_BYTES(offsets)),
+                                               ocl_reduce_host_output(got, TEST_BYTES(got))),
                    OCL_REDUCE_OK);
   for (size_t s = 0; s < count; s++) {
     test_repro_sum((const char *)data + offsets[s] * elem, offsets[s + 1] - offsets[s], type,
@@ -198,8 +198,9 @@ static void check_equal_segments(ocl_reduce_context *ctx, ocl_reduce_type type, 
   void *got = malloc(count * elem);
   assert_non_null(got);
   assert_int_equal(ocl_reduce_segments(ctx, OCL_REDUCE_SUM_REPRODUCIBLE, type,
-                                       ocl_reduce_host_input(data), count, length,
-                                       ocl_reduce_host_output(got)),
+                                       ocl_reduce_host_input(data, count * length * elem),
+                                       count, length,
+                                       ocl_reduce_host_output(got, count * elem)),
                    OCL_REDUCE_OK);
   for (size_t s = 0; s < count; s++) {
     char what[96];
@@ -295,10 +296,10 @@ static void shuffled(ocl_reduce_type type) {
     void *data = input((kind)k, type, n, test_rng_next());
     uint64_t first = 0, again = 0, want = 0;
     test_repro_sum(data, n, type, &want);
-    assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, type, data, n, &first),
+    assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, type, data, n, &first, sizeof first),
                      OCL_REDUCE_OK);
     shuffle(data, n, elem);
-    assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, type, data, n, &again),
+    assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, type, data, n, &again, sizeof again),
                      OCL_REDUCE_OK);
     expect_bits(bits_of(&first, type), bits_of(&want, type), "in order", kind_names[k]);
     expect_bits(bits_of(&again, type), bits_of(&want, type), "shuffled", kind_names[k]);
@@ -330,9 +331,9 @@ static void accuracy(ocl_reduce_type type) {
     long double max_abs = 0;
     const long double exact = test_exact_sum(data, n, type, &max_abs);
     uint64_t repro = 0, plain = 0;
-    assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, type, data, n, &repro),
+    assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, type, data, n, &repro, sizeof repro),
                      OCL_REDUCE_OK);
-    assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_SUM, type, data, n, &plain),
+    assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_SUM, type, data, n, &plain, sizeof plain),
                      OCL_REDUCE_OK);
     const long double r = as_long_double(&repro, type), p = as_long_double(&plain, type);
     const long double repro_error = fabsl(r - exact), plain_error = fabsl(p - exact);
@@ -356,13 +357,13 @@ static void test_accuracy_f64(void **state) {
 
 static uint64_t reduce_f32(const float *x, size_t n) {
   float r = -1;
-  assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_F32, x, n, &r),
+  assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_F32, x, n, &r, sizeof r),
                    OCL_REDUCE_OK);
   return bits_of(&r, OCL_REDUCE_F32);
 }
 static uint64_t reduce_f64(const double *x, size_t n) {
   double r = -1;
-  assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_F64, x, n, &r),
+  assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_F64, x, n, &r, sizeof r),
                    OCL_REDUCE_OK);
   return bits_of(&r, OCL_REDUCE_F64);
 }
@@ -443,8 +444,8 @@ static void test_special_values_in_segments(void **state) {
     ocl_reduce_context *ctx = m < SEGMENT_MODES ? segment_ctx[m] : test_ctx;
     const char *way = m < SEGMENT_MODES ? segment_modes[m] : "automatic";
     assert_int_equal(ocl_reduce_segments(ctx, OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_F32,
-                                         ocl_reduce_host_input(x), CASES, LENGTH,
-                                         ocl_reduce_host_output(got)),
+                                         ocl_reduce_host_input(x, TEST_BYTES(x)), CASES, LENGTH,
+                                         ocl_reduce_host_output(got, TEST_BYTES(got))),
                      OCL_REDUCE_OK);
     for (size_t c = 0; c < CASES; c++) {
       float want = 0;
@@ -463,8 +464,9 @@ static void test_multi_cross_device(void **state) {
   float *x = input(KIND_CANCEL, OCL_REDUCE_F32, n, 99);
   const ocl_reduce_op ops[] = {OCL_REDUCE_MAX, OCL_REDUCE_SUM, OCL_REDUCE_MIN};
   float got[3], want_sum, want_max = -INFINITY, want_min = INFINITY;
-  assert_int_equal(ocl_reduce_multi(cross_ctx, ops, 3, OCL_REDUCE_F32, ocl_reduce_host_input(x),
-                                    n, ocl_reduce_host_output(got)),
+  assert_int_equal(ocl_reduce_multi(cross_ctx, ops, 3, OCL_REDUCE_F32,
+                                    ocl_reduce_host_input(x, n * sizeof *x), n,
+                                    ocl_reduce_host_output(got, TEST_BYTES(got))),
                    OCL_REDUCE_OK);
   test_repro_sum(x, n, OCL_REDUCE_F32, &want_sum);
   for (size_t i = 0; i < n; i++) {
@@ -480,11 +482,10 @@ static void test_errors(void **state) {
   (void)state;
   const int i[] = {1, 2};
   int out = 7;
-  expect_error(ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_I32, i, 2, &out),
+  expect_error(ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_I32, i, 2, &out, sizeof out),
                OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "float types only");
   assert_int_equal(out, 7);
-  ocl_reduce_options opts;
-  ocl_reduce_options_init(&opts);
+  ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
   opts.determinism = (ocl_reduce_determinism)7;
   ocl_reduce_context *ctx = NULL;
   expect_error(ocl_reduce_context_create(&opts, &ctx), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,

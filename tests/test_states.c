@@ -27,7 +27,7 @@ static int has_fp64;
 static int setup(void **state) {
   if (test_setup(state))
     return -1;
-  ocl_reduce_context_info info = {.struct_size = sizeof info};
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
   if (ocl_reduce_context_query(test_ctx, &info) != OCL_REDUCE_OK)
     return -1;
   has_fp64 = info.has_fp64;
@@ -77,21 +77,21 @@ typedef struct subject {
 
 static ocl_reduce_status state_of(const subject *s, ocl_reduce_input in, size_t count,
                                   uint64_t index_base, ocl_reduce_output out) {
-  return s->user ? ocl_reduce_custom_state(s->ctx, s->user, in, count, index_base, out)
-                 : ocl_reduce_state(s->ctx, s->op, s->type, in, count, index_base, out);
+  return s->user ? ocl_reduce_partial(s->ctx, s->user, OCL_REDUCE_OP_ELEMENT, in, count, index_base, out)
+                 : ocl_reduce_partial(s->ctx, s->op, s->type, in, count, index_base, out);
 }
 
 static ocl_reduce_status result_of(const subject *s, ocl_reduce_input states, size_t count,
                                    ocl_reduce_output out) {
-  return s->user ? ocl_reduce_custom_states(s->ctx, s->user, states, count, out)
-                 : ocl_reduce_states(s->ctx, s->op, s->type, states, count, out);
+  return s->user ? ocl_reduce_final(s->ctx, s->user, OCL_REDUCE_OP_ELEMENT, states, count, out)
+                 : ocl_reduce_final(s->ctx, s->op, s->type, states, count, out);
 }
 
 /* Built-in operators merge into a state; a user operator's result is its state. */
 static ocl_reduce_status merge_of(const subject *s, ocl_reduce_input states, size_t count,
                                   ocl_reduce_output out) {
-  return s->user ? ocl_reduce_custom_states(s->ctx, s->user, states, count, out)
-                 : ocl_reduce_states_merge(s->ctx, s->op, s->type, states, count, out);
+  return s->user ? ocl_reduce_final(s->ctx, s->user, OCL_REDUCE_OP_ELEMENT, states, count, out)
+                 : ocl_reduce_merge(s->ctx, s->op, s->type, states, count, out);
 }
 
 #define CHECK_OK(call, what)                                                                       \
@@ -110,7 +110,7 @@ static void reduce_in_parts(const subject *s, const void *data, size_t n, const 
   ocl_reduce_buffer *in = NULL, *states_buf = NULL, *out = NULL;
   CHECK_OK(ocl_reduce_buffer_create(s->ctx, (n ? n : 1) * s->elem, &in), what);
   if (n)
-    CHECK_OK(ocl_reduce_buffer_write(s->ctx, in, 0, data, n * s->elem), what);
+    CHECK_OK(ocl_reduce_buffer_write( in, 0, data, n * s->elem), what);
   CHECK_OK(ocl_reduce_buffer_create(s->ctx, (MAX_PARTS + 1) * s->state, &states_buf), what);
   CHECK_OK(ocl_reduce_buffer_create(s->ctx, 2 * s->result, &out), what);
   /* Part p from host memory or the buffer; its state to host memory or to slot p + 1 of the
@@ -120,35 +120,41 @@ static void reduce_in_parts(const subject *s, const void *data, size_t n, const 
     const size_t begin = cut.begin[p], count = cut.begin[p + 1] - begin;
     const ocl_reduce_input part = p % 2
                                       ? ocl_reduce_buffer_input(in, begin)
-                                      : ocl_reduce_host_input((const char *)data + begin * s->elem);
+                                      : ocl_reduce_host_input((const char *)data + begin * s->elem,
+                                                              count * s->elem);
     unsigned char *host_state = states + p * s->state;
     if (p % 3 == 1) {
       CHECK_OK(state_of(s, part, count, begin, ocl_reduce_buffer_output(states_buf, p + 1)), what);
-      CHECK_OK(ocl_reduce_buffer_read(s->ctx, states_buf, (p + 1) * s->state, host_state, s->state),
+      CHECK_OK(ocl_reduce_buffer_read( states_buf, (p + 1) * s->state, host_state, s->state),
                what);
     } else {
-      CHECK_OK(state_of(s, part, count, begin, ocl_reduce_host_output(host_state)), what);
+      CHECK_OK(state_of(s, part, count, begin, ocl_reduce_host_output(host_state, s->state)), what);
       CHECK_OK(
-          ocl_reduce_buffer_write(s->ctx, states_buf, (p + 1) * s->state, host_state, s->state),
+          ocl_reduce_buffer_write( states_buf, (p + 1) * s->state, host_state, s->state),
           what);
     }
   }
-  CHECK_OK(result_of(s, ocl_reduce_host_input(states), cut.count, ocl_reduce_host_output(got[0])),
+  CHECK_OK(result_of(s, ocl_reduce_host_input(states, cut.count * s->state), cut.count,
+                     ocl_reduce_host_output(got[0], s->result)),
            what);
   CHECK_OK(result_of(s, ocl_reduce_buffer_input(states_buf, 1), cut.count,
                      ocl_reduce_buffer_output(out, 1)),
            what);
-  CHECK_OK(ocl_reduce_buffer_read(s->ctx, out, s->result, got[1], s->result), what);
+  CHECK_OK(ocl_reduce_buffer_read( out, s->result, got[1], s->result), what);
   /* A tree: the first h states merged into one (host memory), the rest into another (a buffer),
    * then the two combined. */
   const size_t h = (size_t)test_rng_below(cut.count + 1);
   unsigned char merged[2 * MAX_STATE];
-  CHECK_OK(merge_of(s, ocl_reduce_host_input(states), h, ocl_reduce_host_output(merged)), what);
+  CHECK_OK(merge_of(s, ocl_reduce_host_input(states, h * s->state), h,
+                    ocl_reduce_host_output(merged, s->state)),
+           what);
   CHECK_OK(merge_of(s, ocl_reduce_buffer_input(states_buf, 1 + h), cut.count - h,
                     ocl_reduce_buffer_output(states_buf, 0)),
            what);
-  CHECK_OK(ocl_reduce_buffer_read(s->ctx, states_buf, 0, merged + s->state, s->state), what);
-  CHECK_OK(result_of(s, ocl_reduce_host_input(merged), 2, ocl_reduce_host_output(got[2])), what);
+  CHECK_OK(ocl_reduce_buffer_read( states_buf, 0, merged + s->state, s->state), what);
+  CHECK_OK(result_of(s, ocl_reduce_host_input(merged, 2 * s->state), 2,
+                     ocl_reduce_host_output(got[2], s->result)),
+           what);
   ocl_reduce_buffer_destroy(in);
   ocl_reduce_buffer_destroy(states_buf);
   ocl_reduce_buffer_destroy(out);
@@ -160,17 +166,17 @@ static void reduce_in_parts(const subject *s, const void *data, size_t n, const 
  * which NaN, where several NaNs differ). */
 static int same_bits_promised(ocl_reduce_op op, ocl_reduce_type type, test_mode mode) {
   const int is_float = type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64;
-  switch (op) {
-  case OCL_REDUCE_MIN:
-  case OCL_REDUCE_MAX:
+  switch (test_op_index(op)) {
+  case T_MIN:
+  case T_MAX:
     return mode != MODE_NAN;
-  case OCL_REDUCE_ARGMIN:
-  case OCL_REDUCE_ARGMAX:
-  case OCL_REDUCE_MINMAX:
-  case OCL_REDUCE_SUM_REPRODUCIBLE:
+  case T_ARGMIN:
+  case T_ARGMAX:
+  case T_MINMAX:
+  case T_SUM_REPRODUCIBLE:
     return 1;
-  case OCL_REDUCE_SUM_COMPENSATED:
-  case OCL_REDUCE_MEAN_VAR:
+  case T_SUM_COMPENSATED:
+  case T_MEAN_VAR:
     return 0;
   default:
     return !is_float;
@@ -198,7 +204,7 @@ static void check_builtin(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_
            ctx == cross_ctx ? ", cross_device" : "");
   unsigned char got[3][MAX_STATE], whole[MAX_STATE];
   reduce_in_parts(&s, data, n, what, got);
-  const ocl_reduce_status w = ocl_reduce(ctx, op, type, n ? data : NULL, n, whole);
+  const ocl_reduce_status w = ocl_reduce(ctx, op, type, n ? data : NULL, n, whole, sizeof whole);
   if (w != OCL_REDUCE_OK)
     fail_msg("%s: ocl_reduce: %s", what, ocl_reduce_last_error(ctx));
   for (int k = 0; k < 3; k++) {
@@ -282,7 +288,7 @@ static void test_user_operators_in_parts(void **state) {
       const ocl_reduce_operator_desc *d = ordered ? &test_ordered_descs[w] : &test_custom_descs[w];
       const char *name = ordered ? test_ordered_names[w] : test_custom_names[w];
       ocl_reduce_operator *op = NULL;
-      const ocl_reduce_status made = ocl_reduce_operator_create(test_ctx, d, &op);
+      const ocl_reduce_status made = ocl_reduce_operator_create(d, &op);
       if (made == OCL_REDUCE_ERROR_NO_FP64)
         continue;
       if (made != OCL_REDUCE_OK)
@@ -323,32 +329,32 @@ static void test_user_operators_in_parts(void **state) {
 static void test_bad_arguments_are_named_and_leave_outputs_alone(void **state) {
   (void)state;
   float x[4] = {1, 2, 3, 4}, result = -7.0f;
-  expect_error(ocl_reduce_state(NULL, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(x), 4,
-                                0, ocl_reduce_host_output(&result)),
+  expect_error(ocl_reduce_partial(NULL, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(x, TEST_BYTES(x)), 4,
+                                0, ocl_reduce_host_output(&result, sizeof result)),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "ctx");
-  expect_error(ocl_reduce_state(test_ctx, OCL_REDUCE_AND, OCL_REDUCE_F32, ocl_reduce_host_input(x),
-                                4, 0, ocl_reduce_host_output(&result)),
+  expect_error(ocl_reduce_partial(test_ctx, OCL_REDUCE_AND, OCL_REDUCE_F32, ocl_reduce_host_input(x, TEST_BYTES(x)),
+                                4, 0, ocl_reduce_host_output(&result, sizeof result)),
                OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "integer types only");
-  expect_error(ocl_reduce_state(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(x),
-                                4, 0, ocl_reduce_host_output(NULL)),
+  expect_error(ocl_reduce_partial(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(x, TEST_BYTES(x)),
+                                4, 0, ocl_reduce_host_output(NULL, 0)),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "state");
-  expect_error(ocl_reduce_states(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                                 ocl_reduce_host_input(NULL), 2, ocl_reduce_host_output(&result)),
+  expect_error(ocl_reduce_final(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                 ocl_reduce_host_input(NULL, 0), 2, ocl_reduce_host_output(&result, sizeof result)),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "states");
   /* States beyond the end of their buffer. */
   ocl_reduce_buffer *b = NULL;
   assert_int_equal(ocl_reduce_buffer_create(test_ctx, 2 * sizeof(float), &b), OCL_REDUCE_OK);
-  expect_error(ocl_reduce_states_merge(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+  expect_error(ocl_reduce_merge(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
                                        ocl_reduce_buffer_input(b, 1), 2,
-                                       ocl_reduce_host_output(&result)),
+                                       ocl_reduce_host_output(&result, sizeof result)),
                OCL_REDUCE_ERROR_OUT_OF_RANGE, test_ctx, "states elements [1, 1 + 2)");
   ocl_reduce_buffer_destroy(b);
-  expect_error(ocl_reduce_custom_states(test_ctx, NULL, ocl_reduce_host_input(x), 1,
-                                        ocl_reduce_host_output(&result)),
+  expect_error(ocl_reduce_final(test_ctx, NULL, OCL_REDUCE_OP_ELEMENT, ocl_reduce_host_input(x, TEST_BYTES(x)), 1,
+                                        ocl_reduce_host_output(&result, sizeof result)),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "op");
   assert_true(result == -7.0f);
   assert_int_equal(ocl_reduce_state_size(NULL, OCL_REDUCE_AND, OCL_REDUCE_F32), 0);
-  assert_int_equal(ocl_reduce_state_size(NULL, (ocl_reduce_op)99, OCL_REDUCE_F32), 0);
+  assert_int_equal(ocl_reduce_state_size(NULL, OCL_REDUCE_BUILTIN_OP(99), OCL_REDUCE_F32), 0);
   assert_int_equal(ocl_reduce_state_size(NULL, OCL_REDUCE_MEAN_VAR, OCL_REDUCE_F32),
                    sizeof(ocl_reduce_moments));
 }

@@ -42,7 +42,7 @@ static void *create_and_reduce(void *arg) {
     return NULL;
   }
   int64_t sum = 0;
-  s = ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I64, w->data, ELEMENTS / 2, &sum);
+  s = ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I64, w->data, ELEMENTS / 2, &sum, sizeof sum);
   if (s != OCL_REDUCE_OK)
     snprintf(w->problem, sizeof w->problem, "reduce: %s: %s", ocl_reduce_status_name(s),
              ocl_reduce_last_error(ctx));

@@ -50,7 +50,7 @@ static int self_check(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type
     }
   }
   unsigned char result[8] = {0};
-  *status = ocl_reduce(ctx, op, type, data, N, result);
+  *status = ocl_reduce(ctx, op, type, data, N, result, sizeof result);
   free(data);
   if (*status != OCL_REDUCE_OK)
     return 0;
@@ -126,8 +126,7 @@ static ocl_reduce_context *report_of(const ocl_reduce_device_desc *d, device_rep
   memset(r, 0, sizeof *r);
   r->desc = d;
   r->info.struct_size = sizeof r->info;
-  ocl_reduce_options opts;
-  ocl_reduce_options_init(&opts);
+  ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
   opts.device = d->selector;
   opts.backend = d->backend; /* else AUTO would hand NVIDIA's OpenCL device to CUDA */
   ocl_reduce_context *ctx = NULL;
@@ -253,11 +252,10 @@ static void usage(void) {
 /* -d: the one device a context created with `selector` opens, as ocl_reduce_devices lists it. */
 static int chosen_device(const char *selector, const ocl_reduce_device_desc *devices,
                          size_t count, size_t *index) {
-  ocl_reduce_options opts;
-  ocl_reduce_options_init(&opts);
+  ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
   opts.device = selector;
   ocl_reduce_context *ctx = NULL;
-  ocl_reduce_context_info info = {.struct_size = sizeof info};
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
   ocl_reduce_status s = ocl_reduce_context_create(&opts, &ctx);
   if (s == OCL_REDUCE_OK)
     s = ocl_reduce_context_query(ctx, &info);

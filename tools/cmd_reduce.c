@@ -20,16 +20,21 @@
 static void usage(void) {
   printf("usage: ocl-reduce reduce [options] [FILE]\n"
          "Reads numbers from FILE (default, or '-': stdin) and prints their reduction.\n"
-         "  -o, --op OP         sum, prod, min, max, and, or, xor (default sum)\n"
+         "  -o, --op OP         sum, prod, min, max, and, or, xor, argmin, argmax, minmax,\n"
+         "                      sum_wide, sum_compensated, mean_var, sum_reproducible\n"
+         "                      (default sum)\n"
          "  -t, --type TYPE     i32, u32, i64, u64, f32, f64 (default f64)\n"
          "  -b, --binary        raw little-endian elements of TYPE instead of text\n"
+         "  --determinism D     run_to_run (default) or cross_device: float sums give the same\n"
+         "                      bits on every device\n"
          "  -d, --device DEV    the device, as OCL_REDUCE_DEVICE (P:D, cuda:N, pocl, intel,\n"
          "                      nvidia, cuda, cpu, gpu, or part of its name)\n"
          "  -v, --verbose       say on stderr what ran where\n"
          "  -h, --help          this text\n"
          "Text: numbers separated by spaces, newlines or commas; integers in decimal or 0x hex\n"
          "(010 is ten); floats as C writes them, inf and nan included. A number the type cannot\n"
-         "hold is an error.\n");
+         "hold is an error. Structured results print their fields: argmin/argmax 'value index',\n"
+         "minmax 'min max', mean_var 'count mean m2'.\n");
 }
 
 /* An integer of the text: a sign, then decimal or 0x hex digits. Sets *valid (the syntax) and
@@ -158,24 +163,33 @@ static FILE *open_input(const char *path, int binary) {
 }
 
 static int parse_args(int argc, char **argv, ocl_reduce_op *op, ocl_reduce_type *type,
-                      int *binary, int *verbose, const char **path) {
+                      ocl_reduce_determinism *determinism, int *binary, int *verbose,
+                      const char **path) {
   static const struct option longs[] = {
       {"op", required_argument, NULL, 'o'},     {"type", required_argument, NULL, 't'},
       {"binary", no_argument, NULL, 'b'},       {"device", required_argument, NULL, 'd'},
       {"verbose", no_argument, NULL, 'v'},      {"help", no_argument, NULL, 'h'},
-      {NULL, 0, NULL, 0}};
+      {"determinism", required_argument, NULL, 'D'}, {NULL, 0, NULL, 0}};
   optind = 1;
   opterr = 0;
   for (int c; (c = getopt_long(argc, argv, ":o:t:bd:vh", longs, NULL)) != -1;) {
     int found = 0;
     switch (c) {
     case 'o':
-      for (int o = 0; o <= OCL_REDUCE_XOR; o++) /* scalar operators: one element printed */
-        if (!strcmp(optarg, ocl_reduce_op_name((ocl_reduce_op)o)))
-          *op = (ocl_reduce_op)o, found = 1;
+      for (int o = 0; o < OCL_REDUCE_BUILTIN_OPS; o++)
+        if (!strcmp(optarg, ocl_reduce_op_name(OCL_REDUCE_BUILTIN_OP(o))))
+          *op = OCL_REDUCE_BUILTIN_OP(o), found = 1;
       if (!found)
-        return tool_usage_error("reduce", "--op: unknown operator '%s' (sum, prod, min, max, "
-                                          "and, or, xor)", optarg);
+        return tool_usage_error("reduce", "--op: unknown operator '%s' (see --help)", optarg);
+      break;
+    case 'D':
+      if (!strcmp(optarg, "run_to_run"))
+        *determinism = OCL_REDUCE_RUN_TO_RUN;
+      else if (!strcmp(optarg, "cross_device"))
+        *determinism = OCL_REDUCE_CROSS_DEVICE;
+      else
+        return tool_usage_error("reduce", "--determinism: '%s' is not run_to_run or cross_device",
+                                optarg);
       break;
     case 't':
       for (int t = 0; t < OCL_REDUCE_TYPE_COUNT; t++)
@@ -198,12 +212,54 @@ static int parse_args(int argc, char **argv, ocl_reduce_op *op, ocl_reduce_type 
   return -1;
 }
 
+/* One value of the type, as the tool prints it. */
+static void print_value(const void *value, ocl_reduce_type type) {
+  switch (type) {
+  case OCL_REDUCE_I32: printf("%" PRId32, *(const int32_t *)value); break;
+  case OCL_REDUCE_U32: printf("%" PRIu32, *(const uint32_t *)value); break;
+  case OCL_REDUCE_I64: printf("%" PRId64, *(const int64_t *)value); break;
+  case OCL_REDUCE_U64: printf("%" PRIu64, *(const uint64_t *)value); break;
+  case OCL_REDUCE_F32: printf("%.9g", (double)*(const float *)value); break;
+  case OCL_REDUCE_F64: printf("%.17g", *(const double *)value); break;
+  }
+}
+
+/* The result's fields on one line: the structured operators' layouts (ocl_reduce.h). */
+static void print_result(const void *result, ocl_reduce_op op, ocl_reduce_type type) {
+  if (op == OCL_REDUCE_ARGMIN || op == OCL_REDUCE_ARGMAX) {
+    const ocl_reduce_arg *arg = result;
+    print_value(&arg->value, type);
+    if (arg->index == UINT64_MAX)
+      printf(" none\n");
+    else
+      printf(" %" PRIu64 "\n", arg->index);
+  } else if (op == OCL_REDUCE_MINMAX) {
+    print_value(result, type);
+    printf(" ");
+    print_value((const unsigned char *)result + ocl_reduce_type_size(type), type);
+    printf("\n");
+  } else if (op == OCL_REDUCE_MEAN_VAR) {
+    const ocl_reduce_moments *m = result;
+    printf("%" PRIu64 " %.17g %.17g\n", m->count, m->mean, m->m2);
+  } else if (op == OCL_REDUCE_SUM_WIDE) {
+    /* i32 -> int64_t, u32 -> uint64_t, f32 -> double */
+    print_value(result, type == OCL_REDUCE_I32   ? OCL_REDUCE_I64
+                        : type == OCL_REDUCE_U32 ? OCL_REDUCE_U64
+                                                 : OCL_REDUCE_F64);
+    printf("\n");
+  } else {
+    print_value(result, type);
+    printf("\n");
+  }
+}
+
 int cmd_reduce(int argc, char **argv) {
   ocl_reduce_op op = OCL_REDUCE_SUM;
   ocl_reduce_type type = OCL_REDUCE_F64;
+  ocl_reduce_determinism determinism = OCL_REDUCE_DETERMINISM_DEFAULT;
   int binary = 0, verbose = 0;
   const char *path = NULL;
-  const int done = parse_args(argc, argv, &op, &type, &binary, &verbose, &path);
+  const int done = parse_args(argc, argv, &op, &type, &determinism, &binary, &verbose, &path);
   if (done >= 0)
     return done;
   FILE *in = open_input(path, binary);
@@ -223,16 +279,18 @@ int cmd_reduce(int argc, char **argv) {
     free(data);
     return 1;
   }
+  ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
+  opts.determinism = determinism;
   ocl_reduce_context *ctx = NULL;
-  ocl_reduce_status s = ocl_reduce_context_create(NULL, &ctx);
+  ocl_reduce_status s = ocl_reduce_context_create(&opts, &ctx);
   if (s != OCL_REDUCE_OK) {
     free(data);
     return tool_fail("creating a context", s, NULL);
   }
-  unsigned char result[8] = {0};
-  s = ocl_reduce(ctx, op, type, data, count, result);
+  unsigned char result[64] = {0};
+  s = ocl_reduce(ctx, op, type, data, count, result, sizeof result);
   if (s == OCL_REDUCE_OK && verbose) {
-    ocl_reduce_context_info info = {.struct_size = sizeof info};
+    ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
     ocl_reduce_context_query(ctx, &info);
     fprintf(stderr, "%s of %zu %s on %s / %s (%s path)\n", ocl_reduce_op_name(op), count,
             ocl_reduce_type_name(type), info.platform_name, info.device_name,
@@ -242,14 +300,7 @@ int cmd_reduce(int argc, char **argv) {
   if (s != OCL_REDUCE_OK) {
     rc = tool_fail("reducing", s, ctx);
   } else {
-    switch (type) {
-    case OCL_REDUCE_I32: printf("%" PRId32 "\n", *(int32_t *)result); break;
-    case OCL_REDUCE_U32: printf("%" PRIu32 "\n", *(uint32_t *)result); break;
-    case OCL_REDUCE_I64: printf("%" PRId64 "\n", *(int64_t *)result); break;
-    case OCL_REDUCE_U64: printf("%" PRIu64 "\n", *(uint64_t *)result); break;
-    case OCL_REDUCE_F32: printf("%.9g\n", (double)*(float *)result); break;
-    case OCL_REDUCE_F64: printf("%.17g\n", *(double *)result); break;
-    }
+    print_result(result, op, type);
   }
   ocl_reduce_context_destroy(ctx);
   free(data);

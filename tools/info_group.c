@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ocl_reduce_group.h"
 #include "tool.h"
 
 /* An exact i64 sum of 2^24 small integers over the group: 1 when it matches the host's. */
@@ -17,7 +18,8 @@ static int group_self_check(ocl_reduce_group *g, ocl_reduce_status *status) {
   for (size_t i = 0; i < N; i++)
     expect += data[i] = (int64_t)((i * 2654435761u) % 201) - 100;
   *status = ocl_reduce_group_reduce(g, OCL_REDUCE_SUM, OCL_REDUCE_I64,
-                                    ocl_reduce_group_host_input(data), N, &got);
+                                    ocl_reduce_group_host_input(data, N * sizeof *data), N, &got,
+                                    sizeof got);
   free(data);
   return *status == OCL_REDUCE_OK && got == expect;
 }
@@ -39,7 +41,7 @@ int info_group(const char *devices, int json) {
   else
     printf("group of %zu device%s (%s):\n", n, n == 1 ? "" : "s", devices);
   for (size_t d = 0; d < n; d++) {
-    ocl_reduce_context_info info = {.struct_size = sizeof info};
+    ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
     ocl_reduce_context_query(ocl_reduce_group_context(g, d), &info);
     char where[32];
     if (info.backend == OCL_REDUCE_BACKEND_CUDA)

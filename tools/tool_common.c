@@ -32,8 +32,7 @@ double tool_median(double *values, size_t n) {
 }
 
 ocl_reduce_status tool_opencl_context(ocl_reduce_context **ctx, ocl_reduce_context_info *info) {
-  ocl_reduce_options opts;
-  ocl_reduce_options_init(&opts);
+  ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
   opts.backend = OCL_REDUCE_BACKEND_OPENCL;
   memset(info, 0, sizeof *info);
   info->struct_size = sizeof *info;

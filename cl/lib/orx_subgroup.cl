@@ -27,12 +27,15 @@
 #include "orx_contract.h"
 #include "lib/orx_dialect.cl"
 
-#if ORX_SG_IMPL == ORX_SG_KHR || ORX_SG_IMPL == ORX_SG_BUILTIN
+/* cl_khr_subgroups wants its pragma where the compiler announces the extension (OpenCL C 2.x);
+ * OpenCL C 3.0's subgroup feature needs none, and a compiler that offers the functions without
+ * the macro warns that the extension is "unsupported" (Intel's CPU runtime). */
+#if (ORX_SG_IMPL == ORX_SG_KHR || ORX_SG_IMPL == ORX_SG_BUILTIN) && defined(cl_khr_subgroups) && \
+    !defined(__opencl_c_subgroups)
 #pragma OPENCL EXTENSION cl_khr_subgroups : enable
 #endif
-#if ORX_SG_IMPL == ORX_SG_KHR
-#pragma OPENCL EXTENSION cl_khr_subgroup_shuffle : enable
-#endif
+/* cl_khr_subgroup_shuffle only adds built-in functions, which need no pragma: clang-based
+ * compilers (PoCL 5) warn that it is "unknown or does not require pragma". */
 #if ORX_SG_IMPL == ORX_SG_INTEL
 #pragma OPENCL EXTENSION cl_intel_subgroups : enable
 #endif

@@ -23,9 +23,7 @@ static ocl_reduce_status new_buffer(ocl_reduce_context *ctx, orx_mem *mem, size_
 
 ocl_reduce_status ocl_reduce_buffer_create(ocl_reduce_context *ctx, size_t bytes,
                                            ocl_reduce_buffer **out) {
-  if (!ctx)
-    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
-                    "ocl_reduce_buffer_create: ctx is NULL");
+  ORX_CHECK_CTX(ctx, "ocl_reduce_buffer_create");
   ORX_CHECK_ARG(ctx, out, "ocl_reduce_buffer_create: out is NULL");
   *out = NULL;
   ORX_CHECK_ARG(ctx, bytes > 0, "ocl_reduce_buffer_create: bytes is 0");
@@ -41,9 +39,7 @@ ocl_reduce_status ocl_reduce_buffer_create(ocl_reduce_context *ctx, size_t bytes
 
 ocl_reduce_status ocl_reduce_buffer_wrap_opencl(ocl_reduce_context *ctx, void *cl_mem,
                                                 ocl_reduce_buffer **out) {
-  if (!ctx)
-    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
-                    "ocl_reduce_buffer_wrap_opencl: ctx is NULL");
+  ORX_CHECK_CTX(ctx, "ocl_reduce_buffer_wrap_opencl");
   ORX_CHECK_ARG(ctx, out, "ocl_reduce_buffer_wrap_opencl: out is NULL");
   *out = NULL;
   ORX_CHECK_ARG(ctx, cl_mem, "ocl_reduce_buffer_wrap_opencl: cl_mem is NULL");
@@ -58,9 +54,7 @@ ocl_reduce_status ocl_reduce_buffer_wrap_opencl(ocl_reduce_context *ctx, void *c
 
 ocl_reduce_status ocl_reduce_buffer_wrap_cuda(ocl_reduce_context *ctx, uint64_t device_pointer,
                                               size_t bytes, ocl_reduce_buffer **out) {
-  if (!ctx)
-    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
-                    "ocl_reduce_buffer_wrap_cuda: ctx is NULL");
+  ORX_CHECK_CTX(ctx, "ocl_reduce_buffer_wrap_cuda");
   ORX_CHECK_ARG(ctx, out, "ocl_reduce_buffer_wrap_cuda: out is NULL");
   *out = NULL;
   ORX_CHECK_ARG(ctx, device_pointer, "ocl_reduce_buffer_wrap_cuda: device_pointer is 0");
@@ -83,43 +77,35 @@ void ocl_reduce_buffer_destroy(ocl_reduce_buffer *buf) {
   free(buf);
 }
 
-ocl_reduce_status ocl_reduce_buffer_size(const ocl_reduce_buffer *buf, size_t *bytes) {
-  if (!buf || !bytes)
-    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "ocl_reduce_buffer_size: %s is NULL",
-                    buf ? "bytes" : "buf");
-  *bytes = buf->bytes;
-  return OCL_REDUCE_OK;
-}
+size_t ocl_reduce_buffer_size(const ocl_reduce_buffer *buf) { return buf ? buf->bytes : 0; }
 
-/* Checks shared by read and write: the buffer belongs to ctx and the range lies inside it. */
-static ocl_reduce_status check_copy(ocl_reduce_context *ctx, const char *function,
-                                    const ocl_reduce_buffer *buf, size_t offset,
-                                    const void *host, size_t bytes) {
-  if (!ctx)
-    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", function);
-  ORX_CHECK_ARG(ctx, buf, "%s: buf is NULL", function);
-  ORX_CHECK_ARG(ctx, buf->ctx == ctx, "%s: buf belongs to another context", function);
-  ORX_CHECK_ARG(ctx, host || bytes == 0, "%s: the host pointer is NULL and bytes is %zu",
+/* Checks shared by read and write: a buffer, and the range inside it. Failures are recorded on
+ * the buffer's context. */
+static ocl_reduce_status check_copy(const char *function, const ocl_reduce_buffer *buf,
+                                    size_t offset, const void *host, size_t bytes) {
+  ORX_CHECK_ARG(NULL, buf, "%s: buf is NULL", function);
+  ORX_CHECK_ARG(buf->ctx, host || bytes == 0, "%s: the host pointer is NULL and bytes is %zu",
                 function, bytes);
   if (offset > buf->bytes || bytes > buf->bytes - offset)
-    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_RANGE,
+    return orx_fail(buf->ctx, OCL_REDUCE_ERROR_OUT_OF_RANGE,
                     "%s: bytes [%zu, %zu + %zu) reach beyond the buffer's %zu bytes", function,
                     offset, offset, bytes, buf->bytes);
   return OCL_REDUCE_OK;
 }
 
-ocl_reduce_status ocl_reduce_buffer_write(ocl_reduce_context *ctx, ocl_reduce_buffer *buf,
-                                          size_t offset_bytes, const void *src, size_t bytes) {
-  ORX_FORWARD(check_copy(ctx, "ocl_reduce_buffer_write", buf, offset_bytes, src, bytes));
+ocl_reduce_status ocl_reduce_buffer_write(ocl_reduce_buffer *buf, size_t offset, const void *src,
+                                          size_t bytes) {
+  ORX_FORWARD(check_copy("ocl_reduce_buffer_write", buf, offset, src, bytes));
   if (bytes == 0)
     return OCL_REDUCE_OK;
-  return orx_device_write(ctx, buf->mem, offset_bytes, src, bytes);
+  return orx_device_write(buf->ctx, buf->mem, offset, src, bytes);
 }
 
-ocl_reduce_status ocl_reduce_buffer_read(ocl_reduce_context *ctx, const ocl_reduce_buffer *buf,
-                                         size_t offset_bytes, void *dst, size_t bytes) {
-  ORX_FORWARD(check_copy(ctx, "ocl_reduce_buffer_read", buf, offset_bytes, dst, bytes));
+ocl_reduce_status ocl_reduce_buffer_read(const ocl_reduce_buffer *buf, size_t offset, void *dst,
+                                         size_t bytes) {
+  ORX_FORWARD(check_copy("ocl_reduce_buffer_read", buf, offset, dst, bytes));
   if (bytes == 0)
     return OCL_REDUCE_OK;
-  return ctx->ops->read(ctx, ctx->backend, buf->mem, offset_bytes, dst, bytes);
+  ocl_reduce_context *ctx = buf->ctx;
+  return ctx->ops->read(ctx, ctx->backend, buf->mem, offset, dst, bytes);
 }

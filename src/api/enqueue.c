@@ -8,8 +8,7 @@
 ocl_reduce_status ocl_reduce_enqueue_wait(ocl_reduce_context *ctx, void *const *events,
                                           size_t count) {
   static const char function[] = "ocl_reduce_enqueue_wait";
-  if (!ctx)
-    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", function);
+  ORX_CHECK_CTX(ctx, function);
   ORX_CHECK_ARG(ctx, events || count == 0, "%s: events is NULL and count is %zu", function,
                 count);
   for (size_t i = 0; i < count; i++)
@@ -19,8 +18,7 @@ ocl_reduce_status ocl_reduce_enqueue_wait(ocl_reduce_context *ctx, void *const *
 
 ocl_reduce_status ocl_reduce_enqueue_marker(ocl_reduce_context *ctx, void **event) {
   static const char function[] = "ocl_reduce_enqueue_marker";
-  if (!ctx)
-    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", function);
+  ORX_CHECK_CTX(ctx, function);
   ORX_CHECK_ARG(ctx, event, "%s: event is NULL", function);
   void *marker = NULL;
   ORX_FORWARD(ctx->ops->enqueue_marker(ctx, ctx->backend, &marker));
@@ -29,7 +27,6 @@ ocl_reduce_status ocl_reduce_enqueue_marker(ocl_reduce_context *ctx, void **even
 }
 
 ocl_reduce_status ocl_reduce_finish(ocl_reduce_context *ctx) {
-  if (!ctx)
-    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "ocl_reduce_finish: ctx is NULL");
+  ORX_CHECK_CTX(ctx, "ocl_reduce_finish");
   return ctx->ops->finish(ctx, ctx->backend);
 }

@@ -12,19 +12,18 @@
 int ocl_reduce_version(void) { return OCL_REDUCE_VERSION; }
 
 /* The smallest struct_size each output struct has had: its size in the version that gave it
- * struct_size (0.1). Fields appended later are written only where the caller's struct_size
- * reaches them. */
+ * struct_size (0.1; 0.2 kept the layouts). Fields appended later are written only where the
+ * caller's struct_size reaches them. */
 enum {
   FIRST_DEVICE_DESC_SIZE = sizeof(ocl_reduce_device_desc),
   FIRST_CONTEXT_INFO_SIZE = sizeof(ocl_reduce_context_info)
 };
 
 /* Writes the library's `full` struct into the caller's struct of `caller_size` bytes: the fields
- * that fit, zeros past the ones this version knows, and struct_size kept as the caller set it. */
+ * that fit, and struct_size kept as the caller set it. Nothing past the fields this version
+ * knows is written: a caller's larger struct keeps what it holds there. */
 static void write_sized(void *caller, size_t caller_size, const void *full, size_t full_size) {
   memcpy(caller, full, caller_size < full_size ? caller_size : full_size);
-  if (caller_size > full_size)
-    memset((char *)caller + full_size, 0, caller_size - full_size);
   memcpy(caller, &caller_size, sizeof caller_size);
 }
 
@@ -48,10 +47,10 @@ ocl_reduce_status ocl_reduce_devices(ocl_reduce_device_desc *out, size_t capacit
     return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "ocl_reduce_devices: %s is NULL",
                     count ? "out" : "count");
   const size_t stride = capacity > 0 ? out->struct_size : 0;
-  if (capacity > 0 && stride < FIRST_DEVICE_DESC_SIZE)
+  if (capacity > 0 && (stride < FIRST_DEVICE_DESC_SIZE || stride > OCL_REDUCE_STRUCT_SIZE_MAX))
     return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
-                    "ocl_reduce_devices: out[0].struct_size is %zu; set it to "
-                    "sizeof(ocl_reduce_device_desc) (%zu)",
+                    "ocl_reduce_devices: out[0].struct_size is %zu, not "
+                    "sizeof(ocl_reduce_device_desc) (%zu): start from OCL_REDUCE_DEVICE_DESC_INIT",
                     stride, sizeof *out);
   /* This version's layout (the usual case): listed straight into out, once. */
   if (capacity == 0 || stride == sizeof *out) {
@@ -81,13 +80,13 @@ ocl_reduce_status ocl_reduce_devices(ocl_reduce_device_desc *out, size_t capacit
 }
 
 ocl_reduce_status ocl_reduce_context_query(ocl_reduce_context *ctx, ocl_reduce_context_info *info) {
-  if (!ctx)
-    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
-                    "ocl_reduce_context_query: ctx is NULL");
+  ORX_CHECK_CTX(ctx, "ocl_reduce_context_query");
   ORX_CHECK_ARG(ctx, info, "ocl_reduce_context_query: info is NULL");
-  ORX_CHECK_ARG(ctx, info->struct_size >= FIRST_CONTEXT_INFO_SIZE,
-                "ocl_reduce_context_query: info->struct_size is %zu; set it to "
-                "sizeof(ocl_reduce_context_info) (%zu)",
+  ORX_CHECK_ARG(ctx,
+                info->struct_size >= FIRST_CONTEXT_INFO_SIZE &&
+                    info->struct_size <= OCL_REDUCE_STRUCT_SIZE_MAX,
+                "ocl_reduce_context_query: info->struct_size is %zu, not sizeof "
+                "(ocl_reduce_context_info) (%zu): start from OCL_REDUCE_CONTEXT_INFO_INIT",
                 info->struct_size, sizeof *info);
   ocl_reduce_context_info r;
   memset(&r, 0, sizeof r);
@@ -113,7 +112,7 @@ ocl_reduce_status ocl_reduce_context_query(ocl_reduce_context *ctx, ocl_reduce_c
   r.max_alloc_bytes = ctx->caps.max_alloc_bytes;
   r.global_mem_bytes = ctx->caps.global_mem_bytes;
   /* What the f32 sum runs with; its subgroup size is the compiled kernel's. */
-  const orx_request request = orx_reduce_request(OCL_REDUCE_SUM, OCL_REDUCE_F32);
+  const orx_request request = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
   orx_plan plan;
   orx_plan_make(&ctx->target, &request, &plan);
   r.work_group_size = plan.policy.wg_size;
@@ -132,9 +131,7 @@ ocl_reduce_status ocl_reduce_context_query(ocl_reduce_context *ctx, ocl_reduce_c
 }
 
 ocl_reduce_status ocl_reduce_last_kernel_ns(const ocl_reduce_context *ctx, uint64_t *ns) {
-  if (!ctx)
-    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
-                    "ocl_reduce_last_kernel_ns: ctx is NULL");
+  ORX_CHECK_CTX(ctx, "ocl_reduce_last_kernel_ns");
   ocl_reduce_context *mut = (ocl_reduce_context *)ctx; /* only its error text changes */
   ORX_CHECK_ARG(mut, ns, "ocl_reduce_last_kernel_ns: ns is NULL");
   ORX_CHECK_ARG(mut, ctx->profiling,
@@ -148,17 +145,17 @@ ocl_reduce_status ocl_reduce_describe_plan(ocl_reduce_context *ctx, ocl_reduce_o
                                            ocl_reduce_type type, size_t count,
                                            size_t segment_length, char *text, size_t capacity) {
   static const char function[] = "ocl_reduce_describe_plan";
-  if (!ctx)
-    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", function);
+  ORX_CHECK_CTX(ctx, function);
   ORX_CHECK_ARG(ctx, text && capacity > 0, "%s: text is NULL or capacity is 0", function);
-  ORX_FORWARD(orx_check_op_type(ctx, function, op, type));
-  orx_request request = orx_reduce_request(orx_context_op(ctx, op, type), type);
+  orx_op_call call;
+  ORX_FORWARD(orx_resolve_op(ctx, function, op, type, &call));
+  orx_request request = orx_op_request(&call);
   if (segment_length) {
     request.entry = ORX_ENTRY_SEGMENTS;
     request.shape.count = count / segment_length;
     request.shape.length = segment_length;
     request.shape.elements = (uint64_t)request.shape.count * segment_length;
-    request.shape.elem = orx_type_size(type);
+    request.shape.elem = call.elem;
   }
   orx_plan plan;
   orx_plan_make(&ctx->target, &request, &plan);

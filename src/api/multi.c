@@ -1,7 +1,9 @@
 /* =================================================================================================
- * multi.c: ocl_reduce_multi, several operators over the same array in one pass: argument checks
- * and the count == 0 answer; the run is run_array.c's.
+ * multi.c: ocl_reduce_multi, several operators over the same array: argument checks, then one
+ * pass for scalar built-in operators (run_array.c's multi-operator kernel), or one reduction per
+ * operator where any other operator is among them.
  * ============================================================================================== */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/context.h"
@@ -9,35 +11,37 @@
 
 static const char function[] = "ocl_reduce_multi";
 
-/* Writes the operators' identities to the results (count == 0). */
-static ocl_reduce_status write_identities(ocl_reduce_context *ctx, const ocl_reduce_op *ops,
-                                          size_t op_count, ocl_reduce_type type,
-                                          const orx_io *out) {
-  const size_t size = orx_type_size(type);
-  unsigned char values[OCL_REDUCE_MULTI_MAX_OPS * 8];
-  for (size_t k = 0; k < op_count; k++)
-    orx_write_identity(ops[k], type, values + k * size);
-  if (out->host_out) {
-    memcpy(out->host_out, values, op_count * size);
-    return OCL_REDUCE_OK;
+/* Whether the operators share one pass: scalar built-ins as the context runs them (a state
+ * operator, user operators and SUM under OCL_REDUCE_CROSS_DEVICE included, has no slot in the
+ * multi-operator kernel), their ids into `ids`. */
+static int one_pass(const orx_op_call *calls, size_t op_count, orx_op_id *ids) {
+  for (size_t k = 0; k < op_count; k++) {
+    if (calls[k].builtin < 0 || orx_operator_is_state(&calls[k].op))
+      return 0;
+    ids[k] = calls[k].builtin;
   }
-  return ctx->ops->write(ctx, ctx->backend, out->mem, out->offset * size, values, op_count * size);
+  return 1;
 }
 
-/* A context whose SUM is another operator (OCL_REDUCE_CROSS_DEVICE) takes one reduction per
- * operator: a state operator has no slot in the multi-operator kernel. */
-static ocl_reduce_status reduce_one_by_one(ocl_reduce_context *ctx, const ocl_reduce_op *ops,
-                                           size_t op_count, ocl_reduce_type type,
-                                           const orx_io *in, size_t count, const orx_io *out) {
-  const size_t size = orx_type_size(type);
+/* Result k at k * slot bytes of the output, one reduction each. A buffer receives each result in
+ * place where slot is a multiple of its size; otherwise through host memory (that call waits). */
+static ocl_reduce_status one_by_one(ocl_reduce_context *ctx, const orx_op_call *calls,
+                                    size_t op_count, size_t slot, const orx_io *in, size_t count,
+                                    const orx_io *out) {
   for (size_t k = 0; k < op_count; k++) {
-    const orx_request request = orx_reduce_request(orx_context_op(ctx, ops[k], type), type);
-    orx_io slot = *out;
-    if (slot.host_out)
-      slot.host_out = (unsigned char *)slot.host_out + k * size;
+    const size_t size = calls[k].result_bytes;
+    orx_io target = *out;
+    unsigned char value[ORX_RESULT_SLOT_BYTES];
+    const size_t byte = (out->offset + k) * slot;
+    if (out->host_out)
+      target.host_out = (unsigned char *)out->host_out + k * slot;
+    else if (byte % size == 0)
+      target.offset = byte / size;
     else
-      slot.offset += k;
-    ORX_FORWARD(orx_run_reduce(ctx, &request, in, count, 0, &slot));
+      target = (orx_io){NULL, value, NULL, 0, 1};
+    ORX_FORWARD(orx_run_call(ctx, &calls[k], ORX_STAGE_WHOLE, in, count, 0, &target));
+    if (!out->host_out && byte % size != 0)
+      ORX_FORWARD(orx_device_write(ctx, out->mem, byte, value, size));
   }
   return OCL_REDUCE_OK;
 }
@@ -45,29 +49,30 @@ static ocl_reduce_status reduce_one_by_one(ocl_reduce_context *ctx, const ocl_re
 ocl_reduce_status ocl_reduce_multi(ocl_reduce_context *ctx, const ocl_reduce_op *ops,
                                    size_t op_count, ocl_reduce_type type, ocl_reduce_input input,
                                    size_t count, ocl_reduce_output results) {
-  if (!ctx)
-    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", function);
+  ORX_CHECK_CTX(ctx, function);
   ORX_CHECK_ARG(ctx, ops, "%s: ops is NULL", function);
   ORX_CHECK_ARG(ctx, op_count >= 1 && op_count <= OCL_REDUCE_MULTI_MAX_OPS,
                 "%s: op_count is %zu, not 1 .. %d", function, op_count, OCL_REDUCE_MULTI_MAX_OPS);
+  orx_op_call calls[OCL_REDUCE_MULTI_MAX_OPS];
+  size_t slot = 0;
   for (size_t k = 0; k < op_count; k++) {
-    ORX_FORWARD(orx_check_op_type(ctx, function, ops[k], type));
-    if (orx_op_flags(ops[k]) & ORX_OPF_STATE)
-      return orx_fail(ctx, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION,
-                      "%s: ops[%zu] is %s, a structured operator; ocl_reduce_multi applies scalar "
-                      "operators (sum, prod, min, max, and, or, xor)",
-                      function, k, orx_op_name(ops[k]));
+    char name[64];
+    snprintf(name, sizeof name, "%s: ops[%zu]", function, k);
+    ORX_FORWARD(orx_resolve_op(ctx, name, ops[k], type, &calls[k]));
+    ORX_CHECK_ARG(ctx, calls[k].elem == calls[0].elem && calls[k].type == calls[0].type,
+                  "%s: ops[%zu] (%s) reduces elements of another type than ops[0] (%s)", function,
+                  k, calls[k].name, calls[0].name);
+    if (calls[k].result_bytes > slot)
+      slot = calls[k].result_bytes;
   }
-  const size_t size = orx_type_size(type);
+  const size_t elem = calls[0].elem;
   orx_io in, out;
-  ORX_FORWARD(orx_resolve_output(ctx, function, "results", &results, size, op_count, &out));
-  ORX_FORWARD(orx_resolve_input(ctx, function, "input", &input, size, count, &in));
-  ORX_FORWARD(orx_check_disjoint(ctx, function, "the input", &in, count * size, &out,
-                                 op_count * size, size, size));
-  if (count == 0)
-    return write_identities(ctx, ops, op_count, type, &out);
-  for (size_t k = 0; k < op_count; k++)
-    if (orx_context_op(ctx, ops[k], type) != ops[k])
-      return reduce_one_by_one(ctx, ops, op_count, type, &in, count, &out);
-  return orx_run_multi(ctx, ops, op_count, type, &in, count, &out);
+  ORX_FORWARD(orx_resolve_output(ctx, function, "results", &results, slot, op_count, &out));
+  ORX_FORWARD(orx_resolve_input(ctx, function, "input", &input, elem, count, &in));
+  ORX_FORWARD(orx_check_disjoint(ctx, function, "the input", &in, count * elem, &out,
+                                 op_count * slot, slot, elem));
+  orx_op_id ids[OCL_REDUCE_MULTI_MAX_OPS];
+  if (count > 0 && one_pass(calls, op_count, ids))
+    return orx_run_multi(ctx, ids, op_count, calls[0].type, &in, count, &out);
+  return one_by_one(ctx, calls, op_count, slot, &in, count, &out);
 }

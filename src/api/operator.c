@@ -1,15 +1,15 @@
 /* =================================================================================================
- * operator.c: user-defined operators (ocl_reduce_operator_create / _destroy). The descriptor is
- * checked, its names become the contract's ORX_HOST_NAMES defines ahead of its source
- * (core/user_operator.c), and a probe kernel built from both (cl/kernels/operator_probe.cl) reports
- * the sizes the device compiler gives the two types, which must be the application's.
+ * operator.c: operators as values: user-defined operators (ocl_reduce_operator_create / _destroy),
+ * made from a checked descriptor alone (core/user_operator.c makes them ready on each context at
+ * first use), and the names and result sizes of every operator.
  * ============================================================================================== */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/context.h"
-#include "core/launch.h"
+#include "core/ids.h"
+#include "core/io.h"
 #include "core/user_operator.h"
 
 static const char function[] = "ocl_reduce_operator_create";
@@ -56,96 +56,91 @@ typedef struct named_field {
   int is_type;
 } named_field;
 
-static ocl_reduce_status check_desc(ocl_reduce_context *ctx, const ocl_reduce_operator_desc *d,
+static ocl_reduce_status check_desc(const ocl_reduce_operator_desc *d,
                                     const named_field *names, size_t count) {
-  ORX_CHECK_ARG(ctx, d->source && d->source[0], "%s: desc->source is %s", function,
+  ORX_CHECK_ARG(NULL, d->source && d->source[0], "%s: desc->source is %s", function,
                 d->source ? "empty" : "NULL");
   for (size_t i = 0; i < count; i++) {
-    ORX_CHECK_ARG(ctx, names[i].value, "%s: desc->%s is NULL", function, names[i].field);
-    ORX_CHECK_ARG(ctx, is_name(names[i].value, names[i].is_type),
+    ORX_CHECK_ARG(NULL, names[i].value, "%s: desc->%s is NULL", function, names[i].field);
+    ORX_CHECK_ARG(NULL, is_name(names[i].value, names[i].is_type),
                   "%s: desc->%s (\"%.80s\") is not %s of at most %d characters outside the "
                   "library's orx_/ORX_ names",
                   function, names[i].field, names[i].value,
                   names[i].is_type ? "a type name" : "a C identifier", ORX_NAME_MAX);
     /* Types may be OpenCL's own (float); functions must be the source's. */
-    ORX_CHECK_ARG(ctx, names[i].is_type || mentions(d->source, names[i].value),
+    ORX_CHECK_ARG(NULL, names[i].is_type || mentions(d->source, names[i].value),
                   "%s: desc->%s names \"%s\", which desc->source does not contain", function,
                   names[i].field, names[i].value);
   }
-  ORX_CHECK_ARG(ctx, d->element_size >= 1 && d->element_size <= ORX_STATE_MAX_BYTES,
+  ORX_CHECK_ARG(NULL, d->element_size >= 1 && d->element_size <= ORX_STATE_MAX_BYTES,
                 "%s: desc->element_size is %zu, not 1 .. %d", function, d->element_size,
                 ORX_STATE_MAX_BYTES);
-  ORX_CHECK_ARG(ctx, d->state_size >= 1 && d->state_size <= ORX_STATE_MAX_BYTES,
+  ORX_CHECK_ARG(NULL, d->state_size >= 1 && d->state_size <= ORX_STATE_MAX_BYTES,
                 "%s: desc->state_size is %zu, not 1 .. %d", function, d->state_size,
                 ORX_STATE_MAX_BYTES);
   return OCL_REDUCE_OK;
 }
 
-/* Builds the probe (the build log on failure) and compares its sizes with the descriptor's. */
-static ocl_reduce_status probe(ocl_reduce_context *ctx, const ocl_reduce_operator_desc *d,
-                               const ocl_reduce_operator *op) {
-  orx_request request = orx_custom_request(&op->op);
-  request.entry = ORX_ENTRY_PROBE;
-  orx_prepared k;
-  ORX_FORWARD(orx_prepare(ctx, &request, &k));
-  const orx_arg args[] = {
-      {ORX_ARG_MEM, ctx->scratch[ORX_SCRATCH_RESULTS].mem, 0},
-      {ORX_ARG_MEM, ctx->scratch[ORX_SCRATCH_PARTIALS].mem, 0},
-      {ORX_ARG_U32, NULL, 0},
-  };
-  ORX_FORWARD(orx_launch(ctx, &k, 1, args, ORX_ARRAY_SIZE(args)));
-  uint64_t sizes[2];
-  ORX_FORWARD(orx_read_results(ctx, sizes, sizeof sizes));
-  if (sizes[0] != op->op.element_bytes || sizes[1] != op->op.state_bytes)
-    return orx_fail(ctx, OCL_REDUCE_ERROR_OPERATOR_SIZE,
-                    "%s: the device compiler's sizeof(%s) is %llu and sizeof(%s) is %llu, but "
-                    "desc->element_size is %u and desc->state_size is %u (a layout that differs "
-                    "between host and device: vector types, packing, or a different type)",
-                    function, d->element_type, (unsigned long long)sizes[0], d->state_type,
-                    (unsigned long long)sizes[1], op->op.element_bytes, op->op.state_bytes);
-  return OCL_REDUCE_OK;
-}
-
-ocl_reduce_status ocl_reduce_operator_create(ocl_reduce_context *ctx,
-                                             const ocl_reduce_operator_desc *desc,
+ocl_reduce_status ocl_reduce_operator_create(const ocl_reduce_operator_desc *desc,
                                              ocl_reduce_operator **out) {
-  if (!ctx)
-    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", function);
-  ORX_CHECK_ARG(ctx, out, "%s: out is NULL", function);
-  ORX_CHECK_ARG(ctx, desc, "%s: desc is NULL", function);
-  ORX_CHECK_ARG(ctx, desc->struct_size >= sizeof *desc,
-                "%s: desc->struct_size is %zu, less than sizeof(ocl_reduce_operator_desc) (%zu)",
+  ORX_CHECK_ARG(NULL, out, "%s: out is NULL", function);
+  ORX_CHECK_ARG(NULL, desc, "%s: desc is NULL", function);
+  ORX_CHECK_ARG(NULL,
+                desc->struct_size >= sizeof *desc &&
+                    desc->struct_size <= OCL_REDUCE_STRUCT_SIZE_MAX,
+                "%s: desc->struct_size is %zu, not sizeof(ocl_reduce_operator_desc) (%zu): start "
+                "from OCL_REDUCE_OPERATOR_DESC_INIT",
                 function, desc->struct_size, sizeof *desc);
   const named_field names[] = {
       {"element_type", desc->element_type, 1}, {"state_type", desc->state_type, 1},
       {"identity", desc->identity, 0},         {"map", desc->map, 0},
       {"combine", desc->combine, 0},
   };
-  ORX_FORWARD(check_desc(ctx, desc, names, ORX_ARRAY_SIZE(names)));
+  ORX_FORWARD(check_desc(desc, names, ORX_ARRAY_SIZE(names)));
+  ORX_CHECK_ARG(NULL, !desc->name || is_name(desc->name, 0),
+                "%s: desc->name (\"%.80s\") is not a C identifier of at most %d characters",
+                function, desc->name, ORX_NAME_MAX);
   ocl_reduce_operator *op = calloc(1, sizeof *op);
   if (!op)
-    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
-  op->ctx = ctx;
-  orx_context_retain(ctx);
-  ocl_reduce_status status = orx_operator_of_desc(ctx, desc, &op->op, &op->text);
-  if (status == OCL_REDUCE_OK)
-    status = probe(ctx, desc, op);
+    return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", function);
+  const ocl_reduce_status status = orx_operator_of_desc(desc, &op->op, &op->text);
   if (status != OCL_REDUCE_OK) {
-    ocl_reduce_operator_destroy(op);
+    free(op);
     return status;
   }
+  op->magic = ORX_OPERATOR_MAGIC;
+  snprintf(op->name, sizeof op->name, "%s", desc->name ? desc->name : desc->combine);
+  snprintf(op->element_type, sizeof op->element_type, "%s", desc->element_type);
+  snprintf(op->state_type, sizeof op->state_type, "%s", desc->state_type);
+  snprintf(op->roles, sizeof op->roles, "identity %s, map %s, combine %s", desc->identity,
+           desc->map, desc->combine);
   *out = op;
   return OCL_REDUCE_OK;
 }
 
 void ocl_reduce_operator_destroy(ocl_reduce_operator *op) {
-  if (!op)
+  if (!op || !orx_is_user_operator(op))
     return;
+  op->magic = 0; /* a use after this is refused while the memory still reads so */
   free(op->text);
-  orx_context_release(op->ctx);
   free(op);
 }
 
-size_t ocl_reduce_operator_state_size(const ocl_reduce_operator *op) {
-  return op ? op->op.state_bytes : 0;
+const char *ocl_reduce_op_name(ocl_reduce_op op) {
+  const orx_op_id id = orx_builtin_id(op);
+  if (id >= 0)
+    return orx_op_name(id);
+  return orx_is_user_operator(op) ? op->name : "unknown";
+}
+
+size_t ocl_reduce_result_size(ocl_reduce_op op, ocl_reduce_type type) {
+  const orx_op_id id = orx_builtin_id(op);
+  if (id >= 0)
+    return orx_type_valid(type) && !orx_op_type_refusal(id, type)
+               ? orx_state_facts_of(id, type).result_bytes
+               : 0;
+  if (!orx_is_user_operator(op))
+    return 0;
+  const int takes = type == OCL_REDUCE_OP_ELEMENT || (int)type == op->op.element_type;
+  return takes ? op->op.state_bytes : 0;
 }

@@ -10,6 +10,7 @@
 #include "core/context.h"
 #include "core/launch.h"
 #include "core/util.h"
+#include "ocl_reduce_program.h"
 
 struct ocl_reduce_program {
   ocl_reduce_context *ctx;
@@ -52,8 +53,7 @@ ocl_reduce_status ocl_reduce_program_build(ocl_reduce_context *ctx, const char *
                                            const char *kernel_name, unsigned work_group_size,
                                            ocl_reduce_program **out) {
   static const char call[] = "ocl_reduce_program_build";
-  if (!ctx)
-    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", call);
+  ORX_CHECK_CTX(ctx, call);
   ORX_CHECK_ARG(ctx, out, "%s: out is NULL", call);
   ORX_CHECK_ARG(ctx, source && *source, "%s: source is NULL or empty", call);
   ORX_CHECK_ARG(ctx, kernel_name && is_identifier(kernel_name),
@@ -92,8 +92,7 @@ ocl_reduce_status ocl_reduce_program_launch(ocl_reduce_context *ctx, ocl_reduce_
                                             size_t groups, const ocl_reduce_kernel_arg *args,
                                             size_t nargs) {
   static const char call[] = "ocl_reduce_program_launch";
-  if (!ctx)
-    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", call);
+  ORX_CHECK_CTX(ctx, call);
   ORX_CHECK_ARG(ctx, program, "%s: program is NULL", call);
   ORX_CHECK_ARG(ctx, program->ctx == ctx, "%s: program belongs to another context", call);
   ORX_CHECK_ARG(ctx, groups > 0, "%s: groups is 0", call);
@@ -145,8 +144,7 @@ void ocl_reduce_program_destroy(ocl_reduce_program *program) {
 ocl_reduce_status ocl_reduce_program_defines(ocl_reduce_context *ctx, unsigned work_group_size,
                                              char *text, size_t capacity) {
   static const char call[] = "ocl_reduce_program_defines";
-  if (!ctx)
-    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", call);
+  ORX_CHECK_CTX(ctx, call);
   ORX_CHECK_ARG(ctx, text && capacity > 0, "%s: text is NULL or capacity 0", call);
   ORX_FORWARD(check_work_group(ctx, call, work_group_size));
   int64_t defines[ORX_DEFINE_COUNT];

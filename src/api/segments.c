@@ -1,8 +1,8 @@
 /* =================================================================================================
  * segments.c: the segmented entry points, ocl_reduce_segments (equal lengths) and
- * ocl_reduce_segments_offsets (CSR offsets), and their ocl_reduce_custom_ forms for user
- * operators: every argument checked before anything runs (offsets in host memory here; offsets
- * in a buffer on the device, by run_segments.c), then the run.
+ * ocl_reduce_segments_offsets (CSR offsets), for every operator: every argument checked before
+ * anything runs (offsets in host memory here; offsets in a buffer on the device, by
+ * run_segments.c), then the run.
  * ============================================================================================== */
 #include <string.h>
 
@@ -17,38 +17,27 @@ static ocl_reduce_status check_host_offsets(ocl_reduce_context *ctx, const orx_s
       return orx_fail(ctx, OCL_REDUCE_ERROR_BAD_OFFSETS,
                       "%s: offsets[%zu] = %llu is less than offsets[%zu] = %llu", c->function,
                       i + 1, (unsigned long long)o[i + 1], i, (unsigned long long)o[i]);
-  if (o[c->count] > c->in.capacity)
+  /* No input at all is fine while the segments are empty (checked by the caller). */
+  if ((c->in.host || c->in.mem) && o[c->count] > c->in.capacity)
     return orx_fail(ctx, OCL_REDUCE_ERROR_BAD_OFFSETS,
-                    "%s: offsets[%zu] = %llu reaches beyond the input buffer's %zu elements",
-                    c->function, c->count, (unsigned long long)o[c->count], c->in.capacity);
+                    "%s: offsets[%zu] = %llu reaches beyond the input's %zu elements (%s)",
+                    c->function, c->count, (unsigned long long)o[c->count], c->in.capacity,
+                    c->in.mem ? "in its buffer" : "in the bytes of host memory given");
   return OCL_REDUCE_OK;
 }
 
-/* What a call reduces with: a built-in operator on a type... */
-static ocl_reduce_status builtin_call(ocl_reduce_context *ctx, orx_seg_call *c,
-                                      const char *function, ocl_reduce_op op,
-                                      ocl_reduce_type type) {
+/* The call's operator, checked. */
+static ocl_reduce_status operator_call(ocl_reduce_context *ctx, orx_seg_call *c,
+                                       const char *function, ocl_reduce_op op,
+                                       ocl_reduce_type type) {
   memset(c, 0, sizeof *c);
   c->function = function;
-  ORX_FORWARD(orx_check_op_type(ctx, function, op, type));
-  op = orx_context_op(ctx, op, type);
-  c->type = type;
-  c->op = orx_builtin_operator(op, type);
-  c->elem = orx_type_size(type);
-  c->result_bytes = ocl_reduce_result_size(op, type);
-  return OCL_REDUCE_OK;
-}
-
-/* ... or a user operator. */
-static ocl_reduce_status custom_call(ocl_reduce_context *ctx, orx_seg_call *c, const char *function,
-                                     const ocl_reduce_operator *op) {
-  memset(c, 0, sizeof *c);
-  c->function = function;
-  ORX_FORWARD(orx_check_user_operator(ctx, function, op));
-  c->type = (ocl_reduce_type)op->op.element_type; /* ORX_CUSTOM, or a scalar type */
-  c->op = op->op;
-  c->elem = op->op.element_bytes;
-  c->result_bytes = op->op.state_bytes;
+  orx_op_call call;
+  ORX_FORWARD(orx_resolve_op(ctx, function, op, type, &call));
+  c->type = call.type;
+  c->op = call.op;
+  c->elem = call.elem;
+  c->result_bytes = call.result_bytes;
   return OCL_REDUCE_OK;
 }
 
@@ -95,22 +84,12 @@ static ocl_reduce_status offset_segments(ocl_reduce_context *ctx, orx_seg_call *
     ORX_FORWARD(check_host_offsets(ctx, c));
     c->elements = c->host_offsets[segment_count] - c->host_offsets[0];
     c->reach = c->host_offsets[segment_count];
-    if (c->in.host)
-      ORX_FORWARD(orx_check_host_span(ctx, function, "input (up to the last offset)", 0,
-                                      c->reach > SIZE_MAX ? SIZE_MAX : (size_t)c->reach, c->elem));
     ORX_CHECK_ARG(ctx, c->in.host || c->in.mem || c->elements == 0,
                   "%s: input is NULL and the segments span %llu elements", function,
                   (unsigned long long)c->elements);
   }
   return segment_count ? orx_run_segments(ctx, c) : OCL_REDUCE_OK;
 }
-
-/* The NULL context every entry point refuses first. */
-#define ORX_CHECK_CTX(ctx, function)                                                               \
-  do {                                                                                             \
-    if (!(ctx))                                                                                    \
-      return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", function);       \
-  } while (0)
 
 ocl_reduce_status ocl_reduce_segments(ocl_reduce_context *ctx, ocl_reduce_op op,
                                       ocl_reduce_type type, ocl_reduce_input input,
@@ -119,7 +98,7 @@ ocl_reduce_status ocl_reduce_segments(ocl_reduce_context *ctx, ocl_reduce_op op,
   static const char function[] = "ocl_reduce_segments";
   ORX_CHECK_CTX(ctx, function);
   orx_seg_call c;
-  ORX_FORWARD(builtin_call(ctx, &c, function, op, type));
+  ORX_FORWARD(operator_call(ctx, &c, function, op, type));
   return equal_segments(ctx, &c, &input, segment_count, segment_length, &results);
 }
 
@@ -130,28 +109,6 @@ ocl_reduce_status ocl_reduce_segments_offsets(ocl_reduce_context *ctx, ocl_reduc
   static const char function[] = "ocl_reduce_segments_offsets";
   ORX_CHECK_CTX(ctx, function);
   orx_seg_call c;
-  ORX_FORWARD(builtin_call(ctx, &c, function, op, type));
-  return offset_segments(ctx, &c, &input, segment_count, &offsets, &results);
-}
-
-ocl_reduce_status ocl_reduce_custom_segments(ocl_reduce_context *ctx, const ocl_reduce_operator *op,
-                                             ocl_reduce_input input, size_t segment_count,
-                                             size_t segment_length, ocl_reduce_output results) {
-  static const char function[] = "ocl_reduce_custom_segments";
-  ORX_CHECK_CTX(ctx, function);
-  orx_seg_call c;
-  ORX_FORWARD(custom_call(ctx, &c, function, op));
-  return equal_segments(ctx, &c, &input, segment_count, segment_length, &results);
-}
-
-ocl_reduce_status ocl_reduce_custom_segments_offsets(ocl_reduce_context *ctx,
-                                                     const ocl_reduce_operator *op,
-                                                     ocl_reduce_input input, size_t segment_count,
-                                                     ocl_reduce_input offsets,
-                                                     ocl_reduce_output results) {
-  static const char function[] = "ocl_reduce_custom_segments_offsets";
-  ORX_CHECK_CTX(ctx, function);
-  orx_seg_call c;
-  ORX_FORWARD(custom_call(ctx, &c, function, op));
+  ORX_FORWARD(operator_call(ctx, &c, function, op, type));
   return offset_segments(ctx, &c, &input, segment_count, &offsets, &results);
 }

@@ -1,6 +1,6 @@
 /* =================================================================================================
- * windows.c: ocl_reduce_windows, every window of `window` consecutive elements reduced: the
- * arguments checked before anything runs, then the run (core/run_windows.c).
+ * windows.c: ocl_reduce_windows, every window of `window` consecutive elements reduced, with any
+ * operator: the arguments checked before anything runs, then the run (core/run_windows.c).
  * ============================================================================================== */
 #include <string.h>
 
@@ -11,21 +11,20 @@ ocl_reduce_status ocl_reduce_windows(ocl_reduce_context *ctx, ocl_reduce_op op,
                                      ocl_reduce_type type, ocl_reduce_input input, size_t count,
                                      size_t window, ocl_reduce_output results) {
   static const char function[] = "ocl_reduce_windows";
-  if (!ctx)
-    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", function);
+  ORX_CHECK_CTX(ctx, function);
   orx_win_call c;
   memset(&c, 0, sizeof c);
   c.function = function;
-  ORX_FORWARD(orx_check_op_type(ctx, function, op, type));
-  op = orx_context_op(ctx, op, type);
+  orx_op_call call;
+  ORX_FORWARD(orx_resolve_op(ctx, function, op, type, &call));
   if (window == 0 || window > count)
     return orx_fail(ctx, OCL_REDUCE_ERROR_BAD_WINDOW,
                     "%s: window = %zu, count = %zu: a window is 1 to count elements long",
                     function, window, count);
-  c.type = type;
-  c.op = orx_builtin_operator(op, type);
-  c.elem = orx_type_size(type);
-  c.result_bytes = ocl_reduce_result_size(op, type);
+  c.type = call.type;
+  c.op = call.op;
+  c.elem = call.elem;
+  c.result_bytes = call.result_bytes;
   c.count = count;
   c.window = window;
   ORX_FORWARD(orx_resolve_output(ctx, function, "results", &results, c.result_bytes,

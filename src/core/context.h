@@ -11,6 +11,7 @@
 
 #include "backends/backend.h"
 #include "core/disk_cache.h"
+#include "core/context_facts.h"
 #include "core/errors.h"
 #include "core/memory.h"
 #include "core/planner.h"
@@ -35,6 +36,11 @@ struct ocl_reduce_context {
 
   char cache_dir[ORX_CACHE_DIR_CAPACITY]; /* the disk cache of programs; "" when off */
 
+  /* The source hashes of the user operators whose sizes this device has confirmed
+   * (core/user_operator.c). */
+  uint64_t *probed;
+  size_t probed_count, probed_capacity;
+
   uint64_t last_kernel_ns; /* the device time of the last reducing call's kernels */
   int has_kernel_time;
   /* The application's handle and every buffer, operator and program made on the context hold a
@@ -51,13 +57,16 @@ struct ocl_reduce_buffer {
   size_t bytes;
 };
 
-/* A user operator (src/api/operator.c): the planner's view of it, whose source and names point
- * into text. */
-struct ocl_reduce_operator {
-  ocl_reduce_context *ctx; /* a reference */
-  orx_operator op;
-  char *text;
-};
+/* An application's queue or stream: the backend of its kind (create_opencl, create_cuda). */
+typedef struct orx_native_queue {
+  void *handle; /* cl_command_queue or CUstream; NULL: the context makes its own */
+  ocl_reduce_backend kind;
+} orx_native_queue;
+
+/* Creates a context with the options and environment merged (context.c); *out is NULL on
+ * failure, whose message names `function` and is the thread's. */
+ocl_reduce_status orx_context_create(const ocl_reduce_options *opts, orx_native_queue queue,
+                                     ocl_reduce_context **out, const char *function);
 
 /* Takes and drops a reference to ctx (see references); the last release frees it. */
 void orx_context_retain(ocl_reduce_context *ctx);

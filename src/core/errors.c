@@ -11,6 +11,13 @@
 #include "core/context.h"
 
 static _Thread_local char thread_error[ORX_ERROR_CAPACITY];
+/* The public function this thread is in (ORX_CHECK_CTX sets it): failures found deep down, a
+ * kernel build's, name it as argument checks do. */
+static _Thread_local const char *current_call;
+
+void orx_call_named(const char *function) { current_call = function; }
+
+const char *orx_call_name(void) { return current_call ? current_call : "ocl_reduce"; }
 
 static char *error_buffer(ocl_reduce_context *ctx) { return ctx ? ctx->error : thread_error; }
 
@@ -40,7 +47,7 @@ ocl_reduce_status orx_vfail(ocl_reduce_context *ctx, ocl_reduce_status status, c
   char *buf = error_buffer(ctx);
   vsnprintf(buf, ORX_ERROR_CAPACITY, fmt, args);
   if (orx_log_debug())
-    fprintf(stderr, "ocl_reduce: %s: %s\n", ocl_reduce_status_name(status), buf);
+    fprintf(stderr, "ocl_reduce: %s: %s\n", orx_status_name(status), buf);
   return status;
 }
 
@@ -60,4 +67,26 @@ void orx_error_append(ocl_reduce_context *ctx, const char *text) {
     orx_strlcpy(buf + used, text, ORX_ERROR_CAPACITY - used);
   if (orx_log_debug())
     fputs(text, stderr);
+}
+
+const char *orx_status_name(ocl_reduce_status status) {
+  switch (status) {
+#define ORX_STATUS_NAME(name, code, text)                                                          \
+  case OCL_REDUCE_##name:                                                                          \
+    return "OCL_REDUCE_" #name;
+    OCL_REDUCE_STATUS_MAP(ORX_STATUS_NAME)
+#undef ORX_STATUS_NAME
+  }
+  return "OCL_REDUCE_UNKNOWN_STATUS";
+}
+
+const char *orx_status_text(ocl_reduce_status status) {
+  switch (status) {
+#define ORX_STATUS_TEXT(name, code, text)                                                          \
+  case OCL_REDUCE_##name:                                                                          \
+    return text;
+    OCL_REDUCE_STATUS_MAP(ORX_STATUS_TEXT)
+#undef ORX_STATUS_TEXT
+  }
+  return "unknown status";
 }

@@ -23,6 +23,11 @@ void orx_error_append(ocl_reduce_context *ctx, const char *text);
 /* The message of the last failure on ctx, or of this thread when ctx is NULL. */
 const char *orx_error_text(const ocl_reduce_context *ctx);
 
+/* "OCL_REDUCE_ERROR_NO_FP64" and its text, from OCL_REDUCE_STATUS_MAP; "OCL_REDUCE_UNKNOWN_STATUS"
+ * and "unknown status" outside it. */
+const char *orx_status_name(ocl_reduce_status status);
+const char *orx_status_text(ocl_reduce_status status);
+
 /* OCL_REDUCE_LOG=debug: errors, kernel builds and their logs on stderr. */
 int orx_log_debug(void);
 void orx_log(const char *fmt, ...) ORX_PRINTF(1, 2);
@@ -32,6 +37,20 @@ void orx_log(const char *fmt, ...) ORX_PRINTF(1, 2);
   do {                                                                                             \
     if (!(cond))                                                                                   \
       return orx_fail((ctx), OCL_REDUCE_ERROR_INVALID_ARGUMENT, __VA_ARGS__);                      \
+  } while (0)
+
+/* The public function this thread is in, for messages of failures found below it ("ocl_reduce"
+ * before any). */
+void orx_call_named(const char *function);
+const char *orx_call_name(void);
+
+/* Names the entry point for messages, and returns INVALID_ARGUMENT from it when its context is
+ * NULL (recorded for the thread). */
+#define ORX_CHECK_CTX(ctx, function)                                                               \
+  do {                                                                                             \
+    orx_call_named(function);                                                                      \
+    if (!(ctx))                                                                                    \
+      return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", function);       \
   } while (0)
 
 /* Returns the status of expr from the calling function when it is not OK. */

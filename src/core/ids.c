@@ -15,17 +15,23 @@
   _Static_assert((int)OCL_REDUCE_##ID == ORX_##ID,                                                 \
                  "ocl_reduce_type " #ID " differs from the contract");
 ORX_TYPES(ORX_SAME_TYPE, )
+/* The public operator constants are OCL_REDUCE_BUILTIN_OP(id), pointers: read here as their ids,
+ * which constant expressions can compare. */
+#undef OCL_REDUCE_BUILTIN_OP
+#define OCL_REDUCE_BUILTIN_OP(i) (i)
 #define ORX_SAME_OP(c, ID, ...)                                                                    \
-  _Static_assert((int)OCL_REDUCE_##ID == ORX_OP_##ID,                                              \
-                 "ocl_reduce_op " #ID " differs from the contract");
+  _Static_assert(OCL_REDUCE_##ID == ORX_OP_##ID, "OCL_REDUCE_" #ID " differs from the contract");
 ORX_OPERATORS(ORX_SAME_OP, )
+#undef OCL_REDUCE_BUILTIN_OP
+#define OCL_REDUCE_BUILTIN_OP(i) ((ocl_reduce_op)(uintptr_t)((i) + 1))
 #define ORX_SAME_IMPL(c, ID, ...)                                                                  \
   _Static_assert((int)OCL_REDUCE_SUBGROUP_##ID == ORX_SG_##ID,                                     \
                  "ocl_reduce_subgroup_impl " #ID " differs from the contract");
 ORX_SUBGROUP_IMPLS(ORX_SAME_IMPL, )
+_Static_assert((int)OCL_REDUCE_OP_ELEMENT == ORX_CUSTOM, "a user operator's element type");
 #define ORX_COUNT(c, ...) +1
 _Static_assert(OCL_REDUCE_TYPE_COUNT == 0 ORX_TYPES(ORX_COUNT, ), "type count");
-_Static_assert(OCL_REDUCE_OP_COUNT == 0 ORX_OPERATORS(ORX_COUNT, ), "operator count");
+_Static_assert(ORX_OP_COUNT == 0 ORX_OPERATORS(ORX_COUNT, ), "operator count");
 
 /* ---- Types and operators ----------------------------------------------------------------- */
 
@@ -37,13 +43,18 @@ static const char *const op_names[] = {ORX_OPERATORS(ORX_OP_NAME, )};
 /* Compared as unsigned, so negative values are rejected as well. */
 int orx_type_valid(ocl_reduce_type type) { return (unsigned)type < OCL_REDUCE_TYPE_COUNT; }
 
-int orx_op_valid(ocl_reduce_op op) { return (unsigned)op < OCL_REDUCE_OP_COUNT; }
+int orx_op_valid(orx_op_id op) { return (unsigned)op < ORX_OP_COUNT; }
+
+orx_op_id orx_builtin_id(ocl_reduce_op op) {
+  const uintptr_t value = (uintptr_t)op;
+  return value >= 1 && value <= ORX_OP_COUNT ? (orx_op_id)(value - 1) : -1;
+}
 
 int orx_type_is_float(ocl_reduce_type type) {
   return orx_type_valid(type) && ORX_TYPE_IS_FLOAT_OF(type);
 }
 
-unsigned orx_op_flags(ocl_reduce_op op) {
+unsigned orx_op_flags(orx_op_id op) {
   return orx_op_valid(op) ? (unsigned)ORX_OP_FLAGS_OF(op) : 0;
 }
 
@@ -55,13 +66,13 @@ const char *orx_type_name(ocl_reduce_type type) {
   return orx_type_valid(type) ? type_names[type] : "unknown";
 }
 
-const char *orx_op_name(ocl_reduce_op op) { return orx_op_valid(op) ? op_names[op] : "unknown"; }
+const char *orx_op_name(orx_op_id op) { return orx_op_valid(op) ? op_names[op] : "unknown"; }
 
-uint64_t orx_identity_bits(ocl_reduce_op op, ocl_reduce_type type) {
+uint64_t orx_identity_bits(orx_op_id op, ocl_reduce_type type) {
   return (uint64_t)ORX_IDENTITY_BITS_OF(op, type);
 }
 
-void orx_write_identity(ocl_reduce_op op, ocl_reduce_type type, void *result) {
+void orx_write_identity(orx_op_id op, ocl_reduce_type type, void *result) {
   const uint64_t bits = orx_identity_bits(op, type);
   if (orx_type_size(type) == 4) {
     const uint32_t narrow = (uint32_t)bits;
@@ -71,30 +82,30 @@ void orx_write_identity(ocl_reduce_op op, ocl_reduce_type type, void *result) {
   }
 }
 
-orx_state_facts orx_state_facts_of(ocl_reduce_op op, ocl_reduce_type type) {
+orx_state_facts orx_state_facts_of(orx_op_id op, ocl_reduce_type type) {
   const unsigned size = (unsigned)orx_type_size(type);
   /* Each as lib/orx_state_ops.cl lays its state out (tests/test_operators.c checks them against
    * the device compiler's sizeof). */
   switch (op) {
-  case OCL_REDUCE_ARGMIN:
-  case OCL_REDUCE_ARGMAX: /* ocl_reduce_arg */
+  case ORX_OP_ARGMIN:
+  case ORX_OP_ARGMAX: /* ocl_reduce_arg */
     return (orx_state_facts){16, 8, 16, type == OCL_REDUCE_F64};
-  case OCL_REDUCE_MINMAX:
+  case ORX_OP_MINMAX:
     return (orx_state_facts){2 * size, size, 2 * size, type == OCL_REDUCE_F64};
-  case OCL_REDUCE_SUM_WIDE:
+  case ORX_OP_SUM_WIDE:
     return (orx_state_facts){8, 8, 8, type == OCL_REDUCE_F32};
-  case OCL_REDUCE_SUM_COMPENSATED: /* {sum, error}, the result their sum */
+  case ORX_OP_SUM_COMPENSATED: /* {sum, error}, the result their sum */
     return (orx_state_facts){2 * size, size, size, type == OCL_REDUCE_F64};
-  case OCL_REDUCE_MEAN_VAR: /* ocl_reduce_moments */
+  case ORX_OP_MEAN_VAR: /* ocl_reduce_moments */
     return (orx_state_facts){24, 8, 24, 1};
-  case OCL_REDUCE_SUM_REPRODUCIBLE: /* {bin, flags, 4 folds of 64 bits}, the result a float */
+  case ORX_OP_SUM_REPRODUCIBLE: /* {bin, flags, 4 folds of 64 bits}, the result a float */
     return (orx_state_facts){40, 8, size, type == OCL_REDUCE_F64};
   default:
     return (orx_state_facts){size, size, size, type == OCL_REDUCE_F64};
   }
 }
 
-const char *orx_op_type_refusal(ocl_reduce_op op, ocl_reduce_type type) {
+const char *orx_op_type_refusal(orx_op_id op, ocl_reduce_type type) {
   const unsigned flags = orx_op_flags(op);
   if ((flags & ORX_OPF_INTEGER_ONLY) && orx_type_is_float(type))
     return "integer types only";
@@ -105,7 +116,7 @@ const char *orx_op_type_refusal(ocl_reduce_op op, ocl_reduce_type type) {
   return NULL;
 }
 
-ocl_reduce_type orx_compute_type(ocl_reduce_op op, ocl_reduce_type type) {
+ocl_reduce_type orx_compute_type(orx_op_id op, ocl_reduce_type type) {
   if (!(orx_op_flags(op) & ORX_OPF_UNSIGNED))
     return type;
   if (type == OCL_REDUCE_I32)

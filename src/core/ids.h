@@ -12,20 +12,29 @@
 #include "ocl_reduce.h"
 #include "orx_contract.h"
 
+/* A built-in operator's id, the contract's ORX_OP_ number (the public value
+ * OCL_REDUCE_BUILTIN_OP(id) carries it). */
+typedef int orx_op_id;
+#define ORX_OP_COUNT OCL_REDUCE_BUILTIN_OPS
+
+/* The built-in id of a public operator value, or -1 where it is none (a user operator, or not an
+ * operator at all: src/api/operator.c tells those apart). */
+orx_op_id orx_builtin_id(ocl_reduce_op op);
+
 /* Enum values arrive from C callers and may be anything: these reject them. */
 int orx_type_valid(ocl_reduce_type type);
-int orx_op_valid(ocl_reduce_op op);
+int orx_op_valid(orx_op_id op);
 int orx_type_is_float(ocl_reduce_type type);
 /* Bytes per element (0 for unknown values), and the names "f32", "sum" ("unknown"). */
 size_t orx_type_size(ocl_reduce_type type);
 const char *orx_type_name(ocl_reduce_type type);
-const char *orx_op_name(ocl_reduce_op op);
+const char *orx_op_name(orx_op_id op);
 /* The operator's ORX_OPF_ flags (0 for unknown values). */
-unsigned orx_op_flags(ocl_reduce_op op);
+unsigned orx_op_flags(orx_op_id op);
 /* The identity of op on type, as the type's bit pattern (the kernels pad with the same). */
-uint64_t orx_identity_bits(ocl_reduce_op op, ocl_reduce_type type);
+uint64_t orx_identity_bits(orx_op_id op, ocl_reduce_type type);
 /* Writes the identity of op on type (one element) to host memory. */
-void orx_write_identity(ocl_reduce_op op, ocl_reduce_type type, void *result);
+void orx_write_identity(orx_op_id op, ocl_reduce_type type, void *result);
 /* What a structured operator (ORX_OPF_STATE) keeps and returns on a type: its state's bytes and
  * alignment, the bytes of one result, and whether it computes in double precision. Scalar
  * operators: one element of the compute type. */
@@ -33,12 +42,12 @@ typedef struct orx_state_facts {
   unsigned state_bytes, state_align, result_bytes;
   int needs_fp64;
 } orx_state_facts;
-orx_state_facts orx_state_facts_of(ocl_reduce_op op, ocl_reduce_type type);
+orx_state_facts orx_state_facts_of(orx_op_id op, ocl_reduce_type type);
 /* Whether op is defined on type (NULL) or, if not, why (a phrase: "integer types only"). */
-const char *orx_op_type_refusal(ocl_reduce_op op, ocl_reduce_type type);
+const char *orx_op_type_refusal(orx_op_id op, ocl_reduce_type type);
 /* The type a kernel computes in: integers on their unsigned bits for ORX_OPF_UNSIGNED
  * operators (wrapping arithmetic is defined there and gives the same bits). */
-ocl_reduce_type orx_compute_type(ocl_reduce_op op, ocl_reduce_type type);
+ocl_reduce_type orx_compute_type(orx_op_id op, ocl_reduce_type type);
 
 /* Names, and names back to ids (1 when found). */
 const char *orx_path_name(ocl_reduce_path path);

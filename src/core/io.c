@@ -4,40 +4,83 @@
 #include "core/io.h"
 
 #include <stdint.h>
+#include <string.h>
 
 #include "core/context.h"
 #include "core/ids.h"
+#include "core/user_operator.h"
 
-ocl_reduce_status orx_check_op_type(ocl_reduce_context *ctx, const char *function,
-                                    ocl_reduce_op op, ocl_reduce_type type) {
-  ORX_CHECK_ARG(ctx, orx_op_valid(op), "%s: op has unknown value %d", function, (int)op);
+/* A built-in operator on one of the public types. */
+static ocl_reduce_status resolve_builtin(ocl_reduce_context *ctx, const char *function,
+                                         orx_op_id id, ocl_reduce_type type, orx_op_call *call) {
+  if (type == OCL_REDUCE_OP_ELEMENT)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "%s: type is OCL_REDUCE_OP_ELEMENT, which only a user operator takes, and op "
+                    "is the built-in %s",
+                    function, orx_op_name(id));
   ORX_CHECK_ARG(ctx, orx_type_valid(type), "%s: type has unknown value %d", function, (int)type);
-  const char *refusal = orx_op_type_refusal(op, type);
+  const char *refusal = orx_op_type_refusal(id, type);
   if (refusal)
     return orx_fail(ctx, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION,
-                    "%s: %s is defined on %s, not on %s", function, orx_op_name(op), refusal,
+                    "%s: %s is defined on %s, not on %s", function, orx_op_name(id), refusal,
                     orx_type_name(type));
-  if (orx_state_facts_of(op, type).needs_fp64 && !ctx->caps.has_fp64)
+  if (orx_state_facts_of(id, type).needs_fp64 && !ctx->caps.has_fp64)
     return orx_fail(ctx, OCL_REDUCE_ERROR_NO_FP64,
                     "%s: %s on %s computes in double, and device '%s' has no double precision "
                     "(cl_khr_fp64)",
-                    function, orx_op_name(op), orx_type_name(type), ctx->caps.device_name);
+                    function, orx_op_name(id), orx_type_name(type), ctx->caps.device_name);
+  const orx_op_id run =
+      ctx->determinism == OCL_REDUCE_CROSS_DEVICE && id == ORX_OP_SUM && orx_type_is_float(type)
+          ? ORX_OP_SUM_REPRODUCIBLE
+          : id;
+  const orx_state_facts facts = orx_state_facts_of(run, type);
+  call->op = orx_builtin_operator(run, type);
+  call->builtin = run;
+  call->type = type;
+  call->elem = orx_type_size(type);
+  call->result_bytes = facts.result_bytes;
+  call->state_bytes = facts.state_bytes;
+  call->name = orx_op_name(id);
   return OCL_REDUCE_OK;
 }
 
-ocl_reduce_op orx_context_op(const ocl_reduce_context *ctx, ocl_reduce_op op,
-                             ocl_reduce_type type) {
-  return ctx->determinism == OCL_REDUCE_CROSS_DEVICE && op == OCL_REDUCE_SUM &&
-                 orx_type_is_float(type)
-             ? OCL_REDUCE_SUM_REPRODUCIBLE
-             : op;
+/* A user operator on its own elements: type OP_ELEMENT, or the scalar type they are. */
+static ocl_reduce_status resolve_user(ocl_reduce_context *ctx, const char *function,
+                                      const ocl_reduce_operator *user, ocl_reduce_type type,
+                                      orx_op_call *call) {
+  const orx_operator *op = &user->op;
+  if (type != OCL_REDUCE_OP_ELEMENT && !(orx_type_valid(type) && (int)type == op->element_type))
+    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "%s: type is %s, but the user operator '%s' reduces elements of its own type "
+                    "'%s' (%u bytes): pass OCL_REDUCE_OP_ELEMENT",
+                    function, orx_type_valid(type) ? orx_type_name(type) : "an unknown value",
+                    user->name, user->element_type, op->element_bytes);
+  ORX_FORWARD(orx_user_operator_ready(ctx, function, user));
+  call->op = *op;
+  call->builtin = -1;
+  call->type = (ocl_reduce_type)op->element_type; /* ORX_CUSTOM, or a scalar type */
+  call->elem = op->element_bytes;
+  call->result_bytes = call->state_bytes = op->state_bytes;
+  call->name = user->name;
+  return OCL_REDUCE_OK;
 }
 
-ocl_reduce_status orx_check_user_operator(ocl_reduce_context *ctx, const char *function,
-                                          const ocl_reduce_operator *op) {
+ocl_reduce_status orx_resolve_op(ocl_reduce_context *ctx, const char *function, ocl_reduce_op op,
+                                 ocl_reduce_type type, orx_op_call *call) {
+  memset(call, 0, sizeof *call);
   ORX_CHECK_ARG(ctx, op, "%s: op is NULL", function);
-  ORX_CHECK_ARG(ctx, op->ctx == ctx, "%s: op was created on another context", function);
-  return OCL_REDUCE_OK;
+  const orx_op_id id = orx_builtin_id(op);
+  if (id >= 0)
+    return resolve_builtin(ctx, function, id, type, call);
+  ORX_CHECK_ARG(ctx, orx_is_user_operator(op),
+                "%s: op (%p) is neither a built-in operator nor a live user operator", function,
+                (const void *)op);
+  return resolve_user(ctx, function, op, type, call);
+}
+
+orx_request orx_op_request(const orx_op_call *call) {
+  return call->builtin >= 0 ? orx_reduce_request(call->builtin, call->type)
+                            : orx_custom_request(&call->op);
 }
 
 /* Checks a buffer for elements [offset, offset + needed) of `size` bytes and fills io. */
@@ -72,24 +115,31 @@ static ocl_reduce_status check_one_place(ocl_reduce_context *ctx, const char *fu
 }
 
 ocl_reduce_status orx_check_host_span(ocl_reduce_context *ctx, const char *function,
-                                      const char *name, size_t offset, size_t count, size_t size) {
+                                      const char *name, size_t offset, size_t count, size_t size,
+                                      size_t bytes) {
   ORX_CHECK_ARG(ctx, size == 0 || (offset <= SIZE_MAX / size && count <= SIZE_MAX / size - offset),
                 "%s: %s: elements [%zu, %zu + %zu) of %zu bytes in host memory are more bytes "
                 "than size_t counts",
                 function, name, offset, offset, count, size);
+  const size_t needed = (offset + count) * size;
+  ORX_CHECK_ARG(ctx, needed <= bytes,
+                "%s: %s is %zu bytes of host memory, and the request needs %zu (elements [%zu, "
+                "%zu + %zu) of %zu bytes)",
+                function, name, bytes, needed, offset, offset, count, size);
   return OCL_REDUCE_OK;
 }
 
 ocl_reduce_status orx_resolve_input(ocl_reduce_context *ctx, const char *function,
                                     const char *name, const ocl_reduce_input *in, size_t size,
                                     size_t needed, orx_io *io) {
-  *io = (orx_io){NULL, NULL, NULL, 0, SIZE_MAX};
+  *io = (orx_io){NULL, NULL, NULL, 0, 0};
   ORX_FORWARD(check_one_place(ctx, function, name, in->host, in->buffer, needed));
   if (in->buffer)
     return resolve_buffer(ctx, function, name, in->buffer, in->offset, size, needed, io);
   if (in->host) {
-    ORX_FORWARD(orx_check_host_span(ctx, function, name, in->offset, needed, size));
+    ORX_FORWARD(orx_check_host_span(ctx, function, name, in->offset, needed, size, in->bytes));
     io->host = (const char *)in->host + in->offset * size;
+    io->capacity = size ? in->bytes / size - in->offset : 0;
   }
   return OCL_REDUCE_OK;
 }
@@ -97,14 +147,15 @@ ocl_reduce_status orx_resolve_input(ocl_reduce_context *ctx, const char *functio
 ocl_reduce_status orx_resolve_output(ocl_reduce_context *ctx, const char *function,
                                      const char *name, const ocl_reduce_output *out, size_t size,
                                      size_t needed, orx_io *io) {
-  *io = (orx_io){NULL, NULL, NULL, 0, SIZE_MAX};
+  *io = (orx_io){NULL, NULL, NULL, 0, 0};
   ORX_FORWARD(check_one_place(ctx, function, name, out->host, out->buffer, needed));
   if (out->buffer)
     return resolve_buffer(ctx, function, name, out->buffer, out->offset, size, needed, io);
   if (out->host) {
-    ORX_FORWARD(orx_check_host_span(ctx, function, name, out->offset, needed, size));
+    ORX_FORWARD(orx_check_host_span(ctx, function, name, out->offset, needed, size, out->bytes));
     io->host_out = (char *)out->host + out->offset * size;
     io->host = io->host_out;
+    io->capacity = size ? out->bytes / size - out->offset : 0;
   }
   return OCL_REDUCE_OK;
 }

@@ -10,20 +10,26 @@
 #include <stddef.h>
 
 #include "backends/backend.h"
+#include "core/planner.h"
 
-/* Checks op and type as every reducing entry point does: known values, an operator defined on
- * the type, and a type the device has. */
-ocl_reduce_status orx_check_op_type(ocl_reduce_context *ctx, const char *function,
-                                    ocl_reduce_op op, ocl_reduce_type type);
+/* The operator of a call, resolved: a built-in operator on a type, or a user operator on its own
+ * elements, checked (a known value, defined on the type, a device that can run it; a user
+ * operator compiled and probed on ctx) and as ctx runs it (SUM on floats is SUM_REPRODUCIBLE
+ * under OCL_REDUCE_CROSS_DEVICE). */
+typedef struct orx_op_call {
+  orx_operator op;       /* what the planner is given */
+  orx_op_id builtin;     /* the built-in id as ctx runs it; -1 for a user operator */
+  ocl_reduce_type type;  /* the elements: the call's type, or the user operator's (ORX_CUSTOM) */
+  size_t elem;           /* bytes of one element */
+  size_t result_bytes;   /* bytes of one result */
+  size_t state_bytes;    /* bytes of one state (ocl_reduce_partial) */
+  const char *name;      /* for messages: "sum", or the user operator's name */
+} orx_op_call;
+ocl_reduce_status orx_resolve_op(ocl_reduce_context *ctx, const char *function, ocl_reduce_op op,
+                                 ocl_reduce_type type, orx_op_call *call);
 
-/* The operator a context runs for op on type: SUM on floats is SUM_REPRODUCIBLE under
- * OCL_REDUCE_CROSS_DEVICE. */
-ocl_reduce_op orx_context_op(const ocl_reduce_context *ctx, ocl_reduce_op op,
-                             ocl_reduce_type type);
-
-/* Checks a user operator argument: not NULL, created on ctx. */
-ocl_reduce_status orx_check_user_operator(ocl_reduce_context *ctx, const char *function,
-                                          const ocl_reduce_operator *op);
+/* The request of a whole-array reduction with a resolved operator. */
+orx_request orx_op_request(const orx_op_call *call);
 
 /* An input or output, resolved: host memory, or elements [offset, ...) of a device allocation. */
 typedef struct orx_io {
@@ -31,16 +37,17 @@ typedef struct orx_io {
   void *host_out;   /* the same, writable, for outputs */
   orx_mem *mem;     /* device memory, or NULL */
   size_t offset;    /* in elements, for device memory */
-  size_t capacity;  /* elements available from offset (device memory); SIZE_MAX for host memory */
+  size_t capacity;  /* elements available from offset, in host memory or a buffer */
 } orx_io;
 
-/* INVALID_ARGUMENT, naming `name`, unless elements [offset, offset + count) of `size` bytes in
- * host memory have a byte size that size_t counts: checked before anything is allocated, as a
- * wrapped size would reach past the caller's memory. */
+/* INVALID_ARGUMENT, naming `name` and both sizes, unless elements [offset, offset + count) of
+ * `size` bytes fit in `bytes` of host memory (a byte count that size_t cannot hold does not). */
 ocl_reduce_status orx_check_host_span(ocl_reduce_context *ctx, const char *function,
-                                      const char *name, size_t offset, size_t count, size_t size);
+                                      const char *name, size_t offset, size_t count, size_t size,
+                                      size_t bytes);
 /* Checks `in` for `needed` elements of `size` bytes (`name` in messages; offsets count such
- * elements) and resolves it. Host memory may be NULL only when needed is 0. */
+ * elements) and resolves it: host memory must hold them (its bytes), buffers too. Host memory
+ * may be NULL only when needed is 0. */
 ocl_reduce_status orx_resolve_input(ocl_reduce_context *ctx, const char *function,
                                     const char *name, const ocl_reduce_input *in, size_t size,
                                     size_t needed, orx_io *out);

@@ -3,6 +3,7 @@
  * group's calls (src/group/) cut host arrays, group buffers and segments with it.
  * ============================================================================================== */
 #include "core/planner.h"
+#include "ocl_reduce_group.h"
 
 /* The least input a device of a group takes: 64 MiB. Each device beyond the first costs a host
  * thread's start (10-50 us), its own launches and the read of its state: about 12 us on an H200

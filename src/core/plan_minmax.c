@@ -14,7 +14,7 @@
  * f32 max of 2^24: floats 25 GB/s, keys per component 16, whole vectors 45 (OpenMP 48). */
 int orx_plan_float_keys(const orx_target *target, const orx_plan *plan) {
   if (!orx_type_is_float(plan->type) ||
-      (plan->op.id != OCL_REDUCE_MIN && plan->op.id != OCL_REDUCE_MAX))
+      (plan->op.id != ORX_OP_MIN && plan->op.id != ORX_OP_MAX))
     return 0;
   if (target->forced.float_keys >= 0)
     return target->forced.float_keys;
@@ -33,7 +33,7 @@ void orx_plan_minmax_occupancy(const orx_target *target, orx_plan *plan) {
   if (!target->caps->has_cuda_shuffle)
     return;
   unsigned groups = target->forced.min_groups;
-  const int min_or_max = plan->op.id == OCL_REDUCE_MIN || plan->op.id == OCL_REDUCE_MAX;
+  const int min_or_max = plan->op.id == ORX_OP_MIN || plan->op.id == ORX_OP_MAX;
   const int floats_as_keys = plan->defines[ORX_DEFINE_FLOAT_KEYS] > 0; /* floats only as keys */
   if (!groups && min_or_max && orx_type_size(plan->type) == 4 &&
       (!orx_type_is_float(plan->type) || floats_as_keys))

@@ -6,7 +6,7 @@
 
 #include "core/planner.h"
 
-orx_operator orx_builtin_operator(ocl_reduce_op op, ocl_reduce_type type) {
+orx_operator orx_builtin_operator(orx_op_id op, ocl_reduce_type type) {
   orx_operator o;
   memset(&o, 0, sizeof o);
   o.id = op;
@@ -20,10 +20,10 @@ orx_operator orx_builtin_operator(ocl_reduce_op op, ocl_reduce_type type) {
 }
 
 int orx_operator_is_state(const orx_operator *op) {
-  return op->id == ORX_OP_CUSTOM || (orx_op_flags((ocl_reduce_op)op->id) & ORX_OPF_STATE);
+  return op->id == ORX_OP_CUSTOM || (orx_op_flags((orx_op_id)op->id) & ORX_OPF_STATE);
 }
 
-orx_request orx_reduce_request(ocl_reduce_op op, ocl_reduce_type type) {
+orx_request orx_reduce_request(orx_op_id op, ocl_reduce_type type) {
   orx_request r;
   memset(&r, 0, sizeof r);
   r.entry = ORX_ENTRY_REDUCE;

@@ -42,17 +42,17 @@ void orx_fit_state(const orx_target *target, const orx_operator *op, orx_stage s
    * Welford's on the grid-stride loop are covered by the next loads. */
   if (p->vec > 1 && caps->type != OCL_REDUCE_DEVICE_CPU && !target->forced.chains &&
       !target->forced.unroll && target->forced.prefetch < 0) {
-    if (op->id == OCL_REDUCE_ARGMIN || op->id == OCL_REDUCE_ARGMAX) {
+    if (op->id == ORX_OP_ARGMIN || op->id == ORX_OP_ARGMAX) {
       p->unroll = 8;
       p->chains = 2;
       p->prefetch = 1;
-    } else if (op->id == OCL_REDUCE_SUM_COMPENSATED) {
+    } else if (op->id == ORX_OP_SUM_COMPENSATED) {
       p->unroll = 8;
       p->chains = 2;
-    } else if (op->id == OCL_REDUCE_MEAN_VAR && p->stream == ORX_STREAM_STRIDED) {
+    } else if (op->id == ORX_OP_MEAN_VAR && p->stream == ORX_STREAM_STRIDED) {
       p->unroll = 2;
       p->prefetch = 1;
-    } else if (op->id == OCL_REDUCE_SUM_REPRODUCIBLE && caps->has_cuda_shuffle && p->vec == 4 &&
+    } else if (op->id == ORX_OP_SUM_REPRODUCIBLE && caps->has_cuda_shuffle && p->vec == 4 &&
                !target->forced.vec) {
       /* The CUDA backend, f32: its chains of 4-element vectors ran at 0.51x of the f32 sum
        * (514.8 against 240.4 us, 2^28, H200), of 2 elements and 8 loads in flight at 0.87x
@@ -70,7 +70,7 @@ void orx_fit_state(const orx_target *target, const orx_operator *op, orx_stage s
    * loads) 41.2 against 9.7; 4 lanes 30.6; one 20.8 against 14.1 (argmax 14.6 against 10.4);
    * one without the skip 29.1 against 10.3; one lane with 2 loads in flight 43.1. */
   if (caps->type == OCL_REDUCE_DEVICE_CPU && !orx_stage_reads_states(stage) &&
-      (op->id == OCL_REDUCE_ARGMIN || op->id == OCL_REDUCE_ARGMAX) && !target->forced.vec &&
+      (op->id == ORX_OP_ARGMIN || op->id == ORX_OP_ARGMAX) && !target->forced.vec &&
       !target->forced.unroll) {
     p->vec = 1;
     p->unroll = 1;

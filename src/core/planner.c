@@ -198,7 +198,7 @@ static void operator_defines(const orx_target *target, orx_plan *plan) {
     plan->defines[ORX_DEFINE_ORDERED] = 1;
   if (plan->policy.subgroup_impl == OCL_REDUCE_SUBGROUP_BUILTIN)
     plan->defines[ORX_DEFINE_SG_BUILTIN_REDUCE] =
-        (orx_op_flags((ocl_reduce_op)plan->op.id) & exact) != 0;
+        (orx_op_flags((orx_op_id)plan->op.id) & exact) != 0;
   /* Warps: the device's width (the inline-PTX and CUDA shuffles are written for it). */
   if (plan->policy.subgroup_impl == OCL_REDUCE_SUBGROUP_NV_PTX ||
       plan->policy.subgroup_impl == OCL_REDUCE_SUBGROUP_CUDA)
@@ -225,7 +225,7 @@ static unsigned ceil_pow2_small(unsigned x) {
 static ocl_reduce_type compute_type(const orx_request *request) {
   return orx_operator_is_state(&request->op)
              ? request->type
-             : orx_compute_type((ocl_reduce_op)request->op.id, request->type);
+             : orx_compute_type((orx_op_id)request->op.id, request->type);
 }
 
 void orx_plan_make(const orx_target *target, const orx_request *request, orx_plan *plan) {

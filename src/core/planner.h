@@ -158,7 +158,7 @@ typedef enum orx_entry {
  * ORX_STATE_MAX_BYTES bytes and its own alignment. */
 #define ORX_STATE_MAX_BYTES 64
 typedef struct orx_operator {
-  int id;                /* an ocl_reduce_op, or ORX_OP_CUSTOM */
+  int id;                /* an orx_op_id, or ORX_OP_CUSTOM */
   const char *source;    /* NULL for a built-in operator */
   const char *names;     /* ORX_OP_CUSTOM: `#define`s of the ORX_HOST_NAMES, one per line */
   uint64_t source_hash;  /* of source and names; 0 for a built-in operator */
@@ -169,7 +169,7 @@ typedef struct orx_operator {
   unsigned result_bytes; /* one result; 0: one element of the compute type */
   int ordered;           /* not commutative: combined in index order only (ORX_ORDERED) */
 } orx_operator;
-orx_operator orx_builtin_operator(ocl_reduce_op op, ocl_reduce_type type);
+orx_operator orx_builtin_operator(orx_op_id op, ocl_reduce_type type);
 /* Whether the kernels run it in state mode (ORX_STATE): structured and user operators. */
 int orx_operator_is_state(const orx_operator *op);
 
@@ -192,7 +192,7 @@ typedef struct orx_request {
   orx_entry entry;
   ocl_reduce_type type;     /* the element type of the input */
   orx_operator op;          /* REDUCE, SEGMENTS */
-  const ocl_reduce_op *ops; /* MULTI: op_count operators */
+  const orx_op_id *ops; /* MULTI: op_count operators */
   unsigned op_count;
   orx_seg_shape shape;      /* SEGMENTS */
   orx_win_shape windows;    /* WINDOWS */
@@ -200,7 +200,7 @@ typedef struct orx_request {
 } orx_request;
 /* The request of a whole-array reduction with a built-in operator (the other entries start from
  * it), and with a user operator (type: its elements, ORX_CUSTOM or a scalar type). */
-orx_request orx_reduce_request(ocl_reduce_op op, ocl_reduce_type type);
+orx_request orx_reduce_request(orx_op_id op, ocl_reduce_type type);
 orx_request orx_custom_request(const orx_operator *op);
 /* Bytes of one element of a request's input (its type's, or a user operator's). */
 size_t orx_request_element_bytes(const orx_request *request);

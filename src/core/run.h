@@ -19,8 +19,13 @@ ocl_reduce_status orx_run_reduce(ocl_reduce_context *ctx, const orx_request *req
                                  const orx_io *in, size_t count, uint64_t first,
                                  const orx_io *out);
 
+/* A checked whole-array call of any stage: count == 0 gives a scalar built-in operator's identity
+ * (the contract's bits); everything else runs (a state operator's kernel gives its identity). */
+ocl_reduce_status orx_run_call(ocl_reduce_context *ctx, const orx_op_call *call, orx_stage stage,
+                               const orx_io *in, size_t count, uint64_t first, const orx_io *out);
+
 /* Reduces count > 0 elements of `in` with op_count operators into op_count results. */
-ocl_reduce_status orx_run_multi(ocl_reduce_context *ctx, const ocl_reduce_op *ops,
+ocl_reduce_status orx_run_multi(ocl_reduce_context *ctx, const orx_op_id *ops,
                                 size_t op_count, ocl_reduce_type type, const orx_io *in,
                                 size_t count, const orx_io *out);
 

@@ -32,10 +32,28 @@ ocl_reduce_status orx_run_reduce(ocl_reduce_context *ctx, const orx_request *req
   return OCL_REDUCE_OK;
 }
 
+ocl_reduce_status orx_run_call(ocl_reduce_context *ctx, const orx_op_call *call, orx_stage stage,
+                               const orx_io *in, size_t count, uint64_t first,
+                               const orx_io *out) {
+  orx_request request = orx_op_request(call);
+  request.stage = stage;
+  if (count == 0 && !orx_operator_is_state(&request.op)) {
+    /* A scalar operator's state is its result, one element: the contract's identity bits. */
+    unsigned char identity[ORX_RESULT_SLOT_BYTES];
+    orx_write_identity(call->builtin, call->type, identity);
+    if (out->host_out) {
+      memcpy(out->host_out, identity, call->elem);
+      return OCL_REDUCE_OK;
+    }
+    return orx_device_write(ctx, out->mem, out->offset * call->elem, identity, call->elem);
+  }
+  return orx_run_reduce(ctx, &request, in, count, first, out);
+}
+
 /* Host input in pieces: each operator's partial per piece into the chunk results (operator k's
  * at [k * pieces, (k + 1) * pieces)), then one whole-array reduction per operator. */
 static ocl_reduce_status reduce_host_pieces(ocl_reduce_context *ctx, const orx_prepared *k,
-                                            const ocl_reduce_op *ops, size_t op_count,
+                                            const orx_op_id *ops, size_t op_count,
                                             ocl_reduce_type type, const void *host, size_t count,
                                             size_t piece, orx_mem *out, size_t out_index) {
   const size_t size = orx_type_size(type);
@@ -61,7 +79,7 @@ static ocl_reduce_status reduce_host_pieces(ocl_reduce_context *ctx, const orx_p
   return OCL_REDUCE_OK;
 }
 
-ocl_reduce_status orx_run_multi(ocl_reduce_context *ctx, const ocl_reduce_op *ops,
+ocl_reduce_status orx_run_multi(ocl_reduce_context *ctx, const orx_op_id *ops,
                                 size_t op_count, ocl_reduce_type type, const orx_io *in,
                                 size_t count, const orx_io *out) {
   orx_call_begin(ctx);

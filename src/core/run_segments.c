@@ -76,7 +76,7 @@ typedef struct seg_run {
 
 /* The whole-array request with the call's operator. */
 static orx_request reduce_request_of(const orx_seg_call *c) {
-  orx_request request = orx_reduce_request(OCL_REDUCE_SUM, c->type);
+  orx_request request = orx_reduce_request(ORX_OP_SUM, c->type);
   request.op = c->op;
   return request;
 }

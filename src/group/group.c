@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/context.h"
+#include "core/context_facts.h"
+#include "core/errors.h"
 #include "group/group_shares.h"
 #include "group/group_workers.h"
 
@@ -21,17 +22,6 @@ static uint64_t next_group_id(void) {
   return (uint64_t)atomic_fetch_add(&last, 1) + 1;
 }
 
-const char *orx_group_device_name(const ocl_reduce_group *group, size_t d) {
-  return group->contexts[d]->caps.device_name;
-}
-
-/* The selector that names ctx's device (OCL_REDUCE_DEVICE syntax). */
-static void selector_of(const ocl_reduce_context *ctx, char *out, size_t capacity) {
-  if (ctx->ops->kind == OCL_REDUCE_BACKEND_CUDA)
-    snprintf(out, capacity, "cuda:%u", ctx->caps.device_index);
-  else
-    snprintf(out, capacity, "%u:%u", ctx->caps.platform_index, ctx->caps.device_index);
-}
 
 static int is_gpu_like(ocl_reduce_device_type type) {
   return type == OCL_REDUCE_DEVICE_GPU || type == OCL_REDUCE_DEVICE_ACCELERATOR;
@@ -43,11 +33,13 @@ static ocl_reduce_status default_selectors(const ocl_reduce_options *opts, char 
                                            size_t capacity) {
   ocl_reduce_context *probe = NULL;
   ORX_FORWARD(ocl_reduce_context_create(opts, &probe));
-  selector_of(probe, list, capacity);
+  orx_device_facts facts;
+  orx_context_device(probe, &facts);
+  snprintf(list, capacity, "%s", facts.selector);
   ocl_reduce_status status = OCL_REDUCE_OK;
   size_t total = 0, listed = 0;
   ocl_reduce_device_desc *all = NULL;
-  if (is_gpu_like(probe->caps.type) &&
+  if (is_gpu_like(facts.type) &&
       (status = ocl_reduce_devices(NULL, 0, &listed)) == OCL_REDUCE_OK && listed > 0) {
     all = calloc(listed, sizeof *all);
     if (!all)
@@ -59,8 +51,8 @@ static ocl_reduce_status default_selectors(const ocl_reduce_options *opts, char 
     }
     size_t used = 0, taken = 0;
     for (size_t i = 0; status == OCL_REDUCE_OK && i < total; i++) {
-      if (all[i].backend != probe->ops->kind || !is_gpu_like(all[i].device_type) ||
-          strcmp(all[i].platform_name, probe->caps.platform_name) != 0 ||
+      if (all[i].backend != facts.backend || !is_gpu_like(all[i].device_type) ||
+          strcmp(all[i].platform_name, facts.platform_name) != 0 ||
           taken == OCL_REDUCE_GROUP_MAX_DEVICES)
         continue;
       const int wrote =
@@ -86,7 +78,7 @@ static ocl_reduce_group *group_new(void) {
 /* What every group takes once its contexts are there: the planner's least part, the shares and
  * the threads its devices run on. */
 static ocl_reduce_status group_finish(ocl_reduce_group *g) {
-  g->min_part_bytes = orx_group_min_part_bytes(&g->contexts[0]->target.forced);
+  g->min_part_bytes = orx_context_group_min_part_bytes(g->contexts[0]);
   ORX_FORWARD(orx_group_initial_shares(g));
   return orx_group_workers_start(g);
 }
@@ -94,14 +86,14 @@ static ocl_reduce_status group_finish(ocl_reduce_group *g) {
 ocl_reduce_status ocl_reduce_group_create(const ocl_reduce_options *opts, const char *devices,
                                           ocl_reduce_group **out) {
   ORX_CHECK_ARG(NULL, out, FN_CREATE ": out is NULL");
-  ocl_reduce_options o;
-  ocl_reduce_options_init(&o);
-  if (opts && (opts->struct_size < sizeof(size_t) || opts->struct_size > sizeof o))
-    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
-                    FN_CREATE ": opts: struct_size is %zu; call ocl_reduce_options_init() first",
-                    opts->struct_size);
+  ocl_reduce_options o = OCL_REDUCE_OPTIONS_INIT;
+  /* Each context's creation checks the rest of opts (struct_size too). */
+  ORX_CHECK_ARG(NULL, !opts || opts->struct_size == sizeof o,
+                FN_CREATE ": opts->struct_size is %zu, not sizeof(ocl_reduce_options) (%zu): start "
+                "from OCL_REDUCE_OPTIONS_INIT",
+                opts ? opts->struct_size : 0, sizeof o);
   if (opts)
-    memcpy(&o, opts, opts->struct_size);
+    o = *opts;
   o.device = NULL;
   char list[SELECTORS_CAPACITY];
   const char *given = devices ? devices : getenv("OCL_REDUCE_DEVICES");
@@ -172,7 +164,7 @@ ocl_reduce_status ocl_reduce_group_create_from(ocl_reduce_context *const *contex
       ORX_CHECK_ARG(NULL, contexts[e] != contexts[d], "%s: contexts[%zu] is contexts[%zu]", fn, d,
                     e);
     /* The states of SUM are the reproducible sum's under CROSS_DEVICE: all or none. */
-    ORX_CHECK_ARG(NULL, contexts[d]->determinism == contexts[0]->determinism,
+    ORX_CHECK_ARG(NULL, orx_context_determinism(contexts[d]) == orx_context_determinism(contexts[0]),
                   "%s: contexts[%zu]'s determinism differs from contexts[0]'s", fn, d);
   }
   ocl_reduce_group *g = group_new();

@@ -1,5 +1,5 @@
 /* =================================================================================================
- * group.h: what a group of devices holds (ocl_reduce.h, "Several devices: groups"), and how its
+ * group.h: what a group of devices holds (ocl_reduce_group.h), and how its
  * calls run one task per device at once. group.c makes and measures groups, group_buffer.c
  * spreads data over them, group_run.c reduces with them, group_workers.c runs their tasks. A
  * group is a client of the public API of its contexts: each device runs exactly what a one-device
@@ -10,10 +10,11 @@
 
 #include <stdint.h>
 
-#include "ocl_reduce.h"
+#include "core/context_facts.h"
+#include "ocl_reduce_group.h"
 
 struct ocl_reduce_group {
-  uint64_t id; /* what group buffers and operators name their group by */
+  uint64_t id; /* what group buffers name their group by */
   size_t size;
   ocl_reduce_context *contexts[OCL_REDUCE_GROUP_MAX_DEVICES];
   int owns_contexts;                              /* made by ocl_reduce_group_create */
@@ -30,13 +31,6 @@ struct ocl_reduce_group_buffer {
   size_t first[OCL_REDUCE_GROUP_MAX_DEVICES], counts[OCL_REDUCE_GROUP_MAX_DEVICES];
 };
 
-struct ocl_reduce_group_operator {
-  uint64_t group_id;
-  size_t size;
-  ocl_reduce_operator *ops[OCL_REDUCE_GROUP_MAX_DEVICES];
-  size_t element_size, state_size;
-};
-
 /* One task per device: fn(arg, d) for every device d with run[d] set, devices at once (the
  * first's on the calling thread, the others' on the group's threads; tasks of contexts on one
  * physical device one after the other, see group_workers.c). Returns OK, or the status of the
@@ -47,6 +41,10 @@ ocl_reduce_status orx_group_each(const ocl_reduce_group *group, const char *func
                                  const unsigned char *run, orx_group_task fn, void *arg);
 
 /* Device d's name, for messages. */
-const char *orx_group_device_name(const ocl_reduce_group *group, size_t d);
+static inline const char *orx_group_device_name(const ocl_reduce_group *group, size_t d) {
+  orx_device_facts facts;
+  orx_context_device(group->contexts[d], &facts);
+  return facts.device_name;
+}
 
 #endif /* ORX_GROUP_H */

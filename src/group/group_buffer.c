@@ -85,16 +85,19 @@ typedef struct copy_task {
 static ocl_reduce_status copy_part(void *arg, size_t d) {
   const copy_task *t = arg;
   const ocl_reduce_group_buffer *b = t->buffer;
-  ocl_reduce_context *ctx = b->group->contexts[d];
   const size_t at = b->first[d] * b->element_size, bytes = b->counts[d] * b->element_size;
-  return t->from ? ocl_reduce_buffer_write(ctx, b->parts[d], 0, (const char *)t->from + at, bytes)
-                 : ocl_reduce_buffer_read(ctx, b->parts[d], 0, (char *)t->to + at, bytes);
+  return t->from ? ocl_reduce_buffer_write(b->parts[d], 0, (const char *)t->from + at, bytes)
+                 : ocl_reduce_buffer_read(b->parts[d], 0, (char *)t->to + at, bytes);
 }
 
 static ocl_reduce_status copy_all(const char *fn, const ocl_reduce_group_buffer *buffer,
-                                  const void *host_from, void *host_to) {
+                                  const void *host_from, void *host_to, size_t bytes) {
   ORX_CHECK_ARG(NULL, buffer, "%s: buffer is NULL", fn);
   ORX_CHECK_ARG(NULL, host_from || host_to || buffer->count == 0, "%s: host is NULL", fn);
+  ORX_CHECK_ARG(NULL, bytes >= buffer->count * buffer->element_size,
+                "%s: host is %zu bytes, and the buffer holds %zu (%zu elements of %zu bytes)", fn,
+                bytes, buffer->count * buffer->element_size, buffer->count,
+                buffer->element_size);
   unsigned char run[OCL_REDUCE_GROUP_MAX_DEVICES] = {0};
   for (size_t d = 0; d < buffer->size; d++)
     run[d] = buffer->counts[d] > 0;
@@ -102,10 +105,12 @@ static ocl_reduce_status copy_all(const char *fn, const ocl_reduce_group_buffer 
   return orx_group_each(buffer->group, fn, run, copy_part, &t);
 }
 
-ocl_reduce_status ocl_reduce_group_buffer_write(ocl_reduce_group_buffer *buffer, const void *host) {
-  return copy_all("ocl_reduce_group_buffer_write", buffer, host, NULL);
+ocl_reduce_status ocl_reduce_group_buffer_write(ocl_reduce_group_buffer *buffer, const void *host,
+                                                size_t bytes) {
+  return copy_all("ocl_reduce_group_buffer_write", buffer, host, NULL, bytes);
 }
 
-ocl_reduce_status ocl_reduce_group_buffer_read(const ocl_reduce_group_buffer *buffer, void *host) {
-  return copy_all("ocl_reduce_group_buffer_read", buffer, NULL, host);
+ocl_reduce_status ocl_reduce_group_buffer_read(const ocl_reduce_group_buffer *buffer, void *host,
+                                               size_t bytes) {
+  return copy_all("ocl_reduce_group_buffer_read", buffer, NULL, host, bytes);
 }

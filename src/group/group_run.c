@@ -1,5 +1,5 @@
 /* =================================================================================================
- * group_run.c: reductions over a group (ocl_reduce.h, "Several devices: groups"). Each device
+ * group_run.c: reductions over a group (ocl_reduce_group.h), with any operator. Each device
  * reduces its part to a state (whole arrays) or its segments to their results, on its own
  * thread; the states then combine in device order on the first device. A call that one device
  * takes whole is that device's one-device call.
@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/context.h"
+#include "core/context_facts.h"
+#include "core/errors.h"
 #include "core/ids.h"
 #include "core/io.h"
 #include "group/group_shares.h"
@@ -16,9 +17,8 @@
 typedef struct group_call {
   const char *function;
   const ocl_reduce_group *group;
-  ocl_reduce_op op; /* built-in operators */
+  ocl_reduce_op op;
   ocl_reduce_type type;
-  const ocl_reduce_group_operator *custom; /* or a user operator */
   ocl_reduce_group_input input;
   size_t elem;                                  /* bytes of an input element */
   size_t segment_length;                        /* segments; 0 for whole arrays */
@@ -33,7 +33,8 @@ typedef struct group_call {
 static ocl_reduce_input part_input(const group_call *c, size_t d) {
   if (c->input.buffer)
     return ocl_reduce_buffer_input(c->input.buffer->parts[d], 0);
-  return ocl_reduce_host_input((const char *)c->input.host + c->first[d] * c->elem);
+  return ocl_reduce_host_input((const char *)c->input.host + c->first[d] * c->elem,
+                               c->count[d] * (c->segment_length ? c->segment_length : 1) * c->elem);
 }
 
 /* A part to its state, or its segments to their results. */
@@ -43,39 +44,31 @@ static ocl_reduce_status part_task(void *arg, size_t d) {
   const ocl_reduce_input in = part_input(c, d);
   if (c->segment_length) {
     const uint64_t first_segment = c->first[d] / c->segment_length;
-    const ocl_reduce_output out = ocl_reduce_host_output(c->out + first_segment * c->out_bytes);
-    return c->custom
-               ? ocl_reduce_custom_segments(ctx, c->custom->ops[d], in, c->count[d],
-                                            c->segment_length, out)
-               : ocl_reduce_segments(ctx, c->op, c->type, in, c->count[d], c->segment_length, out);
+    const ocl_reduce_output out = ocl_reduce_host_output(c->out + first_segment * c->out_bytes,
+                                                         c->count[d] * c->out_bytes);
+    return ocl_reduce_segments(ctx, c->op, c->type, in, c->count[d], c->segment_length, out);
   }
   /* The states of the parts that run, packed in device order. */
   size_t slot = 0;
   for (size_t e = 0; e < d; e++)
     slot += c->run[e];
-  const ocl_reduce_output state = ocl_reduce_host_output(c->out + slot * c->out_bytes);
-  return c->custom
-             ? ocl_reduce_custom_state(ctx, c->custom->ops[d], in, c->count[d], c->first[d], state)
-             : ocl_reduce_state(ctx, c->op, c->type, in, c->count[d], c->first[d], state);
+  const ocl_reduce_output state = ocl_reduce_host_output(c->out + slot * c->out_bytes,
+                                                         c->out_bytes);
+  return ocl_reduce_partial(ctx, c->op, c->type, in, c->count[d], c->first[d], state);
 }
 
-/* The operator (built-in or the group's user operator) on every device, and its sizes. */
+/* The operator on every device (a user operator made ready on each), and its sizes. */
 static ocl_reduce_status check_operator(group_call *c) {
   const ocl_reduce_group *g = c->group;
-  if (c->custom) {
-    ORX_CHECK_ARG(NULL, c->custom->group_id == g->id, "%s: op belongs to another group",
-                  c->function);
-    c->elem = c->custom->element_size;
-    c->out_bytes = c->custom->state_size;
-    return OCL_REDUCE_OK;
-  }
+  orx_op_call call;
   for (size_t d = 0; d < g->size; d++) {
-    const ocl_reduce_status status = orx_check_op_type(g->contexts[d], c->function, c->op, c->type);
+    const ocl_reduce_status status =
+        orx_resolve_op(g->contexts[d], c->function, c->op, c->type, &call);
     if (status != OCL_REDUCE_OK)
       return orx_fail(NULL, status, "%s (device %zu)", ocl_reduce_last_error(g->contexts[d]), d);
   }
-  c->elem = orx_type_size(c->type);
-  c->out_bytes = c->segment_length ? ocl_reduce_result_size(c->op, c->type)
+  c->elem = call.elem;
+  c->out_bytes = c->segment_length ? call.result_bytes
                                    : ocl_reduce_state_size(g->contexts[0], c->op, c->type);
   return OCL_REDUCE_OK;
 }
@@ -91,6 +84,9 @@ static ocl_reduce_status check_and_cut(group_call *c, size_t units) {
   ORX_CHECK_ARG(NULL, !(b && c->input.host), "%s: input: set host or buffer, not both",
                 c->function);
   ORX_CHECK_ARG(NULL, b || c->input.host || elements == 0, "%s: input is NULL", c->function);
+  ORX_CHECK_ARG(NULL, b || !c->input.host || elements * c->elem <= c->input.bytes,
+                "%s: input is %zu bytes of host memory, and the request needs %zu", c->function,
+                c->input.bytes, elements * c->elem);
   if (!b) {
     orx_group_parts(g, OCL_REDUCE_SHARES_HOST, units, (uint64_t)length * c->elem, c->count);
     uint64_t first = 0;
@@ -131,19 +127,23 @@ static size_t only_device(const group_call *c) {
   return 0;
 }
 
-static ocl_reduce_status reduce_whole(group_call *c, size_t count, void *result) {
+static ocl_reduce_status reduce_whole(group_call *c, size_t count, void *result,
+                                      size_t result_bytes) {
   ORX_FORWARD(check_operator(c));
   ORX_CHECK_ARG(NULL, result, "%s: result is NULL", c->function);
+  const size_t needed = ocl_reduce_result_size(c->op, c->type);
+  ORX_CHECK_ARG(NULL, result_bytes >= needed,
+                "%s: result_bytes is %zu, and one result of %s is %zu bytes", c->function,
+                result_bytes, ocl_reduce_op_name(c->op), needed);
   ORX_FORWARD(check_and_cut(c, count));
   const ocl_reduce_group *g = c->group;
   if (c->parts <= 1) {
     const size_t d = only_device(c);
     static const unsigned char nothing;
-    const ocl_reduce_input in = c->parts ? part_input(c, d) : ocl_reduce_host_input(&nothing);
-    const ocl_reduce_output out = ocl_reduce_host_output(result);
-    const ocl_reduce_status status =
-        c->custom ? ocl_reduce_custom(g->contexts[d], c->custom->ops[d], in, count, out)
-                  : ocl_reduce_into(g->contexts[d], c->op, c->type, in, count, out);
+    const ocl_reduce_input in =
+        c->parts ? part_input(c, d) : ocl_reduce_host_input(&nothing, sizeof nothing);
+    const ocl_reduce_output out = ocl_reduce_host_output(result, result_bytes);
+    const ocl_reduce_status status = ocl_reduce_into(g->contexts[d], c->op, c->type, in, count, out);
     if (status != OCL_REDUCE_OK)
       return orx_fail(NULL, status, "%s: device %zu (%s): %s", c->function, d,
                       orx_group_device_name(g, d), ocl_reduce_last_error(g->contexts[d]));
@@ -155,11 +155,9 @@ static ocl_reduce_status reduce_whole(group_call *c, size_t count, void *result)
   ocl_reduce_status status = orx_group_each(g, c->function, c->run, part_task, c);
   if (status == OCL_REDUCE_OK) {
     /* The combine, in device order, on the first device. */
-    const ocl_reduce_input states = ocl_reduce_host_input(c->out);
-    const ocl_reduce_output out = ocl_reduce_host_output(result);
-    status = c->custom ? ocl_reduce_custom_states(g->contexts[0], c->custom->ops[0], states,
-                                                  c->parts, out)
-                       : ocl_reduce_states(g->contexts[0], c->op, c->type, states, c->parts, out);
+    const ocl_reduce_input states = ocl_reduce_host_input(c->out, c->parts * c->out_bytes);
+    const ocl_reduce_output out = ocl_reduce_host_output(result, result_bytes);
+    status = ocl_reduce_final(g->contexts[0], c->op, c->type, states, c->parts, out);
     if (status != OCL_REDUCE_OK)
       orx_fail(NULL, status, "%s: combining on device 0 (%s): %s", c->function,
                orx_group_device_name(g, 0), ocl_reduce_last_error(g->contexts[0]));
@@ -168,9 +166,15 @@ static ocl_reduce_status reduce_whole(group_call *c, size_t count, void *result)
   return status;
 }
 
-static ocl_reduce_status reduce_segments(group_call *c, size_t segment_count, void *results) {
+static ocl_reduce_status reduce_segments(group_call *c, size_t segment_count, void *results,
+                                         size_t results_bytes) {
   ORX_FORWARD(check_operator(c));
   ORX_CHECK_ARG(NULL, results || segment_count == 0, "%s: results is NULL", c->function);
+  ORX_CHECK_ARG(NULL, segment_count <= results_bytes / c->out_bytes,
+                "%s: results is %zu bytes, and %zu results of %zu bytes need %zu", c->function,
+                results_bytes, segment_count, c->out_bytes,
+                segment_count <= SIZE_MAX / c->out_bytes ? segment_count * c->out_bytes
+                                                         : SIZE_MAX);
   if (c->segment_length == 0) {
     /* Identities only: one device writes them, reading nothing (a buffer input must still be
      * this group's, and hold nothing). */
@@ -180,11 +184,10 @@ static ocl_reduce_status reduce_segments(group_call *c, size_t segment_count, vo
                   c->function);
     static const unsigned char nothing;
     ocl_reduce_context *ctx = c->group->contexts[0];
-    const ocl_reduce_input in = ocl_reduce_host_input(&nothing);
-    const ocl_reduce_output out = ocl_reduce_host_output(results);
+    const ocl_reduce_input in = ocl_reduce_host_input(&nothing, sizeof nothing);
+    const ocl_reduce_output out = ocl_reduce_host_output(results, results_bytes);
     const ocl_reduce_status status =
-        c->custom ? ocl_reduce_custom_segments(ctx, c->custom->ops[0], in, segment_count, 0, out)
-                  : ocl_reduce_segments(ctx, c->op, c->type, in, segment_count, 0, out);
+        ocl_reduce_segments(ctx, c->op, c->type, in, segment_count, 0, out);
     if (status != OCL_REDUCE_OK)
       return orx_fail(NULL, status, "%s: device 0 (%s): %s", c->function,
                       orx_group_device_name(c->group, 0), ocl_reduce_last_error(ctx));
@@ -197,7 +200,7 @@ static ocl_reduce_status reduce_segments(group_call *c, size_t segment_count, vo
   return orx_group_each(c->group, c->function, c->run, part_task, c);
 }
 
-static group_call builtin_call(const char *function, const ocl_reduce_group *group,
+static group_call make_call(const char *function, const ocl_reduce_group *group,
                                ocl_reduce_op op, ocl_reduce_type type, ocl_reduce_group_input input,
                                size_t segment_length) {
   group_call c;
@@ -213,45 +216,19 @@ static group_call builtin_call(const char *function, const ocl_reduce_group *gro
 
 ocl_reduce_status ocl_reduce_group_reduce(ocl_reduce_group *group, ocl_reduce_op op,
                                           ocl_reduce_type type, ocl_reduce_group_input input,
-                                          size_t count, void *result) {
+                                          size_t count, void *result, size_t result_bytes) {
   static const char fn[] = "ocl_reduce_group_reduce";
   ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
-  group_call c = builtin_call(fn, group, op, type, input, 0);
-  return reduce_whole(&c, count, result);
+  group_call c = make_call(fn, group, op, type, input, 0);
+  return reduce_whole(&c, count, result, result_bytes);
 }
 
 ocl_reduce_status ocl_reduce_group_segments(ocl_reduce_group *group, ocl_reduce_op op,
                                             ocl_reduce_type type, ocl_reduce_group_input input,
                                             size_t segment_count, size_t segment_length,
-                                            void *results) {
+                                            void *results, size_t results_bytes) {
   static const char fn[] = "ocl_reduce_group_segments";
   ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
-  group_call c = builtin_call(fn, group, op, type, input, segment_length);
-  return reduce_segments(&c, segment_count, results);
-}
-
-ocl_reduce_status ocl_reduce_group_custom(ocl_reduce_group *group,
-                                          const ocl_reduce_group_operator *op,
-                                          ocl_reduce_group_input input, size_t count,
-                                          void *result) {
-  static const char fn[] = "ocl_reduce_group_custom";
-  ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
-  ORX_CHECK_ARG(NULL, op, "%s: op is NULL", fn);
-  group_call c = builtin_call(fn, group, (ocl_reduce_op)0, (ocl_reduce_type)0, input, 0);
-  c.custom = op;
-  return reduce_whole(&c, count, result);
-}
-
-ocl_reduce_status ocl_reduce_group_custom_segments(ocl_reduce_group *group,
-                                                   const ocl_reduce_group_operator *op,
-                                                   ocl_reduce_group_input input,
-                                                   size_t segment_count, size_t segment_length,
-                                                   void *results) {
-  static const char fn[] = "ocl_reduce_group_custom_segments";
-  ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
-  ORX_CHECK_ARG(NULL, op, "%s: op is NULL", fn);
-  group_call c =
-      builtin_call(fn, group, (ocl_reduce_op)0, (ocl_reduce_type)0, input, segment_length);
-  c.custom = op;
-  return reduce_segments(&c, segment_count, results);
+  group_call c = make_call(fn, group, op, type, input, segment_length);
+  return reduce_segments(&c, segment_count, results, results_bytes);
 }

@@ -10,7 +10,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/context.h"
+#include "core/context_facts.h"
+#include "core/planner.h"
+#include "core/errors.h"
 
 /* What a measurement reduces: 32 MiB of f32, large enough that a launch's fixed cost is a few
  * per cent of the time on a CPU and a GPU's host copy, small enough that a group takes
@@ -30,12 +32,12 @@ static double seconds_now(void) {
 static ocl_reduce_status fastest(ocl_reduce_context *ctx, ocl_reduce_input in, double *best) {
   float sum = 0.0f;
   ORX_FORWARD(ocl_reduce_into(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, MEASURE_ELEMENTS,
-                              ocl_reduce_host_output(&sum)));
+                              ocl_reduce_host_output(&sum, sizeof sum)));
   *best = INFINITY;
   for (int r = 0; r < MEASURE_REPEATS; r++) {
     const double start = seconds_now();
     ORX_FORWARD(ocl_reduce_into(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, MEASURE_ELEMENTS,
-                                ocl_reduce_host_output(&sum)));
+                                ocl_reduce_host_output(&sum, sizeof sum)));
     const double took = seconds_now() - start;
     *best = took < *best ? took : *best;
   }
@@ -45,12 +47,12 @@ static ocl_reduce_status fastest(ocl_reduce_context *ctx, ocl_reduce_input in, d
 /* Device d's throughput from host memory and from its own buffer (elements per second). */
 static ocl_reduce_status measure(ocl_reduce_context *ctx, const float *host, double rates[2]) {
   double t = 0.0;
-  ORX_FORWARD(fastest(ctx, ocl_reduce_host_input(host), &t));
+  ORX_FORWARD(fastest(ctx, ocl_reduce_host_input(host, MEASURE_ELEMENTS * sizeof *host), &t));
   rates[OCL_REDUCE_SHARES_HOST] = (double)MEASURE_ELEMENTS / t;
   ocl_reduce_buffer *buffer = NULL;
   ORX_FORWARD(ocl_reduce_buffer_create(ctx, MEASURE_ELEMENTS * sizeof *host, &buffer));
   ocl_reduce_status status =
-      ocl_reduce_buffer_write(ctx, buffer, 0, host, MEASURE_ELEMENTS * sizeof *host);
+      ocl_reduce_buffer_write(buffer, 0, host, MEASURE_ELEMENTS * sizeof *host);
   if (status == OCL_REDUCE_OK)
     status = fastest(ctx, ocl_reduce_buffer_input(buffer, 0), &t);
   ocl_reduce_buffer_destroy(buffer);
@@ -76,10 +78,13 @@ static void set_normalized(ocl_reduce_group *g, ocl_reduce_shares which, const d
 }
 
 static int one_model(const ocl_reduce_group *g) {
-  for (size_t d = 1; d < g->size; d++)
-    if (g->contexts[d]->ops->kind != g->contexts[0]->ops->kind ||
-        strcmp(g->contexts[d]->caps.device_name, g->contexts[0]->caps.device_name) != 0)
+  orx_device_facts first, other;
+  orx_context_device(g->contexts[0], &first);
+  for (size_t d = 1; d < g->size; d++) {
+    orx_context_device(g->contexts[d], &other);
+    if (other.backend != first.backend || strcmp(other.device_name, first.device_name) != 0)
       return 0;
+  }
   return 1;
 }
 

@@ -16,7 +16,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "core/context.h"
+#include "core/context_facts.h"
+#include "core/errors.h"
 
 struct orx_group_workers {
   pthread_mutex_t lock;
@@ -70,8 +71,7 @@ static void *lane_thread(void *p) {
 }
 
 static int same_device(const ocl_reduce_context *a, const ocl_reduce_context *b) {
-  return a->ops->kind == b->ops->kind && a->caps.platform_index == b->caps.platform_index &&
-         a->caps.device_index == b->caps.device_index;
+  return orx_context_same_device(a, b);
 }
 
 ocl_reduce_status orx_group_workers_start(ocl_reduce_group *g) {

@@ -1,9 +1,9 @@
 /* =================================================================================================
  * ocl_reduce_mpi.c: reductions across MPI ranks (include/ocl_reduce_mpi.h). A client of the
- * library's public API only: each rank reduces its part to a state (ocl_reduce_state), the
+ * library's public API only: each rank reduces its part to a state (ocl_reduce_partial), the
  * states travel as bytes in one fixed-size record per rank, with the rank's status and message,
  * so that every rank takes the same decision; the root combines them in rank order
- * (ocl_reduce_states) and sends the outcome back.
+ * (ocl_reduce_final) and sends the outcome back.
  * ============================================================================================== */
 #include "ocl_reduce_mpi.h"
 
@@ -41,6 +41,7 @@ typedef struct rank_record {
   uint64_t segment_length; /* segments */
   uint64_t segment_count;
   int32_t results_missing; /* segments: results is NULL */
+  uint64_t results_bytes;  /* segments: the bytes of results */
   char message[MESSAGE_BYTES];
   unsigned char state[MAX_BYTES];
 } rank_record;
@@ -58,7 +59,6 @@ typedef struct mpi_call {
   ocl_reduce_context *ctx;
   ocl_reduce_op op;
   ocl_reduce_type type;
-  const ocl_reduce_operator *user;
   ocl_reduce_input input;
   int root;
   MPI_Comm comm;
@@ -95,10 +95,19 @@ static void record_failure(rank_record *r, const mpi_call *c, ocl_reduce_status 
   snprintf(r->message, sizeof r->message, "%s", own ? own : ocl_reduce_last_error(c->ctx));
 }
 
+/* A built-in operator's index (ocl_reduce.h's OCL_REDUCE_BUILTIN_OP), -1 for a user operator:
+ * what ranks compare (a user operator is each rank's own). */
+static int32_t builtin_index(ocl_reduce_op op) {
+  for (int32_t i = 0; i < OCL_REDUCE_BUILTIN_OPS; i++)
+    if (op == OCL_REDUCE_BUILTIN_OP(i))
+      return i;
+  return -1;
+}
+
 static void record_operator(rank_record *r, const mpi_call *c, uint64_t out_bytes) {
   memset(r, 0, sizeof *r);
-  r->op = c->user ? -1 : (int32_t)c->op;
-  r->type = c->user ? -1 : (int32_t)c->type;
+  r->op = builtin_index(c->op);
+  r->type = (int32_t)c->type;
   r->root = c->root;
   r->out_bytes = out_bytes;
 }
@@ -137,7 +146,8 @@ static rank_record *gather_space(const mpi_call *c) {
 
 /* ---- Whole arrays ------------------------------------------------------------------------- */
 
-static ocl_reduce_status reduce_parts(mpi_call *c, size_t count, void *result, int everyone) {
+static ocl_reduce_status reduce_parts(mpi_call *c, size_t count, void *result, size_t result_bytes,
+                                      int everyone) {
   ocl_reduce_status status = begin(c);
   if (status != OCL_REDUCE_OK)
     return status;
@@ -148,21 +158,24 @@ static ocl_reduce_status reduce_parts(mpi_call *c, size_t count, void *result, i
     return mpi_failed(c, "MPI_Exscan", code);
   if (c->rank == 0)
     base = 0; /* MPI leaves rank 0's undefined */
-  const size_t bytes = !c->ctx   ? 0
-                       : c->user ? ocl_reduce_operator_state_size(c->user)
-                                 : ocl_reduce_state_size(c->ctx, c->op, c->type);
+  const size_t bytes = c->ctx ? ocl_reduce_state_size(c->ctx, c->op, c->type) : 0;
+  const size_t needed = ocl_reduce_result_size(c->op, c->type);
+  const int receives = everyone || c->rank == c->root;
   rank_record mine_record;
   record_operator(&mine_record, c, bytes);
-  const ocl_reduce_output state = ocl_reduce_host_output(mine_record.state);
+  const ocl_reduce_output state = ocl_reduce_host_output(mine_record.state, bytes);
+  char own[160];
+  snprintf(own, sizeof own, "result_bytes is %zu, and one result of %s is %zu bytes",
+           result_bytes, ocl_reduce_op_name(c->op), needed);
   if (!c->ctx)
     record_failure(&mine_record, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "ctx is NULL");
-  else if (!result && (everyone || c->rank == c->root))
+  else if (!result && receives)
     record_failure(&mine_record, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "result is NULL");
+  else if (receives && needed > 0 && result_bytes < needed)
+    record_failure(&mine_record, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT, own);
   else if (bytes > MAX_BYTES)
     record_failure(&mine_record, c, OCL_REDUCE_ERROR_INTERNAL, "a state above 64 bytes");
-  else if ((status =
-                c->user ? ocl_reduce_custom_state(c->ctx, c->user, c->input, count, base, state)
-                        : ocl_reduce_state(c->ctx, c->op, c->type, c->input, count, base, state)) !=
+  else if ((status = ocl_reduce_partial(c->ctx, c->op, c->type, c->input, count, base, state)) !=
            OCL_REDUCE_OK)
     record_failure(&mine_record, c, status, NULL);
   rank_record *all = c->rank == c->root ? gather_space(c) : NULL;
@@ -183,10 +196,9 @@ static ocl_reduce_status reduce_parts(mpi_call *c, size_t count, void *result, i
     for (int r = 0; states && r < c->size; r++)
       memcpy(states + (size_t)r * bytes, all[r].state, bytes);
     if (states) {
-      const ocl_reduce_input in = ocl_reduce_host_input(states);
-      const ocl_reduce_output out = ocl_reduce_host_output(reply.result);
-      reply.status = c->user ? ocl_reduce_custom_states(c->ctx, c->user, in, (size_t)c->size, out)
-                             : ocl_reduce_states(c->ctx, c->op, c->type, in, (size_t)c->size, out);
+      const ocl_reduce_input in = ocl_reduce_host_input(states, (size_t)c->size * bytes);
+      const ocl_reduce_output out = ocl_reduce_host_output(reply.result, sizeof reply.result);
+      reply.status = ocl_reduce_final(c->ctx, c->op, c->type, in, (size_t)c->size, out);
       if (reply.status != OCL_REDUCE_OK)
         snprintf(reply.message, sizeof reply.message, "rank %d, combining: %s", c->root,
                  ocl_reduce_last_error(c->ctx));
@@ -199,30 +211,27 @@ static ocl_reduce_status reduce_parts(mpi_call *c, size_t count, void *result, i
     return mpi_failed(c, "MPI_Bcast", code);
   if (reply.status != OCL_REDUCE_OK)
     return fail((ocl_reduce_status)reply.status, "%s: %.400s", c->function, reply.message);
-  if (everyone || c->rank == c->root) {
-    const size_t result_bytes = c->user ? bytes : ocl_reduce_result_size(c->op, c->type);
-    memcpy(result, reply.result, result_bytes);
-  }
+  if (receives)
+    memcpy(result, reply.result, needed);
   return OCL_REDUCE_OK;
 }
 
 /* ---- Segments ------------------------------------------------------------------------------- */
 
 static ocl_reduce_status reduce_segments(mpi_call *c, size_t segment_count, size_t segment_length,
-                                         void *results) {
+                                         void *results, size_t results_bytes) {
   ocl_reduce_status status = begin(c);
   if (status != OCL_REDUCE_OK)
     return status;
-  const size_t bytes = !c->ctx   ? 0
-                       : c->user ? ocl_reduce_operator_state_size(c->user)
-                                 : ocl_reduce_result_size(c->op, c->type);
+  const size_t bytes = c->ctx ? ocl_reduce_result_size(c->op, c->type) : 0;
   rank_record mine;
   record_operator(&mine, c, bytes);
   mine.segment_length = segment_length;
   mine.segment_count = segment_count;
   mine.results_missing = !results;
+  mine.results_bytes = results ? results_bytes : 0;
   unsigned char *local = malloc(segment_count * bytes + 1);
-  const ocl_reduce_output out = ocl_reduce_host_output(local);
+  const ocl_reduce_output out = ocl_reduce_host_output(local, segment_count * bytes);
   if (!c->ctx)
     record_failure(&mine, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "ctx is NULL");
   else if (segment_count > INT_MAX)
@@ -230,10 +239,8 @@ static ocl_reduce_status reduce_segments(mpi_call *c, size_t segment_count, size
                    "segment_count is above INT_MAX (MPI's counts)");
   else if (!local)
     record_failure(&mine, c, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
-  else if ((status = c->user ? ocl_reduce_custom_segments(c->ctx, c->user, c->input, segment_count,
-                                                          segment_length, out)
-                             : ocl_reduce_segments(c->ctx, c->op, c->type, c->input, segment_count,
-                                                   segment_length, out)) != OCL_REDUCE_OK)
+  else if ((status = ocl_reduce_segments(c->ctx, c->op, c->type, c->input, segment_count,
+                                         segment_length, out)) != OCL_REDUCE_OK)
     record_failure(&mine, c, status, NULL);
   /* Every rank sees every record and decides alike. */
   rank_record *all = gather_space(c);
@@ -253,6 +260,12 @@ static ocl_reduce_status reduce_segments(mpi_call *c, size_t segment_count, size
   for (int r = 0; status == OCL_REDUCE_OK && total > 0 && r < c->size; r++)
     if (all[r].results_missing) {
       snprintf(message, sizeof message, "rank %d: results is NULL", r);
+      status = OCL_REDUCE_ERROR_INVALID_ARGUMENT;
+    } else if (bytes > 0 && total <= UINT64_MAX / bytes && all[r].results_bytes < total * bytes) {
+      snprintf(message, sizeof message,
+               "rank %d: results is %llu bytes, and %llu results of %zu bytes need %llu", r,
+               (unsigned long long)all[r].results_bytes, (unsigned long long)total, bytes,
+               (unsigned long long)(total * bytes));
       status = OCL_REDUCE_ERROR_INVALID_ARGUMENT;
     }
   if (status == OCL_REDUCE_OK && total > INT_MAX) {
@@ -297,8 +310,8 @@ static ocl_reduce_status reduce_segments(mpi_call *c, size_t segment_count, size
 
 /* ---- Entry points ---------------------------------------------------------------------------- */
 
-static mpi_call builtin(const char *function, ocl_reduce_context *ctx, ocl_reduce_op op,
-                        ocl_reduce_type type, ocl_reduce_input input, int root, MPI_Comm comm) {
+static mpi_call make_call(const char *function, ocl_reduce_context *ctx, ocl_reduce_op op,
+                          ocl_reduce_type type, ocl_reduce_input input, int root, MPI_Comm comm) {
   mpi_call c;
   memset(&c, 0, sizeof c);
   c.function = function;
@@ -311,55 +324,27 @@ static mpi_call builtin(const char *function, ocl_reduce_context *ctx, ocl_reduc
   return c;
 }
 
-static mpi_call custom(const char *function, ocl_reduce_context *ctx, const ocl_reduce_operator *op,
-                       ocl_reduce_input input, int root, MPI_Comm comm) {
-  mpi_call c = builtin(function, ctx, (ocl_reduce_op)0, (ocl_reduce_type)0, input, root, comm);
-  c.user = op;
-  return c;
-}
-
 ocl_reduce_status ocl_reduce_mpi_reduce(ocl_reduce_context *ctx, ocl_reduce_op op,
                                         ocl_reduce_type type, ocl_reduce_input input, size_t count,
-                                        void *result, int root, MPI_Comm comm) {
-  mpi_call c = builtin("ocl_reduce_mpi_reduce", ctx, op, type, input, root, comm);
-  return reduce_parts(&c, count, result, 0);
+                                        void *result, size_t result_bytes, int root,
+                                        MPI_Comm comm) {
+  mpi_call c = make_call("ocl_reduce_mpi_reduce", ctx, op, type, input, root, comm);
+  return reduce_parts(&c, count, result, result_bytes, 0);
 }
 
 ocl_reduce_status ocl_reduce_mpi_allreduce(ocl_reduce_context *ctx, ocl_reduce_op op,
                                            ocl_reduce_type type, ocl_reduce_input input,
-                                           size_t count, void *result, MPI_Comm comm) {
-  mpi_call c = builtin("ocl_reduce_mpi_allreduce", ctx, op, type, input, 0, comm);
-  return reduce_parts(&c, count, result, 1);
-}
-
-ocl_reduce_status ocl_reduce_mpi_custom_reduce(ocl_reduce_context *ctx,
-                                               const ocl_reduce_operator *op,
-                                               ocl_reduce_input input, size_t count, void *result,
-                                               int root, MPI_Comm comm) {
-  mpi_call c = custom("ocl_reduce_mpi_custom_reduce", ctx, op, input, root, comm);
-  return reduce_parts(&c, count, result, 0);
-}
-
-ocl_reduce_status ocl_reduce_mpi_custom_allreduce(ocl_reduce_context *ctx,
-                                                  const ocl_reduce_operator *op,
-                                                  ocl_reduce_input input, size_t count,
-                                                  void *result, MPI_Comm comm) {
-  mpi_call c = custom("ocl_reduce_mpi_custom_allreduce", ctx, op, input, 0, comm);
-  return reduce_parts(&c, count, result, 1);
+                                           size_t count, void *result, size_t result_bytes,
+                                           MPI_Comm comm) {
+  mpi_call c = make_call("ocl_reduce_mpi_allreduce", ctx, op, type, input, 0, comm);
+  return reduce_parts(&c, count, result, result_bytes, 1);
 }
 
 ocl_reduce_status ocl_reduce_mpi_segments_allreduce(ocl_reduce_context *ctx, ocl_reduce_op op,
                                                     ocl_reduce_type type, ocl_reduce_input input,
                                                     size_t segment_count, size_t segment_length,
-                                                    void *results, MPI_Comm comm) {
-  mpi_call c = builtin("ocl_reduce_mpi_segments_allreduce", ctx, op, type, input, 0, comm);
-  return reduce_segments(&c, segment_count, segment_length, results);
-}
-
-ocl_reduce_status
-ocl_reduce_mpi_custom_segments_allreduce(ocl_reduce_context *ctx, const ocl_reduce_operator *op,
-                                         ocl_reduce_input input, size_t segment_count,
-                                         size_t segment_length, void *results, MPI_Comm comm) {
-  mpi_call c = custom("ocl_reduce_mpi_custom_segments_allreduce", ctx, op, input, 0, comm);
-  return reduce_segments(&c, segment_count, segment_length, results);
+                                                    void *results, size_t results_bytes,
+                                                    MPI_Comm comm) {
+  mpi_call c = make_call("ocl_reduce_mpi_segments_allreduce", ctx, op, type, input, 0, comm);
+  return reduce_segments(&c, segment_count, segment_length, results, results_bytes);
 }

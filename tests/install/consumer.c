@@ -1,4 +1,4 @@
-/* A user's first program against an installed ocl_reduce (tools/check_install.sh): the header
+/* A user's first program against an installed ocl_reduce (scripts/check_install.sh): the header
  * alone (no OpenCL header), the library's version against the header's, and one reduction. */
 #include <ocl_reduce.h>
 #include <stdio.h>
@@ -19,7 +19,7 @@ int main(void) {
     return 1;
   }
   int sum = 0;
-  s = ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, data, 1000, &sum);
+  s = ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, data, 1000, &sum, sizeof sum);
   if (s != OCL_REDUCE_OK || sum != 500500) {
     fprintf(stderr, "consumer: %s, sum %d: %s\n", ocl_reduce_status_name(s), sum,
             ocl_reduce_last_error(ctx));

@@ -26,7 +26,7 @@ ocl_reduce_context *test_context_with_policy(const char *policy) {
     return NULL;
   }
   if (!printed) {
-    ocl_reduce_context_info info = {.struct_size = sizeof info};
+    ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
     if (ocl_reduce_context_query(ctx, &info) == OCL_REDUCE_OK)
       printf("# device %u:%u %s / %s; path %s, subgroup implementation %s, subgroup size %u, "
              "work-group size %u\n",
@@ -56,7 +56,7 @@ int test_teardown(void **state) {
 
 test_shape test_context_shape(ocl_reduce_context *ctx) {
   test_shape shape = {0, 64};
-  ocl_reduce_context_info info = {.struct_size = sizeof info};
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
   if (ocl_reduce_context_query(ctx, &info) == OCL_REDUCE_OK) {
     shape.subgroup = info.subgroup_size;
     shape.work_group = info.work_group_size;

@@ -201,27 +201,27 @@ static test_reference reduce_int(const void *data, size_t n, ocl_reduce_op op,
   const int is_signed = type == OCL_REDUCE_I32 || type == OCL_REDUCE_I64;
   const uint64_t mask = wide ? UINT64_MAX : UINT32_MAX;
   uint64_t acc;
-  switch (op) {
-  case OCL_REDUCE_SUM: acc = 0; break;
-  case OCL_REDUCE_PROD: acc = 1; break;
-  case OCL_REDUCE_AND: acc = mask; break;
-  case OCL_REDUCE_MIN: acc = is_signed ? (wide ? (uint64_t)INT64_MAX : (uint64_t)INT32_MAX) : mask; break;
-  case OCL_REDUCE_MAX: acc = is_signed ? (wide ? (uint64_t)INT64_MIN : (uint64_t)(uint32_t)INT32_MIN) : 0; break;
+  switch (test_op_index(op)) {
+  case T_SUM: acc = 0; break;
+  case T_PROD: acc = 1; break;
+  case T_AND: acc = mask; break;
+  case T_MIN: acc = is_signed ? (wide ? (uint64_t)INT64_MAX : (uint64_t)INT32_MAX) : mask; break;
+  case T_MAX: acc = is_signed ? (wide ? (uint64_t)INT64_MIN : (uint64_t)(uint32_t)INT32_MIN) : 0; break;
   default: acc = 0; break;
   }
   for (size_t i = 0; i < n; i++) {
     uint64_t x = get_bits(data, i, type);
-    switch (op) {
-    case OCL_REDUCE_SUM: acc = (acc + x) & mask; break;
-    case OCL_REDUCE_PROD: acc = (acc * x) & mask; break;
-    case OCL_REDUCE_AND: acc &= x; break;
-    case OCL_REDUCE_OR: acc |= x; break;
-    case OCL_REDUCE_XOR: acc ^= x; break;
-    case OCL_REDUCE_MIN:
+    switch (test_op_index(op)) {
+    case T_SUM: acc = (acc + x) & mask; break;
+    case T_PROD: acc = (acc * x) & mask; break;
+    case T_AND: acc &= x; break;
+    case T_OR: acc |= x; break;
+    case T_XOR: acc ^= x; break;
+    case T_MIN:
       if (is_signed ? as_signed(x, type) < as_signed(acc, type) : x < acc)
         acc = x;
       break;
-    case OCL_REDUCE_MAX:
+    case T_MAX:
       if (is_signed ? as_signed(x, type) > as_signed(acc, type) : x > acc)
         acc = x;
       break;
@@ -266,16 +266,16 @@ static test_reference reduce_float(const void *data, size_t n, ocl_reduce_op op,
   long double magnitude = 0; /* sum of |x|, for the error bound of sums */
   for (size_t i = 0; i < n; i++) {
     long double x = get_float(data, i, type);
-    switch (op) {
-    case OCL_REDUCE_SUM:
+    switch (test_op_index(op)) {
+    case T_SUM:
       acc += x;
       magnitude += fabsl(x);
       break;
-    case OCL_REDUCE_PROD:
+    case T_PROD:
       acc *= x;
       break;
-    case OCL_REDUCE_MIN:
-    case OCL_REDUCE_MAX:
+    case T_MIN:
+    case T_MAX:
       acc = ieee_minmax(acc, x, op == OCL_REDUCE_MIN);
       break;
     default:
@@ -387,4 +387,11 @@ size_t test_sizes(test_shape shape, int large, size_t *sizes, size_t capacity) {
     if (unique == 0 || sizes[unique - 1] != sizes[i])
       sizes[unique++] = sizes[i];
   return unique;
+}
+
+int test_op_index(ocl_reduce_op op) {
+  for (int i = 0; i < OCL_REDUCE_BUILTIN_OPS; i++)
+    if (op == OCL_REDUCE_BUILTIN_OP(i))
+      return i;
+  return -1;
 }

@@ -40,7 +40,7 @@ ocl_reduce_status orx_cu_list_devices(ocl_reduce_context *ctx, ocl_reduce_device
       orx_cu.DeviceGet(&dev, i);
       d->backend = OCL_REDUCE_BACKEND_CUDA;
       d->device_index = (unsigned)i;
-      snprintf(d->selector, sizeof d->selector, "cuda:%d", i);
+      orx_format_selector(d->backend, 0, d->device_index, d->selector, sizeof d->selector);
       snprintf(d->platform_name, sizeof d->platform_name, "CUDA");
       orx_cu.DeviceGetName(d->device_name, (int)sizeof d->device_name, dev);
       d->device_type = OCL_REDUCE_DEVICE_GPU;

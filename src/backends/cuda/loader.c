@@ -211,8 +211,8 @@ ocl_reduce_status orx_cu_compile(ocl_reduce_context *ctx, const orx_source *sour
   if (log)
     orx_cu.GetProgramLog(program, log);
   if (r != NVRTC_SUCCESS) {
-    status = orx_fail(ctx, OCL_REDUCE_ERROR_BUILD, "nvrtcCompileProgram (%s) returned %s",
-                      arch_option, orx_cu.GetErrorString(r));
+    status = orx_fail(ctx, OCL_REDUCE_ERROR_BUILD, "%s: nvrtcCompileProgram (%s) returned %s",
+                      orx_call_name(), arch_option, orx_cu.GetErrorString(r));
     if (log) {
       orx_error_append(ctx, "\nbuild log:\n");
       orx_error_append(ctx, log);

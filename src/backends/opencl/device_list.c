@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/device_pick.h"
 #include "backends/opencl/opencl.h"
 
 void orx_cl_device_list_free(orx_cl_device_list *list) {
@@ -136,7 +137,8 @@ ocl_reduce_status orx_cl_list_devices(ocl_reduce_context *ctx, ocl_reduce_device
     d->backend = OCL_REDUCE_BACKEND_OPENCL;
     d->platform_index = list.entries[i].platform_index;
     d->device_index = list.entries[i].device_index;
-    snprintf(d->selector, sizeof d->selector, "%u:%u", d->platform_index, d->device_index);
+    orx_format_selector(d->backend, d->platform_index, d->device_index, d->selector,
+                        sizeof d->selector);
     orx_strlcpy(d->platform_name, list.entries[i].platform_name, sizeof d->platform_name);
     orx_strlcpy(d->device_name, list.entries[i].device_name, sizeof d->device_name);
     d->device_type = list.entries[i].type;

@@ -81,6 +81,9 @@ ocl_reduce_status orx_cl_program_binary(ocl_reduce_context *ctx, orx_backend *be
                                         orx_program *p, void **binary, size_t *size);
 void orx_cl_release_program(orx_program *program);
 void orx_cl_program_native(orx_program *program, void **native_program, void **native_kernel);
+/* quiet_build.c: clBuildProgram for one device, the compiler's own summary lines kept off stderr
+ * (but for OCL_REDUCE_LOG=debug). */
+cl_int orx_cl_build_quietly(cl_program program, cl_device_id device);
 
 /* devices.c: the table's device slots, and waiting for an event (polled on GPUs). */
 ocl_reduce_status orx_cl_open(ocl_reduce_context *ctx, const char *selector, void *native_queue,

@@ -54,11 +54,12 @@ static unsigned kernel_subgroup_size(orx_backend *be, cl_kernel kernel, unsigned
 static ocl_reduce_status build_program(ocl_reduce_context *ctx, orx_backend *be, orx_program *p,
                                        const char *kernel_name, unsigned wg_size,
                                        orx_program **out, unsigned *subgroup_size) {
-  cl_int code = clBuildProgram(p->program, 1, &be->device, "", NULL, NULL);
+  cl_int code = orx_cl_build_quietly(p->program, be->device);
   if (code != CL_SUCCESS) {
     ocl_reduce_status status = orx_fail(
         ctx, code == CL_BUILD_PROGRAM_FAILURE ? OCL_REDUCE_ERROR_BUILD : OCL_REDUCE_ERROR_BACKEND,
-        "clBuildProgram returned %s (%d)", orx_cl_error_name(code), (int)code);
+        "%s: clBuildProgram returned %s (%d)", orx_call_name(), orx_cl_error_name(code),
+        (int)code);
     char *log = build_log(be, p->program);
     if (log) {
       orx_error_append(ctx, "\nbuild log:\n");

@@ -1,13 +1,12 @@
 /* =================================================================================================
  * omp_baseline.c: OpenMP reduction loops, the CPU contender (see omp_baseline.h). Each is the plain
- * loop a C programmer would write: `#pragma omp parallel for simd reduction(op:acc)`.
+ * loop a C programmer would write: `#pragma omp parallel for simd reduction(op:acc)`. Compiled
+ * once per instruction set (tools/CMakeLists.txt), omp_dispatch.c choosing at run time.
  * ============================================================================================== */
-#define _DEFAULT_SOURCE /* madvise */
 #include <omp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "omp_baseline.h"
 
@@ -56,20 +55,20 @@ int omp_reduce(ocl_reduce_op op, ocl_reduce_type type, const void *data, size_t 
     return 1;                                                                                      \
   } while (0)
   if (type == OCL_REDUCE_F32) {
-    switch (op) {
-    case OCL_REDUCE_SUM: RUN(sum_f32, float);
-    case OCL_REDUCE_PROD: RUN(prod_f32, float);
-    case OCL_REDUCE_MIN: RUN(min_f32, float);
-    case OCL_REDUCE_MAX: RUN(max_f32, float);
+    switch (bench_op_index(op)) {
+    case B_SUM: RUN(sum_f32, float);
+    case B_PROD: RUN(prod_f32, float);
+    case B_MIN: RUN(min_f32, float);
+    case B_MAX: RUN(max_f32, float);
     default: return 0;
     }
   }
   if (type == OCL_REDUCE_F64) {
-    switch (op) {
-    case OCL_REDUCE_SUM: RUN(sum_f64, double);
-    case OCL_REDUCE_PROD: RUN(prod_f64, double);
-    case OCL_REDUCE_MIN: RUN(min_f64, double);
-    case OCL_REDUCE_MAX: RUN(max_f64, double);
+    switch (bench_op_index(op)) {
+    case B_SUM: RUN(sum_f64, double);
+    case B_PROD: RUN(prod_f64, double);
+    case B_MIN: RUN(min_f64, double);
+    case B_MAX: RUN(max_f64, double);
     default: return 0;
     }
   }
@@ -84,25 +83,25 @@ int omp_reduce(ocl_reduce_op op, ocl_reduce_type type, const void *data, size_t 
     RUN(max_i32, int32_t);
   }
   if (wide) {
-    switch (op) {
-    case OCL_REDUCE_SUM: RUN(sum_u64, uint64_t);
-    case OCL_REDUCE_PROD: RUN(prod_u64, uint64_t);
-    case OCL_REDUCE_MIN: RUN(min_u64, uint64_t);
-    case OCL_REDUCE_MAX: RUN(max_u64, uint64_t);
-    case OCL_REDUCE_AND: RUN(and_u64, uint64_t);
-    case OCL_REDUCE_OR: RUN(or_u64, uint64_t);
-    case OCL_REDUCE_XOR: RUN(xor_u64, uint64_t);
+    switch (bench_op_index(op)) {
+    case B_SUM: RUN(sum_u64, uint64_t);
+    case B_PROD: RUN(prod_u64, uint64_t);
+    case B_MIN: RUN(min_u64, uint64_t);
+    case B_MAX: RUN(max_u64, uint64_t);
+    case B_AND: RUN(and_u64, uint64_t);
+    case B_OR: RUN(or_u64, uint64_t);
+    case B_XOR: RUN(xor_u64, uint64_t);
     default: return 0;
     }
   }
-  switch (op) {
-  case OCL_REDUCE_SUM: RUN(sum_u32, uint32_t);
-  case OCL_REDUCE_PROD: RUN(prod_u32, uint32_t);
-  case OCL_REDUCE_MIN: RUN(min_u32, uint32_t);
-  case OCL_REDUCE_MAX: RUN(max_u32, uint32_t);
-  case OCL_REDUCE_AND: RUN(and_u32, uint32_t);
-  case OCL_REDUCE_OR: RUN(or_u32, uint32_t);
-  case OCL_REDUCE_XOR: RUN(xor_u32, uint32_t);
+  switch (bench_op_index(op)) {
+  case B_SUM: RUN(sum_u32, uint32_t);
+  case B_PROD: RUN(prod_u32, uint32_t);
+  case B_MIN: RUN(min_u32, uint32_t);
+  case B_MAX: RUN(max_u32, uint32_t);
+  case B_AND: RUN(and_u32, uint32_t);
+  case B_OR: RUN(or_u32, uint32_t);
+  case B_XOR: RUN(xor_u32, uint32_t);
   default: break;
   }
 #undef RUN
@@ -165,55 +164,4 @@ int omp_reduce_segments(ocl_reduce_op op, ocl_reduce_type type, const void *data
   }
 #undef SEGMENTS
   return 0;
-}
-
-int omp_threads(void) { return omp_get_max_threads(); }
-
-void omp_rest(void) { (void)omp_pause_resource_all(omp_pause_soft); }
-
-void *alloc_huge_pages(size_t bytes) {
-  const size_t huge = (size_t)2 << 20;
-  size_t rounded = (bytes + huge - 1) / huge * huge;
-  void *p = aligned_alloc(huge, rounded);
-#ifdef MADV_HUGEPAGE
-  if (p)
-    madvise(p, rounded, MADV_HUGEPAGE);
-#endif
-  return p;
-}
-
-static int compare_doubles(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-double omp_copy_bandwidth(size_t bytes) {
-  char *a = alloc_huge_pages(bytes), *b = alloc_huge_pages(bytes);
-  double best[9];
-  int count = 0;
-  if (a && b) {
-    memset(a, 1, bytes);
-    memset(b, 2, bytes);
-    for (int r = -2; r < 9; r++) {
-      double t0 = omp_get_wtime();
-#pragma omp parallel
-      {
-        size_t threads = (size_t)omp_get_num_threads(), me = (size_t)omp_get_thread_num();
-        size_t chunk = (bytes / threads + 63) / 64 * 64;
-        size_t begin = me * chunk < bytes ? me * chunk : bytes;
-        size_t end = begin + chunk < bytes ? begin + chunk : bytes;
-        memcpy(b + begin, a + begin, end - begin);
-      }
-      double t = omp_get_wtime() - t0;
-      if (r >= 0)
-        best[count++] = t;
-    }
-  }
-  free(a);
-  free(b);
-  omp_rest();
-  if (!count)
-    return 0;
-  qsort(best, (size_t)count, sizeof best[0], compare_doubles);
-  return 2.0 * (double)bytes / best[count / 2] * 1e-9;
 }

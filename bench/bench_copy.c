@@ -55,7 +55,7 @@ static double opencl_copy_bandwidth(const ocl_reduce_context_info *info, size_t 
 }
 
 double bench_copy_bandwidth(ocl_reduce_context *ctx) {
-  ocl_reduce_context_info info = {.struct_size = sizeof info};
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
   if (ocl_reduce_context_query(ctx, &info) != OCL_REDUCE_OK)
     return 0;
   size_t bytes = (size_t)256 << 20;

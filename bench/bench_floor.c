@@ -13,7 +13,7 @@
  *                       second queue with profiling
  *
  * The device is the one ocl_reduce picks on the OpenCL backend (OCL_REDUCE_DEVICE). Medians of
- * CALLS calls after a warm-up. Not installed; tools/h200/bench.sh --calls runs it.
+ * CALLS calls after a warm-up. Not installed; scripts/h200/bench.sh --calls runs it.
  * Usage: bench_floor [CALLS]
  * ============================================================================================== */
 #include <stdio.h>

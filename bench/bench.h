@@ -12,6 +12,17 @@
 
 #include "ocl_reduce.h"
 
+/* The built-in operators' indices, OCL_REDUCE_BUILTIN_OP(i)'s i, for switch statements (operators
+ * are pointer values); bench_op_index gives -1 for a user operator. */
+enum { B_SUM, B_PROD, B_MIN, B_MAX, B_AND, B_OR, B_XOR, B_ARGMIN, B_ARGMAX, B_MINMAX, B_SUM_WIDE,
+       B_SUM_COMPENSATED, B_MEAN_VAR, B_SUM_REPRODUCIBLE };
+static inline int bench_op_index(ocl_reduce_op op) {
+  for (int i = 0; i < OCL_REDUCE_BUILTIN_OPS; i++)
+    if (op == OCL_REDUCE_BUILTIN_OP(i))
+      return i;
+  return -1;
+}
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -72,8 +83,10 @@ struct contender {
  * operator that spells it (measured against the built-in operator like a competitor), and
  * optionally forced policy fields after '@' ("cuda/auto@seg=mr", see OCL_REDUCE_POLICY). "app/"
  * is the OpenCL backend on the application's own queues with its cl_mem wrapped (bench_app_open).
+ * The status of the context's creation, with the reason in `why`.
  */
-int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_size);
+ocl_reduce_status contender_ocl_reduce(contender *c, const char *spec, char *why,
+                                       size_t why_size);
 /* bench_app_queue.c: an application's own cl_context and queues on the device ocl_reduce picks
  * on the OpenCL backend, shared by every contender of the process that asks for it (counted
  * references); NULL with a reason when there is no such device. Queue 0 is plain, queue 1 has

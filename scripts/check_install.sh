@@ -3,7 +3,7 @@
 # installed), and uses it as a user would: tests/install/ built with find_package against the
 # shared and the static library, and by hand with pkg-config's flags, each run; the MPI component
 # through find_package, under mpiexec, where it was built; then the installed command-line tool; and the source embedded with add_subdirectory (the library alone). Needs a
-# device (any). Usage: tools/check_install.sh <build directory>
+# device (any). Usage: scripts/check_install.sh <build directory>
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=$(cd "$1" && pwd)
@@ -22,6 +22,8 @@ for linkage in shared static; do
   cmake --build "$work/$linkage" >>"$work/$linkage.log" 2>&1 || { cat "$work/$linkage.log"; exit 1; }
   said=$("$work/$linkage/consumer")
   echo "find_package, $linkage: $said"
+  said=$("$work/$linkage/consumer_cxx")
+  echo "find_package, $linkage, C++: $said"
 done
 
 pc=$(find "$prefix" -name ocl_reduce.pc)

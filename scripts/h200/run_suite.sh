@@ -2,10 +2,10 @@
 # Run on the H200 machine (Ubuntu 24.04, PoCL 5.0, NVIDIA's OpenCL not registered, no cmocka):
 # builds ocl_reduce and runs the whole test suite on every implementation and path there, then the
 # tool's device listing. Logs go to $OUT when it is set (the device tool's output folder), else to
-# ./h200-logs. Needs .deps/ from tools/h200/fetch_deps.sh.
-#   tools/h200/run_suite.sh            the suite (>2^32-element tests included) and the benchmarks
-#   tools/h200/run_suite.sh --no-bench the suite only
-#   tools/h200/run_suite.sh --build-only   the build and the device listing (then tools/h200/bench.sh)
+# ./h200-logs. Needs .deps/ from scripts/h200/fetch_deps.sh.
+#   scripts/h200/run_suite.sh            the suite (>2^32-element tests included) and the benchmarks
+#   scripts/h200/run_suite.sh --no-bench the suite only
+#   scripts/h200/run_suite.sh --build-only   the build and the device listing (then scripts/h200/bench.sh)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD

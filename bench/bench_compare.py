@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compares benchmark CSVs of two builds (`ocl-reduce bench --csv`), row by row.
 
-  tools/bench_compare.py OLD.csv[,OLD2.csv...] NEW.csv[,NEW2.csv...]
+  bench/bench_compare.py OLD.csv[,OLD2.csv...] NEW.csv[,NEW2.csv...]
 
 Each side may be several runs of the same table (rounds, comma-separated): a row's device GB/s is
 the median over them. Prints, for every case of ours (op, type, n, segment length, contender), the

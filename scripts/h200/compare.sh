@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Run on the H200 machine: the benchmark tables of tools/h200/bench.sh for two builds side by side
+# Run on the H200 machine: the benchmark tables of scripts/h200/bench.sh for two builds side by side
 # in one run, the tree before a change (its source in $1, e.g. a checkout of the last main carried
 # along) and this tree, so that a change is measured against the previous main on the same
 # machine, the same day. Each table runs ROUNDS times (default 2) per build, the builds taking
-# turns and the first of each round alternating; tools/bench_compare.py compares medians row by
+# turns and the first of each round alternating; bench/bench_compare.py compares medians row by
 # row. Writes the CSVs and the comparison to $OUT (else ./h200-logs).
-#   tools/h200/compare.sh <old source dir>
+#   scripts/h200/compare.sh <old source dir>
 # Both libraries run under this tree's ocl-reduce (the old one through LD_LIBRARY_PATH, which the
 # tool's RUNPATH gives way to), so that a change to the benchmark itself does not show as a change
 # of the library; OLD_TOOL=1 runs the old tree's own tool instead.
@@ -37,7 +37,7 @@ declare -A bench=([old]=$tool [new]=$tool)
 declare -A library=([old]=/tmp/ocl-reduce-old [new]=/tmp/ocl-reduce-h200)
 [ "${OLD_TOOL:-0}" = 1 ] && bench[old]=/tmp/ocl-reduce-old/tools/ocl-reduce
 
-# The tables of tools/h200/bench.sh.
+# The tables of scripts/h200/bench.sh.
 table_args() {
   case $1 in
     sum) echo "--paths cuda/auto,opencl/subgroup:ptx,opencl/local --sizes 10:28:2" ;;
@@ -60,5 +60,5 @@ for table in ${TABLES:-sum types segments}; do
   done
   olds=$(seq -f "$logs/old-$table-%g.csv" 1 "$rounds" | paste -sd,)
   news=$(seq -f "$logs/new-$table-%g.csv" 1 "$rounds" | paste -sd,)
-  python3 tools/bench_compare.py "$olds" "$news" | tee "$logs/compare-$table.txt"
+  python3 bench/bench_compare.py "$olds" "$news" | tee "$logs/compare-$table.txt"
 done

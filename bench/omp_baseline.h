@@ -1,13 +1,16 @@
 /* =================================================================================================
  * omp_baseline.h: the CPU contender of the benchmark: OpenMP `parallel for simd reduction` loops
- * over host memory, compiled with -O3 -march=native (omp_baseline.c), one per operator and type.
+ * over host memory (omp_baseline.c, omp_structured.c), one per operator and type, compiled with
+ * -O3 for each instruction set of the architecture and chosen at run time (omp_dispatch.c).
  * ============================================================================================== */
 #ifndef ORX_OMP_BASELINE_H
 #define ORX_OMP_BASELINE_H
 
 #include <stddef.h>
 
+#include "bench.h"
 #include "ocl_reduce.h"
+
 
 /* Reduces n elements of `type` at `data` with `op` into *result (one element of `type`).
  * Returns 0 when the combination has no baseline (AND/OR/XOR on floats); structured operators go
@@ -23,6 +26,9 @@ int omp_reduce_structured(ocl_reduce_op op, ocl_reduce_type type, const void *da
  * results. SUM, MIN and MAX on every type; returns 0 for other operators. */
 int omp_reduce_segments(ocl_reduce_op op, ocl_reduce_type type, const void *data, size_t count,
                         size_t length, void *results);
+
+/* The instruction set the loops run with on this CPU: "x86-64-v4", "x86-64-v3", "baseline". */
+const char *omp_instruction_set(void);
 
 /* Threads the OpenMP loops use. */
 int omp_threads(void);

@@ -116,18 +116,18 @@ OMP_STRUCTURED_TYPE(f64, double, __builtin_inf())
 int omp_reduce_structured(ocl_reduce_op op, ocl_reduce_type type, const void *data, size_t n,
                           void *result) {
 #define STRUCTURED(SUFFIX, T)                                                                      \
-  switch (op) {                                                                                    \
-  case OCL_REDUCE_ARGMIN: argmin_##SUFFIX((const T *)data, n, result); return 1;                   \
-  case OCL_REDUCE_ARGMAX: argmax_##SUFFIX((const T *)data, n, result); return 1;                   \
-  case OCL_REDUCE_MINMAX: minmax_##SUFFIX((const T *)data, n, result); return 1;                   \
-  case OCL_REDUCE_MEAN_VAR: {                                                                      \
+  switch (bench_op_index(op)) {                                                                                    \
+  case B_ARGMIN: argmin_##SUFFIX((const T *)data, n, result); return 1;                   \
+  case B_ARGMAX: argmax_##SUFFIX((const T *)data, n, result); return 1;                   \
+  case B_MINMAX: minmax_##SUFFIX((const T *)data, n, result); return 1;                   \
+  case B_MEAN_VAR: {                                                                      \
     ocl_reduce_moments *parts = malloc((size_t)omp_get_max_threads() * sizeof *parts);             \
     if (parts)                                                                                     \
       moments_##SUFFIX((const T *)data, n, parts, result);                                         \
     free(parts);                                                                                   \
     return parts != NULL;                                                                          \
   }                                                                                                \
-  case OCL_REDUCE_SUM_WIDE:                                                                        \
+  case B_SUM_WIDE:                                                                        \
     if (sizeof(T) != 4)                                                                            \
       return 0;                                                                                    \
     wide_##SUFFIX((const T *)data, n, result);                                                     \

@@ -77,7 +77,9 @@ void report_table(const bench_report *r) {
         const bench_result *other = &r->results[m];
         if (r->contenders[other->contender].is_ocl_reduce)
           continue;
-        printf("  ratio %s / %s: device %.3fx, end-to-end %.3fx\n",
+        /* Their time over ours: above 1 where ours is faster. */
+        printf("  speed of %s relative to %s (their time / ours, > 1: ours faster): device "
+               "%.3fx, end-to-end %.3fx\n",
                r->contenders[ours->contender].name, r->contenders[other->contender].name,
                other->device.median_s / ours->device.median_s,
                other->end_to_end.median_s / ours->end_to_end.median_s);

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# Run on the H200 machine after tools/h200/run_suite.sh has built the project: the benchmark tables
+# Run on the H200 machine after scripts/h200/run_suite.sh has built the project: the benchmark tables
 # of docs/PERFORMANCE.md, every contender measured side by side in one run per table. Writes the
 # tables, CSV, JSON and SVG plots to $OUT (else ./h200-logs).
-#   tools/h200/bench.sh            the tables
-#   tools/h200/bench.sh --tune     also the launch-policy sweep behind the GPU defaults, and
+#   scripts/h200/bench.sh            the tables
+#   scripts/h200/bench.sh --tune     also the launch-policy sweep behind the GPU defaults, and
 #                                  Nsight Compute profiles of our 2^28 f32 sum and of
 #                                  32-element segments
-#   tools/h200/bench.sh --profile-segments   the tables and the segments profile only
-#   tools/h200/bench.sh --calls    only the first call of a process (program cache cold, off,
+#   scripts/h200/bench.sh --profile-segments   the tables and the segments profile only
+#   scripts/h200/bench.sh --calls    only the first call of a process (program cache cold, off,
 #                                  warm) and back-to-back enqueued calls against blocking ones
 #                                  and CUB: CUDA, NVIDIA's OpenCL, PoCL
-#   tools/h200/bench.sh --latency  only the small-size latency: each OpenCL implementation's floor
+#   scripts/h200/bench.sh --latency  only the small-size latency: each OpenCL implementation's floor
 #                                  (bench_floor), and the f32 sum through CUDA, NVIDIA's OpenCL
 #                                  and the application's own queue against CUB and the plain
 #                                  two-kernel OpenCL reduction on that queue
@@ -22,17 +22,17 @@ bench=/tmp/ocl-reduce-h200/tools/ocl-reduce
 export OCL_ICD_VENDORS=/tmp/ocl-reduce-icd OCL_REDUCE_DEVICE=NVIDIA
 
 if [ "${1:-}" = "--calls" ]; then
-  tools=/tmp/ocl-reduce-h200/tools
+  benches=/tmp/ocl-reduce-h200/bench
   for device in "cuda auto" "nvidia opencl" "pocl opencl"; do
     set -- $device
     echo "== first call of a new process: $1 ($2 backend)"
-    OCL_REDUCE_DEVICE=$1 OCL_REDUCE_BACKEND=$2 "$tools/bench_first_call" 9 2>&1 |
+    OCL_REDUCE_DEVICE=$1 OCL_REDUCE_BACKEND=$2 "$benches/bench_first_call" 9 2>&1 |
       tee "$logs/first-call-$1.txt"
   done
   for device in "cuda auto" "nvidia opencl"; do
     set -- $device
     echo "== 1000 back-to-back f32 sums of 2^20: $1 ($2 backend)"
-    OCL_REDUCE_DEVICE=$1 OCL_REDUCE_BACKEND=$2 "$tools/bench_enqueue" 1000 1048576 7 2>&1 |
+    OCL_REDUCE_DEVICE=$1 OCL_REDUCE_BACKEND=$2 "$benches/bench_enqueue" 1000 1048576 7 2>&1 |
       tee "$logs/enqueue-$1.txt"
   done
   exit 0
@@ -41,7 +41,7 @@ fi
 if [ "${1:-}" = "--latency" ]; then
   for device in nvidia pocl; do
     echo "== one call's floor: $device"
-    OCL_REDUCE_DEVICE=$device /tmp/ocl-reduce-h200/tools/bench_floor 2000 2>&1 |
+    OCL_REDUCE_DEVICE=$device /tmp/ocl-reduce-h200/bench/bench_floor 2000 2>&1 |
       tee "$logs/floor-$device.txt"
   done
   echo "== f32 sum, 2^10 ... 2^24: CUDA, NVIDIA's OpenCL (own and the application's queue), CUB"
@@ -72,7 +72,7 @@ if [ "${1:-}" = "--tune" ]; then
   for policy in "" unroll=8 stream=tiled stream=tiled,unroll=8 wg=512 wg=512,unroll=8 \
                 groups=2112,unroll=8 unroll=2,groups=4224; do
     OCL_REDUCE_POLICY=$policy "$bench" bench --paths cuda/auto --n 268435456 --reps 50 \
-      2>/dev/null | grep "ratio" | sed "s/^/  [${policy:-default}] /"
+      2>/dev/null | grep "speed of" | sed "s/^/  [${policy:-default}] /"
   done
   echo "== Nsight Compute: the 2^28 f32 sum"
   timeout 120 ncu --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis \

@@ -32,8 +32,7 @@ static ocl_reduce_context *context_with(const char *policy) {
   snprintf(saved, sizeof saved, "%s", env ? env : "");
   snprintf(merged, sizeof merged, "%s%s%s", saved, saved[0] && policy[0] ? "," : "", policy);
   setenv("OCL_REDUCE_POLICY", merged, 1);
-  ocl_reduce_options opts;
-  ocl_reduce_options_init(&opts);
+  ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
   opts.profiling = 1;
   ocl_reduce_context *ctx = NULL;
   const ocl_reduce_status s = ocl_reduce_context_create(&opts, &ctx);
@@ -73,7 +72,7 @@ static int bench_speed(size_t count, int rounds) {
   ocl_reduce_context *ctx = context_with("");
   if (!ctx)
     return 1;
-  ocl_reduce_context_info info = {.struct_size = sizeof info};
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
   ocl_reduce_context_query(ctx, &info);
   const int cpu = info.device_type == OCL_REDUCE_DEVICE_CPU;
   float *x = malloc(count * sizeof *x), *got = malloc(count * sizeof *got);
@@ -83,13 +82,13 @@ static int bench_speed(size_t count, int rounds) {
   ocl_reduce_buffer *in = NULL, *out = NULL;
   int bad = ocl_reduce_buffer_create(ctx, count * sizeof *x, &in) != OCL_REDUCE_OK ||
             ocl_reduce_buffer_create(ctx, count * sizeof *x, &out) != OCL_REDUCE_OK ||
-            ocl_reduce_buffer_write(ctx, in, 0, x, count * sizeof *x) != OCL_REDUCE_OK;
+            ocl_reduce_buffer_write( in, 0, x, count * sizeof *x) != OCL_REDUCE_OK;
   /* The full-reduce bandwidth: the whole-array sum of the same buffer. */
   double *t = malloc((size_t)rounds * sizeof *t);
   for (int r = -2; r < rounds && !bad; r++) {
     float sum;
     uint64_t ns = 0;
-    bad = ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 0, count, &sum) !=
+    bad = ocl_reduce_into(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_buffer_input(in, 0), count, ocl_reduce_host_output(&sum, sizeof sum)) !=
               OCL_REDUCE_OK ||
           ocl_reduce_last_kernel_ns(ctx, &ns) != OCL_REDUCE_OK;
     if (r >= 0)
@@ -107,7 +106,7 @@ static int bench_speed(size_t count, int rounds) {
       const size_t window = windows[w], n_out = count - window + 1;
       const double dev = time_windows(ctx, ops[o], OCL_REDUCE_F32, in, count, window, out, rounds);
       bad = dev < 0 ||
-            ocl_reduce_buffer_read(ctx, out, 0, got, n_out * sizeof *got) != OCL_REDUCE_OK;
+            ocl_reduce_buffer_read( out, 0, got, n_out * sizeof *got) != OCL_REDUCE_OK;
       /* The OpenMP loop: its result checks ours (sums of these values are exact). */
       for (int r = -1; r < rounds && !bad; r++) {
         const double start = omp_get_wtime();
@@ -131,7 +130,8 @@ static int bench_speed(size_t count, int rounds) {
       printf("  window %4zu %-3s %8.1f us %8.1f GB/s  %.3f x full reduce", window,
              ocl_reduce_op_name(ops[o]), 1e6 * dev, gbs, gbs / full_gbs);
       if (cpu)
-        printf("  OpenMP %8.1f us  ratio %.3f", 1e6 * host, host / dev);
+        printf("  OpenMP %8.1f us  speed relative to OpenMP (its time / ours) %.3fx", 1e6 * host,
+               host / dev);
       printf("\n");
     }
   ocl_reduce_buffer_destroy(in);
@@ -167,11 +167,11 @@ static int paper_type(ocl_reduce_context *shuffle, ocl_reduce_context *mr, ocl_r
     ocl_reduce_buffer *in = NULL, *out = NULL;
     bad = ocl_reduce_buffer_create(ctxs[k], count * elem, &in) != OCL_REDUCE_OK ||
           ocl_reduce_buffer_create(ctxs[k], n_out * elem, &out) != OCL_REDUCE_OK ||
-          ocl_reduce_buffer_write(ctxs[k], in, 0, x, count * elem) != OCL_REDUCE_OK;
+          ocl_reduce_buffer_write( in, 0, x, count * elem) != OCL_REDUCE_OK;
     if (!bad)
       times[k] = time_windows(ctxs[k], OCL_REDUCE_SUM, type, in, count, window, out, rounds);
     bad = bad || times[k] < 0 ||
-          ocl_reduce_buffer_read(ctxs[k], out, 0, got, n_out * elem) != OCL_REDUCE_OK;
+          ocl_reduce_buffer_read( out, 0, got, n_out * elem) != OCL_REDUCE_OK;
     /* Exact: multiples of 1/8 below 2^15 in magnitude. */
     for (size_t j = 0; j < n_out && !bad; j += 1 + j / 7) {
       double s = 0, g;
@@ -203,7 +203,7 @@ static int bench_paper(size_t n_out, int rounds) {
   ocl_reduce_context *shuffle = context_with("win=shuffle"), *mr = context_with("win=mr");
   int bad = !shuffle || !mr;
   if (!bad) {
-    ocl_reduce_context_info info = {.struct_size = sizeof info};
+    ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
     ocl_reduce_context_query(mr, &info);
     printf("paper (§7): %s (%s), sums of all %zu windows of 32, each reduced on its own, medians "
            "of %d\n",

@@ -15,7 +15,7 @@
  *
  * Each process reduces COUNT f32 elements of host memory with SUM (so the planner's program for
  * it is the one loaded) and prints the time of the create and of the call. The device is the one
- * OCL_REDUCE_DEVICE / OCL_REDUCE_BACKEND name. Not installed; tools/h200/ runs it.
+ * OCL_REDUCE_DEVICE / OCL_REDUCE_BACKEND name. Not installed; scripts/h200/ runs it.
  * Usage: bench_first_call [RUNS [COUNT]]
  * ============================================================================================== */
 #define _DEFAULT_SOURCE
@@ -44,9 +44,9 @@ static int first_call(size_t count) {
   const double t1 = tool_now();
   float sum = 0;
   if (s == OCL_REDUCE_OK)
-    s = ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, data, count, &sum);
+    s = ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, data, count, &sum, sizeof sum);
   const double t2 = tool_now();
-  ocl_reduce_context_info info = {.struct_size = sizeof info};
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
   if (s == OCL_REDUCE_OK)
     s = ocl_reduce_context_query(ctx, &info);
   if (s != OCL_REDUCE_OK) {

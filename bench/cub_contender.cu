@@ -48,36 +48,36 @@ cudaError_t reduce(const bench_case *bc, cub_state *s) {
   auto *pairs = static_cast<cub::KeyValuePair<int, T> *>(s->d_out);
   auto *index = reinterpret_cast<int64_t *>(static_cast<char *>(s->d_out) + 8);
   if (bc->segment_length) {
-    switch (bc->op) {
-    case OCL_REDUCE_ARGMIN:
+    switch (bench_op_index(bc->op)) {
+    case B_ARGMIN:
       return cub::DeviceSegmentedReduce::ArgMin(s->d_temp, s->temp_bytes, in, pairs, segments,
                                                 begin, end);
-    case OCL_REDUCE_ARGMAX:
+    case B_ARGMAX:
       return cub::DeviceSegmentedReduce::ArgMax(s->d_temp, s->temp_bytes, in, pairs, segments,
                                                 begin, end);
-    case OCL_REDUCE_SUM:
+    case B_SUM:
       return cub::DeviceSegmentedReduce::Sum(s->d_temp, s->temp_bytes, in, out, segments, begin,
                                              end);
-    case OCL_REDUCE_MIN:
+    case B_MIN:
       return cub::DeviceSegmentedReduce::Min(s->d_temp, s->temp_bytes, in, out, segments, begin,
                                              end);
-    case OCL_REDUCE_MAX:
+    case B_MAX:
       return cub::DeviceSegmentedReduce::Max(s->d_temp, s->temp_bytes, in, out, segments, begin,
                                              end);
     default:
       return cudaErrorNotSupported;
     }
   }
-  switch (bc->op) {
-  case OCL_REDUCE_SUM:
+  switch (bench_op_index(bc->op)) {
+  case B_SUM:
     return cub::DeviceReduce::Sum(s->d_temp, s->temp_bytes, in, out, bc->n);
-  case OCL_REDUCE_MIN:
+  case B_MIN:
     return cub::DeviceReduce::Min(s->d_temp, s->temp_bytes, in, out, bc->n);
-  case OCL_REDUCE_MAX:
+  case B_MAX:
     return cub::DeviceReduce::Max(s->d_temp, s->temp_bytes, in, out, bc->n);
-  case OCL_REDUCE_ARGMIN:
+  case B_ARGMIN:
     return cub::DeviceReduce::ArgMin(s->d_temp, s->temp_bytes, in, out, index, (int64_t)bc->n);
-  case OCL_REDUCE_ARGMAX:
+  case B_ARGMAX:
     return cub::DeviceReduce::ArgMax(s->d_temp, s->temp_bytes, in, out, index, (int64_t)bc->n);
   default:
     return cudaErrorNotSupported;

@@ -111,9 +111,9 @@ static int parse_list(const char *value, int count_max, int *count,
 }
 
 static int one_op(const char *item, int index, void *out) {
-  for (int o = 0; o < OCL_REDUCE_OP_COUNT; o++)
-    if (strcmp(item, ocl_reduce_op_name((ocl_reduce_op)o)) == 0) {
-      ((ocl_reduce_op *)out)[index] = (ocl_reduce_op)o;
+  for (int o = 0; o < OCL_REDUCE_BUILTIN_OPS; o++)
+    if (strcmp(item, ocl_reduce_op_name(OCL_REDUCE_BUILTIN_OP(o))) == 0) {
+      ((ocl_reduce_op *)out)[index] = OCL_REDUCE_BUILTIN_OP(o);
       return 1;
     }
   return 0;
@@ -433,7 +433,15 @@ int cmd_bench(int argc, char **argv) {
   int count = 0, rc = 1;
   char why[512];
   for (int p = 0; p < a.path_count; p++) {
-    if (!contender_ocl_reduce(&cs[count], a.paths[p], why, sizeof why)) {
+    const ocl_reduce_status made = contender_ocl_reduce(&cs[count], a.paths[p], why, sizeof why);
+    /* A path or backend this device lacks is skipped: the others still compare. */
+    if (made == OCL_REDUCE_ERROR_PATH_UNSUPPORTED ||
+        made == OCL_REDUCE_ERROR_BACKEND_UNAVAILABLE) {
+      fprintf(stderr, "ocl-reduce bench: path %s skipped: the device cannot take it (%s)\n",
+              a.paths[p], why);
+      continue;
+    }
+    if (made != OCL_REDUCE_OK) {
       fprintf(stderr, "ocl-reduce bench: path %s: %s\n", a.paths[p], why);
       for (int k = 0; k < count; k++)
         cs[k].ops->destroy(&cs[k]);
@@ -442,9 +450,14 @@ int cmd_bench(int argc, char **argv) {
     }
     count++;
   }
+  if (count == 0) {
+    fprintf(stderr, "ocl-reduce bench: the device takes none of the paths asked for\n");
+    close_outputs(&outputs);
+    return 1;
+  }
   /* The device, from the first contender's context. */
   ocl_reduce_context *probe = NULL;
-  ocl_reduce_context_info info = {.struct_size = sizeof info};
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
   if (ocl_reduce_context_create(NULL, &probe) != OCL_REDUCE_OK ||
       ocl_reduce_context_query(probe, &info) != OCL_REDUCE_OK) {
     fprintf(stderr, "ocl-reduce: %s\n", ocl_reduce_last_error(NULL));

@@ -21,15 +21,14 @@ typedef struct ocl_state {
   ocl_reduce_buffer *plain_buf, *profiled_buf;
   ocl_reduce_buffer *profiled_results; /* segmented cases: results stay on the device */
   int as_user_operator;                /* "+op": the case's operator as a user operator */
-  ocl_reduce_operator *plain_op, *profiled_op;
+  ocl_reduce_operator *user_op; /* the case as a user operator, for both contexts */
   bench_app *app; /* "app/": contexts on the application's queues, the input in its cl_mem */
 } ocl_state;
 
 /* The case's operator written as a user operator would write it, for the cost of the
  * operators-as-data machinery against the built-in operator in the same run (the same results:
  * the input is small integers). Scalar sum, prod, min and max. */
-static ocl_reduce_status user_operator_of(ocl_reduce_context *ctx, const bench_case *bc,
-                                          ocl_reduce_operator **out) {
+static ocl_reduce_status user_operator_of(const bench_case *bc, ocl_reduce_operator **out) {
   static const char *const cl_types[] = {"int", "uint", "long", "ulong", "float", "double"};
   static const struct {
     ocl_reduce_op op;
@@ -40,7 +39,7 @@ static ocl_reduce_status user_operator_of(ocl_reduce_context *ctx, const bench_c
              {OCL_REDUCE_MAX, "-INFINITY", "a > b ? a : b"}};
   for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
     if (ops[k].op != bc->op || (unsigned)bc->type >= 6 ||
-        (!strchr("fd", cl_types[bc->type][0]) && bc->op >= OCL_REDUCE_MIN))
+        (!strchr("fd", cl_types[bc->type][0]) && bench_op_index(bc->op) >= B_MIN))
       continue;
     char source[512];
     snprintf(source, sizeof source,
@@ -50,10 +49,15 @@ static ocl_reduce_status user_operator_of(ocl_reduce_context *ctx, const bench_c
              "bench_t bench_combine(bench_t a, bench_t b) { return %s; }\n",
              cl_types[bc->type], ops[k].identity, ops[k].combine);
     const size_t size = ocl_reduce_type_size(bc->type);
-    const ocl_reduce_operator_desc desc = {
-        sizeof desc,     source, cl_types[bc->type], cl_types[bc->type], "bench_identity",
-        "bench_map", "bench_combine", size, size, 1};
-    return ocl_reduce_operator_create(ctx, &desc, out);
+    ocl_reduce_operator_desc desc = OCL_REDUCE_OPERATOR_DESC_INIT;
+    desc.source = source;
+    desc.element_type = desc.state_type = cl_types[bc->type];
+    desc.identity = "bench_identity";
+    desc.map = "bench_map";
+    desc.combine = "bench_combine";
+    desc.element_size = desc.state_size = size;
+    desc.commutative = 1;
+    return ocl_reduce_operator_create(&desc, out);
   }
   return OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION;
 }
@@ -89,9 +93,8 @@ static void ocl_unprepare(contender *c) {
   ocl_reduce_buffer_destroy(s->profiled_buf);
   ocl_reduce_buffer_destroy(s->profiled_results);
   s->plain_buf = s->profiled_buf = s->profiled_results = NULL;
-  ocl_reduce_operator_destroy(s->plain_op);
-  ocl_reduce_operator_destroy(s->profiled_op);
-  s->plain_op = s->profiled_op = NULL;
+  ocl_reduce_operator_destroy(s->user_op);
+  s->user_op = NULL;
 }
 
 static int ocl_prepare(contender *c, const bench_case *bc, char *why, size_t why_size) {
@@ -107,20 +110,18 @@ static int ocl_prepare(contender *c, const bench_case *bc, char *why, size_t why
   if (!s->app) {
     st = ocl_reduce_buffer_create(s->plain, bytes, &s->plain_buf);
     if (st == OCL_REDUCE_OK)
-      st = ocl_reduce_buffer_write(s->plain, s->plain_buf, 0, bc->host, bytes);
+      st = ocl_reduce_buffer_write( s->plain_buf, 0, bc->host, bytes);
     if (st == OCL_REDUCE_OK)
       st = ocl_reduce_buffer_create(s->profiled, bytes, &s->profiled_buf);
     if (st == OCL_REDUCE_OK)
-      st = ocl_reduce_buffer_write(s->profiled, s->profiled_buf, 0, bc->host, bytes);
+      st = ocl_reduce_buffer_write( s->profiled_buf, 0, bc->host, bytes);
   }
   if (st == OCL_REDUCE_OK && bc->segment_length)
     st = ocl_reduce_buffer_create(s->profiled,
                                   bc->segment_count * ocl_reduce_result_size(bc->op, bc->type),
                                   &s->profiled_results);
   if (st == OCL_REDUCE_OK && s->as_user_operator)
-    st = user_operator_of(s->plain, bc, &s->plain_op);
-  if (st == OCL_REDUCE_OK && s->as_user_operator)
-    st = user_operator_of(s->profiled, bc, &s->profiled_op);
+    st = user_operator_of(bc, &s->user_op);
   if (st != OCL_REDUCE_OK) {
     snprintf(why, why_size, "%s", ocl_reduce_status_name(st));
     ocl_unprepare(c);
@@ -130,26 +131,30 @@ static int ocl_prepare(contender *c, const bench_case *bc, char *why, size_t why
 }
 
 /* One call on a context: a whole-array case into *result, a segmented one into `results`; with
- * a user operator when `op` is set. */
+ * the case's user operator when `user` is set. */
 static ocl_reduce_status ocl_call(ocl_reduce_context *ctx, const bench_case *bc,
-                                  const ocl_reduce_operator *op, ocl_reduce_buffer *in,
+                                  const ocl_reduce_operator *user, ocl_reduce_buffer *in,
                                   ocl_reduce_output results) {
-  if (op && !bc->segment_length)
-    return ocl_reduce_custom(ctx, op, ocl_reduce_buffer_input(in, 0), bc->n, results);
-  if (op)
-    return ocl_reduce_custom_segments(ctx, op, ocl_reduce_buffer_input(in, 0), bc->segment_count,
-                                      bc->segment_length, results);
+  const ocl_reduce_op op = user ? user : bc->op;
+  const ocl_reduce_type type = user ? OCL_REDUCE_OP_ELEMENT : bc->type;
   if (!bc->segment_length)
-    return ocl_reduce_buffer_reduce(ctx, bc->op, bc->type, in, 0, bc->n, results.host);
-  return ocl_reduce_segments(ctx, bc->op, bc->type, ocl_reduce_buffer_input(in, 0),
-                             bc->segment_count, bc->segment_length, results);
+    return ocl_reduce_into(ctx, op, type, ocl_reduce_buffer_input(in, 0), bc->n, results);
+  return ocl_reduce_segments(ctx, op, type, ocl_reduce_buffer_input(in, 0), bc->segment_count,
+                             bc->segment_length, results);
+}
+
+/* The bytes of the case's results in host memory: one per segment, or one. */
+static size_t result_bytes(const bench_case *bc) {
+  const size_t one = ocl_reduce_result_size(bc->op, bc->type);
+  return bc->segment_length ? bc->segment_count * one : one;
 }
 
 static int ocl_run(contender *c, const bench_case *bc, bench_sample *sample, void *result) {
   ocl_state *s = c->state;
   double t0 = tool_now();
   ocl_reduce_status st =
-      ocl_call(s->plain, bc, s->plain_op, s->plain_buf, ocl_reduce_host_output(result));
+      ocl_call(s->plain, bc, s->user_op, s->plain_buf,
+               ocl_reduce_host_output(result, result_bytes(bc)));
   sample->end_to_end_s = tool_now() - t0;
   sample->device_s = 0; /* ocl_run_device's */
   if (st != OCL_REDUCE_OK)
@@ -163,9 +168,9 @@ static int ocl_run_device(contender *c, const bench_case *bc, double *device_s, 
   ocl_state *s = c->state;
   uint64_t ns = 0;
   ocl_reduce_status st =
-      ocl_call(s->profiled, bc, s->profiled_op, s->profiled_buf,
+      ocl_call(s->profiled, bc, s->user_op, s->profiled_buf,
                bc->segment_length ? ocl_reduce_buffer_output(s->profiled_results, 0)
-                                  : ocl_reduce_host_output(result));
+                                  : ocl_reduce_host_output(result, result_bytes(bc)));
   if (st == OCL_REDUCE_OK)
     st = ocl_reduce_last_kernel_ns(s->profiled, &ns);
   if (st != OCL_REDUCE_OK) {
@@ -190,9 +195,9 @@ static void ocl_destroy(contender *c) {
 static const contender_ops ocl_ops = {ocl_prepare, ocl_run,        ocl_unprepare,
                                       ocl_destroy, ocl_run_device, NULL /* rest */};
 
-int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_size) {
-  ocl_reduce_options opts;
-  ocl_reduce_options_init(&opts);
+ocl_reduce_status contender_ocl_reduce(contender *c, const char *spec, char *why,
+                                       size_t why_size) {
+  ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
   /* [opencl/|cuda/]path[+op][@policy] */
   char spec_copy[128], *policy = NULL, *as_op = NULL;
   snprintf(spec_copy, sizeof spec_copy, "%s", spec);
@@ -216,11 +221,13 @@ int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_s
   if (!parse_path(path, &opts)) {
     snprintf(why, why_size, "unknown path '%s' ([opencl/|cuda/] then auto, local, subgroup, "
                             "subgroup:khr|intel|ptx|builtin|cuda)", spec);
-    return 0;
+    return OCL_REDUCE_ERROR_INVALID_ARGUMENT;
   }
   ocl_state *s = calloc(1, sizeof *s);
-  if (!s)
-    return 0;
+  if (!s) {
+    snprintf(why, why_size, "out of host memory");
+    return OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY;
+  }
   memset(c, 0, sizeof *c);
   c->ops = &ocl_ops;
   c->state = s;
@@ -261,9 +268,9 @@ int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_s
     if (!app_why[0])
       snprintf(why, why_size, "%s: %s", ocl_reduce_status_name(st), ocl_reduce_last_error(NULL));
     ocl_destroy(c);
-    return 0;
+    return st;
   }
-  ocl_reduce_context_info info = {.struct_size = sizeof info};
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
   ocl_reduce_context_query(s->plain, &info);
   char path_name[64];
   if (info.path == OCL_REDUCE_PATH_SUBGROUP)
@@ -273,7 +280,7 @@ int contender_ocl_reduce(contender *c, const char *spec, char *why, size_t why_s
   snprintf(c->name, sizeof c->name, "ocl_reduce %s %s%s%s%s%s", info.backend_name, path_name,
            as_op ? " user operator" : "", s->app ? " (app's queue)" : "", policy ? " " : "",
            policy ? policy : "");
-  return 1;
+  return OCL_REDUCE_OK;
 }
 
 /* ---- OpenMP ----------------------------------------------------------------------------------- */
@@ -316,6 +323,6 @@ void contender_openmp(contender *c, int huge) {
   memset(c, 0, sizeof *c);
   c->ops = &omp_ops;
   c->state = huge ? (void *)1 : NULL; /* which input: a flag, nothing to free */
-  snprintf(c->name, sizeof c->name, "OpenMP simd loop (%d threads)%s", omp_threads(),
-           huge ? ", huge pages" : "");
+  snprintf(c->name, sizeof c->name, "OpenMP simd loop (%d threads, %s)%s", omp_threads(),
+           omp_instruction_set(), huge ? ", huge pages" : "");
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run on a machine with several H200s (the 2- and 4-GPU kinds), after tools/h200/run_suite.sh
+# Run on a machine with several H200s (the 2- and 4-GPU kinds), after scripts/h200/run_suite.sh
 # --build-only has built the project: issue 18's figures and tests over every GPU there.
 #   - groups: the f32 sum of 2^31 device-resident elements (one part per GPU) and 2^28 elements in
 #     32-element segments, the group of all GPUs against GPU 0 alone, same run; the same from
@@ -28,7 +28,7 @@ echo "== group of $gpus against cuda:0 alone: f32 sum of 2^31, and 2^28 in 32-el
 
 echo "== MPI: one rank per GPU, 2^30 f32 per rank"
 for np in 1 "$gpus"; do
-  mpiexec -n "$np" "$build/tools/bench_mpi" --n 1073741824 --reps 30 --gpus "$gpus" 2>&1 |
+  mpiexec -n "$np" "$build/bench/bench_mpi" --n 1073741824 --reps 30 --gpus "$gpus" 2>&1 |
     tee -a "$logs/multi-gpu.txt"
 done
 

@@ -9,7 +9,7 @@
  *              cudaStreamSynchronize (where the tool was built with CUB and a GPU is present)
  *
  * Medians of ROUNDS rounds (one untimed round first); per call and as ratios. The device is the
- * one OCL_REDUCE_DEVICE / OCL_REDUCE_BACKEND name. Not installed; tools/h200/ runs it.
+ * one OCL_REDUCE_DEVICE / OCL_REDUCE_BACKEND name. Not installed; scripts/h200/ runs it.
  * Usage: bench_enqueue [CALLS [COUNT [ROUNDS]]]
  * ============================================================================================== */
 #include <stdio.h>
@@ -41,11 +41,11 @@ int main(int argc, char **argv) {
   ocl_reduce_status s = ocl_reduce_context_create(NULL, &ctx);
   if (s != OCL_REDUCE_OK)
     return tool_fail("creating a context", s, NULL);
-  ocl_reduce_context_info info = {.struct_size = sizeof info};
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
   ocl_reduce_buffer *in = NULL, *out = NULL;
   if ((s = ocl_reduce_context_query(ctx, &info)) != OCL_REDUCE_OK ||
       (s = ocl_reduce_buffer_create(ctx, count * sizeof *host, &in)) != OCL_REDUCE_OK ||
-      (s = ocl_reduce_buffer_write(ctx, in, 0, host, count * sizeof *host)) != OCL_REDUCE_OK ||
+      (s = ocl_reduce_buffer_write( in, 0, host, count * sizeof *host)) != OCL_REDUCE_OK ||
       (s = ocl_reduce_buffer_create(ctx, (size_t)calls * sizeof *results, &out)) != OCL_REDUCE_OK)
     return tool_fail("preparing", s, ctx);
   double enqueued[64], blocking[64];
@@ -58,14 +58,14 @@ int main(int argc, char **argv) {
       s = ocl_reduce_finish(ctx);
     double t1 = tool_now();
     if (s == OCL_REDUCE_OK)
-      s = ocl_reduce_buffer_read(ctx, out, 0, results, (size_t)calls * sizeof *results);
+      s = ocl_reduce_buffer_read( out, 0, results, (size_t)calls * sizeof *results);
     for (int c = 0; c < calls && s == OCL_REDUCE_OK; c++)
       if (results[c] != (float)expected)
         return fprintf(stderr, "bench_enqueue: enqueued sum %d is %g, not %g\n", c, results[c],
                        expected) > 0;
     double t2 = tool_now();
     for (int c = 0; c < calls && s == OCL_REDUCE_OK; c++)
-      s = ocl_reduce_buffer_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 0, count, &results[c]);
+      s = ocl_reduce_into(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_buffer_input(in, 0), count, ocl_reduce_host_output(&results[c], sizeof results[c]));
     double t3 = tool_now();
     if (s != OCL_REDUCE_OK)
       return tool_fail("reducing", s, ctx);
@@ -96,9 +96,10 @@ int main(int argc, char **argv) {
            1e6 * cub / calls, 1e-9 * (double)count * 4 * calls / cub);
   else
     printf("  CUB not run: %s\n", why);
-  printf("  ratio enqueued / blocking: %.3fx", b / e);
+  /* Their time over the enqueued calls': above 1 where enqueueing is faster. */
+  printf("  speed of enqueued calls relative to blocking ones (their time / ours): %.3fx", b / e);
   if (cub > 0)
-    printf(", enqueued / CUB: %.3fx", cub / e);
+    printf(", relative to CUB: %.3fx", cub / e);
   printf(" (above 1: ocl_reduce enqueued is faster)\n");
   ocl_reduce_buffer_destroy(in);
   ocl_reduce_buffer_destroy(out);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs Intel's CPU Runtime for OpenCL from PyPI into a cache folder (never system-wide) and
 # prints an ICD vendors folder that holds it next to the system's ICDs (PoCL), for OCL_ICD_VENDORS:
-#   export OCL_ICD_VENDORS=$(tools/intel_cpu_runtime.sh)
+#   export OCL_ICD_VENDORS=$(scripts/intel_cpu_runtime.sh)
 # Intel's runtime offers cl_intel_subgroups, cl_khr_subgroup_shuffle and the OpenCL C 3.0 subgroup
 # feature, so the tests run every subgroup implementation on it. The wheels are kept in the cache
 # (default ~/.cache/ocl_reduce, or $1) and reused by later runs on the same machine.

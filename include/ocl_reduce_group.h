@@ -1,0 +1,142 @@
+/*
+ * ocl_reduce_group.h: several devices reducing one request together (groups), with every
+ * operator. A group call reports failures through ocl_reduce_last_error(NULL).
+ */
+#ifndef OCL_REDUCE_GROUP_H
+#define OCL_REDUCE_GROUP_H
+
+#include "ocl_reduce.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Several devices: groups
+ *
+ * A group is a list of contexts, one per device, that reduce one request together. The devices
+ * may be of one backend or mixed (OpenCL and CUDA contexts side by side), and the same device may
+ * be listed twice (two contexts on it; that is how CI stands in for two devices).
+ *   - An array is cut into one contiguous part per device, in proportion to the group's shares.
+ *     Each context reduces its part to a state (ocl_reduce_partial, ocl_reduce.h, "Reductions in parts") on its
+ *     own host thread, all at once, and the states combine in device order on the group's first
+ *     context (ocl_reduce_final). So every operator works, order-preserving user operators
+ *     included, and the reproducible sum (SUM_REPRODUCIBLE, or SUM in contexts created with
+ *     OCL_REDUCE_CROSS_DEVICE) gives the same bits whatever the number of devices and the shares.
+ *   - Segments are cut by whole segments; each device writes its own segments' results.
+ *   - Device-resident data lives in a group buffer: one buffer per device, holding that device's
+ *     part of the array.
+ *   - The split depends only on the element count and the shares, which stay as they are until
+ *     ocl_reduce_group_set_shares: a group gives the same bits on every run. Other float operators
+ *     round as the split groups them, as they do across parts.
+ *   - Shares: equal when every device is the same model (same backend and device name). Otherwise
+ *     measured when the group is created: each device's throughput reducing 32 MiB from host
+ *     memory (host shares) and from one of its buffers (resident shares), a few milliseconds per
+ *     device. Measured shares vary a little between processes, and with them float rounding: set
+ *     the shares for the same bits in every process.
+ *   - A part below the planner's minimum (64 MiB of input; OCL_REDUCE_POLICY="part_kib=N" forces
+ *     N KiB) is not worth its device's thread and launch: fewer devices take the array then, those
+ *     with the larger shares. Small arrays run on one device.
+ * A group is used by one thread at a time, and its contexts must not be used meanwhile. Group
+ * calls report failures through ocl_reduce_last_error(NULL), naming the argument or the device
+ * (its index in the group and its name) and that device's own message. Results are written only
+ * on success, but for segments, where devices that succeeded have written theirs.
+ * ------------------------------------------------------------------------------------------- */
+typedef struct ocl_reduce_group ocl_reduce_group;
+#define OCL_REDUCE_GROUP_MAX_DEVICES 64
+
+/* A group over the devices that `devices` names: selectors as OCL_REDUCE_DEVICE takes them,
+ * separated by commas ("cuda:0,cuda:1", "0:0,0:1", "pocl,pocl", "pocl,intel"). NULL takes
+ * OCL_REDUCE_DEVICES, else every GPU and accelerator of the platform (OpenCL) or backend (CUDA)
+ * of the device ocl_reduce_context_create picks, else that device alone. Each context is created
+ * with opts (NULL: defaults), whose `device` field is ignored. *out is set only on success. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_create(const ocl_reduce_options *opts,
+                                                         const char *devices,
+                                                         ocl_reduce_group **out);
+/* A group over contexts the application created (count 1 .. OCL_REDUCE_GROUP_MAX_DEVICES, each
+ * at most once): the group borrows them; destroy the group first. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_create_from(ocl_reduce_context *const *contexts,
+                                                              size_t count,
+                                                              ocl_reduce_group **out);
+/* Frees the group and the contexts it created (NULL is ignored). Group buffers and operators may
+ * be destroyed before or after it. */
+OCL_REDUCE_API void ocl_reduce_group_destroy(ocl_reduce_group *group);
+/* The number of devices (0 for NULL), and the context of device `index` (NULL out of range). */
+OCL_REDUCE_API size_t ocl_reduce_group_size(const ocl_reduce_group *group);
+OCL_REDUCE_API ocl_reduce_context *ocl_reduce_group_context(const ocl_reduce_group *group,
+                                                            size_t index);
+
+/* Which shares: of host arrays, or of group buffers (fixed in each buffer when it is created). */
+typedef enum ocl_reduce_shares {
+  OCL_REDUCE_SHARES_HOST = 0,
+  OCL_REDUCE_SHARES_RESIDENT = 1
+} ocl_reduce_shares;
+/* Writes ocl_reduce_group_size(group) shares, in device order, summing to 1. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_shares(const ocl_reduce_group *group,
+                                                         ocl_reduce_shares which, double *shares);
+/* Sets them from weights (finite, >= 0, not all 0; any scale; 0 leaves a device out). */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_set_shares(ocl_reduce_group *group,
+                                                             ocl_reduce_shares which,
+                                                             const double *weights);
+
+/* Data spread over a group: count elements of element_size bytes, one buffer per device, each
+ * holding a contiguous part cut by the resident shares in whole units of `granule` elements
+ * (1: anywhere; a segment length: whole segments). Parts below the planner's minimum are empty. */
+typedef struct ocl_reduce_group_buffer ocl_reduce_group_buffer;
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_buffer_create(ocl_reduce_group *group,
+                                                                size_t element_size, size_t count,
+                                                                size_t granule,
+                                                                ocl_reduce_group_buffer **out);
+OCL_REDUCE_API void ocl_reduce_group_buffer_destroy(ocl_reduce_group_buffer *buffer);
+/* Device `index`'s part: its buffer (NULL where the part is empty), and which elements of the
+ * whole it holds, [*first, *first + *count). Fill it with ocl_reduce_buffer_write on that
+ * device's context, or with your own kernels (ocl_reduce_program_launch on that context). */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_buffer_part(
+    const ocl_reduce_group_buffer *buffer, size_t index, ocl_reduce_buffer **part, size_t *first,
+    size_t *count);
+/* Copies the whole array (element_size * count bytes, which `bytes` must hold) from host memory
+ * to the parts, or back, every device at once (on the group's contexts: the group must still
+ * exist). */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_buffer_write(ocl_reduce_group_buffer *buffer,
+                                                               const void *host, size_t bytes);
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_buffer_read(const ocl_reduce_group_buffer *buffer,
+                                                              void *host, size_t bytes);
+
+/* A group call's input: `bytes` of host memory, or a group buffer of the same group (whose count
+ * it must take whole). */
+typedef struct ocl_reduce_group_input {
+  const void *host;
+  size_t bytes;
+  const ocl_reduce_group_buffer *buffer;
+} ocl_reduce_group_input;
+static inline ocl_reduce_group_input ocl_reduce_group_host_input(const void *host, size_t bytes) {
+  ocl_reduce_group_input in = {host, bytes, NULL};
+  return in;
+}
+static inline ocl_reduce_group_input ocl_reduce_group_buffer_input(
+    const ocl_reduce_group_buffer *buffer) {
+  ocl_reduce_group_input in = {NULL, 0, buffer};
+  return in;
+}
+
+/* ocl_reduce_into over the group, with any operator: one result of result_bytes in host memory. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_reduce(ocl_reduce_group *group,
+                                                         ocl_reduce_op op, ocl_reduce_type type,
+                                                         ocl_reduce_group_input input,
+                                                         size_t count, void *result,
+                                                         size_t result_bytes);
+/* ocl_reduce_segments over the group: segment_count results in results_bytes of host memory, in
+ * order. A group buffer's parts must be whole segments (create it with granule =
+ * segment_length). */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_segments(ocl_reduce_group *group,
+                                                           ocl_reduce_op op, ocl_reduce_type type,
+                                                           ocl_reduce_group_input input,
+                                                           size_t segment_count,
+                                                           size_t segment_length, void *results,
+                                                           size_t results_bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OCL_REDUCE_GROUP_H */

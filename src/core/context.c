@@ -1,0 +1,321 @@
+/* =================================================================================================
+ * context.c: a context's life cycle (context.h): options and environment merged, the backend
+ * opened, the path resolved once, references counted; and what clients above the core may know
+ * of its device. Kernels and scratch memory come later, on first use. The public entry points
+ * are src/api/context.c's.
+ * ============================================================================================== */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/context.h"
+#include "backends/device_pick.h"
+#include "core/user_operator.h"
+
+/* ---- Options and environment ------------------------------------------------------------------
+ */
+
+
+/* The settings a context is created with, after options and environment are merged. */
+typedef struct settings {
+  const char *device;
+  ocl_reduce_path path;
+  ocl_reduce_subgroup_impl subgroup_impl;
+  ocl_reduce_backend backend;
+  int profiling;
+  ocl_reduce_determinism determinism;
+  char cache_dir[ORX_CACHE_DIR_CAPACITY]; /* resolved: "" when off */
+  int disable_fp64;
+  int disable_subgroups;
+  orx_policy_override policy;
+} settings;
+
+typedef struct keyword {
+  const char *word;
+  int value;
+} keyword;
+
+/* Looks `text` up in `words` (case-insensitive); on no match, names the variable and the choices.
+ */
+static ocl_reduce_status parse_keyword(const char *variable, const char *text,
+                                       const keyword *words, size_t count, int *value) {
+  for (size_t i = 0; i < count; i++) {
+    if (strlen(text) == strlen(words[i].word) && orx_strcasestr(text, words[i].word)) {
+      *value = words[i].value;
+      return OCL_REDUCE_OK;
+    }
+  }
+  char choices[256] = "";
+  for (size_t i = 0; i < count; i++) {
+    if (i)
+      strncat(choices, ", ", sizeof choices - strlen(choices) - 1);
+    strncat(choices, words[i].word, sizeof choices - strlen(choices) - 1);
+  }
+  return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION, "%s='%s' is not one of: %s", variable,
+                  text, choices);
+}
+
+static ocl_reduce_status parse_disable(const char *text, settings *s) {
+  char list[256];
+  orx_strlcpy(list, text, sizeof list);
+  for (char *save = NULL, *word = strtok_r(list, ", ", &save); word;
+       word = strtok_r(NULL, ", ", &save)) {
+    if (strcmp(word, "fp64") == 0)
+      s->disable_fp64 = 1;
+    else if (strcmp(word, "subgroups") == 0)
+      s->disable_subgroups = 1;
+    else
+      return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
+                      "OCL_REDUCE_DISABLE: unknown capability '%s' (known: fp64, subgroups)", word);
+  }
+  return OCL_REDUCE_OK;
+}
+
+static ocl_reduce_status read_settings(const ocl_reduce_options *opts, settings *s) {
+  static const keyword paths[] = {{"auto", OCL_REDUCE_PATH_AUTO},
+                                  {"subgroup", OCL_REDUCE_PATH_SUBGROUP},
+                                  {"local", OCL_REDUCE_PATH_LOCAL}};
+  static const keyword backends[] = {{"auto", OCL_REDUCE_BACKEND_AUTO},
+                                     {"opencl", OCL_REDUCE_BACKEND_OPENCL},
+                                     {"cuda", OCL_REDUCE_BACKEND_CUDA}};
+  static const keyword determinisms[] = {{"run_to_run", OCL_REDUCE_RUN_TO_RUN},
+                                         {"cross_device", OCL_REDUCE_CROSS_DEVICE}};
+  /* The log reads the variable itself (errors.c), also outside contexts; a misspelt level is
+   * reported here, where every other variable's is. */
+  static const keyword log_levels[] = {{"off", 0}, {"debug", 1}};
+  static const ocl_reduce_options defaults = OCL_REDUCE_OPTIONS_INIT;
+  if (!opts)
+    opts = &defaults;
+  /* Fields a later version appends are past sizeof *opts: this version reads none of them. */
+  if (opts->struct_size < sizeof *opts || opts->struct_size > OCL_REDUCE_STRUCT_SIZE_MAX)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "opts->struct_size is %zu, not sizeof(ocl_reduce_options) (%zu): start from "
+                    "OCL_REDUCE_OPTIONS_INIT",
+                    opts->struct_size, sizeof *opts);
+  if ((unsigned)opts->path > OCL_REDUCE_PATH_LOCAL)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "opts->path: unknown value %d",
+                    (int)opts->path);
+  if ((unsigned)opts->subgroup_impl > OCL_REDUCE_SUBGROUP_CUDA ||
+      opts->subgroup_impl == OCL_REDUCE_SUBGROUP_NONE)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "opts->subgroup_impl: unknown value %d", (int)opts->subgroup_impl);
+  if ((unsigned)opts->backend > OCL_REDUCE_BACKEND_CUDA)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "opts->backend: unknown value %d",
+                    (int)opts->backend);
+  if ((unsigned)opts->determinism > OCL_REDUCE_CROSS_DEVICE)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "opts->determinism: unknown value %d", (int)opts->determinism);
+
+  memset(s, 0, sizeof *s);
+  const char *text;
+  int value = 0;
+  if ((text = orx_env("OCL_REDUCE_LOG")) != NULL)
+    ORX_FORWARD(parse_keyword("OCL_REDUCE_LOG", text, log_levels, ORX_ARRAY_SIZE(log_levels),
+                              &value));
+  s->device = opts->device ? opts->device : orx_env("OCL_REDUCE_DEVICE");
+  s->path = opts->path;
+  s->subgroup_impl = opts->subgroup_impl;
+  s->backend = opts->backend;
+  s->profiling = opts->profiling;
+  s->determinism = opts->determinism;
+  ORX_FORWARD(orx_disk_cache_dir(opts->cache_dir, s->cache_dir, sizeof s->cache_dir));
+  if (s->determinism == OCL_REDUCE_DETERMINISM_DEFAULT) {
+    s->determinism = OCL_REDUCE_RUN_TO_RUN;
+    if ((text = orx_env("OCL_REDUCE_DETERMINISM")) != NULL) {
+      ORX_FORWARD(parse_keyword("OCL_REDUCE_DETERMINISM", text, determinisms,
+                                ORX_ARRAY_SIZE(determinisms), &value));
+      s->determinism = (ocl_reduce_determinism)value;
+    }
+  }
+  if (s->path == OCL_REDUCE_PATH_DEFAULT) {
+    s->path = OCL_REDUCE_PATH_AUTO;
+    if ((text = orx_env("OCL_REDUCE_PATH")) != NULL) {
+      ORX_FORWARD(parse_keyword("OCL_REDUCE_PATH", text, paths, ORX_ARRAY_SIZE(paths), &value));
+      s->path = (ocl_reduce_path)value;
+    }
+  }
+  if (s->subgroup_impl == OCL_REDUCE_SUBGROUP_DEFAULT) {
+    s->subgroup_impl = OCL_REDUCE_SUBGROUP_AUTO;
+    if ((text = orx_env("OCL_REDUCE_SUBGROUP")) != NULL &&
+        !orx_subgroup_impl_named(text, &s->subgroup_impl)) {
+      char choices[128];
+      orx_subgroup_impl_choices(choices, sizeof choices);
+      return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
+                      "OCL_REDUCE_SUBGROUP='%s' is not one of: %s", text, choices);
+    }
+  }
+  if (s->backend == OCL_REDUCE_BACKEND_DEFAULT) {
+    s->backend = OCL_REDUCE_BACKEND_AUTO;
+    if ((text = orx_env("OCL_REDUCE_BACKEND")) != NULL) {
+      ORX_FORWARD(parse_keyword("OCL_REDUCE_BACKEND", text, backends, ORX_ARRAY_SIZE(backends),
+                                &value));
+      s->backend = (ocl_reduce_backend)value;
+    }
+  }
+  if ((text = orx_env("OCL_REDUCE_DISABLE")) != NULL)
+    ORX_FORWARD(parse_disable(text, s));
+  ORX_FORWARD(orx_parse_policy_override(orx_env("OCL_REDUCE_POLICY"), &s->policy));
+  return OCL_REDUCE_OK;
+}
+
+/* ---- Life cycle -------------------------------------------------------------------------- */
+
+static ocl_reduce_status open_with(ocl_reduce_context *ctx, const orx_backend_ops *ops,
+                                   const char *selector, void *native_queue, int profiling) {
+  ctx->ops = ops;
+  return ops->open(ctx, selector, native_queue, profiling, &ctx->backend, &ctx->caps);
+}
+
+/* Whether a device selector names a backend: its prefix ("cuda:1"), or the prefix's name alone
+ * ("cuda", any case: its first device). */
+static int names_backend(const char *selector, const char *prefix) {
+  const size_t name = strlen(prefix) - 1; /* without the ':' */
+  /* A string as long as the name inside the prefix can only be found at its start. */
+  return strncmp(selector, prefix, name + 1) == 0 ||
+         (strlen(selector) == name && orx_strcasestr(prefix, selector));
+}
+
+/* Opens the backend the settings ask for. AUTO: a backend whose selectors the device selector
+ * uses; else the registry's first (OpenCL), then a backend that adopts what it opened (see
+ * backend.h: an NVIDIA GPU runs through CUDA where CUDA can run). An application's queue stays
+ * with the backend of its kind. */
+static ocl_reduce_status open_backend(ocl_reduce_context *ctx, const settings *s,
+                                      const orx_native_queue *queue) {
+  if (queue->handle) {
+    const orx_backend_ops *ops = orx_backend_of_kind(queue->kind);
+    if (!ops)
+      return orx_fail(ctx, OCL_REDUCE_ERROR_BACKEND_UNAVAILABLE,
+                      "this library was built without the %s backend",
+                      orx_backend_kind_name(queue->kind));
+    return open_with(ctx, ops, NULL, queue->handle, s->profiling);
+  }
+  if (s->backend != OCL_REDUCE_BACKEND_AUTO) {
+    const orx_backend_ops *ops = orx_backend_of_kind(s->backend);
+    if (!ops)
+      return orx_fail(ctx, OCL_REDUCE_ERROR_BACKEND_UNAVAILABLE,
+                      "this library was built without the %s backend (its headers were missing "
+                      "at build time)",
+                      orx_backend_kind_name(s->backend));
+    return open_with(ctx, ops, s->device, NULL, s->profiling);
+  }
+  for (size_t i = 0; i < orx_backend_count(); i++) {
+    const orx_backend_ops *ops = orx_backend_at(i);
+    if (ops->selector_prefix && s->device && names_backend(s->device, ops->selector_prefix))
+      return open_with(ctx, ops, s->device, NULL, s->profiling);
+  }
+  const size_t first = 0;
+  ocl_reduce_status status = open_with(ctx, orx_backend_at(first), s->device, NULL, s->profiling);
+  const int none = status == OCL_REDUCE_ERROR_NO_PLATFORM || status == OCL_REDUCE_ERROR_NO_DEVICE;
+  for (size_t i = 0; i < orx_backend_count() && (status == OCL_REDUCE_OK || none); i++) {
+    const orx_backend_ops *ops = orx_backend_at(i);
+    char selector[300];
+    if (i == first || !ops->adopt ||
+        !ops->adopt(status == OCL_REDUCE_OK ? &ctx->caps : NULL, s->device, selector,
+                    sizeof selector))
+      continue;
+    ctx->ops->close(ctx->backend);
+    ctx->backend = NULL;
+    return open_with(ctx, ops, selector, NULL, s->profiling);
+  }
+  return status;
+}
+
+static ocl_reduce_status open_context(ocl_reduce_context *ctx, const settings *s,
+                                      const orx_native_queue *queue) {
+  ctx->profiling = s->profiling;
+  ctx->determinism = s->determinism;
+  orx_strlcpy(ctx->cache_dir, s->cache_dir, sizeof ctx->cache_dir);
+  ORX_FORWARD(open_backend(ctx, s, queue));
+  /* Capabilities switched off for testing look exactly like missing ones. */
+  if (s->disable_fp64)
+    ctx->caps.has_fp64 = 0;
+  if (s->disable_subgroups) {
+    ctx->caps.has_khr_subgroups = ctx->caps.has_khr_shuffle = ctx->caps.has_intel_subgroups = 0;
+    ctx->caps.nv_warp_size = 0;
+    ctx->caps.has_cuda_shuffle = 0;
+  }
+
+  if (ctx->ops->set_polling)
+    ctx->ops->set_polling(ctx->backend, orx_plan_wait_polls(&ctx->caps, &s->policy));
+  orx_target *t = &ctx->target;
+  t->caps = &ctx->caps;
+  t->forced = s->policy;
+  const char *requirement = NULL;
+  ocl_reduce_status status = orx_plan_path(&ctx->caps, s->path, s->subgroup_impl, &t->path,
+                                           &t->subgroup_impl, &requirement);
+  if (status != OCL_REDUCE_OK)
+    return orx_fail(ctx, status,
+                    "the %s path with subgroup implementation '%s' needs %s, which device '%s' "
+                    "(%s) does not offer",
+                    orx_path_name(s->path == OCL_REDUCE_PATH_AUTO ? OCL_REDUCE_PATH_SUBGROUP
+                                                                  : s->path),
+                    orx_subgroup_impl_name(s->subgroup_impl), requirement, ctx->caps.device_name,
+                    ctx->caps.platform_name);
+  orx_log("context on %u:%u %s / %s, %s path, subgroup implementation %s",
+          ctx->caps.platform_index, ctx->caps.device_index, ctx->caps.platform_name,
+          ctx->caps.device_name, orx_path_name(t->path), orx_subgroup_impl_name(t->subgroup_impl));
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status orx_context_create(const ocl_reduce_options *opts, orx_native_queue queue,
+                                     ocl_reduce_context **out, const char *function) {
+  if (!out)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: out is NULL", function);
+  *out = NULL;
+  settings s;
+  ORX_FORWARD(read_settings(opts, &s));
+  ocl_reduce_context *ctx = calloc(1, sizeof *ctx);
+  if (!ctx)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory",
+                    function);
+  atomic_init(&ctx->references, 1); /* the application's */
+  ocl_reduce_status status = open_context(ctx, &s, &queue);
+  if (status != OCL_REDUCE_OK) {
+    /* The context goes away: keep its message where ocl_reduce_last_error(NULL) finds it. */
+    orx_fail(NULL, status, "%s: %s", function, ctx->error);
+    orx_context_release(ctx);
+    return status;
+  }
+  *out = ctx;
+  return OCL_REDUCE_OK;
+}
+
+void orx_context_retain(ocl_reduce_context *ctx) {
+  atomic_fetch_add_explicit(&ctx->references, 1, memory_order_relaxed);
+}
+
+void orx_context_release(ocl_reduce_context *ctx) {
+  /* acq_rel: whatever another thread's last use of the context wrote happens before the free. */
+  if (atomic_fetch_sub_explicit(&ctx->references, 1, memory_order_acq_rel) != 1)
+    return;
+  if (ctx->ops) {
+    orx_program_cache_clear(ctx);
+    orx_scratch_release_all(ctx);
+    orx_user_operators_forget(ctx);
+    ctx->ops->close(ctx->backend);
+  }
+  free(ctx);
+}
+
+void orx_context_device(const ocl_reduce_context *ctx, orx_device_facts *facts) {
+  memset(facts, 0, sizeof *facts);
+  facts->backend = ctx->ops->kind;
+  facts->type = ctx->caps.type;
+  facts->platform_index = ctx->caps.platform_index;
+  facts->device_index = ctx->caps.device_index;
+  facts->platform_name = ctx->caps.platform_name;
+  facts->device_name = ctx->caps.device_name;
+  orx_format_selector(facts->backend, facts->platform_index, facts->device_index,
+                      facts->selector, sizeof facts->selector);
+}
+
+int orx_context_same_device(const ocl_reduce_context *a, const ocl_reduce_context *b) {
+  return a->ops->kind == b->ops->kind && a->caps.platform_index == b->caps.platform_index &&
+         a->caps.device_index == b->caps.device_index;
+}
+
+int orx_context_determinism(const ocl_reduce_context *ctx) { return (int)ctx->determinism; }
+
+uint64_t orx_context_group_min_part_bytes(const ocl_reduce_context *ctx) {
+  return orx_group_min_part_bytes(&ctx->target.forced);
+}

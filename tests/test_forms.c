@@ -1,0 +1,388 @@
+/* =================================================================================================
+ * test_forms.c: every kind of operator on every entry point, and every entry point's sizes.
+ *
+ * Four operators, one of each kind: a scalar built-in (SUM on i32), a structured built-in
+ * (ARGMIN on f32), a commutative user operator (the sum of squares) and an order-preserving one
+ * (2x2 matrix products), each through ocl_reduce, ocl_reduce_into, both segmented calls,
+ * ocl_reduce_windows, ocl_reduce_multi, reductions in parts and a group, against host references
+ * on fresh random data. Then each entry point is given memory one byte too small, for its input,
+ * its results and its offsets: a named status, a message with both sizes, and guard bytes intact.
+ * ============================================================================================== */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ocl_reduce_group.h"
+#include "support/custom_ops.h"
+#include "support/fixture.h"
+#include "support/ordered_ops.h"
+#include "support/structured.h"
+
+#define MAX_RESULT 64
+#define GUARD 0xc3
+
+/* ---- The four kinds --------------------------------------------------------------------- */
+
+typedef enum kind { SCALAR, STRUCTURED, COMMUTATIVE, ORDERED, KINDS } kind;
+static const char *const kind_names[KINDS] = {"sum i32", "argmin f32", "user squares",
+                                              "user matrix product"};
+static ocl_reduce_operator *squares, *matrix;
+
+static ocl_reduce_op op_of(kind k) {
+  return k == SCALAR ? OCL_REDUCE_SUM : k == STRUCTURED ? OCL_REDUCE_ARGMIN
+                                      : k == COMMUTATIVE ? squares
+                                                         : matrix;
+}
+static ocl_reduce_type type_of(kind k) {
+  return k == SCALAR ? OCL_REDUCE_I32 : k == STRUCTURED ? OCL_REDUCE_F32 : OCL_REDUCE_OP_ELEMENT;
+}
+static size_t elem_of(kind k) {
+  return k == SCALAR        ? 4
+         : k == STRUCTURED  ? 4
+         : k == COMMUTATIVE ? test_custom_descs[TEST_SQUARES].element_size
+                            : test_ordered_descs[TEST_MATRIX].element_size;
+}
+static size_t result_of(kind k) { return ocl_reduce_result_size(op_of(k), type_of(k)); }
+
+static void *fill(kind k, size_t n) {
+  void *data = malloc(n * elem_of(k) + 1);
+  assert_non_null(data);
+  if (k == COMMUTATIVE)
+    test_custom_fill(TEST_SQUARES, data, n);
+  else if (k == ORDERED)
+    test_ordered_fill(TEST_MATRIX, data, n);
+  else
+    test_fill(data, n, op_of(k), type_of(k), MODE_RANDOM);
+  return data;
+}
+
+/* Whether `got` is the reduction of n elements at data; `first` is the index of data[0] in the
+ * input (ARGMIN's index counts from there in windows). */
+static int matches(kind k, const void *data, size_t n, const void *got, uint64_t first, char *why,
+                   size_t size) {
+  unsigned char want[MAX_RESULT];
+  switch (k) {
+  case COMMUTATIVE:
+    test_custom_reference(TEST_SQUARES, data, n, want);
+    snprintf(why, size, "not the sum of the squares");
+    return memcmp(got, want, result_of(k)) == 0;
+  case ORDERED:
+    snprintf(why, size, "not the ordered product");
+    return test_ordered_matches(TEST_MATRIX, data, n, got);
+  case STRUCTURED: {
+    ocl_reduce_arg arg;
+    memcpy(&arg, got, sizeof arg);
+    if (n > 0)
+      arg.index -= first;
+    return test_result_matches(&arg, data, n, op_of(k), type_of(k), why, size);
+  }
+  default: return test_result_matches(got, data, n, op_of(k), type_of(k), why, size);
+  }
+}
+
+#define CHECK(k, cond, ...)                                                                        \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      char what_[512];                                                                             \
+      snprintf(what_, sizeof what_, __VA_ARGS__);                                                  \
+      fail_msg("%s: %s", kind_names[k], what_);                                                    \
+    }                                                                                              \
+  } while (0)
+#define OK(k, call)                                                                                \
+  do {                                                                                             \
+    const ocl_reduce_status s_ = (call);                                                           \
+    CHECK(k, s_ == OCL_REDUCE_OK, "%s: %s (%s)", #call, ocl_reduce_status_name(s_),                \
+          ocl_reduce_last_error(test_ctx));                                                        \
+  } while (0)
+
+static ocl_reduce_input host_in(kind k, const void *data, size_t n) {
+  return ocl_reduce_host_input(data, n * elem_of(k));
+}
+
+/* ---- Every entry point ------------------------------------------------------------------- */
+
+static void whole(kind k) {
+  const size_t n = 1 + test_rng_below(5000), elem = elem_of(k), rsize = result_of(k);
+  void *data = fill(k, n);
+  unsigned char got[MAX_RESULT];
+  char why[256];
+  OK(k, ocl_reduce(test_ctx, op_of(k), type_of(k), data, n, got, rsize));
+  CHECK(k, matches(k, data, n, got, 0, why, sizeof why), "ocl_reduce: %s", why);
+  /* From a buffer at an offset into a buffer at an offset, read back. */
+  ocl_reduce_buffer *in = NULL, *out = NULL;
+  OK(k, ocl_reduce_buffer_create(test_ctx, (n + 3) * elem, &in));
+  OK(k, ocl_reduce_buffer_write(in, 3 * elem, data, n * elem));
+  OK(k, ocl_reduce_buffer_create(test_ctx, 2 * rsize, &out));
+  OK(k, ocl_reduce_into(test_ctx, op_of(k), type_of(k), ocl_reduce_buffer_input(in, 3), n,
+                        ocl_reduce_buffer_output(out, 1)));
+  OK(k, ocl_reduce_buffer_read(out, rsize, got, rsize));
+  CHECK(k, matches(k, data, n, got, 0, why, sizeof why), "ocl_reduce_into, buffers: %s", why);
+  ocl_reduce_buffer_destroy(in);
+  ocl_reduce_buffer_destroy(out);
+  free(data);
+}
+
+static void segments(kind k) {
+  const size_t count = 1 + test_rng_below(60), length = test_rng_below(70), elem = elem_of(k);
+  const size_t rsize = result_of(k);
+  uint64_t *offsets = malloc((count + 1) * sizeof *offsets);
+  assert_non_null(offsets);
+  offsets[0] = 0;
+  for (size_t s = 0; s < count; s++)
+    offsets[s + 1] = offsets[s] + (test_rng_below(5) == 0 ? 0 : test_rng_below(90));
+  const size_t n = (size_t)offsets[count] > count * length ? (size_t)offsets[count] : count * length;
+  void *data = fill(k, n);
+  unsigned char *got = malloc(count * rsize);
+  assert_non_null(got);
+  char why[256];
+  OK(k, ocl_reduce_segments(test_ctx, op_of(k), type_of(k), host_in(k, data, count * length),
+                            count, length, ocl_reduce_host_output(got, count * rsize)));
+  for (size_t s = 0; s < count; s++)
+    CHECK(k, matches(k, (const char *)data + s * length * elem, length, got + s * rsize, 0, why,
+                     sizeof why),
+          "segment %zu of %zu: %s", s, length, why);
+  OK(k, ocl_reduce_segments_offsets(
+            test_ctx, op_of(k), type_of(k), host_in(k, data, (size_t)offsets[count]), count,
+            ocl_reduce_host_input(offsets, (count + 1) * sizeof *offsets),
+            ocl_reduce_host_output(got, count * rsize)));
+  for (size_t s = 0; s < count; s++)
+    CHECK(k, matches(k, (const char *)data + offsets[s] * elem, offsets[s + 1] - offsets[s],
+                     got + s * rsize, 0, why, sizeof why),
+          "offsets: segment %zu: %s", s, why);
+  free(got);
+  free(offsets);
+  free(data);
+}
+
+static void windows(kind k) {
+  const size_t n = 1 + test_rng_below(400), window = 1 + test_rng_below(n < 40 ? n : 40);
+  const size_t rsize = result_of(k), results = n - window + 1, elem = elem_of(k);
+  void *data = fill(k, n);
+  unsigned char *got = malloc(results * rsize);
+  assert_non_null(got);
+  char why[256];
+  OK(k, ocl_reduce_windows(test_ctx, op_of(k), type_of(k), host_in(k, data, n), n, window,
+                           ocl_reduce_host_output(got, results * rsize)));
+  for (size_t j = 0; j < results; j++)
+    CHECK(k, matches(k, (const char *)data + j * elem, window, got + j * rsize, j, why, sizeof why),
+          "window %zu of %zu elements (n %zu): %s", j, window, n, why);
+  free(got);
+  free(data);
+}
+
+static void multi(kind k) {
+  const size_t n = 1 + test_rng_below(3000), rsize = result_of(k);
+  void *data = fill(k, n);
+  /* The operator twice, around a scalar built-in where the elements are a built-in type. */
+  const int scalar_too = k == SCALAR || k == STRUCTURED;
+  const ocl_reduce_op ops[3] = {op_of(k), scalar_too ? OCL_REDUCE_MAX : op_of(k), op_of(k)};
+  unsigned char got[3 * MAX_RESULT];
+  char why[256];
+  OK(k, ocl_reduce_multi(test_ctx, ops, 3, type_of(k), host_in(k, data, n), n,
+                         ocl_reduce_host_output(got, 3 * rsize)));
+  CHECK(k, matches(k, data, n, got, 0, why, sizeof why), "multi, ops[0]: %s", why);
+  CHECK(k, matches(k, data, n, got + 2 * rsize, 0, why, sizeof why), "multi, ops[2]: %s", why);
+  if (scalar_too)
+    CHECK(k, test_result_matches(got + rsize, data, n, OCL_REDUCE_MAX, type_of(k), why, sizeof why),
+          "multi, max: %s", why);
+  free(data);
+}
+
+static void parts(kind k) {
+  const size_t n = 2 + test_rng_below(4000), elem = elem_of(k);
+  const size_t state = ocl_reduce_state_size(test_ctx, op_of(k), type_of(k));
+  void *data = fill(k, n);
+  /* Three parts at random cuts (the middle one may be empty), in order. */
+  const size_t a = test_rng_below(n), b = a + test_rng_below(n - a);
+  const size_t begin[4] = {0, a, b, n};
+  unsigned char states[3 * MAX_RESULT], merged[2 * MAX_RESULT], got[MAX_RESULT];
+  for (int p = 0; p < 3; p++)
+    OK(k, ocl_reduce_partial(test_ctx, op_of(k), type_of(k),
+                             host_in(k, (const char *)data + begin[p] * elem, begin[p + 1] - begin[p]),
+                             begin[p + 1] - begin[p], begin[p],
+                             ocl_reduce_host_output(states + p * state, state)));
+  char why[256];
+  OK(k, ocl_reduce_final(test_ctx, op_of(k), type_of(k), ocl_reduce_host_input(states, 3 * state),
+                         3, ocl_reduce_host_output(got, result_of(k))));
+  CHECK(k, matches(k, data, n, got, 0, why, sizeof why), "three parts: %s", why);
+  OK(k, ocl_reduce_merge(test_ctx, op_of(k), type_of(k), ocl_reduce_host_input(states, 2 * state),
+                         2, ocl_reduce_host_output(merged, state)));
+  memcpy(merged + state, states + 2 * state, state);
+  OK(k, ocl_reduce_final(test_ctx, op_of(k), type_of(k), ocl_reduce_host_input(merged, 2 * state),
+                         2, ocl_reduce_host_output(got, result_of(k))));
+  CHECK(k, matches(k, data, n, got, 0, why, sizeof why), "merged parts: %s", why);
+  free(data);
+}
+
+/* Two contexts on the device under test, parts of 1 KiB: the request spreads over both. */
+static ocl_reduce_context *members[2];
+static ocl_reduce_group *group;
+
+static void over_a_group(kind k) {
+  const size_t n = 3000 + test_rng_below(5000), rsize = result_of(k), length = 50;
+  void *data = fill(k, n);
+  unsigned char got[MAX_RESULT];
+  char why[256];
+  const ocl_reduce_status s =
+      ocl_reduce_group_reduce(group, op_of(k), type_of(k), ocl_reduce_group_host_input(data, n * elem_of(k)),
+                              n, got, rsize);
+  CHECK(k, s == OCL_REDUCE_OK, "group: %s", ocl_reduce_last_error(NULL));
+  CHECK(k, matches(k, data, n, got, 0, why, sizeof why), "group: %s", why);
+  const size_t count = n / length;
+  unsigned char *results = malloc(count * rsize);
+  assert_non_null(results);
+  CHECK(k,
+        ocl_reduce_group_segments(group, op_of(k), type_of(k),
+                                  ocl_reduce_group_host_input(data, n * elem_of(k)), count, length,
+                                  results, count * rsize) == OCL_REDUCE_OK,
+        "group segments: %s", ocl_reduce_last_error(NULL));
+  for (size_t g = 0; g < count; g++)
+    CHECK(k, matches(k, (const char *)data + g * length * elem_of(k), length, results + g * rsize,
+                     0, why, sizeof why),
+          "group segment %zu: %s", g, why);
+  free(results);
+  free(data);
+}
+
+#define FORM_TEST(FORM)                                                                            \
+  static void test_##FORM(void **state) {                                                          \
+    (void)state;                                                                                   \
+    for (int k = 0; k < KINDS; k++)                                                                \
+      for (int round = 0; round < (test_light() ? 1 : 3); round++)                                 \
+        FORM((kind)k);                                                                             \
+  }
+FORM_TEST(whole)
+FORM_TEST(segments)
+FORM_TEST(windows)
+FORM_TEST(multi)
+FORM_TEST(parts)
+FORM_TEST(over_a_group)
+
+/* ---- Memory too small by one byte, on every entry point ----------------------------------- */
+
+/* A result area of `bytes` followed by guard bytes, all GUARD. */
+typedef struct guarded {
+  unsigned char bytes[4 * MAX_RESULT + 16];
+} guarded;
+
+static void expect_guarded(const guarded *g) {
+  for (size_t i = 0; i < sizeof g->bytes; i++)
+    if (g->bytes[i] != GUARD)
+      fail_msg("byte %zu of the output was written by a refused call", i);
+}
+
+/* The call fails with INVALID_ARGUMENT naming `name` and the two sizes. */
+static void expect_short(ocl_reduce_status got, const char *name, size_t given, size_t needed) {
+  char text[160];
+  snprintf(text, sizeof text, "%s is %zu bytes", name, given);
+  expect_error(got, OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, text);
+  snprintf(text, sizeof text, "needs %zu", needed);
+  expect_error(got, OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, text);
+}
+
+static void test_one_byte_short(void **state) {
+  (void)state;
+  for (int kk = 0; kk < KINDS; kk++) {
+    const kind k = (kind)kk;
+    const ocl_reduce_op op = op_of(k);
+    const ocl_reduce_type type = type_of(k);
+    const size_t n = 12, elem = elem_of(k), r = result_of(k);
+    void *data = fill(k, n);
+    guarded g;
+    memset(&g, GUARD, sizeof g);
+    const ocl_reduce_input in = host_in(k, data, n), in_short = host_in(k, data, n - 1);
+    const ocl_reduce_input in_minus = ocl_reduce_host_input(data, n * elem - 1);
+    const ocl_reduce_output one = ocl_reduce_host_output(g.bytes, r - 1);
+    /* ocl_reduce: the result. */
+    expect_error(ocl_reduce(test_ctx, op, type, data, n, g.bytes, r - 1),
+                 OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "result_bytes is");
+    /* ocl_reduce_into: the result, then the input. */
+    expect_short(ocl_reduce_into(test_ctx, op, type, in, n, one), "result", r - 1, r);
+    expect_short(ocl_reduce_into(test_ctx, op, type, in_minus, n,
+                                 ocl_reduce_host_output(g.bytes, r)),
+                 "input", n * elem - 1, n * elem);
+    /* Segments: 4 of 3 elements. */
+    expect_short(ocl_reduce_segments(test_ctx, op, type, in, 4, 3,
+                                     ocl_reduce_host_output(g.bytes, 4 * r - 1)),
+                 "results", 4 * r - 1, 4 * r);
+    expect_short(ocl_reduce_segments(test_ctx, op, type, in_minus, 4, 3,
+                                     ocl_reduce_host_output(g.bytes, 4 * r)),
+                 "input", n * elem - 1, n * elem);
+    /* Offsets: 3 segments need 4 offsets; the last one past the input's elements. */
+    uint64_t offsets[4] = {0, 5, 5, 12};
+    expect_short(ocl_reduce_segments_offsets(test_ctx, op, type, in, 3,
+                                             ocl_reduce_host_input(offsets, sizeof offsets - 1),
+                                             ocl_reduce_host_output(g.bytes, 3 * r)),
+                 "offsets", sizeof offsets - 1, sizeof offsets);
+    expect_short(ocl_reduce_segments_offsets(test_ctx, op, type, in, 3,
+                                             ocl_reduce_host_input(offsets, sizeof offsets),
+                                             ocl_reduce_host_output(g.bytes, 3 * r - 1)),
+                 "results", 3 * r - 1, 3 * r);
+    expect_error(ocl_reduce_segments_offsets(test_ctx, op, type, in_short, 3,
+                                             ocl_reduce_host_input(offsets, sizeof offsets),
+                                             ocl_reduce_host_output(g.bytes, 3 * r)),
+                 OCL_REDUCE_ERROR_BAD_OFFSETS, test_ctx, "reaches beyond the input's 11 elements");
+    /* Windows of 5: 8 results. */
+    expect_short(ocl_reduce_windows(test_ctx, op, type, in, n, 5,
+                                    ocl_reduce_host_output(g.bytes, 8 * r - 1)),
+                 "results", 8 * r - 1, 8 * r);
+    expect_short(ocl_reduce_windows(test_ctx, op, type, in_minus, n, 5,
+                                    ocl_reduce_host_output(g.bytes, 8 * r)),
+                 "input", n * elem - 1, n * elem);
+    /* Multi: two results. */
+    const ocl_reduce_op two[2] = {op, op};
+    expect_short(ocl_reduce_multi(test_ctx, two, 2, type, in, n,
+                                  ocl_reduce_host_output(g.bytes, 2 * r - 1)),
+                 "results", 2 * r - 1, 2 * r);
+    /* Parts: the state, and the states of the final combine. */
+    const size_t st = ocl_reduce_state_size(test_ctx, op, type);
+    expect_short(ocl_reduce_partial(test_ctx, op, type, in, n, 0,
+                                    ocl_reduce_host_output(g.bytes, st - 1)),
+                 "state", st - 1, st);
+    expect_short(ocl_reduce_final(test_ctx, op, type, ocl_reduce_host_input(g.bytes, 2 * st - 1),
+                                  2, ocl_reduce_host_output(g.bytes + 2 * MAX_RESULT, r)),
+                 "states", 2 * st - 1, 2 * st);
+    /* A group: the result and the input. */
+    expect_error(ocl_reduce_group_reduce(group, op, type, ocl_reduce_group_host_input(data, n * elem),
+                                         n, g.bytes, r - 1),
+                 OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "result_bytes is");
+    expect_error(ocl_reduce_group_reduce(group, op, type,
+                                         ocl_reduce_group_host_input(data, n * elem - 1), n,
+                                         g.bytes, r),
+                 OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "input is");
+    expect_guarded(&g);
+    free(data);
+  }
+}
+
+/* ---- Running ------------------------------------------------------------------------------ */
+
+static int setup(void **state) {
+  if (test_setup(state) != 0)
+    return -1;
+  if (ocl_reduce_operator_create(&test_custom_descs[TEST_SQUARES], &squares) != OCL_REDUCE_OK ||
+      ocl_reduce_operator_create(&test_ordered_descs[TEST_MATRIX], &matrix) != OCL_REDUCE_OK)
+    return -1;
+  for (int d = 0; d < 2; d++)
+    if (!(members[d] = test_context_with_policy("part_kib=1")))
+      return -1;
+  return ocl_reduce_group_create_from(members, 2, &group) == OCL_REDUCE_OK ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  ocl_reduce_group_destroy(group);
+  for (int d = 0; d < 2; d++)
+    ocl_reduce_context_destroy(members[d]);
+  ocl_reduce_operator_destroy(squares);
+  ocl_reduce_operator_destroy(matrix);
+  return test_teardown(state);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_whole),        cmocka_unit_test(test_segments),
+      cmocka_unit_test(test_windows),      cmocka_unit_test(test_multi),
+      cmocka_unit_test(test_parts),        cmocka_unit_test(test_over_a_group),
+      cmocka_unit_test(test_one_byte_short)};
+  return TEST_RUN(tests, setup, teardown);
+}
