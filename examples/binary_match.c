@@ -190,8 +190,8 @@ int main(int argc, char **argv) {
   CHECK(ocl_reduce_buffer_create(ctx, train_bytes, &train_buf));
   CHECK(ocl_reduce_buffer_create(ctx, query_bytes, &query_buf));
   CHECK(ocl_reduce_buffer_create(ctx, (size_t)o.queries * 8, &out_buf));
-  CHECK(ocl_reduce_buffer_write( train_buf, 0, train, train_bytes));
-  CHECK(ocl_reduce_buffer_write( query_buf, 0, queries, query_bytes));
+  CHECK(ocl_reduce_buffer_write(train_buf, 0, train, train_bytes));
+  CHECK(ocl_reduce_buffer_write(query_buf, 0, queries, query_bytes));
   const ocl_reduce_kernel_arg args[] = {
       ocl_reduce_kernel_arg_buffer(query_buf), ocl_reduce_kernel_arg_u32(o.queries),
       ocl_reduce_kernel_arg_buffer(train_buf), ocl_reduce_kernel_arg_u32(o.train),
@@ -204,7 +204,7 @@ int main(int argc, char **argv) {
     if (o.bench && ocl_reduce_last_kernel_ns(ctx, &ns) == OCL_REDUCE_OK && ns < best_ns)
       best_ns = ns;
   }
-  CHECK(ocl_reduce_buffer_read( out_buf, 0, out, (size_t)o.queries * 8));
+  CHECK(ocl_reduce_buffer_read(out_buf, 0, out, (size_t)o.queries * 8));
 
   /* Every query, or an even sample of them, against the host. */
   unsigned step = 1;

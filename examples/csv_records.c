@@ -223,21 +223,19 @@ int main(int argc, char **argv) {
     offsets[c] = c < chunk_count ? c * per_chunk : elements;
   s = ocl_reduce_buffer_create(ctx, elements ? elements * sizeof(csv_bytes) : 1, &in);
   if (s == OCL_REDUCE_OK && elements)
-    s = ocl_reduce_buffer_write( in, 0, file, elements * sizeof(csv_bytes));
+    s = ocl_reduce_buffer_write(in, 0, file, elements * sizeof(csv_bytes));
   if (s == OCL_REDUCE_OK)
     s = ocl_reduce_buffer_create(ctx, (chunk_count + 1) * sizeof *offsets, &offsets_buffer);
   if (s == OCL_REDUCE_OK)
-    s = ocl_reduce_buffer_write( offsets_buffer, 0, offsets,
-                                (chunk_count + 1) * sizeof *offsets);
+    s = ocl_reduce_buffer_write(offsets_buffer, 0, offsets, (chunk_count + 1) * sizeof *offsets);
   double *times = rounds ? malloc((size_t)rounds * sizeof *times) : NULL;
   for (int r = -1; r < rounds && s == OCL_REDUCE_OK; r++) { /* one untimed call first */
     uint64_t ns = 0;
     if (chunk_count)
-      s = ocl_reduce_segments_offsets(ctx, op, OCL_REDUCE_OP_ELEMENT, ocl_reduce_buffer_input(in, 0),
-                                             chunk_count,
-                                             ocl_reduce_buffer_input(offsets_buffer, 0),
-                                             ocl_reduce_host_output(
-                                                 tables, chunk_count * sizeof *tables));
+      s = ocl_reduce_segments_offsets(ctx, op, OCL_REDUCE_OP_ELEMENT,
+                                      ocl_reduce_buffer_input(in, 0), chunk_count,
+                                      ocl_reduce_buffer_input(offsets_buffer, 0),
+                                      ocl_reduce_host_output(tables, chunk_count * sizeof *tables));
     if (s == OCL_REDUCE_OK && r >= 0 && chunk_count)
       s = ocl_reduce_last_kernel_ns(ctx, &ns);
     if (r >= 0)

@@ -85,8 +85,9 @@ int main(int argc, char **argv) {
   box all;
   if (!status)
     status = failed(ctx,
-                    ocl_reduce_into(ctx, bbox, OCL_REDUCE_OP_ELEMENT, ocl_reduce_host_input(points, n * sizeof *points), n,
-                                      ocl_reduce_host_output(&all, sizeof all)),
+                    ocl_reduce_into(ctx, bbox, OCL_REDUCE_OP_ELEMENT,
+                                    ocl_reduce_host_input(points, n * sizeof *points), n,
+                                    ocl_reduce_host_output(&all, sizeof all)),
                     "ocl_reduce_into");
   if (!status)
     printf("%zu points: x [%g, %g], y [%g, %g], z [%g, %g]\n", n, all.lo[0], all.hi[0], all.lo[1],
@@ -96,8 +97,9 @@ int main(int argc, char **argv) {
   box quarters[4];
   if (!status && n >= 4)
     status = failed(ctx,
-                    ocl_reduce_segments(ctx, bbox, OCL_REDUCE_OP_ELEMENT, ocl_reduce_host_input(points, n * sizeof *points), 4, n / 4,
-                                               ocl_reduce_host_output(quarters, sizeof quarters)),
+                    ocl_reduce_segments(ctx, bbox, OCL_REDUCE_OP_ELEMENT,
+                                        ocl_reduce_host_input(points, n * sizeof *points), 4, n / 4,
+                                        ocl_reduce_host_output(quarters, sizeof quarters)),
                     "ocl_reduce_segments");
   for (int q = 0; !status && n >= 4 && q < 4; q++)
     printf("quarter %d: z [%g, %g]\n", q, quarters[q].lo[2], quarters[q].hi[2]);

@@ -47,14 +47,14 @@ static int bench_one(ocl_reduce_context *ctx, test_ordered w, size_t n, int roun
   test_ordered_fill(w, data, n);
   s = ocl_reduce_buffer_create(ctx, n * d->element_size, &in);
   if (s == OCL_REDUCE_OK)
-    s = ocl_reduce_buffer_write( in, 0, data, n * d->element_size);
+    s = ocl_reduce_buffer_write(in, 0, data, n * d->element_size);
   unsigned char result[64];
   int bad = s != OCL_REDUCE_OK ? fail("upload", s, ctx) : 0;
   for (int r = -2; r < rounds && !bad; r++) /* two rounds of warm-up */
     for (int k = 0; k < 2 && !bad; k++) {
       uint64_t ns = 0;
       s = ocl_reduce_into(ctx, ops[k], OCL_REDUCE_OP_ELEMENT, ocl_reduce_buffer_input(in, 0), n,
-                            ocl_reduce_host_output(result, sizeof result));
+                          ocl_reduce_host_output(result, sizeof result));
       if (s == OCL_REDUCE_OK)
         s = ocl_reduce_last_kernel_ns(ctx, &ns);
       if (s != OCL_REDUCE_OK)

@@ -28,11 +28,11 @@ static void test_write_read_round_trip_at_offsets(void **state) {
   ocl_reduce_buffer *buf = NULL;
   assert_int_equal(ocl_reduce_buffer_create(test_ctx, N + 13, &buf), OCL_REDUCE_OK);
   assert_int_equal(ocl_reduce_buffer_size(buf), N + 13);
-  assert_int_equal(ocl_reduce_buffer_write( buf, 13, in, N), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(buf, 13, in, N), OCL_REDUCE_OK);
   memset(out, 0, sizeof out);
-  assert_int_equal(ocl_reduce_buffer_read( buf, 13, out, N), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_read(buf, 13, out, N), OCL_REDUCE_OK);
   assert_memory_equal(in, out, N);
-  assert_int_equal(ocl_reduce_buffer_read( buf, 500 + 13, out, 7), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_read(buf, 500 + 13, out, 7), OCL_REDUCE_OK);
   assert_memory_equal(in + 500, out, 7);
   ocl_reduce_buffer_destroy(buf);
 }
@@ -46,14 +46,16 @@ static void test_every_offset_reduces_the_right_elements(void **state) {
     data[i] = (uint32_t)test_rng_next();
   ocl_reduce_buffer *buf = NULL;
   assert_int_equal(ocl_reduce_buffer_create(test_ctx, sizeof data, &buf), OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_write( buf, 0, data, sizeof data), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(buf, 0, data, sizeof data), OCL_REDUCE_OK);
   static const size_t counts[] = {0, 1, 5, 16, 17, 33, 299};
   for (size_t offset = 0; offset < 33; offset++) {
     for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
       uint32_t expected = 0, got = 0xdeadbeef;
       for (size_t i = offset; i < offset + counts[c]; i++)
         expected ^= data[i];
-      assert_int_equal(ocl_reduce_into(test_ctx, OCL_REDUCE_XOR, OCL_REDUCE_U32, ocl_reduce_buffer_input(buf, offset), counts[c], ocl_reduce_host_output(&got, sizeof got)),
+      assert_int_equal(ocl_reduce_into(test_ctx, OCL_REDUCE_XOR, OCL_REDUCE_U32,
+                                       ocl_reduce_buffer_input(buf, offset), counts[c],
+                                       ocl_reduce_host_output(&got, sizeof got)),
                        OCL_REDUCE_OK);
       if (got != expected)
         fail_msg("offset %zu count %zu: got %u, expected %u", offset, counts[c], got, expected);
@@ -71,17 +73,18 @@ static void test_repeated_reductions_build_and_upload_nothing(void **state) {
     data[i] = (float)(test_rng_below(17)) - 8.0f;
   ocl_reduce_buffer *buf = NULL;
   assert_int_equal(ocl_reduce_buffer_create(test_ctx, N * sizeof *data, &buf), OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_write( buf, 0, data, N * sizeof *data),
-                   OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(buf, 0, data, N * sizeof *data), OCL_REDUCE_OK);
   float first = 0, again = 0;
-  assert_int_equal(
-      ocl_reduce_into(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_buffer_input(buf, 0), N, ocl_reduce_host_output(&first, sizeof first)),
-      OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_into(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                   ocl_reduce_buffer_input(buf, 0), N,
+                                   ocl_reduce_host_output(&first, sizeof first)),
+                   OCL_REDUCE_OK);
   const ocl_reduce_context_info before = query(test_ctx);
   for (int r = 0; r < 20; r++) {
-    assert_int_equal(
-        ocl_reduce_into(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_buffer_input(buf, 0), N, ocl_reduce_host_output(&again, sizeof again)),
-        OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_into(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                     ocl_reduce_buffer_input(buf, 0), N,
+                                     ocl_reduce_host_output(&again, sizeof again)),
+                     OCL_REDUCE_OK);
     assert_memory_equal(&first, &again, sizeof first);
   }
   const ocl_reduce_context_info after = query(test_ctx);
@@ -90,9 +93,10 @@ static void test_repeated_reductions_build_and_upload_nothing(void **state) {
   assert_int_equal(after.device_allocations, before.device_allocations);
   /* A new operator builds exactly one more program. */
   float max = 0;
-  assert_int_equal(
-      ocl_reduce_into(test_ctx, OCL_REDUCE_MAX, OCL_REDUCE_F32, ocl_reduce_buffer_input(buf, 0), N, ocl_reduce_host_output(&max, sizeof max)),
-      OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_into(test_ctx, OCL_REDUCE_MAX, OCL_REDUCE_F32,
+                                   ocl_reduce_buffer_input(buf, 0), N,
+                                   ocl_reduce_host_output(&max, sizeof max)),
+                   OCL_REDUCE_OK);
   assert_int_equal(query(test_ctx).kernel_builds, after.kernel_builds + 1);
   ocl_reduce_buffer_destroy(buf);
   free(data);
@@ -173,13 +177,16 @@ static void test_wrapped_cl_mem_on_the_application_queue(void **state) {
   assert_int_equal(ocl_reduce_buffer_wrap_opencl(app, mem, &buf), OCL_REDUCE_OK);
   assert_int_equal(ocl_reduce_buffer_size(buf), sizeof data);
   int64_t got = 0;
-  assert_int_equal(ocl_reduce_into(app, OCL_REDUCE_MIN, OCL_REDUCE_I64, ocl_reduce_buffer_input(buf, OFFSET), N, ocl_reduce_host_output(&got, sizeof got)),
+  assert_int_equal(ocl_reduce_into(app, OCL_REDUCE_MIN, OCL_REDUCE_I64,
+                                   ocl_reduce_buffer_input(buf, OFFSET), N,
+                                   ocl_reduce_host_output(&got, sizeof got)),
                    OCL_REDUCE_OK);
   assert_true(got == expected);
   assert_int_equal(query(app).bytes_to_device, 0); /* the data was already there */
   /* Host input on the same context too, so that every kind of scratch memory exists. */
-  assert_int_equal(ocl_reduce(app, OCL_REDUCE_MIN, OCL_REDUCE_I64, data + OFFSET, N, &got, sizeof got),
-                   OCL_REDUCE_OK);
+  assert_int_equal(
+      ocl_reduce(app, OCL_REDUCE_MIN, OCL_REDUCE_I64, data + OFFSET, N, &got, sizeof got),
+      OCL_REDUCE_OK);
   assert_true(got == expected);
 
   /* The library's other context cannot take this cl_mem. */
@@ -196,7 +203,9 @@ static void test_wrapped_cl_mem_on_the_application_queue(void **state) {
   assert_int_equal(refs, mem_refs + 1);
   clRetainMemObject(mem); /* keep one to look at the count after destroy */
   clReleaseMemObject(mem);
-  assert_int_equal(ocl_reduce_into(app, OCL_REDUCE_MIN, OCL_REDUCE_I64, ocl_reduce_buffer_input(buf, OFFSET), N, ocl_reduce_host_output(&got, sizeof got)),
+  assert_int_equal(ocl_reduce_into(app, OCL_REDUCE_MIN, OCL_REDUCE_I64,
+                                   ocl_reduce_buffer_input(buf, OFFSET), N,
+                                   ocl_reduce_host_output(&got, sizeof got)),
                    OCL_REDUCE_OK);
   assert_true(got == expected);
   ocl_reduce_buffer_destroy(buf);
@@ -254,9 +263,10 @@ static void test_wrapped_cuda_pointer_at_any_alignment(void **state) {
     float expected = 0, got = 0;
     for (size_t i = skip_elements; i < N; i++)
       expected += data[i];
-    assert_int_equal(
-        ocl_reduce_into(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_buffer_input(buf, 0), count, ocl_reduce_host_output(&got, sizeof got)),
-        OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_into(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                     ocl_reduce_buffer_input(buf, 0), count,
+                                     ocl_reduce_host_output(&got, sizeof got)),
+                     OCL_REDUCE_OK);
     if (got != expected)
       fail_msg("pointer %zu elements in: got %g, expected %g", skip_elements, got, expected);
     ocl_reduce_buffer_destroy(buf);
@@ -264,9 +274,10 @@ static void test_wrapped_cuda_pointer_at_any_alignment(void **state) {
   ocl_reduce_buffer *buf = NULL;
   assert_int_equal(ocl_reduce_buffer_wrap_cuda(test_ctx, d_data + 2, 400, &buf), OCL_REDUCE_OK);
   float got = 0;
-  assert_int_equal(
-      ocl_reduce_into(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_buffer_input(buf, 0), 10, ocl_reduce_host_output(&got, sizeof got)),
-      OCL_REDUCE_ERROR_INVALID_ARGUMENT);
+  assert_int_equal(ocl_reduce_into(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                   ocl_reduce_buffer_input(buf, 0), 10,
+                                   ocl_reduce_host_output(&got, sizeof got)),
+                   OCL_REDUCE_ERROR_INVALID_ARGUMENT);
   assert_non_null(strstr(ocl_reduce_last_error(test_ctx), "not aligned"));
   ocl_reduce_buffer_destroy(buf);
   buf = (ocl_reduce_buffer *)(uintptr_t)1;
@@ -290,7 +301,8 @@ static void test_profiling_reports_kernel_time(void **state) {
   for (int i = 0; i < 4096; i++)
     data[i] = (uint32_t)i;
   uint32_t sum = 0;
-  assert_int_equal(ocl_reduce(c, OCL_REDUCE_SUM, OCL_REDUCE_U32, data, 4096, &sum, sizeof sum), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce(c, OCL_REDUCE_SUM, OCL_REDUCE_U32, data, 4096, &sum, sizeof sum),
+                   OCL_REDUCE_OK);
   assert_int_equal(sum, 4096u * 4095u / 2);
   assert_int_equal(ocl_reduce_last_kernel_ns(c, &ns), OCL_REDUCE_OK);
   assert_true(ns > 0);

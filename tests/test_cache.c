@@ -79,7 +79,8 @@ static programs reduce_and_count(ocl_reduce_context *ctx) {
   int32_t max = 0;
   assert_int_equal(ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I64, data, N / 2, &sum, sizeof sum),
                    OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce(ctx, OCL_REDUCE_MAX, OCL_REDUCE_I32, data, N, &max, sizeof max), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce(ctx, OCL_REDUCE_MAX, OCL_REDUCE_I32, data, N, &max, sizeof max),
+                   OCL_REDUCE_OK);
   assert_true(sum == expected_sum);
   assert_int_equal(max, expected_max);
   ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
@@ -279,7 +280,8 @@ static int fill(const char *dir, const char *seed_text, const char *fd_text) {
   int64_t sum = 0;
   int32_t max = 0;
   const int ok =
-      ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I64, data, N / 2, &sum, sizeof sum) == OCL_REDUCE_OK &&
+      ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I64, data, N / 2, &sum, sizeof sum) ==
+          OCL_REDUCE_OK &&
       ocl_reduce(ctx, OCL_REDUCE_MAX, OCL_REDUCE_I32, data, N, &max, sizeof max) == OCL_REDUCE_OK &&
       sum == expected_sum && max == expected_max;
   /* The query too, as reduce_and_count does: on the subgroup path it builds a program. */

@@ -191,22 +191,19 @@ static void run_shape(const collective_case *c, ocl_reduce_program *program, uns
   assert_int_equal(ocl_reduce_buffer_create(test_ctx, (size_t)n * 4 * size, &out_buf),
                    OCL_REDUCE_OK);
   assert_int_equal(ocl_reduce_buffer_create(test_ctx, (size_t)n * 8, &shape_buf), OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_write( in_buf, 0, in, n * size), OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_write( many_buf, 0, many, (size_t)n * 32 * size),
+  assert_int_equal(ocl_reduce_buffer_write(in_buf, 0, in, n * size), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(many_buf, 0, many, (size_t)n * 32 * size),
                    OCL_REDUCE_OK);
-  const ocl_reduce_kernel_arg args[] = {ocl_reduce_kernel_arg_buffer(in_buf),
-                                        ocl_reduce_kernel_arg_buffer(many_buf),
-                                        ocl_reduce_kernel_arg_buffer(out_buf),
-                                        ocl_reduce_kernel_arg_buffer(shape_buf), ocl_reduce_kernel_arg_u32(lanes),
-                                        ocl_reduce_kernel_arg_u32(q)};
+  const ocl_reduce_kernel_arg args[] = {
+      ocl_reduce_kernel_arg_buffer(in_buf),  ocl_reduce_kernel_arg_buffer(many_buf),
+      ocl_reduce_kernel_arg_buffer(out_buf), ocl_reduce_kernel_arg_buffer(shape_buf),
+      ocl_reduce_kernel_arg_u32(lanes),      ocl_reduce_kernel_arg_u32(q)};
   ocl_reduce_status s = ocl_reduce_program_launch(test_ctx, program, groups, args, 6);
   if (s != OCL_REDUCE_OK)
     print_error("%s\n", ocl_reduce_last_error(test_ctx));
   assert_int_equal(s, OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_read( out_buf, 0, out, (size_t)n * 4 * size),
-                   OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_read( shape_buf, 0, shape, (size_t)n * 8),
-                   OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_read(out_buf, 0, out, (size_t)n * 4 * size), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_read(shape_buf, 0, shape, (size_t)n * 8), OCL_REDUCE_OK);
 
   int failures = 0;
   for (unsigned g = 0; g < n; g++) {
@@ -348,7 +345,7 @@ static void test_launch_errors(void **state) {
   args[1] = ocl_reduce_kernel_arg_u32(7);
   assert_int_equal(ocl_reduce_program_launch(test_ctx, program, 1, args, 2), OCL_REDUCE_OK);
   uint32_t got[64];
-  assert_int_equal(ocl_reduce_buffer_read( buf, 0, got, sizeof got), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_read(buf, 0, got, sizeof got), OCL_REDUCE_OK);
   for (unsigned i = 0; i < 64; i++)
     assert_int_equal(got[i], 7);
   void *native_program = NULL, *native_kernel = NULL;

@@ -108,23 +108,22 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
     /* Every operator and type the kernels compute in (signed integers sum as unsigned); light
      * runs (the sanitizer build) sums and maxima. */
 #define ORX_COMPILE_OP_TYPE(OP, TYPE)                                                              \
-  if (orx_compute_type(ORX_OP_##OP, OCL_REDUCE_##TYPE) == OCL_REDUCE_##TYPE &&                 \
-      (!test_light() || ORX_OP_##OP == ORX_OP_SUM || ORX_OP_##OP == ORX_OP_MAX))   \
+  if (orx_compute_type(ORX_OP_##OP, OCL_REDUCE_##TYPE) == OCL_REDUCE_##TYPE &&                     \
+      (!test_light() || ORX_OP_##OP == ORX_OP_SUM || ORX_OP_##OP == ORX_OP_MAX))                   \
     compiled += compile_op_type(t, ORX_OP_##OP, OCL_REDUCE_##TYPE);
     TEST_OP_TYPES(ORX_COMPILE_OP_TYPE)
 #undef ORX_COMPILE_OP_TYPE
     /* The structured operators: state kernels whole and by the multireduction (masked vector
      * loads), and for f32 the partial and final stages of host input in pieces. */
 #define ORX_COMPILE_STRUCTURED(OP, TYPE)                                                           \
-  r = orx_reduce_request(ORX_OP_##OP, OCL_REDUCE_##TYPE);                                      \
+  r = orx_reduce_request(ORX_OP_##OP, OCL_REDUCE_##TYPE);                                          \
   for (int stage = ORX_STAGE_WHOLE; stage <= ORX_STAGE_MERGE; stage++) {                           \
     r.stage = (orx_stage)stage;                                                                    \
     orx_plan_make(&t, &r, &plan);                                                                  \
     if (stage == ORX_STAGE_WHOLE || OCL_REDUCE_##TYPE == OCL_REDUCE_F32)                           \
       compiled += compile(&plan);                                                                  \
   }                                                                                                \
-  plan = segments_plan(t, ORX_OP_##OP, OCL_REDUCE_##TYPE, ORX_SEG_MR, 0, 32, 8,                \
-                       ORX_SEG_MASKED);                                                            \
+  plan = segments_plan(t, ORX_OP_##OP, OCL_REDUCE_##TYPE, ORX_SEG_MR, 0, 32, 8, ORX_SEG_MASKED);   \
   compiled += compile(&plan);
     TEST_STRUCTURED_OP_TYPES(ORX_COMPILE_STRUCTURED)
 #undef ORX_COMPILE_STRUCTURED
@@ -170,9 +169,8 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
     for (int k = 0; k < 2; k++) {
       for (int mode = ORX_SEG_LANE; mode <= ORX_SEG_GROUP; mode++) {
         for (int offsets = 0; offsets < 2; offsets++) {
-          plan = segments_plan(t, ORX_OP_MAX, types[k], mode, offsets,
-                               mode == ORX_SEG_MR ? 16 : 0, 4,
-                               offsets ? ORX_SEG_MASKED : ORX_SEG_ELEMENTS);
+          plan = segments_plan(t, ORX_OP_MAX, types[k], mode, offsets, mode == ORX_SEG_MR ? 16 : 0,
+                               4, offsets ? ORX_SEG_MASKED : ORX_SEG_ELEMENTS);
           compiled += compile(&plan);
         }
       }
@@ -183,9 +181,8 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
       compiled += compile(&plan);
       /* Several operators at once: three (padded to four) and the most there may be. */
       static const orx_op_id three[] = {ORX_OP_SUM, ORX_OP_MIN, ORX_OP_MAX};
-      static const orx_op_id eight[] = {ORX_OP_SUM, ORX_OP_PROD, ORX_OP_MIN,
-                                            ORX_OP_MAX, ORX_OP_SUM, ORX_OP_PROD,
-                                            ORX_OP_MIN, ORX_OP_MAX};
+      static const orx_op_id eight[] = {ORX_OP_SUM, ORX_OP_PROD, ORX_OP_MIN, ORX_OP_MAX,
+                                        ORX_OP_SUM, ORX_OP_PROD, ORX_OP_MIN, ORX_OP_MAX};
       r = orx_reduce_request(ORX_OP_SUM, types[k]);
       r.entry = ORX_ENTRY_MULTI;
       r.ops = three;

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "support/custom_ops.h"
 #include "ocl_reduce_program.h"
+#include "support/custom_ops.h"
 #include "support/fixture.h"
 
 static ocl_reduce_operator *ops[TEST_CUSTOM_COUNT];
@@ -24,8 +24,7 @@ static int setup(void **state) {
   if (test_setup(state))
     return -1;
   for (int w = 0; w < TEST_CUSTOM_COUNT; w++) {
-    const ocl_reduce_status s =
-        ocl_reduce_operator_create(&test_custom_descs[w], &ops[w]);
+    const ocl_reduce_status s = ocl_reduce_operator_create(&test_custom_descs[w], &ops[w]);
     if (s != OCL_REDUCE_OK) {
       print_error("%s: %s (%s)\n", test_custom_names[w], ocl_reduce_status_name(s),
                   ocl_reduce_last_error(NULL));
@@ -56,18 +55,18 @@ static int check_whole(test_custom w, const void *data, size_t n, int in_buffer,
   if (in_buffer) {
     assert_int_equal(ocl_reduce_buffer_create(test_ctx, (n + 3) * elem, &in), OCL_REDUCE_OK);
     if (n)
-      assert_int_equal(ocl_reduce_buffer_write( in, 3 * elem, data, n * elem),
-                       OCL_REDUCE_OK);
+      assert_int_equal(ocl_reduce_buffer_write(in, 3 * elem, data, n * elem), OCL_REDUCE_OK);
     input = ocl_reduce_buffer_input(in, 3);
   }
   if (out_buffer) {
     assert_int_equal(ocl_reduce_buffer_create(test_ctx, 2 * state, &out), OCL_REDUCE_OK);
-    assert_int_equal(ocl_reduce_buffer_write( out, 0, got, 2 * state), OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_buffer_write(out, 0, got, 2 * state), OCL_REDUCE_OK);
     output = ocl_reduce_buffer_output(out, 1);
   }
-  const ocl_reduce_status s = ocl_reduce_into(test_ctx, ops[w], OCL_REDUCE_OP_ELEMENT, input, n, output);
+  const ocl_reduce_status s =
+      ocl_reduce_into(test_ctx, ops[w], OCL_REDUCE_OP_ELEMENT, input, n, output);
   if (s == OCL_REDUCE_OK && out_buffer)
-    assert_int_equal(ocl_reduce_buffer_read( out, 0, got, 2 * state), OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_buffer_read(out, 0, got, 2 * state), OCL_REDUCE_OK);
   ocl_reduce_buffer_destroy(in);
   ocl_reduce_buffer_destroy(out);
   if (s != OCL_REDUCE_OK) {
@@ -148,16 +147,16 @@ static void segments(test_custom w) {
     ocl_reduce_buffer *in = NULL, *offsets_buffer = NULL;
     if (offsets_in_buffer) {
       assert_int_equal(ocl_reduce_buffer_create(test_ctx, n * elem, &in), OCL_REDUCE_OK);
-      assert_int_equal(ocl_reduce_buffer_write( in, 0, data, n * elem), OCL_REDUCE_OK);
+      assert_int_equal(ocl_reduce_buffer_write(in, 0, data, n * elem), OCL_REDUCE_OK);
       assert_int_equal(
           ocl_reduce_buffer_create(test_ctx, (count + 1) * sizeof *offsets, &offsets_buffer),
           OCL_REDUCE_OK);
-      assert_int_equal(ocl_reduce_buffer_write( offsets_buffer, 0, offsets,
-                                               (count + 1) * sizeof *offsets),
-                       OCL_REDUCE_OK);
-      s = ocl_reduce_segments_offsets(test_ctx, ops[w], OCL_REDUCE_OP_ELEMENT, ocl_reduce_buffer_input(in, 0),
-                                             count, ocl_reduce_buffer_input(offsets_buffer, 0),
-                                             ocl_reduce_host_output(got, count * state));
+      assert_int_equal(
+          ocl_reduce_buffer_write(offsets_buffer, 0, offsets, (count + 1) * sizeof *offsets),
+          OCL_REDUCE_OK);
+      s = ocl_reduce_segments_offsets(
+          test_ctx, ops[w], OCL_REDUCE_OP_ELEMENT, ocl_reduce_buffer_input(in, 0), count,
+          ocl_reduce_buffer_input(offsets_buffer, 0), ocl_reduce_host_output(got, count * state));
     } else if (by_offsets) {
       s = ocl_reduce_segments_offsets(test_ctx, ops[w], OCL_REDUCE_OP_ELEMENT,
                                       ocl_reduce_host_input(data, n * elem), count,
@@ -339,20 +338,25 @@ static void test_call_errors(void **state) {
   (void)state;
   uint32_t data[8] = {1, 2, 3, 4, 5, 6, 7, 8};
   uint64_t out[2] = {77, 77}, offsets[3] = {0, 4, 8};
-  expect_error(ocl_reduce_into(NULL, ops[TEST_SQUARES], OCL_REDUCE_OP_ELEMENT, ocl_reduce_host_input(data, TEST_BYTES(data)), 8,
-                                 ocl_reduce_host_output(out, TEST_BYTES(out))),
+  expect_error(ocl_reduce_into(NULL, ops[TEST_SQUARES], OCL_REDUCE_OP_ELEMENT,
+                               ocl_reduce_host_input(data, TEST_BYTES(data)), 8,
+                               ocl_reduce_host_output(out, TEST_BYTES(out))),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "ocl_reduce_into: ctx is NULL");
-  expect_error(ocl_reduce_into(test_ctx, NULL, OCL_REDUCE_OP_ELEMENT, ocl_reduce_host_input(data, TEST_BYTES(data)), 8,
-                                 ocl_reduce_host_output(out, TEST_BYTES(out))),
+  expect_error(ocl_reduce_into(test_ctx, NULL, OCL_REDUCE_OP_ELEMENT,
+                               ocl_reduce_host_input(data, TEST_BYTES(data)), 8,
+                               ocl_reduce_host_output(out, TEST_BYTES(out))),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "op is NULL");
-  expect_error(ocl_reduce_into(test_ctx, ops[TEST_SQUARES], OCL_REDUCE_OP_ELEMENT, ocl_reduce_host_input(NULL, 0), 8,
-                                 ocl_reduce_host_output(out, TEST_BYTES(out))),
+  expect_error(ocl_reduce_into(test_ctx, ops[TEST_SQUARES], OCL_REDUCE_OP_ELEMENT,
+                               ocl_reduce_host_input(NULL, 0), 8,
+                               ocl_reduce_host_output(out, TEST_BYTES(out))),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "input is NULL");
-  expect_error(ocl_reduce_into(test_ctx, ops[TEST_SQUARES], OCL_REDUCE_OP_ELEMENT, ocl_reduce_host_input(data, TEST_BYTES(data)), 8,
-                                 ocl_reduce_host_output(NULL, 0)),
+  expect_error(ocl_reduce_into(test_ctx, ops[TEST_SQUARES], OCL_REDUCE_OP_ELEMENT,
+                               ocl_reduce_host_input(data, TEST_BYTES(data)), 8,
+                               ocl_reduce_host_output(NULL, 0)),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "result is NULL");
-  expect_error(ocl_reduce_segments(test_ctx, NULL, OCL_REDUCE_OP_ELEMENT, ocl_reduce_host_input(data, TEST_BYTES(data)), 2, 4,
-                                          ocl_reduce_host_output(out, TEST_BYTES(out))),
+  expect_error(ocl_reduce_segments(test_ctx, NULL, OCL_REDUCE_OP_ELEMENT,
+                                   ocl_reduce_host_input(data, TEST_BYTES(data)), 2, 4,
+                                   ocl_reduce_host_output(out, TEST_BYTES(out))),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "ocl_reduce_segments: op is NULL");
   /* A user operator takes its own elements: another type is refused, naming both. */
   expect_error(ocl_reduce_into(test_ctx, ops[TEST_BOX], OCL_REDUCE_F32,
@@ -367,16 +371,17 @@ static void test_call_errors(void **state) {
                    OCL_REDUCE_OK);
   assert_int_equal(squares, 204);
   offsets[1] = 9;
-  expect_error(ocl_reduce_segments_offsets(
-                   test_ctx, ops[TEST_SQUARES], OCL_REDUCE_OP_ELEMENT, ocl_reduce_host_input(data, TEST_BYTES(data)), 2,
-                   ocl_reduce_host_input(offsets, TEST_BYTES(offsets)),
-                   ocl_reduce_host_output(out, TEST_BYTES(out))),
+  expect_error(ocl_reduce_segments_offsets(test_ctx, ops[TEST_SQUARES], OCL_REDUCE_OP_ELEMENT,
+                                           ocl_reduce_host_input(data, TEST_BYTES(data)), 2,
+                                           ocl_reduce_host_input(offsets, TEST_BYTES(offsets)),
+                                           ocl_reduce_host_output(out, TEST_BYTES(out))),
                OCL_REDUCE_ERROR_BAD_OFFSETS, test_ctx, "offsets[2] = 8 is less than");
   /* A result buffer too small for one state. */
   ocl_reduce_buffer *small = NULL;
   assert_int_equal(ocl_reduce_buffer_create(test_ctx, 4, &small), OCL_REDUCE_OK);
-  expect_error(ocl_reduce_into(test_ctx, ops[TEST_SQUARES], OCL_REDUCE_OP_ELEMENT, ocl_reduce_host_input(data, TEST_BYTES(data)), 8,
-                                 ocl_reduce_buffer_output(small, 0)),
+  expect_error(ocl_reduce_into(test_ctx, ops[TEST_SQUARES], OCL_REDUCE_OP_ELEMENT,
+                               ocl_reduce_host_input(data, TEST_BYTES(data)), 8,
+                               ocl_reduce_buffer_output(small, 0)),
                OCL_REDUCE_ERROR_OUT_OF_RANGE, test_ctx, "result elements [0, 0 + 1) of 8 bytes");
   ocl_reduce_buffer_destroy(small);
   assert_true(out[0] == 77 && out[1] == 77);
@@ -406,13 +411,14 @@ static void test_objects_outlive_their_context(void **state) {
     ocl_reduce_buffer *buf = NULL;
     const uint32_t values[4] = {1, 2, 3, 4};
     assert_int_equal(ocl_reduce_buffer_create(ctx, sizeof values, &buf), OCL_REDUCE_OK);
-    assert_int_equal(ocl_reduce_buffer_write( buf, 0, values, sizeof values), OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_buffer_write(buf, 0, values, sizeof values), OCL_REDUCE_OK);
     ocl_reduce_operator *op = NULL;
     assert_int_equal(ocl_reduce_operator_create(&test_custom_descs[TEST_SQUARES], &op),
                      OCL_REDUCE_OK);
     uint64_t squares = 0;
-    assert_int_equal(ocl_reduce_into(ctx, op, OCL_REDUCE_OP_ELEMENT, ocl_reduce_buffer_input(buf, 0), 4,
-                                       ocl_reduce_host_output(&squares, sizeof squares)),
+    assert_int_equal(ocl_reduce_into(ctx, op, OCL_REDUCE_OP_ELEMENT,
+                                     ocl_reduce_buffer_input(buf, 0), 4,
+                                     ocl_reduce_host_output(&squares, sizeof squares)),
                      OCL_REDUCE_OK);
     assert_int_equal(squares, 30);
     ocl_reduce_program *program = NULL;
@@ -434,10 +440,9 @@ static void test_objects_outlive_their_context(void **state) {
 #define ENTRY(W) cmocka_unit_test(test_whole_##W), cmocka_unit_test(test_segments_##W),
 
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_create_errors),
-                                     cmocka_unit_test(test_compile_errors_name_the_users_code),
-                                     cmocka_unit_test(test_call_errors),
-                                     cmocka_unit_test(test_objects_outlive_their_context),
-                                     WHICH_TESTS(ENTRY)};
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_create_errors),
+      cmocka_unit_test(test_compile_errors_name_the_users_code), cmocka_unit_test(test_call_errors),
+      cmocka_unit_test(test_objects_outlive_their_context), WHICH_TESTS(ENTRY)};
   return TEST_RUN(tests, setup, teardown);
 }

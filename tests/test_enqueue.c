@@ -94,8 +94,7 @@ static void test_many_calls_in_flight_before_one_wait(void **state) {
    * the other half: nothing waits for the device in between. */
   for (int i = 0; i < CALLS; i++) {
     if (i == 0 || i == CALLS / 2)
-      assert_int_equal(ocl_reduce_buffer_write( in, 0, inputs[calls[i].input],
-                                               sizeof inputs[0]),
+      assert_int_equal(ocl_reduce_buffer_write(in, 0, inputs[calls[i].input], sizeof inputs[0]),
                        OCL_REDUCE_OK);
     enqueue(&calls[i], in, results);
   }
@@ -103,8 +102,7 @@ static void test_many_calls_in_flight_before_one_wait(void **state) {
   int32_t *got = malloc(total * sizeof *got), *expected = malloc(total * sizeof *expected);
   assert_non_null(got);
   assert_non_null(expected);
-  assert_int_equal(ocl_reduce_buffer_read( results, 0, got, total * sizeof *got),
-                   OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_read(results, 0, got, total * sizeof *got), OCL_REDUCE_OK);
   for (int i = 0; i < CALLS; i++)
     expect(&calls[i], inputs[calls[i].input], expected);
   for (int i = 0; i < CALLS; i++)
@@ -128,7 +126,7 @@ static void held_back_by_a_user_event(const ocl_reduce_context_info *info) {
     x[i] = (int32_t)test_rng_below(201) - 100;
   ocl_reduce_buffer *in = NULL, *out = NULL;
   assert_int_equal(ocl_reduce_buffer_create(test_ctx, sizeof x, &in), OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_write( in, 0, x, sizeof x), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(in, 0, x, sizeof x), OCL_REDUCE_OK);
   assert_int_equal(ocl_reduce_buffer_create(test_ctx, SEGMENTS * sizeof(int32_t), &out),
                    OCL_REDUCE_OK);
   cl_int code = CL_SUCCESS;
@@ -153,7 +151,7 @@ static void held_back_by_a_user_event(const ocl_reduce_context_info *info) {
   cl_event wait_for = (cl_event)marker;
   assert_int_equal(clWaitForEvents(1, &wait_for), CL_SUCCESS);
   int32_t got[SEGMENTS];
-  assert_int_equal(ocl_reduce_buffer_read( out, 0, got, sizeof got), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_read(out, 0, got, sizeof got), OCL_REDUCE_OK);
   for (size_t s = 0; s < SEGMENTS; s++)
     assert_int_equal(got[s], fold(OCL_REDUCE_MAX, x + s * LENGTH, LENGTH));
   clReleaseEvent((cl_event)marker);
@@ -198,8 +196,9 @@ static void cuda_marker_and_application_stream(const ocl_reduce_context_info *in
   for (size_t i = 0; i < COUNT; i++)
     x[i] = (int32_t)test_rng_below(2001) - 1000;
   int32_t sum = 0;
-  assert_int_equal(ocl_reduce(on_stream, OCL_REDUCE_SUM, OCL_REDUCE_I32, x, COUNT, &sum, sizeof sum),
-                   OCL_REDUCE_OK);
+  assert_int_equal(
+      ocl_reduce(on_stream, OCL_REDUCE_SUM, OCL_REDUCE_I32, x, COUNT, &sum, sizeof sum),
+      OCL_REDUCE_OK);
   assert_int_equal(sum, fold(OCL_REDUCE_SUM, x, COUNT));
   ocl_reduce_context_destroy(on_stream);
   assert_int_equal(push(info->native_context), 0);
@@ -240,19 +239,23 @@ static void test_enqueue_arguments(void **state) {
   const int32_t x[5] = {4, -2, 9, 1, 0};
   int32_t max = 0x5a5a5a5a;
   assert_int_equal(ocl_reduce_into(test_ctx, OCL_REDUCE_MAX, OCL_REDUCE_I32,
-                                   ocl_reduce_host_input(x, TEST_BYTES(x)), 5, ocl_reduce_host_output(&max, sizeof max)),
+                                   ocl_reduce_host_input(x, TEST_BYTES(x)), 5,
+                                   ocl_reduce_host_output(&max, sizeof max)),
                    OCL_REDUCE_OK);
   assert_int_equal(max, 9);
   ocl_reduce_buffer *buf = NULL;
   assert_int_equal(ocl_reduce_buffer_create(test_ctx, sizeof x, &buf), OCL_REDUCE_OK);
-  expect_error(ocl_reduce_into(NULL, OCL_REDUCE_MAX, OCL_REDUCE_I32, ocl_reduce_host_input(x, TEST_BYTES(x)), 5,
+  expect_error(ocl_reduce_into(NULL, OCL_REDUCE_MAX, OCL_REDUCE_I32,
+                               ocl_reduce_host_input(x, TEST_BYTES(x)), 5,
                                ocl_reduce_buffer_output(buf, 0)),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "ctx is NULL");
-  expect_error(ocl_reduce_into(test_ctx, OCL_REDUCE_XOR, OCL_REDUCE_F32, ocl_reduce_host_input(x, TEST_BYTES(x)),
-                               5, ocl_reduce_buffer_output(buf, 0)),
+  expect_error(ocl_reduce_into(test_ctx, OCL_REDUCE_XOR, OCL_REDUCE_F32,
+                               ocl_reduce_host_input(x, TEST_BYTES(x)), 5,
+                               ocl_reduce_buffer_output(buf, 0)),
                OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "xor");
-  expect_error(ocl_reduce_into(test_ctx, OCL_REDUCE_MAX, OCL_REDUCE_I32, ocl_reduce_host_input(x, TEST_BYTES(x)),
-                               5, ocl_reduce_buffer_output(buf, 5)),
+  expect_error(ocl_reduce_into(test_ctx, OCL_REDUCE_MAX, OCL_REDUCE_I32,
+                               ocl_reduce_host_input(x, TEST_BYTES(x)), 5,
+                               ocl_reduce_buffer_output(buf, 5)),
                OCL_REDUCE_ERROR_OUT_OF_RANGE, test_ctx, "result");
   expect_error(ocl_reduce_into(test_ctx, OCL_REDUCE_MAX, OCL_REDUCE_I32,
                                ocl_reduce_buffer_input(buf, 0), 4,

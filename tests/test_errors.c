@@ -194,37 +194,42 @@ static void test_reduce_rejects_bad_arguments_and_leaves_result(void **state) {
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "ctx is NULL");
   expect_error(ocl_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, data, 4, NULL, 0),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "result is NULL");
-  expect_error(ocl_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, NULL, 4, &result, sizeof result),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "input is NULL");
   expect_error(
-      ocl_reduce(test_ctx, OCL_REDUCE_BUILTIN_OP(OCL_REDUCE_BUILTIN_OPS), OCL_REDUCE_I32, data, 4, &result, sizeof result),
-      OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx,
-      "is neither a built-in operator nor a live user operator");
+      ocl_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, NULL, 4, &result, sizeof result),
+      OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "input is NULL");
+  expect_error(ocl_reduce(test_ctx, OCL_REDUCE_BUILTIN_OP(OCL_REDUCE_BUILTIN_OPS), OCL_REDUCE_I32,
+                          data, 4, &result, sizeof result),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx,
+               "is neither a built-in operator nor a live user operator");
   expect_error(ocl_reduce(test_ctx, NULL, OCL_REDUCE_I32, data, 4, &result, sizeof result),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "op is NULL");
   /* A value that is no operator's address (misaligned) is refused without being read. */
-  expect_error(ocl_reduce(test_ctx, (ocl_reduce_op)-1, OCL_REDUCE_I32, data, 4, &result, sizeof result),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "is neither a built-in operator");
+  expect_error(
+      ocl_reduce(test_ctx, (ocl_reduce_op)-1, OCL_REDUCE_I32, data, 4, &result, sizeof result),
+      OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "is neither a built-in operator");
   const ocl_reduce_type unknown_type = (ocl_reduce_type)99;
   expect_error(ocl_reduce(test_ctx, OCL_REDUCE_SUM, unknown_type, data, 4, &result, sizeof result),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "type has unknown value 99");
-  expect_error(ocl_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_OP_ELEMENT, data, 4, &result,
-                          sizeof result),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "which only a user operator takes");
+  expect_error(
+      ocl_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_OP_ELEMENT, data, 4, &result, sizeof result),
+      OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "which only a user operator takes");
   for (int op = T_AND; op <= T_XOR; op++) {
-    expect_error(ocl_reduce(test_ctx, OCL_REDUCE_BUILTIN_OP(op), OCL_REDUCE_F32, data, 4, &result, sizeof result),
+    expect_error(ocl_reduce(test_ctx, OCL_REDUCE_BUILTIN_OP(op), OCL_REDUCE_F32, data, 4, &result,
+                            sizeof result),
                  OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "integer types only");
-    expect_error(ocl_reduce(test_ctx, OCL_REDUCE_BUILTIN_OP(op), OCL_REDUCE_F64, data, 0, &result, sizeof result),
+    expect_error(ocl_reduce(test_ctx, OCL_REDUCE_BUILTIN_OP(op), OCL_REDUCE_F64, data, 0, &result,
+                            sizeof result),
                  OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "not on f64");
   }
   /* A count whose byte size size_t cannot hold, refused before anything is allocated. */
-  expect_error(
-      ocl_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, data, SIZE_MAX / 4 + 2, &result, sizeof result),
-      OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "are more bytes than size_t counts");
+  expect_error(ocl_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, data, SIZE_MAX / 4 + 2, &result,
+                          sizeof result),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "are more bytes than size_t counts");
   assert_true(result == UNTOUCHED);
   /* NULL input is fine when there is nothing to read. */
-  assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_PROD, OCL_REDUCE_I32, NULL, 0, &result, sizeof result),
-                   OCL_REDUCE_OK);
+  assert_int_equal(
+      ocl_reduce(test_ctx, OCL_REDUCE_PROD, OCL_REDUCE_I32, NULL, 0, &result, sizeof result),
+      OCL_REDUCE_OK);
   assert_int_equal((int32_t)result, 1);
 }
 
@@ -276,46 +281,58 @@ static void test_buffer_functions_reject_bad_arguments(void **state) {
   char host[128] = {0};
   expect_error(ocl_reduce_buffer_write(NULL, 0, host, 8), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
                "buf is NULL");
-  expect_error(ocl_reduce_buffer_write( buf, 0, NULL, 8),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "host pointer is NULL");
-  expect_error(ocl_reduce_buffer_write( buf, 60, host, 8), OCL_REDUCE_ERROR_OUT_OF_RANGE,
-               test_ctx, "beyond the buffer's 64 bytes");
-  expect_error(ocl_reduce_buffer_read( buf, 65, host, 0), OCL_REDUCE_ERROR_OUT_OF_RANGE,
-               test_ctx, "beyond");
-  expect_error(ocl_reduce_buffer_read( buf, 8, host, SIZE_MAX),
-               OCL_REDUCE_ERROR_OUT_OF_RANGE, test_ctx, "beyond");
-  expect_error(ocl_reduce_buffer_read( buf, 0, NULL, 4), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+  expect_error(ocl_reduce_buffer_write(buf, 0, NULL, 8), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
                test_ctx, "host pointer is NULL");
-  assert_int_equal(ocl_reduce_buffer_read( buf, 64, NULL, 0), OCL_REDUCE_OK);
+  expect_error(ocl_reduce_buffer_write(buf, 60, host, 8), OCL_REDUCE_ERROR_OUT_OF_RANGE, test_ctx,
+               "beyond the buffer's 64 bytes");
+  expect_error(ocl_reduce_buffer_read(buf, 65, host, 0), OCL_REDUCE_ERROR_OUT_OF_RANGE, test_ctx,
+               "beyond");
+  expect_error(ocl_reduce_buffer_read(buf, 8, host, SIZE_MAX), OCL_REDUCE_ERROR_OUT_OF_RANGE,
+               test_ctx, "beyond");
+  expect_error(ocl_reduce_buffer_read(buf, 0, NULL, 4), OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx,
+               "host pointer is NULL");
+  assert_int_equal(ocl_reduce_buffer_read(buf, 64, NULL, 0), OCL_REDUCE_OK);
 
   /* A buffer of another context. */
   ocl_reduce_context *other = test_context_create();
   assert_non_null(other);
   uint64_t result = UNTOUCHED;
-  expect_error(ocl_reduce_into(other, OCL_REDUCE_SUM, OCL_REDUCE_I32, ocl_reduce_buffer_input(buf, 0), 4, ocl_reduce_host_output(&result, sizeof result)),
+  expect_error(ocl_reduce_into(other, OCL_REDUCE_SUM, OCL_REDUCE_I32,
+                               ocl_reduce_buffer_input(buf, 0), 4,
+                               ocl_reduce_host_output(&result, sizeof result)),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, other, "another context");
   ocl_reduce_context_destroy(other);
 
   /* Element ranges: 64 bytes hold 16 i32 or 8 f64. */
-  expect_error(
-      ocl_reduce_into(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, ocl_reduce_buffer_input(buf, 1), 16, ocl_reduce_host_output(&result, sizeof result)),
-      OCL_REDUCE_ERROR_OUT_OF_RANGE, test_ctx, "[1, 1 + 16) of 4 bytes");
-  expect_error(
-      ocl_reduce_into(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F64, ocl_reduce_buffer_input(buf, 9), 0, ocl_reduce_host_output(&result, sizeof result)),
-      OCL_REDUCE_ERROR_OUT_OF_RANGE, test_ctx, "8 elements");
-  expect_error(ocl_reduce_into(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, ocl_reduce_buffer_input(buf, 8), SIZE_MAX, ocl_reduce_host_output(&result, sizeof result)),
+  expect_error(ocl_reduce_into(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32,
+                               ocl_reduce_buffer_input(buf, 1), 16,
+                               ocl_reduce_host_output(&result, sizeof result)),
+               OCL_REDUCE_ERROR_OUT_OF_RANGE, test_ctx, "[1, 1 + 16) of 4 bytes");
+  expect_error(ocl_reduce_into(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F64,
+                               ocl_reduce_buffer_input(buf, 9), 0,
+                               ocl_reduce_host_output(&result, sizeof result)),
+               OCL_REDUCE_ERROR_OUT_OF_RANGE, test_ctx, "8 elements");
+  expect_error(ocl_reduce_into(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32,
+                               ocl_reduce_buffer_input(buf, 8), SIZE_MAX,
+                               ocl_reduce_host_output(&result, sizeof result)),
                OCL_REDUCE_ERROR_OUT_OF_RANGE, test_ctx, "beyond");
-  expect_error(
-      ocl_reduce_into(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, ocl_reduce_buffer_input(NULL, 0), 1, ocl_reduce_host_output(&result, sizeof result)),
-      OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "input is NULL");
-  expect_error(
-      ocl_reduce_into(test_ctx, OCL_REDUCE_XOR, OCL_REDUCE_F32, ocl_reduce_buffer_input(buf, 0), 1, ocl_reduce_host_output(&result, sizeof result)),
-      OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "xor");
-  expect_error(ocl_reduce_into(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, ocl_reduce_buffer_input(buf, 0), 1, ocl_reduce_host_output(NULL, sizeof result)),
+  expect_error(ocl_reduce_into(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32,
+                               ocl_reduce_buffer_input(NULL, 0), 1,
+                               ocl_reduce_host_output(&result, sizeof result)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "input is NULL");
+  expect_error(ocl_reduce_into(test_ctx, OCL_REDUCE_XOR, OCL_REDUCE_F32,
+                               ocl_reduce_buffer_input(buf, 0), 1,
+                               ocl_reduce_host_output(&result, sizeof result)),
+               OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "xor");
+  expect_error(ocl_reduce_into(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32,
+                               ocl_reduce_buffer_input(buf, 0), 1,
+                               ocl_reduce_host_output(NULL, sizeof result)),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "result is NULL");
   assert_true(result == UNTOUCHED);
   /* An empty range at the very end is fine and gives the identity. */
-  assert_int_equal(ocl_reduce_into(test_ctx, OCL_REDUCE_MIN, OCL_REDUCE_U32, ocl_reduce_buffer_input(buf, 16), 0, ocl_reduce_host_output(&result, sizeof result)),
+  assert_int_equal(ocl_reduce_into(test_ctx, OCL_REDUCE_MIN, OCL_REDUCE_U32,
+                                   ocl_reduce_buffer_input(buf, 16), 0,
+                                   ocl_reduce_host_output(&result, sizeof result)),
                    OCL_REDUCE_OK);
   assert_int_equal((uint32_t)result, UINT32_MAX);
   ocl_reduce_buffer_destroy(buf);

@@ -24,7 +24,7 @@ static void fill_untouched(uint32_t *results, size_t n) {
 
 /* Reads n u32 of a buffer. */
 static void read_u32(ocl_reduce_buffer *buf, size_t n, uint32_t *out) {
-  assert_int_equal(ocl_reduce_buffer_read( buf, 0, out, n * 4), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_read(buf, 0, out, n * 4), OCL_REDUCE_OK);
 }
 
 static void test_segments_reject_bad_arguments(void **state) {
@@ -35,8 +35,10 @@ static void test_segments_reject_bad_arguments(void **state) {
   const ocl_reduce_output out = ocl_reduce_host_output(results, TEST_BYTES(results));
   expect_error(ocl_reduce_segments(NULL, OCL_REDUCE_SUM, OCL_REDUCE_U32, in, 8, 8, out),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "ctx is NULL");
-  expect_error(ocl_reduce_segments(test_ctx, OCL_REDUCE_BUILTIN_OP(19), OCL_REDUCE_U32, in, 8, 8, out),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "neither a built-in operator nor a live user operator");
+  expect_error(
+      ocl_reduce_segments(test_ctx, OCL_REDUCE_BUILTIN_OP(19), OCL_REDUCE_U32, in, 8, 8, out),
+      OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx,
+      "neither a built-in operator nor a live user operator");
   expect_error(ocl_reduce_segments(test_ctx, OCL_REDUCE_SUM, (ocl_reduce_type)7, in, 8, 8, out),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "type has unknown value 7");
   expect_error(ocl_reduce_segments(test_ctx, OCL_REDUCE_OR, OCL_REDUCE_F32, in, 8, 8, out),
@@ -52,9 +54,9 @@ static void test_segments_reject_bad_arguments(void **state) {
       OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "overflows");
   /* 2^62 elements fit in size_t, their 2^64 bytes do not (a crash inside the implementation
    * before this was checked). */
-  expect_error(ocl_reduce_segments(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, in, 2,
-                                   (size_t)1 << 61, out),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "more bytes than size_t counts");
+  expect_error(
+      ocl_reduce_segments(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, in, 2, (size_t)1 << 61, out),
+      OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "more bytes than size_t counts");
   ocl_reduce_input both = in;
   ocl_reduce_buffer *buf = NULL;
   assert_int_equal(ocl_reduce_buffer_create(test_ctx, 64 * 4, &buf), OCL_REDUCE_OK);
@@ -119,10 +121,10 @@ static void test_offsets_are_checked(void **state) {
   expect_error(ocl_reduce_segments_offsets(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, in, 2,
                                            ocl_reduce_host_input(huge, TEST_BYTES(huge)), out),
                OCL_REDUCE_ERROR_BAD_OFFSETS, test_ctx, "reaches beyond the input's 64 elements");
-  expect_error(ocl_reduce_segments_offsets(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, in, 4,
-                                           ocl_reduce_host_input(decreasing, TEST_BYTES(decreasing)), out),
-               OCL_REDUCE_ERROR_BAD_OFFSETS, test_ctx,
-               "offsets[2] = 3 is less than offsets[1] = 5");
+  expect_error(
+      ocl_reduce_segments_offsets(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, in, 4,
+                                  ocl_reduce_host_input(decreasing, TEST_BYTES(decreasing)), out),
+      OCL_REDUCE_ERROR_BAD_OFFSETS, test_ctx, "offsets[2] = 3 is less than offsets[1] = 5");
   expect_error(ocl_reduce_segments_offsets(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, in, 4,
                                            ocl_reduce_host_input(NULL, 0), out),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "offsets is NULL");
@@ -133,18 +135,16 @@ static void test_offsets_are_checked(void **state) {
   assert_int_equal(ocl_reduce_buffer_create(test_ctx, 5 * 8, &offs), OCL_REDUCE_OK);
   /* Beyond the input buffer: from host offsets, and from device offsets (checked there). */
   const uint64_t too_far[] = {0, 5, 30, 60, 65};
-  expect_error(ocl_reduce_segments_offsets(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32,
-                                           ocl_reduce_buffer_input(buf, 0), 4,
-                                           ocl_reduce_host_input(too_far, TEST_BYTES(too_far)), out),
+  expect_error(ocl_reduce_segments_offsets(
+                   test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, ocl_reduce_buffer_input(buf, 0), 4,
+                   ocl_reduce_host_input(too_far, TEST_BYTES(too_far)), out),
                OCL_REDUCE_ERROR_BAD_OFFSETS, test_ctx, "offsets[4] = 65 reaches beyond");
-  assert_int_equal(ocl_reduce_buffer_write( offs, 0, too_far, sizeof too_far),
-                   OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(offs, 0, too_far, sizeof too_far), OCL_REDUCE_OK);
   expect_error(ocl_reduce_segments_offsets(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32,
                                            ocl_reduce_buffer_input(buf, 0), 4,
                                            ocl_reduce_buffer_input(offs, 0), out),
                OCL_REDUCE_ERROR_BAD_OFFSETS, test_ctx, "checked on the device");
-  assert_int_equal(ocl_reduce_buffer_write( offs, 0, decreasing, sizeof decreasing),
-                   OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(offs, 0, decreasing, sizeof decreasing), OCL_REDUCE_OK);
   expect_error(ocl_reduce_segments_offsets(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32,
                                            ocl_reduce_buffer_input(buf, 0), 4,
                                            ocl_reduce_buffer_input(offs, 0), out),
@@ -164,8 +164,8 @@ static void test_offsets_are_checked(void **state) {
   const uint64_t good[] = {2, 5, 5, 9, 12};
   for (uint32_t i = 0; i < 64; i++)
     data[i] = i;
-  assert_int_equal(ocl_reduce_buffer_write( buf, 0, data, sizeof data), OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_write( offs, 0, good, sizeof good), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(buf, 0, data, sizeof data), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(offs, 0, good, sizeof good), OCL_REDUCE_OK);
   expect_error(ocl_reduce_segments_offsets(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32,
                                            ocl_reduce_buffer_input(buf, 0), 4,
                                            ocl_reduce_buffer_input(offs, 0),
@@ -182,7 +182,7 @@ static void test_offsets_are_checked(void **state) {
                                                ocl_reduce_buffer_output(buf, 12)),
                    OCL_REDUCE_OK);
   uint32_t got[4];
-  assert_int_equal(ocl_reduce_buffer_read( buf, 12 * 4, got, sizeof got), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_read(buf, 12 * 4, got, sizeof got), OCL_REDUCE_OK);
   assert_int_equal(got[0], 2 + 3 + 4);
   assert_int_equal(got[1], 0);
   assert_int_equal(got[2], 5 + 6 + 7 + 8);
@@ -241,11 +241,12 @@ static void test_multi_rejects_bad_arguments(void **state) {
   assert_true(identities[0] == 0.0f && isinf(identities[1]) && identities[1] > 0 &&
               isinf(identities[2]) && identities[2] < 0);
   expect_untouched(results + 3, 6);
-  assert_int_equal(ocl_reduce_multi(test_ctx, ops, 3, OCL_REDUCE_F32, ocl_reduce_host_input(NULL, 0),
-                                    0, ocl_reduce_buffer_output(buf, 13)),
+  assert_int_equal(ocl_reduce_multi(test_ctx, ops, 3, OCL_REDUCE_F32,
+                                    ocl_reduce_host_input(NULL, 0), 0,
+                                    ocl_reduce_buffer_output(buf, 13)),
                    OCL_REDUCE_OK);
   float from_buffer[3];
-  assert_int_equal(ocl_reduce_buffer_read( buf, 13 * 4, from_buffer, sizeof from_buffer),
+  assert_int_equal(ocl_reduce_buffer_read(buf, 13 * 4, from_buffer, sizeof from_buffer),
                    OCL_REDUCE_OK);
   assert_memory_equal(from_buffer, identities, sizeof identities);
   ocl_reduce_buffer_destroy(buf);

@@ -29,9 +29,10 @@ static const char *const kind_names[KINDS] = {"sum i32", "argmin f32", "user squ
 static ocl_reduce_operator *squares, *matrix;
 
 static ocl_reduce_op op_of(kind k) {
-  return k == SCALAR ? OCL_REDUCE_SUM : k == STRUCTURED ? OCL_REDUCE_ARGMIN
-                                      : k == COMMUTATIVE ? squares
-                                                         : matrix;
+  return k == SCALAR        ? OCL_REDUCE_SUM
+         : k == STRUCTURED  ? OCL_REDUCE_ARGMIN
+         : k == COMMUTATIVE ? squares
+                            : matrix;
 }
 static ocl_reduce_type type_of(kind k) {
   return k == SCALAR ? OCL_REDUCE_I32 : k == STRUCTURED ? OCL_REDUCE_F32 : OCL_REDUCE_OP_ELEMENT;
@@ -130,24 +131,27 @@ static void segments(kind k) {
   offsets[0] = 0;
   for (size_t s = 0; s < count; s++)
     offsets[s + 1] = offsets[s] + (test_rng_below(5) == 0 ? 0 : test_rng_below(90));
-  const size_t n = (size_t)offsets[count] > count * length ? (size_t)offsets[count] : count * length;
+  const size_t n =
+      (size_t)offsets[count] > count * length ? (size_t)offsets[count] : count * length;
   void *data = fill(k, n);
   unsigned char *got = malloc(count * rsize);
   assert_non_null(got);
   char why[256];
-  OK(k, ocl_reduce_segments(test_ctx, op_of(k), type_of(k), host_in(k, data, count * length),
-                            count, length, ocl_reduce_host_output(got, count * rsize)));
+  OK(k, ocl_reduce_segments(test_ctx, op_of(k), type_of(k), host_in(k, data, count * length), count,
+                            length, ocl_reduce_host_output(got, count * rsize)));
   for (size_t s = 0; s < count; s++)
-    CHECK(k, matches(k, (const char *)data + s * length * elem, length, got + s * rsize, 0, why,
-                     sizeof why),
+    CHECK(k,
+          matches(k, (const char *)data + s * length * elem, length, got + s * rsize, 0, why,
+                  sizeof why),
           "segment %zu of %zu: %s", s, length, why);
-  OK(k, ocl_reduce_segments_offsets(
-            test_ctx, op_of(k), type_of(k), host_in(k, data, (size_t)offsets[count]), count,
-            ocl_reduce_host_input(offsets, (count + 1) * sizeof *offsets),
-            ocl_reduce_host_output(got, count * rsize)));
+  OK(k, ocl_reduce_segments_offsets(test_ctx, op_of(k), type_of(k),
+                                    host_in(k, data, (size_t)offsets[count]), count,
+                                    ocl_reduce_host_input(offsets, (count + 1) * sizeof *offsets),
+                                    ocl_reduce_host_output(got, count * rsize)));
   for (size_t s = 0; s < count; s++)
-    CHECK(k, matches(k, (const char *)data + offsets[s] * elem, offsets[s + 1] - offsets[s],
-                     got + s * rsize, 0, why, sizeof why),
+    CHECK(k,
+          matches(k, (const char *)data + offsets[s] * elem, offsets[s + 1] - offsets[s],
+                  got + s * rsize, 0, why, sizeof why),
           "offsets: segment %zu: %s", s, why);
   free(got);
   free(offsets);
@@ -197,10 +201,11 @@ static void parts(kind k) {
   const size_t begin[4] = {0, a, b, n};
   unsigned char states[3 * MAX_RESULT], merged[2 * MAX_RESULT], got[MAX_RESULT];
   for (int p = 0; p < 3; p++)
-    OK(k, ocl_reduce_partial(test_ctx, op_of(k), type_of(k),
-                             host_in(k, (const char *)data + begin[p] * elem, begin[p + 1] - begin[p]),
-                             begin[p + 1] - begin[p], begin[p],
-                             ocl_reduce_host_output(states + p * state, state)));
+    OK(k,
+       ocl_reduce_partial(test_ctx, op_of(k), type_of(k),
+                          host_in(k, (const char *)data + begin[p] * elem, begin[p + 1] - begin[p]),
+                          begin[p + 1] - begin[p], begin[p],
+                          ocl_reduce_host_output(states + p * state, state)));
   char why[256];
   OK(k, ocl_reduce_final(test_ctx, op_of(k), type_of(k), ocl_reduce_host_input(states, 3 * state),
                          3, ocl_reduce_host_output(got, result_of(k))));
@@ -224,8 +229,8 @@ static void over_a_group(kind k) {
   unsigned char got[MAX_RESULT];
   char why[256];
   const ocl_reduce_status s =
-      ocl_reduce_group_reduce(group, op_of(k), type_of(k), ocl_reduce_group_host_input(data, n * elem_of(k)),
-                              n, got, rsize);
+      ocl_reduce_group_reduce(group, op_of(k), type_of(k),
+                              ocl_reduce_group_host_input(data, n * elem_of(k)), n, got, rsize);
   CHECK(k, s == OCL_REDUCE_OK, "group: %s", ocl_reduce_last_error(NULL));
   CHECK(k, matches(k, data, n, got, 0, why, sizeof why), "group: %s", why);
   const size_t count = n / length;
@@ -237,8 +242,9 @@ static void over_a_group(kind k) {
                                   results, count * rsize) == OCL_REDUCE_OK,
         "group segments: %s", ocl_reduce_last_error(NULL));
   for (size_t g = 0; g < count; g++)
-    CHECK(k, matches(k, (const char *)data + g * length * elem_of(k), length, results + g * rsize,
-                     0, why, sizeof why),
+    CHECK(k,
+          matches(k, (const char *)data + g * length * elem_of(k), length, results + g * rsize, 0,
+                  why, sizeof why),
           "group segment %zu: %s", g, why);
   free(results);
   free(data);
@@ -298,9 +304,9 @@ static void test_one_byte_short(void **state) {
                  OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "result_bytes is");
     /* ocl_reduce_into: the result, then the input. */
     expect_short(ocl_reduce_into(test_ctx, op, type, in, n, one), "result", r - 1, r);
-    expect_short(ocl_reduce_into(test_ctx, op, type, in_minus, n,
-                                 ocl_reduce_host_output(g.bytes, r)),
-                 "input", n * elem - 1, n * elem);
+    expect_short(
+        ocl_reduce_into(test_ctx, op, type, in_minus, n, ocl_reduce_host_output(g.bytes, r)),
+        "input", n * elem - 1, n * elem);
     /* Segments: 4 of 3 elements. */
     expect_short(ocl_reduce_segments(test_ctx, op, type, in, 4, 3,
                                      ocl_reduce_host_output(g.bytes, 4 * r - 1)),
@@ -331,20 +337,21 @@ static void test_one_byte_short(void **state) {
                  "input", n * elem - 1, n * elem);
     /* Multi: two results. */
     const ocl_reduce_op two[2] = {op, op};
-    expect_short(ocl_reduce_multi(test_ctx, two, 2, type, in, n,
-                                  ocl_reduce_host_output(g.bytes, 2 * r - 1)),
-                 "results", 2 * r - 1, 2 * r);
+    expect_short(
+        ocl_reduce_multi(test_ctx, two, 2, type, in, n, ocl_reduce_host_output(g.bytes, 2 * r - 1)),
+        "results", 2 * r - 1, 2 * r);
     /* Parts: the state, and the states of the final combine. */
     const size_t st = ocl_reduce_state_size(test_ctx, op, type);
-    expect_short(ocl_reduce_partial(test_ctx, op, type, in, n, 0,
-                                    ocl_reduce_host_output(g.bytes, st - 1)),
-                 "state", st - 1, st);
-    expect_short(ocl_reduce_final(test_ctx, op, type, ocl_reduce_host_input(g.bytes, 2 * st - 1),
-                                  2, ocl_reduce_host_output(g.bytes + 2 * MAX_RESULT, r)),
+    expect_short(
+        ocl_reduce_partial(test_ctx, op, type, in, n, 0, ocl_reduce_host_output(g.bytes, st - 1)),
+        "state", st - 1, st);
+    expect_short(ocl_reduce_final(test_ctx, op, type, ocl_reduce_host_input(g.bytes, 2 * st - 1), 2,
+                                  ocl_reduce_host_output(g.bytes + 2 * MAX_RESULT, r)),
                  "states", 2 * st - 1, 2 * st);
     /* A group: the result and the input. */
-    expect_error(ocl_reduce_group_reduce(group, op, type, ocl_reduce_group_host_input(data, n * elem),
-                                         n, g.bytes, r - 1),
+    expect_error(ocl_reduce_group_reduce(group, op, type,
+                                         ocl_reduce_group_host_input(data, n * elem), n, g.bytes,
+                                         r - 1),
                  OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "result_bytes is");
     expect_error(ocl_reduce_group_reduce(group, op, type,
                                          ocl_reduce_group_host_input(data, n * elem - 1), n,
@@ -380,9 +387,9 @@ static int teardown(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_whole),        cmocka_unit_test(test_segments),
-      cmocka_unit_test(test_windows),      cmocka_unit_test(test_multi),
-      cmocka_unit_test(test_parts),        cmocka_unit_test(test_over_a_group),
+      cmocka_unit_test(test_whole),         cmocka_unit_test(test_segments),
+      cmocka_unit_test(test_windows),       cmocka_unit_test(test_multi),
+      cmocka_unit_test(test_parts),         cmocka_unit_test(test_over_a_group),
       cmocka_unit_test(test_one_byte_short)};
   return TEST_RUN(tests, setup, teardown);
 }

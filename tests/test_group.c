@@ -110,11 +110,9 @@ static int same_bits_promised(ocl_reduce_op op, ocl_reduce_type type) {
   case T_ARGMIN:
   case T_ARGMAX:
   case T_MINMAX:
-  case T_SUM_REPRODUCIBLE:
-    return 1;
+  case T_SUM_REPRODUCIBLE: return 1;
   case T_SUM_COMPENSATED:
-  case T_MEAN_VAR:
-    return 0;
+  case T_MEAN_VAR: return 0;
   default:
     return !is_float;
   }
@@ -426,16 +424,17 @@ static void test_a_mixed_group(void **state) {
                                    ocl_reduce_group_host_input(data, n * sizeof *data), n, &got,
                                    sizeof got),
            "argmax");
-  assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_ARGMAX, OCL_REDUCE_I64, data, n, &want, sizeof want),
-                   OCL_REDUCE_OK);
+  assert_int_equal(
+      ocl_reduce(test_ctx, OCL_REDUCE_ARGMAX, OCL_REDUCE_I64, data, n, &want, sizeof want),
+      OCL_REDUCE_OK);
   assert_memory_equal(&got, &want, sizeof got);
   free(data);
   ocl_reduce_group_destroy(g);
 }
 
-/* The devices OCL_REDUCE_DEVICES lists (the GPUs of a multi-GPU machine, scripts/h200/multi_gpu.sh),
- * with parts of 1 KiB: an order-preserving operator, ARGMAX, MINMAX and the reproducible sum over
- * them against one device. Skipped where the variable is not set. */
+/* The devices OCL_REDUCE_DEVICES lists (the GPUs of a multi-GPU machine,
+ * scripts/h200/multi_gpu.sh), with parts of 1 KiB: an order-preserving operator, ARGMAX, MINMAX and
+ * the reproducible sum over them against one device. Skipped where the variable is not set. */
 static void test_the_listed_devices(void **state) {
   (void)state;
   const char *listed = getenv("OCL_REDUCE_DEVICES");
@@ -460,7 +459,8 @@ static void test_the_listed_devices(void **state) {
                                      ocl_reduce_group_host_input(data, n * sizeof *data), n, got,
                                      sizeof got),
              ocl_reduce_op_name(ops[k]));
-    assert_int_equal(ocl_reduce(test_ctx, ops[k], OCL_REDUCE_F32, data, n, want, sizeof want), OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce(test_ctx, ops[k], OCL_REDUCE_F32, data, n, want, sizeof want),
+                     OCL_REDUCE_OK);
     if (memcmp(got, want, ocl_reduce_result_size(ops[k], OCL_REDUCE_F32)) != 0)
       fail_msg("%s over %s: other bits than one device's", ocl_reduce_op_name(ops[k]), listed);
   }
@@ -470,10 +470,10 @@ static void test_the_listed_devices(void **state) {
   unsigned char got[MAX_RESULT];
   assert_non_null(items);
   test_ordered_fill((test_ordered)0, items, n);
-  GROUP_OK(ocl_reduce_group_reduce(g, op, OCL_REDUCE_OP_ELEMENT,
-                                   ocl_reduce_group_host_input(
-                                       items, n * test_ordered_descs[0].element_size),
-                                   n, got, sizeof got),
+  GROUP_OK(ocl_reduce_group_reduce(
+               g, op, OCL_REDUCE_OP_ELEMENT,
+               ocl_reduce_group_host_input(items, n * test_ordered_descs[0].element_size), n, got,
+               sizeof got),
            "ordered");
   if (!test_ordered_matches((test_ordered)0, items, n, got))
     fail_msg("%s over %s: not the fold of the whole array", test_ordered_names[0], listed);
@@ -507,12 +507,15 @@ static void test_bad_arguments_are_named_and_leave_results_alone(void **state) {
   ocl_reduce_context *mixed[2] = {members[0], cross_members[1]};
   expect_error(ocl_reduce_group_create_from(mixed, 2, &g), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
                "determinism");
-  expect_error(ocl_reduce_group_reduce(NULL, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 4, &result, sizeof result),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "group");
-  expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_AND, OCL_REDUCE_F32, in, 4, &result, sizeof result),
-               OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, NULL, "integer types only");
+  expect_error(
+      ocl_reduce_group_reduce(NULL, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 4, &result, sizeof result),
+      OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "group");
+  expect_error(
+      ocl_reduce_group_reduce(group, OCL_REDUCE_AND, OCL_REDUCE_F32, in, 4, &result, sizeof result),
+      OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, NULL, "integer types only");
   expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                                       ocl_reduce_group_host_input(NULL, 0), 4, &result, sizeof result),
+                                       ocl_reduce_group_host_input(NULL, 0), 4, &result,
+                                       sizeof result),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "input is NULL");
   expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 4, NULL, 0),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "result");
@@ -529,12 +532,12 @@ static void test_bad_arguments_are_named_and_leave_results_alone(void **state) {
                has_fp64 ? OCL_REDUCE_ERROR_INVALID_ARGUMENT : OCL_REDUCE_ERROR_NO_FP64, NULL,
                has_fp64 ? "elements are 4 bytes" : "double");
   expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                                       ocl_reduce_group_buffer_input(other), 4, &result, sizeof result),
+                                       ocl_reduce_group_buffer_input(other), 4, &result,
+                                       sizeof result),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "another group");
   float pair[2] = {-7.0f, -7.0f};
   expect_error(ocl_reduce_group_segments(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                                         ocl_reduce_group_buffer_input(b), 2, 3, pair,
-                                         sizeof pair),
+                                         ocl_reduce_group_buffer_input(b), 2, 3, pair, sizeof pair),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "holds 4 elements");
   expect_error(ocl_reduce_group_buffer_create(group, 4, 10, 3, &other),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "granule");
@@ -558,13 +561,13 @@ static void test_bad_arguments_are_named_and_leave_results_alone(void **state) {
   expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_ARGMIN, OCL_REDUCE_F32, in, 4, &result,
                                        sizeof result),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "result_bytes is 4");
-  expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 5, &result,
-                                       sizeof result),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "input is 16 bytes");
+  expect_error(
+      ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 5, &result, sizeof result),
+      OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "input is 16 bytes");
   float two[2] = {-7.0f, -7.0f};
-  expect_error(ocl_reduce_group_segments(group, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 4, 1, two,
-                                         sizeof two),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "results is 8 bytes");
+  expect_error(
+      ocl_reduce_group_segments(group, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 4, 1, two, sizeof two),
+      OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "results is 8 bytes");
   assert_true(two[0] == -7.0f && two[1] == -7.0f);
   assert_true(result == -7.0f);
   assert_int_equal(ocl_reduce_group_size(NULL), 0);

@@ -115,7 +115,8 @@ static ocl_reduce_status sum_with(const char *dir, int32_t *result, char *messag
   int32_t data[100];
   for (int i = 0; i < 100; i++)
     data[i] = i + 1;
-  ocl_reduce_status s = ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, data, 100, result, sizeof *result);
+  ocl_reduce_status s =
+      ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, data, 100, result, sizeof *result);
   snprintf(message, size, "%s", ocl_reduce_last_error(ctx));
   ocl_reduce_context_destroy(ctx);
   unsetenv("OCL_REDUCE_KERNEL_DIR");

@@ -65,10 +65,12 @@ static void check_host_input(size_t n) {
   assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_MAX, OCL_REDUCE_U32, data, n, &max, sizeof max),
                    OCL_REDUCE_OK);
   ocl_reduce_arg arg_max, arg_min;
-  assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_ARGMAX, OCL_REDUCE_U32, data, n, &arg_max, sizeof arg_max),
-                   OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_ARGMIN, OCL_REDUCE_U32, data, n, &arg_min, sizeof arg_min),
-                   OCL_REDUCE_OK);
+  assert_int_equal(
+      ocl_reduce(test_ctx, OCL_REDUCE_ARGMAX, OCL_REDUCE_U32, data, n, &arg_max, sizeof arg_max),
+      OCL_REDUCE_OK);
+  assert_int_equal(
+      ocl_reduce(test_ctx, OCL_REDUCE_ARGMIN, OCL_REDUCE_U32, data, n, &arg_min, sizeof arg_min),
+      OCL_REDUCE_OK);
   free(data);
   assert_int_equal(sum, f.sum);
   assert_int_equal(max, f.max);
@@ -95,25 +97,30 @@ static void check_device_buffer(size_t n) {
   }
   const facts f = fill(data, n);
   /* One element in: the kernel sees an unaligned head and a > 2^31-byte offset arithmetic. */
-  assert_int_equal(ocl_reduce_buffer_write( buf, 4, data, bytes), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(buf, 4, data, bytes), OCL_REDUCE_OK);
   free(data);
   uint32_t sum = 0, x = 0, max = 0;
-  assert_int_equal(
-      ocl_reduce_into(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, ocl_reduce_buffer_input(buf, 1), n, ocl_reduce_host_output(&sum, sizeof sum)),
-      OCL_REDUCE_OK);
-  assert_int_equal(
-      ocl_reduce_into(test_ctx, OCL_REDUCE_XOR, OCL_REDUCE_U32, ocl_reduce_buffer_input(buf, 1), n, ocl_reduce_host_output(&x, sizeof x)),
-      OCL_REDUCE_OK);
-  assert_int_equal(
-      ocl_reduce_into(test_ctx, OCL_REDUCE_MAX, OCL_REDUCE_U32, ocl_reduce_buffer_input(buf, 1), n, ocl_reduce_host_output(&max, sizeof max)),
-      OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_into(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32,
+                                   ocl_reduce_buffer_input(buf, 1), n,
+                                   ocl_reduce_host_output(&sum, sizeof sum)),
+                   OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_into(test_ctx, OCL_REDUCE_XOR, OCL_REDUCE_U32,
+                                   ocl_reduce_buffer_input(buf, 1), n,
+                                   ocl_reduce_host_output(&x, sizeof x)),
+                   OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_into(test_ctx, OCL_REDUCE_MAX, OCL_REDUCE_U32,
+                                   ocl_reduce_buffer_input(buf, 1), n,
+                                   ocl_reduce_host_output(&max, sizeof max)),
+                   OCL_REDUCE_OK);
   ocl_reduce_arg arg_max, arg_min;
-  assert_int_equal(
-      ocl_reduce_into(test_ctx, OCL_REDUCE_ARGMAX, OCL_REDUCE_U32, ocl_reduce_buffer_input(buf, 1), n, ocl_reduce_host_output(&arg_max, sizeof arg_max)),
-      OCL_REDUCE_OK);
-  assert_int_equal(
-      ocl_reduce_into(test_ctx, OCL_REDUCE_ARGMIN, OCL_REDUCE_U32, ocl_reduce_buffer_input(buf, 1), n, ocl_reduce_host_output(&arg_min, sizeof arg_min)),
-      OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_into(test_ctx, OCL_REDUCE_ARGMAX, OCL_REDUCE_U32,
+                                   ocl_reduce_buffer_input(buf, 1), n,
+                                   ocl_reduce_host_output(&arg_max, sizeof arg_max)),
+                   OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_into(test_ctx, OCL_REDUCE_ARGMIN, OCL_REDUCE_U32,
+                                   ocl_reduce_buffer_input(buf, 1), n,
+                                   ocl_reduce_host_output(&arg_min, sizeof arg_min)),
+                   OCL_REDUCE_OK);
   ocl_reduce_buffer_destroy(buf);
   check_args(&arg_max, &arg_min, &f, n);
   assert_int_equal(sum, f.sum);

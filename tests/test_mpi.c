@@ -72,7 +72,7 @@ static void check_builtin(ocl_reduce_op op, ocl_reduce_type type) {
   ocl_reduce_input in = ocl_reduce_host_input(data + first * elem, count * elem);
   if (rank % 2 && count) {
     ocl_reduce_buffer_create(ctx, count * elem, &b);
-    ocl_reduce_buffer_write( b, 0, data + first * elem, count * elem);
+    ocl_reduce_buffer_write(b, 0, data + first * elem, count * elem);
     in = ocl_reduce_buffer_input(b, 0);
   }
   unsigned char whole[MAX_RESULT], got[2][MAX_RESULT];
@@ -202,7 +202,8 @@ static void check_reproducible_over_rank_counts(void) {
   float *data = malloc(n * sizeof *data);
   test_fill(data, n, OCL_REDUCE_SUM, OCL_REDUCE_F32, MODE_RANDOM);
   float one = 0.0f;
-  CHECK(ocl_reduce(cross_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, data, n, &one, sizeof one) == OCL_REDUCE_OK,
+  CHECK(ocl_reduce(cross_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, data, n, &one, sizeof one) ==
+            OCL_REDUCE_OK,
         "whole: %s", ocl_reduce_last_error(cross_ctx));
   for (int k = 1; k <= ranks; k++) {
     MPI_Comm sub;
@@ -227,9 +228,9 @@ static void check_reproducible_over_rank_counts(void) {
 static void check_errors(void) {
   float x[4] = {1, 2, 3, 4}, result = -7.0f;
   const int bad = ranks > 2 ? 2 : ranks - 1;
-  ocl_reduce_status s =
-      ocl_reduce_mpi_allreduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(x, sizeof x), 4,
-                               rank == bad ? NULL : &result, sizeof result, MPI_COMM_WORLD);
+  ocl_reduce_status s = ocl_reduce_mpi_allreduce(
+      ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(x, sizeof x), 4,
+      rank == bad ? NULL : &result, sizeof result, MPI_COMM_WORLD);
   char rank_text[48];
   snprintf(rank_text, sizeof rank_text, "rank %d: result is NULL", bad);
   CHECK(s == OCL_REDUCE_ERROR_INVALID_ARGUMENT && strstr(ocl_reduce_mpi_last_error(), rank_text),
@@ -237,19 +238,17 @@ static void check_errors(void) {
         ocl_reduce_mpi_last_error());
   if (ranks > 1) { /* one rank cannot disagree with itself */
     s = ocl_reduce_mpi_allreduce(ctx, rank == bad ? OCL_REDUCE_MAX : OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                                 ocl_reduce_host_input(x, sizeof x), 4, &result,
-                                 sizeof result, MPI_COMM_WORLD);
+                                 ocl_reduce_host_input(x, sizeof x), 4, &result, sizeof result,
+                                 MPI_COMM_WORLD);
     CHECK(s == OCL_REDUCE_ERROR_INVALID_ARGUMENT && strstr(ocl_reduce_mpi_last_error(), "differ"),
           "another operator on rank %d: %s, '%s'", bad, ocl_reduce_status_name(s),
           ocl_reduce_mpi_last_error());
   }
-  s = ocl_reduce_mpi_reduce(ctx, OCL_REDUCE_AND, OCL_REDUCE_F32,
-                            ocl_reduce_host_input(x, sizeof x), 4, &result, sizeof result, 0,
-                            MPI_COMM_WORLD);
+  s = ocl_reduce_mpi_reduce(ctx, OCL_REDUCE_AND, OCL_REDUCE_F32, ocl_reduce_host_input(x, sizeof x),
+                            4, &result, sizeof result, 0, MPI_COMM_WORLD);
   CHECK(s == OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, "AND on f32: %s", ocl_reduce_status_name(s));
-  s = ocl_reduce_mpi_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                            ocl_reduce_host_input(x, sizeof x), 4, &result, sizeof result,
-                            ranks, MPI_COMM_WORLD);
+  s = ocl_reduce_mpi_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(x, sizeof x),
+                            4, &result, sizeof result, ranks, MPI_COMM_WORLD);
   CHECK(s == OCL_REDUCE_ERROR_INVALID_ARGUMENT && strstr(ocl_reduce_mpi_last_error(), "root"),
         "root out of range: %s", ocl_reduce_status_name(s));
   /* A result too small for one result, on one rank: every rank is told which. */

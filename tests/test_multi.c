@@ -57,14 +57,15 @@ static int check_case(const op_list *list, ocl_reduce_type type, test_mode mode,
   memset(results, 0xa5, sizeof results);
   ocl_reduce_status s;
   if (!on_device) {
-    s = ocl_reduce_multi(test_ctx, list->ops, list->count, type, ocl_reduce_host_input(data, n * elem), n,
+    s = ocl_reduce_multi(test_ctx, list->ops, list->count, type,
+                         ocl_reduce_host_input(data, n * elem), n,
                          ocl_reduce_host_output(results, TEST_BYTES(results)));
   } else {
     const size_t in_at = 1 + n % 3, out_at = 1;
     ocl_reduce_buffer *in = NULL, *out = NULL;
     s = ocl_reduce_buffer_create(test_ctx, (n + in_at) * elem, &in);
     if (s == OCL_REDUCE_OK && n)
-      s = ocl_reduce_buffer_write( in, in_at * elem, data, n * elem);
+      s = ocl_reduce_buffer_write(in, in_at * elem, data, n * elem);
     if (s == OCL_REDUCE_OK)
       s = ocl_reduce_buffer_create(test_ctx, (list->count + out_at) * elem, &out);
     if (s == OCL_REDUCE_OK)
@@ -72,7 +73,7 @@ static int check_case(const op_list *list, ocl_reduce_type type, test_mode mode,
                            ocl_reduce_buffer_input(in, in_at), n,
                            ocl_reduce_buffer_output(out, out_at));
     if (s == OCL_REDUCE_OK)
-      s = ocl_reduce_buffer_read( out, out_at * elem, results, list->count * elem);
+      s = ocl_reduce_buffer_read(out, out_at * elem, results, list->count * elem);
     ocl_reduce_buffer_destroy(in);
     ocl_reduce_buffer_destroy(out);
   }

@@ -86,8 +86,7 @@ static int check_whole(ocl_reduce_op op, ocl_reduce_type type, const void *data,
     ocl_reduce_buffer *buf = NULL;
     assert_int_equal(ocl_reduce_buffer_create(test_ctx, (n + 3) * elem, &buf), OCL_REDUCE_OK);
     if (n)
-      assert_int_equal(ocl_reduce_buffer_write( buf, 3 * elem, data, n * elem),
-                       OCL_REDUCE_OK);
+      assert_int_equal(ocl_reduce_buffer_write(buf, 3 * elem, data, n * elem), OCL_REDUCE_OK);
     s = ocl_reduce_into(test_ctx, op, type, ocl_reduce_buffer_input(buf, 3), n,
                         ocl_reduce_host_output(got, rsize));
     ocl_reduce_buffer_destroy(buf);
@@ -176,8 +175,7 @@ static void segments(ocl_reduce_op op, ocl_reduce_type type) {
       memset(got, 0xa5, count * rsize);
       ocl_reduce_status s;
       if (by_offsets)
-        s = ocl_reduce_segments_offsets(ctx, op, type, ocl_reduce_host_input(data, n * elem),
-                                        count,
+        s = ocl_reduce_segments_offsets(ctx, op, type, ocl_reduce_host_input(data, n * elem), count,
                                         ocl_reduce_host_input(offsets, (count + 1) * 8),
                                         ocl_reduce_host_output(got, count * rsize));
       else
@@ -312,8 +310,9 @@ static void test_structured_errors(void **state) {
   memset(out, 0x5a, sizeof out);
   expect_error(ocl_reduce(test_ctx, OCL_REDUCE_SUM_WIDE, OCL_REDUCE_I64, data, 4, out, sizeof out),
                OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "32-bit types only");
-  expect_error(ocl_reduce(test_ctx, OCL_REDUCE_SUM_COMPENSATED, OCL_REDUCE_I32, data, 4, out, sizeof out),
-               OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "float types only");
+  expect_error(
+      ocl_reduce(test_ctx, OCL_REDUCE_SUM_COMPENSATED, OCL_REDUCE_I32, data, 4, out, sizeof out),
+      OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "float types only");
   for (size_t i = 0; i < sizeof out; i++)
     assert_int_equal(out[i], 0x5a);
   /* Structured operators in ocl_reduce_multi: each result in a slot of the largest size (16). The

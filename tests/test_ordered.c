@@ -24,8 +24,7 @@ static ordered_ctx main_ctx;
 
 static int create_ops(ordered_ctx *c) {
   for (int w = 0; w < TEST_ORDERED_COUNT; w++) {
-    const ocl_reduce_status s =
-        ocl_reduce_operator_create(&test_ordered_descs[w], &c->ops[w]);
+    const ocl_reduce_status s = ocl_reduce_operator_create(&test_ordered_descs[w], &c->ops[w]);
     if (s != OCL_REDUCE_OK) {
       print_error("%s: %s (%s)\n", test_ordered_names[w], ocl_reduce_status_name(s),
                   ocl_reduce_last_error(c->ctx));
@@ -90,18 +89,18 @@ static int check_whole(const ordered_ctx *c, const char *where, test_ordered w, 
   if (in_buffer) {
     assert_int_equal(ocl_reduce_buffer_create(c->ctx, (n + 3) * elem, &in), OCL_REDUCE_OK);
     if (n)
-      assert_int_equal(ocl_reduce_buffer_write( in, 3 * elem, data, n * elem),
-                       OCL_REDUCE_OK);
+      assert_int_equal(ocl_reduce_buffer_write(in, 3 * elem, data, n * elem), OCL_REDUCE_OK);
     input = ocl_reduce_buffer_input(in, 3);
   }
   if (out_buffer) {
     assert_int_equal(ocl_reduce_buffer_create(c->ctx, 2 * state, &out), OCL_REDUCE_OK);
-    assert_int_equal(ocl_reduce_buffer_write( out, 0, got, 2 * state), OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_buffer_write(out, 0, got, 2 * state), OCL_REDUCE_OK);
     output = ocl_reduce_buffer_output(out, 1);
   }
-  const ocl_reduce_status s = ocl_reduce_into(c->ctx, c->ops[w], OCL_REDUCE_OP_ELEMENT, input, n, output);
+  const ocl_reduce_status s =
+      ocl_reduce_into(c->ctx, c->ops[w], OCL_REDUCE_OP_ELEMENT, input, n, output);
   if (s == OCL_REDUCE_OK && out_buffer)
-    assert_int_equal(ocl_reduce_buffer_read( out, 0, got, 2 * state), OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_buffer_read(out, 0, got, 2 * state), OCL_REDUCE_OK);
   ocl_reduce_buffer_destroy(in);
   ocl_reduce_buffer_destroy(out);
   if (s != OCL_REDUCE_OK) {
@@ -202,16 +201,16 @@ static int check_segments(const ordered_ctx *c, const char *where, test_ordered 
   ocl_reduce_buffer *in = NULL, *offsets_buffer = NULL;
   if (offsets_in_buffer) {
     assert_int_equal(ocl_reduce_buffer_create(c->ctx, n * elem, &in), OCL_REDUCE_OK);
-    assert_int_equal(ocl_reduce_buffer_write( in, 0, data, n * elem), OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_buffer_write(in, 0, data, n * elem), OCL_REDUCE_OK);
     assert_int_equal(
         ocl_reduce_buffer_create(c->ctx, (count + 1) * sizeof *offsets, &offsets_buffer),
         OCL_REDUCE_OK);
-    assert_int_equal(ocl_reduce_buffer_write( offsets_buffer, 0, offsets,
-                                             (count + 1) * sizeof *offsets),
-                     OCL_REDUCE_OK);
-    s = ocl_reduce_segments_offsets(c->ctx, c->ops[w], OCL_REDUCE_OP_ELEMENT, ocl_reduce_buffer_input(in, 0),
-                                           count, ocl_reduce_buffer_input(offsets_buffer, 0),
-                                    ocl_reduce_host_output(got, count * state));
+    assert_int_equal(
+        ocl_reduce_buffer_write(offsets_buffer, 0, offsets, (count + 1) * sizeof *offsets),
+        OCL_REDUCE_OK);
+    s = ocl_reduce_segments_offsets(
+        c->ctx, c->ops[w], OCL_REDUCE_OP_ELEMENT, ocl_reduce_buffer_input(in, 0), count,
+        ocl_reduce_buffer_input(offsets_buffer, 0), ocl_reduce_host_output(got, count * state));
   } else if (by_offsets) {
     s = ocl_reduce_segments_offsets(c->ctx, c->ops[w], OCL_REDUCE_OP_ELEMENT,
                                     ocl_reduce_host_input(data, n * elem), count,

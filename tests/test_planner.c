@@ -606,10 +606,9 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
   static const int forced_modes[] = {-1, ORX_SEG_LANE, ORX_SEG_MR, ORX_SEG_GROUP, ORX_SEG_STAGED};
   static const uint64_t lengths[] = {1, 3, 4, 16, 17, 32, 33, 101, 1000, 4096, 1 << 16};
   static const orx_op_id lists[][8] = {{ORX_OP_MAX},
-                                           {ORX_OP_SUM, ORX_OP_MIN, ORX_OP_MAX},
-                                           {ORX_OP_SUM, ORX_OP_PROD, ORX_OP_MIN,
-                                            ORX_OP_MAX, ORX_OP_AND, ORX_OP_OR,
-                                            ORX_OP_XOR, ORX_OP_XOR}};
+                                       {ORX_OP_SUM, ORX_OP_MIN, ORX_OP_MAX},
+                                       {ORX_OP_SUM, ORX_OP_PROD, ORX_OP_MIN, ORX_OP_MAX, ORX_OP_AND,
+                                        ORX_OP_OR, ORX_OP_XOR, ORX_OP_XOR}};
   static const unsigned list_counts[] = {1, 3, 8};
   int checked = 0;
   for (size_t dev = 0; dev < device_count; dev++) {
@@ -619,7 +618,7 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
       orx_plan plan;
       orx_request r;
 #define ORX_EACH_OP_TYPE(OP, TYPE)                                                                 \
-  r = orx_reduce_request(ORX_OP_##OP, OCL_REDUCE_##TYPE);                            \
+  r = orx_reduce_request(ORX_OP_##OP, OCL_REDUCE_##TYPE);                                          \
   orx_plan_make(&t, &r, &plan);                                                                    \
   check_defines(&plan, contract, prelude, &checked);
       TEST_OP_TYPES(ORX_EACH_OP_TYPE)
@@ -627,12 +626,12 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
       /* Structured operators: every stage, and their segments (staged when forced: the stage
        * holds elements of the type, the state stays in registers). */
 #define ORX_EACH_STRUCTURED(OP, TYPE)                                                              \
-  r = orx_reduce_request(ORX_OP_##OP, OCL_REDUCE_##TYPE);                                      \
+  r = orx_reduce_request(ORX_OP_##OP, OCL_REDUCE_##TYPE);                                          \
   for (int stage = ORX_STAGE_WHOLE; stage <= ORX_STAGE_MERGE; stage++) {                           \
     r.stage = (orx_stage)stage;                                                                    \
     orx_plan_make(&t, &r, &plan);                                                                  \
     assert_int_equal(plan.defines[ORX_DEFINE_STATE], 1);                                           \
-    check_defines(&plan, contract, prelude, &checked);                                        \
+    check_defines(&plan, contract, prelude, &checked);                                             \
   }                                                                                                \
   r.entry = ORX_ENTRY_SEGMENTS;                                                                    \
   r.stage = ORX_STAGE_WHOLE;                                                                       \
@@ -651,8 +650,7 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
       for (int w = 0; w < TEST_CUSTOM_COUNT; w++) {
         orx_operator op;
         char *op_text = NULL;
-        assert_int_equal(orx_operator_of_desc(&test_custom_descs[w], &op, &op_text),
-                         OCL_REDUCE_OK);
+        assert_int_equal(orx_operator_of_desc(&test_custom_descs[w], &op, &op_text), OCL_REDUCE_OK);
         assert_int_equal(op.element_type, w == TEST_SQUARES ? ORX_U32
                                           : w == TEST_ABOVE ? ORX_F32
                                                             : ORX_CUSTOM);
@@ -697,7 +695,7 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
         for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
           for (int offsets = 0; offsets < 2; offsets++) {
             r = orx_reduce_request(offsets ? ORX_OP_MAX : ORX_OP_SUM,
-                                            offsets ? OCL_REDUCE_U64 : OCL_REDUCE_F32);
+                                   offsets ? OCL_REDUCE_U64 : OCL_REDUCE_F32);
             r.entry = ORX_ENTRY_SEGMENTS;
             r.shape.count = (size_t)((1u << 24) / lengths[l]);
             r.shape.elements = r.shape.count * lengths[l];

@@ -52,10 +52,11 @@ static int check_case(ocl_reduce_op op, ocl_reduce_type type, test_mode mode, co
   ocl_reduce_buffer *buf = NULL;
   s = ocl_reduce_buffer_create(test_ctx, (n + offset) * elem, &buf);
   if (s == OCL_REDUCE_OK && n > 0)
-    s = ocl_reduce_buffer_write( buf, offset * elem, data, n * elem);
+    s = ocl_reduce_buffer_write(buf, offset * elem, data, n * elem);
   memset(&device_result, 0xa5, sizeof device_result);
   if (s == OCL_REDUCE_OK)
-    s = ocl_reduce_into(test_ctx, op, type, ocl_reduce_buffer_input(buf, offset), n, ocl_reduce_host_output(&device_result, sizeof device_result));
+    s = ocl_reduce_into(test_ctx, op, type, ocl_reduce_buffer_input(buf, offset), n,
+                        ocl_reduce_host_output(&device_result, sizeof device_result));
   ocl_reduce_buffer_destroy(buf);
   if (s != OCL_REDUCE_OK) {
     print_error("device buffer: %s: %s\n", ocl_reduce_status_name(s),
@@ -164,12 +165,13 @@ static void test_lone_nan_and_signed_zero_win_min_and_max(void **state) {
           put_bits(data, at, type, nans[k]);
           test_value got;
           memset(&got, 0, sizeof got);
-          ocl_reduce_status s = ocl_reduce(test_ctx, OCL_REDUCE_BUILTIN_OP(op), type, data, n, &got, sizeof got);
+          ocl_reduce_status s =
+              ocl_reduce(test_ctx, OCL_REDUCE_BUILTIN_OP(op), type, data, n, &got, sizeof got);
           const double value = type == OCL_REDUCE_F32 ? (double)got.f32 : got.f64;
           if (s != OCL_REDUCE_OK || value == value) {
             print_error("%s %s n=%zu, NaN 0x%llx at %zu: not NaN (%s)\n",
-                        ocl_reduce_op_name(OCL_REDUCE_BUILTIN_OP(op)), ocl_reduce_type_name(type), n,
-                        (unsigned long long)nans[k], at, ocl_reduce_status_name(s));
+                        ocl_reduce_op_name(OCL_REDUCE_BUILTIN_OP(op)), ocl_reduce_type_name(type),
+                        n, (unsigned long long)nans[k], at, ocl_reduce_status_name(s));
             failures++;
           }
           /* Zeros of one sign, the other sign once. */
@@ -183,8 +185,8 @@ static void test_lone_nan_and_signed_zero_win_min_and_max(void **state) {
           memcpy(&bits, got.bytes, ocl_reduce_type_size(type));
           if (s != OCL_REDUCE_OK || bits != (min ? minus_zero : 0)) {
             print_error("%s %s n=%zu, %s at %zu: got bits 0x%llx (%s)\n",
-                        ocl_reduce_op_name(OCL_REDUCE_BUILTIN_OP(op)), ocl_reduce_type_name(type), n,
-                        min ? "-0.0 among +0.0" : "+0.0 among -0.0", at,
+                        ocl_reduce_op_name(OCL_REDUCE_BUILTIN_OP(op)), ocl_reduce_type_name(type),
+                        n, min ? "-0.0 among +0.0" : "+0.0 among -0.0", at,
                         (unsigned long long)bits, ocl_reduce_status_name(s));
             failures++;
           }
@@ -221,7 +223,8 @@ static void test_every_finish_matches_host_reference(void **state) {
           test_value got;
           memset(&got, 0xa5, sizeof got);
           char why[256] = "";
-          const ocl_reduce_status s = ocl_reduce(ctx, ops[o], types[t], data, counts[c], &got, sizeof got);
+          const ocl_reduce_status s =
+              ocl_reduce(ctx, ops[o], types[t], data, counts[c], &got, sizeof got);
           if (s != OCL_REDUCE_OK || !test_matches(&got, &ref, ops[o], types[t], why, sizeof why)) {
             print_error("%s: %s %s n=%zu: %s %s\n", finishes[f], ocl_reduce_op_name(ops[o]),
                         ocl_reduce_type_name(types[t]), counts[c], ocl_reduce_status_name(s),

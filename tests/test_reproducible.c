@@ -156,9 +156,11 @@ static void check_whole(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_ty
   expect_bits(got, want, way, name);
   ocl_reduce_buffer *buf = NULL;
   assert_int_equal(ocl_reduce_buffer_create(ctx, (n + 5) * elem, &buf), OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_write( buf, 5 * elem, data, n * elem), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(buf, 5 * elem, data, n * elem), OCL_REDUCE_OK);
   got = 0;
-  assert_int_equal(ocl_reduce_into(ctx, op, type, ocl_reduce_buffer_input(buf, 5), n, ocl_reduce_host_output(&got, sizeof got)), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_into(ctx, op, type, ocl_reduce_buffer_input(buf, 5), n,
+                                   ocl_reduce_host_output(&got, sizeof got)),
+                   OCL_REDUCE_OK);
   ocl_reduce_buffer_destroy(buf);
   expect_bits(got, want, way, name);
 }
@@ -198,9 +200,8 @@ static void check_equal_segments(ocl_reduce_context *ctx, ocl_reduce_type type, 
   void *got = malloc(count * elem);
   assert_non_null(got);
   assert_int_equal(ocl_reduce_segments(ctx, OCL_REDUCE_SUM_REPRODUCIBLE, type,
-                                       ocl_reduce_host_input(data, count * length * elem),
-                                       count, length,
-                                       ocl_reduce_host_output(got, count * elem)),
+                                       ocl_reduce_host_input(data, count * length * elem), count,
+                                       length, ocl_reduce_host_output(got, count * elem)),
                    OCL_REDUCE_OK);
   for (size_t s = 0; s < count; s++) {
     char what[96];
@@ -296,11 +297,13 @@ static void shuffled(ocl_reduce_type type) {
     void *data = input((kind)k, type, n, test_rng_next());
     uint64_t first = 0, again = 0, want = 0;
     test_repro_sum(data, n, type, &want);
-    assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, type, data, n, &first, sizeof first),
-                     OCL_REDUCE_OK);
+    assert_int_equal(
+        ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, type, data, n, &first, sizeof first),
+        OCL_REDUCE_OK);
     shuffle(data, n, elem);
-    assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, type, data, n, &again, sizeof again),
-                     OCL_REDUCE_OK);
+    assert_int_equal(
+        ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, type, data, n, &again, sizeof again),
+        OCL_REDUCE_OK);
     expect_bits(bits_of(&first, type), bits_of(&want, type), "in order", kind_names[k]);
     expect_bits(bits_of(&again, type), bits_of(&want, type), "shuffled", kind_names[k]);
     free(data);
@@ -331,8 +334,9 @@ static void accuracy(ocl_reduce_type type) {
     long double max_abs = 0;
     const long double exact = test_exact_sum(data, n, type, &max_abs);
     uint64_t repro = 0, plain = 0;
-    assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, type, data, n, &repro, sizeof repro),
-                     OCL_REDUCE_OK);
+    assert_int_equal(
+        ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, type, data, n, &repro, sizeof repro),
+        OCL_REDUCE_OK);
     assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_SUM, type, data, n, &plain, sizeof plain),
                      OCL_REDUCE_OK);
     const long double r = as_long_double(&repro, type), p = as_long_double(&plain, type);
@@ -357,14 +361,16 @@ static void test_accuracy_f64(void **state) {
 
 static uint64_t reduce_f32(const float *x, size_t n) {
   float r = -1;
-  assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_F32, x, n, &r, sizeof r),
-                   OCL_REDUCE_OK);
+  assert_int_equal(
+      ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_F32, x, n, &r, sizeof r),
+      OCL_REDUCE_OK);
   return bits_of(&r, OCL_REDUCE_F32);
 }
 static uint64_t reduce_f64(const double *x, size_t n) {
   double r = -1;
-  assert_int_equal(ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_F64, x, n, &r, sizeof r),
-                   OCL_REDUCE_OK);
+  assert_int_equal(
+      ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_F64, x, n, &r, sizeof r),
+      OCL_REDUCE_OK);
   return bits_of(&r, OCL_REDUCE_F64);
 }
 
@@ -482,8 +488,9 @@ static void test_errors(void **state) {
   (void)state;
   const int i[] = {1, 2};
   int out = 7;
-  expect_error(ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_I32, i, 2, &out, sizeof out),
-               OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "float types only");
+  expect_error(
+      ocl_reduce(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_I32, i, 2, &out, sizeof out),
+      OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "float types only");
   assert_int_equal(out, 7);
   ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
   opts.determinism = (ocl_reduce_determinism)7;

@@ -103,13 +103,13 @@ static ocl_reduce_status run_case(const seg_case *c, void *results) {
   ocl_reduce_buffer *in = NULL, *out = NULL, *offs = NULL;
   ocl_reduce_status s = ocl_reduce_buffer_create(c->ctx, (total + in_at) * elem, &in);
   if (s == OCL_REDUCE_OK && total)
-    s = ocl_reduce_buffer_write( in, in_at * elem, c->data, total * elem);
+    s = ocl_reduce_buffer_write(in, in_at * elem, c->data, total * elem);
   if (s == OCL_REDUCE_OK)
     s = ocl_reduce_buffer_create(c->ctx, (c->count + out_at) * elem, &out);
   if (s == OCL_REDUCE_OK && c->offsets) {
     s = ocl_reduce_buffer_create(c->ctx, (c->count + 2) * 8, &offs);
     if (s == OCL_REDUCE_OK)
-      s = ocl_reduce_buffer_write( offs, 8, c->offsets, (c->count + 1) * 8);
+      s = ocl_reduce_buffer_write(offs, 8, c->offsets, (c->count + 1) * 8);
   }
   if (s == OCL_REDUCE_OK)
     s = c->offsets ? ocl_reduce_segments_offsets(c->ctx, c->op, c->type,
@@ -120,7 +120,7 @@ static ocl_reduce_status run_case(const seg_case *c, void *results) {
                                          ocl_reduce_buffer_input(in, in_at), c->count, c->length,
                                          ocl_reduce_buffer_output(out, out_at));
   if (s == OCL_REDUCE_OK && c->count)
-    s = ocl_reduce_buffer_read( out, out_at * elem, results, c->count * elem);
+    s = ocl_reduce_buffer_read(out, out_at * elem, results, c->count * elem);
   ocl_reduce_buffer_destroy(in);
   ocl_reduce_buffer_destroy(out);
   ocl_reduce_buffer_destroy(offs);
@@ -318,8 +318,7 @@ static void test_host_input_larger_than_one_upload(void **state) {
       ocl_reduce_status s =
           ocl_reduce_segments(contexts[m], OCL_REDUCE_XOR, OCL_REDUCE_I32,
                               ocl_reduce_host_input(data, count * length * sizeof *data), count,
-                              length,
-                              ocl_reduce_host_output(results, TEST_BYTES(results)));
+                              length, ocl_reduce_host_output(results, TEST_BYTES(results)));
       if (s != OCL_REDUCE_OK)
         fail_msg("mode '%s': %s: %s", modes[m], ocl_reduce_status_name(s),
                  ocl_reduce_last_error(contexts[m]));

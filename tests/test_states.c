@@ -77,7 +77,8 @@ typedef struct subject {
 
 static ocl_reduce_status state_of(const subject *s, ocl_reduce_input in, size_t count,
                                   uint64_t index_base, ocl_reduce_output out) {
-  return s->user ? ocl_reduce_partial(s->ctx, s->user, OCL_REDUCE_OP_ELEMENT, in, count, index_base, out)
+  return s->user ? ocl_reduce_partial(s->ctx, s->user, OCL_REDUCE_OP_ELEMENT, in, count, index_base,
+                                      out)
                  : ocl_reduce_partial(s->ctx, s->op, s->type, in, count, index_base, out);
 }
 
@@ -110,7 +111,7 @@ static void reduce_in_parts(const subject *s, const void *data, size_t n, const 
   ocl_reduce_buffer *in = NULL, *states_buf = NULL, *out = NULL;
   CHECK_OK(ocl_reduce_buffer_create(s->ctx, (n ? n : 1) * s->elem, &in), what);
   if (n)
-    CHECK_OK(ocl_reduce_buffer_write( in, 0, data, n * s->elem), what);
+    CHECK_OK(ocl_reduce_buffer_write(in, 0, data, n * s->elem), what);
   CHECK_OK(ocl_reduce_buffer_create(s->ctx, (MAX_PARTS + 1) * s->state, &states_buf), what);
   CHECK_OK(ocl_reduce_buffer_create(s->ctx, 2 * s->result, &out), what);
   /* Part p from host memory or the buffer; its state to host memory or to slot p + 1 of the
@@ -118,20 +119,16 @@ static void reduce_in_parts(const subject *s, const void *data, size_t n, const 
   unsigned char states[MAX_PARTS * MAX_STATE];
   for (size_t p = 0; p < cut.count; p++) {
     const size_t begin = cut.begin[p], count = cut.begin[p + 1] - begin;
-    const ocl_reduce_input part = p % 2
-                                      ? ocl_reduce_buffer_input(in, begin)
-                                      : ocl_reduce_host_input((const char *)data + begin * s->elem,
-                                                              count * s->elem);
+    const ocl_reduce_input part =
+        p % 2 ? ocl_reduce_buffer_input(in, begin)
+              : ocl_reduce_host_input((const char *)data + begin * s->elem, count * s->elem);
     unsigned char *host_state = states + p * s->state;
     if (p % 3 == 1) {
       CHECK_OK(state_of(s, part, count, begin, ocl_reduce_buffer_output(states_buf, p + 1)), what);
-      CHECK_OK(ocl_reduce_buffer_read( states_buf, (p + 1) * s->state, host_state, s->state),
-               what);
+      CHECK_OK(ocl_reduce_buffer_read(states_buf, (p + 1) * s->state, host_state, s->state), what);
     } else {
       CHECK_OK(state_of(s, part, count, begin, ocl_reduce_host_output(host_state, s->state)), what);
-      CHECK_OK(
-          ocl_reduce_buffer_write( states_buf, (p + 1) * s->state, host_state, s->state),
-          what);
+      CHECK_OK(ocl_reduce_buffer_write(states_buf, (p + 1) * s->state, host_state, s->state), what);
     }
   }
   CHECK_OK(result_of(s, ocl_reduce_host_input(states, cut.count * s->state), cut.count,
@@ -140,7 +137,7 @@ static void reduce_in_parts(const subject *s, const void *data, size_t n, const 
   CHECK_OK(result_of(s, ocl_reduce_buffer_input(states_buf, 1), cut.count,
                      ocl_reduce_buffer_output(out, 1)),
            what);
-  CHECK_OK(ocl_reduce_buffer_read( out, s->result, got[1], s->result), what);
+  CHECK_OK(ocl_reduce_buffer_read(out, s->result, got[1], s->result), what);
   /* A tree: the first h states merged into one (host memory), the rest into another (a buffer),
    * then the two combined. */
   const size_t h = (size_t)test_rng_below(cut.count + 1);
@@ -151,7 +148,7 @@ static void reduce_in_parts(const subject *s, const void *data, size_t n, const 
   CHECK_OK(merge_of(s, ocl_reduce_buffer_input(states_buf, 1 + h), cut.count - h,
                     ocl_reduce_buffer_output(states_buf, 0)),
            what);
-  CHECK_OK(ocl_reduce_buffer_read( states_buf, 0, merged + s->state, s->state), what);
+  CHECK_OK(ocl_reduce_buffer_read(states_buf, 0, merged + s->state, s->state), what);
   CHECK_OK(result_of(s, ocl_reduce_host_input(merged, 2 * s->state), 2,
                      ocl_reduce_host_output(got[2], s->result)),
            what);
@@ -168,16 +165,13 @@ static int same_bits_promised(ocl_reduce_op op, ocl_reduce_type type, test_mode 
   const int is_float = type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64;
   switch (test_op_index(op)) {
   case T_MIN:
-  case T_MAX:
-    return mode != MODE_NAN;
+  case T_MAX: return mode != MODE_NAN;
   case T_ARGMIN:
   case T_ARGMAX:
   case T_MINMAX:
-  case T_SUM_REPRODUCIBLE:
-    return 1;
+  case T_SUM_REPRODUCIBLE: return 1;
   case T_SUM_COMPENSATED:
-  case T_MEAN_VAR:
-    return 0;
+  case T_MEAN_VAR: return 0;
   default:
     return !is_float;
   }
@@ -329,28 +323,33 @@ static void test_user_operators_in_parts(void **state) {
 static void test_bad_arguments_are_named_and_leave_outputs_alone(void **state) {
   (void)state;
   float x[4] = {1, 2, 3, 4}, result = -7.0f;
-  expect_error(ocl_reduce_partial(NULL, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(x, TEST_BYTES(x)), 4,
-                                0, ocl_reduce_host_output(&result, sizeof result)),
+  expect_error(ocl_reduce_partial(NULL, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                  ocl_reduce_host_input(x, TEST_BYTES(x)), 4, 0,
+                                  ocl_reduce_host_output(&result, sizeof result)),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "ctx");
-  expect_error(ocl_reduce_partial(test_ctx, OCL_REDUCE_AND, OCL_REDUCE_F32, ocl_reduce_host_input(x, TEST_BYTES(x)),
-                                4, 0, ocl_reduce_host_output(&result, sizeof result)),
+  expect_error(ocl_reduce_partial(test_ctx, OCL_REDUCE_AND, OCL_REDUCE_F32,
+                                  ocl_reduce_host_input(x, TEST_BYTES(x)), 4, 0,
+                                  ocl_reduce_host_output(&result, sizeof result)),
                OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "integer types only");
-  expect_error(ocl_reduce_partial(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(x, TEST_BYTES(x)),
-                                4, 0, ocl_reduce_host_output(NULL, 0)),
+  expect_error(ocl_reduce_partial(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                  ocl_reduce_host_input(x, TEST_BYTES(x)), 4, 0,
+                                  ocl_reduce_host_output(NULL, 0)),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "state");
   expect_error(ocl_reduce_final(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                                 ocl_reduce_host_input(NULL, 0), 2, ocl_reduce_host_output(&result, sizeof result)),
+                                ocl_reduce_host_input(NULL, 0), 2,
+                                ocl_reduce_host_output(&result, sizeof result)),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "states");
   /* States beyond the end of their buffer. */
   ocl_reduce_buffer *b = NULL;
   assert_int_equal(ocl_reduce_buffer_create(test_ctx, 2 * sizeof(float), &b), OCL_REDUCE_OK);
   expect_error(ocl_reduce_merge(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                                       ocl_reduce_buffer_input(b, 1), 2,
-                                       ocl_reduce_host_output(&result, sizeof result)),
+                                ocl_reduce_buffer_input(b, 1), 2,
+                                ocl_reduce_host_output(&result, sizeof result)),
                OCL_REDUCE_ERROR_OUT_OF_RANGE, test_ctx, "states elements [1, 1 + 2)");
   ocl_reduce_buffer_destroy(b);
-  expect_error(ocl_reduce_final(test_ctx, NULL, OCL_REDUCE_OP_ELEMENT, ocl_reduce_host_input(x, TEST_BYTES(x)), 1,
-                                        ocl_reduce_host_output(&result, sizeof result)),
+  expect_error(ocl_reduce_final(test_ctx, NULL, OCL_REDUCE_OP_ELEMENT,
+                                ocl_reduce_host_input(x, TEST_BYTES(x)), 1,
+                                ocl_reduce_host_output(&result, sizeof result)),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "op");
   assert_true(result == -7.0f);
   assert_int_equal(ocl_reduce_state_size(NULL, OCL_REDUCE_AND, OCL_REDUCE_F32), 0);

@@ -59,22 +59,21 @@ static ocl_reduce_status run_case(const win_case *c, void *results) {
   const size_t rbytes = ocl_reduce_result_size(c->op, c->type);
   const size_t n_out = c->count - c->window + 1;
   if (!c->on_device)
-    return ocl_reduce_windows(ctx, c->op, c->type,
-                              ocl_reduce_host_input(c->data, c->count * elem), c->count,
-                              c->window, ocl_reduce_host_output(results, n_out * rbytes));
+    return ocl_reduce_windows(ctx, c->op, c->type, ocl_reduce_host_input(c->data, c->count * elem),
+                              c->count, c->window, ocl_reduce_host_output(results, n_out * rbytes));
   /* The input at an element offset of 1..3, the results at 1..2 results in. */
   const size_t in_at = 1 + c->count % 3, out_at = 1 + c->window % 2;
   ocl_reduce_buffer *in = NULL, *out = NULL;
   ocl_reduce_status s = ocl_reduce_buffer_create(ctx, (c->count + in_at) * elem, &in);
   if (s == OCL_REDUCE_OK)
-    s = ocl_reduce_buffer_write( in, in_at * elem, c->data, c->count * elem);
+    s = ocl_reduce_buffer_write(in, in_at * elem, c->data, c->count * elem);
   if (s == OCL_REDUCE_OK)
     s = ocl_reduce_buffer_create(ctx, (n_out + out_at) * rbytes, &out);
   if (s == OCL_REDUCE_OK)
     s = ocl_reduce_windows(ctx, c->op, c->type, ocl_reduce_buffer_input(in, in_at), c->count,
                            c->window, ocl_reduce_buffer_output(out, out_at));
   if (s == OCL_REDUCE_OK)
-    s = ocl_reduce_buffer_read( out, out_at * rbytes, results, n_out * rbytes);
+    s = ocl_reduce_buffer_read(out, out_at * rbytes, results, n_out * rbytes);
   ocl_reduce_buffer_destroy(in);
   ocl_reduce_buffer_destroy(out);
   return s;
@@ -259,31 +258,38 @@ static void test_errors(void **state) {
   float in[8] = {1, 2, 3, 4, 5, 6, 7, 8}, out[8];
   for (int i = 0; i < 8; i++)
     out[i] = -1.0f;
-  expect_error(ocl_reduce_windows(NULL, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(in, TEST_BYTES(in)),
-                                  8, 3, ocl_reduce_host_output(out, TEST_BYTES(out))),
+  expect_error(ocl_reduce_windows(NULL, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                  ocl_reduce_host_input(in, TEST_BYTES(in)), 8, 3,
+                                  ocl_reduce_host_output(out, TEST_BYTES(out))),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "ctx is NULL");
-  expect_error(ocl_reduce_windows(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(in, TEST_BYTES(in)),
-                                  8, 0, ocl_reduce_host_output(out, TEST_BYTES(out))),
+  expect_error(ocl_reduce_windows(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                  ocl_reduce_host_input(in, TEST_BYTES(in)), 8, 0,
+                                  ocl_reduce_host_output(out, TEST_BYTES(out))),
                OCL_REDUCE_ERROR_BAD_WINDOW, ctx, "window = 0");
-  expect_error(ocl_reduce_windows(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(in, TEST_BYTES(in)),
-                                  8, 9, ocl_reduce_host_output(out, TEST_BYTES(out))),
+  expect_error(ocl_reduce_windows(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                  ocl_reduce_host_input(in, TEST_BYTES(in)), 8, 9,
+                                  ocl_reduce_host_output(out, TEST_BYTES(out))),
                OCL_REDUCE_ERROR_BAD_WINDOW, ctx, "window = 9, count = 8");
-  expect_error(ocl_reduce_windows(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(in, TEST_BYTES(in)),
-                                  0, 1, ocl_reduce_host_output(out, TEST_BYTES(out))),
+  expect_error(ocl_reduce_windows(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                  ocl_reduce_host_input(in, TEST_BYTES(in)), 0, 1,
+                                  ocl_reduce_host_output(out, TEST_BYTES(out))),
                OCL_REDUCE_ERROR_BAD_WINDOW, ctx, "count = 0");
-  expect_error(ocl_reduce_windows(ctx, OCL_REDUCE_XOR, OCL_REDUCE_F32, ocl_reduce_host_input(in, TEST_BYTES(in)),
-                                  8, 3, ocl_reduce_host_output(out, TEST_BYTES(out))),
+  expect_error(ocl_reduce_windows(ctx, OCL_REDUCE_XOR, OCL_REDUCE_F32,
+                                  ocl_reduce_host_input(in, TEST_BYTES(in)), 8, 3,
+                                  ocl_reduce_host_output(out, TEST_BYTES(out))),
                OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, ctx, "xor");
-  expect_error(ocl_reduce_windows(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(NULL, 0),
-                                  8, 3, ocl_reduce_host_output(out, TEST_BYTES(out))),
+  expect_error(ocl_reduce_windows(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                  ocl_reduce_host_input(NULL, 0), 8, 3,
+                                  ocl_reduce_host_output(out, TEST_BYTES(out))),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "input");
-  expect_error(ocl_reduce_windows(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(in, TEST_BYTES(in)),
-                                  8, 3, ocl_reduce_host_output(NULL, 0)),
+  expect_error(ocl_reduce_windows(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                  ocl_reduce_host_input(in, TEST_BYTES(in)), 8, 3,
+                                  ocl_reduce_host_output(NULL, 0)),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, ctx, "results");
   /* Buffers: results beyond the buffer, and results over the input. */
   ocl_reduce_buffer *buf = NULL;
   assert_int_equal(ocl_reduce_buffer_create(ctx, 16 * sizeof(float), &buf), OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_write( buf, 0, in, sizeof in), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(buf, 0, in, sizeof in), OCL_REDUCE_OK);
   expect_error(ocl_reduce_windows(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
                                   ocl_reduce_buffer_input(buf, 0), 8, 3,
                                   ocl_reduce_buffer_output(buf, 12)),

@@ -70,9 +70,12 @@ int cmd_demo(int argc, char **argv) {
   }
   int32_t sum = 0, max = 0;
   float min = 0;
-  if ((s = ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, ints, N, &sum, sizeof sum)) != OCL_REDUCE_OK ||
-      (s = ocl_reduce(ctx, OCL_REDUCE_MAX, OCL_REDUCE_I32, ints, N, &max, sizeof max)) != OCL_REDUCE_OK ||
-      (s = ocl_reduce(ctx, OCL_REDUCE_MIN, OCL_REDUCE_F32, floats, N, &min, sizeof min)) != OCL_REDUCE_OK) {
+  if ((s = ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, ints, N, &sum, sizeof sum)) !=
+          OCL_REDUCE_OK ||
+      (s = ocl_reduce(ctx, OCL_REDUCE_MAX, OCL_REDUCE_I32, ints, N, &max, sizeof max)) !=
+          OCL_REDUCE_OK ||
+      (s = ocl_reduce(ctx, OCL_REDUCE_MIN, OCL_REDUCE_F32, floats, N, &min, sizeof min)) !=
+          OCL_REDUCE_OK) {
     failures = tool_fail("reducing host memory", s, ctx);
     goto done;
   }
@@ -87,9 +90,9 @@ int cmd_demo(int argc, char **argv) {
   /* Device-resident: upload once, reduce as often as needed. */
   ocl_reduce_buffer *buf = NULL;
   if ((s = ocl_reduce_buffer_create(ctx, N * sizeof *ints, &buf)) != OCL_REDUCE_OK ||
-      (s = ocl_reduce_buffer_write( buf, 0, ints, N * sizeof *ints)) != OCL_REDUCE_OK ||
-      (s = ocl_reduce_into(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, ocl_reduce_buffer_input(buf, 1), N - 1, ocl_reduce_host_output(&sum, sizeof sum))) !=
-          OCL_REDUCE_OK) {
+      (s = ocl_reduce_buffer_write(buf, 0, ints, N * sizeof *ints)) != OCL_REDUCE_OK ||
+      (s = ocl_reduce_into(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, ocl_reduce_buffer_input(buf, 1),
+                           N - 1, ocl_reduce_host_output(&sum, sizeof sum))) != OCL_REDUCE_OK) {
     failures = tool_fail("reducing device memory", s, ctx);
     ocl_reduce_buffer_destroy(buf);
     goto done;

@@ -165,11 +165,14 @@ static FILE *open_input(const char *path, int binary) {
 static int parse_args(int argc, char **argv, ocl_reduce_op *op, ocl_reduce_type *type,
                       ocl_reduce_determinism *determinism, int *binary, int *verbose,
                       const char **path) {
-  static const struct option longs[] = {
-      {"op", required_argument, NULL, 'o'},     {"type", required_argument, NULL, 't'},
-      {"binary", no_argument, NULL, 'b'},       {"device", required_argument, NULL, 'd'},
-      {"verbose", no_argument, NULL, 'v'},      {"help", no_argument, NULL, 'h'},
-      {"determinism", required_argument, NULL, 'D'}, {NULL, 0, NULL, 0}};
+  static const struct option longs[] = {{"op", required_argument, NULL, 'o'},
+                                        {"type", required_argument, NULL, 't'},
+                                        {"binary", no_argument, NULL, 'b'},
+                                        {"device", required_argument, NULL, 'd'},
+                                        {"verbose", no_argument, NULL, 'v'},
+                                        {"help", no_argument, NULL, 'h'},
+                                        {"determinism", required_argument, NULL, 'D'},
+                                        {NULL, 0, NULL, 0}};
   optind = 1;
   opterr = 0;
   for (int c; (c = getopt_long(argc, argv, ":o:t:bd:vh", longs, NULL)) != -1;) {

@@ -56,8 +56,8 @@ typedef struct named_field {
   int is_type;
 } named_field;
 
-static ocl_reduce_status check_desc(const ocl_reduce_operator_desc *d,
-                                    const named_field *names, size_t count) {
+static ocl_reduce_status check_desc(const ocl_reduce_operator_desc *d, const named_field *names,
+                                    size_t count) {
   ORX_CHECK_ARG(NULL, d->source && d->source[0], "%s: desc->source is %s", function,
                 d->source ? "empty" : "NULL");
   for (size_t i = 0; i < count; i++) {
@@ -85,12 +85,11 @@ ocl_reduce_status ocl_reduce_operator_create(const ocl_reduce_operator_desc *des
                                              ocl_reduce_operator **out) {
   ORX_CHECK_ARG(NULL, out, "%s: out is NULL", function);
   ORX_CHECK_ARG(NULL, desc, "%s: desc is NULL", function);
-  ORX_CHECK_ARG(NULL,
-                desc->struct_size >= sizeof *desc &&
-                    desc->struct_size <= OCL_REDUCE_STRUCT_SIZE_MAX,
-                "%s: desc->struct_size is %zu, not sizeof(ocl_reduce_operator_desc) (%zu): start "
-                "from OCL_REDUCE_OPERATOR_DESC_INIT",
-                function, desc->struct_size, sizeof *desc);
+  ORX_CHECK_ARG(
+      NULL, desc->struct_size >= sizeof *desc && desc->struct_size <= OCL_REDUCE_STRUCT_SIZE_MAX,
+      "%s: desc->struct_size is %zu, not sizeof(ocl_reduce_operator_desc) (%zu): start "
+      "from OCL_REDUCE_OPERATOR_DESC_INIT",
+      function, desc->struct_size, sizeof *desc);
   const named_field names[] = {
       {"element_type", desc->element_type, 1}, {"state_type", desc->state_type, 1},
       {"identity", desc->identity, 0},         {"map", desc->map, 0},

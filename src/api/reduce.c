@@ -35,8 +35,8 @@ ocl_reduce_status ocl_reduce(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_redu
   ORX_CHECK_ARG(ctx, input || count == 0, "%s: input is NULL and count is %zu", function, count);
   /* The convenience takes count elements at input as the caller's own size of it. */
   ORX_CHECK_ARG(ctx, count <= SIZE_MAX / call.elem,
-                "%s: input: %zu elements of %zu bytes are more bytes than size_t counts",
-                function, count, call.elem);
+                "%s: input: %zu elements of %zu bytes are more bytes than size_t counts", function,
+                count, call.elem);
   const ocl_reduce_input in_desc = ocl_reduce_host_input(input, count * call.elem);
   const ocl_reduce_output out_desc = ocl_reduce_host_output(result, result_bytes);
   orx_io in, out;

@@ -36,8 +36,8 @@ size_t ocl_reduce_state_size(const ocl_reduce_context *ctx, ocl_reduce_op op,
     return ocl_reduce_result_size(op, type);
   if (!orx_type_valid(type) || orx_op_type_refusal(id, type))
     return 0;
-  const int cross_device = ctx && ctx->determinism == OCL_REDUCE_CROSS_DEVICE &&
-                           id == ORX_OP_SUM && orx_type_is_float(type);
+  const int cross_device = ctx && ctx->determinism == OCL_REDUCE_CROSS_DEVICE && id == ORX_OP_SUM &&
+                           orx_type_is_float(type);
   return orx_state_facts_of(cross_device ? ORX_OP_SUM_REPRODUCIBLE : id, type).state_bytes;
 }
 
@@ -49,8 +49,7 @@ ocl_reduce_status ocl_reduce_partial(ocl_reduce_context *ctx, ocl_reduce_op op,
 }
 
 ocl_reduce_status ocl_reduce_merge(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type type,
-                                   ocl_reduce_input states, size_t count,
-                                   ocl_reduce_output state) {
+                                   ocl_reduce_input states, size_t count, ocl_reduce_output state) {
   return run(ctx, "ocl_reduce_merge", op, type, ORX_STAGE_MERGE, states, count, 0, state);
 }
 

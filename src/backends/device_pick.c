@@ -102,8 +102,8 @@ ocl_reduce_status orx_pick_device(ocl_reduce_context *ctx, const orx_device_entr
   return status;
 }
 
-void orx_format_selector(ocl_reduce_backend backend, unsigned platform_index,
-                         unsigned device_index, char *out, size_t capacity) {
+void orx_format_selector(ocl_reduce_backend backend, unsigned platform_index, unsigned device_index,
+                         char *out, size_t capacity) {
   if (backend == OCL_REDUCE_BACKEND_CUDA)
     snprintf(out, capacity, "cuda:%u", device_index);
   else

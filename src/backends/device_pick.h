@@ -27,7 +27,7 @@ ocl_reduce_status orx_pick_device(ocl_reduce_context *ctx, const orx_device_entr
                                   size_t count, const char *selector, size_t *index);
 
 /* Writes the selector that names a device: "cuda:N" for the CUDA backend, "P:D" otherwise. */
-void orx_format_selector(ocl_reduce_backend backend, unsigned platform_index,
-                         unsigned device_index, char *out, size_t capacity);
+void orx_format_selector(ocl_reduce_backend backend, unsigned platform_index, unsigned device_index,
+                         char *out, size_t capacity);
 
 #endif /* ORX_DEVICE_PICK_H */

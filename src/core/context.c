@@ -8,13 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/context.h"
 #include "backends/device_pick.h"
+#include "core/context.h"
 #include "core/user_operator.h"
 
 /* ---- Options and environment ------------------------------------------------------------------
  */
-
 
 /* The settings a context is created with, after options and environment are merged. */
 typedef struct settings {
@@ -37,8 +36,8 @@ typedef struct keyword {
 
 /* Looks `text` up in `words` (case-insensitive); on no match, names the variable and the choices.
  */
-static ocl_reduce_status parse_keyword(const char *variable, const char *text,
-                                       const keyword *words, size_t count, int *value) {
+static ocl_reduce_status parse_keyword(const char *variable, const char *text, const keyword *words,
+                                       size_t count, int *value) {
   for (size_t i = 0; i < count; i++) {
     if (strlen(text) == strlen(words[i].word) && orx_strcasestr(text, words[i].word)) {
       *value = words[i].value;
@@ -103,15 +102,15 @@ static ocl_reduce_status read_settings(const ocl_reduce_options *opts, settings 
     return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "opts->backend: unknown value %d",
                     (int)opts->backend);
   if ((unsigned)opts->determinism > OCL_REDUCE_CROSS_DEVICE)
-    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
-                    "opts->determinism: unknown value %d", (int)opts->determinism);
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "opts->determinism: unknown value %d",
+                    (int)opts->determinism);
 
   memset(s, 0, sizeof *s);
   const char *text;
   int value = 0;
   if ((text = orx_env("OCL_REDUCE_LOG")) != NULL)
-    ORX_FORWARD(parse_keyword("OCL_REDUCE_LOG", text, log_levels, ORX_ARRAY_SIZE(log_levels),
-                              &value));
+    ORX_FORWARD(
+        parse_keyword("OCL_REDUCE_LOG", text, log_levels, ORX_ARRAY_SIZE(log_levels), &value));
   s->device = opts->device ? opts->device : orx_env("OCL_REDUCE_DEVICE");
   s->path = opts->path;
   s->subgroup_impl = opts->subgroup_impl;
@@ -147,8 +146,8 @@ static ocl_reduce_status read_settings(const ocl_reduce_options *opts, settings 
   if (s->backend == OCL_REDUCE_BACKEND_DEFAULT) {
     s->backend = OCL_REDUCE_BACKEND_AUTO;
     if ((text = orx_env("OCL_REDUCE_BACKEND")) != NULL) {
-      ORX_FORWARD(parse_keyword("OCL_REDUCE_BACKEND", text, backends, ORX_ARRAY_SIZE(backends),
-                                &value));
+      ORX_FORWARD(
+          parse_keyword("OCL_REDUCE_BACKEND", text, backends, ORX_ARRAY_SIZE(backends), &value));
       s->backend = (ocl_reduce_backend)value;
     }
   }
@@ -244,16 +243,16 @@ static ocl_reduce_status open_context(ocl_reduce_context *ctx, const settings *s
   ocl_reduce_status status = orx_plan_path(&ctx->caps, s->path, s->subgroup_impl, &t->path,
                                            &t->subgroup_impl, &requirement);
   if (status != OCL_REDUCE_OK)
-    return orx_fail(ctx, status,
-                    "the %s path with subgroup implementation '%s' needs %s, which device '%s' "
-                    "(%s) does not offer",
-                    orx_path_name(s->path == OCL_REDUCE_PATH_AUTO ? OCL_REDUCE_PATH_SUBGROUP
-                                                                  : s->path),
-                    orx_subgroup_impl_name(s->subgroup_impl), requirement, ctx->caps.device_name,
-                    ctx->caps.platform_name);
-  orx_log("context on %u:%u %s / %s, %s path, subgroup implementation %s",
-          ctx->caps.platform_index, ctx->caps.device_index, ctx->caps.platform_name,
-          ctx->caps.device_name, orx_path_name(t->path), orx_subgroup_impl_name(t->subgroup_impl));
+    return orx_fail(
+        ctx, status,
+        "the %s path with subgroup implementation '%s' needs %s, which device '%s' "
+        "(%s) does not offer",
+        orx_path_name(s->path == OCL_REDUCE_PATH_AUTO ? OCL_REDUCE_PATH_SUBGROUP : s->path),
+        orx_subgroup_impl_name(s->subgroup_impl), requirement, ctx->caps.device_name,
+        ctx->caps.platform_name);
+  orx_log("context on %u:%u %s / %s, %s path, subgroup implementation %s", ctx->caps.platform_index,
+          ctx->caps.device_index, ctx->caps.platform_name, ctx->caps.device_name,
+          orx_path_name(t->path), orx_subgroup_impl_name(t->subgroup_impl));
   return OCL_REDUCE_OK;
 }
 
@@ -266,8 +265,7 @@ ocl_reduce_status orx_context_create(const ocl_reduce_options *opts, orx_native_
   ORX_FORWARD(read_settings(opts, &s));
   ocl_reduce_context *ctx = calloc(1, sizeof *ctx);
   if (!ctx)
-    return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory",
-                    function);
+    return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", function);
   atomic_init(&ctx->references, 1); /* the application's */
   ocl_reduce_status status = open_context(ctx, &s, &queue);
   if (status != OCL_REDUCE_OK) {
@@ -305,8 +303,8 @@ void orx_context_device(const ocl_reduce_context *ctx, orx_device_facts *facts) 
   facts->device_index = ctx->caps.device_index;
   facts->platform_name = ctx->caps.platform_name;
   facts->device_name = ctx->caps.device_name;
-  orx_format_selector(facts->backend, facts->platform_index, facts->device_index,
-                      facts->selector, sizeof facts->selector);
+  orx_format_selector(facts->backend, facts->platform_index, facts->device_index, facts->selector,
+                      sizeof facts->selector);
 }
 
 int orx_context_same_device(const ocl_reduce_context *a, const ocl_reduce_context *b) {

@@ -10,8 +10,8 @@
 #include <stdint.h>
 
 #include "backends/backend.h"
-#include "core/disk_cache.h"
 #include "core/context_facts.h"
+#include "core/disk_cache.h"
 #include "core/errors.h"
 #include "core/memory.h"
 #include "core/planner.h"

@@ -17,7 +17,7 @@ typedef struct orx_device_facts {
   ocl_reduce_device_type type;
   unsigned platform_index, device_index;
   const char *platform_name, *device_name; /* the context's own strings */
-  char selector[32];                        /* "P:D" or "cuda:N" (OCL_REDUCE_DEVICE syntax) */
+  char selector[32];                       /* "P:D" or "cuda:N" (OCL_REDUCE_DEVICE syntax) */
 } orx_device_facts;
 void orx_context_device(const ocl_reduce_context *ctx, orx_device_facts *facts);
 /* Whether two contexts run on the same physical device (through the same backend). */

@@ -72,8 +72,7 @@ void orx_error_append(ocl_reduce_context *ctx, const char *text) {
 const char *orx_status_name(ocl_reduce_status status) {
   switch (status) {
 #define ORX_STATUS_NAME(name, code, text)                                                          \
-  case OCL_REDUCE_##name:                                                                          \
-    return "OCL_REDUCE_" #name;
+  case OCL_REDUCE_##name: return "OCL_REDUCE_" #name;
     OCL_REDUCE_STATUS_MAP(ORX_STATUS_NAME)
 #undef ORX_STATUS_NAME
   }
@@ -83,8 +82,7 @@ const char *orx_status_name(ocl_reduce_status status) {
 const char *orx_status_text(ocl_reduce_status status) {
   switch (status) {
 #define ORX_STATUS_TEXT(name, code, text)                                                          \
-  case OCL_REDUCE_##name:                                                                          \
-    return text;
+  case OCL_REDUCE_##name: return text;
     OCL_REDUCE_STATUS_MAP(ORX_STATUS_TEXT)
 #undef ORX_STATUS_TEXT
   }

@@ -54,9 +54,7 @@ int orx_type_is_float(ocl_reduce_type type) {
   return orx_type_valid(type) && ORX_TYPE_IS_FLOAT_OF(type);
 }
 
-unsigned orx_op_flags(orx_op_id op) {
-  return orx_op_valid(op) ? (unsigned)ORX_OP_FLAGS_OF(op) : 0;
-}
+unsigned orx_op_flags(orx_op_id op) { return orx_op_valid(op) ? (unsigned)ORX_OP_FLAGS_OF(op) : 0; }
 
 size_t orx_type_size(ocl_reduce_type type) {
   return orx_type_valid(type) ? (size_t)ORX_TYPE_BYTES_OF(type) : 0;
@@ -90,14 +88,11 @@ orx_state_facts orx_state_facts_of(orx_op_id op, ocl_reduce_type type) {
   case ORX_OP_ARGMIN:
   case ORX_OP_ARGMAX: /* ocl_reduce_arg */
     return (orx_state_facts){16, 8, 16, type == OCL_REDUCE_F64};
-  case ORX_OP_MINMAX:
-    return (orx_state_facts){2 * size, size, 2 * size, type == OCL_REDUCE_F64};
-  case ORX_OP_SUM_WIDE:
-    return (orx_state_facts){8, 8, 8, type == OCL_REDUCE_F32};
+  case ORX_OP_MINMAX: return (orx_state_facts){2 * size, size, 2 * size, type == OCL_REDUCE_F64};
+  case ORX_OP_SUM_WIDE: return (orx_state_facts){8, 8, 8, type == OCL_REDUCE_F32};
   case ORX_OP_SUM_COMPENSATED: /* {sum, error}, the result their sum */
     return (orx_state_facts){2 * size, size, size, type == OCL_REDUCE_F64};
-  case ORX_OP_MEAN_VAR: /* ocl_reduce_moments */
-    return (orx_state_facts){24, 8, 24, 1};
+  case ORX_OP_MEAN_VAR: /* ocl_reduce_moments */ return (orx_state_facts){24, 8, 24, 1};
   case ORX_OP_SUM_REPRODUCIBLE: /* {bin, flags, 4 folds of 64 bits}, the result a float */
     return (orx_state_facts){40, 8, size, type == OCL_REDUCE_F64};
   default:

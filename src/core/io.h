@@ -17,13 +17,13 @@
  * operator compiled and probed on ctx) and as ctx runs it (SUM on floats is SUM_REPRODUCIBLE
  * under OCL_REDUCE_CROSS_DEVICE). */
 typedef struct orx_op_call {
-  orx_operator op;       /* what the planner is given */
-  orx_op_id builtin;     /* the built-in id as ctx runs it; -1 for a user operator */
-  ocl_reduce_type type;  /* the elements: the call's type, or the user operator's (ORX_CUSTOM) */
-  size_t elem;           /* bytes of one element */
-  size_t result_bytes;   /* bytes of one result */
-  size_t state_bytes;    /* bytes of one state (ocl_reduce_partial) */
-  const char *name;      /* for messages: "sum", or the user operator's name */
+  orx_operator op;      /* what the planner is given */
+  orx_op_id builtin;    /* the built-in id as ctx runs it; -1 for a user operator */
+  ocl_reduce_type type; /* the elements: the call's type, or the user operator's (ORX_CUSTOM) */
+  size_t elem;          /* bytes of one element */
+  size_t result_bytes;  /* bytes of one result */
+  size_t state_bytes;   /* bytes of one state (ocl_reduce_partial) */
+  const char *name;     /* for messages: "sum", or the user operator's name */
 } orx_op_call;
 ocl_reduce_status orx_resolve_op(ocl_reduce_context *ctx, const char *function, ocl_reduce_op op,
                                  ocl_reduce_type type, orx_op_call *call);

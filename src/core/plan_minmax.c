@@ -13,8 +13,7 @@
  * 0.80x as vectors of long; CUDA f32 unchanged (0.93x), f64 0.99 -> 0.82x. PoCL 3.1, 2 cores,
  * f32 max of 2^24: floats 25 GB/s, keys per component 16, whole vectors 45 (OpenMP 48). */
 int orx_plan_float_keys(const orx_target *target, const orx_plan *plan) {
-  if (!orx_type_is_float(plan->type) ||
-      (plan->op.id != ORX_OP_MIN && plan->op.id != ORX_OP_MAX))
+  if (!orx_type_is_float(plan->type) || (plan->op.id != ORX_OP_MIN && plan->op.id != ORX_OP_MAX))
     return 0;
   if (target->forced.float_keys >= 0)
     return target->forced.float_keys;

@@ -192,7 +192,7 @@ typedef struct orx_request {
   orx_entry entry;
   ocl_reduce_type type;     /* the element type of the input */
   orx_operator op;          /* REDUCE, SEGMENTS */
-  const orx_op_id *ops; /* MULTI: op_count operators */
+  const orx_op_id *ops;     /* MULTI: op_count operators */
   unsigned op_count;
   orx_seg_shape shape;      /* SEGMENTS */
   orx_win_shape windows;    /* WINDOWS */

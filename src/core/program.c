@@ -136,8 +136,10 @@ static ocl_reduce_status build(ocl_reduce_context *ctx, const orx_plan *plan, or
   if (status == OCL_REDUCE_OK && plan->policy.subgroup_impl == OCL_REDUCE_SUBGROUP_NV_PTX)
     built->subgroup_size = ctx->caps.nv_warp_size;
   orx_log("%s %s for %s (%s) %s %.1f ms",
-          status != OCL_REDUCE_OK ? "failed to build" : from_disk ? "loaded" : "built", text.entry,
-          element_name(plan->type), orx_subgroup_impl_name(plan->policy.subgroup_impl),
+          status != OCL_REDUCE_OK ? "failed to build"
+          : from_disk             ? "loaded"
+                                  : "built",
+          text.entry, element_name(plan->type), orx_subgroup_impl_name(plan->policy.subgroup_impl),
           status != OCL_REDUCE_OK ? "after" : "in", 1e3 * (seconds_now() - start));
   orx_program_text_free(&text);
   return status;

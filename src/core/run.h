@@ -25,9 +25,9 @@ ocl_reduce_status orx_run_call(ocl_reduce_context *ctx, const orx_op_call *call,
                                const orx_io *in, size_t count, uint64_t first, const orx_io *out);
 
 /* Reduces count > 0 elements of `in` with op_count operators into op_count results. */
-ocl_reduce_status orx_run_multi(ocl_reduce_context *ctx, const orx_op_id *ops,
-                                size_t op_count, ocl_reduce_type type, const orx_io *in,
-                                size_t count, const orx_io *out);
+ocl_reduce_status orx_run_multi(ocl_reduce_context *ctx, const orx_op_id *ops, size_t op_count,
+                                ocl_reduce_type type, const orx_io *in, size_t count,
+                                const orx_io *out);
 
 /* A segmented call, checked. */
 typedef struct orx_seg_call {

@@ -33,8 +33,7 @@ ocl_reduce_status orx_run_reduce(ocl_reduce_context *ctx, const orx_request *req
 }
 
 ocl_reduce_status orx_run_call(ocl_reduce_context *ctx, const orx_op_call *call, orx_stage stage,
-                               const orx_io *in, size_t count, uint64_t first,
-                               const orx_io *out) {
+                               const orx_io *in, size_t count, uint64_t first, const orx_io *out) {
   orx_request request = orx_op_request(call);
   request.stage = stage;
   if (count == 0 && !orx_operator_is_state(&request.op)) {
@@ -79,9 +78,9 @@ static ocl_reduce_status reduce_host_pieces(ocl_reduce_context *ctx, const orx_p
   return OCL_REDUCE_OK;
 }
 
-ocl_reduce_status orx_run_multi(ocl_reduce_context *ctx, const orx_op_id *ops,
-                                size_t op_count, ocl_reduce_type type, const orx_io *in,
-                                size_t count, const orx_io *out) {
+ocl_reduce_status orx_run_multi(ocl_reduce_context *ctx, const orx_op_id *ops, size_t op_count,
+                                ocl_reduce_type type, const orx_io *in, size_t count,
+                                const orx_io *out) {
   orx_call_begin(ctx);
   orx_request request;
   memset(&request, 0, sizeof request);

@@ -66,8 +66,7 @@ int orx_is_user_operator(ocl_reduce_op op) {
   /* Built-in values, small integers and misaligned values are no operators' addresses (which
    * malloc gave): only a plausible address is read. */
   const uintptr_t address = (uintptr_t)op;
-  return address > 4096 && address % _Alignof(max_align_t) == 0 &&
-         op->magic == ORX_OPERATOR_MAGIC;
+  return address > 4096 && address % _Alignof(max_align_t) == 0 && op->magic == ORX_OPERATOR_MAGIC;
 }
 
 /* Whether ctx has probed an operator of this hash. */

@@ -22,7 +22,6 @@ static uint64_t next_group_id(void) {
   return (uint64_t)atomic_fetch_add(&last, 1) + 1;
 }
 
-
 static int is_gpu_like(ocl_reduce_device_type type) {
   return type == OCL_REDUCE_DEVICE_GPU || type == OCL_REDUCE_DEVICE_ACCELERATOR;
 }
@@ -39,8 +38,8 @@ static ocl_reduce_status default_selectors(const ocl_reduce_options *opts, char 
   ocl_reduce_status status = OCL_REDUCE_OK;
   size_t total = 0, listed = 0;
   ocl_reduce_device_desc *all = NULL;
-  if (is_gpu_like(facts.type) &&
-      (status = ocl_reduce_devices(NULL, 0, &listed)) == OCL_REDUCE_OK && listed > 0) {
+  if (is_gpu_like(facts.type) && (status = ocl_reduce_devices(NULL, 0, &listed)) == OCL_REDUCE_OK &&
+      listed > 0) {
     all = calloc(listed, sizeof *all);
     if (!all)
       status = orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, FN_CREATE ": out of memory");
@@ -90,7 +89,7 @@ ocl_reduce_status ocl_reduce_group_create(const ocl_reduce_options *opts, const 
   /* Each context's creation checks the rest of opts (struct_size too). */
   ORX_CHECK_ARG(NULL, !opts || opts->struct_size == sizeof o,
                 FN_CREATE ": opts->struct_size is %zu, not sizeof(ocl_reduce_options) (%zu): start "
-                "from OCL_REDUCE_OPTIONS_INIT",
+                          "from OCL_REDUCE_OPTIONS_INIT",
                 opts ? opts->struct_size : 0, sizeof o);
   if (opts)
     o = *opts;
@@ -164,7 +163,8 @@ ocl_reduce_status ocl_reduce_group_create_from(ocl_reduce_context *const *contex
       ORX_CHECK_ARG(NULL, contexts[e] != contexts[d], "%s: contexts[%zu] is contexts[%zu]", fn, d,
                     e);
     /* The states of SUM are the reproducible sum's under CROSS_DEVICE: all or none. */
-    ORX_CHECK_ARG(NULL, orx_context_determinism(contexts[d]) == orx_context_determinism(contexts[0]),
+    ORX_CHECK_ARG(NULL,
+                  orx_context_determinism(contexts[d]) == orx_context_determinism(contexts[0]),
                   "%s: contexts[%zu]'s determinism differs from contexts[0]'s", fn, d);
   }
   ocl_reduce_group *g = group_new();

@@ -96,8 +96,7 @@ static ocl_reduce_status copy_all(const char *fn, const ocl_reduce_group_buffer 
   ORX_CHECK_ARG(NULL, host_from || host_to || buffer->count == 0, "%s: host is NULL", fn);
   ORX_CHECK_ARG(NULL, bytes >= buffer->count * buffer->element_size,
                 "%s: host is %zu bytes, and the buffer holds %zu (%zu elements of %zu bytes)", fn,
-                bytes, buffer->count * buffer->element_size, buffer->count,
-                buffer->element_size);
+                bytes, buffer->count * buffer->element_size, buffer->count, buffer->element_size);
   unsigned char run[OCL_REDUCE_GROUP_MAX_DEVICES] = {0};
   for (size_t d = 0; d < buffer->size; d++)
     run[d] = buffer->counts[d] > 0;

@@ -44,16 +44,16 @@ static ocl_reduce_status part_task(void *arg, size_t d) {
   const ocl_reduce_input in = part_input(c, d);
   if (c->segment_length) {
     const uint64_t first_segment = c->first[d] / c->segment_length;
-    const ocl_reduce_output out = ocl_reduce_host_output(c->out + first_segment * c->out_bytes,
-                                                         c->count[d] * c->out_bytes);
+    const ocl_reduce_output out =
+        ocl_reduce_host_output(c->out + first_segment * c->out_bytes, c->count[d] * c->out_bytes);
     return ocl_reduce_segments(ctx, c->op, c->type, in, c->count[d], c->segment_length, out);
   }
   /* The states of the parts that run, packed in device order. */
   size_t slot = 0;
   for (size_t e = 0; e < d; e++)
     slot += c->run[e];
-  const ocl_reduce_output state = ocl_reduce_host_output(c->out + slot * c->out_bytes,
-                                                         c->out_bytes);
+  const ocl_reduce_output state =
+      ocl_reduce_host_output(c->out + slot * c->out_bytes, c->out_bytes);
   return ocl_reduce_partial(ctx, c->op, c->type, in, c->count[d], c->first[d], state);
 }
 
@@ -68,8 +68,8 @@ static ocl_reduce_status check_operator(group_call *c) {
       return orx_fail(NULL, status, "%s (device %zu)", ocl_reduce_last_error(g->contexts[d]), d);
   }
   c->elem = call.elem;
-  c->out_bytes = c->segment_length ? call.result_bytes
-                                   : ocl_reduce_state_size(g->contexts[0], c->op, c->type);
+  c->out_bytes =
+      c->segment_length ? call.result_bytes : ocl_reduce_state_size(g->contexts[0], c->op, c->type);
   return OCL_REDUCE_OK;
 }
 
@@ -143,7 +143,8 @@ static ocl_reduce_status reduce_whole(group_call *c, size_t count, void *result,
     const ocl_reduce_input in =
         c->parts ? part_input(c, d) : ocl_reduce_host_input(&nothing, sizeof nothing);
     const ocl_reduce_output out = ocl_reduce_host_output(result, result_bytes);
-    const ocl_reduce_status status = ocl_reduce_into(g->contexts[d], c->op, c->type, in, count, out);
+    const ocl_reduce_status status =
+        ocl_reduce_into(g->contexts[d], c->op, c->type, in, count, out);
     if (status != OCL_REDUCE_OK)
       return orx_fail(NULL, status, "%s: device %zu (%s): %s", c->function, d,
                       orx_group_device_name(g, d), ocl_reduce_last_error(g->contexts[d]));
@@ -173,8 +174,7 @@ static ocl_reduce_status reduce_segments(group_call *c, size_t segment_count, vo
   ORX_CHECK_ARG(NULL, segment_count <= results_bytes / c->out_bytes,
                 "%s: results is %zu bytes, and %zu results of %zu bytes need %zu", c->function,
                 results_bytes, segment_count, c->out_bytes,
-                segment_count <= SIZE_MAX / c->out_bytes ? segment_count * c->out_bytes
-                                                         : SIZE_MAX);
+                segment_count <= SIZE_MAX / c->out_bytes ? segment_count * c->out_bytes : SIZE_MAX);
   if (c->segment_length == 0) {
     /* Identities only: one device writes them, reading nothing (a buffer input must still be
      * this group's, and hold nothing). */
@@ -200,9 +200,9 @@ static ocl_reduce_status reduce_segments(group_call *c, size_t segment_count, vo
   return orx_group_each(c->group, c->function, c->run, part_task, c);
 }
 
-static group_call make_call(const char *function, const ocl_reduce_group *group,
-                               ocl_reduce_op op, ocl_reduce_type type, ocl_reduce_group_input input,
-                               size_t segment_length) {
+static group_call make_call(const char *function, const ocl_reduce_group *group, ocl_reduce_op op,
+                            ocl_reduce_type type, ocl_reduce_group_input input,
+                            size_t segment_length) {
   group_call c;
   memset(&c, 0, sizeof c);
   c.function = function;

@@ -11,8 +11,8 @@
 #include <time.h>
 
 #include "core/context_facts.h"
-#include "core/planner.h"
 #include "core/errors.h"
+#include "core/planner.h"
 
 /* What a measurement reduces: 32 MiB of f32, large enough that a launch's fixed cost is a few
  * per cent of the time on a CPU and a GPU's host copy, small enough that a group takes

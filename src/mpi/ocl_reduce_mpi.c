@@ -165,8 +165,8 @@ static ocl_reduce_status reduce_parts(mpi_call *c, size_t count, void *result, s
   record_operator(&mine_record, c, bytes);
   const ocl_reduce_output state = ocl_reduce_host_output(mine_record.state, bytes);
   char own[160];
-  snprintf(own, sizeof own, "result_bytes is %zu, and one result of %s is %zu bytes",
-           result_bytes, ocl_reduce_op_name(c->op), needed);
+  snprintf(own, sizeof own, "result_bytes is %zu, and one result of %s is %zu bytes", result_bytes,
+           ocl_reduce_op_name(c->op), needed);
   if (!c->ctx)
     record_failure(&mine_record, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "ctx is NULL");
   else if (!result && receives)

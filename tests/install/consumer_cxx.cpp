@@ -41,11 +41,11 @@ int main() {
   if (s == OCL_REDUCE_OK)
     s = ocl_reduce(ctx, count, OCL_REDUCE_OP_ELEMENT, data.data(), data.size(), &counted,
                    sizeof counted);
-  const bool ok = s == OCL_REDUCE_OK && results[0] == 500500 && results[1] == 1000 &&
-                  counted == 1000;
+  const bool ok =
+      s == OCL_REDUCE_OK && results[0] == 500500 && results[1] == 1000 && counted == 1000;
   if (!ok)
-    std::fprintf(stderr, "consumer_cxx: %s, %d %d %d: %s\n", ocl_reduce_status_name(s),
-                 results[0], results[1], counted, ocl_reduce_last_error(ctx));
+    std::fprintf(stderr, "consumer_cxx: %s, %d %d %d: %s\n", ocl_reduce_status_name(s), results[0],
+                 results[1], counted, ocl_reduce_last_error(ctx));
   else
     std::printf("consumer_cxx: sum 500500, max 1000, a user operator counted 1000\n");
   ocl_reduce_operator_destroy(count);

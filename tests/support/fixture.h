@@ -50,8 +50,8 @@ void expect_error(ocl_reduce_status got, ocl_reduce_status expected, const ocl_r
 /* The bytes of an array, refused at compile time for a pointer (whose sizeof would be the
  * pointer's): the sizes the tests give the library are the memory's. */
 #define TEST_BYTES(array)                                                                          \
-  (sizeof(array) +                                                                                 \
-   0 * sizeof(char[1 - 2 * __builtin_types_compatible_p(__typeof__(array), __typeof__(&(array)[0]))]))
+  (sizeof(array) + 0 * sizeof(char[1 - 2 * __builtin_types_compatible_p(                           \
+                                               __typeof__(array), __typeof__(&(array)[0]))]))
 
 /* The text of a macro's value, so that messages naming the first unknown operator or type
  * follow OCL_REDUCE_BUILTIN_OPS and OCL_REDUCE_TYPE_COUNT as operators are added. */

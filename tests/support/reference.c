@@ -206,7 +206,9 @@ static test_reference reduce_int(const void *data, size_t n, ocl_reduce_op op,
   case T_PROD: acc = 1; break;
   case T_AND: acc = mask; break;
   case T_MIN: acc = is_signed ? (wide ? (uint64_t)INT64_MAX : (uint64_t)INT32_MAX) : mask; break;
-  case T_MAX: acc = is_signed ? (wide ? (uint64_t)INT64_MIN : (uint64_t)(uint32_t)INT32_MIN) : 0; break;
+  case T_MAX:
+    acc = is_signed ? (wide ? (uint64_t)INT64_MIN : (uint64_t)(uint32_t)INT32_MIN) : 0;
+    break;
   default: acc = 0; break;
   }
   for (size_t i = 0; i < n; i++) {
@@ -271,13 +273,9 @@ static test_reference reduce_float(const void *data, size_t n, ocl_reduce_op op,
       acc += x;
       magnitude += fabsl(x);
       break;
-    case T_PROD:
-      acc *= x;
-      break;
+    case T_PROD: acc *= x; break;
     case T_MIN:
-    case T_MAX:
-      acc = ieee_minmax(acc, x, op == OCL_REDUCE_MIN);
-      break;
+    case T_MAX: acc = ieee_minmax(acc, x, op == OCL_REDUCE_MIN); break;
     default:
       break;
     }

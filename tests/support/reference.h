@@ -37,8 +37,22 @@ typedef enum test_mode {
 
 /* The built-in operators' indices, OCL_REDUCE_BUILTIN_OP(i)'s i, for switch statements (operators
  * are pointer values, which C cannot switch on); test_op_index gives -1 for a user operator. */
-enum { T_SUM, T_PROD, T_MIN, T_MAX, T_AND, T_OR, T_XOR, T_ARGMIN, T_ARGMAX, T_MINMAX, T_SUM_WIDE,
-       T_SUM_COMPENSATED, T_MEAN_VAR, T_SUM_REPRODUCIBLE };
+enum {
+  T_SUM,
+  T_PROD,
+  T_MIN,
+  T_MAX,
+  T_AND,
+  T_OR,
+  T_XOR,
+  T_ARGMIN,
+  T_ARGMAX,
+  T_MINMAX,
+  T_SUM_WIDE,
+  T_SUM_COMPENSATED,
+  T_MEAN_VAR,
+  T_SUM_REPRODUCIBLE
+};
 int test_op_index(ocl_reduce_op op);
 
 const char *test_mode_name(test_mode mode);

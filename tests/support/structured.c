@@ -222,18 +222,12 @@ int test_structured_matches(const void *got, const void *data, size_t n, ocl_red
                             ocl_reduce_type type, char *why, size_t why_size) {
   switch (test_op_index(op)) {
   case T_ARGMIN:
-  case T_ARGMAX:
-    return check_arg(got, data, n, op, type, why, why_size);
-  case T_MINMAX:
-    return check_minmax(got, data, n, type, why, why_size);
-  case T_SUM_WIDE:
-    return check_sum_wide(got, data, n, type, why, why_size);
-  case T_SUM_COMPENSATED:
-    return check_sum_compensated(got, data, n, type, why, why_size);
-  case T_MEAN_VAR:
-    return check_mean_var(got, data, n, type, why, why_size);
-  case T_SUM_REPRODUCIBLE:
-    return check_sum_reproducible(got, data, n, type, why, why_size);
+  case T_ARGMAX: return check_arg(got, data, n, op, type, why, why_size);
+  case T_MINMAX: return check_minmax(got, data, n, type, why, why_size);
+  case T_SUM_WIDE: return check_sum_wide(got, data, n, type, why, why_size);
+  case T_SUM_COMPENSATED: return check_sum_compensated(got, data, n, type, why, why_size);
+  case T_MEAN_VAR: return check_mean_var(got, data, n, type, why, why_size);
+  case T_SUM_REPRODUCIBLE: return check_sum_reproducible(got, data, n, type, why, why_size);
   default:
     snprintf(why, why_size, "%s is not a structured operator", ocl_reduce_op_name(op));
     return 0;

@@ -58,8 +58,7 @@ static ocl_reduce_status build_program(ocl_reduce_context *ctx, orx_backend *be,
   if (code != CL_SUCCESS) {
     ocl_reduce_status status = orx_fail(
         ctx, code == CL_BUILD_PROGRAM_FAILURE ? OCL_REDUCE_ERROR_BUILD : OCL_REDUCE_ERROR_BACKEND,
-        "%s: clBuildProgram returned %s (%d)", orx_call_name(), orx_cl_error_name(code),
-        (int)code);
+        "%s: clBuildProgram returned %s (%d)", orx_call_name(), orx_cl_error_name(code), (int)code);
     char *log = build_log(be, p->program);
     if (log) {
       orx_error_append(ctx, "\nbuild log:\n");
