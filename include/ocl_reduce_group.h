@@ -135,6 +135,37 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_segments(ocl_reduce_group *gro
                                                            size_t segment_length, void *results,
                                                            size_t results_bytes);
 
+/* ocl_reduce_segments_offsets over the group: host input and host offsets (segment_count + 1
+ * uint64_t); each device takes a contiguous run of whole segments, cut where the elements before
+ * it reach its share; results_bytes of host memory receive every segment's result, in order. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_segments_offsets(
+    ocl_reduce_group *group, ocl_reduce_op op, ocl_reduce_type type, ocl_reduce_group_input input,
+    size_t segment_count, ocl_reduce_group_input offsets, void *results, size_t results_bytes);
+/* ocl_reduce_windows over the group, from host input: each device takes a contiguous run of the
+ * count - window + 1 results and reads its windows' elements (window - 1 of them shared with the
+ * next device); indices count from the input's start, so ARGMIN and user operators see the
+ * whole input's. Order-independent operators and order-preserving user operators give one
+ * device's bits; other float operators round as the device's kernel groups each window. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_windows(ocl_reduce_group *group,
+                                                          ocl_reduce_op op, ocl_reduce_type type,
+                                                          ocl_reduce_group_input input,
+                                                          size_t count, size_t window,
+                                                          void *results, size_t results_bytes);
+/* ocl_reduce_multi over the group: each operator spread over the devices in turn; result k at k
+ * times the largest result size of the operators. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_multi(ocl_reduce_group *group,
+                                                        const ocl_reduce_op *ops, size_t op_count,
+                                                        ocl_reduce_type type,
+                                                        ocl_reduce_group_input input, size_t count,
+                                                        void *results, size_t results_bytes);
+/* ocl_reduce_partial over the group: count elements (their first at index_base of the whole) to
+ * one state, the devices' states merged in device order. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_partial(ocl_reduce_group *group,
+                                                          ocl_reduce_op op, ocl_reduce_type type,
+                                                          ocl_reduce_group_input input,
+                                                          size_t count, uint64_t index_base,
+                                                          void *state, size_t state_bytes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -483,6 +483,151 @@ static void test_the_listed_devices(void **state) {
   ocl_reduce_group_destroy(g);
 }
 
+/* ---- Windows, offsets, multi and parts over the group --------------------------------------- */
+
+/* The operators whose results a group must give with the bits of one device: order-independent
+ * built-ins and an order-preserving user operator (kept in index order). */
+typedef struct form_case {
+  ocl_reduce_op op;
+  ocl_reduce_type type;
+  int ordered_user; /* the matrix product (test_ordered_descs[TEST_MATRIX]) */
+} form_case;
+
+static void *form_data(const form_case *f, size_t n, size_t *elem) {
+  *elem = f->ordered_user ? test_ordered_descs[TEST_MATRIX].element_size
+                          : ocl_reduce_type_size(f->type);
+  void *data = malloc(n * *elem + 1);
+  assert_non_null(data);
+  if (f->ordered_user)
+    test_ordered_fill(TEST_MATRIX, data, n);
+  else
+    test_fill(data, n, f->op, f->type, MODE_RANDOM);
+  return data;
+}
+
+static void test_windows_offsets_multi_and_parts_over_the_group(void **state) {
+  (void)state;
+  ocl_reduce_operator *matrix = NULL;
+  GROUP_OK(ocl_reduce_operator_create(&test_ordered_descs[TEST_MATRIX], &matrix), "matrix");
+  const form_case cases[] = {{OCL_REDUCE_SUM, OCL_REDUCE_I32, 0},
+                             {OCL_REDUCE_ARGMIN, OCL_REDUCE_F32, 0},
+                             {OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_F32, 0},
+                             {matrix, OCL_REDUCE_OP_ELEMENT, 1}};
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    const form_case *f = &cases[k];
+    const char *name = ocl_reduce_op_name(f->op);
+    const size_t n = 3000 + test_rng_below(MAX_ELEMENTS / 2), window = 1 + test_rng_below(60);
+    size_t elem = 0;
+    void *data = form_data(f, n, &elem);
+    const size_t r = ocl_reduce_result_size(f->op, f->type), n_out = n - window + 1;
+    unsigned char *one = malloc(n_out * r), *got = malloc(n_out * r);
+    assert_true(one && got);
+    /* Windows: the group's against one device's, bit for bit. */
+    GROUP_OK(ocl_reduce_windows(test_ctx, f->op, f->type, ocl_reduce_host_input(data, n * elem),
+                                n, window, ocl_reduce_host_output(one, n_out * r)),
+             name);
+    memset(got, 0xA5, n_out * r);
+    GROUP_OK(ocl_reduce_group_windows(group, f->op, f->type,
+                                      ocl_reduce_group_host_input(data, n * elem), n, window, got,
+                                      n_out * r),
+             name);
+    if (memcmp(one, got, n_out * r) != 0)
+      fail_msg("%s: windows of %zu over %zu elements: other bits than one device's", name,
+               window, n);
+    /* Segments by offsets (empty ones too): each segment whole on one device. */
+    const size_t count = 1 + test_rng_below(200);
+    uint64_t *offsets = malloc((count + 1) * sizeof *offsets);
+    assert_non_null(offsets);
+    offsets[0] = test_rng_below(5);
+    for (size_t s = 0; s < count; s++)
+      offsets[s + 1] = offsets[s] + (test_rng_below(4) == 0 ? 0 : test_rng_below(2 * n / count));
+    if (offsets[count] > n)
+      offsets[count] = n;
+    for (size_t s = count; s > 0; s--)
+      if (offsets[s - 1] > offsets[s])
+        offsets[s - 1] = offsets[s];
+    one = realloc(one, count * r);
+    got = realloc(got, count * r);
+    assert_true(one && got);
+    GROUP_OK(ocl_reduce_segments_offsets(
+                 test_ctx, f->op, f->type, ocl_reduce_host_input(data, n * elem), count,
+                 ocl_reduce_host_input(offsets, (count + 1) * sizeof *offsets),
+                 ocl_reduce_host_output(one, count * r)),
+             name);
+    GROUP_OK(ocl_reduce_group_segments_offsets(
+                 group, f->op, f->type, ocl_reduce_group_host_input(data, n * elem), count,
+                 ocl_reduce_group_host_input(offsets, (count + 1) * sizeof *offsets), got,
+                 count * r),
+             name);
+    if (memcmp(one, got, count * r) != 0)
+      fail_msg("%s: %zu segments by offsets: other bits than one device's", name, count);
+    /* Parts: elements [a, n) reduced over the group to one state (its first at index a), after
+     * [0, a) on one device, and the two combined: the whole array's result. */
+    const size_t a = test_rng_below(n), st = ocl_reduce_state_size(test_ctx, f->op, f->type);
+    unsigned char states[2 * MAX_RESULT], whole[MAX_RESULT], combined[MAX_RESULT];
+    GROUP_OK(ocl_reduce_partial(test_ctx, f->op, f->type, ocl_reduce_host_input(data, a * elem), a,
+                                0, ocl_reduce_host_output(states, st)),
+             name);
+    GROUP_OK(ocl_reduce_group_partial(
+                 group, f->op, f->type,
+                 ocl_reduce_group_host_input((const char *)data + a * elem, (n - a) * elem), n - a,
+                 a, states + st, st),
+             name);
+    GROUP_OK(ocl_reduce_final(test_ctx, f->op, f->type, ocl_reduce_host_input(states, 2 * st), 2,
+                              ocl_reduce_host_output(combined, r)),
+             name);
+    GROUP_OK(ocl_reduce(test_ctx, f->op, f->type, data, n, whole, r), name);
+    if (memcmp(whole, combined, r) != 0)
+      fail_msg("%s: parts over the group: not the whole array's result", name);
+    /* Multi: the operator twice (and MAX where the type has it), each as the group gives it. */
+    const ocl_reduce_op ops[3] = {f->op, f->ordered_user ? f->op : OCL_REDUCE_MAX, f->op};
+    unsigned char many[3 * MAX_RESULT], single[MAX_RESULT];
+    const size_t slot = r > ocl_reduce_result_size(ops[1], f->type)
+                            ? r
+                            : ocl_reduce_result_size(ops[1], f->type);
+    GROUP_OK(ocl_reduce_group_multi(group, ops, 3, f->type,
+                                    ocl_reduce_group_host_input(data, n * elem), n, many,
+                                    3 * slot),
+             name);
+    for (int m = 0; m < 3; m++) {
+      GROUP_OK(ocl_reduce_group_reduce(group, ops[m], f->type,
+                                       ocl_reduce_group_host_input(data, n * elem), n, single,
+                                       sizeof single),
+               name);
+      if (memcmp(many + m * slot, single, ocl_reduce_result_size(ops[m], f->type)) != 0)
+        fail_msg("%s: multi, operator %d: not the group's reduction", name, m);
+    }
+    free(offsets);
+    free(one);
+    free(got);
+    free(data);
+  }
+  /* What these forms refuse, saying why; nothing written. */
+  float x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, out[8] = {-7, -7, -7, -7, -7, -7, -7, -7};
+  expect_error(ocl_reduce_group_windows(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                        ocl_reduce_group_host_input(x, sizeof x), 8, 9, out,
+                                        sizeof out),
+               OCL_REDUCE_ERROR_BAD_WINDOW, NULL, "window = 9");
+  ocl_reduce_group_buffer *b = NULL;
+  GROUP_OK(ocl_reduce_group_buffer_create(group, sizeof(float), 8, 1, &b), "buffer");
+  expect_error(ocl_reduce_group_windows(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                        ocl_reduce_group_buffer_input(b), 8, 3, out, sizeof out),
+               OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, NULL, "give it host memory");
+  ocl_reduce_group_buffer_destroy(b);
+  expect_error(ocl_reduce_group_windows(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                        ocl_reduce_group_host_input(x, sizeof x), 8, 3, out,
+                                        5 * sizeof(float)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "results is 20 bytes");
+  const uint64_t decreasing[3] = {0, 5, 3};
+  expect_error(ocl_reduce_group_segments_offsets(
+                   group, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_group_host_input(x, sizeof x),
+                   2, ocl_reduce_group_host_input(decreasing, sizeof decreasing), out, sizeof out),
+               OCL_REDUCE_ERROR_BAD_OFFSETS, NULL, "offsets[2] = 3 is less than");
+  for (int i = 0; i < 8; i++)
+    assert_true(out[i] == -7.0f);
+  ocl_reduce_operator_destroy(matrix);
+}
+
 /* ---- Errors ---------------------------------------------------------------------------------- */
 
 static void test_bad_arguments_are_named_and_leave_results_alone(void **state) {
@@ -582,6 +727,7 @@ int main(void) {
           cmocka_unit_test(test_segments_are_cut_whole),
       cmocka_unit_test(test_reproducible_sum_does_not_depend_on_the_devices),
       cmocka_unit_test(test_user_operators_over_the_group),
+      cmocka_unit_test(test_windows_offsets_multi_and_parts_over_the_group),
       cmocka_unit_test(test_shares_cut_contiguous_parts),
       cmocka_unit_test(test_group_from_a_device_list),
       cmocka_unit_test(test_a_mixed_group),

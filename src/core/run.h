@@ -50,16 +50,25 @@ typedef struct orx_seg_call {
 ocl_reduce_status orx_run_segments(ocl_reduce_context *ctx, orx_seg_call *call);
 
 /* A sliding-window call, checked: count >= window >= 1 elements of `in`, count - window + 1
- * results of result_bytes each to `out`. */
+ * results of result_bytes each to `out`; element 0 of `in` has index first_index (what ARGMIN,
+ * ARGMAX and user operators' map see, and where the blocks of window elements are cut). */
 typedef struct orx_win_call {
   const char *function;
   orx_operator op;
   ocl_reduce_type type;
   size_t elem, result_bytes;
   size_t count, window;
+  uint64_t first_index;
   orx_io in, out;
 } orx_win_call;
 
 ocl_reduce_status orx_run_windows(ocl_reduce_context *ctx, const orx_win_call *call);
+
+/* ocl_reduce_windows with an index base: checks every argument as the entry point does (naming
+ * `function`), then runs. Groups run their devices' parts of the windows through it. */
+ocl_reduce_status orx_windows_checked(ocl_reduce_context *ctx, const char *function,
+                                      ocl_reduce_op op, ocl_reduce_type type,
+                                      const ocl_reduce_input *input, size_t count, size_t window,
+                                      uint64_t first_index, const ocl_reduce_output *results);
 
 #endif /* ORX_RUN_H */

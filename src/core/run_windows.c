@@ -47,7 +47,7 @@ static ocl_reduce_status launch_windows(ocl_reduce_context *ctx, const orx_win_c
   const orx_arg args[] = {
       {ORX_ARG_MEM, in_mem, 0},       {ORX_ARG_U64, NULL, in_offset},
       {ORX_ARG_U64, NULL, n_out},     {ORX_ARG_U64, NULL, c->window},
-      {ORX_ARG_U64, NULL, a},         {ORX_ARG_MEM, out_mem, 0},
+      {ORX_ARG_U64, NULL, c->first_index + a}, {ORX_ARG_MEM, out_mem, 0},
       {ORX_ARG_U64, NULL, out_index}, {ORX_ARG_MEM, suffixes, 0},
   };
   return orx_launch(ctx, k, groups, args, ORX_ARRAY_SIZE(args));
@@ -105,4 +105,32 @@ ocl_reduce_status orx_run_windows(ocl_reduce_context *ctx, const orx_win_call *c
     a = b;
   }
   return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status orx_windows_checked(ocl_reduce_context *ctx, const char *function,
+                                      ocl_reduce_op op, ocl_reduce_type type,
+                                      const ocl_reduce_input *input, size_t count, size_t window,
+                                      uint64_t first_index, const ocl_reduce_output *results) {
+  orx_win_call c;
+  memset(&c, 0, sizeof c);
+  c.function = function;
+  orx_op_call call;
+  ORX_FORWARD(orx_resolve_op(ctx, function, op, type, &call));
+  if (window == 0 || window > count)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_BAD_WINDOW,
+                    "%s: window = %zu, count = %zu: a window is 1 to count elements long",
+                    function, window, count);
+  c.type = call.type;
+  c.op = call.op;
+  c.elem = call.elem;
+  c.result_bytes = call.result_bytes;
+  c.count = count;
+  c.window = window;
+  c.first_index = first_index;
+  ORX_FORWARD(orx_resolve_output(ctx, function, "results", results, c.result_bytes,
+                                 count - window + 1, &c.out));
+  ORX_FORWARD(orx_resolve_input(ctx, function, "input", input, c.elem, count, &c.in));
+  ORX_FORWARD(orx_check_disjoint(ctx, function, "the input", &c.in, count * c.elem, &c.out,
+                                 (count - window + 1) * c.result_bytes, c.result_bytes, c.elem));
+  return orx_run_windows(ctx, &c);
 }

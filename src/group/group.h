@@ -40,6 +40,12 @@ typedef ocl_reduce_status (*orx_group_task)(void *arg, size_t device);
 ocl_reduce_status orx_group_each(const ocl_reduce_group *group, const char *function,
                                  const unsigned char *run, orx_group_task fn, void *arg);
 
+/* The operator on every device of the group (a user operator made ready on each), and the bytes
+ * of an element and of a result (group_run.c). */
+ocl_reduce_status orx_group_operator(const ocl_reduce_group *group, const char *function,
+                                     ocl_reduce_op op, ocl_reduce_type type, size_t *elem,
+                                     size_t *result_bytes);
+
 /* Device d's name, for messages. */
 static inline const char *orx_group_device_name(const ocl_reduce_group *group, size_t d) {
   orx_device_facts facts;

@@ -22,6 +22,8 @@ typedef struct group_call {
   ocl_reduce_group_input input;
   size_t elem;                                  /* bytes of an input element */
   size_t segment_length;                        /* segments; 0 for whole arrays */
+  uint64_t index_base;                          /* whole arrays: the index of element 0 */
+  int to_state;                                 /* whole arrays: one state, not the result */
   size_t out_bytes;                             /* a state (whole arrays) or a result (segments) */
   uint64_t first[OCL_REDUCE_GROUP_MAX_DEVICES]; /* each part's first element */
   uint64_t count[OCL_REDUCE_GROUP_MAX_DEVICES]; /* its elements, or its segments */
@@ -54,7 +56,8 @@ static ocl_reduce_status part_task(void *arg, size_t d) {
     slot += c->run[e];
   const ocl_reduce_output state =
       ocl_reduce_host_output(c->out + slot * c->out_bytes, c->out_bytes);
-  return ocl_reduce_partial(ctx, c->op, c->type, in, c->count[d], c->first[d], state);
+  return ocl_reduce_partial(ctx, c->op, c->type, in, c->count[d], c->index_base + c->first[d],
+                            state);
 }
 
 /* The operator on every device (a user operator made ready on each), and its sizes. */
@@ -130,11 +133,11 @@ static size_t only_device(const group_call *c) {
 static ocl_reduce_status reduce_whole(group_call *c, size_t count, void *result,
                                       size_t result_bytes) {
   ORX_FORWARD(check_operator(c));
-  ORX_CHECK_ARG(NULL, result, "%s: result is NULL", c->function);
-  const size_t needed = ocl_reduce_result_size(c->op, c->type);
-  ORX_CHECK_ARG(NULL, result_bytes >= needed,
-                "%s: result_bytes is %zu, and one result of %s is %zu bytes", c->function,
-                result_bytes, ocl_reduce_op_name(c->op), needed);
+  const char *name = c->to_state ? "state" : "result";
+  ORX_CHECK_ARG(NULL, result, "%s: %s is NULL", c->function, name);
+  const size_t needed = c->to_state ? c->out_bytes : ocl_reduce_result_size(c->op, c->type);
+  ORX_CHECK_ARG(NULL, result_bytes >= needed, "%s: %s_bytes is %zu, and one %s of %s is %zu bytes",
+                c->function, name, result_bytes, name, ocl_reduce_op_name(c->op), needed);
   ORX_FORWARD(check_and_cut(c, count));
   const ocl_reduce_group *g = c->group;
   if (c->parts <= 1) {
@@ -144,7 +147,9 @@ static ocl_reduce_status reduce_whole(group_call *c, size_t count, void *result,
         c->parts ? part_input(c, d) : ocl_reduce_host_input(&nothing, sizeof nothing);
     const ocl_reduce_output out = ocl_reduce_host_output(result, result_bytes);
     const ocl_reduce_status status =
-        ocl_reduce_into(g->contexts[d], c->op, c->type, in, count, out);
+        c->to_state
+            ? ocl_reduce_partial(g->contexts[d], c->op, c->type, in, count, c->index_base, out)
+            : ocl_reduce_into(g->contexts[d], c->op, c->type, in, count, out);
     if (status != OCL_REDUCE_OK)
       return orx_fail(NULL, status, "%s: device %zu (%s): %s", c->function, d,
                       orx_group_device_name(g, d), ocl_reduce_last_error(g->contexts[d]));
@@ -155,10 +160,12 @@ static ocl_reduce_status reduce_whole(group_call *c, size_t count, void *result,
     return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of memory", c->function);
   ocl_reduce_status status = orx_group_each(g, c->function, c->run, part_task, c);
   if (status == OCL_REDUCE_OK) {
-    /* The combine, in device order, on the first device. */
+    /* The combine, in device order, on the first device: to the result, or to one state. */
     const ocl_reduce_input states = ocl_reduce_host_input(c->out, c->parts * c->out_bytes);
     const ocl_reduce_output out = ocl_reduce_host_output(result, result_bytes);
-    status = ocl_reduce_final(g->contexts[0], c->op, c->type, states, c->parts, out);
+    status = c->to_state
+                 ? ocl_reduce_merge(g->contexts[0], c->op, c->type, states, c->parts, out)
+                 : ocl_reduce_final(g->contexts[0], c->op, c->type, states, c->parts, out);
     if (status != OCL_REDUCE_OK)
       orx_fail(NULL, status, "%s: combining on device 0 (%s): %s", c->function,
                orx_group_device_name(g, 0), ocl_reduce_last_error(g->contexts[0]));
@@ -231,4 +238,55 @@ ocl_reduce_status ocl_reduce_group_segments(ocl_reduce_group *group, ocl_reduce_
   ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
   group_call c = make_call(fn, group, op, type, input, segment_length);
   return reduce_segments(&c, segment_count, results, results_bytes);
+}
+
+ocl_reduce_status ocl_reduce_group_partial(ocl_reduce_group *group, ocl_reduce_op op,
+                                           ocl_reduce_type type, ocl_reduce_group_input input,
+                                           size_t count, uint64_t index_base, void *state,
+                                           size_t state_bytes) {
+  static const char fn[] = "ocl_reduce_group_partial";
+  ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
+  group_call c = make_call(fn, group, op, type, input, 0);
+  c.index_base = index_base;
+  c.to_state = 1;
+  return reduce_whole(&c, count, state, state_bytes);
+}
+
+ocl_reduce_status ocl_reduce_group_multi(ocl_reduce_group *group, const ocl_reduce_op *ops,
+                                         size_t op_count, ocl_reduce_type type,
+                                         ocl_reduce_group_input input, size_t count,
+                                         void *results, size_t results_bytes) {
+  static const char fn[] = "ocl_reduce_group_multi";
+  ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
+  ORX_CHECK_ARG(NULL, ops, "%s: ops is NULL", fn);
+  ORX_CHECK_ARG(NULL, op_count >= 1 && op_count <= OCL_REDUCE_MULTI_MAX_OPS,
+                "%s: op_count is %zu, not 1 .. %d", fn, op_count, OCL_REDUCE_MULTI_MAX_OPS);
+  ORX_CHECK_ARG(NULL, results, "%s: results is NULL", fn);
+  /* Result k at k * slot, as ocl_reduce_multi lays them out; each operator spreads over the
+   * devices on its own. */
+  size_t slot = 0;
+  for (size_t k = 0; k < op_count; k++) {
+    group_call c = make_call(fn, group, ops[k], type, input, 0);
+    ORX_FORWARD(check_operator(&c));
+    const size_t size = ocl_reduce_result_size(ops[k], type);
+    slot = size > slot ? size : slot;
+  }
+  ORX_CHECK_ARG(NULL, op_count <= results_bytes / slot,
+                "%s: results is %zu bytes, and %zu results in slots of %zu bytes need %zu", fn,
+                results_bytes, op_count, slot, op_count * slot);
+  for (size_t k = 0; k < op_count; k++) {
+    group_call c = make_call(fn, group, ops[k], type, input, 0);
+    ORX_FORWARD(reduce_whole(&c, count, (unsigned char *)results + k * slot, slot));
+  }
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status orx_group_operator(const ocl_reduce_group *group, const char *function,
+                                     ocl_reduce_op op, ocl_reduce_type type, size_t *elem,
+                                     size_t *result_bytes) {
+  group_call c = make_call(function, group, op, type, ocl_reduce_group_host_input(NULL, 0), 1);
+  ORX_FORWARD(check_operator(&c));
+  *elem = c.elem;
+  *result_bytes = c.out_bytes;
+  return OCL_REDUCE_OK;
 }
