@@ -73,10 +73,11 @@ int main(int argc, char **argv) {
         MPI_Barrier(MPI_COMM_WORLD);
         const double t0 = tool_now();
         if (way == 0) {
-          s = ocl_reduce_mpi_allreduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                                       ocl_reduce_buffer_input(data, 0), n, &results[0],
-                                       sizeof results[0],
-                                       MPI_COMM_WORLD);
+          s = ocl_reduce_mpi_allreduce(
+              ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+              ocl_reduce_buffer_input(data, 0), n,
+              ocl_reduce_host_output(&results[0], sizeof results[0]),
+              MPI_COMM_WORLD);
         } else {
           float mine = 0.0f;
           s = ocl_reduce_into(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_buffer_input(data, 0), n, ocl_reduce_host_output(&mine, sizeof mine));

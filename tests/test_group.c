@@ -86,14 +86,15 @@ static int teardown(void **state) {
 
 /* The group buffer of g holding data (n elements of elem bytes, cut in granules), checked by
  * reading it back. */
-static ocl_reduce_group_buffer *spread(ocl_reduce_group *g, const void *data, size_t n, size_t elem,
-                                       size_t granule, const char *what) {
-  ocl_reduce_group_buffer *b = NULL;
+static ocl_reduce_buffer *spread(ocl_reduce_group *g, const void *data,
+                                 size_t n, size_t elem, size_t granule,
+                                 const char *what) {
+  ocl_reduce_buffer *b = NULL;
   GROUP_OK(ocl_reduce_group_buffer_create(g, elem, n, granule, &b), what);
-  GROUP_OK(ocl_reduce_group_buffer_write(b, data, n * elem), what);
+  GROUP_OK(ocl_reduce_buffer_write(b, 0, data, n * elem), what);
   unsigned char *back = malloc(n * elem + 1);
   assert_non_null(back);
-  GROUP_OK(ocl_reduce_group_buffer_read(b, back, n * elem), what);
+  GROUP_OK(ocl_reduce_buffer_read(b, 0, back, n * elem), what);
   if (n && memcmp(back, data, n * elem) != 0)
     fail_msg("%s: the group buffer reads back other data than was written", what);
   free(back);
@@ -155,17 +156,19 @@ static void check_op_type(ocl_reduce_op op, ocl_reduce_type type) {
     unsigned char whole[MAX_RESULT], got[MAX_RESULT];
     if (ocl_reduce(test_ctx, op, type, data, n, whole, sizeof whole) != OCL_REDUCE_OK)
       fail_msg("%s: one device: %s", what, ocl_reduce_last_error(test_ctx));
-    GROUP_OK(ocl_reduce_group_reduce(group, op, type, ocl_reduce_group_host_input(data, n * elem),
-                                     n, got, sizeof got),
+    GROUP_OK(ocl_reduce_group_reduce(group, op, type,
+                                     ocl_reduce_host_input(data, n * elem), n,
+                                     ocl_reduce_host_output(got, sizeof got)),
              what);
     check_result(op, type, data, n, got, whole, what);
-    ocl_reduce_group_buffer *b = spread(group, data, n, elem, 1, what);
+    ocl_reduce_buffer *b = spread(group, data, n, elem, 1, what);
     memset(got, 0xA5, sizeof got);
-    GROUP_OK(ocl_reduce_group_reduce(group, op, type, ocl_reduce_group_buffer_input(b), n, got,
-                                     sizeof got),
+    GROUP_OK(ocl_reduce_group_reduce(group, op, type,
+                                     ocl_reduce_buffer_input(b, 0), n,
+                                     ocl_reduce_host_output(got, sizeof got)),
              what);
     check_result(op, type, data, n, got, whole, what);
-    ocl_reduce_group_buffer_destroy(b);
+    ocl_reduce_buffer_destroy(b);
     free(data);
   }
 }
@@ -190,15 +193,18 @@ static void check_segments(ocl_reduce_op op, ocl_reduce_type type, size_t length
   char what[128];
   snprintf(what, sizeof what, "%s %s, %zu segments of %zu", ocl_reduce_op_name(op),
            ocl_reduce_type_name(type), count, length);
-  GROUP_OK(ocl_reduce_group_segments(group, op, type,
-                                     ocl_reduce_group_host_input(data, count * length * elem),
-                                     count, length, got, count * result),
+  GROUP_OK(ocl_reduce_group_segments(
+               group, op, type,
+               ocl_reduce_host_input(data, count * length * elem), count,
+               length, ocl_reduce_host_output(got, count * result)),
            what);
-  ocl_reduce_group_buffer *b = spread(group, data, count * length, elem, length ? length : 1, what);
-  GROUP_OK(ocl_reduce_group_segments(group, op, type, ocl_reduce_group_buffer_input(b), count,
-                                     length, got_buffer, count * result),
+  ocl_reduce_buffer *b =
+      spread(group, data, count * length, elem, length ? length : 1, what);
+  GROUP_OK(ocl_reduce_group_segments(
+               group, op, type, ocl_reduce_buffer_input(b, 0), count, length,
+               ocl_reduce_host_output(got_buffer, count * result)),
            what);
-  ocl_reduce_group_buffer_destroy(b);
+  ocl_reduce_buffer_destroy(b);
   for (size_t s = 0; s < count; s++) {
     const unsigned char *segment = data + s * length * elem;
     for (int k = 0; k < 2; k++) {
@@ -243,8 +249,8 @@ static void test_reproducible_sum_does_not_depend_on_the_devices(void **state) {
       ocl_reduce_group *g = group_of(cross_members, devices);
       assert_non_null(g);
       GROUP_OK(ocl_reduce_group_reduce(g, OCL_REDUCE_SUM, type,
-                                       ocl_reduce_group_host_input(data, n * elem), n, got,
-                                       sizeof got),
+                                       ocl_reduce_host_input(data, n * elem), n,
+                                       ocl_reduce_host_output(got, sizeof got)),
                "cross_device sum");
       if (memcmp(got, one, elem) != 0)
         fail_msg("%s sum of %zu over %zu devices: other bits than one device's",
@@ -255,8 +261,8 @@ static void test_reproducible_sum_does_not_depend_on_the_devices(void **state) {
     const double weights[DEVICES] = {5.0, 0.0, 1.0};
     GROUP_OK(ocl_reduce_group_set_shares(cross_group, OCL_REDUCE_SHARES_HOST, weights), "shares");
     GROUP_OK(ocl_reduce_group_reduce(cross_group, OCL_REDUCE_SUM, type,
-                                     ocl_reduce_group_host_input(data, n * elem), n, got,
-                                     sizeof got),
+                                     ocl_reduce_host_input(data, n * elem), n,
+                                     ocl_reduce_host_output(got, sizeof got)),
              "cross_device sum");
     if (memcmp(got, one, elem) != 0)
       fail_msg("%s sum over shares 5:0:1: other bits than one device's",
@@ -286,14 +292,16 @@ static void test_user_operators_over_the_group(void **state) {
       else
         test_custom_fill((test_custom)w, data, segments * 100);
       for (int from_buffer = 0; from_buffer < 2; from_buffer++) {
-        ocl_reduce_group_buffer *b =
-            from_buffer ? spread(group, data, n, d->element_size, 1, name) : NULL;
-        GROUP_OK(ocl_reduce_group_reduce(group, op, OCL_REDUCE_OP_ELEMENT,
-                                         b ? ocl_reduce_group_buffer_input(b)
-                                           : ocl_reduce_group_host_input(data, n * d->element_size),
-                                         n, got, sizeof got),
+        ocl_reduce_buffer *b =
+            from_buffer ? spread(group, data, n, d->element_size, 1, name)
+                        : NULL;
+        GROUP_OK(ocl_reduce_group_reduce(
+                     group, op, OCL_REDUCE_OP_ELEMENT,
+                     b ? ocl_reduce_buffer_input(b, 0)
+                       : ocl_reduce_host_input(data, n * d->element_size),
+                     n, ocl_reduce_host_output(got, sizeof got)),
                  name);
-        ocl_reduce_group_buffer_destroy(b);
+        ocl_reduce_buffer_destroy(b);
         if (!ordered)
           test_custom_reference((test_custom)w, data, n, want);
         if (ordered ? !test_ordered_matches((test_ordered)w, data, n, got)
@@ -301,11 +309,13 @@ static void test_user_operators_over_the_group(void **state) {
           fail_msg("%s, %zu elements from %s: not the fold of the whole array", name, n,
                    from_buffer ? "a group buffer" : "host memory");
       }
-      GROUP_OK(ocl_reduce_group_segments(
-                   group, op, OCL_REDUCE_OP_ELEMENT,
-                   ocl_reduce_group_host_input(data, segments * 100 * d->element_size), segments,
-                   100, per_segment, segments * d->state_size),
-               name);
+      GROUP_OK(
+          ocl_reduce_group_segments(
+              group, op, OCL_REDUCE_OP_ELEMENT,
+              ocl_reduce_host_input(data, segments * 100 * d->element_size),
+              segments, 100,
+              ocl_reduce_host_output(per_segment, segments * d->state_size)),
+          name);
       for (size_t s = 0; s < segments; s++) {
         const void *segment = (const char *)data + s * 100 * d->element_size;
         const void *r = per_segment + s * d->state_size;
@@ -332,7 +342,7 @@ static void test_shares_cut_contiguous_parts(void **state) {
     assert_true(shares[d] > resident_weights[d] / 6.0 - 1e-3 &&
                 shares[d] < resident_weights[d] / 6.0 + 1e-3);
   /* 3:1:2 of 60000 elements in granules of 7 (1 KiB is 256 f32): contiguous, whole granules. */
-  ocl_reduce_group_buffer *b = NULL;
+  ocl_reduce_buffer *b = NULL;
   GROUP_OK(ocl_reduce_group_buffer_create(group, sizeof(float), 60004, 7, &b), "buffer");
   size_t next = 0;
   for (size_t d = 0; d < DEVICES; d++) {
@@ -347,7 +357,7 @@ static void test_shares_cut_contiguous_parts(void **state) {
     next += count;
   }
   assert_int_equal(next, 60004);
-  ocl_reduce_group_buffer_destroy(b);
+  ocl_reduce_buffer_destroy(b);
   /* 200 elements (800 bytes) are below the least part: the largest share takes them all. */
   GROUP_OK(ocl_reduce_group_buffer_create(group, sizeof(float), 200, 1, &b), "small buffer");
   for (size_t d = 0; d < DEVICES; d++) {
@@ -357,7 +367,7 @@ static void test_shares_cut_contiguous_parts(void **state) {
     assert_int_equal(count, d == 0 ? 200 : 0);
     assert_true((part != NULL) == (d == 0));
   }
-  ocl_reduce_group_buffer_destroy(b);
+  ocl_reduce_buffer_destroy(b);
 }
 
 /* ---- Making groups --------------------------------------------------------------------------- */
@@ -384,10 +394,11 @@ static void test_group_from_a_device_list(void **state) {
   assert_true(shares[0] == 0.5 && shares[1] == 0.5); /* one model: equal */
   assert_null(ocl_reduce_group_context(g, 2));
   int32_t data[3] = {1, 2, 3}, sum = 0;
-  GROUP_OK(ocl_reduce_group_reduce(g, OCL_REDUCE_SUM, OCL_REDUCE_I32,
-                                   ocl_reduce_group_host_input(data, TEST_BYTES(data)), 3, &sum,
-                                   sizeof sum),
-           list);
+  GROUP_OK(
+      ocl_reduce_group_reduce(g, OCL_REDUCE_SUM, OCL_REDUCE_I32,
+                              ocl_reduce_host_input(data, TEST_BYTES(data)), 3,
+                              ocl_reduce_host_output(&sum, sizeof sum)),
+      list);
   assert_int_equal(sum, 6);
   ocl_reduce_group_destroy(g);
 }
@@ -420,10 +431,11 @@ static void test_a_mixed_group(void **state) {
   assert_non_null(data);
   test_fill(data, n, OCL_REDUCE_SUM, OCL_REDUCE_I64, MODE_RANDOM);
   ocl_reduce_arg got, want;
-  GROUP_OK(ocl_reduce_group_reduce(g, OCL_REDUCE_ARGMAX, OCL_REDUCE_I64,
-                                   ocl_reduce_group_host_input(data, n * sizeof *data), n, &got,
-                                   sizeof got),
-           "argmax");
+  GROUP_OK(
+      ocl_reduce_group_reduce(g, OCL_REDUCE_ARGMAX, OCL_REDUCE_I64,
+                              ocl_reduce_host_input(data, n * sizeof *data), n,
+                              ocl_reduce_host_output(&got, sizeof got)),
+      "argmax");
   assert_int_equal(
       ocl_reduce(test_ctx, OCL_REDUCE_ARGMAX, OCL_REDUCE_I64, data, n, &want, sizeof want),
       OCL_REDUCE_OK);
@@ -455,10 +467,11 @@ static void test_the_listed_devices(void **state) {
   const ocl_reduce_op ops[] = {OCL_REDUCE_ARGMAX, OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_MINMAX};
   for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
     unsigned char got[MAX_RESULT], want[MAX_RESULT];
-    GROUP_OK(ocl_reduce_group_reduce(g, ops[k], OCL_REDUCE_F32,
-                                     ocl_reduce_group_host_input(data, n * sizeof *data), n, got,
-                                     sizeof got),
-             ocl_reduce_op_name(ops[k]));
+    GROUP_OK(
+        ocl_reduce_group_reduce(g, ops[k], OCL_REDUCE_F32,
+                                ocl_reduce_host_input(data, n * sizeof *data),
+                                n, ocl_reduce_host_output(got, sizeof got)),
+        ocl_reduce_op_name(ops[k]));
     assert_int_equal(ocl_reduce(test_ctx, ops[k], OCL_REDUCE_F32, data, n, want, sizeof want),
                      OCL_REDUCE_OK);
     if (memcmp(got, want, ocl_reduce_result_size(ops[k], OCL_REDUCE_F32)) != 0)
@@ -470,11 +483,12 @@ static void test_the_listed_devices(void **state) {
   unsigned char got[MAX_RESULT];
   assert_non_null(items);
   test_ordered_fill((test_ordered)0, items, n);
-  GROUP_OK(ocl_reduce_group_reduce(
-               g, op, OCL_REDUCE_OP_ELEMENT,
-               ocl_reduce_group_host_input(items, n * test_ordered_descs[0].element_size), n, got,
-               sizeof got),
-           "ordered");
+  GROUP_OK(
+      ocl_reduce_group_reduce(
+          g, op, OCL_REDUCE_OP_ELEMENT,
+          ocl_reduce_host_input(items, n * test_ordered_descs[0].element_size),
+          n, ocl_reduce_host_output(got, sizeof got)),
+      "ordered");
   if (!test_ordered_matches((test_ordered)0, items, n, got))
     fail_msg("%s over %s: not the fold of the whole array", test_ordered_names[0], listed);
   free(items);
@@ -527,9 +541,9 @@ static void test_windows_offsets_multi_and_parts_over_the_group(void **state) {
                                 n, window, ocl_reduce_host_output(one, n_out * r)),
              name);
     memset(got, 0xA5, n_out * r);
-    GROUP_OK(ocl_reduce_group_windows(group, f->op, f->type,
-                                      ocl_reduce_group_host_input(data, n * elem), n, window, got,
-                                      n_out * r),
+    GROUP_OK(ocl_reduce_group_windows(
+                 group, f->op, f->type, ocl_reduce_host_input(data, n * elem),
+                 n, window, ocl_reduce_host_output(got, n_out * r)),
              name);
     if (memcmp(one, got, n_out * r) != 0)
       fail_msg("%s: windows of %zu over %zu elements: other bits than one device's", name,
@@ -555,9 +569,10 @@ static void test_windows_offsets_multi_and_parts_over_the_group(void **state) {
                  ocl_reduce_host_output(one, count * r)),
              name);
     GROUP_OK(ocl_reduce_group_segments_offsets(
-                 group, f->op, f->type, ocl_reduce_group_host_input(data, n * elem), count,
-                 ocl_reduce_group_host_input(offsets, (count + 1) * sizeof *offsets), got,
-                 count * r),
+                 group, f->op, f->type, ocl_reduce_host_input(data, n * elem),
+                 count,
+                 ocl_reduce_host_input(offsets, (count + 1) * sizeof *offsets),
+                 ocl_reduce_host_output(got, count * r)),
              name);
     if (memcmp(one, got, count * r) != 0)
       fail_msg("%s: %zu segments by offsets: other bits than one device's", name, count);
@@ -570,8 +585,9 @@ static void test_windows_offsets_multi_and_parts_over_the_group(void **state) {
              name);
     GROUP_OK(ocl_reduce_group_partial(
                  group, f->op, f->type,
-                 ocl_reduce_group_host_input((const char *)data + a * elem, (n - a) * elem), n - a,
-                 a, states + st, st),
+                 ocl_reduce_host_input((const char *)data + a * elem,
+                                       (n - a) * elem),
+                 n - a, a, ocl_reduce_host_output(states + st, st)),
              name);
     GROUP_OK(ocl_reduce_final(test_ctx, f->op, f->type, ocl_reduce_host_input(states, 2 * st), 2,
                               ocl_reduce_host_output(combined, r)),
@@ -586,13 +602,14 @@ static void test_windows_offsets_multi_and_parts_over_the_group(void **state) {
                             ? r
                             : ocl_reduce_result_size(ops[1], f->type);
     GROUP_OK(ocl_reduce_group_multi(group, ops, 3, f->type,
-                                    ocl_reduce_group_host_input(data, n * elem), n, many,
-                                    3 * slot),
+                                    ocl_reduce_host_input(data, n * elem), n,
+                                    ocl_reduce_host_output(many, 3 * slot)),
              name);
     for (int m = 0; m < 3; m++) {
-      GROUP_OK(ocl_reduce_group_reduce(group, ops[m], f->type,
-                                       ocl_reduce_group_host_input(data, n * elem), n, single,
-                                       sizeof single),
+      GROUP_OK(ocl_reduce_group_reduce(
+                   group, ops[m], f->type,
+                   ocl_reduce_host_input(data, n * elem), n,
+                   ocl_reduce_host_output(single, sizeof single)),
                name);
       if (memcmp(many + m * slot, single, ocl_reduce_result_size(ops[m], f->type)) != 0)
         fail_msg("%s: multi, operator %d: not the group's reduction", name, m);
@@ -604,25 +621,32 @@ static void test_windows_offsets_multi_and_parts_over_the_group(void **state) {
   }
   /* What these forms refuse, saying why; nothing written. */
   float x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, out[8] = {-7, -7, -7, -7, -7, -7, -7, -7};
-  expect_error(ocl_reduce_group_windows(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                                        ocl_reduce_group_host_input(x, sizeof x), 8, 9, out,
-                                        sizeof out),
-               OCL_REDUCE_ERROR_BAD_WINDOW, NULL, "window = 9");
-  ocl_reduce_group_buffer *b = NULL;
+  expect_error(
+      ocl_reduce_group_windows(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                               ocl_reduce_host_input(x, sizeof x), 8, 9,
+                               ocl_reduce_host_output(out, sizeof out)),
+      OCL_REDUCE_ERROR_BAD_WINDOW, NULL, "window = 9");
+  ocl_reduce_buffer *b = NULL;
   GROUP_OK(ocl_reduce_group_buffer_create(group, sizeof(float), 8, 1, &b), "buffer");
-  expect_error(ocl_reduce_group_windows(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                                        ocl_reduce_group_buffer_input(b), 8, 3, out, sizeof out),
-               OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, NULL, "give it host memory");
-  ocl_reduce_group_buffer_destroy(b);
-  expect_error(ocl_reduce_group_windows(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                                        ocl_reduce_group_host_input(x, sizeof x), 8, 3, out,
-                                        5 * sizeof(float)),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "results is 20 bytes");
+  expect_error(
+      ocl_reduce_group_windows(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                               ocl_reduce_buffer_input(b, 0), 8, 3,
+                               ocl_reduce_host_output(out, sizeof out)),
+      OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, NULL, "give it host memory");
+  ocl_reduce_buffer_destroy(b);
+  expect_error(
+      ocl_reduce_group_windows(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                               ocl_reduce_host_input(x, sizeof x), 8, 3,
+                               ocl_reduce_host_output(out, 5 * sizeof(float))),
+      OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "results is 20 bytes");
   const uint64_t decreasing[3] = {0, 5, 3};
   expect_error(ocl_reduce_group_segments_offsets(
-                   group, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_group_host_input(x, sizeof x),
-                   2, ocl_reduce_group_host_input(decreasing, sizeof decreasing), out, sizeof out),
-               OCL_REDUCE_ERROR_BAD_OFFSETS, NULL, "offsets[2] = 3 is less than");
+                   group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                   ocl_reduce_host_input(x, sizeof x), 2,
+                   ocl_reduce_host_input(decreasing, sizeof decreasing),
+                   ocl_reduce_host_output(out, sizeof out)),
+               OCL_REDUCE_ERROR_BAD_OFFSETS, NULL,
+               "offsets[2] = 3 is less than");
   for (int i = 0; i < 8; i++)
     assert_true(out[i] == -7.0f);
   ocl_reduce_operator_destroy(matrix);
@@ -633,7 +657,7 @@ static void test_windows_offsets_multi_and_parts_over_the_group(void **state) {
 static void test_bad_arguments_are_named_and_leave_results_alone(void **state) {
   (void)state;
   float x[4] = {1, 2, 3, 4}, result = -7.0f;
-  const ocl_reduce_group_input in = ocl_reduce_group_host_input(x, TEST_BYTES(x));
+  const ocl_reduce_input in = ocl_reduce_host_input(x, TEST_BYTES(x));
   ocl_reduce_group *g = NULL;
   expect_error(ocl_reduce_group_create(NULL, "no-such-device-here", &g), OCL_REDUCE_ERROR_NO_DEVICE,
                NULL, "device 0 ('no-such-device-here')");
@@ -653,46 +677,95 @@ static void test_bad_arguments_are_named_and_leave_results_alone(void **state) {
   expect_error(ocl_reduce_group_create_from(mixed, 2, &g), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
                "determinism");
   expect_error(
-      ocl_reduce_group_reduce(NULL, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 4, &result, sizeof result),
+      ocl_reduce_group_reduce(NULL, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 4,
+                              ocl_reduce_host_output(&result, sizeof result)),
       OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "group");
   expect_error(
-      ocl_reduce_group_reduce(group, OCL_REDUCE_AND, OCL_REDUCE_F32, in, 4, &result, sizeof result),
+      ocl_reduce_group_reduce(group, OCL_REDUCE_AND, OCL_REDUCE_F32, in, 4,
+                              ocl_reduce_host_output(&result, sizeof result)),
       OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, NULL, "integer types only");
+  expect_error(
+      ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                              ocl_reduce_host_input(NULL, 0), 4,
+                              ocl_reduce_host_output(&result, sizeof result)),
+      OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "input is NULL");
   expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                                       ocl_reduce_group_host_input(NULL, 0), 4, &result,
-                                       sizeof result),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "input is NULL");
-  expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 4, NULL, 0),
+                                       in, 4, ocl_reduce_host_output(NULL, 0)),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "result");
-  ocl_reduce_group_buffer *b = NULL, *other = NULL;
+  ocl_reduce_buffer *b = NULL, *other = NULL;
   assert_int_equal(ocl_reduce_group_buffer_create(group, sizeof(float), 4, 1, &b), OCL_REDUCE_OK);
   assert_int_equal(ocl_reduce_group_buffer_create(cross_group, sizeof(float), 4, 1, &other),
                    OCL_REDUCE_OK);
-  expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                                       ocl_reduce_group_buffer_input(b), 3, &result, sizeof result),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "holds 4 elements");
+  expect_error(
+      ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                              ocl_reduce_buffer_input(b, 0), 3,
+                              ocl_reduce_host_output(&result, sizeof result)),
+      OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "holds 4 elements");
   double wide = -7.0;
-  expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F64,
-                                       ocl_reduce_group_buffer_input(b), 4, &wide, sizeof wide),
-               has_fp64 ? OCL_REDUCE_ERROR_INVALID_ARGUMENT : OCL_REDUCE_ERROR_NO_FP64, NULL,
-               has_fp64 ? "elements are 4 bytes" : "double");
-  expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                                       ocl_reduce_group_buffer_input(other), 4, &result,
-                                       sizeof result),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "another group");
+  expect_error(
+      ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F64,
+                              ocl_reduce_buffer_input(b, 0), 4,
+                              ocl_reduce_host_output(&wide, sizeof wide)),
+      has_fp64 ? OCL_REDUCE_ERROR_INVALID_ARGUMENT : OCL_REDUCE_ERROR_NO_FP64,
+      NULL, has_fp64 ? "elements are 4 bytes" : "double");
+  expect_error(
+      ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                              ocl_reduce_buffer_input(other, 0), 4,
+                              ocl_reduce_host_output(&result, sizeof result)),
+      OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "another group");
   float pair[2] = {-7.0f, -7.0f};
-  expect_error(ocl_reduce_group_segments(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                                         ocl_reduce_group_buffer_input(b), 2, 3, pair, sizeof pair),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "holds 4 elements");
+  expect_error(
+      ocl_reduce_group_segments(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                ocl_reduce_buffer_input(b, 0), 2, 3,
+                                ocl_reduce_host_output(pair, sizeof pair)),
+      OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "holds 4 elements");
+  /* A group's buffer is an ocl_reduce_buffer: its copies are checked as any
+   * buffer's, one context's calls refuse it, and a group reads neither a part
+   * of it nor one context's buffer, nor writes its results to a buffer. */
+  expect_error(ocl_reduce_buffer_write(b, 4, x, sizeof x),
+               OCL_REDUCE_ERROR_OUT_OF_RANGE, NULL,
+               "beyond the buffer's 16 bytes");
+  expect_error(ocl_reduce_buffer_read(b, 0, NULL, 4),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "host pointer is NULL");
+  assert_int_equal(ocl_reduce_buffer_size(b), sizeof x);
+  GROUP_OK(ocl_reduce_buffer_write(b, 8, x, 8), "ranged write");
+  float back[4] = {0, 0, 0, 0};
+  GROUP_OK(ocl_reduce_buffer_read(b, 4, back, 12), "ranged read");
+  assert_true(back[1] == 1.0f && back[2] == 2.0f);
+  expect_error(ocl_reduce_into(members[0], OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                               ocl_reduce_buffer_input(b, 0), 4,
+                               ocl_reduce_host_output(&result, sizeof result)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, members[0],
+               "a group's buffer");
+  expect_error(
+      ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                              ocl_reduce_buffer_input(b, 4), 3,
+                              ocl_reduce_host_output(&result, sizeof result)),
+      OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "from offset 0");
+  ocl_reduce_buffer *single = NULL;
+  assert_int_equal(ocl_reduce_buffer_create(members[0], sizeof x, &single),
+                   OCL_REDUCE_OK);
+  expect_error(
+      ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                              ocl_reduce_buffer_input(single, 0), 4,
+                              ocl_reduce_host_output(&result, sizeof result)),
+      OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "a buffer of one context");
+  expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                       in, 4,
+                                       ocl_reduce_buffer_output(single, 0)),
+               OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, NULL, "host memory");
+  expect_error(ocl_reduce_group_buffer_part(single, 0, NULL, NULL, NULL),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "not a group's");
+  ocl_reduce_buffer_destroy(single);
   expect_error(ocl_reduce_group_buffer_create(group, 4, 10, 3, &other),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "granule");
   expect_error(ocl_reduce_group_buffer_part(b, DEVICES, NULL, NULL, NULL),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "index");
-  ocl_reduce_group_buffer_destroy(b);
+  ocl_reduce_buffer_destroy(b);
   assert_int_equal(ocl_reduce_group_buffer_create(cross_group, sizeof(float), 4, 1, &b),
                    OCL_REDUCE_OK);
-  ocl_reduce_group_buffer_destroy(other);
-  ocl_reduce_group_buffer_destroy(b);
+  ocl_reduce_buffer_destroy(other);
+  ocl_reduce_buffer_destroy(b);
   const double bad[DEVICES] = {1.0, -1.0, 1.0}, zeros[DEVICES] = {0.0, 0.0, 0.0};
   expect_error(ocl_reduce_group_set_shares(group, OCL_REDUCE_SHARES_HOST, bad),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "weights[1]");
@@ -700,24 +773,29 @@ static void test_bad_arguments_are_named_and_leave_results_alone(void **state) {
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "all 0");
   expect_error(ocl_reduce_group_shares(group, (ocl_reduce_shares)7, NULL),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "which");
-  expect_error(ocl_reduce_group_reduce(group, NULL, OCL_REDUCE_F32, in, 4, &result, sizeof result),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "op is NULL");
-  /* Sizes: a result smaller than one result, and host input shorter than the count. */
-  expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_ARGMIN, OCL_REDUCE_F32, in, 4, &result,
-                                       sizeof result),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "result_bytes is 4");
   expect_error(
-      ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 5, &result, sizeof result),
+      ocl_reduce_group_reduce(group, NULL, OCL_REDUCE_F32, in, 4,
+                              ocl_reduce_host_output(&result, sizeof result)),
+      OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "op is NULL");
+  /* Sizes: a result smaller than one result, and host input shorter than the count. */
+  expect_error(
+      ocl_reduce_group_reduce(group, OCL_REDUCE_ARGMIN, OCL_REDUCE_F32, in, 4,
+                              ocl_reduce_host_output(&result, sizeof result)),
+      OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "result_bytes is 4");
+  expect_error(
+      ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 5,
+                              ocl_reduce_host_output(&result, sizeof result)),
       OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "input is 16 bytes");
   float two[2] = {-7.0f, -7.0f};
   expect_error(
-      ocl_reduce_group_segments(group, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 4, 1, two, sizeof two),
+      ocl_reduce_group_segments(group, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 4, 1,
+                                ocl_reduce_host_output(two, sizeof two)),
       OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "results is 8 bytes");
   assert_true(two[0] == -7.0f && two[1] == -7.0f);
   assert_true(result == -7.0f);
   assert_int_equal(ocl_reduce_group_size(NULL), 0);
   ocl_reduce_group_destroy(NULL);
-  ocl_reduce_group_buffer_destroy(NULL);
+  ocl_reduce_buffer_destroy(NULL);
 }
 
 int main(void) {

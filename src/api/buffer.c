@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "core/context.h"
+#include "core/spread_buffer.h"
 
 static ocl_reduce_status new_buffer(ocl_reduce_context *ctx, orx_mem *mem, size_t bytes,
                                     ocl_reduce_buffer **out) {
@@ -72,6 +73,11 @@ ocl_reduce_status ocl_reduce_buffer_wrap_cuda(ocl_reduce_context *ctx, uint64_t 
 void ocl_reduce_buffer_destroy(ocl_reduce_buffer *buf) {
   if (!buf)
     return;
+  if (buf->spread_ops) {
+    buf->spread_ops->destroy(buf->spread);
+    free(buf);
+    return;
+  }
   buf->ctx->ops->release_mem(buf->mem);
   orx_context_release(buf->ctx);
   free(buf);
@@ -79,8 +85,9 @@ void ocl_reduce_buffer_destroy(ocl_reduce_buffer *buf) {
 
 size_t ocl_reduce_buffer_size(const ocl_reduce_buffer *buf) { return buf ? buf->bytes : 0; }
 
-/* Checks shared by read and write: a buffer, and the range inside it. Failures are recorded on
- * the buffer's context. */
+/* Checks shared by read and write: a buffer, and the range inside it. Failures
+ * are recorded on the buffer's context (a group's buffer has none: the
+ * thread's). */
 static ocl_reduce_status check_copy(const char *function, const ocl_reduce_buffer *buf,
                                     size_t offset, const void *host, size_t bytes) {
   ORX_CHECK_ARG(NULL, buf, "%s: buf is NULL", function);
@@ -98,6 +105,8 @@ ocl_reduce_status ocl_reduce_buffer_write(ocl_reduce_buffer *buf, size_t offset,
   ORX_FORWARD(check_copy("ocl_reduce_buffer_write", buf, offset, src, bytes));
   if (bytes == 0)
     return OCL_REDUCE_OK;
+  if (buf->spread_ops)
+    return buf->spread_ops->write(buf->spread, offset, src, bytes);
   return orx_device_write(buf->ctx, buf->mem, offset, src, bytes);
 }
 
@@ -106,6 +115,8 @@ ocl_reduce_status ocl_reduce_buffer_read(const ocl_reduce_buffer *buf, size_t of
   ORX_FORWARD(check_copy("ocl_reduce_buffer_read", buf, offset, dst, bytes));
   if (bytes == 0)
     return OCL_REDUCE_OK;
+  if (buf->spread_ops)
+    return buf->spread_ops->read(buf->spread, offset, dst, bytes);
   ocl_reduce_context *ctx = buf->ctx;
   return ctx->ops->read(ctx, ctx->backend, buf->mem, offset, dst, bytes);
 }

@@ -23,13 +23,18 @@ struct ocl_reduce_group {
   struct orx_group_workers *workers;              /* group_workers.c */
 };
 
-struct ocl_reduce_group_buffer {
+/* A group buffer: what an ocl_reduce_buffer of a group spreads
+ * (core/spread_buffer.h). */
+typedef struct orx_group_buffer {
   uint64_t group_id;
   ocl_reduce_group *group; /* for writes and reads, which need the group alive */
   size_t size, element_size, count;
   ocl_reduce_buffer *parts[OCL_REDUCE_GROUP_MAX_DEVICES]; /* NULL where empty */
   size_t first[OCL_REDUCE_GROUP_MAX_DEVICES], counts[OCL_REDUCE_GROUP_MAX_DEVICES];
-};
+} orx_group_buffer;
+
+/* The group buffer an ocl_reduce_buffer spreads, or NULL (group_buffer.c). */
+const orx_group_buffer *orx_group_buffer_of(const ocl_reduce_buffer *buffer);
 
 /* One task per device: fn(arg, d) for every device d with run[d] set, devices at once (the
  * first's on the calling thread, the others' on the group's threads; tasks of contexts on one

@@ -1,16 +1,86 @@
 /* =================================================================================================
- * group_buffer.c: data spread over a group (ocl_reduce.h, "Several devices: groups"): one buffer
- * per device holding a contiguous part, cut by the resident shares in whole granules.
- * ============================================================================================== */
+ * group_buffer.c: data spread over a group (ocl_reduce_group.h): one buffer per
+ * device holding a contiguous part, cut by the resident shares in whole
+ * granules, behind one ocl_reduce_buffer (core/spread_buffer.h) that the buffer
+ * calls write and read like any.
+ * ==============================================================================================
+ */
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "core/errors.h"
+#include "core/spread_buffer.h"
 #include "group/group_shares.h"
 
-ocl_reduce_status ocl_reduce_group_buffer_create(ocl_reduce_group *group, size_t element_size,
+static void spread_destroy(void *spread) {
+  orx_group_buffer *b = spread;
+  for (size_t d = 0; d < b->size; d++)
+    ocl_reduce_buffer_destroy(b->parts[d]);
+  free(b);
+}
+
+/* A copy between host memory and bytes [offset, offset + bytes) of the whole,
+ * one task per device whose part the range meets. */
+typedef struct copy_task {
+  const orx_group_buffer *buffer;
+  size_t offset, bytes;
+  const void *from; /* writes */
+  void *to;         /* reads */
+} copy_task;
+
+static ocl_reduce_status copy_part(void *arg, size_t d) {
+  const copy_task *t = arg;
+  const orx_group_buffer *b = t->buffer;
+  const size_t begin = b->first[d] * b->element_size,
+               end = begin + b->counts[d] * b->element_size;
+  const size_t from = t->offset > begin ? t->offset : begin;
+  const size_t to = t->offset + t->bytes < end ? t->offset + t->bytes : end;
+  return t->from ? ocl_reduce_buffer_write(
+                       b->parts[d], from - begin,
+                       (const char *)t->from + (from - t->offset), to - from)
+                 : ocl_reduce_buffer_read(b->parts[d], from - begin,
+                                          (char *)t->to + (from - t->offset),
+                                          to - from);
+}
+
+static ocl_reduce_status copy_range(const orx_group_buffer *b, size_t offset,
+                                    size_t bytes, const void *from, void *to) {
+  unsigned char run[OCL_REDUCE_GROUP_MAX_DEVICES] = {0};
+  for (size_t d = 0; d < b->size; d++) {
+    const size_t begin = b->first[d] * b->element_size;
+    run[d] = b->counts[d] > 0 &&
+             offset < begin + b->counts[d] * b->element_size &&
+             begin < offset + bytes;
+  }
+  copy_task t = {b, offset, bytes, from, to};
+  return orx_group_each(
+      b->group, from ? "ocl_reduce_buffer_write" : "ocl_reduce_buffer_read",
+      run, copy_part, &t);
+}
+
+static ocl_reduce_status spread_write(void *spread, size_t offset,
+                                      const void *src, size_t bytes) {
+  return copy_range(spread, offset, bytes, src, NULL);
+}
+
+static ocl_reduce_status spread_read(const void *spread, size_t offset,
+                                     void *dst, size_t bytes) {
+  return copy_range(spread, offset, bytes, NULL, dst);
+}
+
+static const orx_spread_ops group_buffer_ops = {spread_destroy, spread_write,
+                                                spread_read};
+
+const orx_group_buffer *orx_group_buffer_of(const ocl_reduce_buffer *buffer) {
+  const void *spread = orx_spread_of(buffer);
+  /* Groups are the only makers of spread buffers. */
+  return spread;
+}
+
+ocl_reduce_status ocl_reduce_group_buffer_create(ocl_reduce_group *group,
+                                                 size_t element_size,
                                                  size_t count, size_t granule,
-                                                 ocl_reduce_group_buffer **out) {
+                                                 ocl_reduce_buffer **out) {
   static const char fn[] = "ocl_reduce_group_buffer_create";
   ORX_CHECK_ARG(NULL, out, "%s: out is NULL", fn);
   ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
@@ -19,7 +89,7 @@ ocl_reduce_status ocl_reduce_group_buffer_create(ocl_reduce_group *group, size_t
   ORX_CHECK_ARG(NULL, count % granule == 0, "%s: count %zu is not a multiple of granule %zu", fn,
                 count, granule);
   ORX_CHECK_ARG(NULL, count <= SIZE_MAX / element_size, "%s: count * element_size overflows", fn);
-  ocl_reduce_group_buffer *b = calloc(1, sizeof *b);
+  orx_group_buffer *b = calloc(1, sizeof *b);
   if (!b)
     return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of memory", fn);
   b->group_id = group->id;
@@ -43,27 +113,28 @@ ocl_reduce_status ocl_reduce_group_buffer_create(ocl_reduce_group *group, size_t
       orx_fail(NULL, status, "%s: device %zu (%s), %zu bytes: %s", fn, d,
                orx_group_device_name(group, d), b->counts[d] * element_size,
                ocl_reduce_last_error(group->contexts[d]));
-      ocl_reduce_group_buffer_destroy(b);
+      spread_destroy(b);
       return status;
     }
   }
-  *out = b;
+  *out = orx_spread_buffer_new(count * element_size, &group_buffer_ops, b);
+  if (!*out) {
+    spread_destroy(b);
+    return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY,
+                    "%s: out of memory", fn);
+  }
   return OCL_REDUCE_OK;
 }
 
-void ocl_reduce_group_buffer_destroy(ocl_reduce_group_buffer *buffer) {
-  if (!buffer)
-    return;
-  for (size_t d = 0; d < buffer->size; d++)
-    ocl_reduce_buffer_destroy(buffer->parts[d]);
-  free(buffer);
-}
-
-ocl_reduce_status ocl_reduce_group_buffer_part(const ocl_reduce_group_buffer *buffer, size_t index,
-                                               ocl_reduce_buffer **part, size_t *first,
-                                               size_t *count) {
+ocl_reduce_status
+ocl_reduce_group_buffer_part(const ocl_reduce_buffer *group_buffer,
+                             size_t index, ocl_reduce_buffer **part,
+                             size_t *first, size_t *count) {
   static const char fn[] = "ocl_reduce_group_buffer_part";
-  ORX_CHECK_ARG(NULL, buffer, "%s: buffer is NULL", fn);
+  const orx_group_buffer *buffer = orx_group_buffer_of(group_buffer);
+  ORX_CHECK_ARG(NULL, buffer, "%s: buffer is %s", fn,
+                group_buffer ? "a buffer of one context, not a group's"
+                             : "NULL");
   ORX_CHECK_ARG(NULL, index < buffer->size, "%s: index %zu (the group has %zu devices)", fn, index,
                 buffer->size);
   if (part)
@@ -73,43 +144,4 @@ ocl_reduce_status ocl_reduce_group_buffer_part(const ocl_reduce_group_buffer *bu
   if (count)
     *count = buffer->counts[index];
   return OCL_REDUCE_OK;
-}
-
-/* A whole copy between host memory and the parts, one task per device. */
-typedef struct copy_task {
-  const ocl_reduce_group_buffer *buffer;
-  const void *from; /* writes */
-  void *to;         /* reads */
-} copy_task;
-
-static ocl_reduce_status copy_part(void *arg, size_t d) {
-  const copy_task *t = arg;
-  const ocl_reduce_group_buffer *b = t->buffer;
-  const size_t at = b->first[d] * b->element_size, bytes = b->counts[d] * b->element_size;
-  return t->from ? ocl_reduce_buffer_write(b->parts[d], 0, (const char *)t->from + at, bytes)
-                 : ocl_reduce_buffer_read(b->parts[d], 0, (char *)t->to + at, bytes);
-}
-
-static ocl_reduce_status copy_all(const char *fn, const ocl_reduce_group_buffer *buffer,
-                                  const void *host_from, void *host_to, size_t bytes) {
-  ORX_CHECK_ARG(NULL, buffer, "%s: buffer is NULL", fn);
-  ORX_CHECK_ARG(NULL, host_from || host_to || buffer->count == 0, "%s: host is NULL", fn);
-  ORX_CHECK_ARG(NULL, bytes >= buffer->count * buffer->element_size,
-                "%s: host is %zu bytes, and the buffer holds %zu (%zu elements of %zu bytes)", fn,
-                bytes, buffer->count * buffer->element_size, buffer->count, buffer->element_size);
-  unsigned char run[OCL_REDUCE_GROUP_MAX_DEVICES] = {0};
-  for (size_t d = 0; d < buffer->size; d++)
-    run[d] = buffer->counts[d] > 0;
-  copy_task t = {buffer, host_from, host_to};
-  return orx_group_each(buffer->group, fn, run, copy_part, &t);
-}
-
-ocl_reduce_status ocl_reduce_group_buffer_write(ocl_reduce_group_buffer *buffer, const void *host,
-                                                size_t bytes) {
-  return copy_all("ocl_reduce_group_buffer_write", buffer, host, NULL, bytes);
-}
-
-ocl_reduce_status ocl_reduce_group_buffer_read(const ocl_reduce_group_buffer *buffer, void *host,
-                                               size_t bytes) {
-  return copy_all("ocl_reduce_group_buffer_read", buffer, NULL, host, bytes);
 }

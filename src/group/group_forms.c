@@ -31,9 +31,10 @@ typedef struct form_call {
 
 /* What every form checks alike: the group, the operator on every device, host input of
  * input_elements, and results for `results` of them. */
-static ocl_reduce_status begin(form_call *c, ocl_reduce_group *group, ocl_reduce_op op,
-                               ocl_reduce_type type, const ocl_reduce_group_input *input,
-                               size_t results, void *out, size_t out_bytes) {
+static ocl_reduce_status begin(form_call *c, ocl_reduce_group *group,
+                               ocl_reduce_op op, ocl_reduce_type type,
+                               const ocl_reduce_input *input, size_t results,
+                               const ocl_reduce_output *output) {
   ORX_CHECK_ARG(NULL, group, "%s: group is NULL", c->function);
   c->group = group;
   c->op = op;
@@ -41,21 +42,33 @@ static ocl_reduce_status begin(form_call *c, ocl_reduce_group *group, ocl_reduce
   ORX_FORWARD(orx_group_operator(group, c->function, op, type, &c->elem, &c->result_bytes));
   if (input->buffer)
     return orx_fail(NULL, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION,
-                    "%s: input is a group buffer, whose parts are cut by its own shares: this form "
-                    "cuts the input by its windows or segments, so give it host memory",
+                    "%s: input is a buffer, whose parts (a group's) or whole "
+                    "(one context's) do "
+                    "not follow this form's cut by windows or segments: give "
+                    "it host memory",
                     c->function);
   c->input = input->host;
-  ORX_CHECK_ARG(NULL, out || results == 0, "%s: results is NULL", c->function);
-  ORX_CHECK_ARG(NULL, results <= out_bytes / c->result_bytes,
-                "%s: results is %zu bytes, and %zu results of %zu bytes need %zu", c->function,
-                out_bytes, results, c->result_bytes,
-                results <= SIZE_MAX / c->result_bytes ? results * c->result_bytes : SIZE_MAX);
-  c->results = out;
+  if (output->buffer)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION,
+                    "%s: results: a group's results go to host memory (a "
+                    "buffer lives on one "
+                    "device)",
+                    c->function);
+  ORX_CHECK_ARG(NULL, output->host || results == 0, "%s: results is NULL",
+                c->function);
+  ORX_CHECK_ARG(
+      NULL, results <= output->bytes / c->result_bytes,
+      "%s: results is %zu bytes, and %zu results of %zu bytes need %zu",
+      c->function, output->bytes, results, c->result_bytes,
+      results <= SIZE_MAX / c->result_bytes ? results * c->result_bytes
+                                            : SIZE_MAX);
+  c->results = output->host;
   return OCL_REDUCE_OK;
 }
 
 /* Checks host input for `elements`. */
-static ocl_reduce_status check_input(const form_call *c, const ocl_reduce_group_input *input,
+static ocl_reduce_status check_input(const form_call *c,
+                                     const ocl_reduce_input *input,
                                      uint64_t elements) {
   ORX_CHECK_ARG(NULL, c->input || elements == 0, "%s: input is NULL", c->function);
   ORX_CHECK_ARG(NULL, elements <= input->bytes / c->elem,
@@ -74,10 +87,12 @@ static ocl_reduce_status window_task(void *arg, size_t d) {
                              c->window, c->first[d], &out);
 }
 
-ocl_reduce_status ocl_reduce_group_windows(ocl_reduce_group *group, ocl_reduce_op op,
-                                           ocl_reduce_type type, ocl_reduce_group_input input,
-                                           size_t count, size_t window, void *results,
-                                           size_t results_bytes) {
+ocl_reduce_status ocl_reduce_group_windows(ocl_reduce_group *group,
+                                           ocl_reduce_op op,
+                                           ocl_reduce_type type,
+                                           ocl_reduce_input input, size_t count,
+                                           size_t window,
+                                           ocl_reduce_output results) {
   form_call c;
   memset(&c, 0, sizeof c);
   c.function = "ocl_reduce_group_windows";
@@ -86,7 +101,7 @@ ocl_reduce_status ocl_reduce_group_windows(ocl_reduce_group *group, ocl_reduce_o
                     "%s: window = %zu, count = %zu: a window is 1 to count elements long",
                     c.function, window, count);
   const size_t n_out = window && window <= count ? count - window + 1 : 0;
-  ORX_FORWARD(begin(&c, group, op, type, &input, n_out, results, results_bytes));
+  ORX_FORWARD(begin(&c, group, op, type, &input, n_out, &results));
   ORX_FORWARD(check_input(&c, &input, count));
   c.window = window;
   /* The results cut by the host shares, each run of them reading window - 1 elements past it. */
@@ -143,16 +158,14 @@ static void cut_segments(form_call *c, size_t segment_count) {
   }
 }
 
-ocl_reduce_status ocl_reduce_group_segments_offsets(ocl_reduce_group *group, ocl_reduce_op op,
-                                                    ocl_reduce_type type,
-                                                    ocl_reduce_group_input input,
-                                                    size_t segment_count,
-                                                    ocl_reduce_group_input offsets,
-                                                    void *results, size_t results_bytes) {
+ocl_reduce_status ocl_reduce_group_segments_offsets(
+    ocl_reduce_group *group, ocl_reduce_op op, ocl_reduce_type type,
+    ocl_reduce_input input, size_t segment_count, ocl_reduce_input offsets,
+    ocl_reduce_output results) {
   form_call c;
   memset(&c, 0, sizeof c);
   c.function = "ocl_reduce_group_segments_offsets";
-  ORX_FORWARD(begin(&c, group, op, type, &input, segment_count, results, results_bytes));
+  ORX_FORWARD(begin(&c, group, op, type, &input, segment_count, &results));
   ORX_CHECK_ARG(NULL, !offsets.buffer, "%s: offsets must be host memory", c.function);
   ORX_CHECK_ARG(NULL, offsets.host && segment_count < SIZE_MAX / sizeof(uint64_t) &&
                           (segment_count + 1) * sizeof(uint64_t) <= offsets.bytes,

@@ -19,7 +19,8 @@ typedef struct group_call {
   const ocl_reduce_group *group;
   ocl_reduce_op op;
   ocl_reduce_type type;
-  ocl_reduce_group_input input;
+  ocl_reduce_input input;
+  const orx_group_buffer *gbuf; /* input's, where it is a group's buffer */
   size_t elem;                                  /* bytes of an input element */
   size_t segment_length;                        /* segments; 0 for whole arrays */
   uint64_t index_base;                          /* whole arrays: the index of element 0 */
@@ -33,8 +34,8 @@ typedef struct group_call {
 } group_call;
 
 static ocl_reduce_input part_input(const group_call *c, size_t d) {
-  if (c->input.buffer)
-    return ocl_reduce_buffer_input(c->input.buffer->parts[d], 0);
+  if (c->gbuf)
+    return ocl_reduce_buffer_input(c->gbuf->parts[d], 0);
   return ocl_reduce_host_input((const char *)c->input.host + c->first[d] * c->elem,
                                c->count[d] * (c->segment_length ? c->segment_length : 1) * c->elem);
 }
@@ -83,9 +84,9 @@ static ocl_reduce_status check_and_cut(group_call *c, size_t units) {
   ORX_CHECK_ARG(NULL, units <= SIZE_MAX / length / c->elem, "%s: the input's size overflows",
                 c->function);
   const size_t elements = units * length;
-  const ocl_reduce_group_buffer *b = c->input.buffer;
-  ORX_CHECK_ARG(NULL, !(b && c->input.host), "%s: input: set host or buffer, not both",
-                c->function);
+  const orx_group_buffer *b = c->gbuf;
+  ORX_CHECK_ARG(NULL, !(c->input.buffer && c->input.host),
+                "%s: input: set host or buffer, not both", c->function);
   ORX_CHECK_ARG(NULL, b || c->input.host || elements == 0, "%s: input is NULL", c->function);
   ORX_CHECK_ARG(NULL, b || !c->input.host || elements * c->elem <= c->input.bytes,
                 "%s: input is %zu bytes of host memory, and the request needs %zu", c->function,
@@ -185,7 +186,7 @@ static ocl_reduce_status reduce_segments(group_call *c, size_t segment_count, vo
   if (c->segment_length == 0) {
     /* Identities only: one device writes them, reading nothing (a buffer input must still be
      * this group's, and hold nothing). */
-    const ocl_reduce_group_buffer *b = c->input.buffer;
+    const orx_group_buffer *b = c->gbuf;
     ORX_CHECK_ARG(NULL, !b || (b->group_id == c->group->id && b->count == 0),
                   "%s: input: a buffer of another group, or not empty for empty segments",
                   c->function);
@@ -207,9 +208,9 @@ static ocl_reduce_status reduce_segments(group_call *c, size_t segment_count, vo
   return orx_group_each(c->group, c->function, c->run, part_task, c);
 }
 
-static group_call make_call(const char *function, const ocl_reduce_group *group, ocl_reduce_op op,
-                            ocl_reduce_type type, ocl_reduce_group_input input,
-                            size_t segment_length) {
+static group_call make_call(const char *function, const ocl_reduce_group *group,
+                            ocl_reduce_op op, ocl_reduce_type type,
+                            ocl_reduce_input input, size_t segment_length) {
   group_call c;
   memset(&c, 0, sizeof c);
   c.function = function;
@@ -217,51 +218,85 @@ static group_call make_call(const char *function, const ocl_reduce_group *group,
   c.op = op;
   c.type = type;
   c.input = input;
+  c.gbuf = orx_group_buffer_of(input.buffer);
   c.segment_length = segment_length;
   return c;
 }
 
-ocl_reduce_status ocl_reduce_group_reduce(ocl_reduce_group *group, ocl_reduce_op op,
-                                          ocl_reduce_type type, ocl_reduce_group_input input,
-                                          size_t count, void *result, size_t result_bytes) {
+/* What a group call's input and output may be: host memory or a group's buffer
+ * (taken whole) in, host memory out. */
+static ocl_reduce_status check_memory(const char *function,
+                                      const ocl_reduce_input *input,
+                                      const ocl_reduce_output *output) {
+  ORX_CHECK_ARG(NULL, !input->buffer || orx_group_buffer_of(input->buffer),
+                "%s: input is a buffer of one context: a group reads host "
+                "memory or a group "
+                "buffer (ocl_reduce_group_buffer_create)",
+                function);
+  ORX_CHECK_ARG(
+      NULL, !input->buffer || input->offset == 0,
+      "%s: input: a group buffer is read whole, from offset 0 (not %zu)",
+      function, input->offset);
+  if (output->buffer)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION,
+                    "%s: results: a group's results go to host memory (a "
+                    "buffer lives on one "
+                    "device)",
+                    function);
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status ocl_reduce_group_reduce(ocl_reduce_group *group,
+                                          ocl_reduce_op op,
+                                          ocl_reduce_type type,
+                                          ocl_reduce_input input, size_t count,
+                                          ocl_reduce_output result) {
   static const char fn[] = "ocl_reduce_group_reduce";
   ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
+  ORX_FORWARD(check_memory(fn, &input, &result));
   group_call c = make_call(fn, group, op, type, input, 0);
-  return reduce_whole(&c, count, result, result_bytes);
+  return reduce_whole(&c, count, result.host, result.bytes);
 }
 
-ocl_reduce_status ocl_reduce_group_segments(ocl_reduce_group *group, ocl_reduce_op op,
-                                            ocl_reduce_type type, ocl_reduce_group_input input,
-                                            size_t segment_count, size_t segment_length,
-                                            void *results, size_t results_bytes) {
+ocl_reduce_status
+ocl_reduce_group_segments(ocl_reduce_group *group, ocl_reduce_op op,
+                          ocl_reduce_type type, ocl_reduce_input input,
+                          size_t segment_count, size_t segment_length,
+                          ocl_reduce_output results) {
   static const char fn[] = "ocl_reduce_group_segments";
   ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
+  ORX_FORWARD(check_memory(fn, &input, &results));
   group_call c = make_call(fn, group, op, type, input, segment_length);
-  return reduce_segments(&c, segment_count, results, results_bytes);
+  return reduce_segments(&c, segment_count, results.host, results.bytes);
 }
 
-ocl_reduce_status ocl_reduce_group_partial(ocl_reduce_group *group, ocl_reduce_op op,
-                                           ocl_reduce_type type, ocl_reduce_group_input input,
-                                           size_t count, uint64_t index_base, void *state,
-                                           size_t state_bytes) {
+ocl_reduce_status ocl_reduce_group_partial(ocl_reduce_group *group,
+                                           ocl_reduce_op op,
+                                           ocl_reduce_type type,
+                                           ocl_reduce_input input, size_t count,
+                                           uint64_t index_base,
+                                           ocl_reduce_output state) {
   static const char fn[] = "ocl_reduce_group_partial";
   ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
+  ORX_FORWARD(check_memory(fn, &input, &state));
   group_call c = make_call(fn, group, op, type, input, 0);
   c.index_base = index_base;
   c.to_state = 1;
-  return reduce_whole(&c, count, state, state_bytes);
+  return reduce_whole(&c, count, state.host, state.bytes);
 }
 
-ocl_reduce_status ocl_reduce_group_multi(ocl_reduce_group *group, const ocl_reduce_op *ops,
+ocl_reduce_status ocl_reduce_group_multi(ocl_reduce_group *group,
+                                         const ocl_reduce_op *ops,
                                          size_t op_count, ocl_reduce_type type,
-                                         ocl_reduce_group_input input, size_t count,
-                                         void *results, size_t results_bytes) {
+                                         ocl_reduce_input input, size_t count,
+                                         ocl_reduce_output results) {
   static const char fn[] = "ocl_reduce_group_multi";
   ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
+  ORX_FORWARD(check_memory(fn, &input, &results));
   ORX_CHECK_ARG(NULL, ops, "%s: ops is NULL", fn);
   ORX_CHECK_ARG(NULL, op_count >= 1 && op_count <= OCL_REDUCE_MULTI_MAX_OPS,
                 "%s: op_count is %zu, not 1 .. %d", fn, op_count, OCL_REDUCE_MULTI_MAX_OPS);
-  ORX_CHECK_ARG(NULL, results, "%s: results is NULL", fn);
+  ORX_CHECK_ARG(NULL, results.host, "%s: results is NULL", fn);
   /* Result k at k * slot, as ocl_reduce_multi lays them out; each operator spreads over the
    * devices on its own. */
   size_t slot = 0;
@@ -271,12 +306,14 @@ ocl_reduce_status ocl_reduce_group_multi(ocl_reduce_group *group, const ocl_redu
     const size_t size = ocl_reduce_result_size(ops[k], type);
     slot = size > slot ? size : slot;
   }
-  ORX_CHECK_ARG(NULL, op_count <= results_bytes / slot,
-                "%s: results is %zu bytes, and %zu results in slots of %zu bytes need %zu", fn,
-                results_bytes, op_count, slot, op_count * slot);
+  ORX_CHECK_ARG(NULL, op_count <= results.bytes / slot,
+                "%s: results is %zu bytes, and %zu results in slots of %zu "
+                "bytes need %zu",
+                fn, results.bytes, op_count, slot, op_count * slot);
   for (size_t k = 0; k < op_count; k++) {
     group_call c = make_call(fn, group, ops[k], type, input, 0);
-    ORX_FORWARD(reduce_whole(&c, count, (unsigned char *)results + k * slot, slot));
+    ORX_FORWARD(reduce_whole(&c, count,
+                             (unsigned char *)results.host + k * slot, slot));
   }
   return OCL_REDUCE_OK;
 }
@@ -284,7 +321,8 @@ ocl_reduce_status ocl_reduce_group_multi(ocl_reduce_group *group, const ocl_redu
 ocl_reduce_status orx_group_operator(const ocl_reduce_group *group, const char *function,
                                      ocl_reduce_op op, ocl_reduce_type type, size_t *elem,
                                      size_t *result_bytes) {
-  group_call c = make_call(function, group, op, type, ocl_reduce_group_host_input(NULL, 0), 1);
+  group_call c =
+      make_call(function, group, op, type, ocl_reduce_host_input(NULL, 0), 1);
   ORX_FORWARD(check_operator(&c));
   *elem = c.elem;
   *result_bytes = c.out_bytes;

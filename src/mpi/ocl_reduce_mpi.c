@@ -31,6 +31,10 @@ static ocl_reduce_status fail(ocl_reduce_status status, const char *fmt, ...) {
   return status;
 }
 
+/* Results go to host memory: MPI's collectives move them. */
+#define BUFFER_RESULTS                                                         \
+  "results are a buffer; they go to host memory, which MPI's collectives move"
+
 /* What a rank tells the root (or every rank) of its part. Plain bytes: every rank runs the same
  * library version on the same byte order (ocl_reduce.h, "Reductions in parts"). */
 typedef struct rank_record {
@@ -60,6 +64,8 @@ typedef struct mpi_call {
   ocl_reduce_op op;
   ocl_reduce_type type;
   ocl_reduce_input input;
+  int buffer_results; /* results given as a buffer: refused, by every rank alike
+                       */
   int root;
   MPI_Comm comm;
   int rank, size;
@@ -169,6 +175,9 @@ static ocl_reduce_status reduce_parts(mpi_call *c, size_t count, void *result, s
            ocl_reduce_op_name(c->op), needed);
   if (!c->ctx)
     record_failure(&mine_record, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "ctx is NULL");
+  else if (c->buffer_results)
+    record_failure(&mine_record, c, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION,
+                   BUFFER_RESULTS);
   else if (!result && receives)
     record_failure(&mine_record, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "result is NULL");
   else if (receives && needed > 0 && result_bytes < needed)
@@ -234,6 +243,9 @@ static ocl_reduce_status reduce_segments(mpi_call *c, size_t segment_count, size
   const ocl_reduce_output out = ocl_reduce_host_output(local, segment_count * bytes);
   if (!c->ctx)
     record_failure(&mine, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "ctx is NULL");
+  else if (c->buffer_results)
+    record_failure(&mine, c, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION,
+                   BUFFER_RESULTS);
   else if (segment_count > INT_MAX)
     record_failure(&mine, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
                    "segment_count is above INT_MAX (MPI's counts)");
@@ -324,27 +336,34 @@ static mpi_call make_call(const char *function, ocl_reduce_context *ctx, ocl_red
   return c;
 }
 
-ocl_reduce_status ocl_reduce_mpi_reduce(ocl_reduce_context *ctx, ocl_reduce_op op,
-                                        ocl_reduce_type type, ocl_reduce_input input, size_t count,
-                                        void *result, size_t result_bytes, int root,
+ocl_reduce_status ocl_reduce_mpi_reduce(ocl_reduce_context *ctx,
+                                        ocl_reduce_op op, ocl_reduce_type type,
+                                        ocl_reduce_input input, size_t count,
+                                        ocl_reduce_output result, int root,
                                         MPI_Comm comm) {
   mpi_call c = make_call("ocl_reduce_mpi_reduce", ctx, op, type, input, root, comm);
-  return reduce_parts(&c, count, result, result_bytes, 0);
+  c.buffer_results = result.buffer != NULL;
+  return reduce_parts(&c, count, result.host, result.bytes, 0);
 }
 
-ocl_reduce_status ocl_reduce_mpi_allreduce(ocl_reduce_context *ctx, ocl_reduce_op op,
-                                           ocl_reduce_type type, ocl_reduce_input input,
-                                           size_t count, void *result, size_t result_bytes,
+ocl_reduce_status ocl_reduce_mpi_allreduce(ocl_reduce_context *ctx,
+                                           ocl_reduce_op op,
+                                           ocl_reduce_type type,
+                                           ocl_reduce_input input, size_t count,
+                                           ocl_reduce_output result,
                                            MPI_Comm comm) {
   mpi_call c = make_call("ocl_reduce_mpi_allreduce", ctx, op, type, input, 0, comm);
-  return reduce_parts(&c, count, result, result_bytes, 1);
+  c.buffer_results = result.buffer != NULL;
+  return reduce_parts(&c, count, result.host, result.bytes, 1);
 }
 
-ocl_reduce_status ocl_reduce_mpi_segments_allreduce(ocl_reduce_context *ctx, ocl_reduce_op op,
-                                                    ocl_reduce_type type, ocl_reduce_input input,
-                                                    size_t segment_count, size_t segment_length,
-                                                    void *results, size_t results_bytes,
-                                                    MPI_Comm comm) {
+ocl_reduce_status
+ocl_reduce_mpi_segments_allreduce(ocl_reduce_context *ctx, ocl_reduce_op op,
+                                  ocl_reduce_type type, ocl_reduce_input input,
+                                  size_t segment_count, size_t segment_length,
+                                  ocl_reduce_output results, MPI_Comm comm) {
   mpi_call c = make_call("ocl_reduce_mpi_segments_allreduce", ctx, op, type, input, 0, comm);
-  return reduce_segments(&c, segment_count, segment_length, results, results_bytes);
+  c.buffer_results = results.buffer != NULL;
+  return reduce_segments(&c, segment_count, segment_length, results.host,
+                         results.bytes);
 }
