@@ -308,14 +308,7 @@ static void fill(void *data, size_t n, ocl_reduce_op op, ocl_reduce_type type) {
       v = (i % 7 == 0) ? -1 : 1;
     if ((op == OCL_REDUCE_ARGMIN || op == OCL_REDUCE_ARGMAX) && i == n / 3 * 2)
       v = op == OCL_REDUCE_ARGMIN ? -9 : 9;
-    switch (type) {
-    case OCL_REDUCE_I32: ((int32_t *)data)[i] = (int32_t)v; break;
-    case OCL_REDUCE_U32: ((uint32_t *)data)[i] = (uint32_t)v; break;
-    case OCL_REDUCE_I64: ((int64_t *)data)[i] = v; break;
-    case OCL_REDUCE_U64: ((uint64_t *)data)[i] = (uint64_t)v; break;
-    case OCL_REDUCE_F32: ((float *)data)[i] = (float)v; break;
-    case OCL_REDUCE_F64: ((double *)data)[i] = (double)v; break;
-    }
+    tool_store_integer(type, data, i, v);
   }
 }
 

@@ -40,14 +40,7 @@ static int self_check(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type
       v += 100;
     expect = op == OCL_REDUCE_SUM ? expect + v : op == OCL_REDUCE_MIN ? (v < expect ? v : expect)
                                                                       : (v > expect ? v : expect);
-    switch (type) {
-    case OCL_REDUCE_I32: ((int32_t *)data)[i] = (int32_t)v; break;
-    case OCL_REDUCE_U32: ((uint32_t *)data)[i] = (uint32_t)v; break;
-    case OCL_REDUCE_I64: ((int64_t *)data)[i] = v; break;
-    case OCL_REDUCE_U64: ((uint64_t *)data)[i] = (uint64_t)v; break;
-    case OCL_REDUCE_F32: ((float *)data)[i] = (float)v; break;
-    case OCL_REDUCE_F64: ((double *)data)[i] = (double)v; break;
-    }
+    tool_store_integer(type, data, i, v);
   }
   unsigned char result[8] = {0};
   *status = ocl_reduce(ctx, op, type, data, N, result, sizeof result);

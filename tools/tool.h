@@ -42,6 +42,9 @@ void tool_xml_text(FILE *out, const char *text);
 /* Prints "ocl-reduce: <what>: <status name>: <detail>" to stderr and returns 1. */
 int tool_fail(const char *what, ocl_reduce_status status, const ocl_reduce_context *ctx);
 
+/* Stores the small integer v as element i of an array of a scalar type (exact in every type). */
+void tool_store_integer(ocl_reduce_type type, void *data, size_t i, long long v);
+
 /* Seconds on a monotonic clock. */
 double tool_now(void);
 

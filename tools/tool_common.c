@@ -45,3 +45,15 @@ ocl_reduce_status tool_opencl_context(ocl_reduce_context **ctx, ocl_reduce_conte
   }
   return st;
 }
+
+void tool_store_integer(ocl_reduce_type type, void *data, size_t i, long long v) {
+  switch (type) {
+  case OCL_REDUCE_I32: ((int32_t *)data)[i] = (int32_t)v; break;
+  case OCL_REDUCE_U32: ((uint32_t *)data)[i] = (uint32_t)v; break;
+  case OCL_REDUCE_I64: ((int64_t *)data)[i] = v; break;
+  case OCL_REDUCE_U64: ((uint64_t *)data)[i] = (uint64_t)v; break;
+  case OCL_REDUCE_F32: ((float *)data)[i] = (float)v; break;
+  case OCL_REDUCE_F64: ((double *)data)[i] = (double)v; break;
+  default: break;
+  }
+}
