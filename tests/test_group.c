@@ -103,27 +103,11 @@ static ocl_reduce_buffer *spread(ocl_reduce_group *g, const void *data,
 
 /* ---- Built-in operators, whole arrays ------------------------------------------------------- */
 
-static int same_bits_promised(ocl_reduce_op op, ocl_reduce_type type) {
-  const int is_float = type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64;
-  switch (test_op_index(op)) {
-  case T_MIN:
-  case T_MAX:
-  case T_ARGMIN:
-  case T_ARGMAX:
-  case T_MINMAX:
-  case T_SUM_REPRODUCIBLE: return 1;
-  case T_SUM_COMPENSATED:
-  case T_MEAN_VAR: return 0;
-  default:
-    return !is_float;
-  }
-}
-
 static void check_result(ocl_reduce_op op, ocl_reduce_type type, const void *data, size_t n,
                          const void *got, const void *whole, const char *what) {
   char why[256] = "";
   int ok = test_result_matches(got, data, n, op, type, why, sizeof why);
-  if (ok && same_bits_promised(op, type) &&
+  if (ok && test_split_keeps_bits(op, type, MODE_RANDOM) &&
       memcmp(got, whole, ocl_reduce_result_size(op, type)) != 0) {
     ok = 0;
     snprintf(why, sizeof why, "not the bits of one device's reduction");

@@ -54,13 +54,6 @@ static void cut(size_t n) {
   begin[ranks] = n;
 }
 
-static int same_bits_promised(ocl_reduce_op op, ocl_reduce_type type) {
-  const int is_float = type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64;
-  if (op == OCL_REDUCE_SUM_COMPENSATED || op == OCL_REDUCE_MEAN_VAR)
-    return 0;
-  return !is_float || op == OCL_REDUCE_MIN || op == OCL_REDUCE_MAX || test_op_index(op) > T_XOR;
-}
-
 static void check_builtin(ocl_reduce_op op, ocl_reduce_type type) {
   const size_t elem = ocl_reduce_type_size(type), n = test_rng_below(MAX_ELEMENTS);
   unsigned char *data = malloc((n + 1) * elem);
@@ -93,7 +86,7 @@ static void check_builtin(ocl_reduce_op op, ocl_reduce_type type) {
   for (int k = rank == root ? 0 : 1; k < 2 && s0 == OCL_REDUCE_OK && s1 == OCL_REDUCE_OK; k++) {
     char why[256] = "";
     int ok = test_result_matches(got[k], data, n, op, type, why, sizeof why);
-    if (ok && same_bits_promised(op, type) &&
+    if (ok && test_split_keeps_bits(op, type, MODE_RANDOM) &&
         memcmp(got[k], whole, ocl_reduce_result_size(op, type)) != 0)
       ok = 0, snprintf(why, sizeof why, "not the bits of the whole array's reduction");
     CHECK(ok, "%s %s, %zu elements, %s: %s", ocl_reduce_op_name(op), ocl_reduce_type_name(type), n,

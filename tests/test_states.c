@@ -159,24 +159,6 @@ static void reduce_in_parts(const subject *s, const void *data, size_t n, const 
 
 /* ---- Built-in operators ---------------------------------------------------------------------- */
 
-/* Whether the header promises the whole array's bits whatever the split (for MIN and MAX not
- * which NaN, where several NaNs differ). */
-static int same_bits_promised(ocl_reduce_op op, ocl_reduce_type type, test_mode mode) {
-  const int is_float = type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64;
-  switch (test_op_index(op)) {
-  case T_MIN:
-  case T_MAX: return mode != MODE_NAN;
-  case T_ARGMIN:
-  case T_ARGMAX:
-  case T_MINMAX:
-  case T_SUM_REPRODUCIBLE: return 1;
-  case T_SUM_COMPENSATED:
-  case T_MEAN_VAR: return 0;
-  default:
-    return !is_float;
-  }
-}
-
 static void check_builtin(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type type,
                           test_mode mode, size_t n) {
   if (type == OCL_REDUCE_F64 && !has_fp64)
@@ -212,7 +194,7 @@ static void check_builtin(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_
       memcpy(v.bytes, got[k], s.result);
       ok = test_matches(&v, &ref, op, type, why, sizeof why);
     }
-    if (ok && (same_bits_promised(op, type, mode) || ctx == cross_ctx) &&
+    if (ok && (test_split_keeps_bits(op, type, mode) || ctx == cross_ctx) &&
         memcmp(got[k], whole, s.result) != 0) {
       ok = 0;
       snprintf(why, sizeof why, "not the bits of the whole array's reduction");

@@ -393,3 +393,18 @@ int test_op_index(ocl_reduce_op op) {
       return i;
   return -1;
 }
+
+int test_split_keeps_bits(ocl_reduce_op op, ocl_reduce_type type, test_mode mode) {
+  const int is_float = type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64;
+  switch (test_op_index(op)) {
+  case T_MIN:
+  case T_MAX: return mode != MODE_NAN;
+  case T_ARGMIN:
+  case T_ARGMAX:
+  case T_MINMAX:
+  case T_SUM_REPRODUCIBLE: return 1;
+  case T_SUM_COMPENSATED:
+  case T_MEAN_VAR: return 0;
+  default: return !is_float;
+  }
+}

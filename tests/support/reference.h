@@ -54,6 +54,10 @@ enum {
   T_SUM_REPRODUCIBLE
 };
 int test_op_index(ocl_reduce_op op);
+/* Whether the headers promise one array's bits whatever its split into parts, devices or ranks
+ * (for MIN and MAX not which NaN, where several NaNs differ): the order-independent operators
+ * and integers; other float operators round as the split groups them. */
+int test_split_keeps_bits(ocl_reduce_op op, ocl_reduce_type type, test_mode mode);
 
 const char *test_mode_name(test_mode mode);
 /* Whether the mode applies to this type (float-only and integer-only modes). */
