@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ocl_reduce_group.h"
 #include "bench.h"
+#include "ocl_reduce_group.h"
 #include "tool.h"
 
 typedef struct group_state {
@@ -33,8 +33,7 @@ static int group_prepare(contender *c, const bench_case *bc, char *why, size_t w
       ocl_reduce_group_buffer_create(s->group, ocl_reduce_type_size(bc->type), bc->n,
                                      bc->segment_length ? bc->segment_length : 1, &s->input);
   if (st == OCL_REDUCE_OK)
-    st = ocl_reduce_buffer_write(s->input, 0, bc->host,
-                                 bc->n * ocl_reduce_type_size(bc->type));
+    st = ocl_reduce_buffer_write(s->input, 0, bc->host, bc->n * ocl_reduce_type_size(bc->type));
   if (st != OCL_REDUCE_OK) {
     snprintf(why, why_size, "%s: %s", ocl_reduce_status_name(st), ocl_reduce_last_error(NULL));
     group_unprepare(c);
@@ -46,17 +45,15 @@ static int group_prepare(contender *c, const bench_case *bc, char *why, size_t w
 static int group_run(contender *c, const bench_case *bc, bench_sample *sample, void *result) {
   group_state *s = c->state;
   const ocl_reduce_input in =
-      s->from_host ? ocl_reduce_host_input(
-                         bc->host, bc->n * ocl_reduce_type_size(bc->type))
+      s->from_host ? ocl_reduce_host_input(bc->host, bc->n * ocl_reduce_type_size(bc->type))
                    : ocl_reduce_buffer_input(s->input, 0);
   const size_t one = ocl_reduce_result_size(bc->op, bc->type);
   const double t0 = tool_now();
   const ocl_reduce_status st =
       bc->segment_length
-          ? ocl_reduce_group_segments(
-                s->group, bc->op, bc->type, in, bc->segment_count,
-                bc->segment_length,
-                ocl_reduce_host_output(result, bc->segment_count * one))
+          ? ocl_reduce_group_segments(s->group, bc->op, bc->type, in, bc->segment_count,
+                                      bc->segment_length,
+                                      ocl_reduce_host_output(result, bc->segment_count * one))
           : ocl_reduce_group_reduce(s->group, bc->op, bc->type, in, bc->n,
                                     ocl_reduce_host_output(result, one));
   sample->end_to_end_s = sample->device_s = tool_now() - t0;
@@ -95,7 +92,7 @@ static double group_upload_bandwidth(ocl_reduce_group *g) {
     if (ocl_reduce_buffer_create(ctx, bytes, &b) == OCL_REDUCE_OK)
       for (int r = 0; r < 3; r++) {
         const double t0 = tool_now();
-        if (ocl_reduce_buffer_write( b, 0, host, bytes) != OCL_REDUCE_OK)
+        if (ocl_reduce_buffer_write(b, 0, host, bytes) != OCL_REDUCE_OK)
           break;
         const double t = tool_now() - t0;
         best = best < 0 || t < best ? t : best;

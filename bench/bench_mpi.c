@@ -55,7 +55,7 @@ int main(int argc, char **argv) {
   if (s == OCL_REDUCE_OK && host)
     s = ocl_reduce_buffer_create(ctx, n * sizeof *host, &data);
   if (s == OCL_REDUCE_OK)
-    s = ocl_reduce_buffer_write( data, 0, host, n * sizeof *host);
+    s = ocl_reduce_buffer_write(data, 0, host, n * sizeof *host);
   free(host);
   int ok = s == OCL_REDUCE_OK, all_ok = 0;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
@@ -74,13 +74,12 @@ int main(int argc, char **argv) {
         const double t0 = tool_now();
         if (way == 0) {
           s = ocl_reduce_mpi_allreduce(
-              ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-              ocl_reduce_buffer_input(data, 0), n,
-              ocl_reduce_host_output(&results[0], sizeof results[0]),
-              MPI_COMM_WORLD);
+              ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_buffer_input(data, 0), n,
+              ocl_reduce_host_output(&results[0], sizeof results[0]), MPI_COMM_WORLD);
         } else {
           float mine = 0.0f;
-          s = ocl_reduce_into(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_buffer_input(data, 0), n, ocl_reduce_host_output(&mine, sizeof mine));
+          s = ocl_reduce_into(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_buffer_input(data, 0),
+                              n, ocl_reduce_host_output(&mine, sizeof mine));
           MPI_Allreduce(&mine, &results[1], 1, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
         }
         double took = tool_now() - t0, slowest = 0.0;
@@ -111,8 +110,8 @@ int main(int argc, char **argv) {
            1e6 * times[1][0]);
     printf("  speed of the library relative to the hand-written form (its time / ours, > 1: ours "
            "faster): %.3fx; results %s (%g, %g)\n",
-           hand / lib,
-           results[0] == results[1] ? "agree" : "DIFFER", (double)results[0], (double)results[1]);
+           hand / lib, results[0] == results[1] ? "agree" : "DIFFER", (double)results[0],
+           (double)results[1]);
   }
   free(times[0]);
   free(times[1]);

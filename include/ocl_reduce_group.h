@@ -14,48 +14,38 @@ extern "C" {
 /* ---------------------------------------------------------------------------------------------
  * Several devices: groups
  *
- * A group is a list of contexts, one per device, that reduce one request
- * together. The devices may be of one backend or mixed (OpenCL and CUDA
- * contexts side by side), and the same device may be listed twice (two contexts
- * on it; that is how CI stands in for two devices).
- *   - An array is cut into one contiguous part per device, in proportion to the
- * group's shares. Each context reduces its part to a state (ocl_reduce_partial,
- * ocl_reduce.h, "Reductions in parts") on its own host thread, all at once, and
- * the states combine in device order on the group's first context
- * (ocl_reduce_final). So every operator works, order-preserving user operators
- *     included, and the reproducible sum (SUM_REPRODUCIBLE, or SUM in contexts
- * created with OCL_REDUCE_CROSS_DEVICE) gives the same bits whatever the number
- * of devices and the shares.
- *   - Segments are cut by whole segments; each device writes its own segments'
- * results.
- *   - Device-resident data lives in a group's buffer
- * (ocl_reduce_group_buffer_create): an ocl_reduce_buffer whose parts lie on the
- * devices, one part per device. Write, read and destroy it as any buffer; one
- * context's calls refuse it. Group calls take the same ocl_reduce_input /
- * ocl_reduce_output as one context's: input in host memory or the group's
+ * A group is a list of contexts, one per device, that reduce one request together. The devices
+ * may be of one backend or mixed (OpenCL and CUDA contexts side by side), and the same device may
+ * be listed twice (two contexts on it; that is how CI stands in for two devices).
+ *   - An array is cut into one contiguous part per device, in proportion to the group's shares.
+ *     Each context reduces its part to a state (ocl_reduce_partial, "Reductions in parts") on its
+ *     own host thread, all at once, and the states combine in device order on the group's first
+ *     context (ocl_reduce_final). So every operator works, order-preserving user operators
+ *     included, and the reproducible sum (SUM_REPRODUCIBLE, or SUM in contexts created with
+ *     OCL_REDUCE_CROSS_DEVICE) gives the same bits whatever the number of devices and the shares.
+ *   - Segments are cut by whole segments; each device writes its own segments' results.
+ *   - Device-resident data lives in a group's buffer (ocl_reduce_group_buffer_create): an
+ *     ocl_reduce_buffer whose parts lie on the devices, one part per device. Write, read and
+ *     destroy it as any buffer; one context's calls refuse it. Group calls take the same
+ *     ocl_reduce_input / ocl_reduce_output as one context's: input in host memory or the group's
  *     buffer (whole, from offset 0), results in host memory (a buffer output is
  *     UNSUPPORTED_OPERATION: results are gathered on the host).
- *   - The split depends only on the element count and the shares, which stay as
- * they are until ocl_reduce_group_set_shares: a group gives the same bits on
- * every run. Other float operators round as the split groups them, as they do
- * across parts.
- *   - Shares: equal when every device is the same model (same backend and
- * device name). Otherwise measured when the group is created: each device's
- * throughput reducing 32 MiB from host memory (host shares) and from one of its
- * buffers (resident shares), a few milliseconds per device. Measured shares
- * vary a little between processes, and with them float rounding: set the shares
- * for the same bits in every process.
- *   - A part below the planner's minimum (64 MiB of input;
- * OCL_REDUCE_POLICY="part_kib=N" forces N KiB) is not worth its device's thread
- * and launch: fewer devices take the array then, those with the larger shares.
- * Small arrays run on one device. A group is used by one thread at a time, and
- * its contexts must not be used meanwhile. Group calls report failures through
- * ocl_reduce_last_error(NULL), naming the argument or the device (its index in
- * the group and its name) and that device's own message. Results are written
- * only on success, but for segments, where devices that succeeded have written
- * theirs.
- * -------------------------------------------------------------------------------------------
- */
+ *   - The split depends only on the element count and the shares, which stay as they are until
+ *     ocl_reduce_group_set_shares: a group gives the same bits on every run. Other float operators
+ *     round as the split groups them, as they do across parts.
+ *   - Shares: equal when every device is the same model (same backend and device name). Otherwise
+ *     measured when the group is created: each device's throughput reducing 32 MiB from host
+ *     memory (host shares) and from one of its buffers (resident shares), a few milliseconds per
+ *     device. Measured shares vary a little between processes, and with them float rounding: set
+ *     the shares for the same bits in every process.
+ *   - A part below the planner's minimum (64 MiB of input; OCL_REDUCE_POLICY="part_kib=N" forces
+ *     N KiB) is not worth its device's thread and launch: fewer devices take the array then, those
+ *     with the larger shares. Small arrays run on one device.
+ * A group is used by one thread at a time, and its contexts must not be used meanwhile. Group
+ * calls report failures through ocl_reduce_last_error(NULL), naming the argument or the device
+ * (its index in the group and its name) and that device's own message. Results are written only
+ * on success, but for segments, where devices that succeeded have written theirs.
+ * ------------------------------------------------------------------------------------------- */
 typedef struct ocl_reduce_group ocl_reduce_group;
 #define OCL_REDUCE_GROUP_MAX_DEVICES 64
 
@@ -70,8 +60,7 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_create(const ocl_reduce_option
 /* A group over contexts the application created (count 1 .. OCL_REDUCE_GROUP_MAX_DEVICES, each
  * at most once): the group borrows them; destroy the group first. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_create_from(ocl_reduce_context *const *contexts,
-                                                              size_t count,
-                                                              ocl_reduce_group **out);
+                                                              size_t count, ocl_reduce_group **out);
 /* Frees the group and the contexts it created (NULL is ignored). Group buffers and operators may
  * be destroyed before or after it. */
 OCL_REDUCE_API void ocl_reduce_group_destroy(ocl_reduce_group *group);
@@ -93,68 +82,66 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_set_shares(ocl_reduce_group *g
                                                              ocl_reduce_shares which,
                                                              const double *weights);
 
-/* Data spread over a group: count elements of element_size bytes, one buffer
- * per device, each holding a contiguous part cut by the resident shares in
- * whole units of `granule` elements (1: anywhere; a segment length: whole
- * segments). Parts below the planner's minimum are empty. It is an
- * ocl_reduce_buffer like any: ocl_reduce_buffer_write / _read copy to and from
- * its parts, every device at once (the group must still exist),
- * ocl_reduce_buffer_destroy frees it, and group calls take it as
- * ocl_reduce_buffer_input(buffer, 0); one-context calls refuse it. */
-OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_buffer_create(
-    ocl_reduce_group *group, size_t element_size, size_t count, size_t granule,
-    ocl_reduce_buffer **out);
-/* Device `index`'s part: its buffer (NULL where the part is empty), and which
- * elements of the whole it holds, [*first, *first + *count). Fill it with
- * ocl_reduce_buffer_write, or with your own kernels (ocl_reduce_program_launch
- * on that device's context). */
-OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_buffer_part(
-    const ocl_reduce_buffer *buffer, size_t index, ocl_reduce_buffer **part,
-    size_t *first, size_t *count);
+/* Data spread over a group: count elements of element_size bytes, one buffer per device, each
+ * holding a contiguous part cut by the resident shares in whole units of `granule` elements (1:
+ * anywhere; a segment length: whole segments). Parts below the planner's minimum are empty. It is
+ * an ocl_reduce_buffer like any: ocl_reduce_buffer_write / _read copy to and from its parts, every
+ * device at once (the group must still exist), ocl_reduce_buffer_destroy frees it, and group calls
+ * take it as ocl_reduce_buffer_input(buffer, 0); one-context calls refuse it. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_buffer_create(ocl_reduce_group *group,
+                                                                size_t element_size, size_t count,
+                                                                size_t granule,
+                                                                ocl_reduce_buffer **out);
+/* Device `index`'s part: its buffer (NULL where the part is empty), and which elements of the whole
+ * it holds, [*first, *first + *count). Fill it with ocl_reduce_buffer_write, or with your own
+ * kernels (ocl_reduce_program_launch on that device's context). */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_buffer_part(const ocl_reduce_buffer *buffer,
+                                                              size_t index,
+                                                              ocl_reduce_buffer **part,
+                                                              size_t *first, size_t *count);
 
-/* The forms of ocl_reduce.h over the group, with any operator, memory described
- * the same way: input is host memory (ocl_reduce_host_input) or a group buffer
- * taken whole (ocl_reduce_buffer_input(buffer, 0)), results go to host memory
- * (ocl_reduce_host_output). */
+/* The forms of ocl_reduce.h over the group, with any operator, memory described the same way: input
+ * is host memory (ocl_reduce_host_input) or a group buffer taken whole
+ * (ocl_reduce_buffer_input(buffer, 0)), results go to host memory (ocl_reduce_host_output). */
 
 /* ocl_reduce_into over the group. */
-OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_reduce(
-    ocl_reduce_group *group, ocl_reduce_op op, ocl_reduce_type type,
-    ocl_reduce_input input, size_t count, ocl_reduce_output result);
-/* ocl_reduce_segments over the group, cut by whole segments (a group buffer's
- * parts must be: create it with granule = segment_length). */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_reduce(ocl_reduce_group *group, ocl_reduce_op op,
+                                                         ocl_reduce_type type,
+                                                         ocl_reduce_input input, size_t count,
+                                                         ocl_reduce_output result);
+/* ocl_reduce_segments over the group, cut by whole segments (a group buffer's parts must be: create
+ * it with granule = segment_length). */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_segments(
-    ocl_reduce_group *group, ocl_reduce_op op, ocl_reduce_type type,
-    ocl_reduce_input input, size_t segment_count, size_t segment_length,
-    ocl_reduce_output results);
-/* ocl_reduce_segments_offsets over the group, from host input and host offsets:
- * each device takes a contiguous run of whole segments, cut where the elements
- * before reach its share. */
+    ocl_reduce_group *group, ocl_reduce_op op, ocl_reduce_type type, ocl_reduce_input input,
+    size_t segment_count, size_t segment_length, ocl_reduce_output results);
+/* ocl_reduce_segments_offsets over the group, from host input and host offsets: each device takes a
+ * contiguous run of whole segments, cut where the elements before reach its share. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_segments_offsets(
-    ocl_reduce_group *group, ocl_reduce_op op, ocl_reduce_type type,
-    ocl_reduce_input input, size_t segment_count, ocl_reduce_input offsets,
-    ocl_reduce_output results);
+    ocl_reduce_group *group, ocl_reduce_op op, ocl_reduce_type type, ocl_reduce_input input,
+    size_t segment_count, ocl_reduce_input offsets, ocl_reduce_output results);
 /* ocl_reduce_windows over the group, from host input: each device takes a contiguous run of the
  * count - window + 1 results and reads its windows' elements (window - 1 of them shared with the
  * next device); indices count from the input's start, so ARGMIN and user operators see the
  * whole input's. Order-independent operators and order-preserving user operators give one
  * device's bits; other float operators round as the device's kernel groups each window. */
-OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_windows(
-    ocl_reduce_group *group, ocl_reduce_op op, ocl_reduce_type type,
-    ocl_reduce_input input, size_t count, size_t window,
-    ocl_reduce_output results);
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_windows(ocl_reduce_group *group, ocl_reduce_op op,
+                                                          ocl_reduce_type type,
+                                                          ocl_reduce_input input, size_t count,
+                                                          size_t window, ocl_reduce_output results);
 /* ocl_reduce_multi over the group: each operator spread over the devices in turn; result k at k
  * times the largest result size of the operators. */
-OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_multi(
-    ocl_reduce_group *group, const ocl_reduce_op *ops, size_t op_count,
-    ocl_reduce_type type, ocl_reduce_input input, size_t count,
-    ocl_reduce_output results);
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_multi(ocl_reduce_group *group,
+                                                        const ocl_reduce_op *ops, size_t op_count,
+                                                        ocl_reduce_type type,
+                                                        ocl_reduce_input input, size_t count,
+                                                        ocl_reduce_output results);
 /* ocl_reduce_partial over the group: count elements (their first at index_base of the whole) to
  * one state, the devices' states merged in device order. */
-OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_partial(
-    ocl_reduce_group *group, ocl_reduce_op op, ocl_reduce_type type,
-    ocl_reduce_input input, size_t count, uint64_t index_base,
-    ocl_reduce_output state);
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_partial(ocl_reduce_group *group, ocl_reduce_op op,
+                                                          ocl_reduce_type type,
+                                                          ocl_reduce_input input, size_t count,
+                                                          uint64_t index_base,
+                                                          ocl_reduce_output state);
 
 #ifdef __cplusplus
 }

@@ -38,30 +38,26 @@
 extern "C" {
 #endif
 
-/* count elements of `input` on this rank, with any operator (a user operator:
- * the same descriptor's operator on every rank); the whole array's result to
- * `result` (host memory of at least ocl_reduce_result_size bytes:
- * ocl_reduce_host_output) on rank root; other ranks' result may be
+/* count elements of `input` on this rank, with any operator (a user operator: the same descriptor's
+ * operator on every rank); the whole array's result to `result` (host memory of at least
+ * ocl_reduce_result_size bytes: ocl_reduce_host_output) on rank root; other ranks' result may be
  * ocl_reduce_host_output(NULL, 0). */
-OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_reduce(
-    ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type type,
-    ocl_reduce_input input, size_t count, ocl_reduce_output result, int root,
-    MPI_Comm comm);
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_reduce(ocl_reduce_context *ctx, ocl_reduce_op op,
+                                                       ocl_reduce_type type, ocl_reduce_input input,
+                                                       size_t count, ocl_reduce_output result,
+                                                       int root, MPI_Comm comm);
 /* The same, with the result on every rank (the same bits everywhere). */
-OCL_REDUCE_API ocl_reduce_status
-ocl_reduce_mpi_allreduce(ocl_reduce_context *ctx, ocl_reduce_op op,
-                         ocl_reduce_type type, ocl_reduce_input input,
-                         size_t count, ocl_reduce_output result, MPI_Comm comm);
-/* This rank's segment_count segments of segment_length elements
- * (ocl_reduce_segments); every rank receives the results of all ranks' segments
- * in rank order into `results` (host memory: the sum of the ranks' segment
- * counts, ocl_reduce_result_size bytes each). A rank holds at most INT_MAX
- * segments (MPI's counts). Results in a buffer are UNSUPPORTED_OPERATION, on
- * every rank alike. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_allreduce(ocl_reduce_context *ctx, ocl_reduce_op op,
+                                                          ocl_reduce_type type,
+                                                          ocl_reduce_input input, size_t count,
+                                                          ocl_reduce_output result, MPI_Comm comm);
+/* This rank's segment_count segments of segment_length elements (ocl_reduce_segments); every rank
+ * receives the results of all ranks' segments in rank order into `results` (host memory: the sum of
+ * the ranks' segment counts, ocl_reduce_result_size bytes each). A rank holds at most INT_MAX
+ * segments (MPI's counts). Results in a buffer are UNSUPPORTED_OPERATION, on every rank alike. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_segments_allreduce(
-    ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type type,
-    ocl_reduce_input input, size_t segment_count, size_t segment_length,
-    ocl_reduce_output results, MPI_Comm comm);
+    ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type type, ocl_reduce_input input,
+    size_t segment_count, size_t segment_length, ocl_reduce_output results, MPI_Comm comm);
 
 /* The message of this thread's last failed ocl_reduce_mpi call ("" when none). */
 OCL_REDUCE_API const char *ocl_reduce_mpi_last_error(void);

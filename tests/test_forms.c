@@ -228,19 +228,18 @@ static void over_a_group(kind k) {
   void *data = fill(k, n);
   unsigned char got[MAX_RESULT];
   char why[256];
-  const ocl_reduce_status s = ocl_reduce_group_reduce(
-      group, op_of(k), type_of(k), ocl_reduce_host_input(data, n * elem_of(k)),
-      n, ocl_reduce_host_output(got, rsize));
+  const ocl_reduce_status s = ocl_reduce_group_reduce(group, op_of(k), type_of(k),
+                                                      ocl_reduce_host_input(data, n * elem_of(k)),
+                                                      n, ocl_reduce_host_output(got, rsize));
   CHECK(k, s == OCL_REDUCE_OK, "group: %s", ocl_reduce_last_error(NULL));
   CHECK(k, matches(k, data, n, got, 0, why, sizeof why), "group: %s", why);
   const size_t count = n / length;
   unsigned char *results = malloc(count * rsize);
   assert_non_null(results);
   CHECK(k,
-        ocl_reduce_group_segments(
-            group, op_of(k), type_of(k),
-            ocl_reduce_host_input(data, n * elem_of(k)), count, length,
-            ocl_reduce_host_output(results, count * rsize)) == OCL_REDUCE_OK,
+        ocl_reduce_group_segments(group, op_of(k), type_of(k),
+                                  ocl_reduce_host_input(data, n * elem_of(k)), count, length,
+                                  ocl_reduce_host_output(results, count * rsize)) == OCL_REDUCE_OK,
         "group segments: %s", ocl_reduce_last_error(NULL));
   for (size_t g = 0; g < count; g++)
     CHECK(k,
@@ -350,13 +349,11 @@ static void test_one_byte_short(void **state) {
                                   ocl_reduce_host_output(g.bytes + 2 * MAX_RESULT, r)),
                  "states", 2 * st - 1, 2 * st);
     /* A group: the result and the input. */
-    expect_error(ocl_reduce_group_reduce(
-                     group, op, type, ocl_reduce_host_input(data, n * elem), n,
-                     ocl_reduce_host_output(g.bytes, r - 1)),
+    expect_error(ocl_reduce_group_reduce(group, op, type, ocl_reduce_host_input(data, n * elem), n,
+                                         ocl_reduce_host_output(g.bytes, r - 1)),
                  OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "result_bytes is");
-    expect_error(ocl_reduce_group_reduce(
-                     group, op, type, ocl_reduce_host_input(data, n * elem - 1),
-                     n, ocl_reduce_host_output(g.bytes, r)),
+    expect_error(ocl_reduce_group_reduce(group, op, type, ocl_reduce_host_input(data, n * elem - 1),
+                                         n, ocl_reduce_host_output(g.bytes, r)),
                  OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "input is");
     expect_guarded(&g);
     free(data);

@@ -86,9 +86,8 @@ static int teardown(void **state) {
 
 /* The group buffer of g holding data (n elements of elem bytes, cut in granules), checked by
  * reading it back. */
-static ocl_reduce_buffer *spread(ocl_reduce_group *g, const void *data,
-                                 size_t n, size_t elem, size_t granule,
-                                 const char *what) {
+static ocl_reduce_buffer *spread(ocl_reduce_group *g, const void *data, size_t n, size_t elem,
+                                 size_t granule, const char *what) {
   ocl_reduce_buffer *b = NULL;
   GROUP_OK(ocl_reduce_group_buffer_create(g, elem, n, granule, &b), what);
   GROUP_OK(ocl_reduce_buffer_write(b, 0, data, n * elem), what);
@@ -140,15 +139,13 @@ static void check_op_type(ocl_reduce_op op, ocl_reduce_type type) {
     unsigned char whole[MAX_RESULT], got[MAX_RESULT];
     if (ocl_reduce(test_ctx, op, type, data, n, whole, sizeof whole) != OCL_REDUCE_OK)
       fail_msg("%s: one device: %s", what, ocl_reduce_last_error(test_ctx));
-    GROUP_OK(ocl_reduce_group_reduce(group, op, type,
-                                     ocl_reduce_host_input(data, n * elem), n,
+    GROUP_OK(ocl_reduce_group_reduce(group, op, type, ocl_reduce_host_input(data, n * elem), n,
                                      ocl_reduce_host_output(got, sizeof got)),
              what);
     check_result(op, type, data, n, got, whole, what);
     ocl_reduce_buffer *b = spread(group, data, n, elem, 1, what);
     memset(got, 0xA5, sizeof got);
-    GROUP_OK(ocl_reduce_group_reduce(group, op, type,
-                                     ocl_reduce_buffer_input(b, 0), n,
+    GROUP_OK(ocl_reduce_group_reduce(group, op, type, ocl_reduce_buffer_input(b, 0), n,
                                      ocl_reduce_host_output(got, sizeof got)),
              what);
     check_result(op, type, data, n, got, whole, what);
@@ -177,16 +174,13 @@ static void check_segments(ocl_reduce_op op, ocl_reduce_type type, size_t length
   char what[128];
   snprintf(what, sizeof what, "%s %s, %zu segments of %zu", ocl_reduce_op_name(op),
            ocl_reduce_type_name(type), count, length);
-  GROUP_OK(ocl_reduce_group_segments(
-               group, op, type,
-               ocl_reduce_host_input(data, count * length * elem), count,
-               length, ocl_reduce_host_output(got, count * result)),
+  GROUP_OK(ocl_reduce_group_segments(group, op, type,
+                                     ocl_reduce_host_input(data, count * length * elem), count,
+                                     length, ocl_reduce_host_output(got, count * result)),
            what);
-  ocl_reduce_buffer *b =
-      spread(group, data, count * length, elem, length ? length : 1, what);
-  GROUP_OK(ocl_reduce_group_segments(
-               group, op, type, ocl_reduce_buffer_input(b, 0), count, length,
-               ocl_reduce_host_output(got_buffer, count * result)),
+  ocl_reduce_buffer *b = spread(group, data, count * length, elem, length ? length : 1, what);
+  GROUP_OK(ocl_reduce_group_segments(group, op, type, ocl_reduce_buffer_input(b, 0), count, length,
+                                     ocl_reduce_host_output(got_buffer, count * result)),
            what);
   ocl_reduce_buffer_destroy(b);
   for (size_t s = 0; s < count; s++) {
@@ -277,13 +271,11 @@ static void test_user_operators_over_the_group(void **state) {
         test_custom_fill((test_custom)w, data, segments * 100);
       for (int from_buffer = 0; from_buffer < 2; from_buffer++) {
         ocl_reduce_buffer *b =
-            from_buffer ? spread(group, data, n, d->element_size, 1, name)
-                        : NULL;
-        GROUP_OK(ocl_reduce_group_reduce(
-                     group, op, OCL_REDUCE_OP_ELEMENT,
-                     b ? ocl_reduce_buffer_input(b, 0)
-                       : ocl_reduce_host_input(data, n * d->element_size),
-                     n, ocl_reduce_host_output(got, sizeof got)),
+            from_buffer ? spread(group, data, n, d->element_size, 1, name) : NULL;
+        GROUP_OK(ocl_reduce_group_reduce(group, op, OCL_REDUCE_OP_ELEMENT,
+                                         b ? ocl_reduce_buffer_input(b, 0)
+                                           : ocl_reduce_host_input(data, n * d->element_size),
+                                         n, ocl_reduce_host_output(got, sizeof got)),
                  name);
         ocl_reduce_buffer_destroy(b);
         if (!ordered)
@@ -293,13 +285,11 @@ static void test_user_operators_over_the_group(void **state) {
           fail_msg("%s, %zu elements from %s: not the fold of the whole array", name, n,
                    from_buffer ? "a group buffer" : "host memory");
       }
-      GROUP_OK(
-          ocl_reduce_group_segments(
-              group, op, OCL_REDUCE_OP_ELEMENT,
-              ocl_reduce_host_input(data, segments * 100 * d->element_size),
-              segments, 100,
-              ocl_reduce_host_output(per_segment, segments * d->state_size)),
-          name);
+      GROUP_OK(ocl_reduce_group_segments(
+                   group, op, OCL_REDUCE_OP_ELEMENT,
+                   ocl_reduce_host_input(data, segments * 100 * d->element_size), segments, 100,
+                   ocl_reduce_host_output(per_segment, segments * d->state_size)),
+               name);
       for (size_t s = 0; s < segments; s++) {
         const void *segment = (const char *)data + s * 100 * d->element_size;
         const void *r = per_segment + s * d->state_size;
@@ -378,11 +368,10 @@ static void test_group_from_a_device_list(void **state) {
   assert_true(shares[0] == 0.5 && shares[1] == 0.5); /* one model: equal */
   assert_null(ocl_reduce_group_context(g, 2));
   int32_t data[3] = {1, 2, 3}, sum = 0;
-  GROUP_OK(
-      ocl_reduce_group_reduce(g, OCL_REDUCE_SUM, OCL_REDUCE_I32,
-                              ocl_reduce_host_input(data, TEST_BYTES(data)), 3,
-                              ocl_reduce_host_output(&sum, sizeof sum)),
-      list);
+  GROUP_OK(ocl_reduce_group_reduce(g, OCL_REDUCE_SUM, OCL_REDUCE_I32,
+                                   ocl_reduce_host_input(data, TEST_BYTES(data)), 3,
+                                   ocl_reduce_host_output(&sum, sizeof sum)),
+           list);
   assert_int_equal(sum, 6);
   ocl_reduce_group_destroy(g);
 }
@@ -415,11 +404,10 @@ static void test_a_mixed_group(void **state) {
   assert_non_null(data);
   test_fill(data, n, OCL_REDUCE_SUM, OCL_REDUCE_I64, MODE_RANDOM);
   ocl_reduce_arg got, want;
-  GROUP_OK(
-      ocl_reduce_group_reduce(g, OCL_REDUCE_ARGMAX, OCL_REDUCE_I64,
-                              ocl_reduce_host_input(data, n * sizeof *data), n,
-                              ocl_reduce_host_output(&got, sizeof got)),
-      "argmax");
+  GROUP_OK(ocl_reduce_group_reduce(g, OCL_REDUCE_ARGMAX, OCL_REDUCE_I64,
+                                   ocl_reduce_host_input(data, n * sizeof *data), n,
+                                   ocl_reduce_host_output(&got, sizeof got)),
+           "argmax");
   assert_int_equal(
       ocl_reduce(test_ctx, OCL_REDUCE_ARGMAX, OCL_REDUCE_I64, data, n, &want, sizeof want),
       OCL_REDUCE_OK);
@@ -451,11 +439,10 @@ static void test_the_listed_devices(void **state) {
   const ocl_reduce_op ops[] = {OCL_REDUCE_ARGMAX, OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_MINMAX};
   for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
     unsigned char got[MAX_RESULT], want[MAX_RESULT];
-    GROUP_OK(
-        ocl_reduce_group_reduce(g, ops[k], OCL_REDUCE_F32,
-                                ocl_reduce_host_input(data, n * sizeof *data),
-                                n, ocl_reduce_host_output(got, sizeof got)),
-        ocl_reduce_op_name(ops[k]));
+    GROUP_OK(ocl_reduce_group_reduce(g, ops[k], OCL_REDUCE_F32,
+                                     ocl_reduce_host_input(data, n * sizeof *data), n,
+                                     ocl_reduce_host_output(got, sizeof got)),
+             ocl_reduce_op_name(ops[k]));
     assert_int_equal(ocl_reduce(test_ctx, ops[k], OCL_REDUCE_F32, data, n, want, sizeof want),
                      OCL_REDUCE_OK);
     if (memcmp(got, want, ocl_reduce_result_size(ops[k], OCL_REDUCE_F32)) != 0)
@@ -468,10 +455,9 @@ static void test_the_listed_devices(void **state) {
   assert_non_null(items);
   test_ordered_fill((test_ordered)0, items, n);
   GROUP_OK(
-      ocl_reduce_group_reduce(
-          g, op, OCL_REDUCE_OP_ELEMENT,
-          ocl_reduce_host_input(items, n * test_ordered_descs[0].element_size),
-          n, ocl_reduce_host_output(got, sizeof got)),
+      ocl_reduce_group_reduce(g, op, OCL_REDUCE_OP_ELEMENT,
+                              ocl_reduce_host_input(items, n * test_ordered_descs[0].element_size),
+                              n, ocl_reduce_host_output(got, sizeof got)),
       "ordered");
   if (!test_ordered_matches((test_ordered)0, items, n, got))
     fail_msg("%s over %s: not the fold of the whole array", test_ordered_names[0], listed);
@@ -521,17 +507,16 @@ static void test_windows_offsets_multi_and_parts_over_the_group(void **state) {
     unsigned char *one = malloc(n_out * r), *got = malloc(n_out * r);
     assert_true(one && got);
     /* Windows: the group's against one device's, bit for bit. */
-    GROUP_OK(ocl_reduce_windows(test_ctx, f->op, f->type, ocl_reduce_host_input(data, n * elem),
-                                n, window, ocl_reduce_host_output(one, n_out * r)),
+    GROUP_OK(ocl_reduce_windows(test_ctx, f->op, f->type, ocl_reduce_host_input(data, n * elem), n,
+                                window, ocl_reduce_host_output(one, n_out * r)),
              name);
     memset(got, 0xA5, n_out * r);
-    GROUP_OK(ocl_reduce_group_windows(
-                 group, f->op, f->type, ocl_reduce_host_input(data, n * elem),
-                 n, window, ocl_reduce_host_output(got, n_out * r)),
+    GROUP_OK(ocl_reduce_group_windows(group, f->op, f->type, ocl_reduce_host_input(data, n * elem),
+                                      n, window, ocl_reduce_host_output(got, n_out * r)),
              name);
     if (memcmp(one, got, n_out * r) != 0)
-      fail_msg("%s: windows of %zu over %zu elements: other bits than one device's", name,
-               window, n);
+      fail_msg("%s: windows of %zu over %zu elements: other bits than one device's", name, window,
+               n);
     /* Segments by offsets (empty ones too): each segment whole on one device. */
     const size_t count = 1 + test_rng_below(200);
     uint64_t *offsets = malloc((count + 1) * sizeof *offsets);
@@ -553,8 +538,7 @@ static void test_windows_offsets_multi_and_parts_over_the_group(void **state) {
                  ocl_reduce_host_output(one, count * r)),
              name);
     GROUP_OK(ocl_reduce_group_segments_offsets(
-                 group, f->op, f->type, ocl_reduce_host_input(data, n * elem),
-                 count,
+                 group, f->op, f->type, ocl_reduce_host_input(data, n * elem), count,
                  ocl_reduce_host_input(offsets, (count + 1) * sizeof *offsets),
                  ocl_reduce_host_output(got, count * r)),
              name);
@@ -569,9 +553,8 @@ static void test_windows_offsets_multi_and_parts_over_the_group(void **state) {
              name);
     GROUP_OK(ocl_reduce_group_partial(
                  group, f->op, f->type,
-                 ocl_reduce_host_input((const char *)data + a * elem,
-                                       (n - a) * elem),
-                 n - a, a, ocl_reduce_host_output(states + st, st)),
+                 ocl_reduce_host_input((const char *)data + a * elem, (n - a) * elem), n - a, a,
+                 ocl_reduce_host_output(states + st, st)),
              name);
     GROUP_OK(ocl_reduce_final(test_ctx, f->op, f->type, ocl_reduce_host_input(states, 2 * st), 2,
                               ocl_reduce_host_output(combined, r)),
@@ -582,18 +565,15 @@ static void test_windows_offsets_multi_and_parts_over_the_group(void **state) {
     /* Multi: the operator twice (and MAX where the type has it), each as the group gives it. */
     const ocl_reduce_op ops[3] = {f->op, f->ordered_user ? f->op : OCL_REDUCE_MAX, f->op};
     unsigned char many[3 * MAX_RESULT], single[MAX_RESULT];
-    const size_t slot = r > ocl_reduce_result_size(ops[1], f->type)
-                            ? r
-                            : ocl_reduce_result_size(ops[1], f->type);
-    GROUP_OK(ocl_reduce_group_multi(group, ops, 3, f->type,
-                                    ocl_reduce_host_input(data, n * elem), n,
-                                    ocl_reduce_host_output(many, 3 * slot)),
+    const size_t slot =
+        r > ocl_reduce_result_size(ops[1], f->type) ? r : ocl_reduce_result_size(ops[1], f->type);
+    GROUP_OK(ocl_reduce_group_multi(group, ops, 3, f->type, ocl_reduce_host_input(data, n * elem),
+                                    n, ocl_reduce_host_output(many, 3 * slot)),
              name);
     for (int m = 0; m < 3; m++) {
-      GROUP_OK(ocl_reduce_group_reduce(
-                   group, ops[m], f->type,
-                   ocl_reduce_host_input(data, n * elem), n,
-                   ocl_reduce_host_output(single, sizeof single)),
+      GROUP_OK(ocl_reduce_group_reduce(group, ops[m], f->type,
+                                       ocl_reduce_host_input(data, n * elem), n,
+                                       ocl_reduce_host_output(single, sizeof single)),
                name);
       if (memcmp(many + m * slot, single, ocl_reduce_result_size(ops[m], f->type)) != 0)
         fail_msg("%s: multi, operator %d: not the group's reduction", name, m);
@@ -605,32 +585,27 @@ static void test_windows_offsets_multi_and_parts_over_the_group(void **state) {
   }
   /* What these forms refuse, saying why; nothing written. */
   float x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, out[8] = {-7, -7, -7, -7, -7, -7, -7, -7};
-  expect_error(
-      ocl_reduce_group_windows(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                               ocl_reduce_host_input(x, sizeof x), 8, 9,
-                               ocl_reduce_host_output(out, sizeof out)),
-      OCL_REDUCE_ERROR_BAD_WINDOW, NULL, "window = 9");
+  expect_error(ocl_reduce_group_windows(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                        ocl_reduce_host_input(x, sizeof x), 8, 9,
+                                        ocl_reduce_host_output(out, sizeof out)),
+               OCL_REDUCE_ERROR_BAD_WINDOW, NULL, "window = 9");
   ocl_reduce_buffer *b = NULL;
   GROUP_OK(ocl_reduce_group_buffer_create(group, sizeof(float), 8, 1, &b), "buffer");
-  expect_error(
-      ocl_reduce_group_windows(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                               ocl_reduce_buffer_input(b, 0), 8, 3,
-                               ocl_reduce_host_output(out, sizeof out)),
-      OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, NULL, "give it host memory");
+  expect_error(ocl_reduce_group_windows(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                        ocl_reduce_buffer_input(b, 0), 8, 3,
+                                        ocl_reduce_host_output(out, sizeof out)),
+               OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, NULL, "give it host memory");
   ocl_reduce_buffer_destroy(b);
-  expect_error(
-      ocl_reduce_group_windows(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                               ocl_reduce_host_input(x, sizeof x), 8, 3,
-                               ocl_reduce_host_output(out, 5 * sizeof(float))),
-      OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "results is 20 bytes");
+  expect_error(ocl_reduce_group_windows(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                        ocl_reduce_host_input(x, sizeof x), 8, 3,
+                                        ocl_reduce_host_output(out, 5 * sizeof(float))),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "results is 20 bytes");
   const uint64_t decreasing[3] = {0, 5, 3};
   expect_error(ocl_reduce_group_segments_offsets(
-                   group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                   ocl_reduce_host_input(x, sizeof x), 2,
+                   group, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(x, sizeof x), 2,
                    ocl_reduce_host_input(decreasing, sizeof decreasing),
                    ocl_reduce_host_output(out, sizeof out)),
-               OCL_REDUCE_ERROR_BAD_OFFSETS, NULL,
-               "offsets[2] = 3 is less than");
+               OCL_REDUCE_ERROR_BAD_OFFSETS, NULL, "offsets[2] = 3 is less than");
   for (int i = 0; i < 8; i++)
     assert_true(out[i] == -7.0f);
   ocl_reduce_operator_destroy(matrix);
@@ -660,57 +635,49 @@ static void test_bad_arguments_are_named_and_leave_results_alone(void **state) {
   ocl_reduce_context *mixed[2] = {members[0], cross_members[1]};
   expect_error(ocl_reduce_group_create_from(mixed, 2, &g), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
                "determinism");
-  expect_error(
-      ocl_reduce_group_reduce(NULL, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 4,
-                              ocl_reduce_host_output(&result, sizeof result)),
-      OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "group");
-  expect_error(
-      ocl_reduce_group_reduce(group, OCL_REDUCE_AND, OCL_REDUCE_F32, in, 4,
-                              ocl_reduce_host_output(&result, sizeof result)),
-      OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, NULL, "integer types only");
-  expect_error(
-      ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                              ocl_reduce_host_input(NULL, 0), 4,
-                              ocl_reduce_host_output(&result, sizeof result)),
-      OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "input is NULL");
+  expect_error(ocl_reduce_group_reduce(NULL, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 4,
+                                       ocl_reduce_host_output(&result, sizeof result)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "group");
+  expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_AND, OCL_REDUCE_F32, in, 4,
+                                       ocl_reduce_host_output(&result, sizeof result)),
+               OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, NULL, "integer types only");
   expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                                       in, 4, ocl_reduce_host_output(NULL, 0)),
+                                       ocl_reduce_host_input(NULL, 0), 4,
+                                       ocl_reduce_host_output(&result, sizeof result)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "input is NULL");
+  expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 4,
+                                       ocl_reduce_host_output(NULL, 0)),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "result");
   ocl_reduce_buffer *b = NULL, *other = NULL;
   assert_int_equal(ocl_reduce_group_buffer_create(group, sizeof(float), 4, 1, &b), OCL_REDUCE_OK);
   assert_int_equal(ocl_reduce_group_buffer_create(cross_group, sizeof(float), 4, 1, &other),
                    OCL_REDUCE_OK);
-  expect_error(
-      ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                              ocl_reduce_buffer_input(b, 0), 3,
-                              ocl_reduce_host_output(&result, sizeof result)),
-      OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "holds 4 elements");
+  expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                       ocl_reduce_buffer_input(b, 0), 3,
+                                       ocl_reduce_host_output(&result, sizeof result)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "holds 4 elements");
   double wide = -7.0;
-  expect_error(
-      ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F64,
-                              ocl_reduce_buffer_input(b, 0), 4,
-                              ocl_reduce_host_output(&wide, sizeof wide)),
-      has_fp64 ? OCL_REDUCE_ERROR_INVALID_ARGUMENT : OCL_REDUCE_ERROR_NO_FP64,
-      NULL, has_fp64 ? "elements are 4 bytes" : "double");
-  expect_error(
-      ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                              ocl_reduce_buffer_input(other, 0), 4,
-                              ocl_reduce_host_output(&result, sizeof result)),
-      OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "another group");
+  expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F64,
+                                       ocl_reduce_buffer_input(b, 0), 4,
+                                       ocl_reduce_host_output(&wide, sizeof wide)),
+               has_fp64 ? OCL_REDUCE_ERROR_INVALID_ARGUMENT : OCL_REDUCE_ERROR_NO_FP64, NULL,
+               has_fp64 ? "elements are 4 bytes" : "double");
+  expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                       ocl_reduce_buffer_input(other, 0), 4,
+                                       ocl_reduce_host_output(&result, sizeof result)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "another group");
   float pair[2] = {-7.0f, -7.0f};
-  expect_error(
-      ocl_reduce_group_segments(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                                ocl_reduce_buffer_input(b, 0), 2, 3,
-                                ocl_reduce_host_output(pair, sizeof pair)),
-      OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "holds 4 elements");
-  /* A group's buffer is an ocl_reduce_buffer: its copies are checked as any
-   * buffer's, one context's calls refuse it, and a group reads neither a part
-   * of it nor one context's buffer, nor writes its results to a buffer. */
-  expect_error(ocl_reduce_buffer_write(b, 4, x, sizeof x),
-               OCL_REDUCE_ERROR_OUT_OF_RANGE, NULL,
+  expect_error(ocl_reduce_group_segments(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                         ocl_reduce_buffer_input(b, 0), 2, 3,
+                                         ocl_reduce_host_output(pair, sizeof pair)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "holds 4 elements");
+  /* A group's buffer is an ocl_reduce_buffer: its copies are checked as any buffer's, one context's
+   * calls refuse it, and a group reads neither a part of it nor one context's buffer, nor writes
+   * its results to a buffer. */
+  expect_error(ocl_reduce_buffer_write(b, 4, x, sizeof x), OCL_REDUCE_ERROR_OUT_OF_RANGE, NULL,
                "beyond the buffer's 16 bytes");
-  expect_error(ocl_reduce_buffer_read(b, 0, NULL, 4),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "host pointer is NULL");
+  expect_error(ocl_reduce_buffer_read(b, 0, NULL, 4), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               "host pointer is NULL");
   assert_int_equal(ocl_reduce_buffer_size(b), sizeof x);
   GROUP_OK(ocl_reduce_buffer_write(b, 8, x, 8), "ranged write");
   float back[4] = {0, 0, 0, 0};
@@ -719,23 +686,18 @@ static void test_bad_arguments_are_named_and_leave_results_alone(void **state) {
   expect_error(ocl_reduce_into(members[0], OCL_REDUCE_SUM, OCL_REDUCE_F32,
                                ocl_reduce_buffer_input(b, 0), 4,
                                ocl_reduce_host_output(&result, sizeof result)),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, members[0],
-               "a group's buffer");
-  expect_error(
-      ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                              ocl_reduce_buffer_input(b, 4), 3,
-                              ocl_reduce_host_output(&result, sizeof result)),
-      OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "from offset 0");
-  ocl_reduce_buffer *single = NULL;
-  assert_int_equal(ocl_reduce_buffer_create(members[0], sizeof x, &single),
-                   OCL_REDUCE_OK);
-  expect_error(
-      ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                              ocl_reduce_buffer_input(single, 0), 4,
-                              ocl_reduce_host_output(&result, sizeof result)),
-      OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "a buffer of one context");
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, members[0], "a group's buffer");
   expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-                                       in, 4,
+                                       ocl_reduce_buffer_input(b, 4), 3,
+                                       ocl_reduce_host_output(&result, sizeof result)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "from offset 0");
+  ocl_reduce_buffer *single = NULL;
+  assert_int_equal(ocl_reduce_buffer_create(members[0], sizeof x, &single), OCL_REDUCE_OK);
+  expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                       ocl_reduce_buffer_input(single, 0), 4,
+                                       ocl_reduce_host_output(&result, sizeof result)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "a buffer of one context");
+  expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 4,
                                        ocl_reduce_buffer_output(single, 0)),
                OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, NULL, "host memory");
   expect_error(ocl_reduce_group_buffer_part(single, 0, NULL, NULL, NULL),
@@ -757,24 +719,20 @@ static void test_bad_arguments_are_named_and_leave_results_alone(void **state) {
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "all 0");
   expect_error(ocl_reduce_group_shares(group, (ocl_reduce_shares)7, NULL),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "which");
-  expect_error(
-      ocl_reduce_group_reduce(group, NULL, OCL_REDUCE_F32, in, 4,
-                              ocl_reduce_host_output(&result, sizeof result)),
-      OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "op is NULL");
+  expect_error(ocl_reduce_group_reduce(group, NULL, OCL_REDUCE_F32, in, 4,
+                                       ocl_reduce_host_output(&result, sizeof result)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "op is NULL");
   /* Sizes: a result smaller than one result, and host input shorter than the count. */
-  expect_error(
-      ocl_reduce_group_reduce(group, OCL_REDUCE_ARGMIN, OCL_REDUCE_F32, in, 4,
-                              ocl_reduce_host_output(&result, sizeof result)),
-      OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "result_bytes is 4");
-  expect_error(
-      ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 5,
-                              ocl_reduce_host_output(&result, sizeof result)),
-      OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "input is 16 bytes");
+  expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_ARGMIN, OCL_REDUCE_F32, in, 4,
+                                       ocl_reduce_host_output(&result, sizeof result)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "result_bytes is 4");
+  expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 5,
+                                       ocl_reduce_host_output(&result, sizeof result)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "input is 16 bytes");
   float two[2] = {-7.0f, -7.0f};
-  expect_error(
-      ocl_reduce_group_segments(group, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 4, 1,
-                                ocl_reduce_host_output(two, sizeof two)),
-      OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "results is 8 bytes");
+  expect_error(ocl_reduce_group_segments(group, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 4, 1,
+                                         ocl_reduce_host_output(two, sizeof two)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "results is 8 bytes");
   assert_true(two[0] == -7.0f && two[1] == -7.0f);
   assert_true(result == -7.0f);
   assert_int_equal(ocl_reduce_group_size(NULL), 0);

@@ -72,12 +72,10 @@ static void check_builtin(ocl_reduce_op op, ocl_reduce_type type) {
   memset(got, 0xA5, sizeof got);
   const int root = ranks - 1;
   const ocl_reduce_status s0 = ocl_reduce_mpi_reduce(
-      ctx, op, type, in, count,
-      ocl_reduce_host_output(rank == root ? got[0] : NULL, MAX_RESULT), root,
-      MPI_COMM_WORLD);
+      ctx, op, type, in, count, ocl_reduce_host_output(rank == root ? got[0] : NULL, MAX_RESULT),
+      root, MPI_COMM_WORLD);
   const ocl_reduce_status s1 = ocl_reduce_mpi_allreduce(
-      ctx, op, type, in, count, ocl_reduce_host_output(got[1], MAX_RESULT),
-      MPI_COMM_WORLD);
+      ctx, op, type, in, count, ocl_reduce_host_output(got[1], MAX_RESULT), MPI_COMM_WORLD);
   ocl_reduce_buffer_destroy(b);
   CHECK(s0 == OCL_REDUCE_OK && s1 == OCL_REDUCE_OK, "%s %s: %s", ocl_reduce_op_name(op),
         ocl_reduce_type_name(type), ocl_reduce_mpi_last_error());
@@ -141,9 +139,9 @@ static void check_user_operators(void) {
       unsigned char got[MAX_RESULT], want[MAX_RESULT];
       const ocl_reduce_input in =
           ocl_reduce_host_input(data + first * d->element_size, mine * d->element_size);
-      const ocl_reduce_status s = ocl_reduce_mpi_allreduce(
-          ctx, op, OCL_REDUCE_OP_ELEMENT, in, mine,
-          ocl_reduce_host_output(got, sizeof got), MPI_COMM_WORLD);
+      const ocl_reduce_status s =
+          ocl_reduce_mpi_allreduce(ctx, op, OCL_REDUCE_OP_ELEMENT, in, mine,
+                                   ocl_reduce_host_output(got, sizeof got), MPI_COMM_WORLD);
       CHECK(s == OCL_REDUCE_OK, "%s: %s", d->combine, ocl_reduce_mpi_last_error());
       if (!ordered)
         test_custom_reference((test_custom)w, data, n, want);
@@ -153,8 +151,7 @@ static void check_user_operators(void) {
       unsigned char *results = malloc((n / length + 1) * d->state_size);
       const ocl_reduce_status ss = ocl_reduce_mpi_segments_allreduce(
           ctx, op, OCL_REDUCE_OP_ELEMENT, in, mine / length, length,
-          ocl_reduce_host_output(results, (n / length) * d->state_size),
-          MPI_COMM_WORLD);
+          ocl_reduce_host_output(results, (n / length) * d->state_size), MPI_COMM_WORLD);
       CHECK(ss == OCL_REDUCE_OK, "%s segments: %s", d->combine, ocl_reduce_mpi_last_error());
       for (size_t g = 0; ss == OCL_REDUCE_OK && g < n / length; g++) {
         const void *segment = data + g * length * d->element_size;
@@ -181,11 +178,8 @@ static void check_segments(void) {
   ocl_reduce_arg *results = malloc((n / length + 1) * sizeof *results);
   const ocl_reduce_status s = ocl_reduce_mpi_segments_allreduce(
       ctx, OCL_REDUCE_ARGMIN, OCL_REDUCE_I32,
-      ocl_reduce_host_input(data + first * length,
-                            mine * length * sizeof *data),
-      mine, length,
-      ocl_reduce_host_output(results, (n / length) * sizeof *results),
-      MPI_COMM_WORLD);
+      ocl_reduce_host_input(data + first * length, mine * length * sizeof *data), mine, length,
+      ocl_reduce_host_output(results, (n / length) * sizeof *results), MPI_COMM_WORLD);
   CHECK(s == OCL_REDUCE_OK, "argmin segments: %s", ocl_reduce_mpi_last_error());
   for (size_t g = 0; s == OCL_REDUCE_OK && g < n / length; g++) {
     char why[256] = "";
@@ -213,10 +207,10 @@ static void check_reproducible_over_rank_counts(void) {
       continue;
     const size_t first = n * (size_t)rank / (size_t)k, end = n * (size_t)(rank + 1) / (size_t)k;
     float got = 0.0f;
-    const ocl_reduce_status s = ocl_reduce_mpi_allreduce(
-        cross_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
-        ocl_reduce_host_input(data + first, (end - first) * sizeof *data),
-        end - first, ocl_reduce_host_output(&got, sizeof got), sub);
+    const ocl_reduce_status s =
+        ocl_reduce_mpi_allreduce(cross_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                 ocl_reduce_host_input(data + first, (end - first) * sizeof *data),
+                                 end - first, ocl_reduce_host_output(&got, sizeof got), sub);
     CHECK(s == OCL_REDUCE_OK && memcmp(&got, &one, sizeof got) == 0,
           "cross_device sum of %zu on %d ranks: %s (%a, one device %a)", n, k,
           ocl_reduce_mpi_last_error(), (double)got, (double)one);
@@ -230,40 +224,36 @@ static void check_errors(void) {
   float x[4] = {1, 2, 3, 4}, result = -7.0f;
   const int bad = ranks > 2 ? 2 : ranks - 1;
   ocl_reduce_status s = ocl_reduce_mpi_allreduce(
-      ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(x, sizeof x),
-      4, ocl_reduce_host_output(rank == bad ? NULL : &result, sizeof result),
-      MPI_COMM_WORLD);
+      ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(x, sizeof x), 4,
+      ocl_reduce_host_output(rank == bad ? NULL : &result, sizeof result), MPI_COMM_WORLD);
   char rank_text[48];
   snprintf(rank_text, sizeof rank_text, "rank %d: result is NULL", bad);
   CHECK(s == OCL_REDUCE_ERROR_INVALID_ARGUMENT && strstr(ocl_reduce_mpi_last_error(), rank_text),
         "a NULL result on rank %d: %s, '%s'", bad, ocl_reduce_status_name(s),
         ocl_reduce_mpi_last_error());
   if (ranks > 1) { /* one rank cannot disagree with itself */
-    s = ocl_reduce_mpi_allreduce(
-        ctx, rank == bad ? OCL_REDUCE_MAX : OCL_REDUCE_SUM, OCL_REDUCE_F32,
-        ocl_reduce_host_input(x, sizeof x), 4,
-        ocl_reduce_host_output(&result, sizeof result), MPI_COMM_WORLD);
+    s = ocl_reduce_mpi_allreduce(ctx, rank == bad ? OCL_REDUCE_MAX : OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                 ocl_reduce_host_input(x, sizeof x), 4,
+                                 ocl_reduce_host_output(&result, sizeof result), MPI_COMM_WORLD);
     CHECK(s == OCL_REDUCE_ERROR_INVALID_ARGUMENT && strstr(ocl_reduce_mpi_last_error(), "differ"),
           "another operator on rank %d: %s, '%s'", bad, ocl_reduce_status_name(s),
           ocl_reduce_mpi_last_error());
   }
-  s = ocl_reduce_mpi_reduce(
-      ctx, OCL_REDUCE_AND, OCL_REDUCE_F32, ocl_reduce_host_input(x, sizeof x),
-      4, ocl_reduce_host_output(&result, sizeof result), 0, MPI_COMM_WORLD);
+  s = ocl_reduce_mpi_reduce(ctx, OCL_REDUCE_AND, OCL_REDUCE_F32, ocl_reduce_host_input(x, sizeof x),
+                            4, ocl_reduce_host_output(&result, sizeof result), 0, MPI_COMM_WORLD);
   CHECK(s == OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, "AND on f32: %s", ocl_reduce_status_name(s));
-  s = ocl_reduce_mpi_reduce(
-      ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(x, sizeof x),
-      4, ocl_reduce_host_output(&result, sizeof result), ranks, MPI_COMM_WORLD);
+  s = ocl_reduce_mpi_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(x, sizeof x),
+                            4, ocl_reduce_host_output(&result, sizeof result), ranks,
+                            MPI_COMM_WORLD);
   CHECK(s == OCL_REDUCE_ERROR_INVALID_ARGUMENT && strstr(ocl_reduce_mpi_last_error(), "root"),
         "root out of range: %s", ocl_reduce_status_name(s));
   /* A result too small for one result, on one rank: every rank is told which. */
   ocl_reduce_arg arg = {.index = 77};
-  s = ocl_reduce_mpi_allreduce(
-      ctx, OCL_REDUCE_ARGMIN, OCL_REDUCE_F32,
-      ocl_reduce_host_input(x, sizeof x), 4,
-      ocl_reduce_host_output(rank == bad ? (void *)&result : (void *)&arg,
-                             rank == bad ? sizeof result : sizeof arg),
-      MPI_COMM_WORLD);
+  s = ocl_reduce_mpi_allreduce(ctx, OCL_REDUCE_ARGMIN, OCL_REDUCE_F32,
+                               ocl_reduce_host_input(x, sizeof x), 4,
+                               ocl_reduce_host_output(rank == bad ? (void *)&result : (void *)&arg,
+                                                      rank == bad ? sizeof result : sizeof arg),
+                               MPI_COMM_WORLD);
   snprintf(rank_text, sizeof rank_text, "rank %d: result_bytes is 4", bad);
   CHECK(s == OCL_REDUCE_ERROR_INVALID_ARGUMENT && strstr(ocl_reduce_mpi_last_error(), rank_text),
         "a small result on rank %d: %s, '%s'", bad, ocl_reduce_status_name(s),

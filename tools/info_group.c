@@ -17,10 +17,9 @@ static int group_self_check(ocl_reduce_group *g, ocl_reduce_status *status) {
     return 0;
   for (size_t i = 0; i < N; i++)
     expect += data[i] = (int64_t)((i * 2654435761u) % 201) - 100;
-  *status =
-      ocl_reduce_group_reduce(g, OCL_REDUCE_SUM, OCL_REDUCE_I64,
-                              ocl_reduce_host_input(data, N * sizeof *data), N,
-                              ocl_reduce_host_output(&got, sizeof got));
+  *status = ocl_reduce_group_reduce(g, OCL_REDUCE_SUM, OCL_REDUCE_I64,
+                                    ocl_reduce_host_input(data, N * sizeof *data), N,
+                                    ocl_reduce_host_output(&got, sizeof got));
   free(data);
   return *status == OCL_REDUCE_OK && got == expect;
 }

@@ -85,9 +85,8 @@ void ocl_reduce_buffer_destroy(ocl_reduce_buffer *buf) {
 
 size_t ocl_reduce_buffer_size(const ocl_reduce_buffer *buf) { return buf ? buf->bytes : 0; }
 
-/* Checks shared by read and write: a buffer, and the range inside it. Failures
- * are recorded on the buffer's context (a group's buffer has none: the
- * thread's). */
+/* Checks shared by read and write: a buffer, and the range inside it. Failures are recorded on the
+ * buffer's context (a group's buffer has none: the thread's). */
 static ocl_reduce_status check_copy(const char *function, const ocl_reduce_buffer *buf,
                                     size_t offset, const void *host, size_t bytes) {
   ORX_CHECK_ARG(NULL, buf, "%s: buf is NULL", function);

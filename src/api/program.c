@@ -101,10 +101,8 @@ ocl_reduce_status ocl_reduce_program_launch(ocl_reduce_context *ctx, ocl_reduce_
   ORX_CHECK_ARG(ctx, nargs <= ORX_ARRAY_SIZE(native), "%s: nargs %zu exceeds 16", call, nargs);
   for (size_t i = 0; i < nargs; i++) {
     if (args[i].buffer) {
-      ORX_CHECK_ARG(
-          ctx, args[i].buffer->ctx == ctx,
-          "%s: args[%zu]: the buffer belongs to another context or to a group",
-          call, i);
+      ORX_CHECK_ARG(ctx, args[i].buffer->ctx == ctx,
+                    "%s: args[%zu]: the buffer belongs to another context or to a group", call, i);
       native[i] = (orx_arg){ORX_ARG_MEM, args[i].buffer->mem, 0};
     } else {
       ORX_CHECK_ARG(ctx, args[i].bytes == 4 || args[i].bytes == 8,

@@ -55,8 +55,7 @@ struct ocl_reduce_buffer {
   ocl_reduce_context *ctx; /* a reference; NULL for a spread buffer */
   orx_mem *mem;
   size_t bytes;
-  /* A buffer over several devices (spread_buffer.h): its maker's operations and
-   * data. */
+  /* A buffer over several devices (spread_buffer.h): its maker's operations and data. */
   const struct orx_spread_ops *spread_ops;
   void *spread;
 };

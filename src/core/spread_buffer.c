@@ -1,16 +1,13 @@
 /* =================================================================================================
- * spread_buffer.c: buffers whose data lies on several devices
- * (spread_buffer.h).
- * ==============================================================================================
- */
+ * spread_buffer.c: buffers whose data lies on several devices (spread_buffer.h).
+ * ============================================================================================== */
 #include "core/spread_buffer.h"
 
 #include <stdlib.h>
 
 #include "core/context.h"
 
-ocl_reduce_buffer *
-orx_spread_buffer_new(size_t bytes, const orx_spread_ops *ops, void *spread) {
+ocl_reduce_buffer *orx_spread_buffer_new(size_t bytes, const orx_spread_ops *ops, void *spread) {
   ocl_reduce_buffer *buf = calloc(1, sizeof *buf);
   if (!buf)
     return NULL;

@@ -23,8 +23,7 @@ struct ocl_reduce_group {
   struct orx_group_workers *workers;              /* group_workers.c */
 };
 
-/* A group buffer: what an ocl_reduce_buffer of a group spreads
- * (core/spread_buffer.h). */
+/* A group buffer: what an ocl_reduce_buffer of a group spreads (core/spread_buffer.h). */
 typedef struct orx_group_buffer {
   uint64_t group_id;
   ocl_reduce_group *group; /* for writes and reads, which need the group alive */

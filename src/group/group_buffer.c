@@ -1,10 +1,8 @@
 /* =================================================================================================
- * group_buffer.c: data spread over a group (ocl_reduce_group.h): one buffer per
- * device holding a contiguous part, cut by the resident shares in whole
- * granules, behind one ocl_reduce_buffer (core/spread_buffer.h) that the buffer
- * calls write and read like any.
- * ==============================================================================================
- */
+ * group_buffer.c: data spread over a group (ocl_reduce_group.h): one buffer per device holding a
+ * contiguous part, cut by the resident shares in whole granules, behind one ocl_reduce_buffer
+ * (core/spread_buffer.h) that the buffer calls write and read like any.
+ * ============================================================================================== */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -19,8 +17,8 @@ static void spread_destroy(void *spread) {
   free(b);
 }
 
-/* A copy between host memory and bytes [offset, offset + bytes) of the whole,
- * one task per device whose part the range meets. */
+/* A copy between host memory and bytes [offset, offset + bytes) of the whole, one task per device
+ * whose part the range meets. */
 typedef struct copy_task {
   const orx_group_buffer *buffer;
   size_t offset, bytes;
@@ -31,45 +29,37 @@ typedef struct copy_task {
 static ocl_reduce_status copy_part(void *arg, size_t d) {
   const copy_task *t = arg;
   const orx_group_buffer *b = t->buffer;
-  const size_t begin = b->first[d] * b->element_size,
-               end = begin + b->counts[d] * b->element_size;
+  const size_t begin = b->first[d] * b->element_size, end = begin + b->counts[d] * b->element_size;
   const size_t from = t->offset > begin ? t->offset : begin;
   const size_t to = t->offset + t->bytes < end ? t->offset + t->bytes : end;
-  return t->from ? ocl_reduce_buffer_write(
-                       b->parts[d], from - begin,
-                       (const char *)t->from + (from - t->offset), to - from)
+  return t->from ? ocl_reduce_buffer_write(b->parts[d], from - begin,
+                                           (const char *)t->from + (from - t->offset), to - from)
                  : ocl_reduce_buffer_read(b->parts[d], from - begin,
-                                          (char *)t->to + (from - t->offset),
-                                          to - from);
+                                          (char *)t->to + (from - t->offset), to - from);
 }
 
-static ocl_reduce_status copy_range(const orx_group_buffer *b, size_t offset,
-                                    size_t bytes, const void *from, void *to) {
+static ocl_reduce_status copy_range(const orx_group_buffer *b, size_t offset, size_t bytes,
+                                    const void *from, void *to) {
   unsigned char run[OCL_REDUCE_GROUP_MAX_DEVICES] = {0};
   for (size_t d = 0; d < b->size; d++) {
     const size_t begin = b->first[d] * b->element_size;
-    run[d] = b->counts[d] > 0 &&
-             offset < begin + b->counts[d] * b->element_size &&
+    run[d] = b->counts[d] > 0 && offset < begin + b->counts[d] * b->element_size &&
              begin < offset + bytes;
   }
   copy_task t = {b, offset, bytes, from, to};
-  return orx_group_each(
-      b->group, from ? "ocl_reduce_buffer_write" : "ocl_reduce_buffer_read",
-      run, copy_part, &t);
+  return orx_group_each(b->group, from ? "ocl_reduce_buffer_write" : "ocl_reduce_buffer_read", run,
+                        copy_part, &t);
 }
 
-static ocl_reduce_status spread_write(void *spread, size_t offset,
-                                      const void *src, size_t bytes) {
+static ocl_reduce_status spread_write(void *spread, size_t offset, const void *src, size_t bytes) {
   return copy_range(spread, offset, bytes, src, NULL);
 }
 
-static ocl_reduce_status spread_read(const void *spread, size_t offset,
-                                     void *dst, size_t bytes) {
+static ocl_reduce_status spread_read(const void *spread, size_t offset, void *dst, size_t bytes) {
   return copy_range(spread, offset, bytes, NULL, dst);
 }
 
-static const orx_spread_ops group_buffer_ops = {spread_destroy, spread_write,
-                                                spread_read};
+static const orx_spread_ops group_buffer_ops = {spread_destroy, spread_write, spread_read};
 
 const orx_group_buffer *orx_group_buffer_of(const ocl_reduce_buffer *buffer) {
   const void *spread = orx_spread_of(buffer);
@@ -77,8 +67,7 @@ const orx_group_buffer *orx_group_buffer_of(const ocl_reduce_buffer *buffer) {
   return spread;
 }
 
-ocl_reduce_status ocl_reduce_group_buffer_create(ocl_reduce_group *group,
-                                                 size_t element_size,
+ocl_reduce_status ocl_reduce_group_buffer_create(ocl_reduce_group *group, size_t element_size,
                                                  size_t count, size_t granule,
                                                  ocl_reduce_buffer **out) {
   static const char fn[] = "ocl_reduce_group_buffer_create";
@@ -120,21 +109,18 @@ ocl_reduce_status ocl_reduce_group_buffer_create(ocl_reduce_group *group,
   *out = orx_spread_buffer_new(count * element_size, &group_buffer_ops, b);
   if (!*out) {
     spread_destroy(b);
-    return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY,
-                    "%s: out of memory", fn);
+    return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of memory", fn);
   }
   return OCL_REDUCE_OK;
 }
 
-ocl_reduce_status
-ocl_reduce_group_buffer_part(const ocl_reduce_buffer *group_buffer,
-                             size_t index, ocl_reduce_buffer **part,
-                             size_t *first, size_t *count) {
+ocl_reduce_status ocl_reduce_group_buffer_part(const ocl_reduce_buffer *group_buffer, size_t index,
+                                               ocl_reduce_buffer **part, size_t *first,
+                                               size_t *count) {
   static const char fn[] = "ocl_reduce_group_buffer_part";
   const orx_group_buffer *buffer = orx_group_buffer_of(group_buffer);
   ORX_CHECK_ARG(NULL, buffer, "%s: buffer is %s", fn,
-                group_buffer ? "a buffer of one context, not a group's"
-                             : "NULL");
+                group_buffer ? "a buffer of one context, not a group's" : "NULL");
   ORX_CHECK_ARG(NULL, index < buffer->size, "%s: index %zu (the group has %zu devices)", fn, index,
                 buffer->size);
   if (part)

@@ -13,7 +13,8 @@
 #include "core/run.h"
 #include "group/group_shares.h"
 
-/* One call's runs: device d takes results (windows, or segments) [first[d], first[d] + count[d]). */
+/* One call's runs: device d takes results (windows, or segments) [first[d], first[d] + count[d]).
+ */
 typedef struct form_call {
   const char *function;
   const ocl_reduce_group *group;
@@ -31,9 +32,8 @@ typedef struct form_call {
 
 /* What every form checks alike: the group, the operator on every device, host input of
  * input_elements, and results for `results` of them. */
-static ocl_reduce_status begin(form_call *c, ocl_reduce_group *group,
-                               ocl_reduce_op op, ocl_reduce_type type,
-                               const ocl_reduce_input *input, size_t results,
+static ocl_reduce_status begin(form_call *c, ocl_reduce_group *group, ocl_reduce_op op,
+                               ocl_reduce_type type, const ocl_reduce_input *input, size_t results,
                                const ocl_reduce_output *output) {
   ORX_CHECK_ARG(NULL, group, "%s: group is NULL", c->function);
   c->group = group;
@@ -54,21 +54,17 @@ static ocl_reduce_status begin(form_call *c, ocl_reduce_group *group,
                     "buffer lives on one "
                     "device)",
                     c->function);
-  ORX_CHECK_ARG(NULL, output->host || results == 0, "%s: results is NULL",
-                c->function);
-  ORX_CHECK_ARG(
-      NULL, results <= output->bytes / c->result_bytes,
-      "%s: results is %zu bytes, and %zu results of %zu bytes need %zu",
-      c->function, output->bytes, results, c->result_bytes,
-      results <= SIZE_MAX / c->result_bytes ? results * c->result_bytes
-                                            : SIZE_MAX);
+  ORX_CHECK_ARG(NULL, output->host || results == 0, "%s: results is NULL", c->function);
+  ORX_CHECK_ARG(NULL, results <= output->bytes / c->result_bytes,
+                "%s: results is %zu bytes, and %zu results of %zu bytes need %zu", c->function,
+                output->bytes, results, c->result_bytes,
+                results <= SIZE_MAX / c->result_bytes ? results * c->result_bytes : SIZE_MAX);
   c->results = output->host;
   return OCL_REDUCE_OK;
 }
 
 /* Checks host input for `elements`. */
-static ocl_reduce_status check_input(const form_call *c,
-                                     const ocl_reduce_input *input,
+static ocl_reduce_status check_input(const form_call *c, const ocl_reduce_input *input,
                                      uint64_t elements) {
   ORX_CHECK_ARG(NULL, c->input || elements == 0, "%s: input is NULL", c->function);
   ORX_CHECK_ARG(NULL, elements <= input->bytes / c->elem,
@@ -80,19 +76,17 @@ static ocl_reduce_status check_input(const form_call *c,
 static ocl_reduce_status window_task(void *arg, size_t d) {
   const form_call *c = arg;
   const size_t n_in = (size_t)c->count[d] + c->window - 1;
-  const ocl_reduce_input in = ocl_reduce_host_input(c->input + c->first[d] * c->elem, n_in * c->elem);
+  const ocl_reduce_input in =
+      ocl_reduce_host_input(c->input + c->first[d] * c->elem, n_in * c->elem);
   const ocl_reduce_output out = ocl_reduce_host_output(c->results + c->first[d] * c->result_bytes,
                                                        c->count[d] * c->result_bytes);
   return orx_windows_checked(c->group->contexts[d], c->function, c->op, c->type, &in, n_in,
                              c->window, c->first[d], &out);
 }
 
-ocl_reduce_status ocl_reduce_group_windows(ocl_reduce_group *group,
-                                           ocl_reduce_op op,
-                                           ocl_reduce_type type,
-                                           ocl_reduce_input input, size_t count,
-                                           size_t window,
-                                           ocl_reduce_output results) {
+ocl_reduce_status ocl_reduce_group_windows(ocl_reduce_group *group, ocl_reduce_op op,
+                                           ocl_reduce_type type, ocl_reduce_input input,
+                                           size_t count, size_t window, ocl_reduce_output results) {
   form_call c;
   memset(&c, 0, sizeof c);
   c.function = "ocl_reduce_group_windows";
@@ -120,9 +114,8 @@ static ocl_reduce_status offsets_task(void *arg, size_t d) {
   const uint64_t *o = c->offsets + c->first[d];
   const uint64_t *rebased = c->rebased + c->first[d] + d;
   /* No input at all is fine where every segment is empty (begin checked it). */
-  const ocl_reduce_input in =
-      ocl_reduce_host_input(c->input ? c->input + o[0] * c->elem : NULL,
-                            (size_t)(o[c->count[d]] - o[0]) * c->elem);
+  const ocl_reduce_input in = ocl_reduce_host_input(c->input ? c->input + o[0] * c->elem : NULL,
+                                                    (size_t)(o[c->count[d]] - o[0]) * c->elem);
   const ocl_reduce_input offsets =
       ocl_reduce_host_input(rebased, (c->count[d] + 1) * sizeof *rebased);
   const ocl_reduce_output out = ocl_reduce_host_output(c->results + c->first[d] * c->result_bytes,
@@ -158,25 +151,26 @@ static void cut_segments(form_call *c, size_t segment_count) {
   }
 }
 
-ocl_reduce_status ocl_reduce_group_segments_offsets(
-    ocl_reduce_group *group, ocl_reduce_op op, ocl_reduce_type type,
-    ocl_reduce_input input, size_t segment_count, ocl_reduce_input offsets,
-    ocl_reduce_output results) {
+ocl_reduce_status ocl_reduce_group_segments_offsets(ocl_reduce_group *group, ocl_reduce_op op,
+                                                    ocl_reduce_type type, ocl_reduce_input input,
+                                                    size_t segment_count, ocl_reduce_input offsets,
+                                                    ocl_reduce_output results) {
   form_call c;
   memset(&c, 0, sizeof c);
   c.function = "ocl_reduce_group_segments_offsets";
   ORX_FORWARD(begin(&c, group, op, type, &input, segment_count, &results));
   ORX_CHECK_ARG(NULL, !offsets.buffer, "%s: offsets must be host memory", c.function);
-  ORX_CHECK_ARG(NULL, offsets.host && segment_count < SIZE_MAX / sizeof(uint64_t) &&
-                          (segment_count + 1) * sizeof(uint64_t) <= offsets.bytes,
+  ORX_CHECK_ARG(NULL,
+                offsets.host && segment_count < SIZE_MAX / sizeof(uint64_t) &&
+                    (segment_count + 1) * sizeof(uint64_t) <= offsets.bytes,
                 "%s: offsets is %zu bytes, and %zu segments need %zu offsets", c.function,
                 offsets.bytes, segment_count, segment_count + 1);
   const uint64_t *o = offsets.host;
   for (size_t i = 0; i < segment_count; i++)
     if (o[i] > o[i + 1])
       return orx_fail(NULL, OCL_REDUCE_ERROR_BAD_OFFSETS,
-                      "%s: offsets[%zu] = %llu is less than offsets[%zu] = %llu", c.function,
-                      i + 1, (unsigned long long)o[i + 1], i, (unsigned long long)o[i]);
+                      "%s: offsets[%zu] = %llu is less than offsets[%zu] = %llu", c.function, i + 1,
+                      (unsigned long long)o[i + 1], i, (unsigned long long)o[i]);
   if (o[segment_count] > input.bytes / c.elem)
     return orx_fail(NULL, OCL_REDUCE_ERROR_BAD_OFFSETS,
                     "%s: offsets[%zu] = %llu reaches beyond the input's %zu elements", c.function,

@@ -20,7 +20,7 @@ typedef struct group_call {
   ocl_reduce_op op;
   ocl_reduce_type type;
   ocl_reduce_input input;
-  const orx_group_buffer *gbuf; /* input's, where it is a group's buffer */
+  const orx_group_buffer *gbuf;                 /* input's, where it is a group's buffer */
   size_t elem;                                  /* bytes of an input element */
   size_t segment_length;                        /* segments; 0 for whole arrays */
   uint64_t index_base;                          /* whole arrays: the index of element 0 */
@@ -164,9 +164,8 @@ static ocl_reduce_status reduce_whole(group_call *c, size_t count, void *result,
     /* The combine, in device order, on the first device: to the result, or to one state. */
     const ocl_reduce_input states = ocl_reduce_host_input(c->out, c->parts * c->out_bytes);
     const ocl_reduce_output out = ocl_reduce_host_output(result, result_bytes);
-    status = c->to_state
-                 ? ocl_reduce_merge(g->contexts[0], c->op, c->type, states, c->parts, out)
-                 : ocl_reduce_final(g->contexts[0], c->op, c->type, states, c->parts, out);
+    status = c->to_state ? ocl_reduce_merge(g->contexts[0], c->op, c->type, states, c->parts, out)
+                         : ocl_reduce_final(g->contexts[0], c->op, c->type, states, c->parts, out);
     if (status != OCL_REDUCE_OK)
       orx_fail(NULL, status, "%s: combining on device 0 (%s): %s", c->function,
                orx_group_device_name(g, 0), ocl_reduce_last_error(g->contexts[0]));
@@ -208,9 +207,8 @@ static ocl_reduce_status reduce_segments(group_call *c, size_t segment_count, vo
   return orx_group_each(c->group, c->function, c->run, part_task, c);
 }
 
-static group_call make_call(const char *function, const ocl_reduce_group *group,
-                            ocl_reduce_op op, ocl_reduce_type type,
-                            ocl_reduce_input input, size_t segment_length) {
+static group_call make_call(const char *function, const ocl_reduce_group *group, ocl_reduce_op op,
+                            ocl_reduce_type type, ocl_reduce_input input, size_t segment_length) {
   group_call c;
   memset(&c, 0, sizeof c);
   c.function = function;
@@ -223,20 +221,18 @@ static group_call make_call(const char *function, const ocl_reduce_group *group,
   return c;
 }
 
-/* What a group call's input and output may be: host memory or a group's buffer
- * (taken whole) in, host memory out. */
-static ocl_reduce_status check_memory(const char *function,
-                                      const ocl_reduce_input *input,
+/* What a group call's input and output may be: host memory or a group's buffer (taken whole) in,
+ * host memory out. */
+static ocl_reduce_status check_memory(const char *function, const ocl_reduce_input *input,
                                       const ocl_reduce_output *output) {
   ORX_CHECK_ARG(NULL, !input->buffer || orx_group_buffer_of(input->buffer),
                 "%s: input is a buffer of one context: a group reads host "
                 "memory or a group "
                 "buffer (ocl_reduce_group_buffer_create)",
                 function);
-  ORX_CHECK_ARG(
-      NULL, !input->buffer || input->offset == 0,
-      "%s: input: a group buffer is read whole, from offset 0 (not %zu)",
-      function, input->offset);
+  ORX_CHECK_ARG(NULL, !input->buffer || input->offset == 0,
+                "%s: input: a group buffer is read whole, from offset 0 (not %zu)", function,
+                input->offset);
   if (output->buffer)
     return orx_fail(NULL, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION,
                     "%s: results: a group's results go to host memory (a "
@@ -246,11 +242,9 @@ static ocl_reduce_status check_memory(const char *function,
   return OCL_REDUCE_OK;
 }
 
-ocl_reduce_status ocl_reduce_group_reduce(ocl_reduce_group *group,
-                                          ocl_reduce_op op,
-                                          ocl_reduce_type type,
-                                          ocl_reduce_input input, size_t count,
-                                          ocl_reduce_output result) {
+ocl_reduce_status ocl_reduce_group_reduce(ocl_reduce_group *group, ocl_reduce_op op,
+                                          ocl_reduce_type type, ocl_reduce_input input,
+                                          size_t count, ocl_reduce_output result) {
   static const char fn[] = "ocl_reduce_group_reduce";
   ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
   ORX_FORWARD(check_memory(fn, &input, &result));
@@ -258,11 +252,10 @@ ocl_reduce_status ocl_reduce_group_reduce(ocl_reduce_group *group,
   return reduce_whole(&c, count, result.host, result.bytes);
 }
 
-ocl_reduce_status
-ocl_reduce_group_segments(ocl_reduce_group *group, ocl_reduce_op op,
-                          ocl_reduce_type type, ocl_reduce_input input,
-                          size_t segment_count, size_t segment_length,
-                          ocl_reduce_output results) {
+ocl_reduce_status ocl_reduce_group_segments(ocl_reduce_group *group, ocl_reduce_op op,
+                                            ocl_reduce_type type, ocl_reduce_input input,
+                                            size_t segment_count, size_t segment_length,
+                                            ocl_reduce_output results) {
   static const char fn[] = "ocl_reduce_group_segments";
   ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
   ORX_FORWARD(check_memory(fn, &input, &results));
@@ -270,11 +263,9 @@ ocl_reduce_group_segments(ocl_reduce_group *group, ocl_reduce_op op,
   return reduce_segments(&c, segment_count, results.host, results.bytes);
 }
 
-ocl_reduce_status ocl_reduce_group_partial(ocl_reduce_group *group,
-                                           ocl_reduce_op op,
-                                           ocl_reduce_type type,
-                                           ocl_reduce_input input, size_t count,
-                                           uint64_t index_base,
+ocl_reduce_status ocl_reduce_group_partial(ocl_reduce_group *group, ocl_reduce_op op,
+                                           ocl_reduce_type type, ocl_reduce_input input,
+                                           size_t count, uint64_t index_base,
                                            ocl_reduce_output state) {
   static const char fn[] = "ocl_reduce_group_partial";
   ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
@@ -285,8 +276,7 @@ ocl_reduce_status ocl_reduce_group_partial(ocl_reduce_group *group,
   return reduce_whole(&c, count, state.host, state.bytes);
 }
 
-ocl_reduce_status ocl_reduce_group_multi(ocl_reduce_group *group,
-                                         const ocl_reduce_op *ops,
+ocl_reduce_status ocl_reduce_group_multi(ocl_reduce_group *group, const ocl_reduce_op *ops,
                                          size_t op_count, ocl_reduce_type type,
                                          ocl_reduce_input input, size_t count,
                                          ocl_reduce_output results) {
@@ -312,8 +302,7 @@ ocl_reduce_status ocl_reduce_group_multi(ocl_reduce_group *group,
                 fn, results.bytes, op_count, slot, op_count * slot);
   for (size_t k = 0; k < op_count; k++) {
     group_call c = make_call(fn, group, ops[k], type, input, 0);
-    ORX_FORWARD(reduce_whole(&c, count,
-                             (unsigned char *)results.host + k * slot, slot));
+    ORX_FORWARD(reduce_whole(&c, count, (unsigned char *)results.host + k * slot, slot));
   }
   return OCL_REDUCE_OK;
 }
@@ -321,8 +310,7 @@ ocl_reduce_status ocl_reduce_group_multi(ocl_reduce_group *group,
 ocl_reduce_status orx_group_operator(const ocl_reduce_group *group, const char *function,
                                      ocl_reduce_op op, ocl_reduce_type type, size_t *elem,
                                      size_t *result_bytes) {
-  group_call c =
-      make_call(function, group, op, type, ocl_reduce_host_input(NULL, 0), 1);
+  group_call c = make_call(function, group, op, type, ocl_reduce_host_input(NULL, 0), 1);
   ORX_FORWARD(check_operator(&c));
   *elem = c.elem;
   *result_bytes = c.out_bytes;

@@ -32,8 +32,7 @@ static ocl_reduce_status fail(ocl_reduce_status status, const char *fmt, ...) {
 }
 
 /* Results go to host memory: MPI's collectives move them. */
-#define BUFFER_RESULTS                                                         \
-  "results are a buffer; they go to host memory, which MPI's collectives move"
+#define BUFFER_RESULTS "results are a buffer; they go to host memory, which MPI's collectives move"
 
 /* What a rank tells the root (or every rank) of its part. Plain bytes: every rank runs the same
  * library version on the same byte order (ocl_reduce.h, "Reductions in parts"). */
@@ -176,8 +175,7 @@ static ocl_reduce_status reduce_parts(mpi_call *c, size_t count, void *result, s
   if (!c->ctx)
     record_failure(&mine_record, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "ctx is NULL");
   else if (c->buffer_results)
-    record_failure(&mine_record, c, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION,
-                   BUFFER_RESULTS);
+    record_failure(&mine_record, c, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, BUFFER_RESULTS);
   else if (!result && receives)
     record_failure(&mine_record, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "result is NULL");
   else if (receives && needed > 0 && result_bytes < needed)
@@ -244,8 +242,7 @@ static ocl_reduce_status reduce_segments(mpi_call *c, size_t segment_count, size
   if (!c->ctx)
     record_failure(&mine, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "ctx is NULL");
   else if (c->buffer_results)
-    record_failure(&mine, c, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION,
-                   BUFFER_RESULTS);
+    record_failure(&mine, c, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, BUFFER_RESULTS);
   else if (segment_count > INT_MAX)
     record_failure(&mine, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
                    "segment_count is above INT_MAX (MPI's counts)");
@@ -336,34 +333,27 @@ static mpi_call make_call(const char *function, ocl_reduce_context *ctx, ocl_red
   return c;
 }
 
-ocl_reduce_status ocl_reduce_mpi_reduce(ocl_reduce_context *ctx,
-                                        ocl_reduce_op op, ocl_reduce_type type,
-                                        ocl_reduce_input input, size_t count,
-                                        ocl_reduce_output result, int root,
-                                        MPI_Comm comm) {
+ocl_reduce_status ocl_reduce_mpi_reduce(ocl_reduce_context *ctx, ocl_reduce_op op,
+                                        ocl_reduce_type type, ocl_reduce_input input, size_t count,
+                                        ocl_reduce_output result, int root, MPI_Comm comm) {
   mpi_call c = make_call("ocl_reduce_mpi_reduce", ctx, op, type, input, root, comm);
   c.buffer_results = result.buffer != NULL;
   return reduce_parts(&c, count, result.host, result.bytes, 0);
 }
 
-ocl_reduce_status ocl_reduce_mpi_allreduce(ocl_reduce_context *ctx,
-                                           ocl_reduce_op op,
-                                           ocl_reduce_type type,
-                                           ocl_reduce_input input, size_t count,
-                                           ocl_reduce_output result,
-                                           MPI_Comm comm) {
+ocl_reduce_status ocl_reduce_mpi_allreduce(ocl_reduce_context *ctx, ocl_reduce_op op,
+                                           ocl_reduce_type type, ocl_reduce_input input,
+                                           size_t count, ocl_reduce_output result, MPI_Comm comm) {
   mpi_call c = make_call("ocl_reduce_mpi_allreduce", ctx, op, type, input, 0, comm);
   c.buffer_results = result.buffer != NULL;
   return reduce_parts(&c, count, result.host, result.bytes, 1);
 }
 
-ocl_reduce_status
-ocl_reduce_mpi_segments_allreduce(ocl_reduce_context *ctx, ocl_reduce_op op,
-                                  ocl_reduce_type type, ocl_reduce_input input,
-                                  size_t segment_count, size_t segment_length,
-                                  ocl_reduce_output results, MPI_Comm comm) {
+ocl_reduce_status ocl_reduce_mpi_segments_allreduce(ocl_reduce_context *ctx, ocl_reduce_op op,
+                                                    ocl_reduce_type type, ocl_reduce_input input,
+                                                    size_t segment_count, size_t segment_length,
+                                                    ocl_reduce_output results, MPI_Comm comm) {
   mpi_call c = make_call("ocl_reduce_mpi_segments_allreduce", ctx, op, type, input, 0, comm);
   c.buffer_results = results.buffer != NULL;
-  return reduce_segments(&c, segment_count, segment_length, results.host,
-                         results.bytes);
+  return reduce_segments(&c, segment_count, segment_length, results.host, results.bytes);
 }

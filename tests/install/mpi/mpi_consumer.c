@@ -17,8 +17,7 @@ int main(int argc, char **argv) {
   if (s == OCL_REDUCE_OK)
     s = ocl_reduce_mpi_allreduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I64,
                                  ocl_reduce_host_input(data, sizeof data), 1000,
-                                 ocl_reduce_host_output(&sum, sizeof sum),
-                                 MPI_COMM_WORLD);
+                                 ocl_reduce_host_output(&sum, sizeof sum), MPI_COMM_WORLD);
   const long long n = 1000LL * ranks, want = n * (n + 1) / 2;
   if (s != OCL_REDUCE_OK || sum != want) {
     fprintf(stderr, "mpi_consumer: rank %d: %s, sum %lld (want %lld): %s\n", rank,
