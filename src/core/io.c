@@ -88,8 +88,7 @@ static ocl_reduce_status resolve_buffer(ocl_reduce_context *ctx, const char *fun
                                         const char *name, const ocl_reduce_buffer *buffer,
                                         size_t offset, size_t size, size_t needed, orx_io *io) {
   ORX_CHECK_ARG(ctx, !buffer->spread_ops,
-                "%s: %s is a group's buffer, spread over its devices: the "
-                "group's calls read it",
+                "%s: %s is a group's buffer, spread over its devices: the group's calls read it",
                 function, name);
   ORX_CHECK_ARG(ctx, buffer->ctx == ctx, "%s: %s belongs to another context", function, name);
   ORX_CHECK_ARG(ctx, !ctx->ops->misalignment || ctx->ops->misalignment(buffer->mem) % size == 0,

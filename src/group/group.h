@@ -35,6 +35,11 @@ typedef struct orx_group_buffer {
 /* The group buffer an ocl_reduce_buffer spreads, or NULL (group_buffer.c). */
 const orx_group_buffer *orx_group_buffer_of(const ocl_reduce_buffer *buffer);
 
+/* What a group call's input and output may be: host memory or a group's buffer (taken whole)
+ * in, host memory out (group_run.c). */
+ocl_reduce_status orx_group_check_memory(const char *function, const ocl_reduce_input *input,
+                                         const ocl_reduce_output *output);
+
 /* One task per device: fn(arg, d) for every device d with run[d] set, devices at once (the
  * first's on the calling thread, the others' on the group's threads; tasks of contexts on one
  * physical device one after the other, see group_workers.c). Returns OK, or the status of the

@@ -13,8 +13,8 @@
 #include "core/run.h"
 #include "group/group_shares.h"
 
-/* One call's runs: device d takes results (windows, or segments) [first[d], first[d] + count[d]).
- */
+/* One call's runs: device d takes results (windows, or segments) [first[d], first[d] +
+ * count[d]). */
 typedef struct form_call {
   const char *function;
   const ocl_reduce_group *group;
@@ -42,18 +42,11 @@ static ocl_reduce_status begin(form_call *c, ocl_reduce_group *group, ocl_reduce
   ORX_FORWARD(orx_group_operator(group, c->function, op, type, &c->elem, &c->result_bytes));
   if (input->buffer)
     return orx_fail(NULL, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION,
-                    "%s: input is a buffer, whose parts (a group's) or whole "
-                    "(one context's) do "
-                    "not follow this form's cut by windows or segments: give "
-                    "it host memory",
+                    "%s: input is a buffer, whose parts (a group's) or whole (one context's) do "
+                    "not follow this form's cut by windows or segments: give it host memory",
                     c->function);
   c->input = input->host;
-  if (output->buffer)
-    return orx_fail(NULL, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION,
-                    "%s: results: a group's results go to host memory (a "
-                    "buffer lives on one "
-                    "device)",
-                    c->function);
+  ORX_FORWARD(orx_group_check_memory(c->function, input, output));
   ORX_CHECK_ARG(NULL, output->host || results == 0, "%s: results is NULL", c->function);
   ORX_CHECK_ARG(NULL, results <= output->bytes / c->result_bytes,
                 "%s: results is %zu bytes, and %zu results of %zu bytes need %zu", c->function,

@@ -221,13 +221,10 @@ static group_call make_call(const char *function, const ocl_reduce_group *group,
   return c;
 }
 
-/* What a group call's input and output may be: host memory or a group's buffer (taken whole) in,
- * host memory out. */
-static ocl_reduce_status check_memory(const char *function, const ocl_reduce_input *input,
-                                      const ocl_reduce_output *output) {
+ocl_reduce_status orx_group_check_memory(const char *function, const ocl_reduce_input *input,
+                                         const ocl_reduce_output *output) {
   ORX_CHECK_ARG(NULL, !input->buffer || orx_group_buffer_of(input->buffer),
-                "%s: input is a buffer of one context: a group reads host "
-                "memory or a group "
+                "%s: input is a buffer of one context: a group reads host memory or a group "
                 "buffer (ocl_reduce_group_buffer_create)",
                 function);
   ORX_CHECK_ARG(NULL, !input->buffer || input->offset == 0,
@@ -235,8 +232,7 @@ static ocl_reduce_status check_memory(const char *function, const ocl_reduce_inp
                 input->offset);
   if (output->buffer)
     return orx_fail(NULL, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION,
-                    "%s: results: a group's results go to host memory (a "
-                    "buffer lives on one "
+                    "%s: results: a group's results go to host memory (a buffer lives on one "
                     "device)",
                     function);
   return OCL_REDUCE_OK;
@@ -247,7 +243,7 @@ ocl_reduce_status ocl_reduce_group_reduce(ocl_reduce_group *group, ocl_reduce_op
                                           size_t count, ocl_reduce_output result) {
   static const char fn[] = "ocl_reduce_group_reduce";
   ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
-  ORX_FORWARD(check_memory(fn, &input, &result));
+  ORX_FORWARD(orx_group_check_memory(fn, &input, &result));
   group_call c = make_call(fn, group, op, type, input, 0);
   return reduce_whole(&c, count, result.host, result.bytes);
 }
@@ -258,7 +254,7 @@ ocl_reduce_status ocl_reduce_group_segments(ocl_reduce_group *group, ocl_reduce_
                                             ocl_reduce_output results) {
   static const char fn[] = "ocl_reduce_group_segments";
   ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
-  ORX_FORWARD(check_memory(fn, &input, &results));
+  ORX_FORWARD(orx_group_check_memory(fn, &input, &results));
   group_call c = make_call(fn, group, op, type, input, segment_length);
   return reduce_segments(&c, segment_count, results.host, results.bytes);
 }
@@ -269,7 +265,7 @@ ocl_reduce_status ocl_reduce_group_partial(ocl_reduce_group *group, ocl_reduce_o
                                            ocl_reduce_output state) {
   static const char fn[] = "ocl_reduce_group_partial";
   ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
-  ORX_FORWARD(check_memory(fn, &input, &state));
+  ORX_FORWARD(orx_group_check_memory(fn, &input, &state));
   group_call c = make_call(fn, group, op, type, input, 0);
   c.index_base = index_base;
   c.to_state = 1;
@@ -282,7 +278,7 @@ ocl_reduce_status ocl_reduce_group_multi(ocl_reduce_group *group, const ocl_redu
                                          ocl_reduce_output results) {
   static const char fn[] = "ocl_reduce_group_multi";
   ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
-  ORX_FORWARD(check_memory(fn, &input, &results));
+  ORX_FORWARD(orx_group_check_memory(fn, &input, &results));
   ORX_CHECK_ARG(NULL, ops, "%s: ops is NULL", fn);
   ORX_CHECK_ARG(NULL, op_count >= 1 && op_count <= OCL_REDUCE_MULTI_MAX_OPS,
                 "%s: op_count is %zu, not 1 .. %d", fn, op_count, OCL_REDUCE_MULTI_MAX_OPS);
@@ -297,9 +293,7 @@ ocl_reduce_status ocl_reduce_group_multi(ocl_reduce_group *group, const ocl_redu
     slot = size > slot ? size : slot;
   }
   ORX_CHECK_ARG(NULL, op_count <= results.bytes / slot,
-                "%s: results is %zu bytes, and %zu results in slots of %zu "
-                "bytes need %zu",
-                fn, results.bytes, op_count, slot, op_count * slot);
+                "%s: results is %zu bytes, and %zu results in slots of %zu bytes need %zu", fn, results.bytes, op_count, slot, op_count * slot);
   for (size_t k = 0; k < op_count; k++) {
     group_call c = make_call(fn, group, ops[k], type, input, 0);
     ORX_FORWARD(reduce_whole(&c, count, (unsigned char *)results.host + k * slot, slot));

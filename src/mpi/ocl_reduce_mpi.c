@@ -63,8 +63,7 @@ typedef struct mpi_call {
   ocl_reduce_op op;
   ocl_reduce_type type;
   ocl_reduce_input input;
-  int buffer_results; /* results given as a buffer: refused, by every rank alike
-                       */
+  int buffer_results; /* results given as a buffer: refused, by every rank alike */
   int root;
   MPI_Comm comm;
   int rank, size;
