@@ -61,8 +61,8 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_create(const ocl_reduce_option
  * at most once): the group borrows them; destroy the group first. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_create_from(ocl_reduce_context *const *contexts,
                                                               size_t count, ocl_reduce_group **out);
-/* Frees the group and the contexts it created (NULL is ignored). Group buffers and operators may
- * be destroyed before or after it. */
+/* Frees the group and the contexts it created (NULL is ignored). Its buffers may be destroyed
+ * before or after it: they keep what they need (the devices' threads) until they go. */
 OCL_REDUCE_API void ocl_reduce_group_destroy(ocl_reduce_group *group);
 /* The number of devices (0 for NULL), and the context of device `index` (NULL out of range). */
 OCL_REDUCE_API size_t ocl_reduce_group_size(const ocl_reduce_group *group);
@@ -86,8 +86,8 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_set_shares(ocl_reduce_group *g
  * holding a contiguous part cut by the resident shares in whole units of `granule` elements (1:
  * anywhere; a segment length: whole segments). Parts below the planner's minimum are empty. It is
  * an ocl_reduce_buffer like any: ocl_reduce_buffer_write / _read copy to and from its parts, every
- * device at once (the group must still exist), ocl_reduce_buffer_destroy frees it, and group calls
- * take it as ocl_reduce_buffer_input(buffer, 0); one-context calls refuse it. */
+ * device at once (after ocl_reduce_group_destroy too), ocl_reduce_buffer_destroy frees it, and
+ * group calls take it as ocl_reduce_buffer_input(buffer, 0); one-context calls refuse it. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_buffer_create(ocl_reduce_group *group,
                                                                 size_t element_size, size_t count,
                                                                 size_t granule,

@@ -373,7 +373,21 @@ static void test_group_from_a_device_list(void **state) {
                                    ocl_reduce_host_output(&sum, sizeof sum)),
            list);
   assert_int_equal(sum, 6);
+  /* Its buffer outlives it: copies still run on both devices, and the last of the two frees. */
+  enum { N = 3000 };
+  int32_t *values = malloc(N * sizeof *values), *back = malloc(N * sizeof *back);
+  assert_true(values && back);
+  for (int i = 0; i < N; i++)
+    values[i] = i * 7 - 1000;
+  ocl_reduce_buffer *b = NULL;
+  GROUP_OK(ocl_reduce_group_buffer_create(g, sizeof *values, N, 1, &b), "buffer");
   ocl_reduce_group_destroy(g);
+  GROUP_OK(ocl_reduce_buffer_write(b, 0, values, N * sizeof *values), "write after the group");
+  GROUP_OK(ocl_reduce_buffer_read(b, 0, back, N * sizeof *back), "read after the group");
+  assert_memory_equal(values, back, N * sizeof *back);
+  ocl_reduce_buffer_destroy(b);
+  free(values);
+  free(back);
 }
 
 /* PoCL and Intel's CPU runtime side by side, where both are present: measured shares, one

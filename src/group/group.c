@@ -69,8 +69,10 @@ static ocl_reduce_status default_selectors(const ocl_reduce_options *opts, char 
 
 static ocl_reduce_group *group_new(void) {
   ocl_reduce_group *g = calloc(1, sizeof *g);
-  if (g)
+  if (g) {
     g->id = next_group_id();
+    g->holders = 1;
+  }
   return g;
 }
 
@@ -181,13 +183,20 @@ ocl_reduce_status ocl_reduce_group_create_from(ocl_reduce_context *const *contex
   return OCL_REDUCE_OK;
 }
 
-void ocl_reduce_group_destroy(ocl_reduce_group *group) {
-  if (!group)
+void orx_group_hold(ocl_reduce_group *group) { group->holders++; }
+
+void orx_group_release(ocl_reduce_group *group) {
+  if (--group->holders > 0)
     return;
   orx_group_workers_stop(group);
   for (size_t d = 0; group->owns_contexts && d < group->size; d++)
     ocl_reduce_context_destroy(group->contexts[d]);
   free(group);
+}
+
+void ocl_reduce_group_destroy(ocl_reduce_group *group) {
+  if (group)
+    orx_group_release(group);
 }
 
 size_t ocl_reduce_group_size(const ocl_reduce_group *group) { return group ? group->size : 0; }

@@ -21,6 +21,9 @@ struct ocl_reduce_group {
   double shares[2][OCL_REDUCE_GROUP_MAX_DEVICES]; /* by ocl_reduce_shares; each sums to 1 */
   uint64_t min_part_bytes;                        /* the planner's, with the first's policy */
   struct orx_group_workers *workers;              /* group_workers.c */
+  /* The application's handle and each group buffer hold one: a buffer copies through the group's
+   * threads, so ocl_reduce_group_destroy may come before the buffers' destruction. */
+  size_t holders;
 };
 
 /* A group buffer: what an ocl_reduce_buffer of a group spreads (core/spread_buffer.h). */
@@ -31,6 +34,10 @@ typedef struct orx_group_buffer {
   ocl_reduce_buffer *parts[OCL_REDUCE_GROUP_MAX_DEVICES]; /* NULL where empty */
   size_t first[OCL_REDUCE_GROUP_MAX_DEVICES], counts[OCL_REDUCE_GROUP_MAX_DEVICES];
 } orx_group_buffer;
+
+/* Takes and gives back a hold on the group (group.c); the last one frees it. */
+void orx_group_hold(ocl_reduce_group *group);
+void orx_group_release(ocl_reduce_group *group);
 
 /* The group buffer an ocl_reduce_buffer spreads, or NULL (group_buffer.c). */
 const orx_group_buffer *orx_group_buffer_of(const ocl_reduce_buffer *buffer);

@@ -14,6 +14,7 @@ static void spread_destroy(void *spread) {
   orx_group_buffer *b = spread;
   for (size_t d = 0; d < b->size; d++)
     ocl_reduce_buffer_destroy(b->parts[d]);
+  orx_group_release(b->group);
   free(b);
 }
 
@@ -83,6 +84,7 @@ ocl_reduce_status ocl_reduce_group_buffer_create(ocl_reduce_group *group, size_t
     return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of memory", fn);
   b->group_id = group->id;
   b->group = group;
+  orx_group_hold(group);
   b->size = group->size;
   b->element_size = element_size;
   b->count = count;
