@@ -3,11 +3,43 @@
 # builds ocl_reduce and runs the whole test suite on every implementation and path there, then the
 # tool's device listing. Logs go to $OUT when it is set (the device tool's output folder), else to
 # ./h200-logs. Needs .deps/ from scripts/h200/fetch_deps.sh.
-#   scripts/h200/run_suite.sh            the suite (>2^32-element tests included) and the benchmarks
-#   scripts/h200/run_suite.sh --no-bench the suite only
-#   scripts/h200/run_suite.sh --build-only   the build and the device listing (then scripts/h200/bench.sh)
+#   scripts/h200/run_suite.sh              the suite (>2^32-element tests included) and the benchmarks
+#   scripts/h200/run_suite.sh --no-bench   the suite only
+#   scripts/h200/run_suite.sh --part K/N   the K-th of N parts of the suite, no benchmarks
+#   scripts/h200/run_suite.sh --build-only the build and the device listing (then scripts/h200/bench.sh)
+# The whole suite no longer fits one 10-minute device call: --part 1/3, 2/3 and 3/3, one call each
+# on the same warm machine (the build in /tmp is reused), run every test once. A part takes every
+# N-th test from the K-th, so the slow programs of each implementation spread over the parts.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+bench=1
+build_only=0
+part=""
+while [ $# -gt 0 ]; do
+  case $1 in
+  --no-bench) bench=0 ;;
+  --build-only) build_only=1 ;;
+  --part)
+    part=${2:-}
+    shift
+    bench=0
+    ;;
+  *)
+    echo "run_suite.sh: unknown argument '$1'" >&2
+    exit 2
+    ;;
+  esac
+  shift
+done
+part_select=()
+if [ -n "$part" ]; then
+  if ! [[ $part =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] || [ "${BASH_REMATCH[1]}" -gt "${BASH_REMATCH[2]}" ]; then
+    echo "run_suite.sh: --part wants K/N with 1 <= K <= N, not '$part'" >&2
+    exit 2
+  fi
+  # ctest -I start,end,stride: tests K, K+N, K+2N, ...
+  part_select=(-I "${BASH_REMATCH[1]},,${BASH_REMATCH[2]}")
+fi
 root=$PWD
 logs=${OUT:-$root/h200-logs}
 mkdir -p "$logs"
@@ -47,18 +79,18 @@ fi
 echo "== devices"
 "$build/tools/ocl-reduce" info 2>&1 | tee "$logs/info.txt"
 
-if [ "${1:-}" = "--build-only" ]; then
+if [ $build_only = 1 ]; then
   exit 0
 fi
 
-echo "== suite"
+echo "== suite${part:+, part $part}"
 # Verbose, so that the log also shows what each program ran on and the >2^32-element cases; the
 # PoCL tests use every core, the GPU ones hardly any.
 start=$(date +%s)
 (cd "$build" && OCL_REDUCE_TEST_HUGE=1 timeout "${SUITE_TIMEOUT:-520}" ctest -V --no-tests=error \
-  -j "${SUITE_JOBS:-8}" >"$logs/ctest.txt" 2>&1)
+  -j "${SUITE_JOBS:-8}" "${part_select[@]}" >"$logs/ctest.txt" 2>&1)
 status=$?
-echo "suite: $(( $(date +%s) - start )) s, status $status"
+echo "suite${part:+ part $part}: $(( $(date +%s) - start )) s, status $status"
 grep -E "^ *[0-9]+/[0-9]+ Test +#|tests passed|tests failed|The following tests" "$logs/ctest.txt" |
   sed -E 's/^ *//'
 grep -E "^[0-9]+: .*(\*\*\*Failed|FAILED|ERROR|mismatch)" "$logs/ctest.txt" | head -40
@@ -69,7 +101,10 @@ awk -F': ' '/test_(host_input|device_buffer)_over_2/ {large[$1] = 1} {line[NR] =
   END {for (i = 1; i <= NR; i++) if (large[num[i]] && line[i] ~ /# device|\[ +(OK|SKIPPED|FAILED) +\] test_|# skipped/) print line[i]}' \
   "$logs/ctest.txt" | sed -E 's/# device ([^;]*);.*/# device \1/'
 
-if [ "${1:-}" != "--no-bench" ]; then
+echo "== kernel build warnings (lines of the implementations' build logs)"
+grep -E "^[0-9]+: .*warning:" "$logs/ctest.txt" | sed -E 's/^[0-9]+: //' | sort | uniq -c | sort -rn | head -20
+
+if [ $bench = 1 ]; then
   echo "== benchmarks"
   bench=$build/tools/ocl-reduce
   {
