@@ -102,7 +102,7 @@ awk -F': ' '/test_(host_input|device_buffer)_over_2/ {large[$1] = 1} {line[NR] =
   "$logs/ctest.txt" | sed -E 's/# device ([^;]*);.*/# device \1/'
 
 echo "== kernel build warnings (lines of the implementations' build logs)"
-grep -E "^[0-9]+: .*warning:" "$logs/ctest.txt" | sed -E 's/^[0-9]+: //' | sort | uniq -c | sort -rn | head -20
+grep -E "^[0-9]+: .*warning" "$logs/ctest.txt" | grep -E "\.(cl|cu)[:(]" | sed -E 's/^[0-9]+: //' | sort | uniq -c | sort -rn | head -20
 
 if [ $bench = 1 ]; then
   echo "== benchmarks"
