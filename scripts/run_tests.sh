@@ -59,6 +59,9 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # The default layout only: the GPU layout runs the same host code; and not the NVRTC compiles of
 # every plan, whose time is NVRTC's (CI's time budget).
 sanitize_log=$prefix-sanitize/ctest-sanitize.log
+# The kernels the Release pass built, from its program cache (tests/discover_tests.cmake.in):
+# the host code under test is the same, and PoCL's builds were most of this pass's time.
+export OCL_REDUCE_TEST_PROGRAM_CACHE=$PWD/$prefix/tests/program-cache
 if ! (cd "$prefix-sanitize" && env -u OCL_ICD_VENDORS ctest --output-on-failure --no-tests=error \
   -j 2 -L "pocl|nodevice|tool" -LE "gpu-layout|nvrtc") 2>&1 | tee "$sanitize_log"; then
   # LeakSanitizer's own tracer now and then crashes while it stops PoCL's worker threads for the
