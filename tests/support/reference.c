@@ -23,6 +23,8 @@ void test_rng_init(void) {
   printf("# OCL_REDUCE_TEST_SEED=%" PRIu64 "\n", rng_state);
 }
 
+void test_rng_seed(uint64_t seed) { rng_state = seed; }
+
 uint64_t test_rng_next(void) {
   uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;

@@ -16,6 +16,7 @@
 /* The seed comes from OCL_REDUCE_TEST_SEED when set, else from the clock; it is printed so a
  * failure can be repeated. */
 void test_rng_init(void);
+void test_rng_seed(uint64_t seed); /* a generator of one's own: the fuzzer's cases */
 uint64_t test_rng_next(void);
 uint64_t test_rng_below(uint64_t bound); /* uniform in [0, bound), bound > 0 */
 double test_rng_unit(void);              /* uniform in [0, 1) */
