@@ -242,6 +242,7 @@ typedef struct ocl_reduce_options {
   int profiling;                          /* nonzero: ocl_reduce_last_kernel_ns works */
   ocl_reduce_determinism determinism;     /* as OCL_REDUCE_DETERMINISM */
   const char *cache_dir;                  /* as OCL_REDUCE_CACHE_DIR, or "off" */
+  uint64_t cache_max_bytes;               /* as OCL_REDUCE_CACHE_MAX; 0: it, else 256 MiB */
 } ocl_reduce_options;
 #define OCL_REDUCE_OPTIONS_INIT OCL_REDUCE_STRUCT_INIT_(ocl_reduce_options)
 
@@ -361,6 +362,22 @@ static inline ocl_reduce_output ocl_reduce_buffer_output(ocl_reduce_buffer *buff
   ocl_reduce_output out = {NULL, 0, buffer, offset};
   return out;
 }
+
+/* ---- The program cache: built programs kept on disk between processes, within a size limit
+ * (least recently used entries go first); docs/API.md, "Program cache". opts may be NULL. */
+typedef struct ocl_reduce_cache_info {
+  size_t struct_size; /* OCL_REDUCE_CACHE_INFO_INIT */
+  char dir[1024];     /* the directory; "" when the cache is off */
+  uint64_t bytes;     /* the entries' bytes now */
+  uint64_t entries;
+  uint64_t max_bytes; /* the limit (options.cache_max_bytes, OCL_REDUCE_CACHE_MAX, 256 MiB) */
+} ocl_reduce_cache_info;
+#define OCL_REDUCE_CACHE_INFO_INIT OCL_REDUCE_STRUCT_INIT_(ocl_reduce_cache_info)
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_cache_query(const ocl_reduce_options *opts,
+                                                        ocl_reduce_cache_info *info);
+/* Removes every entry (also other processes' programs; they rebuild them); *removed may be NULL. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_cache_clear(const ocl_reduce_options *opts,
+                                                        uint64_t *removed);
 
 /* ---- Reductions -----------------------------------------------------------------------------
  * With a user operator, type is OCL_REDUCE_OP_ELEMENT (or the scalar type its elements are), and

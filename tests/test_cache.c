@@ -3,19 +3,22 @@
  * second context loads what the first built, with the same results; every kind of damaged entry
  * (truncated, a flipped byte, another program's, garbage, empty) is ignored, rebuilt and
  * rewritten; "off" writes nothing; a directory that cannot be created costs nothing but speed;
- * the default location follows XDG_CACHE_HOME; and processes filling one cache at the same moment
- * leave it whole.
+ * the default location follows XDG_CACHE_HOME; processes filling one cache at the same moment
+ * leave it whole; the cache keeps to its limit by removing the least recently used entries (and
+ * a killed writer's old temporaries); and ocl_reduce_cache_query / _clear see and empty it.
  * ============================================================================================== */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "support/fixture.h"
@@ -341,6 +344,192 @@ static void test_processes_fill_one_cache_at_once(void **state) {
   assert_int_equal(entries(dir, 0, NULL, 0), after.built); /* no temporaries left */
 }
 
+/* ---- The limit ------------------------------------------------------------------------------ */
+
+static void write_file(const char *path, size_t bytes, time_t modified) {
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  for (size_t i = 0; i < bytes; i++)
+    fputc((int)(i & 0xff), f);
+  assert_int_equal(fclose(f), 0);
+  const struct timespec times[2] = {{modified, 0}, {modified, 0}};
+  assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
+}
+
+static int exists(const char *path) { return access(path, F_OK) == 0; }
+
+/* The .bin entries of dir: up to `capacity` names, their count, and their bytes in *bytes. */
+static int list_entries(const char *dir, char names[][64], int capacity, uint64_t *bytes) {
+  DIR *d = opendir(dir);
+  int count = 0;
+  *bytes = 0;
+  assert_non_null(d);
+  for (struct dirent *e; (e = readdir(d)) != NULL;) {
+    const size_t length = strlen(e->d_name);
+    if (length < 4 || strcmp(e->d_name + length - 4, ".bin") != 0)
+      continue;
+    char path[1024];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    assert_int_equal(stat(path, &st), 0);
+    *bytes += (uint64_t)st.st_size;
+    if (count < capacity && length < 64)
+      memcpy(names[count], e->d_name, length + 1);
+    count++;
+  }
+  closedir(d);
+  return count;
+}
+
+/* Past writes, oldest first: three 4 KiB stand-ins older than every real entry, and the real
+ * entries an hour ago in list order. A build under a limit that holds the real entries and one
+ * stand-in removes the stand-ins, then real entries oldest first, never the one it wrote; and a
+ * load marks an entry used. */
+static void test_cache_keeps_to_its_limit(void **state) {
+  (void)state;
+  char dir[512], names[64][64], path[1024];
+  make_dir(dir, sizeof dir, "bounded");
+  fresh_context(dir);
+  uint64_t real_bytes = 0;
+  const int real = list_entries(dir, names, 64, &real_bytes);
+  assert_true(real >= 2 && real <= 64);
+  const time_t now = time(NULL);
+  for (int i = 0; i < real; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    const struct timespec times[2] = {{now - 3600 + i, 0}, {now - 3600 + i, 0}};
+    assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
+  }
+  char stand_in[3][1024];
+  for (int k = 0; k < 3; k++) {
+    snprintf(stand_in[k], sizeof stand_in[k], "%s/%032d.bin", dir, k);
+    write_file(stand_in[k], 4096, now - 86400 + k);
+  }
+  ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
+  opts.cache_dir = dir;
+  opts.cache_max_bytes = real_bytes + 4096 + 100;
+  ocl_reduce_context *ctx = NULL;
+  assert_int_equal(ocl_reduce_context_create(&opts, &ctx), OCL_REDUCE_OK);
+  uint32_t min = 0; /* a program the two reductions did not need: one new entry */
+  assert_int_equal(ocl_reduce(ctx, OCL_REDUCE_MIN, OCL_REDUCE_U32, data, N, &min, sizeof min),
+                   OCL_REDUCE_OK);
+  ocl_reduce_context_destroy(ctx);
+  uint64_t bytes = 0;
+  char after[80][64];
+  const int left = list_entries(dir, after, 80, &bytes);
+  assert_true(bytes <= opts.cache_max_bytes);
+  for (int k = 0; k < 3; k++)
+    assert_false(exists(stand_in[k]));
+  /* The real entries that stayed are the most recently used ones: a suffix of the list. */
+  int first_kept = real;
+  for (int i = real - 1; i >= 0; i--) {
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    if (!exists(path))
+      break;
+    first_kept = i;
+  }
+  for (int i = 0; i < first_kept; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    assert_false(exists(path));
+  }
+  /* And the new entry is there, unless it alone is over the limit. */
+  assert_int_equal(left, real - first_kept + 1);
+  /* A context that loads a kept entry marks it used. */
+  if (first_kept < real) {
+    snprintf(path, sizeof path, "%s/%s", dir, names[real - 1]);
+    const programs p = fresh_context(dir);
+    assert_true(p.loaded >= 1);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_true(st.st_mtime >= now - 5 || !exists(path));
+  }
+}
+
+static void test_cache_query_clear_and_limits(void **state) {
+  (void)state;
+  char dir[512], names[64][64];
+  make_dir(dir, sizeof dir, "query");
+  fresh_context(dir);
+  ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
+  opts.cache_dir = dir;
+  ocl_reduce_cache_info info = OCL_REDUCE_CACHE_INFO_INIT;
+  assert_int_equal(ocl_reduce_cache_query(&opts, &info), OCL_REDUCE_OK);
+  uint64_t bytes = 0;
+  const int count = list_entries(dir, names, 64, &bytes);
+  assert_string_equal(info.dir, dir);
+  assert_int_equal(info.entries, count);
+  assert_true(info.bytes == bytes && bytes > 0);
+  assert_true(info.max_bytes == (uint64_t)256 << 20);
+  /* The limit: the option, else the variable (K, M, G are powers of 1024), else the default. */
+  setenv("OCL_REDUCE_CACHE_MAX", "3M", 1);
+  assert_int_equal(ocl_reduce_cache_query(&opts, &info), OCL_REDUCE_OK);
+  assert_true(info.max_bytes == (uint64_t)3 << 20);
+  opts.cache_max_bytes = 12345;
+  assert_int_equal(ocl_reduce_cache_query(&opts, &info), OCL_REDUCE_OK);
+  assert_true(info.max_bytes == 12345);
+  opts.cache_max_bytes = 0;
+  static const char *const bad[] = {"3X", "-1", "0", "", "1.5G", "M", "99999999999G"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    setenv("OCL_REDUCE_CACHE_MAX", bad[i], 1);
+    if (!bad[i][0]) { /* empty: unset */
+      assert_int_equal(ocl_reduce_cache_query(&opts, &info), OCL_REDUCE_OK);
+      continue;
+    }
+    expect_error(ocl_reduce_cache_query(&opts, &info), OCL_REDUCE_ERROR_INVALID_OPTION, NULL,
+                 "OCL_REDUCE_CACHE_MAX");
+    ocl_reduce_context *ctx = (ocl_reduce_context *)&info; /* NULL on failure, as documented */
+    expect_error(ocl_reduce_context_create(&opts, &ctx), OCL_REDUCE_ERROR_INVALID_OPTION, NULL,
+                 "OCL_REDUCE_CACHE_MAX");
+    assert_null(ctx);
+  }
+  unsetenv("OCL_REDUCE_CACHE_MAX");
+  /* A caller built against 0.2's options, before cache_max_bytes, gets the default limit. */
+  opts.struct_size = offsetof(ocl_reduce_options, cache_max_bytes);
+  opts.cache_max_bytes = 1;
+  assert_int_equal(ocl_reduce_cache_query(&opts, &info), OCL_REDUCE_OK);
+  assert_true(info.max_bytes == (uint64_t)256 << 20);
+  opts.struct_size = offsetof(ocl_reduce_options, cache_dir);
+  expect_error(ocl_reduce_cache_query(&opts, &info), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               "struct_size");
+  opts.struct_size = sizeof opts;
+  expect_error(ocl_reduce_cache_query(&opts, NULL), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               "info");
+  ocl_reduce_cache_info unset;
+  memset(&unset, 0, sizeof unset);
+  expect_error(ocl_reduce_cache_query(&opts, &unset), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               "struct_size");
+  /* Clearing removes every entry and temporary. */
+  char temporary[1024];
+  snprintf(temporary, sizeof temporary, "%s/x.bin.1.1.tmp", dir);
+  write_file(temporary, 10, time(NULL));
+  uint64_t removed = 0;
+  assert_int_equal(ocl_reduce_cache_clear(&opts, &removed), OCL_REDUCE_OK);
+  assert_int_equal(removed, count + 1);
+  assert_int_equal(entries(dir, 0, NULL, 0), 0);
+  assert_int_equal(ocl_reduce_cache_query(&opts, &info), OCL_REDUCE_OK);
+  assert_true(info.entries == 0 && info.bytes == 0);
+  /* Off: no directory, nothing to remove. */
+  opts.cache_dir = "off";
+  assert_int_equal(ocl_reduce_cache_query(&opts, &info), OCL_REDUCE_OK);
+  assert_string_equal(info.dir, "");
+  assert_int_equal(ocl_reduce_cache_clear(&opts, NULL), OCL_REDUCE_OK);
+}
+
+/* A writer killed before its rename leaves a temporary: a later write removes it once it is an
+ * hour old, and leaves a young one (another process may be writing it). */
+static void test_stale_temporaries_go(void **state) {
+  (void)state;
+  char dir[512], old[1024], young[1024];
+  make_dir(dir, sizeof dir, "stale");
+  mkdir(dir, 0700);
+  snprintf(old, sizeof old, "%s/%032d.bin.99999.1.tmp", dir, 1);
+  snprintf(young, sizeof young, "%s/%032d.bin.99999.2.tmp", dir, 2);
+  write_file(old, 100, time(NULL) - 7200);
+  write_file(young, 100, time(NULL));
+  fresh_context(dir);
+  assert_false(exists(old));
+  assert_true(exists(young));
+}
+
 int main(int argc, char **argv) {
   if (argc == 5 && !strcmp(argv[1], "fill"))
     return fill(argv[2], argv[3], argv[4]);
@@ -359,6 +548,9 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_off_and_unwritable_directories),
       cmocka_unit_test(test_default_location_follows_xdg),
       cmocka_unit_test(test_processes_fill_one_cache_at_once),
+      cmocka_unit_test(test_cache_keeps_to_its_limit),
+      cmocka_unit_test(test_cache_query_clear_and_limits),
+      cmocka_unit_test(test_stale_temporaries_go),
   };
   return TEST_RUN(tests, setup, teardown);
 }

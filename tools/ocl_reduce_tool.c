@@ -16,6 +16,7 @@ static const struct {
     {"info", cmd_info, "list devices, what the paths need, the path each takes, a self-check"},
     {"reduce", cmd_reduce, "reduce numbers from a file or stdin (text or --binary), print it"},
     {"bench", cmd_bench, "benchmark against competitors in the same run (see bench --help)"},
+    {"cache", cmd_cache, "the program cache: where, its size and limit; 'cache clear' empties it"},
 };
 
 static void usage(FILE *out) {
@@ -43,7 +44,9 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (strcmp(argv[1], commands[i].name) == 0)
       return commands[i].run(argc - 1, argv + 1);
-  fprintf(stderr, "ocl-reduce: unknown command '%s' (demo, info, reduce, bench; see "
-                  "ocl-reduce --help)\n", argv[1]);
+  fprintf(stderr,
+          "ocl-reduce: unknown command '%s' (demo, info, reduce, bench, cache; see "
+          "ocl-reduce --help)\n",
+          argv[1]);
   return 2;
 }

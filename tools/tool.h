@@ -18,6 +18,7 @@ int cmd_demo(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_reduce(int argc, char **argv);
+int cmd_cache(int argc, char **argv);
 /* `info --devices LIST` (info_group.c): the group LIST makes ("default": the default group). */
 int info_group(const char *devices, int json);
 

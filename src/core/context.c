@@ -4,6 +4,7 @@
  * of its device. Kernels and scratch memory come later, on first use. The public entry points
  * are src/api/context.c's.
  * ============================================================================================== */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@ typedef struct settings {
   int profiling;
   ocl_reduce_determinism determinism;
   char cache_dir[ORX_CACHE_DIR_CAPACITY]; /* resolved: "" when off */
+  uint64_t cache_max;
   int disable_fp64;
   int disable_subgroups;
   orx_policy_override policy;
@@ -85,12 +87,17 @@ static ocl_reduce_status read_settings(const ocl_reduce_options *opts, settings 
   static const ocl_reduce_options defaults = OCL_REDUCE_OPTIONS_INIT;
   if (!opts)
     opts = &defaults;
-  /* Fields a later version appends are past sizeof *opts: this version reads none of them. */
-  if (opts->struct_size < sizeof *opts || opts->struct_size > OCL_REDUCE_STRUCT_SIZE_MAX)
+  /* Fields a later version appends are past sizeof *opts: this version reads none of them; and
+   * a caller of 0.2, before cache_max_bytes, has the default there. */
+  if (opts->struct_size < ORX_FIRST_OPTIONS_SIZE || opts->struct_size > OCL_REDUCE_STRUCT_SIZE_MAX)
     return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
                     "opts->struct_size is %zu, not sizeof(ocl_reduce_options) (%zu): start from "
                     "OCL_REDUCE_OPTIONS_INIT",
                     opts->struct_size, sizeof *opts);
+  const uint64_t cache_max_option =
+      opts->struct_size >= offsetof(ocl_reduce_options, cache_max_bytes) + sizeof(uint64_t)
+          ? opts->cache_max_bytes
+          : 0;
   if ((unsigned)opts->path > OCL_REDUCE_PATH_LOCAL)
     return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "opts->path: unknown value %d",
                     (int)opts->path);
@@ -118,6 +125,7 @@ static ocl_reduce_status read_settings(const ocl_reduce_options *opts, settings 
   s->profiling = opts->profiling;
   s->determinism = opts->determinism;
   ORX_FORWARD(orx_disk_cache_dir(opts->cache_dir, s->cache_dir, sizeof s->cache_dir));
+  ORX_FORWARD(orx_cache_max(cache_max_option, &s->cache_max));
   if (s->determinism == OCL_REDUCE_DETERMINISM_DEFAULT) {
     s->determinism = OCL_REDUCE_RUN_TO_RUN;
     if ((text = orx_env("OCL_REDUCE_DETERMINISM")) != NULL) {
@@ -224,6 +232,7 @@ static ocl_reduce_status open_context(ocl_reduce_context *ctx, const settings *s
   ctx->profiling = s->profiling;
   ctx->determinism = s->determinism;
   orx_strlcpy(ctx->cache_dir, s->cache_dir, sizeof ctx->cache_dir);
+  ctx->cache_max = s->cache_max;
   ORX_FORWARD(open_backend(ctx, s, queue));
   /* Capabilities switched off for testing look exactly like missing ones. */
   if (s->disable_fp64)

@@ -35,6 +35,7 @@ struct ocl_reduce_context {
   uint64_t programs_from_disk;
 
   char cache_dir[ORX_CACHE_DIR_CAPACITY]; /* the disk cache of programs; "" when off */
+  uint64_t cache_max;                     /* its size limit in bytes (cache_bound.h) */
 
   /* The source hashes of the user operators whose sizes this device has confirmed
    * (core/user_operator.c). */

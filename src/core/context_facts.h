@@ -11,6 +11,10 @@
 
 #include "ocl_reduce.h"
 
+/* ocl_reduce_options as 0.2 gave it, up to cache_dir: the smallest struct_size taken (a caller
+ * built against 0.2 has no cache_max_bytes, which keeps its default). */
+#define ORX_FIRST_OPTIONS_SIZE (offsetof(ocl_reduce_options, cache_dir) + sizeof(const char *))
+
 /* A context's device. */
 typedef struct orx_device_facts {
   ocl_reduce_backend backend;

@@ -123,6 +123,7 @@ static void *read_entry(const char *path, const uint64_t key[2], size_t *size) {
     return NULL;
   }
   *size = (size_t)h.payload_bytes;
+  orx_cache_touch(path);
   return payload;
 }
 
@@ -174,7 +175,10 @@ static void write_entry(const ocl_reduce_context *ctx, const char *path, const u
             strerror(errno));
     if (f)
       unlink(temporary);
+    return;
   }
+  const char *name = strrchr(path, '/');
+  orx_cache_trim(ctx->cache_dir, ctx->cache_max, name ? name + 1 : path);
 }
 
 /* ---- Building -------------------------------------------------------------------------------- */

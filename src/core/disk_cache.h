@@ -10,7 +10,7 @@
  * corrupt, another key's or the implementation refuses is ignored and rewritten. Writes go to a
  * temporary file renamed into place (atomic on POSIX file systems), so processes filling one
  * cache at once never see half an entry. A directory that cannot be created or written costs the
- * speed, never a result.
+ * speed, never a result. The cache keeps to its size limit (cache_bound.h).
  * ============================================================================================== */
 #ifndef ORX_DISK_CACHE_H
 #define ORX_DISK_CACHE_H
@@ -18,9 +18,7 @@
 #include <stddef.h>
 
 #include "backends/backend.h"
-
-/* The longest cache directory path kept (bytes, with the terminating NUL). */
-#define ORX_CACHE_DIR_CAPACITY 1024
+#include "core/cache_bound.h"
 
 /* The cache directory for a context: `option` (ocl_reduce_options.cache_dir), else
  * OCL_REDUCE_CACHE_DIR, else $XDG_CACHE_HOME/ocl_reduce, else $HOME/.cache/ocl_reduce; "off"

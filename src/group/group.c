@@ -89,12 +89,15 @@ ocl_reduce_status ocl_reduce_group_create(const ocl_reduce_options *opts, const 
   ORX_CHECK_ARG(NULL, out, FN_CREATE ": out is NULL");
   ocl_reduce_options o = OCL_REDUCE_OPTIONS_INIT;
   /* Each context's creation checks the rest of opts (struct_size too). */
-  ORX_CHECK_ARG(NULL, !opts || opts->struct_size == sizeof o,
+  ORX_CHECK_ARG(NULL,
+                !opts || (opts->struct_size >= ORX_FIRST_OPTIONS_SIZE &&
+                          opts->struct_size <= OCL_REDUCE_STRUCT_SIZE_MAX),
                 FN_CREATE ": opts->struct_size is %zu, not sizeof(ocl_reduce_options) (%zu): start "
                           "from OCL_REDUCE_OPTIONS_INIT",
                 opts ? opts->struct_size : 0, sizeof o);
-  if (opts)
-    o = *opts;
+  if (opts) /* the fields the caller's struct has; later ones keep their defaults */
+    memcpy(&o, opts, opts->struct_size < sizeof o ? opts->struct_size : sizeof o);
+  o.struct_size = sizeof o;
   o.device = NULL;
   char list[SELECTORS_CAPACITY];
   const char *given = devices ? devices : getenv("OCL_REDUCE_DEVICES");

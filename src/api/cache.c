@@ -1,0 +1,55 @@
+/* =================================================================================================
+ * cache.c: the program cache seen from outside a context: where it is, what it holds against its
+ * limit, and clearing it (ocl-reduce cache). The cache itself is core's (disk_cache.h,
+ * cache_bound.h); the directory and limit come from options and environment as a context's do.
+ * ============================================================================================== */
+#include <string.h>
+
+#include "core/cache_bound.h"
+#include "core/context_facts.h"
+#include "core/disk_cache.h"
+#include "core/errors.h"
+
+/* The directory ("" when off) and limit that a context created with opts would have. */
+static ocl_reduce_status resolve(const char *fn, const ocl_reduce_options *opts, char *dir,
+                                 size_t size, uint64_t *max) {
+  static const ocl_reduce_options defaults = OCL_REDUCE_OPTIONS_INIT;
+  if (!opts)
+    opts = &defaults;
+  ORX_CHECK_ARG(NULL,
+                opts->struct_size >= ORX_FIRST_OPTIONS_SIZE &&
+                    opts->struct_size <= OCL_REDUCE_STRUCT_SIZE_MAX,
+                "%s: opts->struct_size is %zu, not sizeof(ocl_reduce_options) (%zu): start from "
+                "OCL_REDUCE_OPTIONS_INIT",
+                fn, opts->struct_size, sizeof *opts);
+  const int has_max =
+      opts->struct_size >= offsetof(ocl_reduce_options, cache_max_bytes) + sizeof(uint64_t);
+  ORX_FORWARD(orx_disk_cache_dir(opts->cache_dir, dir, size));
+  return orx_cache_max(has_max ? opts->cache_max_bytes : 0, max);
+}
+
+ocl_reduce_status ocl_reduce_cache_query(const ocl_reduce_options *opts,
+                                         ocl_reduce_cache_info *info) {
+  ORX_CHECK_ARG(NULL, info, "ocl_reduce_cache_query: info is NULL");
+  ORX_CHECK_ARG(NULL, info->struct_size == sizeof *info,
+                "ocl_reduce_cache_query: info->struct_size is %zu, not "
+                "sizeof(ocl_reduce_cache_info) (%zu): start from OCL_REDUCE_CACHE_INFO_INIT",
+                info->struct_size, sizeof *info);
+  ocl_reduce_cache_info found = OCL_REDUCE_CACHE_INFO_INIT;
+  ORX_FORWARD(
+      resolve("ocl_reduce_cache_query", opts, found.dir, sizeof found.dir, &found.max_bytes));
+  if (found.dir[0])
+    orx_cache_usage(found.dir, &found.bytes, &found.entries);
+  *info = found;
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status ocl_reduce_cache_clear(const ocl_reduce_options *opts, uint64_t *removed) {
+  char dir[ORX_CACHE_DIR_CAPACITY];
+  uint64_t max = 0;
+  ORX_FORWARD(resolve("ocl_reduce_cache_clear", opts, dir, sizeof dir, &max));
+  const uint64_t count = dir[0] ? orx_cache_clear(dir) : 0;
+  if (removed)
+    *removed = count;
+  return OCL_REDUCE_OK;
+}
