@@ -1,0 +1,322 @@
+/* =================================================================================================
+ * test_soak.c: the soak. Many mixed calls on one context, then many life cycles of contexts, user
+ * operators and buffers, each call's result checked exactly (integer sums, against prefix sums),
+ * and what a long-running service needs to stay flat measured after a warm-up:
+ *   - resident memory grows by less than 1 MiB (/proc/self/statm);
+ *   - the number of open file descriptors does not grow (/proc/self/fd);
+ *   - the program cache stays within its limit (a small one here, so that user operators of
+ *     changing text make it evict);
+ *   - timing does not drift: the median call of the last tenth is no slower than the first's,
+ *     within a tolerance for a shared machine (1.25; 2 in the short form).
+ * The short form runs in the README's test command (soak[pocl]); scripts/soak.sh runs the full
+ * one (10^6 calls, 10^4 life cycles) on any device:
+ *   test_soak [--calls N] [--cycles N]      (defaults: 20000 and 100)
+ * ============================================================================================== */
+#define _DEFAULT_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "support/fixture.h"
+
+enum { ELEMENTS = 1 << 16, LARGEST = 4096, BATCH = 64, OPERATOR_TEXTS = 24 };
+enum { CHURN_CYCLES = 2 * OPERATOR_TEXTS }; /* life cycles of changing operator text */
+/* Below the 24 texts' programs on every device here (PoCL's take 65 KiB each, 3.2 MB in all). */
+#define CACHE_LIMIT ((uint64_t)1 << 20)
+
+static uint32_t data[ELEMENTS];
+static uint64_t prefix[ELEMENTS + 1], prefix_squares[ELEMENTS + 1];
+static unsigned long long failures;
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static long resident_kib(void) {
+  long pages_total = 0, pages_resident = 0;
+  FILE *f = fopen("/proc/self/statm", "r");
+  if (!f || fscanf(f, "%ld %ld", &pages_total, &pages_resident) != 2)
+    pages_resident = -1;
+  if (f)
+    fclose(f);
+  return pages_resident < 0 ? -1 : pages_resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+static int open_descriptors(void) {
+  DIR *d = opendir("/proc/self/fd");
+  int count = 0;
+  if (!d)
+    return -1;
+  for (struct dirent *e; (e = readdir(d)) != NULL;)
+    count += e->d_name[0] != '.';
+  closedir(d);
+  return count - 1; /* the directory's own */
+}
+
+static void check(int ok, const char *what, unsigned long long call) {
+  if (ok)
+    return;
+  if (failures++ < 20)
+    printf("FAIL call %llu: %s: %s\n", call, what, ocl_reduce_last_error(NULL));
+}
+
+static uint64_t range_sum(size_t begin, size_t n) { return prefix[begin + n] - prefix[begin]; }
+
+/* ---- Mixed calls on one context ------------------------------------------------------------- */
+
+typedef struct soak {
+  ocl_reduce_context *ctx;
+  ocl_reduce_buffer *input, *results;
+  ocl_reduce_operator *squares;
+} soak;
+
+static void one_call(soak *s, unsigned long long call) {
+  size_t n = (size_t)test_rng_below(LARGEST + 1);
+  const size_t begin = (size_t)test_rng_below(ELEMENTS - n + 1);
+  const uint64_t kind = test_rng_below(8);
+  uint64_t r = 0;
+  ocl_reduce_status st = OCL_REDUCE_OK;
+  switch (kind) {
+  case 0: /* host memory, the one-line form */
+    st = ocl_reduce(s->ctx, OCL_REDUCE_SUM_WIDE, OCL_REDUCE_U32, data + begin, n, &r, sizeof r);
+    check(st == OCL_REDUCE_OK && r == range_sum(begin, n), "host sum", call);
+    break;
+  case 1: /* a buffer to host memory */
+    st = ocl_reduce_into(s->ctx, OCL_REDUCE_SUM_WIDE, OCL_REDUCE_U32,
+                         ocl_reduce_buffer_input(s->input, begin), n,
+                         ocl_reduce_host_output(&r, sizeof r));
+    check(st == OCL_REDUCE_OK && r == range_sum(begin, n), "buffer sum", call);
+    break;
+  case 2: { /* enqueued: a batch of buffer results, read back together */
+    uint64_t got[BATCH];
+    size_t begins[BATCH], lengths[BATCH];
+    for (size_t k = 0; k < BATCH && st == OCL_REDUCE_OK; k++) {
+      lengths[k] = (size_t)test_rng_below(LARGEST + 1);
+      begins[k] = (size_t)test_rng_below(ELEMENTS - lengths[k] + 1);
+      st = ocl_reduce_into(s->ctx, OCL_REDUCE_SUM_WIDE, OCL_REDUCE_U32,
+                           ocl_reduce_buffer_input(s->input, begins[k]), lengths[k],
+                           ocl_reduce_buffer_output(s->results, k));
+    }
+    check(st == OCL_REDUCE_OK &&
+              ocl_reduce_buffer_read(s->results, 0, got, sizeof got) == OCL_REDUCE_OK,
+          "enqueued sums", call);
+    for (size_t k = 0; k < BATCH && st == OCL_REDUCE_OK; k++)
+      check(got[k] == range_sum(begins[k], lengths[k]), "enqueued sum", call);
+    break;
+  }
+  case 3: { /* segments, host results */
+    const size_t length = 1 + (size_t)test_rng_below(64), count = n / length;
+    uint64_t got[LARGEST];
+    st = ocl_reduce_segments(s->ctx, OCL_REDUCE_SUM_WIDE, OCL_REDUCE_U32,
+                             ocl_reduce_buffer_input(s->input, begin), count, length,
+                             ocl_reduce_host_output(got, sizeof got));
+    check(st == OCL_REDUCE_OK, "segments", call);
+    for (size_t i = 0; i < count && st == OCL_REDUCE_OK; i++)
+      check(got[i] == range_sum(begin + i * length, length), "segment sum", call);
+    break;
+  }
+  case 4: { /* windows */
+    n = n < 2 ? 2 : n > 512 ? 512 : n;
+    const size_t window = 1 + (size_t)test_rng_below(n);
+    uint64_t got[512];
+    st = ocl_reduce_windows(s->ctx, OCL_REDUCE_SUM_WIDE, OCL_REDUCE_U32,
+                            ocl_reduce_host_input(data + begin, n * sizeof data[0]), n, window,
+                            ocl_reduce_host_output(got, sizeof got));
+    check(st == OCL_REDUCE_OK, "windows", call);
+    for (size_t j = 0; j + window <= n && st == OCL_REDUCE_OK; j++)
+      check(got[j] == range_sum(begin + j, window), "window sum", call);
+    break;
+  }
+  case 5: { /* in two parts, states through host memory */
+    const size_t cut = (size_t)test_rng_below(n + 1);
+    uint64_t states[2];
+    st = ocl_reduce_partial(s->ctx, OCL_REDUCE_SUM_WIDE, OCL_REDUCE_U32,
+                            ocl_reduce_buffer_input(s->input, begin), cut, 0,
+                            ocl_reduce_host_output(&states[0], sizeof states[0]));
+    if (st == OCL_REDUCE_OK)
+      st = ocl_reduce_partial(s->ctx, OCL_REDUCE_SUM_WIDE, OCL_REDUCE_U32,
+                              ocl_reduce_buffer_input(s->input, begin + cut), n - cut, cut,
+                              ocl_reduce_host_output(&states[1], sizeof states[1]));
+    if (st == OCL_REDUCE_OK)
+      st = ocl_reduce_final(s->ctx, OCL_REDUCE_SUM_WIDE, OCL_REDUCE_U32,
+                            ocl_reduce_host_input(states, sizeof states), 2,
+                            ocl_reduce_host_output(&r, sizeof r));
+    check(st == OCL_REDUCE_OK && r == range_sum(begin, n), "parts", call);
+    break;
+  }
+  default: { /* a user operator: the sum of squares */
+    st = ocl_reduce_into(s->ctx, s->squares, OCL_REDUCE_OP_ELEMENT,
+                         ocl_reduce_buffer_input(s->input, begin), n,
+                         ocl_reduce_host_output(&r, sizeof r));
+    check(st == OCL_REDUCE_OK && r == prefix_squares[begin + n] - prefix_squares[begin],
+          "user operator", call);
+    break;
+  }
+  }
+}
+
+/* ---- User operators of changing text ---------------------------------------------------- */
+
+/* The sum of x * x + k: text k of OPERATOR_TEXTS, each a program of its own. */
+static ocl_reduce_operator *squares_plus(unsigned k) {
+  static char sources[OPERATOR_TEXTS][256];
+  snprintf(sources[k], sizeof sources[k],
+           "ulong sq_zero(void) { return 0; }\n"
+           "ulong sq_map(uint x, ulong index) { return (ulong)x * x + %uu; }\n"
+           "ulong sq_add(ulong a, ulong b) { return a + b; }\n",
+           k);
+  ocl_reduce_operator_desc desc = OCL_REDUCE_OPERATOR_DESC_INIT;
+  desc.source = sources[k];
+  desc.element_type = "uint";
+  desc.state_type = "ulong";
+  desc.identity = "sq_zero";
+  desc.map = "sq_map";
+  desc.combine = "sq_add";
+  desc.element_size = sizeof(uint32_t);
+  desc.state_size = sizeof(uint64_t);
+  desc.commutative = 1;
+  ocl_reduce_operator *op = NULL;
+  return ocl_reduce_operator_create(&desc, &op) == OCL_REDUCE_OK ? op : NULL;
+}
+
+/* One life cycle: a context (its program cache limited), an operator, a buffer, a reduction. */
+static void one_cycle(unsigned long long cycle, const char *cache_dir) {
+  ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
+  opts.cache_dir = cache_dir;
+  opts.cache_max_bytes = CACHE_LIMIT;
+  ocl_reduce_context *ctx = NULL;
+  ocl_reduce_buffer *buffer = NULL;
+  /* The texts change during the warm-up (the cache fills past its limit and evicts), then stay:
+   * later cycles load their programs, so the drift compares like with like. */
+  const unsigned k = cycle < CHURN_CYCLES ? (unsigned)(cycle % OPERATOR_TEXTS) : 0;
+  ocl_reduce_operator *op = squares_plus(k);
+  const size_t n = 1 + (size_t)test_rng_below(LARGEST);
+  uint64_t r = 0;
+  int ok = op && ocl_reduce_context_create(&opts, &ctx) == OCL_REDUCE_OK &&
+           ocl_reduce_buffer_create(ctx, n * sizeof data[0], &buffer) == OCL_REDUCE_OK &&
+           ocl_reduce_buffer_write(buffer, 0, data, n * sizeof data[0]) == OCL_REDUCE_OK &&
+           ocl_reduce_into(ctx, op, OCL_REDUCE_OP_ELEMENT, ocl_reduce_buffer_input(buffer, 0), n,
+                           ocl_reduce_host_output(&r, sizeof r)) == OCL_REDUCE_OK;
+  check(ok && r == prefix_squares[n] + (uint64_t)k * n, "life cycle", cycle);
+  ocl_reduce_buffer_destroy(buffer);
+  ocl_reduce_context_destroy(ctx);
+  ocl_reduce_operator_destroy(op);
+}
+
+/* ---- Measuring ------------------------------------------------------------------------------ */
+
+static int compare_doubles(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n) {
+  qsort(v, n, sizeof *v, compare_doubles);
+  return n ? v[n / 2] : 0;
+}
+
+typedef struct flatness {
+  long resident_growth_kib;
+  int descriptors_before, descriptors_after;
+  double drift; /* median call time, last tenth over first tenth after the warm-up */
+} flatness;
+
+/* Runs `total` steps, the first `warm` (at least a tenth) as warm-up, timing each. */
+static flatness run_phase(unsigned long long total, unsigned long long warm,
+                          void (*step)(void *, unsigned long long), void *arg) {
+  flatness f = {0, 0, 0, 0};
+  if (warm < total / 10)
+    warm = total / 10;
+  const unsigned long long tenth = (total - warm) / 10 ? (total - warm) / 10 : 1;
+  double *times = malloc((size_t)total * sizeof *times);
+  if (!times)
+    abort();
+  long resident = 0;
+  for (unsigned long long i = 0; i < total; i++) {
+    if (i == warm) {
+      resident = resident_kib();
+      f.descriptors_before = open_descriptors();
+    }
+    const double start = now();
+    step(arg, i);
+    times[i] = now() - start;
+  }
+  f.resident_growth_kib = resident_kib() - resident;
+  f.descriptors_after = open_descriptors();
+  const double first = median(times + warm, (size_t)tenth);
+  const double last = median(times + total - tenth, (size_t)tenth);
+  f.drift = first > 0 ? last / first : 1;
+  free(times);
+  return f;
+}
+
+static void call_step(void *arg, unsigned long long i) { one_call(arg, i); }
+static void cycle_step(void *arg, unsigned long long i) { one_cycle(i, arg); }
+
+static int judge(const char *phase, unsigned long long steps, flatness f, double drift_limit) {
+  const int ok = f.resident_growth_kib < 1024 && f.descriptors_after <= f.descriptors_before &&
+                 f.drift <= drift_limit;
+  printf("# soak %s: %llu, resident memory %+ld KiB after the warm-up (limit +1024), file "
+         "descriptors %d -> %d, drift %.3f (limit %.2f)%s\n",
+         phase, steps, f.resident_growth_kib, f.descriptors_before, f.descriptors_after, f.drift,
+         drift_limit, ok ? "" : ": FAILED");
+  return ok;
+}
+
+int main(int argc, char **argv) {
+  unsigned long long calls = 20000, cycles = 100;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (strcmp(argv[i], "--calls") == 0)
+      calls = strtoull(argv[i + 1], NULL, 0);
+    else if (strcmp(argv[i], "--cycles") == 0)
+      cycles = strtoull(argv[i + 1], NULL, 0);
+  }
+  if (calls < 100 || cycles < 2 * CHURN_CYCLES || argc % 2 == 0) {
+    fprintf(stderr, "usage: %s [--calls N >= 100] [--cycles N >= %d]\n", argv[0], 2 * CHURN_CYCLES);
+    return 2;
+  }
+  const double drift_limit = calls >= 100000 ? 1.25 : 2.0;
+  test_rng_init();
+  for (size_t i = 0; i < ELEMENTS; i++) {
+    data[i] = (uint32_t)test_rng_next();
+    prefix[i + 1] = prefix[i] + data[i];
+    prefix_squares[i + 1] = prefix_squares[i] + (uint64_t)data[i] * data[i];
+  }
+  soak s = {test_context_create(), NULL, NULL, squares_plus(0)};
+  if (!s.ctx || !s.squares ||
+      ocl_reduce_buffer_create(s.ctx, sizeof data, &s.input) != OCL_REDUCE_OK ||
+      ocl_reduce_buffer_write(s.input, 0, data, sizeof data) != OCL_REDUCE_OK ||
+      ocl_reduce_buffer_create(s.ctx, BATCH * sizeof(uint64_t), &s.results) != OCL_REDUCE_OK) {
+    fprintf(stderr, "soak: setup failed: %s\n", ocl_reduce_last_error(s.ctx));
+    return 1;
+  }
+  const double start = now();
+  int ok = judge("calls", calls, run_phase(calls, 0, call_step, &s), drift_limit);
+  ocl_reduce_buffer_destroy(s.results);
+  ocl_reduce_buffer_destroy(s.input);
+  ocl_reduce_context_destroy(s.ctx);
+  const char *base = getenv("OCL_REDUCE_CACHE_DIR");
+  char cache_dir[512];
+  snprintf(cache_dir, sizeof cache_dir, "%s/soak-%ld", base && *base ? base : "/tmp",
+           (long)getpid());
+  ok &= judge("life cycles", cycles, run_phase(cycles, CHURN_CYCLES, cycle_step, cache_dir),
+              drift_limit);
+  ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
+  opts.cache_dir = cache_dir;
+  opts.cache_max_bytes = CACHE_LIMIT;
+  ocl_reduce_cache_info info = OCL_REDUCE_CACHE_INFO_INIT;
+  const int cache_ok =
+      ocl_reduce_cache_query(&opts, &info) == OCL_REDUCE_OK && info.bytes <= info.max_bytes;
+  printf("# soak program cache: %llu entries, %llu bytes, limit %llu%s\n",
+         (unsigned long long)info.entries, (unsigned long long)info.bytes,
+         (unsigned long long)info.max_bytes, cache_ok ? "" : ": FAILED");
+  ocl_reduce_cache_clear(&opts, NULL);
+  rmdir(cache_dir);
+  printf("# soak: %llu wrong results or failed calls, %.1f s\n", failures, now() - start);
+  return ok && cache_ok && failures == 0 ? 0 : 1;
+}
