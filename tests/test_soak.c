@@ -236,6 +236,8 @@ static flatness run_phase(unsigned long long total, unsigned long long warm,
   double *times = malloc((size_t)total * sizeof *times);
   if (!times)
     abort();
+  /* Touched now, so that its pages (8 bytes a step) are resident before the warm-up ends. */
+  memset(times, 0, (size_t)total * sizeof *times);
   long resident = 0;
   for (unsigned long long i = 0; i < total; i++) {
     if (i == warm) {
@@ -297,6 +299,12 @@ int main(int argc, char **argv) {
   }
   const double start = now();
   int ok = judge("calls", calls, run_phase(calls, 0, call_step, &s), drift_limit);
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
+  if (ocl_reduce_context_query(s.ctx, &info) == OCL_REDUCE_OK)
+    printf("# soak calls: %llu programs built (%llu of them loaded from disk), %llu device "
+           "allocations\n",
+           (unsigned long long)info.kernel_builds, (unsigned long long)info.programs_from_disk,
+           (unsigned long long)info.device_allocations);
   ocl_reduce_buffer_destroy(s.results);
   ocl_reduce_buffer_destroy(s.input);
   ocl_reduce_context_destroy(s.ctx);
@@ -309,12 +317,12 @@ int main(int argc, char **argv) {
   ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
   opts.cache_dir = cache_dir;
   opts.cache_max_bytes = CACHE_LIMIT;
-  ocl_reduce_cache_info info = OCL_REDUCE_CACHE_INFO_INIT;
+  ocl_reduce_cache_info cache = OCL_REDUCE_CACHE_INFO_INIT;
   const int cache_ok =
-      ocl_reduce_cache_query(&opts, &info) == OCL_REDUCE_OK && info.bytes <= info.max_bytes;
+      ocl_reduce_cache_query(&opts, &cache) == OCL_REDUCE_OK && cache.bytes <= cache.max_bytes;
   printf("# soak program cache: %llu entries, %llu bytes, limit %llu%s\n",
-         (unsigned long long)info.entries, (unsigned long long)info.bytes,
-         (unsigned long long)info.max_bytes, cache_ok ? "" : ": FAILED");
+         (unsigned long long)cache.entries, (unsigned long long)cache.bytes,
+         (unsigned long long)cache.max_bytes, cache_ok ? "" : ": FAILED");
   ocl_reduce_cache_clear(&opts, NULL);
   rmdir(cache_dir);
   printf("# soak: %llu wrong results or failed calls, %.1f s\n", failures, now() - start);
