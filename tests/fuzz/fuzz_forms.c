@@ -71,26 +71,51 @@ static void append(fuzz_run *run, const char *text) {
   snprintf(run->what + used, sizeof run->what - used, ", %s", text);
 }
 
+/* A call's memory: its input (n elements of `element` bytes from data) and room for `results`
+ * results of `unit` bytes, each in host memory or a buffer at random; after the call, got holds
+ * the results. */
+typedef struct placed {
+  fuzz_input in;
+  fuzz_output out;
+  unsigned char *got;
+} placed;
+
+static void place(fuzz_run *run, placed *p, const void *data, size_t n, size_t element,
+                  size_t results, size_t unit) {
+  fuzz_input_place(run, &p->in, data, n * element, element, 0);
+  fuzz_output_place(run, &p->out, results * unit, unit);
+  p->got = malloc(results * unit + 1);
+  if (!p->got)
+    abort();
+  append(run, place_name(&p->in, &p->out));
+}
+
+/* 1 when the call succeeded and its results are in p->got, the guards around them intact. */
+static int taken(fuzz_run *run, placed *p, ocl_reduce_status status, const char *call) {
+  return fuzz_call_ok(run, status, call) && fuzz_output_take(run, &p->out, p->got, 0);
+}
+
+static void unplace(placed *p) {
+  free(p->got);
+  fuzz_output_free(&p->out);
+  fuzz_input_free(&p->in);
+}
+
 static void whole_array(fuzz_run *run) {
   const fuzz_subject s = fuzz_subject_pick(run, 1, 0);
   const size_t n = fuzz_size(s.ordered >= 0 || s.custom >= 0 ? MOST / 4 : MOST);
   describe(run, &s, "whole array of %zu", n);
   unsigned char *data = data_for(&s, n);
-  fuzz_input in;
-  fuzz_output out;
-  fuzz_input_place(run, &in, data, n * s.element_size, s.element_size, 0);
-  fuzz_output_place(run, &out, s.result_size, s.result_size);
-  append(run, place_name(&in, &out));
+  placed p;
+  place(run, &p, data, n, s.element_size, 1, s.result_size);
   ocl_reduce_status status;
-  if (!in.buffer && !out.buffer && test_rng_below(2) == 0)
-    status = ocl_reduce(run->ctx, s.op, s.type, in.in.host, n, out.out.host, s.result_size);
+  if (!p.in.buffer && !p.out.buffer && test_rng_below(2) == 0)
+    status = ocl_reduce(run->ctx, s.op, s.type, p.in.in.host, n, p.out.out.host, s.result_size);
   else
-    status = ocl_reduce_into(run->ctx, s.op, s.type, in.in, n, out.out);
-  unsigned char got[64];
-  if (fuzz_call_ok(run, status, "ocl_reduce_into") && fuzz_output_take(run, &out, got, 0))
-    check_result(run, &s, got, data, 0, n, 0, "result", 0);
-  fuzz_output_free(&out);
-  fuzz_input_free(&in);
+    status = ocl_reduce_into(run->ctx, s.op, s.type, p.in.in, n, p.out.out);
+  if (taken(run, &p, status, "ocl_reduce_into"))
+    check_result(run, &s, p.got, data, 0, n, 0, "result", 0);
+  unplace(&p);
   free(data);
 }
 
@@ -102,20 +127,13 @@ static void segments(fuzz_run *run) {
   const size_t n = count * length;
   describe(run, &s, "%zu segments of %zu", count, length);
   unsigned char *data = data_for(&s, n);
-  fuzz_input in;
-  fuzz_output out;
-  fuzz_input_place(run, &in, data, n * s.element_size, s.element_size, 0);
-  fuzz_output_place(run, &out, count * s.result_size, s.result_size);
-  append(run, place_name(&in, &out));
-  unsigned char *got = malloc(count * s.result_size + 1);
-  if (fuzz_call_ok(run, ocl_reduce_segments(run->ctx, s.op, s.type, in.in, count, length, out.out),
-                   "ocl_reduce_segments") &&
-      fuzz_output_take(run, &out, got, 0))
+  placed p;
+  place(run, &p, data, n, s.element_size, count, s.result_size);
+  if (taken(run, &p, ocl_reduce_segments(run->ctx, s.op, s.type, p.in.in, count, length, p.out.out),
+            "ocl_reduce_segments"))
     for (size_t i = 0; i < count && run->mismatches < 50; i++)
-      check_result(run, &s, got + i * s.result_size, data, i * length, length, 0, "segment", i);
-  free(got);
-  fuzz_output_free(&out);
-  fuzz_input_free(&in);
+      check_result(run, &s, p.got + i * s.result_size, data, i * length, length, 0, "segment", i);
+  unplace(&p);
   free(data);
 }
 
@@ -138,26 +156,20 @@ static void segments_by_offsets(fuzz_run *run) {
   const size_t n = (size_t)offsets[count] + (size_t)test_rng_below(3) * (size_t)test_rng_below(50);
   describe(run, &s, "%zu segments by offsets over %zu elements", count, n);
   unsigned char *data = data_for(&s, n);
-  fuzz_input in, at;
-  fuzz_output out;
-  fuzz_input_place(run, &in, data, n * s.element_size, s.element_size, 0);
+  placed p;
+  place(run, &p, data, n, s.element_size, count, s.result_size);
   /* Offsets in a buffer take the input in a buffer too (the offsets stay on the device). */
-  fuzz_input_place(run, &at, offsets, (count + 1) * sizeof *offsets, sizeof *offsets, !in.buffer);
-  fuzz_output_place(run, &out, count * s.result_size, s.result_size);
-  append(run, place_name(&in, &out));
+  fuzz_input at;
+  fuzz_input_place(run, &at, offsets, (count + 1) * sizeof *offsets, sizeof *offsets, !p.in.buffer);
   append(run, at.buffer ? "offsets in a buffer" : "offsets in host memory");
-  unsigned char *got = malloc(count * s.result_size + 1);
-  if (fuzz_call_ok(
-          run, ocl_reduce_segments_offsets(run->ctx, s.op, s.type, in.in, count, at.in, out.out),
-          "ocl_reduce_segments_offsets") &&
-      fuzz_output_take(run, &out, got, 0))
+  if (taken(run, &p,
+            ocl_reduce_segments_offsets(run->ctx, s.op, s.type, p.in.in, count, at.in, p.out.out),
+            "ocl_reduce_segments_offsets"))
     for (size_t i = 0; i < count && run->mismatches < 50; i++)
-      check_result(run, &s, got + i * s.result_size, data, (size_t)offsets[i],
+      check_result(run, &s, p.got + i * s.result_size, data, (size_t)offsets[i],
                    (size_t)(offsets[i + 1] - offsets[i]), 0, "segment", i);
-  free(got);
-  fuzz_output_free(&out);
   fuzz_input_free(&at);
-  fuzz_input_free(&in);
+  unplace(&p);
   free(data);
   free(offsets);
 }
@@ -174,20 +186,13 @@ static void windows(fuzz_run *run) {
   const size_t results = count - window + 1;
   describe(run, &s, "windows of %zu over %zu", window, count);
   unsigned char *data = data_for(&s, count);
-  fuzz_input in;
-  fuzz_output out;
-  fuzz_input_place(run, &in, data, count * s.element_size, s.element_size, 0);
-  fuzz_output_place(run, &out, results * s.result_size, s.result_size);
-  append(run, place_name(&in, &out));
-  unsigned char *got = malloc(results * s.result_size + 1);
-  if (fuzz_call_ok(run, ocl_reduce_windows(run->ctx, s.op, s.type, in.in, count, window, out.out),
-                   "ocl_reduce_windows") &&
-      fuzz_output_take(run, &out, got, 0))
+  placed p;
+  place(run, &p, data, count, s.element_size, results, s.result_size);
+  if (taken(run, &p, ocl_reduce_windows(run->ctx, s.op, s.type, p.in.in, count, window, p.out.out),
+            "ocl_reduce_windows"))
     for (size_t j = 0; j < results && run->mismatches < 50; j++)
-      check_result(run, &s, got + j * s.result_size, data, j, window, j, "window", j);
-  free(got);
-  fuzz_output_free(&out);
-  fuzz_input_free(&in);
+      check_result(run, &s, p.got + j * s.result_size, data, j, window, j, "window", j);
+  unplace(&p);
   free(data);
 }
 
@@ -211,19 +216,13 @@ static void multi(fuzz_run *run) {
   fuzz_subject sum = subjects[0];
   sum.op = OCL_REDUCE_SUM;
   unsigned char *data = data_for(&sum, n);
-  fuzz_input in;
-  fuzz_output out;
-  fuzz_input_place(run, &in, data, n * first.element_size, first.element_size, 0);
-  fuzz_output_place(run, &out, op_count * slot, slot);
-  append(run, place_name(&in, &out));
-  unsigned char got[OCL_REDUCE_MULTI_MAX_OPS * 64];
-  if (fuzz_call_ok(run, ocl_reduce_multi(run->ctx, ops, op_count, first.type, in.in, n, out.out),
-                   "ocl_reduce_multi") &&
-      fuzz_output_take(run, &out, got, 0))
+  placed p;
+  place(run, &p, data, n, first.element_size, op_count, slot);
+  if (taken(run, &p, ocl_reduce_multi(run->ctx, ops, op_count, first.type, p.in.in, n, p.out.out),
+            "ocl_reduce_multi"))
     for (size_t k = 0; k < op_count; k++)
-      check_result(run, &subjects[k], got + k * slot, data, 0, n, 0, "operator", k);
-  fuzz_output_free(&out);
-  fuzz_input_free(&in);
+      check_result(run, &subjects[k], p.got + k * slot, data, 0, n, 0, "operator", k);
+  unplace(&p);
   free(data);
 }
 
