@@ -11,6 +11,7 @@
 
 #include "backends/device_pick.h"
 #include "core/context.h"
+#include "core/fault_inject.h"
 #include "core/user_operator.h"
 
 /* ---- Options and environment ------------------------------------------------------------------
@@ -299,6 +300,7 @@ void orx_context_release(ocl_reduce_context *ctx) {
     orx_program_cache_clear(ctx);
     orx_scratch_release_all(ctx);
     orx_user_operators_forget(ctx);
+    orx_fault_forget(ctx);
     ctx->ops->close(ctx->backend);
   }
   free(ctx);

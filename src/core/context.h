@@ -49,6 +49,9 @@ struct ocl_reduce_context {
    * destroying the context before them is harmless, as with OpenCL objects. */
   atomic_uint references;
 
+  /* Injected faults (fault_inject.h, tests only): NULL unless armed. */
+  struct orx_faults *faults;
+
   char error[ORX_ERROR_CAPACITY];
 };
 

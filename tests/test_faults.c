@@ -1,0 +1,233 @@
+/* =================================================================================================
+ * test_faults.c: the faults a device or driver produces, injected (src/core/fault_inject.h) at
+ * every site of a call in turn: the n-th device allocation, copy to or from the device, kernel
+ * launch or wait fails, for n = 1, 2, ... until the call makes fewer such calls than n. Each
+ * time the call returns the right result (it recovered) or the failure's named status with a
+ * message, its host output's guard bytes untouched; and the same call right after, unarmed,
+ * returns the right result: the context still works. Every form: host and buffer memory,
+ * enqueued calls, segments, offsets, windows, multi, parts, a user operator's first use.
+ * ============================================================================================== */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/errors.h"
+#include "core/fault_inject.h"
+#include "support/custom_ops.h"
+#include "support/fixture.h"
+#include "support/structured.h"
+
+enum { N = 100003, GUARD = 32, MOST_SITES = 200 };
+
+static float floats[N];
+static int32_t ints[N];
+static uint32_t squares_data[N];
+static ocl_reduce_operator *squares;
+
+/* One form's call: writes its results (bytes of them) to out. */
+typedef struct form {
+  const char *name;
+  size_t bytes;
+  ocl_reduce_status (*call)(ocl_reduce_context *ctx, unsigned char *out, size_t bytes);
+} form;
+
+static ocl_reduce_status whole_host(ocl_reduce_context *ctx, unsigned char *out, size_t bytes) {
+  return ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, floats, N, out, bytes);
+}
+
+static ocl_reduce_status small_host(ocl_reduce_context *ctx, unsigned char *out, size_t bytes) {
+  return ocl_reduce(ctx, OCL_REDUCE_ARGMIN, OCL_REDUCE_I32, ints, 77, out, bytes);
+}
+
+/* The buffers are made inside the call: their allocations and copies are sites too. */
+static ocl_reduce_status buffer_enqueued(ocl_reduce_context *ctx, unsigned char *out,
+                                         size_t bytes) {
+  ocl_reduce_buffer *in = NULL, *results = NULL;
+  ocl_reduce_status s = ocl_reduce_buffer_create(ctx, sizeof floats, &in);
+  if (s == OCL_REDUCE_OK)
+    s = ocl_reduce_buffer_write(in, 0, floats, sizeof floats);
+  if (s == OCL_REDUCE_OK)
+    s = ocl_reduce_buffer_create(ctx, 64, &results);
+  if (s == OCL_REDUCE_OK)
+    s = ocl_reduce_into(ctx, OCL_REDUCE_MAX, OCL_REDUCE_F32, ocl_reduce_buffer_input(in, 3), N - 3,
+                        ocl_reduce_buffer_output(results, 1));
+  if (s == OCL_REDUCE_OK)
+    s = ocl_reduce_finish(ctx);
+  if (s == OCL_REDUCE_OK)
+    s = ocl_reduce_buffer_read(results, 4, out, bytes);
+  ocl_reduce_buffer_destroy(results);
+  ocl_reduce_buffer_destroy(in);
+  return s;
+}
+
+static ocl_reduce_status segments(ocl_reduce_context *ctx, unsigned char *out, size_t bytes) {
+  return ocl_reduce_segments(ctx, OCL_REDUCE_MAX, OCL_REDUCE_I32,
+                             ocl_reduce_host_input(ints, sizeof ints), 1000, 37,
+                             ocl_reduce_host_output(out, bytes));
+}
+
+static ocl_reduce_status offsets(ocl_reduce_context *ctx, unsigned char *out, size_t bytes) {
+  static const uint64_t at[] = {0, 5, 5, 900, 4000, 50000, N};
+  return ocl_reduce_segments_offsets(
+      ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, ocl_reduce_host_input(ints, sizeof ints), 6,
+      ocl_reduce_host_input(at, sizeof at), ocl_reduce_host_output(out, bytes));
+}
+
+static ocl_reduce_status windows(ocl_reduce_context *ctx, unsigned char *out, size_t bytes) {
+  return ocl_reduce_windows(ctx, OCL_REDUCE_MIN, OCL_REDUCE_I32,
+                            ocl_reduce_host_input(ints, 5000 * sizeof ints[0]), 5000, 100,
+                            ocl_reduce_host_output(out, bytes));
+}
+
+static ocl_reduce_status multi(ocl_reduce_context *ctx, unsigned char *out, size_t bytes) {
+  static const ocl_reduce_op ops[] = {OCL_REDUCE_SUM, OCL_REDUCE_MIN, OCL_REDUCE_ARGMAX};
+  return ocl_reduce_multi(ctx, ops, 3, OCL_REDUCE_F32, ocl_reduce_host_input(floats, sizeof floats),
+                          N, ocl_reduce_host_output(out, bytes));
+}
+
+static ocl_reduce_status parts(ocl_reduce_context *ctx, unsigned char *out, size_t bytes) {
+  int64_t states[2];
+  ORX_FORWARD(ocl_reduce_partial(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I64,
+                                 ocl_reduce_host_input(ints, 20000 * 4), 10000, 0,
+                                 ocl_reduce_host_output(&states[0], 8)));
+  ORX_FORWARD(ocl_reduce_partial(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I64,
+                                 ocl_reduce_host_input(ints + 20000, 20000 * 4), 10000, 10000,
+                                 ocl_reduce_host_output(&states[1], 8)));
+  return ocl_reduce_final(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I64,
+                          ocl_reduce_host_input(states, sizeof states), 2,
+                          ocl_reduce_host_output(out, bytes));
+}
+
+static ocl_reduce_status user_operator(ocl_reduce_context *ctx, unsigned char *out, size_t bytes) {
+  return ocl_reduce_into(ctx, squares, OCL_REDUCE_OP_ELEMENT,
+                         ocl_reduce_host_input(squares_data, sizeof squares_data), N,
+                         ocl_reduce_host_output(out, bytes));
+}
+
+static const form forms[] = {
+    {"whole array from host memory", 4, whole_host},
+    {"a small argmin", sizeof(ocl_reduce_arg), small_host},
+    {"buffer to buffer, enqueued", 4, buffer_enqueued},
+    {"segments", 1000 * 4, segments},
+    {"segments by offsets", 6 * 4, offsets},
+    {"windows", 4901 * 4, windows},
+    {"multi", 3 * sizeof(ocl_reduce_arg), multi},
+    {"in parts", 8, parts},
+    {"a user operator", 8, user_operator},
+};
+
+static const char *const kind_names[ORX_FAULT_KINDS] = {"allocation", "write", "read", "launch",
+                                                        "wait"};
+
+/* Sweeps the fault over every site of kind in the form's call, each time on a fresh context, so
+ * that the first call's allocations are sites too. */
+static void sweep(const form *f, orx_fault_kind kind, const unsigned char *right, int *sites) {
+  unsigned char out[5000 * 4 + 2 * GUARD];
+  for (uint64_t n = 1; n <= MOST_SITES; n++) {
+    ocl_reduce_context *ctx = test_context_create();
+    assert_non_null(ctx);
+    memset(out, 0xa5, sizeof out);
+    assert_int_equal(orx_fault_arm(ctx, kind, n, NULL), OCL_REDUCE_OK);
+    const ocl_reduce_status s = f->call(ctx, out + GUARD, f->bytes);
+    const int struck = orx_fault_struck(ctx);
+    uint64_t calls = 0;
+    assert_int_equal(orx_fault_arm(ctx, kind, 0, &calls), OCL_REDUCE_OK);
+    for (size_t i = 0; i < GUARD; i++)
+      if (out[i] != 0xa5 || out[GUARD + f->bytes + i] != 0xa5)
+        fail_msg("%s, %s fault %llu: bytes around the output written", f->name, kind_names[kind],
+                 (unsigned long long)n);
+    if (s == OCL_REDUCE_OK) {
+      if (memcmp(out + GUARD, right, f->bytes) != 0)
+        fail_msg("%s, %s fault %llu (%s): OK with a wrong result", f->name, kind_names[kind],
+                 (unsigned long long)n, struck ? "struck" : "not reached");
+    } else {
+      if (!struck || (s != OCL_REDUCE_ERROR_OUT_OF_DEVICE_MEMORY && s != OCL_REDUCE_ERROR_BACKEND))
+        fail_msg("%s, %s fault %llu: %s: %s", f->name, kind_names[kind], (unsigned long long)n,
+                 ocl_reduce_status_name(s), ocl_reduce_last_error(ctx));
+      assert_non_null(strstr(ocl_reduce_last_error(ctx), "injected fault"));
+      /* The context still works: the same call, unarmed. */
+      memset(out, 0xa5, sizeof out);
+      assert_int_equal(f->call(ctx, out + GUARD, f->bytes), OCL_REDUCE_OK);
+      assert_memory_equal(out + GUARD, right, f->bytes);
+    }
+    ocl_reduce_context_destroy(ctx);
+    if (!struck) { /* n is past the call's last site of this kind */
+      *sites += (int)calls;
+      return;
+    }
+  }
+  fail_msg("%s: more than %d %s calls", f->name, MOST_SITES, kind_names[kind]);
+}
+
+static void test_every_fault_at_every_site(void **state) {
+  (void)state;
+  for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++) {
+    const form *f = &forms[k];
+    /* Filled as the sweep's outputs are: bytes a result does not cover (a multi slot's) too. */
+    unsigned char right[5000 * 4];
+    memset(right, 0xa5, sizeof right);
+    assert_int_equal(f->call(test_ctx, right, f->bytes), OCL_REDUCE_OK);
+    int sites = 0;
+    for (int kind = 0; kind < ORX_FAULT_KINDS; kind++)
+      sweep(f, (orx_fault_kind)kind, right, &sites);
+    print_message("# %s: %d sites, each failed in turn\n", f->name, sites);
+  }
+}
+
+/* A user operator whose first use fails mid-way (its program build, its size probe) is built
+ * again by the next use: the first call of a fresh operator under each fault. */
+static void test_first_use_of_an_operator(void **state) {
+  (void)state;
+  const unsigned char *data = (const unsigned char *)squares_data;
+  uint64_t want = 0;
+  test_custom_reference(TEST_SQUARES, data, N, &want);
+  for (int kind = 0; kind < ORX_FAULT_KINDS; kind++)
+    for (uint64_t n = 1; n <= 8; n++) {
+      ocl_reduce_operator *fresh = NULL;
+      assert_int_equal(ocl_reduce_operator_create(&test_custom_descs[TEST_SQUARES], &fresh),
+                       OCL_REDUCE_OK);
+      assert_int_equal(orx_fault_arm(test_ctx, (orx_fault_kind)kind, n, NULL), OCL_REDUCE_OK);
+      uint64_t got = 0;
+      const ocl_reduce_status s = ocl_reduce_into(test_ctx, fresh, OCL_REDUCE_OP_ELEMENT,
+                                                  ocl_reduce_host_input(data, sizeof squares_data),
+                                                  N, ocl_reduce_host_output(&got, sizeof got));
+      assert_int_equal(orx_fault_arm(test_ctx, (orx_fault_kind)kind, 0, NULL), OCL_REDUCE_OK);
+      assert_true(s == OCL_REDUCE_OK || s == OCL_REDUCE_ERROR_OUT_OF_DEVICE_MEMORY ||
+                  s == OCL_REDUCE_ERROR_BACKEND);
+      if (s == OCL_REDUCE_OK)
+        assert_true(got == want);
+      got = 0;
+      assert_int_equal(ocl_reduce_into(test_ctx, fresh, OCL_REDUCE_OP_ELEMENT,
+                                       ocl_reduce_host_input(data, sizeof squares_data), N,
+                                       ocl_reduce_host_output(&got, sizeof got)),
+                       OCL_REDUCE_OK);
+      assert_true(got == want);
+      ocl_reduce_operator_destroy(fresh);
+    }
+}
+
+static int setup(void **state) {
+  if (test_setup(state))
+    return -1;
+  for (size_t i = 0; i < N; i++) {
+    floats[i] = (float)(2 * test_rng_unit() - 1);
+    ints[i] = (int32_t)test_rng_below(2000001) - 1000000;
+  }
+  test_custom_fill(TEST_SQUARES, squares_data, N);
+  return ocl_reduce_operator_create(&test_custom_descs[TEST_SQUARES], &squares) == OCL_REDUCE_OK
+             ? 0
+             : -1;
+}
+
+static int teardown(void **state) {
+  ocl_reduce_operator_destroy(squares);
+  return test_teardown(state);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_every_fault_at_every_site),
+      cmocka_unit_test(test_first_use_of_an_operator),
+  };
+  return TEST_RUN(tests, setup, teardown);
+}
