@@ -5,7 +5,8 @@
  * time the call returns the right result (it recovered) or the failure's named status with a
  * message, its host output's guard bytes untouched; and the same call right after, unarmed,
  * returns the right result: the context still works. Every form: host and buffer memory,
- * enqueued calls, segments, offsets, windows, multi, parts, a user operator's first use.
+ * enqueued calls, segments, offsets, windows, multi, parts, a user operator's first use; and a
+ * group whose second device fails, once at each site or at every call (lost).
  * ============================================================================================== */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "core/errors.h"
 #include "core/fault_inject.h"
+#include "ocl_reduce_group.h"
 #include "support/custom_ops.h"
 #include "support/fixture.h"
 #include "support/structured.h"
@@ -206,6 +208,67 @@ static void test_first_use_of_an_operator(void **state) {
     }
 }
 
+/* A device of a group fails at each site in turn, or keeps failing (lost): the group's call
+ * returns the named status (or the right sum), never hangs, and works again once the device
+ * does. The group is two contexts on the device (as the group tests stand in for two devices). */
+static void test_a_device_of_a_group_fails(void **state) {
+  (void)state;
+  /* part_kib: parts of 64 KiB are worth a device here (the default least part is 64 MiB). */
+  ocl_reduce_context *contexts[2] = {test_context_with_policy("part_kib=64"),
+                                     test_context_with_policy("part_kib=64")};
+  assert_true(contexts[0] && contexts[1]);
+  ocl_reduce_group *group = NULL;
+  assert_int_equal(ocl_reduce_group_create_from(contexts, 2, &group), OCL_REDUCE_OK);
+  enum { COUNT = 1 << 20 };
+  uint64_t *values = malloc(COUNT * sizeof *values), want = 0, got = 0;
+  assert_non_null(values);
+  for (size_t i = 0; i < COUNT; i++)
+    want += values[i] = test_rng_next();
+  const ocl_reduce_input input = ocl_reduce_host_input(values, COUNT * sizeof *values);
+  int sites = 0;
+  for (int kind = 0; kind < ORX_FAULT_KINDS; kind++)
+    for (uint64_t n = 1; n <= MOST_SITES; n++) {
+      assert_int_equal(orx_fault_arm(contexts[1], (orx_fault_kind)kind, n, NULL), OCL_REDUCE_OK);
+      got = 0;
+      const ocl_reduce_status s = ocl_reduce_group_reduce(
+          group, OCL_REDUCE_SUM, OCL_REDUCE_I64, input, COUNT, ocl_reduce_host_output(&got, 8));
+      const int struck = orx_fault_struck(contexts[1]);
+      assert_int_equal(orx_fault_arm(contexts[1], (orx_fault_kind)kind, 0, NULL), OCL_REDUCE_OK);
+      if (s == OCL_REDUCE_OK)
+        assert_true(got == want);
+      else
+        assert_true(struck &&
+                    (s == OCL_REDUCE_ERROR_OUT_OF_DEVICE_MEMORY || s == OCL_REDUCE_ERROR_BACKEND));
+      got = 0;
+      assert_int_equal(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_I64, input, COUNT,
+                                               ocl_reduce_host_output(&got, 8)),
+                       OCL_REDUCE_OK);
+      assert_true(got == want);
+      if (!struck)
+        break;
+      sites++;
+    }
+  /* Lost: every launch fails, call after call. */
+  for (int call = 0; call < 3; call++) {
+    assert_int_equal(orx_fault_arm(contexts[1], ORX_FAULT_LAUNCH, 1, NULL), OCL_REDUCE_OK);
+    expect_error(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_I64, input, COUNT,
+                                         ocl_reduce_host_output(&got, 8)),
+                 OCL_REDUCE_ERROR_BACKEND, NULL, "injected fault");
+  }
+  assert_int_equal(orx_fault_arm(contexts[1], ORX_FAULT_LAUNCH, 0, NULL), OCL_REDUCE_OK);
+  got = 0;
+  assert_int_equal(ocl_reduce_group_reduce(group, OCL_REDUCE_SUM, OCL_REDUCE_I64, input, COUNT,
+                                           ocl_reduce_host_output(&got, 8)),
+                   OCL_REDUCE_OK);
+  assert_true(got == want);
+  assert_true(sites > 0);
+  print_message("# a group's second device: %d sites, each failed in turn; lost, 3 calls\n", sites);
+  free(values);
+  ocl_reduce_group_destroy(group);
+  ocl_reduce_context_destroy(contexts[1]);
+  ocl_reduce_context_destroy(contexts[0]);
+}
+
 static int setup(void **state) {
   if (test_setup(state))
     return -1;
@@ -228,6 +291,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_fault_at_every_site),
       cmocka_unit_test(test_first_use_of_an_operator),
+      cmocka_unit_test(test_a_device_of_a_group_fails),
   };
   return TEST_RUN(tests, setup, teardown);
 }
