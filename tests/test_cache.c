@@ -264,9 +264,10 @@ static void test_default_location_follows_xdg(void **state) {
  * reduces through the cache. Exit status 0 when the results are right. */
 extern char **environ;
 /* A copy of the environment as the process began, before any OpenCL implementation ran: the
- * Khronos ICD loader of the H200 machine (ocl-icd) cuts OCL_ICD_FILENAMES="a.so:b.so" to
- * "a.so" in place while it reads it, so children given this process's environment later saw
- * PoCL only. */
+ * Khronos ICD loader of the H200 machine (ocl-icd 2.3.2) cuts OCL_ICD_FILENAMES="a.so:b.so" to
+ * "a.so" in place while it reads it, so children given this process's environment saw PoCL
+ * only. The library now puts the variable back (test_the_icd_list_stays_for_children checks
+ * it); the filling processes start from this copy all the same. */
 static char **initial_environment;
 
 static int fill(const char *dir, const char *seed_text, const char *fd_text) {
@@ -530,6 +531,22 @@ static void test_stale_temporaries_go(void **state) {
   assert_true(exists(young));
 }
 
+/* The ICD loader of the H200 machine (ocl-icd 2.3.2) cuts OCL_ICD_FILENAMES to its first entry
+ * when it loads; the library puts it back, so that the processes an application starts see every
+ * implementation (src/backends/opencl/device_list.c). The earlier tests made contexts. */
+static void test_the_icd_list_stays_for_children(void **state) {
+  (void)state;
+  const char *initial = NULL;
+  for (char **e = initial_environment; *e; e++)
+    if (strncmp(*e, "OCL_ICD_FILENAMES=", 18) == 0)
+      initial = *e + 18;
+  const char *now = getenv("OCL_ICD_FILENAMES");
+  if (!initial)
+    assert_null(now);
+  else
+    assert_string_equal(now, initial);
+}
+
 int main(int argc, char **argv) {
   if (argc == 5 && !strcmp(argv[1], "fill"))
     return fill(argv[2], argv[3], argv[4]);
@@ -551,6 +568,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_cache_keeps_to_its_limit),
       cmocka_unit_test(test_cache_query_clear_and_limits),
       cmocka_unit_test(test_stale_temporaries_go),
+      cmocka_unit_test(test_the_icd_list_stays_for_children),
   };
   return TEST_RUN(tests, setup, teardown);
 }

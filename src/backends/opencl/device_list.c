@@ -2,6 +2,7 @@
  * device_list.c: the OpenCL backend's listing of devices: every device of every platform through
  * the Khronos ICD loader, in the order `P:D` indices count them, under one process-wide lock.
  * ============================================================================================== */
+#define _DEFAULT_SOURCE /* setenv, strdup in strict C11 */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,9 +116,24 @@ static ocl_reduce_status device_list_read(ocl_reduce_context *ctx, orx_cl_device
  * answer. */
 static pthread_mutex_t enumeration = PTHREAD_MUTEX_INITIALIZER;
 
+/* ocl-icd 2.3.2 (Ubuntu 24.04) cuts OCL_ICD_FILENAMES ("pocl.so:nvidia.so") to its first entry,
+ * in place in the process's environment, when it loads the implementations: every process the
+ * application starts afterwards sees the first implementation only (NVIDIA's OpenCL vanished
+ * from re-executed tests on the H200 machine; 2.3.1 leaves the variable alone). The variable is
+ * put back as the application set it, under the enumeration lock. (mpiexec loads OpenCL itself,
+ * through hwloc, and cuts it for its ranks: docs/API.md, "MPI".) */
 ocl_reduce_status orx_cl_device_list_load(ocl_reduce_context *ctx, orx_cl_device_list *list) {
   pthread_mutex_lock(&enumeration);
+  const char *given = getenv("OCL_ICD_FILENAMES");
+  char *kept = given ? strdup(given) : NULL;
   const ocl_reduce_status status = device_list_read(ctx, list);
+  const char *now = getenv("OCL_ICD_FILENAMES");
+  if (kept && (!now || strcmp(now, kept) != 0)) {
+    setenv("OCL_ICD_FILENAMES", kept, 1);
+    orx_log("OCL_ICD_FILENAMES: the ICD loader cut it to '%s'; put back as '%s'",
+            now ? now : "", kept);
+  }
+  free(kept);
   pthread_mutex_unlock(&enumeration);
   return status;
 }
