@@ -129,9 +129,9 @@ ocl_reduce_status orx_cl_device_list_load(ocl_reduce_context *ctx, orx_cl_device
   const ocl_reduce_status status = device_list_read(ctx, list);
   const char *now = getenv("OCL_ICD_FILENAMES");
   if (kept && (!now || strcmp(now, kept) != 0)) {
+    orx_log("OCL_ICD_FILENAMES: the ICD loader cut it to '%s'; put back as '%s'", now ? now : "",
+            kept);
     setenv("OCL_ICD_FILENAMES", kept, 1);
-    orx_log("OCL_ICD_FILENAMES: the ICD loader cut it to '%s'; put back as '%s'",
-            now ? now : "", kept);
   }
   free(kept);
   pthread_mutex_unlock(&enumeration);
