@@ -396,7 +396,7 @@ static void test_cache_keeps_to_its_limit(void **state) {
   assert_true(real >= 2 && real <= 64);
   const time_t now = time(NULL);
   for (int i = 0; i < real; i++) {
-    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    snprintf(path, sizeof path, "%s/%.63s", dir, names[i]);
     const struct timespec times[2] = {{now - 3600 + i, 0}, {now - 3600 + i, 0}};
     assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
   }
@@ -423,20 +423,20 @@ static void test_cache_keeps_to_its_limit(void **state) {
   /* The real entries that stayed are the most recently used ones: a suffix of the list. */
   int first_kept = real;
   for (int i = real - 1; i >= 0; i--) {
-    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    snprintf(path, sizeof path, "%s/%.63s", dir, names[i]);
     if (!exists(path))
       break;
     first_kept = i;
   }
   for (int i = 0; i < first_kept; i++) {
-    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    snprintf(path, sizeof path, "%s/%.63s", dir, names[i]);
     assert_false(exists(path));
   }
   /* And the new entry is there, unless it alone is over the limit. */
   assert_int_equal(left, real - first_kept + 1);
   /* A context that loads a kept entry marks it used. */
   if (first_kept < real) {
-    snprintf(path, sizeof path, "%s/%s", dir, names[real - 1]);
+    snprintf(path, sizeof path, "%s/%.63s", dir, names[real - 1]);
     const programs p = fresh_context(dir);
     assert_true(p.loaded >= 1);
     struct stat st;
