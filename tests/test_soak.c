@@ -6,8 +6,11 @@
  *   - the number of open file descriptors does not grow (/proc/self/fd);
  *   - the program cache stays within its limit (a small one here, so that user operators of
  *     changing text make it evict);
- *   - timing does not drift: the median call of the last tenth is no slower than the first's,
- *     within a tolerance for a shared machine (1.25; 2 in the short form).
+ *   - timing does not drift: the fast calls (the tenth percentile) of the last tenth of the run
+ *     are no slower than the first tenth's, within a tolerance (1.25; 2 in the short form). The
+ *     wall clock also sees the machine's other load (the suite runs tests side by side: a soak
+ *     next to the MPI test once read 3x), the process's CPU time does not, but misses waiting; a
+ *     drift of the library's own slows every call on both clocks, so the smaller ratio counts.
  * The short form runs in the README's test command (soak[pocl]); scripts/soak.sh runs the full
  * one (10^6 calls, 10^4 life cycles) on any device:
  *   test_soak [--calls N] [--cycles N]      (defaults: 20000 and 100)
@@ -32,11 +35,14 @@ static uint32_t data[ELEMENTS];
 static uint64_t prefix[ELEMENTS + 1], prefix_squares[ELEMENTS + 1];
 static unsigned long long failures;
 
-static double now(void) {
+static double seconds(clockid_t clock) {
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
+  clock_gettime(clock, &t);
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
+
+static double now(void) { return seconds(CLOCK_MONOTONIC); }
+static double cpu_now(void) { return seconds(CLOCK_PROCESS_CPUTIME_ID); }
 
 static long resident_kib(void) {
   long pages_total = 0, pages_resident = 0;
@@ -216,44 +222,56 @@ static int compare_doubles(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static double median(double *v, size_t n) {
+/* The tenth percentile: the calls the rest of the machine left alone. */
+static double fast_calls(double *v, size_t n) {
   qsort(v, n, sizeof *v, compare_doubles);
-  return n ? v[n / 2] : 0;
+  return n ? v[n / 10] : 0;
+}
+
+/* The fast calls of the last tenth over those of the first tenth after the warm-up. */
+static double drift(double *times, unsigned long long warm, unsigned long long total,
+                    unsigned long long tenth) {
+  const double first = fast_calls(times + warm, (size_t)tenth);
+  const double last = fast_calls(times + total - tenth, (size_t)tenth);
+  return first > 0 ? last / first : 1;
 }
 
 typedef struct flatness {
   long resident_growth_kib;
   int descriptors_before, descriptors_after;
-  double drift; /* median call time, last tenth over first tenth after the warm-up */
+  double wall_drift, cpu_drift;
 } flatness;
 
 /* Runs `total` steps, the first `warm` (at least a tenth) as warm-up, timing each. */
 static flatness run_phase(unsigned long long total, unsigned long long warm,
                           void (*step)(void *, unsigned long long), void *arg) {
-  flatness f = {0, 0, 0, 0};
+  flatness f = {0, 0, 0, 0, 0};
   if (warm < total / 10)
     warm = total / 10;
   const unsigned long long tenth = (total - warm) / 10 ? (total - warm) / 10 : 1;
   double *times = malloc((size_t)total * sizeof *times);
-  if (!times)
+  double *cpu_times = malloc((size_t)total * sizeof *cpu_times);
+  if (!times || !cpu_times)
     abort();
-  /* Touched now, so that its pages (8 bytes a step) are resident before the warm-up ends. */
+  /* Touched now, so that their pages (16 bytes a step) are resident before the warm-up ends. */
   memset(times, 0, (size_t)total * sizeof *times);
+  memset(cpu_times, 0, (size_t)total * sizeof *cpu_times);
   long resident = 0;
   for (unsigned long long i = 0; i < total; i++) {
     if (i == warm) {
       resident = resident_kib();
       f.descriptors_before = open_descriptors();
     }
-    const double start = now();
+    const double start = now(), cpu_start = cpu_now();
     step(arg, i);
     times[i] = now() - start;
+    cpu_times[i] = cpu_now() - cpu_start;
   }
   f.resident_growth_kib = resident_kib() - resident;
   f.descriptors_after = open_descriptors();
-  const double first = median(times + warm, (size_t)tenth);
-  const double last = median(times + total - tenth, (size_t)tenth);
-  f.drift = first > 0 ? last / first : 1;
+  f.wall_drift = drift(times, warm, total, tenth);
+  f.cpu_drift = drift(cpu_times, warm, total, tenth);
+  free(cpu_times);
   free(times);
   return f;
 }
@@ -262,12 +280,13 @@ static void call_step(void *arg, unsigned long long i) { one_call(arg, i); }
 static void cycle_step(void *arg, unsigned long long i) { one_cycle(i, arg); }
 
 static int judge(const char *phase, unsigned long long steps, flatness f, double drift_limit) {
+  const double drift = f.wall_drift < f.cpu_drift ? f.wall_drift : f.cpu_drift;
   const int ok = f.resident_growth_kib < 1024 && f.descriptors_after <= f.descriptors_before &&
-                 f.drift <= drift_limit;
+                 drift <= drift_limit;
   printf("# soak %s: %llu, resident memory %+ld KiB after the warm-up (limit +1024), file "
-         "descriptors %d -> %d, drift %.3f (limit %.2f)%s\n",
-         phase, steps, f.resident_growth_kib, f.descriptors_before, f.descriptors_after, f.drift,
-         drift_limit, ok ? "" : ": FAILED");
+         "descriptors %d -> %d, drift %.3f (wall clock %.3f, CPU time %.3f; limit %.2f)%s\n",
+         phase, steps, f.resident_growth_kib, f.descriptors_before, f.descriptors_after, drift,
+         f.wall_drift, f.cpu_drift, drift_limit, ok ? "" : ": FAILED");
   return ok;
 }
 
