@@ -5,10 +5,13 @@
  * rewritten; "off" writes nothing; a directory that cannot be created costs nothing but speed;
  * the default location follows XDG_CACHE_HOME; processes filling one cache at the same moment
  * leave it whole; the cache keeps to its limit by removing the least recently used entries (and
- * a killed writer's old temporaries); and ocl_reduce_cache_query / _clear see and empty it.
+ * a killed writer's old temporaries); ocl_reduce_cache_query / _clear see and empty it; and the
+ * faults of real disks: an entry that cannot be read, a full disk, and a writer killed by SIGKILL
+ * in the middle of writing an entry.
  * ============================================================================================== */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -16,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -45,6 +49,8 @@ static void remove_tree(const char *path) {
     unlink(path);
   }
 }
+
+static int exists(const char *path) { return access(path, F_OK) == 0; }
 
 /* The entries of a cache directory: their count, and the path of the k-th. */
 static int entries(const char *dir, int k, char *path, size_t size) {
@@ -345,6 +351,119 @@ static void test_processes_fill_one_cache_at_once(void **state) {
   assert_int_equal(entries(dir, 0, NULL, 0), after.built); /* no temporaries left */
 }
 
+/* ---- Faults of real disks -------------------------------------------------------------------- */
+
+/* Entries that cannot be read: one replaced by a directory (unreadable as a file even to root,
+ * which CI is), and one without read permission where the test is not root. Each is built from
+ * source with right results, every time, and the cache keeps working around it. */
+static void test_unreadable_entries_are_rebuilt(void **state) {
+  (void)state;
+  char dir[512], path[1024];
+  make_dir(dir, sizeof dir, "unreadable");
+  const uint64_t built = fresh_context(dir).built;
+  entries(dir, 0, path, sizeof path);
+  assert_int_equal(unlink(path), 0);
+  assert_int_equal(mkdir(path, 0700), 0);
+  int unreadable = 1;
+  if (geteuid() != 0) {
+    entries(dir, 1, path, sizeof path);
+    assert_int_equal(chmod(path, 0), 0);
+    unreadable++;
+  }
+  for (int round = 0; round < 2; round++) {
+    const programs p = fresh_context(dir);
+    assert_int_equal(p.built, built);
+    assert_int_equal(p.loaded, built - (uint64_t)unreadable);
+  }
+  assert_int_equal(entries(dir, 0, NULL, 0), built); /* no temporaries left */
+}
+
+/* The disk of one directory, as this process sees it. The library flushes an entry to the disk
+ * (fsync) before it renames it into place, and this program's fsync comes first for the library
+ * (symbol interposition; exported by name, as the project hides symbols by default): for a file under `faulty_dir` it reports the disk full (ENOSPC, as a
+ * filesystem with delayed allocation does at that point) or kills the process there (SIGKILL),
+ * with the entry's bytes written and not yet renamed. A real full filesystem or a kill from
+ * outside at that instant would need privileges (a mount) or luck; every other file of the
+ * process (the OpenCL implementation's own cache) is written as usual. */
+typedef enum disk_fault { DISK_FINE, DISK_FULL, DISK_KILLS } disk_fault;
+static disk_fault fault;
+static char faulty_dir[512];
+
+__attribute__((visibility("default"))) int fsync(int fd) {
+  char link[64], target[1024];
+  snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+  const ssize_t length = readlink(link, target, sizeof target - 1);
+  const size_t dir_length = strlen(faulty_dir);
+  if (fault != DISK_FINE && length > 0 && (size_t)length > dir_length &&
+      !strncmp(target, faulty_dir, dir_length) && target[dir_length] == '/') {
+    if (fault == DISK_KILLS)
+      kill(getpid(), SIGKILL);
+    errno = ENOSPC;
+    return -1;
+  }
+  return (int)syscall(SYS_fsync, fd);
+}
+
+/* A full disk: the reductions are right, no partial entry or temporary stays, and once there is
+ * room again the next context writes every entry. */
+static void test_full_disk_keeps_nothing_partial(void **state) {
+  (void)state;
+  make_dir(faulty_dir, sizeof faulty_dir, "full");
+  fault = DISK_FULL;
+  const programs p = fresh_context(faulty_dir);
+  fault = DISK_FINE;
+  assert_int_equal(p.loaded, 0);
+  assert_int_equal(entries(faulty_dir, 0, NULL, 0), 0);
+  assert_int_equal(fresh_context(faulty_dir).loaded, 0);
+  assert_int_equal(entries(faulty_dir, 0, NULL, 0), p.built);
+  assert_int_equal(fresh_context(faulty_dir).loaded, p.built);
+}
+
+/* This program run as "killed DIR SEED": a writer killed in the middle of its first entry. */
+static int killed_writer(const char *dir, const char *seed_text) {
+  make_data(strtoull(seed_text, NULL, 10));
+  snprintf(faulty_dir, sizeof faulty_dir, "%s", dir);
+  fault = DISK_KILLS;
+  setenv("OCL_REDUCE_CACHE_DIR", dir, 1);
+  ocl_reduce_context *ctx = NULL;
+  int64_t sum = 0;
+  if (ocl_reduce_context_create(NULL, &ctx) == OCL_REDUCE_OK)
+    ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I64, data, N / 2, &sum, sizeof sum);
+  return 3; /* not killed */
+}
+
+/* The killed writer leaves a temporary and no entry; later contexts reduce right, build what it
+ * did not keep, never read the temporary, and remove it once it is an hour old. */
+static void test_writer_killed_mid_write(void **state) {
+  (void)state;
+  char dir[512], seed_text[32], temporary[1024];
+  make_dir(dir, sizeof dir, "killed");
+  snprintf(seed_text, sizeof seed_text, "%llu", (unsigned long long)seed);
+  char *child_argv[] = {"test_cache", "killed", dir, seed_text, NULL};
+  pid_t child;
+  fflush(NULL);
+  assert_int_equal(
+      posix_spawn(&child, "/proc/self/exe", NULL, NULL, child_argv, initial_environment), 0);
+  int status = 0;
+  assert_int_equal(waitpid(child, &status, 0), child);
+  assert_true(WIFSIGNALED(status));
+  assert_int_equal(WTERMSIG(status), SIGKILL);
+  assert_int_equal(entries(dir, 0, temporary, sizeof temporary), 1);
+  assert_non_null(strstr(temporary, ".tmp"));
+  const programs p = fresh_context(dir);
+  assert_int_equal(p.loaded, 0);
+  assert_true(exists(temporary)); /* young: it may be another process's write */
+  const struct timespec hours_ago[2] = {{time(NULL) - 7200, 0}, {time(NULL) - 7200, 0}};
+  assert_int_equal(utimensat(AT_FDCWD, temporary, hours_ago, 0), 0);
+  uint32_t min = 0; /* a new entry's write trims the directory */
+  ocl_reduce_context *ctx = open_cached(dir);
+  assert_int_equal(ocl_reduce(ctx, OCL_REDUCE_MIN, OCL_REDUCE_U32, data, N, &min, sizeof min),
+                   OCL_REDUCE_OK);
+  ocl_reduce_context_destroy(ctx);
+  assert_false(exists(temporary));
+  assert_int_equal(fresh_context(dir).loaded, p.built);
+}
+
 /* ---- The limit ------------------------------------------------------------------------------ */
 
 static void write_file(const char *path, size_t bytes, time_t modified) {
@@ -357,7 +476,6 @@ static void write_file(const char *path, size_t bytes, time_t modified) {
   assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
 }
 
-static int exists(const char *path) { return access(path, F_OK) == 0; }
 
 /* The .bin entries of dir: up to `capacity` names, their count, and their bytes in *bytes. */
 static int list_entries(const char *dir, char names[][64], int capacity, uint64_t *bytes) {
@@ -550,6 +668,8 @@ static void test_the_icd_list_stays_for_children(void **state) {
 int main(int argc, char **argv) {
   if (argc == 5 && !strcmp(argv[1], "fill"))
     return fill(argv[2], argv[3], argv[4]);
+  if (argc == 4 && !strcmp(argv[1], "killed"))
+    return killed_writer(argv[2], argv[3]);
   size_t variables = 0;
   while (environ[variables])
     variables++;
@@ -565,9 +685,12 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_off_and_unwritable_directories),
       cmocka_unit_test(test_default_location_follows_xdg),
       cmocka_unit_test(test_processes_fill_one_cache_at_once),
+      cmocka_unit_test(test_unreadable_entries_are_rebuilt),
+      cmocka_unit_test(test_full_disk_keeps_nothing_partial),
       cmocka_unit_test(test_cache_keeps_to_its_limit),
       cmocka_unit_test(test_cache_query_clear_and_limits),
       cmocka_unit_test(test_stale_temporaries_go),
+      cmocka_unit_test(test_writer_killed_mid_write),
       cmocka_unit_test(test_the_icd_list_stays_for_children),
   };
   return TEST_RUN(tests, setup, teardown);

@@ -3,7 +3,7 @@
  * limit, and clearing it (ocl-reduce cache). The cache itself is core's (disk_cache.h,
  * cache_bound.h); the directory and limit come from options and environment as a context's do.
  * ============================================================================================== */
-#include <string.h>
+#include <stddef.h>
 
 #include "core/cache_bound.h"
 #include "core/context_facts.h"
@@ -46,7 +46,7 @@ ocl_reduce_status ocl_reduce_cache_query(const ocl_reduce_options *opts,
 
 ocl_reduce_status ocl_reduce_cache_clear(const ocl_reduce_options *opts, uint64_t *removed) {
   char dir[ORX_CACHE_DIR_CAPACITY];
-  uint64_t max = 0;
+  uint64_t max = 0; /* unused, but checked: options a context would refuse are refused here too */
   ORX_FORWARD(resolve("ocl_reduce_cache_clear", opts, dir, sizeof dir, &max));
   const uint64_t count = dir[0] ? orx_cache_clear(dir) : 0;
   if (removed)
