@@ -19,8 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -380,11 +380,12 @@ static void test_unreadable_entries_are_rebuilt(void **state) {
 
 /* The disk of one directory, as this process sees it. The library flushes an entry to the disk
  * (fsync) before it renames it into place, and this program's fsync comes first for the library
- * (symbol interposition; exported by name, as the project hides symbols by default): for a file under `faulty_dir` it reports the disk full (ENOSPC, as a
- * filesystem with delayed allocation does at that point) or kills the process there (SIGKILL),
- * with the entry's bytes written and not yet renamed. A real full filesystem or a kill from
- * outside at that instant would need privileges (a mount) or luck; every other file of the
- * process (the OpenCL implementation's own cache) is written as usual. */
+ * (symbol interposition; exported by name, as the project hides symbols by default): for a file
+ * under `faulty_dir` it reports the disk full (ENOSPC, as a filesystem with delayed allocation does
+ * at that point) or kills the process there (SIGKILL), with the entry's bytes written and not yet
+ * renamed. A real full filesystem or a kill from outside at that instant would need privileges (a
+ * mount) or luck; every other file of the process (the OpenCL implementation's own cache) is
+ * written as usual. */
 typedef enum disk_fault { DISK_FINE, DISK_FULL, DISK_KILLS } disk_fault;
 static disk_fault fault;
 static char faulty_dir[512];
@@ -475,7 +476,6 @@ static void write_file(const char *path, size_t bytes, time_t modified) {
   const struct timespec times[2] = {{modified, 0}, {modified, 0}};
   assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
 }
-
 
 /* The .bin entries of dir: up to `capacity` names, their count, and their bytes in *bytes. */
 static int list_entries(const char *dir, char names[][64], int capacity, uint64_t *bytes) {
