@@ -8,7 +8,8 @@
  *                                   5 with OCL_REDUCE_TEST_LIGHT=1: CI runs every implementation
  *                                   and path)
  *   test_fuzz --cases N             stops after N cases
- * Exits 1 on any mismatch, broken guard or unexpected status.
+ * Exits 1 on any mismatch, broken guard or unexpected status. The group's members are contexts
+ * like the one under test, with parts of 1 KiB so that small arrays spread over both.
  * ============================================================================================== */
 #include <stdarg.h>
 #include <stdio.h>
@@ -67,8 +68,30 @@ int fuzz_call_ok(fuzz_run *run, ocl_reduce_status status, const char *call) {
     return 0;
   }
   fuzz_fail(run, "%s returned %s: %s", call, ocl_reduce_status_name(status),
-            ocl_reduce_last_error(run->ctx));
+            ocl_reduce_last_error(strstr(call, "_group_") ? NULL : run->ctx));
   return 0;
+}
+
+int fuzz_on_group(fuzz_run *run, int all_host) {
+  if (!run->group || !all_host || test_rng_below(3) != 0)
+    return 0;
+  run->on_group++;
+  const size_t used = strlen(run->what);
+  snprintf(run->what + used, sizeof run->what - used, ", on a group of %d", FUZZ_GROUP_SIZE);
+  return 1;
+}
+
+static int create_group(fuzz_run *run) {
+  for (int d = 0; d < FUZZ_GROUP_SIZE; d++)
+    if (!(run->members[d] = test_context_with_policy("part_kib=1")))
+      return 0;
+  return ocl_reduce_group_create_from(run->members, FUZZ_GROUP_SIZE, &run->group) == OCL_REDUCE_OK;
+}
+
+static void destroy_group(fuzz_run *run) {
+  ocl_reduce_group_destroy(run->group);
+  for (int d = 0; d < FUZZ_GROUP_SIZE; d++)
+    ocl_reduce_context_destroy(run->members[d]);
 }
 
 /* Case k's generator: the run's seed and k, mixed (splitmix64's steps). */
@@ -133,7 +156,7 @@ int main(int argc, char **argv) {
   ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
   const int queried = ocl_reduce_context_query(run.ctx, &info) == OCL_REDUCE_OK;
   run.has_fp64 = info.has_fp64;
-  if (!queried || !create_operators(&run)) {
+  if (!queried || !create_operators(&run) || !create_group(&run)) {
     fprintf(stderr, "fuzz: setup failed: %s\n", ocl_reduce_last_error(run.ctx));
     return 1;
   }
@@ -157,11 +180,12 @@ int main(int argc, char **argv) {
     if (replay)
       printf("# case %llu: %s\n", (unsigned long long)k, run.what);
   }
-  printf("# fuzz: %llu cases (%llu of them refused as they must be), %llu results compared, "
-         "%llu mismatches, %llu unsupported, %.1f s, seed %llu\n",
-         ran, run.refusals, run.results, run.mismatches, run.unsupported, seconds_now() - start,
-         seed);
+  printf("# fuzz: %llu cases (%llu of them refused as they must be, %llu calls on the group), "
+         "%llu results compared, %llu mismatches, %llu unsupported, %.1f s, seed %llu\n",
+         ran, run.refusals, run.on_group, run.results, run.mismatches, run.unsupported,
+         seconds_now() - start, seed);
   destroy_operators(&run);
+  destroy_group(&run);
   ocl_reduce_context_destroy(run.ctx);
   return run.mismatches == 0 && ran > 0 ? 0 : 1;
 }

@@ -1,6 +1,8 @@
 /* =================================================================================================
  * fuzz.h: the differential fuzzer (test_fuzz): random cases over every form of one context, each
- * compared with the host references of tests/support, invalid calls mixed in. A case is a seed
+ * compared with the host references of tests/support, invalid calls mixed in; a third of the
+ * calls whose memory is all host memory go to a group of two more contexts on the same device
+ * instead (ocl_reduce_group.h: its forms, cut in small parts). A case is a seed
  * and a number; the generator is reseeded from both before each case, so a failure prints the
  * one command that replays it (fuzz.c). The parts:
  *   fuzz_memory.c   inputs and outputs in host memory or buffers, with guard bytes around them
@@ -15,19 +17,28 @@
 #include <stdint.h>
 
 #include "ocl_reduce.h"
+#include "ocl_reduce_group.h"
 #include "support/custom_ops.h"
 #include "support/ordered_ops.h"
 #include "support/reference.h"
 
+enum { FUZZ_GROUP_SIZE = 2 };
+
 typedef struct fuzz_run {
   ocl_reduce_context *ctx;
+  ocl_reduce_context *members[FUZZ_GROUP_SIZE];
+  ocl_reduce_group *group; /* of members */
   int has_fp64;
   ocl_reduce_operator *ordered[TEST_ORDERED_COUNT];
   ocl_reduce_operator *custom[TEST_CUSTOM_COUNT];
   uint64_t seed, case_number;
   char what[384]; /* the case being run, for messages */
-  unsigned long long results, mismatches, refusals, unsupported;
+  unsigned long long results, mismatches, refusals, unsupported, on_group;
 } fuzz_run;
+
+/* 1 when this case's call goes to the group: its memory is all host memory, and a coin of one in
+ * three says so; notes it in run->what. */
+int fuzz_on_group(fuzz_run *run, int all_host);
 
 /* Reports a wrong result or a broken promise of the current case, with the replay command. */
 void fuzz_fail(fuzz_run *run, const char *format, ...) __attribute__((format(printf, 2, 3)));

@@ -1,7 +1,8 @@
 /* =================================================================================================
  * fuzz_forms.c: the valid cases (fuzz.h): one random call of a random form, its inputs and
  * outputs in host memory or buffers at random offsets (buffer outputs make it an enqueued call,
- * read back after a finish or by the blocking read), every result compared with the host.
+ * read back after a finish or by the blocking read), every result compared with the host. Calls
+ * whose memory is all host memory go to the group now and then (fuzz_on_group).
  * ============================================================================================== */
 #include <stdarg.h>
 #include <stdio.h>
@@ -95,6 +96,8 @@ static int taken(fuzz_run *run, placed *p, ocl_reduce_status status, const char 
   return fuzz_call_ok(run, status, call) && fuzz_output_take(run, &p->out, p->got, 0);
 }
 
+static int all_host(const placed *p) { return !p->in.buffer && !p->out.buffer; }
+
 static void unplace(placed *p) {
   free(p->got);
   fuzz_output_free(&p->out);
@@ -109,11 +112,16 @@ static void whole_array(fuzz_run *run) {
   placed p;
   place(run, &p, data, n, s.element_size, 1, s.result_size);
   ocl_reduce_status status;
-  if (!p.in.buffer && !p.out.buffer && test_rng_below(2) == 0)
+  const char *call = "ocl_reduce_into";
+  if (fuzz_on_group(run, all_host(&p))) {
+    status = ocl_reduce_group_reduce(run->group, s.op, s.type, p.in.in, n, p.out.out);
+    call = "ocl_reduce_group_reduce";
+  } else if (all_host(&p) && test_rng_below(2) == 0) {
     status = ocl_reduce(run->ctx, s.op, s.type, p.in.in.host, n, p.out.out.host, s.result_size);
-  else
+  } else {
     status = ocl_reduce_into(run->ctx, s.op, s.type, p.in.in, n, p.out.out);
-  if (taken(run, &p, status, "ocl_reduce_into"))
+  }
+  if (taken(run, &p, status, call))
     check_result(run, &s, p.got, data, 0, n, 0, "result", 0);
   unplace(&p);
   free(data);
@@ -129,8 +137,13 @@ static void segments(fuzz_run *run) {
   unsigned char *data = data_for(&s, n);
   placed p;
   place(run, &p, data, n, s.element_size, count, s.result_size);
-  if (taken(run, &p, ocl_reduce_segments(run->ctx, s.op, s.type, p.in.in, count, length, p.out.out),
-            "ocl_reduce_segments"))
+  const int grouped = fuzz_on_group(run, all_host(&p));
+  if (taken(run, &p,
+            grouped
+                ? ocl_reduce_group_segments(run->group, s.op, s.type, p.in.in, count, length,
+                                            p.out.out)
+                : ocl_reduce_segments(run->ctx, s.op, s.type, p.in.in, count, length, p.out.out),
+            grouped ? "ocl_reduce_group_segments" : "ocl_reduce_segments"))
     for (size_t i = 0; i < count && run->mismatches < 50; i++)
       check_result(run, &s, p.got + i * s.result_size, data, i * length, length, 0, "segment", i);
   unplace(&p);
@@ -162,9 +175,13 @@ static void segments_by_offsets(fuzz_run *run) {
   fuzz_input at;
   fuzz_input_place(run, &at, offsets, (count + 1) * sizeof *offsets, sizeof *offsets, !p.in.buffer);
   append(run, at.buffer ? "offsets in a buffer" : "offsets in host memory");
+  const int grouped = fuzz_on_group(run, all_host(&p) && !at.buffer);
   if (taken(run, &p,
-            ocl_reduce_segments_offsets(run->ctx, s.op, s.type, p.in.in, count, at.in, p.out.out),
-            "ocl_reduce_segments_offsets"))
+            grouped ? ocl_reduce_group_segments_offsets(run->group, s.op, s.type, p.in.in, count,
+                                                        at.in, p.out.out)
+                    : ocl_reduce_segments_offsets(run->ctx, s.op, s.type, p.in.in, count, at.in,
+                                                  p.out.out),
+            grouped ? "ocl_reduce_group_segments_offsets" : "ocl_reduce_segments_offsets"))
     for (size_t i = 0; i < count && run->mismatches < 50; i++)
       check_result(run, &s, p.got + i * s.result_size, data, (size_t)offsets[i],
                    (size_t)(offsets[i + 1] - offsets[i]), 0, "segment", i);
@@ -188,8 +205,12 @@ static void windows(fuzz_run *run) {
   unsigned char *data = data_for(&s, count);
   placed p;
   place(run, &p, data, count, s.element_size, results, s.result_size);
-  if (taken(run, &p, ocl_reduce_windows(run->ctx, s.op, s.type, p.in.in, count, window, p.out.out),
-            "ocl_reduce_windows"))
+  const int grouped = fuzz_on_group(run, all_host(&p));
+  if (taken(run, &p,
+            grouped ? ocl_reduce_group_windows(run->group, s.op, s.type, p.in.in, count, window,
+                                               p.out.out)
+                    : ocl_reduce_windows(run->ctx, s.op, s.type, p.in.in, count, window, p.out.out),
+            grouped ? "ocl_reduce_group_windows" : "ocl_reduce_windows"))
     for (size_t j = 0; j < results && run->mismatches < 50; j++)
       check_result(run, &s, p.got + j * s.result_size, data, j, window, j, "window", j);
   unplace(&p);
@@ -218,8 +239,12 @@ static void multi(fuzz_run *run) {
   unsigned char *data = data_for(&sum, n);
   placed p;
   place(run, &p, data, n, first.element_size, op_count, slot);
-  if (taken(run, &p, ocl_reduce_multi(run->ctx, ops, op_count, first.type, p.in.in, n, p.out.out),
-            "ocl_reduce_multi"))
+  const int grouped = fuzz_on_group(run, all_host(&p));
+  if (taken(run, &p,
+            grouped ? ocl_reduce_group_multi(run->group, ops, op_count, first.type, p.in.in, n,
+                                             p.out.out)
+                    : ocl_reduce_multi(run->ctx, ops, op_count, first.type, p.in.in, n, p.out.out),
+            grouped ? "ocl_reduce_group_multi" : "ocl_reduce_multi"))
     for (size_t k = 0; k < op_count; k++)
       check_result(run, &subjects[k], p.got + k * slot, data, 0, n, 0, "operator", k);
   unplace(&p);
@@ -235,18 +260,23 @@ static int compare_sizes(const void *a, const void *b) {
 static int part_call(fuzz_run *run, int which, const fuzz_subject *s, const void *host,
                      size_t bytes, size_t unit, size_t count, uint64_t base, void *into,
                      size_t into_bytes) {
-  static const char *const names[] = {"ocl_reduce_partial", "ocl_reduce_merge", "ocl_reduce_final"};
+  static const char *const names[] = {"ocl_reduce_partial", "ocl_reduce_merge", "ocl_reduce_final",
+                                      "ocl_reduce_group_partial"};
   fuzz_input in;
   fuzz_output out;
   fuzz_input_place(run, &in, host, bytes, unit, 0);
   fuzz_output_place(run, &out, into_bytes, into_bytes);
   ocl_reduce_status status;
-  if (which == 0)
+  if (which == 0 && fuzz_on_group(run, !in.buffer && !out.buffer)) {
+    status = ocl_reduce_group_partial(run->group, s->op, s->type, in.in, count, base, out.out);
+    which = 3;
+  } else if (which == 0) {
     status = ocl_reduce_partial(run->ctx, s->op, s->type, in.in, count, base, out.out);
-  else if (which == 1)
+  } else if (which == 1) {
     status = ocl_reduce_merge(run->ctx, s->op, s->type, in.in, count, out.out);
-  else
+  } else {
     status = ocl_reduce_final(run->ctx, s->op, s->type, in.in, count, out.out);
+  }
   const int ok = fuzz_call_ok(run, status, names[which]) && fuzz_output_take(run, &out, into, 0);
   fuzz_output_free(&out);
   fuzz_input_free(&in);

@@ -2,7 +2,8 @@
  * fuzz_invalid.c: calls that must be refused (fuzz.h): memory too small for the request, ranges
  * past a buffer's end, bad windows and offsets, operators on types they do not take, operator
  * counts out of range. Each must return its named status with a message, write nothing (guard
- * patterns on every output), and leave the context working (the next case uses it).
+ * patterns on every output), and leave the context working (the next case uses it). Where the
+ * memory is all host memory, the group's form of the call is refused alike now and then.
  * ============================================================================================== */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,14 +11,14 @@
 
 #include "fuzz/fuzz.h"
 
-static void expect(fuzz_run *run, ocl_reduce_status got, ocl_reduce_status want) {
+static void expect(fuzz_run *run, ocl_reduce_status got, ocl_reduce_status want, int grouped) {
   run->refusals++;
   if (got != want) {
     fuzz_fail(run, "returned %s, expected %s", ocl_reduce_status_name(got),
               ocl_reduce_status_name(want));
     return;
   }
-  const char *message = ocl_reduce_last_error(run->ctx);
+  const char *message = ocl_reduce_last_error(grouped ? NULL : run->ctx); /* group calls' */
   if (!message || !message[0])
     fuzz_fail(run, "refused with %s but no message", ocl_reduce_status_name(got));
 }
@@ -45,13 +46,17 @@ void fuzz_invalid_case(fuzz_run *run) {
     out_bytes = rs * (1 + (OCL_REDUCE_MULTI_MAX_OPS + 1) * 8 / rs);
   fuzz_output_place(run, &out, out_bytes, rs);
   ocl_reduce_status got = OCL_REDUCE_OK, want = OCL_REDUCE_OK;
+  /* Not for the operator-type mismatch: a group's refusal there is its first device's. */
+  const int grouped = kind != 6 && fuzz_on_group(run, !in.buffer && !out.buffer);
+  ocl_reduce_group *g = run->group;
   switch (kind) {
   case 0: { /* host input shorter than count elements */
     const size_t short_bytes = n * es - 1 - (size_t)test_rng_below(n * es);
     snprintf(run->what, sizeof run->what, "refused: %zu elements of %s from %zu bytes", n, name,
              short_bytes);
-    got = ocl_reduce_into(run->ctx, s.op, s.type, ocl_reduce_host_input(data, short_bytes), n,
-                          out.out);
+    const ocl_reduce_input short_input = ocl_reduce_host_input(data, short_bytes);
+    got = grouped ? ocl_reduce_group_reduce(g, s.op, s.type, short_input, n, out.out)
+                  : ocl_reduce_into(run->ctx, s.op, s.type, short_input, n, out.out);
     want = OCL_REDUCE_ERROR_INVALID_ARGUMENT;
     break;
   }
@@ -62,14 +67,16 @@ void fuzz_invalid_case(fuzz_run *run) {
       small.bytes = rs - 1 - (size_t)test_rng_below(rs);
     else
       small.offset = ocl_reduce_buffer_size(out.buffer) / rs; /* no room left */
-    got = ocl_reduce_into(run->ctx, s.op, s.type, in.in, n, small);
+    got = grouped ? ocl_reduce_group_reduce(g, s.op, s.type, in.in, n, small)
+                  : ocl_reduce_into(run->ctx, s.op, s.type, in.in, n, small);
     want = small.host ? OCL_REDUCE_ERROR_INVALID_ARGUMENT : OCL_REDUCE_ERROR_OUT_OF_RANGE;
     break;
   }
   case 2: { /* past the input buffer's end (it has one element more), or the host input's */
     snprintf(run->what, sizeof run->what, "refused: %zu segments of 1 of %s from %zu elements",
              n + 2, name, n);
-    got = ocl_reduce_segments(run->ctx, s.op, s.type, in.in, n + 2, 1, out.out);
+    got = grouped ? ocl_reduce_group_segments(g, s.op, s.type, in.in, n + 2, 1, out.out)
+                  : ocl_reduce_segments(run->ctx, s.op, s.type, in.in, n + 2, 1, out.out);
     want = in.buffer ? OCL_REDUCE_ERROR_OUT_OF_RANGE : OCL_REDUCE_ERROR_INVALID_ARGUMENT;
     break;
   }
@@ -81,7 +88,8 @@ void fuzz_invalid_case(fuzz_run *run) {
       small.bytes = n * rs - 1 - (size_t)test_rng_below(rs);
     else /* the last result would end past the buffer */
       small.offset = ocl_reduce_buffer_size(out.buffer) / rs + 1 - n;
-    got = ocl_reduce_segments(run->ctx, s.op, s.type, in.in, n, 1, small);
+    got = grouped ? ocl_reduce_group_segments(g, s.op, s.type, in.in, n, 1, small)
+                  : ocl_reduce_segments(run->ctx, s.op, s.type, in.in, n, 1, small);
     want = small.host ? OCL_REDUCE_ERROR_INVALID_ARGUMENT : OCL_REDUCE_ERROR_OUT_OF_RANGE;
     break;
   }
@@ -89,7 +97,8 @@ void fuzz_invalid_case(fuzz_run *run) {
     const size_t window = test_rng_below(2) ? 0 : n + 1 + (size_t)test_rng_below(5);
     snprintf(run->what, sizeof run->what, "refused: windows of %zu over %zu of %s", window, n,
              name);
-    got = ocl_reduce_windows(run->ctx, s.op, s.type, in.in, n, window, out.out);
+    got = grouped ? ocl_reduce_group_windows(g, s.op, s.type, in.in, n, window, out.out)
+                  : ocl_reduce_windows(run->ctx, s.op, s.type, in.in, n, window, out.out);
     want = OCL_REDUCE_ERROR_BAD_WINDOW;
     break;
   }
@@ -101,8 +110,9 @@ void fuzz_invalid_case(fuzz_run *run) {
       offsets[0] = (uint64_t)n, offsets[1] = 1;
     snprintf(run->what, sizeof run->what, "refused: offsets %llu %llu over %zu elements of %s",
              (unsigned long long)offsets[0], (unsigned long long)offsets[1], n, name);
-    got = ocl_reduce_segments_offsets(run->ctx, s.op, s.type, in.in, 1,
-                                      ocl_reduce_host_input(offsets, sizeof offsets), out.out);
+    const ocl_reduce_input at = ocl_reduce_host_input(offsets, sizeof offsets);
+    got = grouped ? ocl_reduce_group_segments_offsets(g, s.op, s.type, in.in, 1, at, out.out)
+                  : ocl_reduce_segments_offsets(run->ctx, s.op, s.type, in.in, 1, at, out.out);
     want = OCL_REDUCE_ERROR_BAD_OFFSETS;
     break;
   }
@@ -122,12 +132,14 @@ void fuzz_invalid_case(fuzz_run *run) {
       ops[k] = OCL_REDUCE_SUM;
     const size_t count = test_rng_below(2) ? 0 : OCL_REDUCE_MULTI_MAX_OPS + 1;
     snprintf(run->what, sizeof run->what, "refused: multi of %zu operators", count);
-    got = ocl_reduce_multi(run->ctx, ops, count, OCL_REDUCE_I32, in.in, n * es / 4, out.out);
+    got = grouped
+              ? ocl_reduce_group_multi(g, ops, count, OCL_REDUCE_I32, in.in, n * es / 4, out.out)
+              : ocl_reduce_multi(run->ctx, ops, count, OCL_REDUCE_I32, in.in, n * es / 4, out.out);
     want = OCL_REDUCE_ERROR_INVALID_ARGUMENT;
     break;
   }
   }
-  expect(run, got, want);
+  expect(run, got, want, grouped);
   fuzz_output_take(run, &out, NULL, 1);
   fuzz_output_free(&out);
   fuzz_input_free(&in);

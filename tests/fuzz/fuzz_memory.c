@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fuzz/fuzz.h"
+#include "support/native_events.h"
 
 enum { FILL = 0xa5, GUARD_BYTES = 32 };
 
@@ -83,12 +84,35 @@ static int all_fill(const unsigned char *p, size_t n) {
   return 1;
 }
 
+/* A call with buffer outputs returns once enqueued. The blocking read waits for it, or first: a
+ * finish; the application's own wait on a marker's event; or ocl_reduce_enqueue_wait on that
+ * event, which holds the read back behind it (the events are the backend's: released here). */
+static int wait_for_the_call(fuzz_run *run) {
+  const uint64_t how = test_rng_below(8);
+  if (how < 2)
+    return fuzz_call_ok(run, ocl_reduce_finish(run->ctx), "ocl_reduce_finish");
+  if (how >= 4)
+    return 1;
+  void *marker = NULL;
+  if (!fuzz_call_ok(run, ocl_reduce_enqueue_marker(run->ctx, &marker), "ocl_reduce_enqueue_marker"))
+    return 0;
+  if (how == 2) {
+    if (test_event_wait_and_release(run->ctx, marker))
+      return 1;
+    fuzz_fail(run, "waiting for the marker's event failed");
+    return 0;
+  }
+  const int ok =
+      fuzz_call_ok(run, ocl_reduce_enqueue_wait(run->ctx, &marker, 1), "ocl_reduce_enqueue_wait");
+  test_event_release(run->ctx, marker);
+  return ok;
+}
+
 int fuzz_output_take(fuzz_run *run, fuzz_output *f, void *into, int untouched) {
   const size_t total = f->lead + f->bytes + f->tail;
+  if (f->buffer && !wait_for_the_call(run))
+    return 0;
   if (f->buffer) {
-    /* A call with buffer outputs returns once enqueued: the read waits, or finish first. */
-    if (test_rng_below(4) == 0 && !fuzz_call_ok(run, ocl_reduce_finish(run->ctx), "finish"))
-      return 0;
     if (!fuzz_call_ok(run, ocl_reduce_buffer_read(f->buffer, 0, f->host, total), "buffer_read"))
       return 0;
   }
