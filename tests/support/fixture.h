@@ -38,8 +38,8 @@ test_shape test_context_shape(ocl_reduce_context *ctx);
  * and every way of combining, on fewer operators and types and smaller inputs (each program
  * says which). The sanitizer build uses it, and so do the configurations that automatic
  * selection does not take (tests/discover_tests.cmake.in): the full sweeps run on each
- * implementation's automatic path, or with OCL_REDUCE_TEST_FULL=first (CI's time budget) on the
- * first implementation's only. */
+ * implementation's automatic path, or with OCL_REDUCE_TEST_FULL=NAME (CI's time budget) on that
+ * implementation's only. */
 int test_light(void);
 
 /* Fails the test unless `got` is `expected` and the last error (of c, or of the thread when c is
