@@ -1,13 +1,33 @@
 /* =================================================================================================
  * cub_contender.cu: cub::DeviceReduce and cub::DeviceSegmentedReduce as a benchmark contender
- * (bench.h), compiled with nvcc into the tool only; the library never depends on CUB. Device time: CUDA events around the CUB call.
- * End-to-end: the CUB call plus a cudaMemcpy of its result to host memory, as an application would
- * write it. Covers sum, min and max, and argmin and argmax (whose results are rearranged into
- * ocl_reduce_arg after the timing); temporary storage is allocated in prepare, outside the timing.
- * Without a usable GPU (no driver, no device) it reports itself unavailable.
+ * (bench.h), compiled with nvcc into the tool only; the library never depends on CUB. Device
+ * time: CUDA events around the CUB call. End-to-end: the CUB call plus a cudaMemcpy of its result
+ * to host memory, as an application would write it. Covers sum, min and max, and argmin and
+ * argmax (whose results are rearranged into ocl_reduce_arg after the timing); temporary storage is
+ * allocated in prepare, outside the timing. Without a usable GPU (no driver, no device) it reports
+ * itself unavailable.
+ *
+ * It is compiled against the CCCL that OCL_REDUCE_CCCL_INCLUDE names (the newest, from PyPI's
+ * nvidia-cuda-cccl, in scripts/h200/), else the toolkit's own, and uses what that CCCL offers:
+ *   - CCCL 3.2 and newer: the fixed-size DeviceSegmentedReduce overloads (num_segments,
+ *     segment_size), with the small-segment agents; older ones take begin and end offsets;
+ *   - CCCL 3.4 and newer: the cross-device sum, DeviceReduce::Sum with gpu_to_gpu determinism
+ *     (its environment API, which allocates its own temporary storage), against the
+ *     reproducible sum (OCL_REDUCE_SUM_REPRODUCIBLE).
+ * The contender's name carries the CCCL version, so that every table says which it measured.
  * ============================================================================================== */
 #include <cub/cub.cuh>
+#include <cub/version.cuh>
 #include <cuda_runtime.h>
+
+#if CUB_VERSION >= 300200
+#define ORX_CUB_FIXED_SEGMENTS 1
+#include <cuda/std/utility>
+#endif
+#if CUB_VERSION >= 300400
+#define ORX_CUB_GPU_TO_GPU 1
+#include <cuda/std/execution>
+#endif
 
 #include <algorithm>
 #include <cstdio>
@@ -19,9 +39,20 @@
 
 namespace {
 
+#if ORX_CUB_GPU_TO_GPU
+constexpr bool ORX_CUB_GPU_TO_GPU_SUMS = true;
+#else
+constexpr bool ORX_CUB_GPU_TO_GPU_SUMS = false;
+#endif
+#if ORX_CUB_FIXED_SEGMENTS
+constexpr bool ORX_CUB_FIXED_SEGMENT_SIZE = true;
+#else
+constexpr bool ORX_CUB_FIXED_SEGMENT_SIZE = false;
+#endif
+
 struct cub_state {
   void *d_in = nullptr, *d_out = nullptr, *d_temp = nullptr;
-  int *d_offsets = nullptr; /* segmented cases: segment_count + 1 begin offsets */
+  int *d_offsets = nullptr; /* segmented cases before CCCL 3.2: segment_count + 1 begin offsets */
   size_t temp_bytes = 0;
   cudaEvent_t start = nullptr, stop = nullptr;
 };
@@ -32,42 +63,71 @@ double now() {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+// The cross-device sum: CUB's reproducible accumulator, reached through the environment API only,
+// which allocates its temporary storage with cudaMallocAsync (the device's default pool, which
+// contender_cub keeps from handing memory back at each synchronization: CUB at its best).
+template <typename T>
+cudaError_t gpu_to_gpu_sum(const T *in, T *out, size_t n) {
+#if ORX_CUB_GPU_TO_GPU
+  if constexpr (std::is_floating_point_v<T>) {
+    const auto env = ::cuda::std::execution::env{
+        ::cuda::execution::require(::cuda::execution::determinism::gpu_to_gpu)};
+    return cub::DeviceReduce::Sum(in, out, (int64_t)n, env);
+  }
+#endif
+  (void)in, (void)out, (void)n;
+  return cudaErrorNotSupported;
+}
+
+// Each segment of one fixed length: the fixed-size overloads where the CCCL has them (argmin and
+// argmax then write a cuda::std::pair<int, T>, laid out as a KeyValuePair<int, T>), else begin
+// and end offsets, the end offsets being the next begin offsets, as CSR arrays are usually
+// passed.
+template <typename T>
+cudaError_t reduce_segments(const bench_case *bc, cub_state *s) {
+  const T *in = static_cast<const T *>(s->d_in);
+  T *out = static_cast<T *>(s->d_out);
+#if ORX_CUB_FIXED_SEGMENTS
+  const int64_t segments = (int64_t)bc->segment_count;
+  const int length = (int)bc->segment_length;
+  auto *pairs = static_cast<::cuda::std::pair<int, T> *>(s->d_out);
+#define ORX_CUB_SEGMENTS segments, length
+#else
+  const int *begin = s->d_offsets, *end = s->d_offsets ? s->d_offsets + 1 : nullptr;
+  const int segments = (int)bc->segment_count;
+  auto *pairs = static_cast<cub::KeyValuePair<int, T> *>(s->d_out);
+#define ORX_CUB_SEGMENTS segments, begin, end
+#endif
+  switch (bench_op_index(bc->op)) {
+  case B_ARGMIN:
+    return cub::DeviceSegmentedReduce::ArgMin(s->d_temp, s->temp_bytes, in, pairs,
+                                              ORX_CUB_SEGMENTS);
+  case B_ARGMAX:
+    return cub::DeviceSegmentedReduce::ArgMax(s->d_temp, s->temp_bytes, in, pairs,
+                                              ORX_CUB_SEGMENTS);
+  case B_SUM:
+    return cub::DeviceSegmentedReduce::Sum(s->d_temp, s->temp_bytes, in, out, ORX_CUB_SEGMENTS);
+  case B_MIN:
+    return cub::DeviceSegmentedReduce::Min(s->d_temp, s->temp_bytes, in, out, ORX_CUB_SEGMENTS);
+  case B_MAX:
+    return cub::DeviceSegmentedReduce::Max(s->d_temp, s->temp_bytes, in, out, ORX_CUB_SEGMENTS);
+  default:
+    return cudaErrorNotSupported;
+  }
+#undef ORX_CUB_SEGMENTS
+}
+
 // Runs (or, with d_temp null, sizes) the CUB reduction of the case's operator on type T: the
-// whole array (DeviceReduce), or each segment (DeviceSegmentedReduce with begin offsets, the end
-// offsets being the next begin offsets, as CSR arrays are usually passed).
-//
-// Argmin and argmax: DeviceReduce writes the value and the int64 index to separate places (here
-// the two halves of an ocl_reduce_arg in d_out); DeviceSegmentedReduce writes a
-// KeyValuePair<int, T> per segment, the index in the segment.
+// whole array (DeviceReduce), or each segment (reduce_segments). Argmin and argmax of the whole
+// array: DeviceReduce writes the value and the int64 index to separate places (here the two
+// halves of an ocl_reduce_arg in d_out).
 template <typename T>
 cudaError_t reduce(const bench_case *bc, cub_state *s) {
   const T *in = static_cast<const T *>(s->d_in);
   T *out = static_cast<T *>(s->d_out);
-  const int *begin = s->d_offsets, *end = s->d_offsets ? s->d_offsets + 1 : nullptr;
-  const int segments = (int)bc->segment_count;
-  auto *pairs = static_cast<cub::KeyValuePair<int, T> *>(s->d_out);
   auto *index = reinterpret_cast<int64_t *>(static_cast<char *>(s->d_out) + 8);
-  if (bc->segment_length) {
-    switch (bench_op_index(bc->op)) {
-    case B_ARGMIN:
-      return cub::DeviceSegmentedReduce::ArgMin(s->d_temp, s->temp_bytes, in, pairs, segments,
-                                                begin, end);
-    case B_ARGMAX:
-      return cub::DeviceSegmentedReduce::ArgMax(s->d_temp, s->temp_bytes, in, pairs, segments,
-                                                begin, end);
-    case B_SUM:
-      return cub::DeviceSegmentedReduce::Sum(s->d_temp, s->temp_bytes, in, out, segments, begin,
-                                             end);
-    case B_MIN:
-      return cub::DeviceSegmentedReduce::Min(s->d_temp, s->temp_bytes, in, out, segments, begin,
-                                             end);
-    case B_MAX:
-      return cub::DeviceSegmentedReduce::Max(s->d_temp, s->temp_bytes, in, out, segments, begin,
-                                             end);
-    default:
-      return cudaErrorNotSupported;
-    }
-  }
+  if (bc->segment_length)
+    return reduce_segments<T>(bc, s);
   switch (bench_op_index(bc->op)) {
   case B_SUM:
     return cub::DeviceReduce::Sum(s->d_temp, s->temp_bytes, in, out, bc->n);
@@ -79,6 +139,8 @@ cudaError_t reduce(const bench_case *bc, cub_state *s) {
     return cub::DeviceReduce::ArgMin(s->d_temp, s->temp_bytes, in, out, index, (int64_t)bc->n);
   case B_ARGMAX:
     return cub::DeviceReduce::ArgMax(s->d_temp, s->temp_bytes, in, out, index, (int64_t)bc->n);
+  case B_SUM_REPRODUCIBLE: /* no temporary storage to size: the environment API allocates */
+    return s->d_temp ? gpu_to_gpu_sum<T>(in, out, bc->n) : cudaSuccess;
   default:
     return cudaErrorNotSupported;
   }
@@ -110,8 +172,17 @@ void cub_unprepare(contender *c) {
 int cub_prepare(contender *c, const bench_case *bc, char *why, size_t why_size) {
   cub_state *s = static_cast<cub_state *>(c->state);
   if (bc->op != OCL_REDUCE_SUM && bc->op != OCL_REDUCE_MIN && bc->op != OCL_REDUCE_MAX &&
-      bc->op != OCL_REDUCE_ARGMIN && bc->op != OCL_REDUCE_ARGMAX) {
+      bc->op != OCL_REDUCE_ARGMIN && bc->op != OCL_REDUCE_ARGMAX &&
+      bc->op != OCL_REDUCE_SUM_REPRODUCIBLE) {
     snprintf(why, why_size, "the CUB contender covers sum, min, max, argmin and argmax");
+    return 0;
+  }
+  if (bc->op == OCL_REDUCE_SUM_REPRODUCIBLE &&
+      (!ORX_CUB_GPU_TO_GPU_SUMS || bc->segment_length ||
+       (bc->type != OCL_REDUCE_F32 && bc->type != OCL_REDUCE_F64))) {
+    snprintf(why, why_size,
+             "CUB's cross-device sum (gpu_to_gpu) is CCCL 3.4's and newer, of whole f32 and f64 "
+             "arrays");
     return 0;
   }
   const size_t bytes = bc->n * ocl_reduce_type_size(bc->type);
@@ -124,11 +195,14 @@ int cub_prepare(contender *c, const bench_case *bc, char *why, size_t why_size) 
   if (e == cudaSuccess) /* the bytes of an ocl_reduce_arg's value that a 4-byte value leaves */
     e = cudaMemset(s->d_out, 0, results * sizeof(ocl_reduce_arg));
   if (e == cudaSuccess && bc->segment_length) {
-    if (bc->n > (size_t)INT32_MAX) {
-      snprintf(why, why_size, "segment offsets beyond 2^31");
+    /* int offsets, or (fixed-size overloads) an int segment size */
+    if ((ORX_CUB_FIXED_SEGMENT_SIZE ? bc->segment_length : bc->n) > (size_t)INT32_MAX) {
+      snprintf(why, why_size, "CUB's segment offsets and sizes are int: beyond 2^31");
       cub_unprepare(c);
       return 0;
     }
+  }
+  if (e == cudaSuccess && bc->segment_length && !ORX_CUB_FIXED_SEGMENT_SIZE) {
     std::vector<int> offsets(bc->segment_count + 1);
     for (size_t i = 0; i <= bc->segment_count; i++)
       offsets[i] = (int)(i * bc->segment_length);
@@ -208,6 +282,11 @@ extern "C" int contender_cub(contender *c, char *why, size_t why_size) {
     snprintf(why, why_size, "%s", e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device");
     return 0;
   }
+  /* The pool that CUB's environment API allocates from keeps what it freed (gpu_to_gpu_sum). */
+  cudaMemPool_t pool = nullptr;
+  uint64_t keep_all = UINT64_MAX;
+  if (cudaDeviceGetDefaultMemPool(&pool, 0) == cudaSuccess)
+    cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_all);
   cub_state *s = new cub_state;
   cudaEventCreate(&s->start);
   cudaEventCreate(&s->stop);
@@ -217,8 +296,9 @@ extern "C" int contender_cub(contender *c, char *why, size_t why_size) {
   cudaDeviceProp prop;
   cudaGetDeviceProperties(&prop, 0);
   /* The device's name cut to what the contender's name has room for. */
-  snprintf(c->name, sizeof c->name, "CUB Device[Segmented]Reduce (CUDA %d.%d, %.40s)",
-           CUDART_VERSION / 1000, (CUDART_VERSION % 1000) / 10, prop.name);
+  snprintf(c->name, sizeof c->name, "CUB Device[Segmented]Reduce (CCCL %d.%d.%d, CUDA %d.%d, %.40s)",
+           CUB_MAJOR_VERSION, CUB_MINOR_VERSION, CUB_SUBMINOR_VERSION, CUDART_VERSION / 1000,
+           (CUDART_VERSION % 1000) / 10, prop.name);
   return 1;
 }
 

@@ -23,17 +23,19 @@ if [ -z "${OCL_ICD_VENDORS:-}" ] && [ "${OCL_REDUCE_NO_INTEL:-0}" != 1 ]; then
   fi
 fi
 
-echo "== build (Release, warnings as errors) in $prefix"
+# The benchmark's CUB contender against the newest CCCL, as the GPU scripts build it (the
+# toolkit's own where PyPI cannot be reached).
+cccl=$(scripts/cccl_headers.sh || true)
+echo "== build (Release, warnings as errors) in $prefix; CUB contender's CCCL: ${cccl:-the toolkit's}"
 cmake -S . -B "$prefix" -DCMAKE_BUILD_TYPE=Release -DOCL_REDUCE_WERROR=ON -DOCL_REDUCE_BENCH_CUB=ON \
-  >/dev/null
+  -DOCL_REDUCE_CCCL_INCLUDE="$cccl" >/dev/null
 cmake --build "$prefix" -j "$jobs"
 echo "== tests: every implementation and path"
-# The full sweeps on the first implementation's automatic path (the system's PoCL), the light ones
-# elsewhere (tests/discover_tests.cmake.in): CI's time budget. Unset it to sweep every
+# The full sweeps on one implementation's automatic path, the light ones on every other path
+# (tests/discover_tests.cmake.in; CI's time budget): Intel's CPU runtime, whose compiler builds
+# the sweeps' hundreds of kernels in far less time than PoCL 3.1's (test_segments in full: 102 s
+# against 247 s), else the first listed (PoCL). OCL_REDUCE_TEST_FULL= (empty) sweeps every
 # implementation's automatic path in full.
-# The full sweeps on one implementation, the light ones on every other path (CI's time budget):
-# Intel's CPU runtime, whose compiler builds the sweeps' hundreds of kernels in far less time
-# than PoCL 3.1's (test_segments in full: 102 s against 247 s), else the first listed (PoCL).
 (cd "$prefix" && OCL_REDUCE_TEST_FULL=${OCL_REDUCE_TEST_FULL-intel} \
   ctest --output-on-failure --no-tests=error -j 2)
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Run on the H200 machine after scripts/h200/run_suite.sh has built the project: the benchmark tables
 # of docs/PERFORMANCE.md, every contender measured side by side in one run per table. Writes the
-# tables, CSV, JSON and SVG plots to $OUT (else ./h200-logs).
+# tables, CSV, JSON and SVG plots to $OUT (else ./h200-logs). CUB is the newest CCCL's where
+# .deps/ holds it (scripts/h200/fetch_deps.sh, scripts/cccl_headers.sh), and then also the toolkit's, in a second
+# build, for the segments and argmin tables; each table names the CCCL it measured.
 #   scripts/h200/bench.sh            the tables
 #   scripts/h200/bench.sh --tune     also the launch-policy sweep behind the GPU defaults, and
 #                                  Nsight Compute profiles of our 2^28 f32 sum and of
@@ -66,6 +68,34 @@ echo "== segments: f32 sum of 2^26 elements, segment lengths 1 ... 65536"
   --paths "cuda/auto,opencl/auto,cuda/auto@seg=mr,cuda/auto@seg=staged,cuda/auto@seg=group" \
   --csv "$logs/h200-segments.csv" --svg "$logs/h200-segments.svg" > "$logs/h200-segments.txt"
 cat "$logs/h200-segments.txt"
+
+echo "== argmin and argmax, f32 and f64, 2^16 ... 2^28"
+"$bench" bench --paths cuda/auto,opencl/auto --sizes 16:28:2 --types f32,f64 --ops argmin,argmax \
+  --csv "$logs/h200-argmin.csv" > "$logs/h200-argmin.txt"
+cat "$logs/h200-argmin.txt"
+
+echo "== the cross-device sum (sum_reproducible) against CUB's gpu_to_gpu and our run-to-run sum"
+"$bench" bench --paths cuda/auto,opencl/auto --sizes 16:28:2 --types f32,f64 \
+  --ops sum,sum_reproducible --csv "$logs/h200-cross-device.csv" > "$logs/h200-cross-device.txt"
+cat "$logs/h200-cross-device.txt"
+
+# The CUB of the toolkit's own CCCL, where the tables above measured a newer one: a second build
+# of the tool alone, the same tables' CUDA rows.
+bundled=/tmp/ocl-reduce-h200-bundled
+if grep -q "^OCL_REDUCE_CCCL_INCLUDE:PATH=." /tmp/ocl-reduce-h200/CMakeCache.txt 2>/dev/null; then
+  echo "== the toolkit's CCCL: segments and argmin against its CUB"
+  if cmake -S . -B "$bundled" -DCMAKE_BUILD_TYPE=Release -DOCL_REDUCE_BUILD_TESTS=OFF \
+    -DOCL_REDUCE_BENCH_CUB=ON -DOCL_REDUCE_CCCL_INCLUDE= >"$bundled.log" 2>&1 &&
+    cmake --build "$bundled" -j "$(nproc)" --target ocl-reduce >>"$bundled.log" 2>&1; then
+    "$bundled/tools/ocl-reduce" bench --segments sweep --reps 20 --paths cuda/auto \
+      --csv "$logs/h200-segments-bundled.csv" > "$logs/h200-segments-bundled.txt"
+    "$bundled/tools/ocl-reduce" bench --paths cuda/auto --sizes 16:28:4 --types f32,f64 \
+      --ops argmin,argmax >> "$logs/h200-segments-bundled.txt"
+    cat "$logs/h200-segments-bundled.txt"
+  else
+    tail -20 "$bundled.log"
+  fi
+fi
 
 if [ "${1:-}" = "--tune" ]; then
   echo "== launch policies, f32 sum of 2^28 (ratio against CUB, device time)"

@@ -2,7 +2,8 @@
 # Run on the H200 machine (Ubuntu 24.04, PoCL 5.0, NVIDIA's OpenCL not registered, no cmocka):
 # builds ocl_reduce and runs the whole test suite on every implementation and path there, then the
 # tool's device listing. Logs go to $OUT when it is set (the device tool's output folder), else to
-# ./h200-logs. Needs .deps/ from scripts/h200/fetch_deps.sh.
+# ./h200-logs. Needs .deps/ from scripts/h200/fetch_deps.sh (cmocka; the newest CCCL for the CUB
+# contender).
 #   scripts/h200/run_suite.sh              the suite (>2^32-element tests included) and the benchmarks
 #   scripts/h200/run_suite.sh --no-bench   the suite only
 #   scripts/h200/run_suite.sh --part K/N   the K-th of N parts of the suite, no benchmarks
@@ -72,9 +73,12 @@ export OCL_ICD_VENDORS=$vendors
   cmake --version | head -1
 } 2>&1 | tee "$logs/machine.txt"
 
+# The benchmark's CUB contender against the newest CCCL where .deps/ has it (else the toolkit's).
 echo "== build" | tee "$logs/build.txt"
+cccl=$(scripts/cccl_headers.sh "$root/.deps" 2>>"$logs/build.txt" || true)
+echo "CUB contender's CCCL: ${cccl:-the toolkit's}" | tee -a "$logs/build.txt"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$deps/usr" \
-  -DOCL_REDUCE_BENCH_CUB=ON >>"$logs/build.txt" 2>&1 &&
+  -DOCL_REDUCE_BENCH_CUB=ON -DOCL_REDUCE_CCCL_INCLUDE="$cccl" >>"$logs/build.txt" 2>&1 &&
   cmake --build "$build" -j "$(nproc)" >>"$logs/build.txt" 2>&1
 status=$?
 grep -E "warning|error" "$logs/build.txt" | head -20
