@@ -1,15 +1,8 @@
 /* =================================================================================================
- * fuzz.c: the differential fuzzer's driver (fuzz.h). Runs random cases on the context the
- * environment selects (as every device test: OCL_REDUCE_DEVICE, _PATH, _SUBGROUP, _POLICY) for a
- * time budget, one in eight of them invalid calls, and prints what it compared. Case k draws
- * everything from the generator seeded with (seed, k), so
- *   test_fuzz --seed S --case K     replays case K of a run with seed S (printed on a failure)
- *   test_fuzz --seconds T           runs for T seconds (else OCL_REDUCE_FUZZ_SECONDS, else 12, or
- *                                   5 with OCL_REDUCE_TEST_LIGHT=1: CI runs every implementation
- *                                   and path)
- *   test_fuzz --cases N             stops after N cases
- * Exits 1 on any mismatch, broken guard or unexpected status. The group's members are contexts
- * like the one under test, with parts of 1 KiB so that small arrays spread over both.
+ * fuzz.c: what the fuzzer's drivers share (fuzz.h): a run's context, user operators and group,
+ * each case's generator, and the reporting of failures with the command that replays them. The
+ * drivers: fuzz_main.c (one process, every form of one context and a group) and fuzz_mpi.c (the
+ * MPI component's forms, under mpiexec).
  * ============================================================================================== */
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,9 +15,10 @@
 
 enum { PRINTED_FAILURES = 20 };
 
-static const char *program_name = "test_fuzz";
+const char *fuzz_program = "test_fuzz";
+const char *fuzz_launcher = "";
 
-static double seconds_now(void) {
+double fuzz_seconds_now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
@@ -41,8 +35,8 @@ static void print_replay(const fuzz_run *run) {
     if (value && value[0])
       printf(" %s='%s'", names[i], value);
   }
-  printf(" %s --seed %llu --case %llu\n", program_name, (unsigned long long)run->seed,
-         (unsigned long long)run->case_number);
+  printf(" %s%s --seed %llu --case %llu\n", fuzz_launcher, fuzz_program,
+         (unsigned long long)run->seed, (unsigned long long)run->case_number);
 }
 
 void fuzz_fail(fuzz_run *run, const char *format, ...) {
@@ -94,8 +88,7 @@ static void destroy_group(fuzz_run *run) {
     ocl_reduce_context_destroy(run->members[d]);
 }
 
-/* Case k's generator: the run's seed and k, mixed (splitmix64's steps). */
-static void seed_case(uint64_t seed, uint64_t k) {
+void fuzz_seed_case(uint64_t seed, uint64_t k) {
   test_rng_seed(seed ^ (k * 0xd1b54a32d192ed03u));
   (void)test_rng_next();
 }
@@ -118,74 +111,24 @@ static void destroy_operators(fuzz_run *run) {
     ocl_reduce_operator_destroy(run->custom[w]);
 }
 
-static int usage(void) {
-  fprintf(stderr, "usage: %s [--seconds T] [--cases N] [--seed S] [--case K]\n", program_name);
-  return 2;
+int fuzz_run_open(fuzz_run *run, uint64_t seed, int with_group) {
+  memset(run, 0, sizeof *run);
+  run->seed = seed;
+  run->ctx = test_context_create();
+  if (!run->ctx)
+    return 0;
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
+  const int queried = ocl_reduce_context_query(run->ctx, &info) == OCL_REDUCE_OK;
+  run->has_fp64 = info.has_fp64;
+  if (!queried || !create_operators(run) || (with_group && !create_group(run))) {
+    fprintf(stderr, "fuzz: setup failed: %s\n", ocl_reduce_last_error(run->ctx));
+    return 0;
+  }
+  return 1;
 }
 
-int main(int argc, char **argv) {
-  program_name = argv[0];
-  const char *budget = getenv("OCL_REDUCE_FUZZ_SECONDS");
-  double seconds = budget && budget[0] ? strtod(budget, NULL) : test_light() ? 5 : 12;
-  unsigned long long cases = 0, only = 0,
-                     seed = (unsigned long long)time(NULL) ^ (unsigned long long)clock();
-  int replay = 0;
-  const char *env_seed = getenv("OCL_REDUCE_TEST_SEED");
-  if (env_seed && env_seed[0])
-    seed = strtoull(env_seed, NULL, 0);
-  for (int i = 1; i < argc; i++) {
-    if (i + 1 >= argc)
-      return usage();
-    if (strcmp(argv[i], "--seconds") == 0)
-      seconds = strtod(argv[++i], NULL);
-    else if (strcmp(argv[i], "--cases") == 0)
-      cases = strtoull(argv[++i], NULL, 0);
-    else if (strcmp(argv[i], "--seed") == 0)
-      seed = strtoull(argv[++i], NULL, 0);
-    else if (strcmp(argv[i], "--case") == 0)
-      only = strtoull(argv[++i], NULL, 0), replay = 1;
-    else
-      return usage();
-  }
-  fuzz_run run;
-  memset(&run, 0, sizeof run);
-  run.seed = seed;
-  run.ctx = test_context_create();
-  if (!run.ctx)
-    return 1;
-  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
-  const int queried = ocl_reduce_context_query(run.ctx, &info) == OCL_REDUCE_OK;
-  run.has_fp64 = info.has_fp64;
-  if (!queried || !create_operators(&run) || !create_group(&run)) {
-    fprintf(stderr, "fuzz: setup failed: %s\n", ocl_reduce_last_error(run.ctx));
-    return 1;
-  }
-  printf("# fuzz: seed %llu, %s\n", seed,
-         replay  ? "one case"
-         : cases ? "a number of cases"
-                 : "a time budget");
-  fflush(stdout);
-  const double start = seconds_now();
-  unsigned long long ran = 0;
-  for (uint64_t k = replay ? only : 0;; k++) {
-    if (replay ? k > only : (cases ? ran >= cases : seconds_now() - start >= seconds))
-      break;
-    run.case_number = k;
-    seed_case(seed, k);
-    if (test_rng_below(8) == 0)
-      fuzz_invalid_case(&run);
-    else
-      fuzz_valid_case(&run);
-    ran++;
-    if (replay)
-      printf("# case %llu: %s\n", (unsigned long long)k, run.what);
-  }
-  printf("# fuzz: %llu cases (%llu of them refused as they must be, %llu calls on the group), "
-         "%llu results compared, %llu mismatches, %llu unsupported, %.1f s, seed %llu\n",
-         ran, run.refusals, run.on_group, run.results, run.mismatches, run.unsupported,
-         seconds_now() - start, seed);
-  destroy_operators(&run);
-  destroy_group(&run);
-  ocl_reduce_context_destroy(run.ctx);
-  return run.mismatches == 0 && ran > 0 ? 0 : 1;
+void fuzz_run_close(fuzz_run *run) {
+  destroy_operators(run);
+  destroy_group(run);
+  ocl_reduce_context_destroy(run->ctx);
 }

@@ -2,13 +2,15 @@
  * fuzz.h: the differential fuzzer (test_fuzz): random cases over every form of one context, each
  * compared with the host references of tests/support, invalid calls mixed in; a third of the
  * calls whose memory is all host memory go to a group of two more contexts on the same device
- * instead (ocl_reduce_group.h: its forms, cut in small parts). A case is a seed
- * and a number; the generator is reseeded from both before each case, so a failure prints the
- * one command that replays it (fuzz.c). The parts:
+ * instead (ocl_reduce_group.h: its forms, cut in small parts); test_fuzz_mpi runs the MPI
+ * component's forms across ranks. A case is a seed and a number; the generator is reseeded from
+ * both before each case, so a failure prints the one command that replays it (fuzz.c). The
+ * parts:
  *   fuzz_memory.c   inputs and outputs in host memory or buffers, with guard bytes around them
  *   fuzz_subject.c  what a case reduces (operator, type, data) and its comparison with the host
  *   fuzz_forms.c    the valid calls: whole arrays, segments, offsets, windows, multi, parts
  *   fuzz_invalid.c  calls that must be refused with a named status, outputs untouched
+ *   fuzz.c          what the drivers share; fuzz_main.c and fuzz_mpi.c, the drivers
  * ============================================================================================== */
 #ifndef ORX_FUZZ_H
 #define ORX_FUZZ_H
@@ -36,6 +38,19 @@ typedef struct fuzz_run {
   unsigned long long results, mismatches, refusals, unsupported, on_group;
 } fuzz_run;
 
+/* ---- Runs (fuzz.c) -----------------------------------------------------------------------------
+ */
+
+/* The context the environment selects, the user operators and (with_group) the group. 1 when all
+ * were made, else 0 with the reason on stderr. */
+int fuzz_run_open(fuzz_run *run, uint64_t seed, int with_group);
+void fuzz_run_close(fuzz_run *run);
+/* Reseeds the generator for case k of a run with `seed` (both mixed). */
+void fuzz_seed_case(uint64_t seed, uint64_t k);
+double fuzz_seconds_now(void);
+/* How a failure's replay command starts: the launcher ("mpiexec -n 3 ", or "") and the program. */
+extern const char *fuzz_program, *fuzz_launcher;
+
 /* 1 when this case's call goes to the group: its memory is all host memory, and a coin of one in
  * three says so; notes it in run->what. */
 int fuzz_on_group(fuzz_run *run, int all_host);
@@ -58,15 +73,15 @@ void fuzz_input_place(fuzz_run *run, fuzz_input *f, const void *data, size_t byt
                       int host_only);
 void fuzz_input_free(fuzz_input *f);
 
-/* An output of `bytes`: host memory, or a buffer from a random offset in units of `unit` bytes;
- * either with guard bytes around it that the call must leave alone. */
+/* An output of `bytes`: host memory, or (unless host_only) a buffer from a random offset in units
+ * of `unit` bytes; either with guard bytes around it that the call must leave alone. */
 typedef struct fuzz_output {
   ocl_reduce_output out;
   ocl_reduce_buffer *buffer;
   unsigned char *host; /* lead + bytes + tail bytes; the host output is at host + lead */
   size_t bytes, lead, tail;
 } fuzz_output;
-void fuzz_output_place(fuzz_run *run, fuzz_output *f, size_t bytes, size_t unit);
+void fuzz_output_place(fuzz_run *run, fuzz_output *f, size_t bytes, size_t unit, int host_only);
 /* Waits for the call's work, copies the output to `into` (bytes), and checks the guards (and,
  * when `untouched`, that the output itself still holds the fill). 1 when all is as it must be. */
 int fuzz_output_take(fuzz_run *run, fuzz_output *f, void *into, int untouched);
@@ -105,6 +120,13 @@ int fuzz_subject_matches(const fuzz_subject *s, const void *got, const void *dat
 
 /* A random size: mostly small, sometimes up to `large`, now and then a power of two +- 1. */
 size_t fuzz_size(size_t large);
+/* n elements of data for the subject (malloc'd). */
+void *fuzz_data_for(const fuzz_subject *s, size_t n);
+/* Compares one result with the subject over data[begin, begin + length), whose first element has
+ * index `first` in the call's input; a mismatch is reported as `which` i. */
+void fuzz_check_result(fuzz_run *run, const fuzz_subject *s, const unsigned char *got,
+                       const unsigned char *data, size_t begin, size_t length, uint64_t first,
+                       const char *which, size_t i);
 void fuzz_valid_case(fuzz_run *run);
 void fuzz_invalid_case(fuzz_run *run);
 

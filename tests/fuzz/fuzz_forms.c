@@ -29,7 +29,7 @@ size_t fuzz_size(size_t large) {
   return (size_t)test_rng_below(r < 9 ? large / 16 + 1 : large + 1);
 }
 
-static void *data_for(const fuzz_subject *s, size_t n) {
+void *fuzz_data_for(const fuzz_subject *s, size_t n) {
   void *data = malloc(n * s->element_size + 1);
   if (!data)
     abort();
@@ -37,11 +37,9 @@ static void *data_for(const fuzz_subject *s, size_t n) {
   return data;
 }
 
-/* Compares one result with the subject over data[begin, begin + length), whose first element
- * has index `first` in the call's input; a mismatch is reported as `which` i. */
-static void check_result(fuzz_run *run, const fuzz_subject *s, const unsigned char *got,
-                         const unsigned char *data, size_t begin, size_t length, uint64_t first,
-                         const char *which, size_t i) {
+void fuzz_check_result(fuzz_run *run, const fuzz_subject *s, const unsigned char *got,
+                       const unsigned char *data, size_t begin, size_t length, uint64_t first,
+                       const char *which, size_t i) {
   char why[512];
   run->results++;
   if (!fuzz_subject_matches(s, got, data + begin * s->element_size, length, first, why, sizeof why))
@@ -84,7 +82,7 @@ typedef struct placed {
 static void place(fuzz_run *run, placed *p, const void *data, size_t n, size_t element,
                   size_t results, size_t unit) {
   fuzz_input_place(run, &p->in, data, n * element, element, 0);
-  fuzz_output_place(run, &p->out, results * unit, unit);
+  fuzz_output_place(run, &p->out, results * unit, unit, 0);
   p->got = malloc(results * unit + 1);
   if (!p->got)
     abort();
@@ -108,7 +106,7 @@ static void whole_array(fuzz_run *run) {
   const fuzz_subject s = fuzz_subject_pick(run, 1, 0);
   const size_t n = fuzz_size(s.ordered >= 0 || s.custom >= 0 ? MOST / 4 : MOST);
   describe(run, &s, "whole array of %zu", n);
-  unsigned char *data = data_for(&s, n);
+  unsigned char *data = fuzz_data_for(&s, n);
   placed p;
   place(run, &p, data, n, s.element_size, 1, s.result_size);
   ocl_reduce_status status;
@@ -122,7 +120,7 @@ static void whole_array(fuzz_run *run) {
     status = ocl_reduce_into(run->ctx, s.op, s.type, p.in.in, n, p.out.out);
   }
   if (taken(run, &p, status, call))
-    check_result(run, &s, p.got, data, 0, n, 0, "result", 0);
+    fuzz_check_result(run, &s, p.got, data, 0, n, 0, "result", 0);
   unplace(&p);
   free(data);
 }
@@ -134,7 +132,7 @@ static void segments(fuzz_run *run) {
     count = MOST / length;
   const size_t n = count * length;
   describe(run, &s, "%zu segments of %zu", count, length);
-  unsigned char *data = data_for(&s, n);
+  unsigned char *data = fuzz_data_for(&s, n);
   placed p;
   place(run, &p, data, n, s.element_size, count, s.result_size);
   const int grouped = fuzz_on_group(run, all_host(&p));
@@ -145,7 +143,8 @@ static void segments(fuzz_run *run) {
                 : ocl_reduce_segments(run->ctx, s.op, s.type, p.in.in, count, length, p.out.out),
             grouped ? "ocl_reduce_group_segments" : "ocl_reduce_segments"))
     for (size_t i = 0; i < count && run->mismatches < 50; i++)
-      check_result(run, &s, p.got + i * s.result_size, data, i * length, length, 0, "segment", i);
+      fuzz_check_result(run, &s, p.got + i * s.result_size, data, i * length, length, 0, "segment",
+                        i);
   unplace(&p);
   free(data);
 }
@@ -168,7 +167,7 @@ static void segments_by_offsets(fuzz_run *run) {
   }
   const size_t n = (size_t)offsets[count] + (size_t)test_rng_below(3) * (size_t)test_rng_below(50);
   describe(run, &s, "%zu segments by offsets over %zu elements", count, n);
-  unsigned char *data = data_for(&s, n);
+  unsigned char *data = fuzz_data_for(&s, n);
   placed p;
   place(run, &p, data, n, s.element_size, count, s.result_size);
   /* Offsets in a buffer take the input in a buffer too (the offsets stay on the device). */
@@ -183,8 +182,8 @@ static void segments_by_offsets(fuzz_run *run) {
                                                   p.out.out),
             grouped ? "ocl_reduce_group_segments_offsets" : "ocl_reduce_segments_offsets"))
     for (size_t i = 0; i < count && run->mismatches < 50; i++)
-      check_result(run, &s, p.got + i * s.result_size, data, (size_t)offsets[i],
-                   (size_t)(offsets[i + 1] - offsets[i]), 0, "segment", i);
+      fuzz_check_result(run, &s, p.got + i * s.result_size, data, (size_t)offsets[i],
+                        (size_t)(offsets[i + 1] - offsets[i]), 0, "segment", i);
   fuzz_input_free(&at);
   unplace(&p);
   free(data);
@@ -202,7 +201,7 @@ static void windows(fuzz_run *run) {
     window /= 2;
   const size_t results = count - window + 1;
   describe(run, &s, "windows of %zu over %zu", window, count);
-  unsigned char *data = data_for(&s, count);
+  unsigned char *data = fuzz_data_for(&s, count);
   placed p;
   place(run, &p, data, count, s.element_size, results, s.result_size);
   const int grouped = fuzz_on_group(run, all_host(&p));
@@ -212,7 +211,7 @@ static void windows(fuzz_run *run) {
                     : ocl_reduce_windows(run->ctx, s.op, s.type, p.in.in, count, window, p.out.out),
             grouped ? "ocl_reduce_group_windows" : "ocl_reduce_windows"))
     for (size_t j = 0; j < results && run->mismatches < 50; j++)
-      check_result(run, &s, p.got + j * s.result_size, data, j, window, j, "window", j);
+      fuzz_check_result(run, &s, p.got + j * s.result_size, data, j, window, j, "window", j);
   unplace(&p);
   free(data);
 }
@@ -236,7 +235,7 @@ static void multi(fuzz_run *run) {
     append(run, ocl_reduce_op_name(ops[k]));
   fuzz_subject sum = subjects[0];
   sum.op = OCL_REDUCE_SUM;
-  unsigned char *data = data_for(&sum, n);
+  unsigned char *data = fuzz_data_for(&sum, n);
   placed p;
   place(run, &p, data, n, first.element_size, op_count, slot);
   const int grouped = fuzz_on_group(run, all_host(&p));
@@ -246,7 +245,7 @@ static void multi(fuzz_run *run) {
                     : ocl_reduce_multi(run->ctx, ops, op_count, first.type, p.in.in, n, p.out.out),
             grouped ? "ocl_reduce_group_multi" : "ocl_reduce_multi"))
     for (size_t k = 0; k < op_count; k++)
-      check_result(run, &subjects[k], p.got + k * slot, data, 0, n, 0, "operator", k);
+      fuzz_check_result(run, &subjects[k], p.got + k * slot, data, 0, n, 0, "operator", k);
   unplace(&p);
   free(data);
 }
@@ -265,7 +264,7 @@ static int part_call(fuzz_run *run, int which, const fuzz_subject *s, const void
   fuzz_input in;
   fuzz_output out;
   fuzz_input_place(run, &in, host, bytes, unit, 0);
-  fuzz_output_place(run, &out, into_bytes, into_bytes);
+  fuzz_output_place(run, &out, into_bytes, into_bytes, 0);
   ocl_reduce_status status;
   if (which == 0 && fuzz_on_group(run, !in.buffer && !out.buffer)) {
     status = ocl_reduce_group_partial(run->group, s->op, s->type, in.in, count, base, out.out);
@@ -295,7 +294,7 @@ static void in_parts(fuzz_run *run) {
   for (size_t p = 1; p < parts; p++)
     cuts[p] = (size_t)test_rng_below(n + 1);
   qsort(cuts + 1, parts - 1, sizeof cuts[0], compare_sizes);
-  unsigned char *data = data_for(&s, n);
+  unsigned char *data = fuzz_data_for(&s, n);
   unsigned char *states = malloc(parts * state + 1), got[64];
   int ok = state > 0 && states != NULL;
   if (state == 0)
@@ -315,7 +314,7 @@ static void in_parts(fuzz_run *run) {
   }
   if (ok && part_call(run, 2, &s, states + first * state, (parts - first) * state, state,
                       parts - first, 0, got, s.result_size)) {
-    check_result(run, &s, got, data, 0, n, 0, "result", 0);
+    fuzz_check_result(run, &s, got, data, 0, n, 0, "result", 0);
     /* Where the headers promise the same bits whatever the split: the whole array's. */
     unsigned char whole[64];
     if (s.ordered < 0 && s.custom < 0 && test_split_keeps_bits(s.op, s.type, s.mode) &&

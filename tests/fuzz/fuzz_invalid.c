@@ -44,7 +44,7 @@ void fuzz_invalid_case(fuzz_run *run) {
     out_bytes = n * rs;
   else if (kind >= 6)
     out_bytes = rs * (1 + (OCL_REDUCE_MULTI_MAX_OPS + 1) * 8 / rs);
-  fuzz_output_place(run, &out, out_bytes, rs);
+  fuzz_output_place(run, &out, out_bytes, rs, 0);
   ocl_reduce_status got = OCL_REDUCE_OK, want = OCL_REDUCE_OK;
   /* Not for the operator-type mismatch: a group's refusal there is its first device's. */
   const int grouped = kind != 6 && fuzz_on_group(run, !in.buffer && !out.buffer);
