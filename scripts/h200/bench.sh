@@ -2,8 +2,8 @@
 # Run on the H200 machine after scripts/h200/run_suite.sh has built the project: the benchmark tables
 # of docs/PERFORMANCE.md, every contender measured side by side in one run per table. Writes the
 # tables, CSV, JSON and SVG plots to $OUT (else ./h200-logs). CUB is the newest CCCL's where
-# .deps/ holds it (scripts/h200/fetch_deps.sh, scripts/cccl_headers.sh), and then also the toolkit's, in a second
-# build, for the segments and argmin tables; each table names the CCCL it measured.
+# .deps/ holds it (scripts/h200/fetch_deps.sh, scripts/cccl_headers.sh), and then also the
+# toolkit's, in a second build, for the segments and argmin tables; each table names its CCCL.
 #   scripts/h200/bench.sh            the tables
 #   scripts/h200/bench.sh --tune     also the launch-policy sweep behind the GPU defaults, and
 #                                  Nsight Compute profiles of our 2^28 f32 sum and of

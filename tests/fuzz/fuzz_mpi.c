@@ -119,13 +119,13 @@ static void one_case(fuzz_run *run, form f, int mistake) {
                                                MPI_COMM_WORLD);
 
   /* Every rank's status, for the checks that need them all (collectives: every rank joins). */
-  int statuses[MAX_RANKS];
-  MPI_Allgather(&status, 1, MPI_INT, statuses, 1, MPI_INT, MPI_COMM_WORLD);
+  int statuses[MAX_RANKS], mine_status = (int)status;
+  MPI_Allgather(&mine_status, 1, MPI_INT, statuses, 1, MPI_INT, MPI_COMM_WORLD);
   if (mistake) {
     /* A short host input and results too small are INVALID_ARGUMENT, a range past a buffer
      * OUT_OF_RANGE: every rank returns the wrong rank's. */
     run->refusals++;
-    const ocl_reduce_status wanted = statuses[wrong_rank];
+    const ocl_reduce_status wanted = (ocl_reduce_status)statuses[wrong_rank];
     if (wanted != OCL_REDUCE_ERROR_INVALID_ARGUMENT && wanted != OCL_REDUCE_ERROR_OUT_OF_RANGE)
       fuzz_fail(run, "the wrong rank returned %s", ocl_reduce_status_name(wanted));
     else if (status != wanted)
