@@ -26,7 +26,7 @@ fi
 # The benchmark's CUB contender against the newest CCCL, as the GPU scripts build it (the
 # toolkit's own where PyPI cannot be reached).
 cccl=$(scripts/cccl_headers.sh || true)
-echo "== build (Release, warnings as errors) in $prefix; CUB contender's CCCL: ${cccl:-the toolkit's}"
+echo "== build (Release, warnings as errors) in $prefix; CUB contender's CCCL: ${cccl:-the CUDA toolkit}"
 cmake -S . -B "$prefix" -DCMAKE_BUILD_TYPE=Release -DOCL_REDUCE_WERROR=ON -DOCL_REDUCE_BENCH_CUB=ON \
   -DOCL_REDUCE_CCCL_INCLUDE="$cccl" >/dev/null
 cmake --build "$prefix" -j "$jobs"
