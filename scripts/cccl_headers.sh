@@ -13,7 +13,7 @@ cache=${XDG_CACHE_HOME:-$HOME/.cache}/ocl_reduce
 
 download() {
   mkdir -p "$1"
-  for attempt in 1 2 3; do
+  for _ in 1 2 3; do
     python3 -m pip download --quiet --no-deps --only-binary=:all: --dest "$1" "$wheel_spec" >&2 &&
       return 0
     sleep 5
