@@ -9,7 +9,8 @@
 #   scripts/h200/run_suite.sh --part K/N   the K-th of N parts of the suite, no benchmarks
 #   scripts/h200/run_suite.sh --build-only the build and the device listing (then scripts/h200/bench.sh)
 #   scripts/h200/run_suite.sh --fuzz T     the differential fuzzer (tests/fuzz) for T seconds on every
-#                                          implementation and path at once, then its summaries
+#                                          implementation and path at once, and across 3 MPI ranks
+#                                          on PoCL (fuzz_mpi), then their summaries
 # The whole suite no longer fits one 10-minute device call: --part 1/3, 2/3 and 3/3, one call each
 # on the same warm machine (the build in /tmp is reused), run every test once. A part takes every
 # N-th test from the K-th, so the slow programs of each implementation spread over the parts.
@@ -98,10 +99,10 @@ if [ -n "$fuzz" ]; then
   echo "== fuzz, $fuzz s on each implementation and path"
   # One fuzzer per implementation and path, all at once (the GPU's share the card, PoCL's the
   # cores); each prints its cases, results compared and mismatches, and a failure's replay command.
-  (cd "$build" && OCL_REDUCE_FUZZ_SECONDS=$fuzz timeout $((fuzz + 240)) ctest -V -R '^fuzz\[' \
+  (cd "$build" && OCL_REDUCE_FUZZ_SECONDS=$fuzz timeout $((fuzz + 240)) ctest -V -R '^fuzz(_mpi)?\[' \
     -j 16 >"$logs/fuzz.txt" 2>&1)
   status=$?
-  grep -E "^[0-9]+: (# device|# fuzz: [0-9]|FAIL|  replay)|tests passed|tests failed" "$logs/fuzz.txt" |
+  grep -E "^[0-9]+: (# device|# fuzz(_mpi)?: [0-9]|FAIL|  replay)|tests passed|tests failed" "$logs/fuzz.txt" |
     head -80
   exit $status
 fi
