@@ -52,20 +52,43 @@ static void remove_tree(const char *path) {
 
 static int exists(const char *path) { return access(path, F_OK) == 0; }
 
-/* The entries of a cache directory: their count, and the path of the k-th. */
-static int entries(const char *dir, int k, char *path, size_t size) {
+/* The files of a cache directory in readdir order, entries and temporaries (with only_entries, the
+ * .bin entries alone): their count, the names of the first `capacity` (when names; names of 64
+ * bytes or more are not ours and left out), and their bytes in *bytes (when bytes). */
+static int list_files(const char *dir, int only_entries, char names[][64], int capacity,
+                      uint64_t *bytes) {
   DIR *d = opendir(dir);
   int count = 0;
+  if (bytes)
+    *bytes = 0;
   if (!d)
     return 0;
   for (struct dirent *e; (e = readdir(d)) != NULL;) {
-    if (e->d_name[0] == '.')
+    const size_t length = strlen(e->d_name);
+    if (e->d_name[0] == '.' ||
+        (only_entries && (length < 4 || strcmp(e->d_name + length - 4, ".bin") != 0)))
       continue;
-    if (count == k && path)
-      snprintf(path, size, "%s/%s", dir, e->d_name);
+    if (bytes) {
+      char path[1024];
+      struct stat st;
+      snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+      assert_int_equal(stat(path, &st), 0);
+      *bytes += (uint64_t)st.st_size;
+    }
+    if (names && count < capacity && length < 64)
+      memcpy(names[count], e->d_name, length + 1);
     count++;
   }
   closedir(d);
+  return count;
+}
+
+/* The files of a cache directory: their count, and the path of the k-th. */
+static int entries(const char *dir, int k, char *path, size_t size) {
+  char names[128][64];
+  const int count = list_files(dir, 0, names, 128, NULL);
+  if (path && k < count && k < 128)
+    snprintf(path, size, "%s/%.63s", dir, names[k]);
   return count;
 }
 
@@ -477,29 +500,6 @@ static void write_file(const char *path, size_t bytes, time_t modified) {
   assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
 }
 
-/* The .bin entries of dir: up to `capacity` names, their count, and their bytes in *bytes. */
-static int list_entries(const char *dir, char names[][64], int capacity, uint64_t *bytes) {
-  DIR *d = opendir(dir);
-  int count = 0;
-  *bytes = 0;
-  assert_non_null(d);
-  for (struct dirent *e; (e = readdir(d)) != NULL;) {
-    const size_t length = strlen(e->d_name);
-    if (length < 4 || strcmp(e->d_name + length - 4, ".bin") != 0)
-      continue;
-    char path[1024];
-    struct stat st;
-    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-    assert_int_equal(stat(path, &st), 0);
-    *bytes += (uint64_t)st.st_size;
-    if (count < capacity && length < 64)
-      memcpy(names[count], e->d_name, length + 1);
-    count++;
-  }
-  closedir(d);
-  return count;
-}
-
 /* Past writes, oldest first: three 4 KiB stand-ins older than every real entry, and the real
  * entries an hour ago in list order. A build under a limit that holds the real entries and one
  * stand-in removes the stand-ins, then real entries oldest first, never the one it wrote; and a
@@ -510,7 +510,7 @@ static void test_cache_keeps_to_its_limit(void **state) {
   make_dir(dir, sizeof dir, "bounded");
   fresh_context(dir);
   uint64_t real_bytes = 0;
-  const int real = list_entries(dir, names, 64, &real_bytes);
+  const int real = list_files(dir, 1, names, 64, &real_bytes);
   assert_true(real >= 2 && real <= 64);
   const time_t now = time(NULL);
   for (int i = 0; i < real; i++) {
@@ -534,7 +534,7 @@ static void test_cache_keeps_to_its_limit(void **state) {
   ocl_reduce_context_destroy(ctx);
   uint64_t bytes = 0;
   char after[80][64];
-  const int left = list_entries(dir, after, 80, &bytes);
+  const int left = list_files(dir, 1, after, 80, &bytes);
   assert_true(bytes <= opts.cache_max_bytes);
   for (int k = 0; k < 3; k++)
     assert_false(exists(stand_in[k]));
@@ -573,7 +573,7 @@ static void test_cache_query_clear_and_limits(void **state) {
   ocl_reduce_cache_info info = OCL_REDUCE_CACHE_INFO_INIT;
   assert_int_equal(ocl_reduce_cache_query(&opts, &info), OCL_REDUCE_OK);
   uint64_t bytes = 0;
-  const int count = list_entries(dir, names, 64, &bytes);
+  const int count = list_files(dir, 1, names, 64, &bytes);
   assert_string_equal(info.dir, dir);
   assert_int_equal(info.entries, count);
   assert_true(info.bytes == bytes && bytes > 0);
