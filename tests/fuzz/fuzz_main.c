@@ -4,9 +4,9 @@
  * a time budget, one in eight of them invalid calls, and prints what it compared. Case k draws
  * everything from the generator seeded with (seed, k), so
  *   test_fuzz --seed S --case K     replays case K of a run with seed S (printed on a failure)
- *   test_fuzz --seconds T           runs for T seconds (else OCL_REDUCE_FUZZ_SECONDS, else 12, or
- *                                   5 with OCL_REDUCE_TEST_LIGHT=1: CI runs every implementation
- *                                   and path)
+ *   test_fuzz --seconds T           runs for T seconds (else OCL_REDUCE_FUZZ_SECONDS, else 20, or
+ *                                   12 with OCL_REDUCE_TEST_LIGHT=1: CI runs every implementation
+ *                                   and path, about 2 minutes of fuzzing in all)
  *   test_fuzz --cases N             stops after N cases
  * Exits 1 on any mismatch, broken guard or unexpected status. The group's members are contexts
  * like the one under test, with parts of 1 KiB so that small arrays spread over both.
@@ -27,7 +27,7 @@ static int usage(void) {
 int main(int argc, char **argv) {
   fuzz_program = argv[0];
   const char *budget = getenv("OCL_REDUCE_FUZZ_SECONDS");
-  double seconds = budget && budget[0] ? strtod(budget, NULL) : test_light() ? 5 : 12;
+  double seconds = budget && budget[0] ? strtod(budget, NULL) : test_light() ? 12 : 20;
   unsigned long long cases = 0, only = 0,
                      seed = (unsigned long long)time(NULL) ^ (unsigned long long)clock();
   int replay = 0;

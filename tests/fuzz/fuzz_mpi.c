@@ -10,7 +10,7 @@
  * (its input shorter than its count, or too little room for its results): every rank must return
  * the same named status with a message, and leave its results untouched.
  *   mpiexec -n R test_fuzz_mpi [--seconds T] [--seed S] [--case K]
- * The budget: T, else OCL_REDUCE_FUZZ_SECONDS, else 8 (4 where the suite is light); rank 0 keeps
+ * The budget: T, else OCL_REDUCE_FUZZ_SECONDS, else 15 (8 where the suite is light); rank 0 keeps
  * the time, so that every rank runs the same cases.
  * ============================================================================================== */
 #include <stdio.h>
@@ -181,7 +181,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *budget = getenv("OCL_REDUCE_FUZZ_SECONDS");
-  double seconds = budget && budget[0] ? strtod(budget, NULL) : test_light() ? 4 : 8;
+  double seconds = budget && budget[0] ? strtod(budget, NULL) : test_light() ? 8 : 15;
   unsigned long long seed = (unsigned long long)time(NULL) ^ (unsigned long long)clock(), only = 0;
   int replay = 0;
   const char *env_seed = getenv("OCL_REDUCE_TEST_SEED");
