@@ -188,9 +188,13 @@ static void test_segments_spread_by_length(void **state) {
   assert_int_equal(forced_staged.mode, ORX_SEG_MR);
   assert_int_equal(plan(&g, ORX_SEG_STAGED, 10, 8193).mode, ORX_SEG_MR);
   assert_int_equal(plan(&c, ORX_SEG_STAGED, 1 << 20, 33).mode, ORX_SEG_STAGED);
-  assert_int_equal(plan(&g, -1, 1 << 24, 4).width, 4);
+  /* Segments shorter than two vectors, not whole vectors: a lane each; from two vectors on,
+   * masked vectors on a lane group. */
+  assert_int_equal(plan(&g, -1, 1 << 24, 4).width, 1);
   assert_int_equal(plan(&g, -1, 1 << 24, 4).load, ORX_SEG_ELEMENTS);
-  assert_int_equal(plan(&g, -1, 1 << 23, 5).width, 8);
+  assert_int_equal(plan(&g, -1, 1 << 23, 5).width, 1);
+  assert_int_equal(plan(&g, -1, 1 << 22, 12).load, ORX_SEG_MASKED);
+  assert_int_equal(plan(&g, -1, 1 << 22, 12).width, 4);
   assert_int_equal(plan(&g, -1, 1 << 26, 1).width, 1);
   assert_int_equal(plan(&g, -1, 1 << 19, 128).width, 32);
   /* ... a work-group per segment once there are too few segments for the multireduction to
@@ -303,6 +307,25 @@ static void test_policy_override_parses_and_rejects(void **state) {
   orx_plan_make(&t, &r, &plan);
   assert_int_equal(plan.defines[ORX_DEFINE_PREFETCH], ORX_DEFINE_UNSET);
   assert_int_equal(orx_parse_policy_override("prefetch=2", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+  /* Whole-array grids on GPUs: ARGMIN f32 and the reproducible f32 sum one wave of resident
+   * groups (2 and 4 per compute unit), the sum the scalar policy's 8; forced groups win. */
+  t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
+  const size_t sum_groups = plan.policy.max_groups;
+  assert_int_equal(sum_groups, 8 * gpu.compute_units);
+  r = orx_reduce_request(ORX_OP_ARGMAX, OCL_REDUCE_F32);
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.policy.max_groups, 2 * gpu.compute_units);
+  r = orx_reduce_request(ORX_OP_SUM_REPRODUCIBLE, OCL_REDUCE_F32);
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.policy.max_groups, 4 * gpu.compute_units);
+  assert_int_equal(orx_parse_policy_override("groups=1000", &t.forced), OCL_REDUCE_OK);
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.policy.max_groups, 1000);
+  /* Multireduction lanes per segment, forced: a power of two up to a warp. */
+  assert_int_equal(orx_parse_policy_override("seg=mr,width=1", &o), OCL_REDUCE_OK);
+  assert_int_equal(o.seg_width, 1);
+  assert_int_equal(orx_parse_policy_override("width=3", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+  assert_int_equal(orx_parse_policy_override("width=64", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
 }
 
 /* The plan of `count` equal-length segments of `length` for a request's operator and type,

@@ -6,11 +6,12 @@
 # turns and the first of each round alternating; bench/bench_compare.py compares medians row by
 # row. Writes the CSVs and the comparison to $OUT (else ./h200-logs).
 #   scripts/h200/compare.sh <old source dir>
+#   TABLES="segments argmin" ROUNDS=1 scripts/h200/compare.sh <old source dir>   some tables, once
 # Both libraries run under this tree's ocl-reduce (the old one through LD_LIBRARY_PATH, which the
 # tool's RUNPATH gives way to), so that a change to the benchmark itself does not show as a change
 # of the library; OLD_TOOL=1 runs the old tree's own tool instead.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 root=$PWD
 old_src=$(cd "$1" && pwd)
 logs=${OUT:-$root/h200-logs}
@@ -43,9 +44,11 @@ table_args() {
     sum) echo "--paths cuda/auto,opencl/subgroup:ptx,opencl/local --sizes 10:28:2" ;;
     types) echo "--paths cuda/auto,opencl/subgroup:ptx --n 268435456 --types i32,f32,f64 --ops sum,min,max" ;;
     segments) echo "--segments sweep --reps 20 --paths cuda/auto,opencl/auto,cuda/auto@seg=mr,cuda/auto@seg=staged,cuda/auto@seg=group" ;;
+    argmin) echo "--paths cuda/auto,opencl/auto --sizes 16:28:2 --types f32,f64 --ops argmin,argmax" ;;
+    cross) echo "--paths cuda/auto,opencl/auto --sizes 16:28:2 --types f32,f64 --ops sum,sum_reproducible" ;;
   esac
 }
-for table in ${TABLES:-sum types segments}; do
+for table in ${TABLES:-sum types segments argmin cross}; do
   for round in $(seq 1 "$rounds"); do
     order="old new"
     [ $((round % 2)) -eq 0 ] && order="new old"

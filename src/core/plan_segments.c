@@ -57,6 +57,15 @@ static void mr_shape(const orx_policy *policy, uint64_t average, int aligned, or
                                        : ORX_SEG_ELEMENTS;
   const uint64_t loads = mr_loads(policy, average, out->load);
   unsigned width = ceil_pow2(loads ? loads : 1);
+  /* Segments shorter than two vectors that are not whole vectors: a lane per segment (CUB's
+   * small-segment agent), whose element loads from neighbouring lanes still share cache lines,
+   * rather than a lane group per segment with lanes idle (3 elements on 4 lanes) and shuffles.
+   * H200, f32 sums of 2^26, device us, CUDA / NVIDIA OpenCL (CCCL 3.5's CUB): 2 elements 98.2 /
+   * 122.8 against 125.4 / 152.9 (144.3); 3: 87.7 / 103.5 against 144.3 / 149.0 (121.7); 5: 79.6
+   * / 83.6 against 167.2 / 181.8 (~100); 7: 77.3 / 108.4 against 131.2 / 161.1 (108.8). From two
+   * vectors on, masked vector loads are ahead (12 elements: 75.2 against a lane's 111.9). */
+  if (out->load == ORX_SEG_ELEMENTS && vec > 1 && average < 2 * vec)
+    width = 1;
   if (width > ORX_MR_MAX_WIDTH)
     width = ORX_MR_MAX_WIDTH;
   while (width > policy->wg_size)

@@ -243,8 +243,10 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
     plan->type = compute_type(request);
     orx_target_policy(target, elem, &plan->policy);
     fit_policy(target, request->entry, 1, &plan->policy);
-    if (state)
+    if (state) {
       orx_fit_state(target, &request->op, request->stage, 1, &plan->policy);
+      orx_plan_state_groups(target, &request->op, elem, request->stage, &plan->policy);
+    }
     if (request->op.ordered)
       orx_fit_ordered(target, &request->op,
                       orx_stage_reads_states(request->stage) ? request->op.state_bytes : elem,
@@ -278,6 +280,12 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
     orx_plan_segments(target->caps, &plan->policy, forced, &request->shape, &plan->seg);
     if (!stageable && plan->seg.mode == ORX_SEG_STAGED)
       orx_plan_segments(target->caps, &plan->policy, ORX_SEG_MR, &request->shape, &plan->seg);
+    if (plan->seg.mode == ORX_SEG_MR && target->forced.seg_width &&
+        target->forced.seg_width <= plan->policy.wg_size) {
+      plan->seg.width = target->forced.seg_width;
+      if (plan->seg.slots > plan->seg.width)
+        plan->seg.slots = plan->seg.width;
+    }
     if (plan->seg.mode == ORX_SEG_MR && target->forced.seg_slots)
       plan->seg.slots = target->forced.seg_slots < plan->seg.width ? target->forced.seg_slots
                                                                  : plan->seg.width;

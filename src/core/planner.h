@@ -125,6 +125,7 @@ typedef struct orx_policy_override {
   int finish_launch;  /* -1, 0 or 1 */
   int seg_mode;       /* -1, or an orx_seg_mode */
   unsigned seg_slots; /* multireduction segments per lane group, at most its width */
+  unsigned seg_width; /* multireduction lanes per lane group (a power of two, at most a warp) */
   int win_algo;       /* -1, or an ORX_WIN_ id */
   int wait_polls;     /* -1, 0 (block in the native wait) or 1 (poll the event) */
   int float_keys;     /* -1, or 0, 1 or 2: float MIN and MAX as integer keys (ORX_FLOAT_KEYS) */
@@ -276,6 +277,10 @@ void orx_target_policy(const orx_target *target, size_t elem, orx_policy *out);
  * work-item, or smaller work-groups, where its state needs them; never below `lanes` work-items. */
 void orx_fit_state(const orx_target *target, const orx_operator *op, orx_stage stage,
                    unsigned lanes, orx_policy *p);
+/* A state operator's whole-array grid on GPUs (plan_state.c): one wave of the groups that stay
+ * resident, for the operators whose registers leave fewer of them. */
+void orx_plan_state_groups(const orx_target *target, const orx_operator *op, size_t elem,
+                           orx_stage stage, orx_policy *p);
 /* An order-preserving operator's policy (plan_state.c): runs of elements per work-item or warp;
  * ORX_STREAM_WARP_TILES reads ORX_WARP_TILES tiles of a warp's width at a time. */
 #define ORX_WARP_TILES 8

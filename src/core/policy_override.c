@@ -1,8 +1,8 @@
 /* =================================================================================================
  * policy_override.c: OCL_REDUCE_POLICY, the planner's fields forced by name for tests and tuning
  * ("wg=64,vec=4,unroll=2,chains=1,prefetch=1,groups=32,stream=strided,finish=group,seg=mr,
- * slots=8,win=blocks,wait=poll,keys=1,min_groups=8,part_kib=64"). The names of streams, segment
- * strategies and window algorithms are the contract's and the planner's own lists.
+ * slots=8,width=4,win=blocks,wait=poll,keys=1,min_groups=8,part_kib=64"). The names of streams,
+ * segment strategies and window algorithms are the contract's and the planner's own lists.
  * ============================================================================================== */
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +63,8 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
       ;
     else if (strcmp(key, "slots") == 0 && numeric && is_pow2(number) && number <= 32)
       o.seg_slots = (unsigned)number;
+    else if (strcmp(key, "width") == 0 && numeric && is_pow2(number) && number <= 32)
+      o.seg_width = (unsigned)number;
     else if (strcmp(key, "win") == 0 && orx_win_algo_named(value, &o.win_algo))
       ;
     else if (strcmp(key, "wait") == 0 && (!strcmp(value, "block") || !strcmp(value, "poll")))
@@ -80,6 +82,7 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
                       "prefetch=0|1, groups=<n>, "
                       "stream=strided|chunk|tiled, finish=serial|group|launch, "
                       "seg=lane|mr|group|launch|staged, slots=<1..32, power of two>, "
+                      "width=<1..32, power of two>, "
                       "win=direct|shuffle|mr|blocks|long, wait=block|poll, keys=0|1|2, "
                       "min_groups=<1..32>, part_kib=<1..65536>)",
                       key, value);
