@@ -307,7 +307,7 @@ static void test_policy_override_parses_and_rejects(void **state) {
   orx_plan_make(&t, &r, &plan);
   assert_int_equal(plan.defines[ORX_DEFINE_PREFETCH], ORX_DEFINE_UNSET);
   assert_int_equal(orx_parse_policy_override("prefetch=2", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
-  /* Whole-array grids on GPUs: ARGMIN f32 and the reproducible f32 sum one wave of resident
+  /* Whole-array grids on GPUs: ARGMIN/ARGMAX and the reproducible f32 sum one wave of resident
    * groups (2 and 4 per compute unit), the sum the scalar policy's 8; forced groups win. */
   t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
   const size_t sum_groups = plan.policy.max_groups;
