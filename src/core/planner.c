@@ -280,15 +280,17 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
     orx_plan_segments(target->caps, &plan->policy, forced, &request->shape, &plan->seg);
     if (!stageable && plan->seg.mode == ORX_SEG_STAGED)
       orx_plan_segments(target->caps, &plan->policy, ORX_SEG_MR, &request->shape, &plan->seg);
-    if (plan->seg.mode == ORX_SEG_MR && target->forced.seg_width &&
-        target->forced.seg_width <= plan->policy.wg_size) {
-      plan->seg.width = target->forced.seg_width;
+    /* Forced multireduction shapes: lanes per lane group within the work-group, and never more
+     * segments per lane group than lanes. */
+    if (plan->seg.mode == ORX_SEG_MR) {
+      const unsigned width = target->forced.seg_width;
+      if (width && width <= plan->policy.wg_size)
+        plan->seg.width = width;
+      if (target->forced.seg_slots)
+        plan->seg.slots = target->forced.seg_slots;
       if (plan->seg.slots > plan->seg.width)
         plan->seg.slots = plan->seg.width;
     }
-    if (plan->seg.mode == ORX_SEG_MR && target->forced.seg_slots)
-      plan->seg.slots = target->forced.seg_slots < plan->seg.width ? target->forced.seg_slots
-                                                                 : plan->seg.width;
     /* Only a work-group per segment streams as a group (a work-item per segment: a run each). */
     if (plan->seg.mode != ORX_SEG_GROUP && (plan->policy.stream == ORX_STREAM_TRANSPOSED ||
                                             plan->policy.stream == ORX_STREAM_WARP_TILES))
