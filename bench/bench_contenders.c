@@ -23,6 +23,7 @@ typedef struct ocl_state {
   int as_user_operator;                /* "+op": the case's operator as a user operator */
   ocl_reduce_operator *user_op; /* the case as a user operator, for both contexts */
   bench_app *app; /* "app/": contexts on the application's queues, the input in its cl_mem */
+  int from_host;  /* "host/": the input from host memory (the case's array), not a buffer */
 } ocl_state;
 
 /* The case's operator written as a user operator would write it, for the cost of the
@@ -131,16 +132,18 @@ static int ocl_prepare(contender *c, const bench_case *bc, char *why, size_t why
 }
 
 /* One call on a context: a whole-array case into *result, a segmented one into `results`; with
- * the case's user operator when `user` is set. */
+ * the case's user operator when `user` is set; from the buffer, or from the case's host array. */
 static ocl_reduce_status ocl_call(ocl_reduce_context *ctx, const bench_case *bc,
-                                  const ocl_reduce_operator *user, ocl_reduce_buffer *in,
-                                  ocl_reduce_output results) {
+                                  const ocl_reduce_operator *user, ocl_reduce_buffer *buffer,
+                                  int from_host, ocl_reduce_output results) {
   const ocl_reduce_op op = user ? user : bc->op;
   const ocl_reduce_type type = user ? OCL_REDUCE_OP_ELEMENT : bc->type;
+  const ocl_reduce_input in =
+      from_host ? ocl_reduce_host_input(bc->host, bc->n * ocl_reduce_type_size(bc->type))
+                : ocl_reduce_buffer_input(buffer, 0);
   if (!bc->segment_length)
-    return ocl_reduce_into(ctx, op, type, ocl_reduce_buffer_input(in, 0), bc->n, results);
-  return ocl_reduce_segments(ctx, op, type, ocl_reduce_buffer_input(in, 0), bc->segment_count,
-                             bc->segment_length, results);
+    return ocl_reduce_into(ctx, op, type, in, bc->n, results);
+  return ocl_reduce_segments(ctx, op, type, in, bc->segment_count, bc->segment_length, results);
 }
 
 /* The bytes of the case's results in host memory: one per segment, or one. */
@@ -152,9 +155,8 @@ static size_t result_bytes(const bench_case *bc) {
 static int ocl_run(contender *c, const bench_case *bc, bench_sample *sample, void *result) {
   ocl_state *s = c->state;
   double t0 = tool_now();
-  ocl_reduce_status st =
-      ocl_call(s->plain, bc, s->user_op, s->plain_buf,
-               ocl_reduce_host_output(result, result_bytes(bc)));
+  ocl_reduce_status st = ocl_call(s->plain, bc, s->user_op, s->plain_buf, s->from_host,
+                                  ocl_reduce_host_output(result, result_bytes(bc)));
   sample->end_to_end_s = tool_now() - t0;
   sample->device_s = 0; /* ocl_run_device's */
   if (st != OCL_REDUCE_OK)
@@ -168,7 +170,7 @@ static int ocl_run_device(contender *c, const bench_case *bc, double *device_s, 
   ocl_state *s = c->state;
   uint64_t ns = 0;
   ocl_reduce_status st =
-      ocl_call(s->profiled, bc, s->user_op, s->profiled_buf,
+      ocl_call(s->profiled, bc, s->user_op, s->profiled_buf, s->from_host,
                bc->segment_length ? ocl_reduce_buffer_output(s->profiled_results, 0)
                                   : ocl_reduce_host_output(result, result_bytes(bc)));
   if (st == OCL_REDUCE_OK)
@@ -198,7 +200,7 @@ static const contender_ops ocl_ops = {ocl_prepare, ocl_run,        ocl_unprepare
 ocl_reduce_status contender_ocl_reduce(contender *c, const char *spec, char *why,
                                        size_t why_size) {
   ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
-  /* [opencl/|cuda/]path[+op][@policy] */
+  /* [opencl/|cuda/|app/][host/]path[+op][@policy] */
   char spec_copy[128], *policy = NULL, *as_op = NULL;
   snprintf(spec_copy, sizeof spec_copy, "%s", spec);
   if ((policy = strchr(spec_copy, '@')) != NULL)
@@ -218,6 +220,9 @@ ocl_reduce_status contender_ocl_reduce(contender *c, const char *spec, char *why
     opts.backend = OCL_REDUCE_BACKEND_OPENCL;
     path += 4;
   }
+  const int from_host = strncmp(path, "host/", 5) == 0;
+  if (from_host)
+    path += 5;
   if (!parse_path(path, &opts)) {
     snprintf(why, why_size, "unknown path '%s' ([opencl/|cuda/] then auto, local, subgroup, "
                             "subgroup:khr|intel|ptx|builtin|cuda)", spec);
@@ -234,6 +239,7 @@ ocl_reduce_status contender_ocl_reduce(contender *c, const char *spec, char *why
   /* As a user operator it is measured against the built-in operator, as a competitor is. */
   c->is_ocl_reduce = !as_op;
   s->as_user_operator = as_op != NULL;
+  s->from_host = from_host;
   /* Forced policy fields reach the library the way tests and tuning use: OCL_REDUCE_POLICY,
    * read at context creation. */
   const char *old_policy = getenv("OCL_REDUCE_POLICY");
@@ -277,9 +283,9 @@ ocl_reduce_status contender_ocl_reduce(contender *c, const char *spec, char *why
     snprintf(path_name, sizeof path_name, "subgroup/%s", info.subgroup_impl_name);
   else
     snprintf(path_name, sizeof path_name, "local");
-  snprintf(c->name, sizeof c->name, "ocl_reduce %s %s%s%s%s%s", info.backend_name, path_name,
-           as_op ? " user operator" : "", s->app ? " (app's queue)" : "", policy ? " " : "",
-           policy ? policy : "");
+  snprintf(c->name, sizeof c->name, "ocl_reduce %s %s%s%s%s%s%s", info.backend_name, path_name,
+           as_op ? " user operator" : "", s->app ? " (app's queue)" : "",
+           from_host ? " from host memory" : "", policy ? " " : "", policy ? policy : "");
   return OCL_REDUCE_OK;
 }
 

@@ -10,10 +10,12 @@
 #include <string.h>
 
 #include "backends/device_pick.h"
+#include "core/host_plan.h"
 #include "core/program.h"
-#include "support/fixture.h"
+#include "core/run.h"
 #include "core/user_operator.h"
 #include "support/custom_ops.h"
+#include "support/fixture.h"
 #include "support/ordered_ops.h"
 #include "support/structured.h"
 #include "support/synthetic.h"
@@ -1002,6 +1004,58 @@ static void test_plans_describe_themselves_in_policy_syntax(void **state) {
   assert_memory_equal(&p, &sum.policy, sizeof p);
 }
 
+/* The host plan: on CPU devices only, for whole arrays of built-in operators up to the crossover
+ * (scalar operators' and state operators'), whatever the target's path and forced launch fields,
+ * unless host=off; and for every operator and type, one that the calling thread has a kernel
+ * for, compiled with the same block (src/host/host_kernel.inc). */
+static void test_host_plan_has_a_host_kernel_on_every_cpu_target(void **state) {
+  (void)state;
+  orx_caps devices[8];
+  const size_t device_count = synthetic_devices(devices);
+  static const ocl_reduce_path paths[] = {OCL_REDUCE_PATH_AUTO, OCL_REDUCE_PATH_LOCAL};
+  static const char *const forced[] = {"", "wg=64,vec=2,unroll=3,keys=2,stream=strided,groups=5",
+                                       "host=device", "host=off"};
+  int checked = 0;
+  for (size_t dev = 0; dev < device_count; dev++) {
+    const int cpu = devices[dev].type == OCL_REDUCE_DEVICE_CPU;
+    for (size_t p = 0; p < 2; p++) {
+      for (size_t f = 0; f < 4; f++) {
+        const int takes = cpu && strcmp(forced[f], "host=off") != 0;
+        orx_target t = test_target(&devices[dev], paths[p]);
+        assert_int_equal(orx_parse_policy_override(forced[f], &t.forced), OCL_REDUCE_OK);
+        for (int op = 0; op < OCL_REDUCE_BUILTIN_OPS; op++) {
+          for (int type = 0; type < OCL_REDUCE_TYPE_COUNT; type++) {
+            if (!ocl_reduce_result_size(OCL_REDUCE_BUILTIN_OP(op), (ocl_reduce_type)type))
+              continue;
+            orx_request r = orx_reduce_request((orx_op_id)op, (ocl_reduce_type)type);
+            const size_t last =
+                (op <= ORX_OP_XOR ? ORX_HOST_PLAN_MAX_BYTES : ORX_HOST_PLAN_MAX_STATE_BYTES) /
+                ocl_reduce_type_size(r.type);
+            assert_int_equal(orx_plan_takes_host(&t, &r, last), takes);
+            assert_false(orx_plan_takes_host(&t, &r, last + 1));
+            assert_false(orx_plan_takes_host(&t, &r, 0));
+            if (!takes)
+              continue;
+            r.host = 1;
+            orx_plan plan;
+            orx_plan_make(&t, &r, &plan);
+            if (!orx_host_can_run(&plan))
+              fail_msg("%s on %s, %s: no host kernel has the host plan's defines",
+                       ocl_reduce_op_name(OCL_REDUCE_BUILTIN_OP(op)),
+                       ocl_reduce_type_name((ocl_reduce_type)type), devices[dev].device_name);
+            checked++;
+            /* States for a later merge keep the device's plans. */
+            r.host = 0;
+            r.stage = ORX_STAGE_PARTIAL;
+            assert_false(orx_plan_takes_host(&t, &r, 1000));
+          }
+        }
+      }
+    }
+  }
+  assert_true(checked > 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_define_a_plan_emits_is_in_the_contract_with_a_default),
@@ -1023,6 +1077,7 @@ int main(void) {
       cmocka_unit_test(test_keys_register_caps_and_waits),
       cmocka_unit_test(test_device_selector),
       cmocka_unit_test(test_identities_and_compute_types),
+      cmocka_unit_test(test_host_plan_has_a_host_kernel_on_every_cpu_target),
   };
   return TEST_RUN(tests, NULL, NULL);
 }

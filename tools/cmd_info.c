@@ -76,23 +76,24 @@ typedef struct device_report {
 static void examine(ocl_reduce_context *ctx, device_report *r) {
   static const struct {
     ocl_reduce_op op;
-    size_t segment_length;
+    size_t count, segment_length;
     const char *what;
-  } shown[] = {{OCL_REDUCE_SUM, 0, "sum"},
-               {OCL_REDUCE_MIN, 0, "min"},
-               {OCL_REDUCE_SUM, 32, "sums of 32"},
-               {OCL_REDUCE_SUM, 4096, "sums of 4096"}};
+  } shown[] = {{OCL_REDUCE_SUM, 1 << 24, 0, "sum"},
+               {OCL_REDUCE_MIN, 1 << 24, 0, "min"},
+               {OCL_REDUCE_SUM, 1 << 16, 0, "sum of 2^16"}, /* CPU devices: the host plan */
+               {OCL_REDUCE_SUM, 1 << 24, 32, "sums of 32"},
+               {OCL_REDUCE_SUM, 1 << 24, 4096, "sums of 4096"}};
   for (int t = 0; t < OCL_REDUCE_TYPE_COUNT; t++) {
     for (size_t k = 0; k < sizeof shown / sizeof shown[0]; k++) {
       const ocl_reduce_type type = (ocl_reduce_type)t;
-      /* Segments for f32 only: the other types plan them alike. */
-      if (shown[k].segment_length && type != OCL_REDUCE_F32)
+      /* Segments and small arrays for f32 only: the other types plan them alike. */
+      if ((shown[k].segment_length || shown[k].count < (1 << 24)) && type != OCL_REDUCE_F32)
         continue;
       snprintf(r->plan_names[r->plan_count], sizeof r->plan_names[0], "%s %s",
                ocl_reduce_type_name(type), shown[k].what);
       char *plan = r->plans[r->plan_count];
-      const ocl_reduce_status s = ocl_reduce_describe_plan(
-          ctx, shown[k].op, type, (size_t)1 << 24, shown[k].segment_length, plan, 1024);
+      const ocl_reduce_status s = ocl_reduce_describe_plan(ctx, shown[k].op, type, shown[k].count,
+                                                           shown[k].segment_length, plan, 1024);
       if (s != OCL_REDUCE_OK)
         snprintf(plan, 1024, "%s", ocl_reduce_status_name(s));
       r->plan_count++;

@@ -334,8 +334,11 @@ ORX_INLINE_ALWAYS TV orx_rp_chain_admit(orx_rp_chain *l, TV v) {
 ORX_INLINE_ALWAYS void orx_rp_chain_absorb(orx_rp_chain *l, TV x, ulong first) {
   (void)first;
   TV rest;
-  if (!orx_rp_scaled_fits(x, l->scale, &rest))
-    orx_rp_scaled_fits(orx_rp_chain_admit(l, x), l->scale, &rest);
+  if (!orx_rp_scaled_fits(x, l->scale, &rest)) {
+    /* Admitted first: it may raise the scale (a C compiler may read arguments in any order). */
+    const TV admitted = orx_rp_chain_admit(l, x);
+    orx_rp_scaled_fits(admitted, l->scale, &rest);
+  }
 #pragma unroll
   for (int j = 0; j < ORX_RP_K; j++)
     rest = orx_rp_fold_v(&l->acc[j], rest, j);

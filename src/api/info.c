@@ -8,6 +8,8 @@
 #include "core/context.h"
 #include "core/io.h"
 #include "core/launch.h"
+#include "core/run.h"
+#include "core/util.h"
 
 int ocl_reduce_version(void) { return OCL_REDUCE_VERSION; }
 
@@ -157,8 +159,14 @@ ocl_reduce_status ocl_reduce_describe_plan(ocl_reduce_context *ctx, ocl_reduce_o
     request.shape.elements = (uint64_t)request.shape.count * segment_length;
     request.shape.elem = call.elem;
   }
+  request.host = orx_plan_takes_host(&ctx->target, &request, count);
   orx_plan plan;
   orx_plan_make(&ctx->target, &request, &plan);
   orx_plan_describe(&plan, count, segment_length, text, capacity);
+  if (plan.host)
+    orx_append(text, capacity, "; from host memory: %s",
+               ctx->target.forced.host == ORX_HOST_DEVICE ? "the device runs it (host=device)"
+               : orx_host_can_run(&plan)                  ? "the calling thread runs it"
+                                         : "the device runs it (no host kernel for its text)");
   return OCL_REDUCE_OK;
 }

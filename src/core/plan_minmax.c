@@ -3,6 +3,7 @@
  * keys of the elements' bits (lib/orx_keys.cl), and through CUDA the register cap that keeps
  * every group of the whole-array launch resident. Each choice next to its measurement.
  * ============================================================================================== */
+#include "core/host_plan.h"
 #include "core/ids.h"
 #include "core/planner.h"
 
@@ -15,6 +16,8 @@
 int orx_plan_float_keys(const orx_target *target, const orx_plan *plan) {
   if (!orx_type_is_float(plan->type) || (plan->op.id != ORX_OP_MIN && plan->op.id != ORX_OP_MAX))
     return 0;
+  if (plan->host)
+    return ORX_HOST_PLAN_FLOAT_KEYS;
   if (target->forced.float_keys >= 0)
     return target->forced.float_keys;
   if (target->caps->type == OCL_REDUCE_DEVICE_CPU)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/planner.h"
+#include "core/util.h"
 
 static const struct {
   const char *name;
@@ -29,13 +30,6 @@ const char *orx_seg_mode_name(orx_seg_mode mode) {
 #define ORX_MR_VECTOR_SLOTS 8u
 #define ORX_MR_ELEMENT_SLOTS 16u
 
-static unsigned ceil_pow2(uint64_t x) {
-  unsigned p = 1;
-  while (p < x && p < (1u << 30))
-    p *= 2;
-  return p;
-}
-
 /* Loads a segment of `average` elements takes (masked: at most). */
 static uint64_t mr_loads(const orx_policy *policy, uint64_t average, int load) {
   const uint64_t vec = policy->vec;
@@ -56,7 +50,7 @@ static void mr_shape(const orx_policy *policy, uint64_t average, int aligned, or
               : average >= 2 * vec     ? ORX_SEG_MASKED
                                        : ORX_SEG_ELEMENTS;
   const uint64_t loads = mr_loads(policy, average, out->load);
-  unsigned width = ceil_pow2(loads ? loads : 1);
+  unsigned width = orx_ceil_pow2(loads ? loads : 1);
   /* Segments shorter than two vectors that are not whole vectors: a lane per segment (CUB's
    * small-segment agent), whose element loads from neighbouring lanes still share cache lines,
    * rather than a lane group per segment with lanes idle (3 elements on 4 lanes) and shuffles.

@@ -213,13 +213,6 @@ static void operator_defines(const orx_target *target, orx_plan *plan) {
   }
 }
 
-static unsigned ceil_pow2_small(unsigned x) {
-  unsigned q = 1;
-  while (q < x)
-    q *= 2;
-  return q;
-}
-
 /* Scalar operators compute integers on their unsigned bits where ORX_OPF_UNSIGNED says so;
  * state operators take the elements as they are. */
 static ocl_reduce_type compute_type(const orx_request *request) {
@@ -241,9 +234,15 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
   case ORX_ENTRY_REDUCE:
     plan->kernel = ORX_KERNEL_REDUCE_ALL;
     plan->type = compute_type(request);
-    orx_target_policy(target, elem, &plan->policy);
-    fit_policy(target, request->entry, 1, &plan->policy);
-    if (state) {
+    /* The host plan is the same on every device, whatever the target's policy (plan_host.c). */
+    plan->host = request->host;
+    if (request->host)
+      orx_host_policy(elem, &plan->policy);
+    else
+      orx_target_policy(target, elem, &plan->policy);
+    if (!request->host)
+      fit_policy(target, request->entry, 1, &plan->policy);
+    if (state && !request->host) {
       orx_fit_state(target, &request->op, request->stage, 1, &plan->policy);
       orx_plan_state_groups(target, &request->op, elem, request->stage, &plan->policy);
     }
@@ -305,7 +304,7 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
     /* Signed integer types stay signed (MIN and MAX need it); SUM and PROD wrap in the kernels'
      * unsigned arithmetic anyway. The multireduction takes the operators rounded up to a power of
      * two. */
-    const unsigned q = ceil_pow2_small(request->op_count);
+    const unsigned q = orx_ceil_pow2(request->op_count);
     plan->kernel = ORX_KERNEL_REDUCE_MULTI;
     plan->type = request->type;
     plan->slots = request->op_count;

@@ -131,8 +131,15 @@ typedef struct orx_policy_override {
   int float_keys;     /* -1, or 0, 1 or 2: float MIN and MAX as integer keys (ORX_FLOAT_KEYS) */
   unsigned min_groups; /* whole-array kernels through CUDA: groups per SM that must fit at once */
   unsigned part_kib;   /* groups of devices: the least part worth a device, in KiB */
+  int host;            /* -1 (ORX_HOST_THREAD) or an ORX_HOST_ value: who runs host plans */
 } orx_policy_override;
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out);
+/* OCL_REDUCE_POLICY's host=thread|device|off: host plans (plan_host.c) run on the calling thread
+ * (the default), on the device (the same bits), or are not made (the device's own plans at every
+ * size: what the test suites of the device's kernels take). */
+#define ORX_HOST_THREAD 1
+#define ORX_HOST_DEVICE 0
+#define ORX_HOST_OFF 2
 
 /* ---- Requests and plans ------------------------------------------------------------------ */
 
@@ -198,6 +205,7 @@ typedef struct orx_request {
   orx_seg_shape shape;      /* SEGMENTS */
   orx_win_shape windows;    /* WINDOWS */
   orx_stage stage;          /* REDUCE */
+  int host;                 /* REDUCE: the host plan (orx_plan_takes_host) */
 } orx_request;
 /* The request of a whole-array reduction with a built-in operator (the other entries start from
  * it), and with a user operator (type: its elements, ORX_CUSTOM or a scalar type). */
@@ -227,6 +235,7 @@ typedef struct orx_plan {
   unsigned element_bytes; /* what the kernel reads per element (FINAL stages: states) */
   size_t partials_bytes; /* scratch: one state per group and slot */
   int64_t defines[ORX_DEFINE_COUNT]; /* the generated block (program.c writes it) */
+  int host;                          /* the host plan (core/host_plan.h) */
 } orx_plan;
 
 /* How the host waits for a result (context creation): 1 to flush and poll the native event, 0 to
@@ -238,6 +247,11 @@ int orx_plan_wait_polls(const orx_caps *caps, const orx_policy_override *forced)
 ocl_reduce_status orx_plan_path(const orx_caps *caps, ocl_reduce_path path,
                                 ocl_reduce_subgroup_impl impl, ocl_reduce_path *path_out,
                                 ocl_reduce_subgroup_impl *impl_out, const char **why);
+/* plan_host.c: whether a whole-array request of `count` elements from host memory takes the host
+ * plan (core/host_plan.h): on CPU devices, built-in operators, up to the operator's crossover,
+ * unless OCL_REDUCE_POLICY says host=off. Its policy, the same on every device. */
+int orx_plan_takes_host(const orx_target *target, const orx_request *request, size_t count);
+void orx_host_policy(size_t elem, orx_policy *out);
 /* The plan for a request. */
 void orx_plan_make(const orx_target *target, const orx_request *request, orx_plan *plan);
 /* Bytes per element the plan's kernel reads. */

@@ -1,8 +1,8 @@
 /* =================================================================================================
  * policy_override.c: OCL_REDUCE_POLICY, the planner's fields forced by name for tests and tuning
  * ("wg=64,vec=4,unroll=2,chains=1,prefetch=1,groups=32,stream=strided,finish=group,seg=mr,
- * slots=8,width=4,win=blocks,wait=poll,keys=1,min_groups=8,part_kib=64"). The names of streams,
- * segment strategies and window algorithms are the contract's and the planner's own lists.
+ * slots=8,width=4,win=blocks,wait=poll,keys=1,min_groups=8,part_kib=64,host=off"). The names of
+ * streams, segment strategies and window algorithms are the contract's and the planner's own lists.
  * ============================================================================================== */
 #include <stdlib.h>
 #include <string.h>
@@ -23,9 +23,15 @@ static int seg_mode_named(const char *name, int *mode) {
 
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out) {
   /* Zero and -1: the planner's own choice. */
-  orx_policy_override o = {.prefetch = -1, .stream = -1, .finish_serial = -1,
-                           .finish_launch = -1, .seg_mode = -1, .win_algo = -1,
-                           .wait_polls = -1, .float_keys = -1};
+  orx_policy_override o = {.prefetch = -1,
+                           .stream = -1,
+                           .finish_serial = -1,
+                           .finish_launch = -1,
+                           .seg_mode = -1,
+                           .win_algo = -1,
+                           .wait_polls = -1,
+                           .float_keys = -1,
+                           .host = -1};
   char list[256];
   orx_strlcpy(list, text ? text : "", sizeof list);
   for (char *save = NULL, *item = strtok_r(list, ",", &save); item;
@@ -75,6 +81,12 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
       o.min_groups = (unsigned)number;
     else if (strcmp(key, "part_kib") == 0 && numeric)
       o.part_kib = (unsigned)number;
+    else if (strcmp(key, "host") == 0 && !strcmp(value, "thread"))
+      o.host = ORX_HOST_THREAD;
+    else if (strcmp(key, "host") == 0 && !strcmp(value, "device"))
+      o.host = ORX_HOST_DEVICE;
+    else if (strcmp(key, "host") == 0 && !strcmp(value, "off"))
+      o.host = ORX_HOST_OFF;
     else
       return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
                       "OCL_REDUCE_POLICY: bad entry '%s=%s' (keys: wg=<power of two>, "
@@ -84,7 +96,7 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
                       "seg=lane|mr|group|launch|staged, slots=<1..32, power of two>, "
                       "width=<1..32, power of two>, "
                       "win=direct|shuffle|mr|blocks|long, wait=block|poll, keys=0|1|2, "
-                      "min_groups=<1..32>, part_kib=<1..65536>)",
+                      "min_groups=<1..32>, part_kib=<1..65536>, host=thread|device|off)",
                       key, value);
   }
   *out = o;

@@ -19,6 +19,13 @@ ocl_reduce_status orx_run_reduce(ocl_reduce_context *ctx, const orx_request *req
                                  const orx_io *in, size_t count, uint64_t first,
                                  const orx_io *out);
 
+/* host_run.c: whether the calling thread can run a plan (a host plan with its host kernel), and
+ * running it over count elements of host memory `in` (element 0 has index `first`) into the plan's
+ * result_bytes at `out`. 0: it did not (a misaligned array), and the device must. */
+int orx_host_can_run(const orx_plan *plan);
+int orx_host_run(ocl_reduce_context *ctx, const orx_plan *plan, const void *in, size_t count,
+                 uint64_t first, void *out);
+
 /* A checked whole-array call of any stage: count == 0 gives a scalar built-in operator's identity
  * (the contract's bits); everything else runs (a state operator's kernel gives its identity). */
 ocl_reduce_status orx_run_call(ocl_reduce_context *ctx, const orx_op_call *call, orx_stage stage,

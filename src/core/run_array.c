@@ -13,6 +13,16 @@ ocl_reduce_status orx_run_reduce(ocl_reduce_context *ctx, const orx_request *req
                                  const orx_io *in, size_t count, uint64_t first,
                                  const orx_io *out) {
   orx_call_begin(ctx);
+  /* Small host arrays on CPU devices: the host plan, on the calling thread where it can. */
+  orx_request planned = *request;
+  planned.host = !in->mem && orx_plan_takes_host(&ctx->target, request, count);
+  if (planned.host && out->host_out && ctx->target.forced.host != ORX_HOST_DEVICE) {
+    orx_plan plan;
+    orx_plan_make(&ctx->target, &planned, &plan);
+    if (orx_host_run(ctx, &plan, in->host, count, first, out->host_out))
+      return OCL_REDUCE_OK;
+  }
+  request = &planned;
   orx_prepared k;
   ORX_FORWARD(orx_prepare(ctx, request, &k));
   /* A buffer receives the result directly; host memory through the result slot. */

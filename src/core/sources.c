@@ -53,6 +53,8 @@ static ocl_reduce_status read_file(ocl_reduce_context *ctx, const char *dir, con
   return OCL_REDUCE_OK;
 }
 
+int orx_sources_embedded(void) { return orx_env("OCL_REDUCE_KERNEL_DIR") == NULL; }
+
 ocl_reduce_status orx_source_get(ocl_reduce_context *ctx, const char *name, orx_source *out,
                                  char **holder) {
   *holder = NULL;

@@ -27,6 +27,9 @@ extern const size_t orx_embedded_source_count;
  * is set (read on each call; the text is then owned by *holder, freed with free()). */
 ocl_reduce_status orx_source_get(ocl_reduce_context *ctx, const char *name, orx_source *out,
                                  char **holder);
+/* Whether sources are the embedded copies now (OCL_REDUCE_KERNEL_DIR unset): the texts that the
+ * host kernels were compiled from (core/host_kernels.h). */
+int orx_sources_embedded(void);
 
 /* `text` (named `name` in #line markers) with every line `#include "<source>"` replaced by that
  * source, expanded the same way; a source already expanded is left out the second time, except a

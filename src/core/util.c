@@ -48,6 +48,13 @@ const char *orx_env(const char *name) {
   return (value && *value) ? value : NULL;
 }
 
+unsigned orx_ceil_pow2(uint64_t x) {
+  unsigned p = 1;
+  while (p < x && p < (1u << 30))
+    p *= 2;
+  return p;
+}
+
 uint64_t orx_hash(uint64_t hash, const void *bytes, size_t size) {
   /* Eight bytes at a time: program keys are hashed on every call, and byte by byte took 0.3 us
    * for a 184-byte key. */

@@ -26,6 +26,8 @@ void orx_strlcpy(char *dst, const char *src, size_t size);
 void orx_append(char *buf, size_t size, const char *fmt, ...) ORX_PRINTF(3, 4);
 /* The environment variable's value; NULL when it is unset or empty. */
 const char *orx_env(const char *name);
+/* The least power of two >= x, at most 2^30. */
+unsigned orx_ceil_pow2(uint64_t x);
 
 /* A 64-bit hash of bytes (FNV-1a's steps on 8-byte words), continuing from `hash` (start with
  * ORX_HASH_SEED). For keys that are also compared whole, not for anything adversarial. */

@@ -11,11 +11,13 @@ ocl_reduce_context *test_ctx;
 
 ocl_reduce_context *test_context_with_policy(const char *policy) {
   static int printed = 0;
-  /* The environment's policy (the test registration's) plus the caller's fields. */
+  /* No host plans (the suites test the device's kernels; test_host_path asks for them), then the
+   * environment's policy (the test registration's), then the caller's fields. */
   const char *base = getenv("OCL_REDUCE_POLICY");
   char saved[256], merged[512];
   snprintf(saved, sizeof saved, "%s", base ? base : "");
-  snprintf(merged, sizeof merged, "%s%s%s", saved, saved[0] && policy[0] ? "," : "", policy);
+  snprintf(merged, sizeof merged, "host=off%s%s%s%s", saved[0] ? "," : "", saved,
+           policy[0] ? "," : "", policy);
   setenv("OCL_REDUCE_POLICY", merged, 1);
   ocl_reduce_context *ctx = NULL;
   ocl_reduce_status s = ocl_reduce_context_create(NULL, &ctx);

@@ -27,7 +27,9 @@ int test_setup(void **state);
 int test_teardown(void **state);
 
 /* A context on the environment's device and path (OCL_REDUCE_DEVICE, _PATH, _SUBGROUP, _POLICY),
- * with `policy` fields (OCL_REDUCE_POLICY syntax, may be "") added to the environment's; prints
+ * with `policy` fields (OCL_REDUCE_POLICY syntax, may be "") added to the environment's, after
+ * host=off: the suites test the device's kernels, not the calling thread's host plans (unless
+ * `policy` names host=thread or host=device, as test_host_path does); prints
  * what it runs on, once per program. NULL, with the error printed, when creation fails. */
 ocl_reduce_context *test_context_with_policy(const char *policy);
 ocl_reduce_context *test_context_create(void);

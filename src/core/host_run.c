@@ -1,0 +1,62 @@
+/* =================================================================================================
+ * host_run.c: the host path (run.h): a request planned with the host plan (plan_host.c) runs on
+ * the calling thread, through the host kernel compiled from the same reduce_all.cl with the same
+ * defines (core/host_kernels.h). It runs only when the planner's block is the host kernel's
+ * define for define; otherwise the device runs the plan, which gives the same bits, only later.
+ * ============================================================================================== */
+#include <stdalign.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/context.h"
+#include "core/host_kernels.h"
+#include "core/memory.h"
+#include "core/run.h"
+#include "core/sources.h"
+
+/* Whether the host kernel was compiled with the plan's block. */
+static int same_defines(const orx_host_kernel *k, const orx_plan *plan) {
+  int64_t expected[ORX_DEFINE_COUNT];
+  for (int d = 0; d < ORX_DEFINE_COUNT; d++)
+    expected[d] = ORX_DEFINE_UNSET;
+  for (unsigned i = 0; i < k->define_count; i++)
+    expected[k->defines[i].define] = k->defines[i].value;
+  return memcmp(expected, plan->defines, sizeof expected) == 0;
+}
+
+/* The plan's host kernel, if it has one and the device would run the same text: not while the
+ * kernels are read from OCL_REDUCE_KERNEL_DIR. */
+static const orx_host_kernel *kernel_for(const orx_plan *plan) {
+  if (!plan->host || plan->kernel != ORX_KERNEL_REDUCE_ALL || !orx_sources_embedded())
+    return NULL;
+  const orx_host_kernel *k = orx_host_kernel_of(plan->op.id, plan->type);
+  return k && same_defines(k, plan) ? k : NULL;
+}
+
+int orx_host_can_run(const orx_plan *plan) { return kernel_for(plan) != NULL; }
+
+static uint64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+int orx_host_run(ocl_reduce_context *ctx, const orx_plan *plan, const void *in, size_t count,
+                 uint64_t first, void *out) {
+  const orx_host_kernel *k = kernel_for(plan);
+  const size_t elem = orx_plan_element_bytes(plan);
+  /* The kernel reads elements as their type: a misaligned array goes through the device's
+   * staging copy instead. */
+  if (!k || (uintptr_t)in % elem != 0 || plan->op.result_bytes > ORX_RESULT_SLOT_BYTES)
+    return 0;
+  alignas(16) unsigned char result[ORX_RESULT_SLOT_BYTES];
+  const uint64_t start = ctx->profiling ? now_ns() : 0;
+  k->reduce(in, count, first, result);
+  if (ctx->profiling) {
+    ctx->last_kernel_ns = now_ns() - start;
+    ctx->has_kernel_time = 1;
+  }
+  memcpy(out, result, plan->op.result_bytes);
+  return 1;
+}

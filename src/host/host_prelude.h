@@ -1,0 +1,121 @@
+/* =================================================================================================
+ * host_prelude.h: maps the OpenCL C that the kernels in cl/ use onto C11 with GCC's builtins, so
+ * that the library's own compiler builds the same kernel texts for the calling thread (the host
+ * path, host_run.c), as lib/orx_cuda_prelude.cl does for NVRTC. The host runs a kernel as one
+ * work-group of one work-item (ORX_WG_SIZE 1): barriers and fences have nothing to wait for, local
+ * memory is the function's own, and every work-item function names work-item 0 of 1. Vectors are
+ * structs (ORX_NATIVE_VECTORS 0, ORX_VEC <= 4, 16-byte loads), as for CUDA.
+ *
+ * It comes after the generated defines and the contract, before the kernel file
+ * (host_kernel.inc). The defines' block is the host plan's (core/host_plan.h).
+ * ============================================================================================== */
+#ifndef ORX_HOST_PRELUDE_H
+#define ORX_HOST_PRELUDE_H
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "orx_contract.h"
+
+#if ORX_WG_SIZE != 1
+#error "the host runs one work-group of one work-item"
+#endif
+
+#define ORX_NATIVE_VECTORS 0
+#define ORX_INLINE static inline
+#define ORX_INLINE_ALWAYS static inline __attribute__((always_inline))
+#define ORX_LOCAL_PTR
+#define ORX_GLOBAL_PTR
+#define ORX_RESTRICT restrict
+#define ORX_KERNEL_ATTR
+
+/* A kernel is its file's own function (every host kernel defines one of the same name). */
+#define __kernel static
+#define __global
+#define __local
+
+typedef unsigned char uchar;
+typedef unsigned short ushort;
+typedef unsigned int uint;
+typedef unsigned long ulong;
+_Static_assert(sizeof(long) == 8, "OpenCL's long is 64 bits: the host path needs an LP64 host");
+
+/* Work-item functions: work-item 0 of one work-group of one. */
+#define get_local_id(d) ((size_t)0)
+#define get_group_id(d) ((size_t)0)
+#define get_local_size(d) ((size_t)1)
+#define get_num_groups(d) ((size_t)1)
+#define get_global_id(d) ((size_t)0)
+#define get_global_size(d) ((size_t)1)
+
+/* Synchronisation: nothing else runs. */
+#define CLK_LOCAL_MEM_FENCE 1
+#define CLK_GLOBAL_MEM_FENCE 2
+#define barrier(flags) ((void)0)
+#define mem_fence(flags) ((void)0)
+#define atomic_inc(p) ((*(p))++)
+
+/* Leading zero bits and set bits of a 32-bit word (clz(0) is 32, as in OpenCL C). */
+ORX_INLINE uint clz(uint x) { return x ? (uint)__builtin_clz(x) : 32u; }
+ORX_INLINE uint popcount(uint x) { return (uint)__builtin_popcount(x); }
+
+/* Conversion to a 64-bit integer, rounding to nearest even (the default rounding mode). */
+ORX_INLINE long convert_long_rte(float x) { return (long)llrintf(x); }
+
+/* Reinterpretation (as_type), by the argument's type as OpenCL C overloads it. */
+ORX_INLINE uint orx_host_float_bits(float x) {
+  uint u;
+  memcpy(&u, &x, sizeof u);
+  return u;
+}
+ORX_INLINE float orx_host_bits_float(uint x) {
+  float f;
+  memcpy(&f, &x, sizeof f);
+  return f;
+}
+ORX_INLINE ulong orx_host_double_bits(double x) {
+  ulong u;
+  memcpy(&u, &x, sizeof u);
+  return u;
+}
+ORX_INLINE double orx_host_bits_double(ulong x) {
+  double f;
+  memcpy(&f, &x, sizeof f);
+  return f;
+}
+#define as_uint(x) _Generic((x), float: orx_host_float_bits((float)(x)), default: (uint)(x))
+#define as_int(x) ((int)as_uint(x))
+#define as_float(x) orx_host_bits_float((uint)(x))
+#define as_ulong(x) _Generic((x), double: orx_host_double_bits((double)(x)), default: (ulong)(x))
+#define as_long(x) ((long)as_ulong(x))
+#define as_double(x) orx_host_bits_double((ulong)(x))
+
+/* The vector types, as structs of their components: 16-byte loads of every element type. */
+#define ORX_HOST_VECTOR2(V, S)                                                                     \
+  typedef struct V {                                                                               \
+    S x, y;                                                                                        \
+  } V;
+#define ORX_HOST_VECTOR4(V, S)                                                                     \
+  typedef struct V {                                                                               \
+    S x, y, z, w;                                                                                  \
+  } V;
+ORX_HOST_VECTOR2(float2, float)
+ORX_HOST_VECTOR2(int2, int)
+ORX_HOST_VECTOR2(uint2, uint)
+ORX_HOST_VECTOR2(double2, double)
+ORX_HOST_VECTOR2(long2, long)
+ORX_HOST_VECTOR2(ulong2, ulong)
+ORX_HOST_VECTOR4(float4, float)
+ORX_HOST_VECTOR4(int4, int)
+ORX_HOST_VECTOR4(uint4, uint)
+
+/* vstoreN(v, i, p) and vloadN(i, p); the kernels load only their vector type TV. */
+#define vstore2(v, i, p) ((p)[2 * (i)] = (v).x, (p)[2 * (i) + 1] = (v).y)
+#define vstore4(v, i, p)                                                                           \
+  ((p)[4 * (i)] = (v).x, (p)[4 * (i) + 1] = (v).y, (p)[4 * (i) + 2] = (v).z,                       \
+   (p)[4 * (i) + 3] = (v).w)
+#define vload2(i, p) ((TV){(p)[2 * (i)], (p)[2 * (i) + 1]})
+#define vload4(i, p) ((TV){(p)[4 * (i)], (p)[4 * (i) + 1], (p)[4 * (i) + 2], (p)[4 * (i) + 3]})
+
+#endif /* ORX_HOST_PRELUDE_H */

@@ -1,0 +1,280 @@
+/* =================================================================================================
+ * test_host_path.c: the host path of CPU devices (src/core/host_run.c). Small arrays of host memory
+ * reduce on the calling thread with the host plan, and the device runs the same plan under
+ * OCL_REDUCE_POLICY=host=device: every built-in operator on every type it takes must give the same
+ * bits both ways (sizes around the vector, chain and crossover boundaries; random data and the
+ * special values), match the host references, and in cross-device mode give the definition's
+ * bits. The calling thread ran a call exactly when the call copied nothing to the device
+ * (ocl_reduce_context_info.bytes_to_device): arrays past the crossover, misaligned arrays and GPUs
+ * copy. describe_plan says which plan runs where.
+ * ============================================================================================== */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/fixture.h"
+#include "support/repro_reference.h"
+
+/* The host plan's crossovers (src/core/host_plan.h): arrays of at most this many bytes, with a
+ * scalar operator and with a state operator. */
+#define HOST_MAX_BYTES ((size_t)64 << 20)
+#define HOST_MAX_STATE_BYTES ((size_t)1 << 20)
+
+/* The calling thread runs host plans on host_ctx, the device on device_ctx; and in cross-device
+ * mode. */
+static ocl_reduce_context *host_ctx, *device_ctx, *cross_ctx, *cross_device_ctx;
+static int is_cpu, has_fp64;
+
+static int setup(void **state) {
+  if (test_setup(state) || !(host_ctx = test_context_with_policy("host=thread")) ||
+      !(device_ctx = test_context_with_policy("host=device")))
+    return -1;
+  setenv("OCL_REDUCE_DETERMINISM", "cross_device", 1);
+  cross_ctx = test_context_with_policy("host=thread");
+  cross_device_ctx = test_context_with_policy("host=device");
+  unsetenv("OCL_REDUCE_DETERMINISM");
+  if (!cross_ctx || !cross_device_ctx)
+    return -1;
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
+  if (ocl_reduce_context_query(host_ctx, &info) != OCL_REDUCE_OK)
+    return -1;
+  is_cpu = info.device_type == OCL_REDUCE_DEVICE_CPU;
+  has_fp64 = info.has_fp64;
+  return 0;
+}
+
+static int teardown(void **state) {
+  ocl_reduce_context_destroy(host_ctx);
+  ocl_reduce_context_destroy(device_ctx);
+  ocl_reduce_context_destroy(cross_ctx);
+  ocl_reduce_context_destroy(cross_device_ctx);
+  return test_teardown(state);
+}
+
+static uint64_t bytes_to_device(ocl_reduce_context *ctx) {
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
+  assert_int_equal(ocl_reduce_context_query(ctx, &info), OCL_REDUCE_OK);
+  return info.bytes_to_device;
+}
+
+/* Reduces n elements at data on ctx into result (64 bytes, prefilled), and returns whether the
+ * calling thread ran it (nothing went to the device). */
+static int reduce_on(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type type,
+                     const void *data, size_t n, unsigned char *result) {
+  memset(result, 0xa5, 64);
+  const uint64_t before = bytes_to_device(ctx);
+  const ocl_reduce_status status = ocl_reduce(ctx, op, type, data, n, result, 64);
+  if (status != OCL_REDUCE_OK)
+    fail_msg("%s on %s, n=%zu: %s", ocl_reduce_op_name(op), ocl_reduce_type_name(type), n,
+             ocl_reduce_last_error(ctx));
+  return bytes_to_device(ctx) == before;
+}
+
+/* Whether two results are the same bits, but for which NaN (the headers promise no NaN's sign or
+ * payload: x86 and the device's compiler may pick either operand's): floats word by word, the
+ * words of the result's own type (MEAN_VAR's are doubles). */
+static int same_result(const unsigned char *a, const unsigned char *b, size_t bytes,
+                       ocl_reduce_op op, ocl_reduce_type type) {
+  const size_t word = type == OCL_REDUCE_F32 && op != OCL_REDUCE_MEAN_VAR ? 4 : 8;
+  for (size_t at = 0; at < bytes; at += word) {
+    if (memcmp(a + at, b + at, word) == 0)
+      continue;
+    float fa = 0, fb = 0;
+    double da = 0, db = 0;
+    if (word == 4) {
+      memcpy(&fa, a + at, 4);
+      memcpy(&fb, b + at, 4);
+    } else {
+      memcpy(&da, a + at, 8);
+      memcpy(&db, b + at, 8);
+    }
+    const int both_nan = word == 4 ? fa != fa && fb != fb : da != da && db != db;
+    if (!both_nan)
+      return 0;
+  }
+  return 1;
+}
+
+/* The same bits from the calling thread and from the device; the calling thread ran it on CPU
+ * devices (where the array is small and aligned), the device elsewhere. */
+static void check_same_bits(ocl_reduce_context *thread_ctx, ocl_reduce_context *dev_ctx,
+                            ocl_reduce_op op, ocl_reduce_type type, const void *data, size_t n,
+                            const char *mode, unsigned char *result) {
+  unsigned char on_device[64];
+  const int host_ran = reduce_on(thread_ctx, op, type, data, n, result);
+  const int device_ran_host = reduce_on(dev_ctx, op, type, data, n, on_device);
+  const size_t bytes = ocl_reduce_result_size(op, type);
+  if (host_ran != is_cpu || device_ran_host)
+    fail_msg("%s on %s, n=%zu: the calling thread ran it %s, with host=device %s",
+             ocl_reduce_op_name(op), ocl_reduce_type_name(type), n, host_ran ? "yes" : "no",
+             device_ran_host ? "yes" : "no");
+  if (!same_result(result, on_device, bytes, op, type)) {
+    char a[64], b[64];
+    test_format((const test_value *)result, type, a, sizeof a);
+    test_format((const test_value *)on_device, type, b, sizeof b);
+    fail_msg("%s on %s, n=%zu, %s data: the calling thread gave %s, the device %s",
+             ocl_reduce_op_name(op), ocl_reduce_type_name(type), n, mode, a, b);
+  }
+}
+
+static const size_t sizes[] = {1,  2,  3,  4,  5,  7,   8,   9,    15,   16,    17,    31,
+                               32, 33, 63, 64, 65, 127, 255, 1000, 4097, 65539, 100003};
+#define SIZES (sizeof sizes / sizeof sizes[0])
+
+/* Every built-in operator on every type it takes, every size, the modes that apply. */
+static void test_same_bits_every_operator(void **state) {
+  (void)state;
+  const size_t max_n = 100003;
+  void *data = malloc(max_n * 8);
+  assert_non_null(data);
+  unsigned char result[64];
+  for (int i = 0; i < OCL_REDUCE_BUILTIN_OPS; i++) {
+    const ocl_reduce_op op = OCL_REDUCE_BUILTIN_OP(i);
+    if (test_light() && op != OCL_REDUCE_SUM && op != OCL_REDUCE_MAX && op != OCL_REDUCE_ARGMIN &&
+        op != OCL_REDUCE_SUM_REPRODUCIBLE)
+      continue;
+    for (int t = 0; t < OCL_REDUCE_TYPE_COUNT; t++) {
+      const ocl_reduce_type type = (ocl_reduce_type)t;
+      if (!ocl_reduce_result_size(op, type) || (type == OCL_REDUCE_F64 && !has_fp64))
+        continue;
+      for (int m = 0; m < MODE_COUNT; m++) {
+        const test_mode mode = (test_mode)m;
+        if (!test_mode_applies(mode, type) || (test_light() && mode != MODE_RANDOM))
+          continue;
+        for (size_t s = 0; s < SIZES; s++) {
+          const size_t n = sizes[s];
+          test_fill(data, n, op, type, mode);
+          check_same_bits(host_ctx, device_ctx, op, type, data, n, test_mode_name(mode), result);
+          /* The scalar operators against the host reference too. */
+          if (i > T_XOR)
+            continue;
+          const test_reference ref = test_reduce_host(data, n, op, type, mode);
+          char why[256];
+          if (!test_matches((const test_value *)result, &ref, op, type, why, sizeof why))
+            fail_msg("%s on %s, n=%zu, %s data: %s", ocl_reduce_op_name(op),
+                     ocl_reduce_type_name(type), n, test_mode_name(mode), why);
+        }
+      }
+    }
+  }
+  free(data);
+}
+
+/* Cross-device mode: SUM on floats is the reproducible sum, the definition's bits both ways. */
+static void test_cross_device_bits(void **state) {
+  (void)state;
+  const size_t max_n = 100003;
+  void *data = malloc(max_n * 8);
+  assert_non_null(data);
+  unsigned char result[64], expected[8];
+  for (int t = OCL_REDUCE_F32; t <= OCL_REDUCE_F64; t++) {
+    const ocl_reduce_type type = (ocl_reduce_type)t;
+    if (type == OCL_REDUCE_F64 && !has_fp64)
+      continue;
+    for (test_mode mode = MODE_RANDOM; mode <= MODE_HUGE; mode++) {
+      for (size_t s = 0; s < SIZES; s++) {
+        const size_t n = sizes[s];
+        test_fill(data, n, OCL_REDUCE_SUM, type, mode);
+        check_same_bits(cross_ctx, cross_device_ctx, OCL_REDUCE_SUM, type, data, n,
+                        test_mode_name(mode), result);
+        test_repro_sum(data, n, type, expected);
+        if (memcmp(result, expected, ocl_reduce_type_size(type)) != 0)
+          fail_msg("cross-device sum on %s, n=%zu, %s data: not the definition's bits",
+                   ocl_reduce_type_name(type), n, test_mode_name(mode));
+      }
+    }
+  }
+  free(data);
+}
+
+/* The crossovers: the last size the calling thread takes and the first it leaves to the device's
+ * own plan, both correct, for a scalar and a state operator; the device also takes misaligned
+ * arrays (through its aligned staging copy), with the host plan's bits. */
+static void test_crossover_and_alignment(void **state) {
+  (void)state;
+  const struct {
+    ocl_reduce_op op;
+    ocl_reduce_type type;
+    size_t last;
+  } cases[] = {{OCL_REDUCE_SUM, OCL_REDUCE_I32, HOST_MAX_BYTES / 4},
+               {OCL_REDUCE_ARGMIN, OCL_REDUCE_I32, HOST_MAX_STATE_BYTES / 4}};
+  unsigned char *bytes = malloc((HOST_MAX_BYTES / 4 + 2) * 4);
+  assert_non_null(bytes);
+  unsigned char result[64];
+  for (size_t c = 0; c < 2; c++) {
+    for (size_t n = cases[c].last; n <= cases[c].last + 1; n++) {
+      test_fill(bytes, n, cases[c].op, cases[c].type, MODE_RANDOM);
+      const int host_ran = reduce_on(host_ctx, cases[c].op, cases[c].type, bytes, n, result);
+      if (host_ran != (is_cpu && n == cases[c].last))
+        fail_msg("%s of %zu elements: the calling thread ran it %s",
+                 ocl_reduce_op_name(cases[c].op), n, host_ran ? "yes" : "no");
+      /* SUM against the exact sum; ARGMIN, on distinct-enough data, against the first minimum. */
+      if (cases[c].op == OCL_REDUCE_SUM) {
+        const test_reference ref =
+            test_reduce_host(bytes, n, cases[c].op, cases[c].type, MODE_RANDOM);
+        char why[256];
+        if (!test_matches((const test_value *)result, &ref, cases[c].op, cases[c].type, why,
+                          sizeof why))
+          fail_msg("i32 sum of %zu elements: %s", n, why);
+      } else {
+        const int32_t *x = (const int32_t *)(void *)bytes;
+        size_t first = 0;
+        for (size_t i = 1; i < n; i++)
+          first = x[i] < x[first] ? i : first;
+        ocl_reduce_arg arg;
+        memcpy(&arg, result, sizeof arg);
+        if (arg.index != first || arg.value.i32 != x[first])
+          fail_msg("i32 argmin of %zu elements: %d at %llu, expected %d at %zu", n, arg.value.i32,
+                   (unsigned long long)arg.index, x[first], first);
+      }
+    }
+  }
+  /* Misaligned for its type, an array goes to the device with the host plan: the same bits. */
+  for (size_t n = 1; n <= 1001; n += 250) {
+    float *misaligned = (float *)(void *)(bytes + 1);
+    test_fill(misaligned, n, OCL_REDUCE_SUM, OCL_REDUCE_F32, MODE_RANDOM);
+    unsigned char on_device[64];
+    if (reduce_on(host_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, misaligned, n, result))
+      fail_msg("f32 sum of %zu misaligned elements: the calling thread ran it", n);
+    reduce_on(device_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, misaligned, n, on_device);
+    if (!same_result(result, on_device, 4, OCL_REDUCE_SUM, OCL_REDUCE_F32))
+      fail_msg("f32 sum of %zu misaligned elements: not the host plan's bits", n);
+  }
+  free(bytes);
+}
+
+/* describe_plan names the host plan where it applies, and only there. */
+static void test_describe_plan(void **state) {
+  (void)state;
+  char text[1024];
+  const size_t counts[] = {1000, HOST_MAX_BYTES / 4, HOST_MAX_BYTES / 4 + 1};
+  for (size_t k = 0; k < 3; k++) {
+    assert_int_equal(ocl_reduce_describe_plan(host_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, counts[k],
+                                              0, text, sizeof text),
+                     OCL_REDUCE_OK);
+    const int says_host = strstr(text, "calling thread") != NULL;
+    if (says_host != (is_cpu && k < 2))
+      fail_msg("describe_plan for %zu f32: \"%s\"", counts[k], text);
+  }
+  assert_int_equal(ocl_reduce_describe_plan(device_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, 1000, 0,
+                                            text, sizeof text),
+                   OCL_REDUCE_OK);
+  if (is_cpu && !strstr(text, "host=device"))
+    fail_msg("describe_plan under host=device: \"%s\"", text);
+  /* test_ctx has host=off (the fixture's): the device's own plan. */
+  assert_int_equal(ocl_reduce_describe_plan(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, 1000, 0, text,
+                                            sizeof text),
+                   OCL_REDUCE_OK);
+  if (strstr(text, "host memory"))
+    fail_msg("describe_plan under host=off: \"%s\"", text);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_same_bits_every_operator),
+      cmocka_unit_test(test_cross_device_bits),
+      cmocka_unit_test(test_crossover_and_alignment),
+      cmocka_unit_test(test_describe_plan),
+  };
+  return TEST_RUN(tests, setup, teardown);
+}
