@@ -311,6 +311,12 @@
 #ifndef ORX_FLOAT_KEYS
 #define ORX_FLOAT_KEYS 0
 #endif
+/* 1: floating-point expressions round as written, no multiply-add fused (OpenCL C fuses by
+ * default): the host plan, whose bits the calling thread computes from the same text (src/host/,
+ * built without contraction). */
+#ifndef ORX_NO_CONTRACT
+#define ORX_NO_CONTRACT 0
+#endif
 
 /* The kernel's accumulator: 0, one value of the compute type, combined with ORX_OP_ID (or the
  * operator slots); 1, the state of a structured operator (ORX_OPF_STATE, or ORX_OP_CUSTOM from
@@ -350,7 +356,8 @@
   X(c, FINISH_SERIAL) X(c, FINISH_LAUNCH) X(c, UNROLL_SLOTS) X(c, MR_Q) X(c, MR_LANES)            \
   X(c, SEG_OFFSETS) X(c, SEG_LOAD) X(c, SEG_BATCH) X(c, SEG_VECTOR_RUNS) X(c, SEG_STAGE)          \
   X(c, MIN_GROUPS_PER_CU) X(c, STATE) X(c, PARTIAL_OUT) X(c, INPUT_STATES) X(c, ORDERED)           \
-  X(c, ELEMENT_BYTES) X(c, WIN_ALGO) X(c, WIN_RUN) X(c, WIN_LOCKSTEP) X(c, FLOAT_KEYS)
+  X(c, ELEMENT_BYTES) X(c, WIN_ALGO) X(c, WIN_RUN) X(c, WIN_LOCKSTEP) X(c, FLOAT_KEYS)           \
+  X(c, NO_CONTRACT)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them.

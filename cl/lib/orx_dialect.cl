@@ -11,6 +11,10 @@
 #ifndef ORX_NATIVE_VECTORS
 #define ORX_NATIVE_VECTORS 1
 #endif
+/* ORX_NO_CONTRACT (the host plan): every expression rounds as written. */
+#if ORX_NATIVE_VECTORS && ORX_NO_CONTRACT
+#pragma OPENCL FP_CONTRACT OFF
+#endif
 /* Qualifies every helper function. */
 #ifndef ORX_INLINE
 #define ORX_INLINE static inline

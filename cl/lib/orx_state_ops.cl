@@ -275,9 +275,6 @@ ORX_INLINE ORX_VALUE_T orx_state_result(orx_state s) {
  * et al. do; in double precision for every type ---------------------------------------------- */
 #if ORX_NATIVE_VECTORS
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-/* Rounded as written, no multiply-add fused (OpenCL C allows it by default): a CPU device then
- * gives the bits the calling thread computes from the same text (src/host/). */
-#pragma OPENCL FP_CONTRACT OFF
 #endif
 typedef struct orx_state {
   ulong count;

@@ -20,14 +20,17 @@
  * vector arithmetic, which the host's structs do not have. */
 #define ORX_HOST_PLAN_FLOAT_KEYS 1
 
-/* Host memory of at most this many bytes takes the host plan on CPU devices. From host memory
- * the device first copies the array into its buffer on one thread, at about the speed at which
- * one thread reduces it with a scalar operator. PoCL 3.1, 2 cores, f32 sum from host memory,
- * end to end (ocl-reduce bench, host/auto): 2^20 86 us on the calling thread against 255 us on
- * the device, 2^22 355 against 1209. Scalar operators take it up to a staging piece; state
- * operators, whose host build is slower (argmin 4.3 GB/s against the device's 7.6 on two cores;
- * 2^20 983 us against 829), up to 1 MiB, where both take about 240 us. */
-#define ORX_HOST_PLAN_MAX_BYTES ((size_t)64 << 20)
-#define ORX_HOST_PLAN_MAX_STATE_BYTES ((size_t)1 << 20)
+/* Host memory of at most this many bytes takes the host plan on CPU devices: scalar operators,
+ * and state operators, whose host build is slower. From host memory the device first copies the
+ * array into its buffer, on one thread. End to end from host memory, the calling thread against
+ * the device's own plan (ocl-reduce bench, host/auto against host/auto@host=off):
+ *   PoCL 5, 16 cores (H200 host): f32 sum 2^20 179 us against 756, 2^22 866 against 2339; f32
+ *   max 2^20 478 against 681 but 2^22 3351 against 2262 (keys per component, 5-8 GB/s); f32
+ *   argmin 2^16 94 us against 162 but 2^18 366 against 234; mean_var 2^16 84 against 189, 2^18
+ *   353 against 304.
+ *   PoCL 3.1, 2 cores: f32 sum 2^20 86 us against 255, 2^22 355 against 1209; f32 argmin 2^20
+ *   983 against 829. */
+#define ORX_HOST_PLAN_MAX_BYTES ((size_t)4 << 20)
+#define ORX_HOST_PLAN_MAX_STATE_BYTES ((size_t)256 << 10)
 
 #endif /* ORX_HOST_PLAN_H */

@@ -185,6 +185,8 @@ static void common_defines(orx_plan *plan) {
   if (p->finish_launch && plan->kernel == ORX_KERNEL_REDUCE_ALL)
     d[ORX_DEFINE_FINISH_LAUNCH] = 1;
   d[ORX_DEFINE_UNROLL_SLOTS] = p->unroll_slots;
+  if (plan->host)
+    d[ORX_DEFINE_NO_CONTRACT] = 1;
 }
 
 /* The kernel's one operator: its id, and whether subgroups reduce it with a built-in. */
