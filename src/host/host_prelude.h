@@ -64,26 +64,16 @@ ORX_INLINE uint popcount(uint x) { return (uint)__builtin_popcount(x); }
 ORX_INLINE long convert_long_rte(float x) { return (long)llrintf(x); }
 
 /* Reinterpretation (as_type), by the argument's type as OpenCL C overloads it. */
-ORX_INLINE uint orx_host_float_bits(float x) {
-  uint u;
-  memcpy(&u, &x, sizeof u);
-  return u;
-}
-ORX_INLINE float orx_host_bits_float(uint x) {
-  float f;
-  memcpy(&f, &x, sizeof f);
-  return f;
-}
-ORX_INLINE ulong orx_host_double_bits(double x) {
-  ulong u;
-  memcpy(&u, &x, sizeof u);
-  return u;
-}
-ORX_INLINE double orx_host_bits_double(ulong x) {
-  double f;
-  memcpy(&f, &x, sizeof f);
-  return f;
-}
+#define ORX_HOST_BITCAST(name, From, To)                                                           \
+  ORX_INLINE To name(From x) {                                                                     \
+    To y;                                                                                          \
+    memcpy(&y, &x, sizeof y);                                                                      \
+    return y;                                                                                      \
+  }
+ORX_HOST_BITCAST(orx_host_float_bits, float, uint)
+ORX_HOST_BITCAST(orx_host_bits_float, uint, float)
+ORX_HOST_BITCAST(orx_host_double_bits, double, ulong)
+ORX_HOST_BITCAST(orx_host_bits_double, ulong, double)
 #define as_uint(x) _Generic((x), float: orx_host_float_bits((float)(x)), default: (uint)(x))
 #define as_int(x) ((int)as_uint(x))
 #define as_float(x) orx_host_bits_float((uint)(x))
