@@ -224,8 +224,8 @@ ocl_reduce_status contender_ocl_reduce(contender *c, const char *spec, char *why
   if (from_host)
     path += 5;
   if (!parse_path(path, &opts)) {
-    snprintf(why, why_size, "unknown path '%s' ([opencl/|cuda/] then auto, local, subgroup, "
-                            "subgroup:khr|intel|ptx|builtin|cuda)", spec);
+    snprintf(why, why_size, "unknown path '%s' ([opencl/|cuda/|app/][host/] then auto, local, "
+                            "subgroup, subgroup:khr|intel|ptx|builtin|cuda)", spec);
     return OCL_REDUCE_ERROR_INVALID_ARGUMENT;
   }
   ocl_state *s = calloc(1, sizeof *s);

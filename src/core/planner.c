@@ -238,15 +238,15 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
     plan->type = compute_type(request);
     /* The host plan is the same on every device, whatever the target's policy (plan_host.c). */
     plan->host = request->host;
-    if (request->host)
+    if (request->host) {
       orx_host_policy(elem, &plan->policy);
-    else
+    } else {
       orx_target_policy(target, elem, &plan->policy);
-    if (!request->host)
       fit_policy(target, request->entry, 1, &plan->policy);
-    if (state && !request->host) {
-      orx_fit_state(target, &request->op, request->stage, 1, &plan->policy);
-      orx_plan_state_groups(target, &request->op, elem, request->stage, &plan->policy);
+      if (state)
+        orx_fit_state(target, &request->op, request->stage, 1, &plan->policy);
+      if (state)
+        orx_plan_state_groups(target, &request->op, elem, request->stage, &plan->policy);
     }
     if (request->op.ordered)
       orx_fit_ordered(target, &request->op,
