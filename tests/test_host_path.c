@@ -195,8 +195,9 @@ static void test_cross_device_bits(void **state) {
 }
 
 /* The crossovers: the last size the calling thread takes and the first it leaves to the device's
- * own plan, both correct, for a scalar and a state operator; the device also takes misaligned
- * arrays (through its aligned staging copy), with the host plan's bits. */
+ * own plan, both correct, for a scalar and a state operator; the device also takes host arrays
+ * into buffers, and misaligned arrays (through its aligned staging copy), with the host plan's
+ * bits. */
 static void test_crossover_and_alignment(void **state) {
   (void)state;
   const struct {
@@ -236,6 +237,22 @@ static void test_crossover_and_alignment(void **state) {
       }
     }
   }
+  /* Into a buffer, host memory goes to the device with the host plan: the same bits. */
+  ocl_reduce_buffer *out = NULL;
+  assert_int_equal(ocl_reduce_buffer_create(host_ctx, 64, &out), OCL_REDUCE_OK);
+  for (size_t n = 1; n <= 1001; n += 250) {
+    test_fill(bytes, n, OCL_REDUCE_SUM, OCL_REDUCE_F32, MODE_RANDOM);
+    unsigned char in_buffer[64];
+    reduce_on(host_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, bytes, n, result);
+    assert_int_equal(ocl_reduce_into(host_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                     ocl_reduce_host_input(bytes, n * 4), n,
+                                     ocl_reduce_buffer_output(out, 0)),
+                     OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_buffer_read(out, 0, in_buffer, 4), OCL_REDUCE_OK);
+    if (!same_result(result, in_buffer, 4, OCL_REDUCE_SUM, OCL_REDUCE_F32))
+      fail_msg("f32 sum of %zu elements into a buffer: not the host plan's bits", n);
+  }
+  ocl_reduce_buffer_destroy(out);
   /* Misaligned for its type, an array goes to the device with the host plan: the same bits. */
   for (size_t n = 1; n <= 1001; n += 250) {
     float *misaligned = (float *)(void *)(bytes + 1);
