@@ -254,9 +254,13 @@ static void test_crossover_and_alignment(void **state) {
   }
   ocl_reduce_buffer_destroy(out);
   /* Misaligned for its type, an array goes to the device with the host plan: the same bits. */
+  static float aligned[1001];
   for (size_t n = 1; n <= 1001; n += 250) {
-    float *misaligned = (float *)(void *)(bytes + 1);
-    test_fill(misaligned, n, OCL_REDUCE_SUM, OCL_REDUCE_F32, MODE_RANDOM);
+    /* Filled aligned, then copied one byte past an aligned address (a float * there would be
+     * undefined behaviour in the test itself). */
+    test_fill(aligned, n, OCL_REDUCE_SUM, OCL_REDUCE_F32, MODE_RANDOM);
+    const unsigned char *misaligned = bytes + 1;
+    memcpy(bytes + 1, aligned, n * sizeof aligned[0]);
     unsigned char on_device[64];
     if (reduce_on(host_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, misaligned, n, result))
       fail_msg("f32 sum of %zu misaligned elements: the calling thread ran it", n);
