@@ -3,7 +3,7 @@
  * (planner.c plans it, src/host/host_kernel.inc compiles it for the host). Small reductions of
  * host memory on CPU devices take it: the calling thread runs the kernel text of reduce_all.cl
  * as one work-group of one work-item (host_run.c), and a device that is asked to, as under
- * OCL_REDUCE_POLICY=host=0, runs the same text with the same defines, so both give the same bits.
+ * OCL_REDUCE_POLICY=host=device, runs the same text with the same defines: the same bits.
  * Plain constants, valid C for the library and for the host kernels.
  * ============================================================================================== */
 #ifndef ORX_HOST_PLAN_H
