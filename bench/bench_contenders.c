@@ -108,7 +108,8 @@ static int ocl_prepare(contender *c, const bench_case *bc, char *why, size_t why
     return 0;
   }
   ocl_reduce_status st = OCL_REDUCE_OK;
-  if (!s->app) {
+  /* "host/" reads the case's host array: no input buffers to fill. */
+  if (!s->app && !s->from_host) {
     st = ocl_reduce_buffer_create(s->plain, bytes, &s->plain_buf);
     if (st == OCL_REDUCE_OK)
       st = ocl_reduce_buffer_write( s->plain_buf, 0, bc->host, bytes);
