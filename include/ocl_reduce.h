@@ -327,6 +327,19 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_write(ocl_reduce_buffer *buf,
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_read(const ocl_reduce_buffer *buf,
                                                         size_t offset, void *dst, size_t bytes);
 
+/* Page-locked host memory, which the device's copy engines read and write at the bus's speed:
+ * inputs, outputs and buffer copies in it move straight between it and the device, without the
+ * library's staging (docs/API.md, "Host memory at the bus's speed"). CUDA: cuMemHostAlloc
+ * memory; OpenCL: the mapped host memory of a CL_MEM_ALLOC_HOST_PTR buffer, page-locked on
+ * NVIDIA's implementation. The memory holds a reference to the context, and stays valid until
+ * ocl_reduce_host_free; *host is NULL on failure (OUT_OF_HOST_MEMORY, BACKEND). On CUDA, memory
+ * the application pinned itself (cuMemHostAlloc, cuMemHostRegister) is recognised as well. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_host_alloc(ocl_reduce_context *ctx, size_t bytes,
+                                                       void **host);
+/* Frees memory of ocl_reduce_host_alloc on the same context (NULL is ignored); INVALID_ARGUMENT
+ * for any other pointer. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_host_free(ocl_reduce_context *ctx, void *host);
+
 /* Where a call reads and writes: `bytes` of host memory, or a buffer from element `offset` on
  * (input elements, results, or uint64_t offsets). Too small for the request: INVALID_ARGUMENT
  * (host) or OUT_OF_RANGE (buffers), naming it and both sizes, before anything runs. */

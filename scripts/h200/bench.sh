@@ -16,6 +16,9 @@
 #                                  (bench_floor), and the f32 sum through CUDA, NVIDIA's OpenCL
 #                                  and the application's own queue against CUB and the plain
 #                                  two-kernel OpenCL reduction on that queue
+#   scripts/h200/bench.sh --bus      only host memory across the bus (bench_bus): staged and
+#                                  blocking copies against the driver's pinned copy, CUDA and
+#                                  NVIDIA's OpenCL; COPY_THREADS="4 8 16" adds those thread counts
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 logs=${OUT:-$PWD/h200-logs}
@@ -36,6 +39,21 @@ if [ "${1:-}" = "--calls" ]; then
     echo "== 1000 back-to-back f32 sums of 2^20: $1 ($2 backend)"
     OCL_REDUCE_DEVICE=$1 OCL_REDUCE_BACKEND=$2 "$benches/bench_enqueue" 1000 1048576 7 2>&1 |
       tee "$logs/enqueue-$1.txt"
+  done
+  exit 0
+fi
+
+if [ "${1:-}" = "--bus" ]; then
+  for device in "cuda auto" "nvidia opencl"; do
+    set -- $device
+    echo "== host memory across the bus: $1 ($2 backend)"
+    OCL_REDUCE_DEVICE=$1 OCL_REDUCE_BACKEND=$2 /tmp/ocl-reduce-h200/bench/bench_bus 2>&1 |
+      tee "$logs/bus-$1.txt"
+  done
+  for threads in ${COPY_THREADS:-}; do
+    echo "== CUDA, copy_threads=$threads"
+    OCL_REDUCE_POLICY=copy_threads=$threads OCL_REDUCE_DEVICE=cuda \
+      /tmp/ocl-reduce-h200/bench/bench_bus 256 1024 2>&1 | tee "$logs/bus-cuda-threads-$threads.txt"
   done
   exit 0
 fi

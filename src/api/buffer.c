@@ -106,7 +106,9 @@ ocl_reduce_status ocl_reduce_buffer_write(ocl_reduce_buffer *buf, size_t offset,
     return OCL_REDUCE_OK;
   if (buf->spread_ops)
     return buf->spread_ops->write(buf->spread, offset, src, bytes);
-  return orx_device_write(buf->ctx, buf->mem, offset, src, bytes);
+  /* Written when it returns, as before staging: the application may read the buffer through
+   * its own native queue next. */
+  return orx_uploads_done(buf->ctx, orx_upload(buf->ctx, buf->mem, offset, src, bytes));
 }
 
 ocl_reduce_status ocl_reduce_buffer_read(const ocl_reduce_buffer *buf, size_t offset, void *dst,
@@ -116,6 +118,5 @@ ocl_reduce_status ocl_reduce_buffer_read(const ocl_reduce_buffer *buf, size_t of
     return OCL_REDUCE_OK;
   if (buf->spread_ops)
     return buf->spread_ops->read(buf->spread, offset, dst, bytes);
-  ocl_reduce_context *ctx = buf->ctx;
-  return ctx->ops->read(ctx, ctx->backend, buf->mem, offset, dst, bytes);
+  return orx_download(buf->ctx, buf->mem, offset, dst, bytes);
 }

@@ -104,6 +104,25 @@ typedef struct orx_backend_ops {
    * memory. Small result slots use it to save a command and a synchronisation per call. */
   ocl_reduce_status (*alloc_host_visible)(ocl_reduce_context *ctx, orx_backend *be, size_t bytes,
                                           orx_mem **out, void **host);
+  /* Optional set, all NULL or all set (NULL: host memory moves by the blocking write and read
+   * only). Page-locked host memory, which the device's copy engines read and write at full speed
+   * without the driver's own bounce through its staging buffers: CUDA cuMemHostAlloc, OpenCL a
+   * CL_MEM_ALLOC_HOST_PTR buffer kept mapped. release_mem() releases it. */
+  ocl_reduce_status (*alloc_pinned)(ocl_reduce_context *ctx, orx_backend *be, size_t bytes,
+                                    orx_mem **out, void **host);
+  /* Copies that return once enqueued, in queue order with everything else: the host memory must
+   * stay unchanged (write) or unread (read) until a marker enqueued after them has completed. */
+  ocl_reduce_status (*write_async)(ocl_reduce_context *ctx, orx_backend *be, orx_mem *dst,
+                                   size_t offset, const void *src, size_t bytes);
+  ocl_reduce_status (*read_async)(ocl_reduce_context *ctx, orx_backend *be, const orx_mem *src,
+                                  size_t offset, void *dst, size_t bytes);
+  /* Waits for an event of enqueue_marker() and releases it. */
+  ocl_reduce_status (*wait_marker)(ocl_reduce_context *ctx, orx_backend *be, void *event);
+  /* Optional (NULL: none). Whether host memory [host, host + bytes) is page-locked memory this
+   * device copies from and to directly, by the driver's own account (CUDA: cuMemHostAlloc and
+   * cuMemHostRegister memory). Memory of ocl_reduce_host_alloc is known without asking. */
+  int (*host_is_pinned)(orx_backend *be, const void *host, size_t bytes);
+
   /* Waits until everything enqueued so far has finished. */
   ocl_reduce_status (*finish)(ocl_reduce_context *ctx, orx_backend *be);
   /* Work enqueued after this waits for the application's `events` (cl_event or CUevent). */

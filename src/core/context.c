@@ -298,6 +298,7 @@ void orx_context_release(ocl_reduce_context *ctx) {
     return;
   if (ctx->ops) {
     orx_program_cache_clear(ctx);
+    orx_staging_release(ctx);
     orx_scratch_release_all(ctx);
     orx_user_operators_forget(ctx);
     orx_fault_forget(ctx);

@@ -16,6 +16,7 @@
 #include "core/memory.h"
 #include "core/planner.h"
 #include "core/program.h"
+#include "core/staging.h"
 
 struct ocl_reduce_context {
   const orx_backend_ops *ops;
@@ -27,6 +28,7 @@ struct ocl_reduce_context {
 
   orx_program_cache programs;
   orx_scratch scratch[ORX_SCRATCH_COUNT];
+  orx_staging staging; /* host memory to and from the device (staging.h) */
 
   /* Counters reported by ocl_reduce_context_query. */
   uint64_t kernel_builds;

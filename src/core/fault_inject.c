@@ -86,6 +86,36 @@ static ocl_reduce_status faulty_marker(ocl_reduce_context *ctx, orx_backend *be,
   return ctx->faults->real->enqueue_marker(ctx, be, event);
 }
 
+static ocl_reduce_status faulty_alloc_pinned(ocl_reduce_context *ctx, orx_backend *be, size_t bytes,
+                                             orx_mem **out, void **host) {
+  if (strikes(ctx, ORX_FAULT_ALLOC))
+    return injected(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY);
+  return ctx->faults->real->alloc_pinned(ctx, be, bytes, out, host);
+}
+
+static ocl_reduce_status faulty_write_async(ocl_reduce_context *ctx, orx_backend *be, orx_mem *dst,
+                                            size_t offset, const void *src, size_t bytes) {
+  if (strikes(ctx, ORX_FAULT_WRITE))
+    return injected(ctx, OCL_REDUCE_ERROR_BACKEND);
+  return ctx->faults->real->write_async(ctx, be, dst, offset, src, bytes);
+}
+
+static ocl_reduce_status faulty_read_async(ocl_reduce_context *ctx, orx_backend *be,
+                                           const orx_mem *src, size_t offset, void *dst,
+                                           size_t bytes) {
+  if (strikes(ctx, ORX_FAULT_READ))
+    return injected(ctx, OCL_REDUCE_ERROR_BACKEND);
+  return ctx->faults->real->read_async(ctx, be, src, offset, dst, bytes);
+}
+
+/* A failed wait still releases the marker, as the real one does. */
+static ocl_reduce_status faulty_wait_marker(ocl_reduce_context *ctx, orx_backend *be, void *event) {
+  const ocl_reduce_status status = ctx->faults->real->wait_marker(ctx, be, event);
+  if (strikes(ctx, ORX_FAULT_WAIT))
+    return injected(ctx, OCL_REDUCE_ERROR_BACKEND);
+  return status;
+}
+
 ocl_reduce_status orx_fault_arm(ocl_reduce_context *ctx, orx_fault_kind kind, uint64_t n,
                                 uint64_t *calls_before) {
   struct orx_faults *f = ctx->faults;
@@ -102,6 +132,12 @@ ocl_reduce_status orx_fault_arm(ocl_reduce_context *ctx, orx_fault_kind kind, ui
     f->ops.launch = faulty_launch;
     f->ops.finish = faulty_finish;
     f->ops.enqueue_marker = faulty_marker;
+    if (f->real->alloc_pinned) {
+      f->ops.alloc_pinned = faulty_alloc_pinned;
+      f->ops.write_async = faulty_write_async;
+      f->ops.read_async = faulty_read_async;
+      f->ops.wait_marker = faulty_wait_marker;
+    }
     ctx->faults = f;
     ctx->ops = &f->ops;
   }

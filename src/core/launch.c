@@ -117,7 +117,7 @@ ocl_reduce_status orx_reduce_host_into(ocl_reduce_context *ctx, const orx_reques
   const char *bytes = host;
   if (count <= piece) {
     if (count)
-      ORX_FORWARD(orx_device_write(ctx, staging, 0, bytes, count * size));
+      ORX_FORWARD(orx_upload(ctx, staging, 0, bytes, count * size));
     return orx_launch_array(ctx, &k, staging, 0, count, first, out, out_index, 1);
   }
   /* Pieces: each one's state (for scalar operators, its result) into a chunk slot, then the
@@ -129,7 +129,7 @@ ocl_reduce_status orx_reduce_host_into(ocl_reduce_context *ctx, const orx_reques
   for (size_t p = 0; p < pieces; p++) {
     const size_t at = p * piece;
     const size_t n = count - at < piece ? count - at : piece;
-    ORX_FORWARD(orx_device_write(ctx, staging, 0, bytes + at * size, n * size));
+    ORX_FORWARD(orx_upload(ctx, staging, 0, bytes + at * size, n * size));
     ORX_FORWARD(orx_launch_array(ctx, &k, staging, 0, n, first + at, chunk_results, p, 1));
   }
   ORX_FORWARD(orx_prepare(ctx, &final, &k));

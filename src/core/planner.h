@@ -9,7 +9,8 @@
  * planner.c: launch policies, whole-array and multi-operator plans, the defines; plan_path.c:
  * paths and subgroup implementations; plan_segments.c: how segments spread over work-items;
  * plan_windows.c: sliding windows; plan_describe.c: the plan in words; plan_group.c: how a
- * group of devices shares a request; policy_override.c: OCL_REDUCE_POLICY.
+ * group of devices shares a request; plan_staging.c: how host memory crosses the bus;
+ * policy_override.c: OCL_REDUCE_POLICY.
  * ============================================================================================== */
 #ifndef ORX_PLANNER_H
 #define ORX_PLANNER_H
@@ -132,6 +133,9 @@ typedef struct orx_policy_override {
   unsigned min_groups; /* whole-array kernels through CUDA: groups per SM that must fit at once */
   unsigned part_kib;   /* groups of devices: the least part worth a device, in KiB */
   int host;            /* -1 (ORX_HOST_THREAD) or an ORX_HOST_ value: who runs host plans */
+  int staging;         /* -1 (the planner's), 0 (off: blocking copies) or 1 (pinned, any size) */
+  unsigned copy_threads; /* staging: threads that copy between caller and pinned memory */
+  unsigned stage_kib;    /* staging: bytes of one pinned piece, in KiB */
 } orx_policy_override;
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out);
 /* OCL_REDUCE_POLICY's host=thread|device|off: host plans (plan_host.c) run on the calling thread
@@ -274,6 +278,23 @@ uint64_t orx_plan_per_round(const orx_plan *plan, uint64_t length);
  * results' bits, depend only on the count. */
 #define ORX_STAGING_BYTES ((size_t)64 << 20)
 size_t orx_plan_staging_piece(const orx_caps *caps, const orx_plan *plan);
+
+/* ---- Host memory to and from the device (plan_staging.c) ---------------------------------- */
+typedef enum orx_copy_mode {
+  ORX_COPY_BLOCKING, /* the backend's blocking copy (the driver bounces pageable memory itself) */
+  ORX_COPY_DIRECT,   /* enqueued copies from or to the caller's own pinned memory */
+  ORX_COPY_BOUNCE    /* through the context's pinned pieces, host copies overlapping the bus's */
+} orx_copy_mode;
+typedef struct orx_copy_plan {
+  orx_copy_mode mode;
+  size_t piece;     /* BOUNCE: bytes of one pinned piece */
+  size_t chunk;     /* BOUNCE: bytes moved through a piece at a time (at most piece) */
+  unsigned threads; /* BOUNCE: threads that copy each piece between caller and pinned memory */
+} orx_copy_plan;
+/* How `bytes` of host memory (`pinned`: page-locked memory the backend knows) move to or from
+ * the device, on a host of `host_cores` cores. */
+orx_copy_plan orx_plan_copy(const orx_target *target, size_t bytes, int pinned,
+                            unsigned host_cores);
 /* The plan in words: its kernel file, its policy in OCL_REDUCE_POLICY syntax, and what follows
  * from it for `count` elements in segments of `length` (0: one reduction). */
 void orx_plan_describe(const orx_plan *plan, size_t count, uint64_t length, char *text,

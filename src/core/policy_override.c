@@ -1,8 +1,9 @@
 /* =================================================================================================
  * policy_override.c: OCL_REDUCE_POLICY, the planner's fields forced by name for tests and tuning
  * ("wg=64,vec=4,unroll=2,chains=1,prefetch=1,groups=32,stream=strided,finish=group,seg=mr,
- * slots=8,width=4,win=blocks,wait=poll,keys=1,min_groups=8,part_kib=64,host=off"). The names of
- * streams, segment strategies and window algorithms are the contract's and the planner's own lists.
+ * slots=8,width=4,win=blocks,wait=poll,keys=1,min_groups=8,part_kib=64,host=off,staging=pinned,
+ * copy_threads=4,stage_kib=1024"). The names of streams, segment strategies and window
+ * algorithms are the contract's and the planner's own lists.
  * ============================================================================================== */
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,8 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
                            .win_algo = -1,
                            .wait_polls = -1,
                            .float_keys = -1,
-                           .host = -1};
+                           .host = -1,
+                           .staging = -1};
   char list[256];
   orx_strlcpy(list, text ? text : "", sizeof list);
   for (char *save = NULL, *item = strtok_r(list, ",", &save); item;
@@ -87,6 +89,12 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
       o.host = ORX_HOST_DEVICE;
     else if (strcmp(key, "host") == 0 && !strcmp(value, "off"))
       o.host = ORX_HOST_OFF;
+    else if (strcmp(key, "staging") == 0 && (!strcmp(value, "pinned") || !strcmp(value, "off")))
+      o.staging = strcmp(value, "pinned") == 0;
+    else if (strcmp(key, "copy_threads") == 0 && numeric && number <= 64)
+      o.copy_threads = (unsigned)number;
+    else if (strcmp(key, "stage_kib") == 0 && numeric)
+      o.stage_kib = (unsigned)number;
     else
       return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
                       "OCL_REDUCE_POLICY: bad entry '%s=%s' (keys: wg=<power of two>, "
@@ -96,7 +104,8 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
                       "seg=lane|mr|group|launch|staged, slots=<1..32, power of two>, "
                       "width=<1..32, power of two>, "
                       "win=direct|shuffle|mr|blocks|long, wait=block|poll, keys=0|1|2, "
-                      "min_groups=<1..32>, part_kib=<1..65536>, host=thread|device|off)",
+                      "min_groups=<1..32>, part_kib=<1..65536>, host=thread|device|off, "
+                      "staging=pinned|off, copy_threads=<1..64>, stage_kib=<1..65536>)",
                       key, value);
   }
   *out = o;

@@ -9,9 +9,9 @@
 #include "core/launch.h"
 #include "core/run.h"
 
-ocl_reduce_status orx_run_reduce(ocl_reduce_context *ctx, const orx_request *request,
-                                 const orx_io *in, size_t count, uint64_t first,
-                                 const orx_io *out) {
+static ocl_reduce_status run_reduce(ocl_reduce_context *ctx, const orx_request *request,
+                                    const orx_io *in, size_t count, uint64_t first,
+                                    const orx_io *out) {
   orx_call_begin(ctx);
   /* Small host arrays on CPU devices: the host plan, on the calling thread where it can. */
   orx_request planned = *request;
@@ -40,6 +40,12 @@ ocl_reduce_status orx_run_reduce(ocl_reduce_context *ctx, const orx_request *req
   ORX_FORWARD(orx_read_results(ctx, value, bytes));
   memcpy(out->host_out, value, bytes);
   return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status orx_run_reduce(ocl_reduce_context *ctx, const orx_request *request,
+                                 const orx_io *in, size_t count, uint64_t first,
+                                 const orx_io *out) {
+  return orx_uploads_done(ctx, run_reduce(ctx, request, in, count, first, out));
 }
 
 ocl_reduce_status orx_run_call(ocl_reduce_context *ctx, const orx_op_call *call, orx_stage stage,
@@ -75,7 +81,7 @@ static ocl_reduce_status reduce_host_pieces(ocl_reduce_context *ctx, const orx_p
   for (size_t p = 0; p < pieces; p++) {
     const size_t first = p * piece;
     const size_t n = count - first < piece ? count - first : piece;
-    ORX_FORWARD(orx_device_write(ctx, staging, 0, bytes + first * size, n * size));
+    ORX_FORWARD(orx_upload(ctx, staging, 0, bytes + first * size, n * size));
     ORX_FORWARD(orx_launch_array(ctx, k, staging, 0, n, 0, chunk_results, p, pieces));
   }
   for (size_t j = 0; j < op_count; j++) {
@@ -88,9 +94,9 @@ static ocl_reduce_status reduce_host_pieces(ocl_reduce_context *ctx, const orx_p
   return OCL_REDUCE_OK;
 }
 
-ocl_reduce_status orx_run_multi(ocl_reduce_context *ctx, const orx_op_id *ops, size_t op_count,
-                                ocl_reduce_type type, const orx_io *in, size_t count,
-                                const orx_io *out) {
+static ocl_reduce_status run_multi(ocl_reduce_context *ctx, const orx_op_id *ops, size_t op_count,
+                                   ocl_reduce_type type, const orx_io *in, size_t count,
+                                   const orx_io *out) {
   orx_call_begin(ctx);
   orx_request request;
   memset(&request, 0, sizeof request);
@@ -114,7 +120,7 @@ ocl_reduce_status orx_run_multi(ocl_reduce_context *ctx, const orx_op_id *ops, s
     orx_mem *staging = NULL;
     ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_STAGING, piece * size, &staging));
     if (piece == count) {
-      ORX_FORWARD(orx_device_write(ctx, staging, 0, in->host, count * size));
+      ORX_FORWARD(orx_upload(ctx, staging, 0, in->host, count * size));
       ORX_FORWARD(orx_launch_array(ctx, &k, staging, 0, count, 0, out_mem, out_index, 1));
     } else {
       ORX_FORWARD(reduce_host_pieces(ctx, &k, ops, op_count, type, in->host, count, piece,
@@ -127,4 +133,10 @@ ocl_reduce_status orx_run_multi(ocl_reduce_context *ctx, const orx_op_id *ops, s
   ORX_FORWARD(orx_read_results(ctx, values, op_count * size));
   memcpy(out->host_out, values, op_count * size);
   return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status orx_run_multi(ocl_reduce_context *ctx, const orx_op_id *ops, size_t op_count,
+                                ocl_reduce_type type, const orx_io *in, size_t count,
+                                const orx_io *out) {
+  return orx_uploads_done(ctx, run_multi(ctx, ops, op_count, type, in, count, out));
 }

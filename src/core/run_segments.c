@@ -134,8 +134,8 @@ static ocl_reduce_status launch_batch(ocl_reduce_context *ctx, const orx_seg_cal
   } else if (c->by_offsets) {
     ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_SEGMENT_OFFSETS, (n_seg + 1) * sizeof(uint64_t),
                                 &offsets_mem));
-    ORX_FORWARD(orx_device_write(ctx, offsets_mem, 0, c->host_offsets + a,
-                                 (n_seg + 1) * sizeof(uint64_t)));
+    ORX_FORWARD(
+        orx_upload(ctx, offsets_mem, 0, c->host_offsets + a, (n_seg + 1) * sizeof(uint64_t)));
   }
   const orx_plan *plan = &r->segments.plan;
   const size_t misaligned = ctx->ops->misalignment ? ctx->ops->misalignment(in_mem) / c->elem : 0;
@@ -184,14 +184,14 @@ static ocl_reduce_status run_batch(ocl_reduce_context *ctx, const orx_seg_call *
       orx_mem *staging = NULL;
       ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_STAGING, (n ? n : 1) * c->elem, &staging));
       if (n)
-        ORX_FORWARD(orx_device_write(ctx, staging, 0, src, n * c->elem));
+        ORX_FORWARD(orx_upload(ctx, staging, 0, src, n * c->elem));
       ORX_FORWARD(launch_batch(ctx, c, r, a, b, base, staging, 0, out_mem, out_index));
     }
   }
 
   if (c->out.host_out)
-    return ctx->ops->read(ctx, ctx->backend, out_mem, 0,
-                          (char *)c->out.host_out + a * c->result_bytes, n_seg * c->result_bytes);
+    return orx_download(ctx, out_mem, 0, (char *)c->out.host_out + a * c->result_bytes,
+                        n_seg * c->result_bytes);
   return OCL_REDUCE_OK;
 }
 
@@ -214,8 +214,7 @@ static orx_request request_of(const ocl_reduce_context *ctx, const orx_seg_call 
   return request;
 }
 
-ocl_reduce_status orx_run_segments(ocl_reduce_context *ctx, orx_seg_call *c) {
-  orx_call_begin(ctx);
+static ocl_reduce_status run_segments(ocl_reduce_context *ctx, orx_seg_call *c) {
   if (c->offsets.mem)
     ORX_FORWARD(check_device_offsets(ctx, c));
   ORX_FORWARD(check_disjoint(ctx, c));
@@ -261,4 +260,9 @@ ocl_reduce_status orx_run_segments(ocl_reduce_context *ctx, orx_seg_call *c) {
   }
   free(read_back);
   return status;
+}
+
+ocl_reduce_status orx_run_segments(ocl_reduce_context *ctx, orx_seg_call *c) {
+  orx_call_begin(ctx);
+  return orx_uploads_done(ctx, run_segments(ctx, c));
 }

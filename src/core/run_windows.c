@@ -53,8 +53,7 @@ static ocl_reduce_status launch_windows(ocl_reduce_context *ctx, const orx_win_c
   return orx_launch(ctx, k, groups, args, ORX_ARRAY_SIZE(args));
 }
 
-ocl_reduce_status orx_run_windows(ocl_reduce_context *ctx, const orx_win_call *c) {
-  orx_call_begin(ctx);
+static ocl_reduce_status run_windows(ocl_reduce_context *ctx, const orx_win_call *c) {
   const orx_request request = request_of(c);
   orx_prepared k;
   ORX_FORWARD(orx_prepare(ctx, &request, &k));
@@ -94,17 +93,21 @@ ocl_reduce_status orx_run_windows(ocl_reduce_context *ctx, const orx_win_call *c
       const size_t n_in = b - a + c->window - 1;
       orx_mem *staging = NULL;
       ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_STAGING, n_in * c->elem, &staging));
-      ORX_FORWARD(orx_device_write(ctx, staging, 0, (const char *)c->in.host + a * c->elem,
-                                   n_in * c->elem));
+      ORX_FORWARD(
+          orx_upload(ctx, staging, 0, (const char *)c->in.host + a * c->elem, n_in * c->elem));
       ORX_FORWARD(launch_windows(ctx, c, &k, a, b, staging, 0, out_mem, out_index));
     }
     if (c->out.host_out)
-      ORX_FORWARD(ctx->ops->read(ctx, ctx->backend, out_mem, 0,
-                                 (char *)c->out.host_out + a * c->result_bytes,
-                                 (b - a) * c->result_bytes));
+      ORX_FORWARD(orx_download(ctx, out_mem, 0, (char *)c->out.host_out + a * c->result_bytes,
+                               (b - a) * c->result_bytes));
     a = b;
   }
   return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status orx_run_windows(ocl_reduce_context *ctx, const orx_win_call *c) {
+  orx_call_begin(ctx);
+  return orx_uploads_done(ctx, run_windows(ctx, c));
 }
 
 ocl_reduce_status orx_windows_checked(ocl_reduce_context *ctx, const char *function,

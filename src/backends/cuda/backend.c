@@ -188,30 +188,6 @@ static ocl_reduce_status cuda_wrap(ocl_reduce_context *ctx, orx_backend *be, voi
 
 static size_t cuda_misalignment(const orx_mem *m) { return (size_t)(m->ptr % 256); }
 
-static ocl_reduce_status cuda_write(ocl_reduce_context *ctx, orx_backend *be, orx_mem *dst,
-                                    size_t offset, const void *src, size_t bytes) {
-  ORX_FORWARD(orx_cu_enter(ctx, be));
-  CUresult r = orx_cu.MemcpyHtoDAsync(dst->ptr + offset, src, bytes, be->stream);
-  if (r == CUDA_SUCCESS)
-    r = orx_cu.StreamSynchronize(be->stream);
-  orx_cu_leave();
-  if (r != CUDA_SUCCESS)
-    return orx_cu_fail(ctx, "cuMemcpyHtoDAsync", r);
-  return OCL_REDUCE_OK;
-}
-
-static ocl_reduce_status cuda_read(ocl_reduce_context *ctx, orx_backend *be, const orx_mem *src,
-                                   size_t offset, void *dst, size_t bytes) {
-  ORX_FORWARD(orx_cu_enter(ctx, be));
-  CUresult r = orx_cu.MemcpyDtoHAsync(dst, src->ptr + offset, bytes, be->stream);
-  if (r == CUDA_SUCCESS)
-    r = orx_cu.StreamSynchronize(be->stream);
-  orx_cu_leave();
-  if (r != CUDA_SUCCESS)
-    return orx_cu_fail(ctx, "cuMemcpyDtoHAsync", r);
-  return OCL_REDUCE_OK;
-}
-
 /* ---- Launch
  * --------------------------------------------------------------------------------------- */
 
@@ -334,8 +310,13 @@ const orx_backend_ops orx_cuda_backend = {
     .misalignment = cuda_misalignment,
     .alloc_host_visible = cuda_alloc_host_visible,
     .finish = cuda_finish,
-    .write = cuda_write,
-    .read = cuda_read,
+    .write = orx_cu_write,
+    .read = orx_cu_read,
+    .alloc_pinned = orx_cu_alloc_pinned,
+    .write_async = orx_cu_write_async,
+    .read_async = orx_cu_read_async,
+    .wait_marker = orx_cu_wait_marker,
+    .host_is_pinned = orx_cu_host_is_pinned,
     .launch = cuda_launch,
     .native = cuda_native,
 };

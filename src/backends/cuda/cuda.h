@@ -122,6 +122,20 @@ struct orx_mem {
 ocl_reduce_status orx_cu_enter(ocl_reduce_context *ctx, orx_backend *be);
 void orx_cu_leave(void);
 
+/* copies.c: the table's copy slots. */
+ocl_reduce_status orx_cu_write(ocl_reduce_context *ctx, orx_backend *be, orx_mem *dst,
+                               size_t offset, const void *src, size_t bytes);
+ocl_reduce_status orx_cu_read(ocl_reduce_context *ctx, orx_backend *be, const orx_mem *src,
+                              size_t offset, void *dst, size_t bytes);
+ocl_reduce_status orx_cu_write_async(ocl_reduce_context *ctx, orx_backend *be, orx_mem *dst,
+                                     size_t offset, const void *src, size_t bytes);
+ocl_reduce_status orx_cu_read_async(ocl_reduce_context *ctx, orx_backend *be, const orx_mem *src,
+                                    size_t offset, void *dst, size_t bytes);
+ocl_reduce_status orx_cu_alloc_pinned(ocl_reduce_context *ctx, orx_backend *be, size_t bytes,
+                                      orx_mem **out, void **host);
+ocl_reduce_status orx_cu_wait_marker(ocl_reduce_context *ctx, orx_backend *be, void *event);
+int orx_cu_host_is_pinned(orx_backend *be, const void *host, size_t bytes);
+
 /* devices.c: the table's device slots. */
 ocl_reduce_status orx_cu_list_devices(ocl_reduce_context *ctx, ocl_reduce_device_desc *out,
                                       size_t capacity, size_t *count);

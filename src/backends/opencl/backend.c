@@ -1,6 +1,6 @@
 /* =================================================================================================
- * backend.c: the OpenCL implementation of the backend table (backend.h): memory, copies,
- * launches and events on the device devices.c opened (programs are programs.c's).
+ * backend.c: the OpenCL implementation of the backend table (backend.h): memory, launches and
+ * events on the device devices.c opened (programs are programs.c's, copies copies.c's).
  * ============================================================================================== */
 #define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) on Linux */
 #include <stdio.h>
@@ -16,6 +16,10 @@
 static void cl_release_mem(orx_mem *mem) {
   if (!mem)
     return;
+  if (mem->mapped)
+    clEnqueueUnmapMemObject(mem->queue, mem->mem, mem->mapped, 0, NULL, NULL);
+  if (mem->queue)
+    clReleaseCommandQueue(mem->queue);
   if (mem->mem)
     clReleaseMemObject(mem->mem);
   if (mem->svm)
@@ -160,27 +164,6 @@ static ocl_reduce_status cl_wrap(ocl_reduce_context *ctx, orx_backend *be, void 
   return OCL_REDUCE_OK;
 }
 
-static ocl_reduce_status cl_write(ocl_reduce_context *ctx, orx_backend *be, orx_mem *dst,
-                                  size_t offset, const void *src, size_t bytes) {
-  CL_CHECK(ctx, "clEnqueueWriteBuffer",
-           clEnqueueWriteBuffer(be->queue, dst->mem, CL_TRUE, offset, bytes, src, 0, NULL, NULL));
-  return OCL_REDUCE_OK;
-}
-
-static ocl_reduce_status cl_read(ocl_reduce_context *ctx, orx_backend *be, const orx_mem *src,
-                                 size_t offset, void *dst, size_t bytes) {
-  cl_event event = NULL;
-  CL_CHECK(ctx, "clEnqueueReadBuffer",
-           clEnqueueReadBuffer(be->queue, src->mem, be->poll_events ? CL_FALSE : CL_TRUE, offset,
-                               bytes, dst, 0, NULL, be->poll_events ? &event : NULL));
-  cl_int code = be->poll_events ? orx_cl_wait_for(be, event) : CL_SUCCESS;
-  if (event)
-    clReleaseEvent(event);
-  if (code != CL_SUCCESS)
-    return orx_cl_fail(ctx, "clEnqueueReadBuffer (wait)", code);
-  return OCL_REDUCE_OK;
-}
-
 /* ---- Launch ------------------------------------------------------------------------------------
  */
 
@@ -254,8 +237,12 @@ const orx_backend_ops orx_opencl_backend = {
     .release_mem = cl_release_mem,
     .alloc_host_visible = cl_alloc_host_visible,
     .finish = cl_finish,
-    .write = cl_write,
-    .read = cl_read,
+    .write = orx_cl_write,
+    .read = orx_cl_read,
+    .alloc_pinned = orx_cl_alloc_pinned,
+    .write_async = orx_cl_write_async,
+    .read_async = orx_cl_read_async,
+    .wait_marker = orx_cl_wait_marker,
     .launch = cl_launch,
     .native = cl_native,
     .set_polling = cl_set_polling,

@@ -2,7 +2,8 @@
  * opencl.h: what the files of the OpenCL backend share: its state, program and memory structures,
  * and the mapping of OpenCL errors to statuses. The backend is the only part of the library that
  * includes CL/cl.h: device_list.c (discovery), devices.c (capabilities, life cycle), errors.c,
- * programs.c, backend.c (memory, copies, launches, events, and the table of backend.h).
+ * programs.c, copies.c (between host and device memory), backend.c (memory, launches, events,
+ * and the table of backend.h).
  * ============================================================================================== */
 #ifndef ORX_OPENCL_H
 #define ORX_OPENCL_H
@@ -37,7 +38,9 @@ struct orx_program {
 struct orx_mem {
   cl_mem mem;
   void *svm;
-  cl_context context; /* the SVM allocation's, for clSVMFree */
+  cl_context context;     /* the SVM allocation's, for clSVMFree */
+  void *mapped;           /* pinned memory (alloc_pinned): the buffer's host memory, kept mapped */
+  cl_command_queue queue; /* ... and the queue that unmaps it */
 };
 
 /* errors.c: the name of an OpenCL error code, and a failed call recorded on ctx with its status
@@ -90,5 +93,18 @@ ocl_reduce_status orx_cl_open(ocl_reduce_context *ctx, const char *selector, voi
                               int profiling, orx_backend **out, orx_caps *caps);
 void orx_cl_close(orx_backend *be);
 cl_int orx_cl_wait_for(orx_backend *be, cl_event event);
+
+/* copies.c: the table's copy slots. */
+ocl_reduce_status orx_cl_write(ocl_reduce_context *ctx, orx_backend *be, orx_mem *dst,
+                               size_t offset, const void *src, size_t bytes);
+ocl_reduce_status orx_cl_read(ocl_reduce_context *ctx, orx_backend *be, const orx_mem *src,
+                              size_t offset, void *dst, size_t bytes);
+ocl_reduce_status orx_cl_write_async(ocl_reduce_context *ctx, orx_backend *be, orx_mem *dst,
+                                     size_t offset, const void *src, size_t bytes);
+ocl_reduce_status orx_cl_read_async(ocl_reduce_context *ctx, orx_backend *be, const orx_mem *src,
+                                    size_t offset, void *dst, size_t bytes);
+ocl_reduce_status orx_cl_alloc_pinned(ocl_reduce_context *ctx, orx_backend *be, size_t bytes,
+                                      orx_mem **out, void **host);
+ocl_reduce_status orx_cl_wait_marker(ocl_reduce_context *ctx, orx_backend *be, void *event);
 
 #endif /* ORX_OPENCL_H */

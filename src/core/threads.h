@@ -1,0 +1,26 @@
+/* =================================================================================================
+ * threads.h: a fixed set of threads woken per call to run one task each, the calling thread
+ * running the first (threads.c). A group runs its devices' tasks on it (group_workers.c), and
+ * staging its host copies (staging.c).
+ * ============================================================================================== */
+#ifndef ORX_THREADS_H
+#define ORX_THREADS_H
+
+#include <stddef.h>
+
+typedef struct orx_threads orx_threads;
+
+/* fn(arg, index) for one index of a call, on the thread of that index. */
+typedef void (*orx_thread_task)(void *arg, size_t index);
+
+/* A set of `count` indices: the caller's (0) and count - 1 threads started now, which wait for
+ * calls until orx_threads_stop. A thread that cannot start leaves its index to the calling
+ * thread. NULL when out of host memory. */
+orx_threads *orx_threads_start(size_t count);
+/* Runs fn(arg, i) for every index i at once and returns when all have returned. */
+void orx_threads_run(orx_threads *threads, orx_thread_task fn, void *arg);
+size_t orx_threads_count(const orx_threads *threads);
+/* Stops and joins the threads; NULL is ignored. */
+void orx_threads_stop(orx_threads *threads);
+
+#endif /* ORX_THREADS_H */
