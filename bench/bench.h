@@ -102,7 +102,9 @@ int bench_app_input(bench_app *app, ocl_reduce_context *ctx, const void *host, s
  * and max of whole arrays); 0 with a reason when there is no OpenCL device to run it. */
 int contender_opencl_baseline(contender *c, char *why, size_t why_size);
 /* bench_group.c: a group of devices (ocl_reduce_group_create's list) reducing the case from a
- * group buffer, or from host memory (from_host); 0 with a reason when the group cannot be made. */
+ * group buffer (from_host 0), from host memory (1), or from page-locked host memory of the first
+ * device's context (2: ocl_reduce_host_alloc; CUDA's other devices copy it directly too); 0 with
+ * a reason when the group cannot be made. */
 int contender_group(contender *c, const char *devices, int from_host, char *why, size_t why_size);
 /* bench_contenders.c: the OpenMP loop over malloc'd (huge = 0) or huge-page memory; for
  * segmented cases, the per-segment loop. */

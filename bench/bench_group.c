@@ -1,9 +1,11 @@
 /* =================================================================================================
  * bench_group.c: a group of devices as a contender of `ocl-reduce bench --devices LIST` (bench.h):
  * the case's input spread over the group in a group buffer (device-resident), or reduced from
- * host memory. A group has no device time of its own (its devices run apart): both of its columns
- * are its end-to-end time, and its competitor is the first device of the list alone, compared
- * end to end.
+ * host memory. A group has no device time of its own (its devices run apart): its device column
+ * is the wall time of a call that leaves its results on the devices (segments from a group buffer
+ * into a group buffer of results; whole arrays, whose one result goes to the host anyway, as end
+ * to end), and its end-to-end column the call with results in host memory. Its competitor is the
+ * first device of the list alone.
  * ============================================================================================== */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,18 +17,31 @@
 
 typedef struct group_state {
   ocl_reduce_group *group;
-  ocl_reduce_buffer *input;
-  int from_host;
+  ocl_reduce_buffer *input, *results; /* results: segments' on the devices */
+  int from_host;                      /* 1: the case's malloc'd array; 2: a page-locked copy */
+  void *pinned;                       /* that copy (ocl_reduce_host_alloc on device 0) */
 } group_state;
 
 static void group_unprepare(contender *c) {
   group_state *s = c->state;
   ocl_reduce_buffer_destroy(s->input);
-  s->input = NULL;
+  ocl_reduce_buffer_destroy(s->results);
+  s->input = s->results = NULL;
+  ocl_reduce_host_free(ocl_reduce_group_context(s->group, 0), s->pinned);
+  s->pinned = NULL;
 }
 
 static int group_prepare(contender *c, const bench_case *bc, char *why, size_t why_size) {
   group_state *s = c->state;
+  const size_t bytes = bc->n * ocl_reduce_type_size(bc->type);
+  if (s->from_host == 2) {
+    ocl_reduce_context *first = ocl_reduce_group_context(s->group, 0);
+    if (ocl_reduce_host_alloc(first, bytes, &s->pinned) != OCL_REDUCE_OK) {
+      snprintf(why, why_size, "ocl_reduce_host_alloc: %s", ocl_reduce_last_error(first));
+      return 0;
+    }
+    memcpy(s->pinned, bc->host, bytes);
+  }
   if (s->from_host)
     return 1;
   ocl_reduce_status st =
@@ -34,6 +49,9 @@ static int group_prepare(contender *c, const bench_case *bc, char *why, size_t w
                                      bc->segment_length ? bc->segment_length : 1, &s->input);
   if (st == OCL_REDUCE_OK)
     st = ocl_reduce_buffer_write(s->input, 0, bc->host, bc->n * ocl_reduce_type_size(bc->type));
+  if (st == OCL_REDUCE_OK && bc->segment_length)
+    st = ocl_reduce_group_buffer_create_results(
+        s->input, bc->segment_length, ocl_reduce_result_size(bc->op, bc->type), &s->results);
   if (st != OCL_REDUCE_OK) {
     snprintf(why, why_size, "%s: %s", ocl_reduce_status_name(st), ocl_reduce_last_error(NULL));
     group_unprepare(c);
@@ -43,10 +61,11 @@ static int group_prepare(contender *c, const bench_case *bc, char *why, size_t w
 }
 
 static int group_run(contender *c, const bench_case *bc, bench_sample *sample, void *result) {
-  group_state *s = c->state;
-  const ocl_reduce_input in =
-      s->from_host ? ocl_reduce_host_input(bc->host, bc->n * ocl_reduce_type_size(bc->type))
-                   : ocl_reduce_buffer_input(s->input, 0);
+  const group_state *s = c->state;
+  const ocl_reduce_input in = s->from_host
+                                  ? ocl_reduce_host_input(s->pinned ? s->pinned : bc->host,
+                                                          bc->n * ocl_reduce_type_size(bc->type))
+                                  : ocl_reduce_buffer_input(s->input, 0);
   const size_t one = ocl_reduce_result_size(bc->op, bc->type);
   const double t0 = tool_now();
   const ocl_reduce_status st =
@@ -62,6 +81,28 @@ static int group_run(contender *c, const bench_case *bc, bench_sample *sample, v
   return st == OCL_REDUCE_OK;
 }
 
+/* Segments from the group buffer into the group buffer of results; other cases as end to end. */
+static int group_run_device(contender *c, const bench_case *bc, double *device_s, void *result) {
+  group_state *s = c->state;
+  if (!s->results) {
+    bench_sample sample;
+    const int ok = group_run(c, bc, &sample, result);
+    *device_s = sample.device_s;
+    return ok;
+  }
+  const double t0 = tool_now();
+  ocl_reduce_status st = ocl_reduce_group_segments(
+      s->group, bc->op, bc->type, ocl_reduce_buffer_input(s->input, 0), bc->segment_count,
+      bc->segment_length, ocl_reduce_buffer_output(s->results, 0));
+  /* Results in device memory: the call returns once enqueued, as one context's does. */
+  for (size_t d = 0; st == OCL_REDUCE_OK && d < ocl_reduce_group_size(s->group); d++)
+    st = ocl_reduce_finish(ocl_reduce_group_context(s->group, d));
+  *device_s = tool_now() - t0;
+  if (st != OCL_REDUCE_OK)
+    tool_fail(c->name, st, NULL);
+  return st == OCL_REDUCE_OK;
+}
+
 static void group_destroy(contender *c) {
   group_state *s = c->state;
   if (!s)
@@ -71,25 +112,24 @@ static void group_destroy(contender *c) {
   free(s);
 }
 
-static const contender_ops group_ops = {group_prepare, group_run, group_unprepare,
-                                        group_destroy, NULL,      NULL};
+static const contender_ops group_ops = {group_prepare, group_run,        group_unprepare,
+                                        group_destroy, group_run_device, NULL};
 
-/* The host-to-device bandwidth of the group's devices together: each device's copy of 1 GiB
- * timed alone (the fastest of three), summed, in GB/s; 0 when a copy fails. (256 MiB copied
- * again and again gave the H200 machine 17 GB/s, 1 GiB 7.2 GB/s: the larger copy is what the
- * group's host input meets.) */
+/* The pinned host-to-device bandwidth of the group's devices together, what the group's host
+ * input is held against: each device's copy of 1 GiB from page-locked memory of its own
+ * (ocl_reduce_host_alloc, copied directly) timed alone, the fastest of three, summed, in GB/s; 0
+ * when a copy fails. */
 static double group_upload_bandwidth(ocl_reduce_group *g) {
   const size_t bytes = (size_t)1 << 30;
-  unsigned char *host = malloc(bytes);
   double total = 0.0;
-  /* Written, not calloc'd: untouched pages all map the one zero page, which copies too fast. */
-  if (host)
-    memset(host, 1, bytes);
-  for (size_t d = 0; host && d < ocl_reduce_group_size(g); d++) {
+  for (size_t d = 0; d < ocl_reduce_group_size(g); d++) {
     ocl_reduce_context *ctx = ocl_reduce_group_context(g, d);
     ocl_reduce_buffer *b = NULL;
+    void *host = NULL;
     double best = -1.0;
-    if (ocl_reduce_buffer_create(ctx, bytes, &b) == OCL_REDUCE_OK)
+    if (ocl_reduce_host_alloc(ctx, bytes, &host) == OCL_REDUCE_OK &&
+        ocl_reduce_buffer_create(ctx, bytes, &b) == OCL_REDUCE_OK) {
+      memset(host, 1, bytes);
       for (int r = 0; r < 3; r++) {
         const double t0 = tool_now();
         if (ocl_reduce_buffer_write(b, 0, host, bytes) != OCL_REDUCE_OK)
@@ -97,14 +137,13 @@ static double group_upload_bandwidth(ocl_reduce_group *g) {
         const double t = tool_now() - t0;
         best = best < 0 || t < best ? t : best;
       }
-    ocl_reduce_buffer_destroy(b);
-    if (best <= 0) {
-      total = 0.0;
-      break;
     }
+    ocl_reduce_buffer_destroy(b);
+    ocl_reduce_host_free(ctx, host);
+    if (best <= 0)
+      return 0.0;
     total += 1e-9 * (double)bytes / best;
   }
-  free(host);
   return total;
 }
 
@@ -125,9 +164,13 @@ int contender_group(contender *c, const char *devices, int from_host, char *why,
   c->ops = &group_ops;
   c->state = s;
   c->is_ocl_reduce = 1;
-  snprintf(c->name, sizeof c->name, "group[%s]%s", devices, from_host ? " from host" : "");
-  if (from_host)
-    fprintf(stderr, "the group's host-to-device bandwidth (each device alone, summed): %.1f GB/s\n",
+  snprintf(c->name, sizeof c->name, "group[%s]%s", devices,
+           from_host == 2 ? " from pinned host"
+           : from_host    ? " from host"
+                          : "");
+  if (from_host == 1)
+    fprintf(stderr,
+            "the group's pinned host-to-device bandwidth (each device alone, summed): %.1f GB/s\n",
             group_upload_bandwidth(s->group));
   return 1;
 }

@@ -478,7 +478,7 @@ int cmd_bench(int argc, char **argv) {
     /* The group is ours here; the paths on one device are what it is measured against. */
     for (int k = 0; k < count; k++)
       cs[k].is_ocl_reduce = 0;
-    for (int from_host = 0; from_host < 2; from_host++) {
+    for (int from_host = 0; from_host < 3; from_host++) {
       if (!contender_group(&cs[count], a.devices, from_host, why, sizeof why)) {
         fprintf(stderr, "ocl-reduce bench: --devices %s: %s\n", a.devices, why);
         goto done;

@@ -29,7 +29,9 @@ extern "C" {
  *     destroy it as any buffer; one context's calls refuse it. Group calls take the same
  *     ocl_reduce_input / ocl_reduce_output as one context's: input in host memory or the group's
  *     buffer (whole, from offset 0), results in host memory (a buffer output is
- *     UNSUPPORTED_OPERATION: results are gathered on the host).
+ *     UNSUPPORTED_OPERATION: results are gathered on the host), except that segments may leave
+ *     their results on the devices, in a group buffer whose parts follow the segments
+ *     (ocl_reduce_group_buffer_create_results).
  *   - The split depends only on the element count and the shares, which stay as they are until
  *     ocl_reduce_group_set_shares: a group gives the same bits on every run. Other float operators
  *     round as the split groups them, as they do across parts.
@@ -100,6 +102,13 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_buffer_part(const ocl_reduce_b
                                                               ocl_reduce_buffer **part,
                                                               size_t *first, size_t *count);
 
+/* A group buffer for the results of segments of segment_length over `input` (a group buffer
+ * whose parts are whole segments): device d's part holds the results of the segments in input's
+ * part d, result_size bytes each (ocl_reduce_result_size). ocl_reduce_group_segments writes it
+ * with no copy between devices or to the host. */
+OCL_REDUCE_API ocl_reduce_status
+ocl_reduce_group_buffer_create_results(const ocl_reduce_buffer *input, size_t segment_length,
+                                       size_t result_size, ocl_reduce_buffer **out);
 /* The forms of ocl_reduce.h over the group, with any operator, memory described the same way: input
  * is host memory (ocl_reduce_host_input) or a group buffer taken whole
  * (ocl_reduce_buffer_input(buffer, 0)), results go to host memory (ocl_reduce_host_output). */
@@ -110,7 +119,12 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_reduce(ocl_reduce_group *group
                                                          ocl_reduce_input input, size_t count,
                                                          ocl_reduce_output result);
 /* ocl_reduce_segments over the group, cut by whole segments (a group buffer's parts must be: create
- * it with granule = segment_length). */
+ * it with granule = segment_length). Results go to host memory, or stay on the devices in a group
+ * buffer (ocl_reduce_buffer_output(results, 0)) of segment_count results: each device then
+ * reduces the segments whose results its part holds (host input is cut so; a group buffer input
+ * must agree, as ocl_reduce_group_buffer_create_results makes it). Then, as a context's call into
+ * a buffer, it returns once the work is enqueued on every device: reading the results, or
+ * ocl_reduce_finish on each device's context, waits for it. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_segments(
     ocl_reduce_group *group, ocl_reduce_op op, ocl_reduce_type type, ocl_reduce_input input,
     size_t segment_count, size_t segment_length, ocl_reduce_output results);

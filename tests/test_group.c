@@ -182,20 +182,46 @@ static void check_segments(ocl_reduce_op op, ocl_reduce_type type, size_t length
   GROUP_OK(ocl_reduce_group_segments(group, op, type, ocl_reduce_buffer_input(b, 0), count, length,
                                      ocl_reduce_host_output(got_buffer, count * result)),
            what);
+  /* Results left on the devices, in a group buffer that follows the segments: from the group
+   * buffer, and from host memory (cut by the results' parts). */
+  unsigned char *resident = malloc(2 * count * result);
+  assert_non_null(resident);
+  ocl_reduce_buffer *results = NULL;
+  if (length) {
+    GROUP_OK(ocl_reduce_group_buffer_create_results(b, length, result, &results), what);
+    GROUP_OK(ocl_reduce_group_segments(group, op, type, ocl_reduce_buffer_input(b, 0), count,
+                                       length, ocl_reduce_buffer_output(results, 0)),
+             what);
+    assert_int_equal(ocl_reduce_buffer_read(results, 0, resident, count * result), OCL_REDUCE_OK);
+    memset(resident + count * result, 0, count * result);
+    GROUP_OK(ocl_reduce_group_segments(group, op, type,
+                                       ocl_reduce_host_input(data, count * length * elem), count,
+                                       length, ocl_reduce_buffer_output(results, 0)),
+             what);
+    assert_int_equal(ocl_reduce_buffer_read(results, 0, resident + count * result, count * result),
+                     OCL_REDUCE_OK);
+    ocl_reduce_buffer_destroy(results);
+  }
   ocl_reduce_buffer_destroy(b);
+  static const char *const from[] = {"host memory", "a group buffer",
+                                     "a group buffer into a group buffer",
+                                     "host memory into a group buffer"};
   for (size_t s = 0; s < count; s++) {
     const unsigned char *segment = data + s * length * elem;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < (length ? 4 : 2); k++) {
       char why[256] = "";
-      const unsigned char *r = (k ? got_buffer : got) + s * result;
+      const unsigned char *r = (k == 0   ? got
+                                : k == 1 ? got_buffer
+                                         : resident + (size_t)(k - 2) * count * result) +
+                               s * result;
       if (!test_result_matches(r, segment, length, op, type, why, sizeof why))
-        fail_msg("%s, from %s: segment %zu: %s", what, k ? "a group buffer" : "host memory", s,
-                 why);
+        fail_msg("%s, from %s: segment %zu: %s", what, from[k], s, why);
     }
   }
   free(data);
   free(got);
   free(got_buffer);
+  free(resident);
 }
 
 static void test_segments_are_cut_whole(void **state) {
@@ -716,6 +742,26 @@ static void test_bad_arguments_are_named_and_leave_results_alone(void **state) {
                OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, NULL, "host memory");
   expect_error(ocl_reduce_group_buffer_part(single, 0, NULL, NULL, NULL),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "not a group's");
+  /* Segment results in buffers: a group's, of the right size, following the input's parts. */
+  expect_error(ocl_reduce_group_segments(group, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 2, 2,
+                                         ocl_reduce_buffer_output(single, 0)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "a buffer of one context");
+  ocl_reduce_buffer *wrong = NULL, *results = NULL;
+  assert_int_equal(ocl_reduce_group_buffer_create(group, sizeof(float), 3, 1, &wrong),
+                   OCL_REDUCE_OK);
+  expect_error(ocl_reduce_group_segments(group, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, 2, 2,
+                                         ocl_reduce_buffer_output(wrong, 0)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "holds 3 elements of 4 bytes");
+  expect_error(ocl_reduce_group_segments(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                         ocl_reduce_buffer_input(b, 0), 4, 1,
+                                         ocl_reduce_buffer_output(wrong, 1)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "from offset 0");
+  expect_error(ocl_reduce_group_buffer_create_results(single, 1, 4, &results),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "not a group's");
+  expect_error(ocl_reduce_group_buffer_create_results(b, 0, 4, &results),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "segment_length is 0");
+  assert_null(results);
+  ocl_reduce_buffer_destroy(wrong);
   ocl_reduce_buffer_destroy(single);
   expect_error(ocl_reduce_group_buffer_create(group, 4, 10, 3, &other),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "granule");

@@ -2,8 +2,9 @@
 # Run on a machine with several H200s (the 2- and 4-GPU kinds), after scripts/h200/run_suite.sh
 # --build-only has built the project: issue 18's figures and tests over every GPU there.
 #   - groups: the f32 sum of 2^31 device-resident elements (one part per GPU) and 2^28 elements in
-#     32-element segments, the group of all GPUs against GPU 0 alone, same run; the same from
-#     host memory, with the GPUs' host-to-device bandwidth together;
+#     segments of 32 and 1000 (device column: results left on the devices), the group of all GPUs
+#     against GPU 0 alone, same run; the same from host memory, with the GPUs' pinned
+#     host-to-device bandwidth together;
 #   - MPI: one rank per GPU, ocl_reduce_mpi_allreduce of 2^30 f32 per rank against the
 #     hand-written buffer_reduce + MPI_Allreduce, same run;
 #   - tests: group[cuda/...] over every GPU (OCL_REDUCE_DEVICES), test_mpi with one rank per GPU.
@@ -23,11 +24,11 @@ list=$(seq -s, -f 'cuda:%g' 0 $((gpus - 1)))
 echo "== $gpus GPUs: $list" | tee "$logs/multi-gpu.txt"
 "$build/tools/ocl-reduce" info --devices "$list" 2>&1 | tee -a "$logs/multi-gpu.txt"
 
-echo "== group of $gpus against cuda:0 alone: f32 sum of 2^31, and 2^28 in 32-element segments"
+echo "== group of $gpus against cuda:0 alone: f32 sum of 2^31, and 2^28 in segments of 32 and 1000"
 "$build/tools/ocl-reduce" bench --devices "$list" --paths cuda/auto --no-cub --n 2147483648 \
   --reps 20 2>&1 | tee -a "$logs/multi-gpu.txt"
 "$build/tools/ocl-reduce" bench --devices "$list" --paths cuda/auto --no-cub --n 268435456 \
-  --segments 32 --reps 20 2>&1 | tee -a "$logs/multi-gpu.txt"
+  --segments 32,1000 --reps 20 2>&1 | tee -a "$logs/multi-gpu.txt"
 
 echo "== MPI: one rank per GPU, 2^30 f32 per rank"
 for np in 1 "$gpus"; do
@@ -36,7 +37,7 @@ for np in 1 "$gpus"; do
 done
 
 echo "== tests: groups over every GPU, MPI with one rank per GPU"
-(cd "$build" && OCL_REDUCE_DEVICES="$list" ctest -R '^group\[cuda' --output-on-failure) \
-  2>&1 | tail -5 | tee -a "$logs/multi-gpu.txt"
+(cd "$build" && OCL_REDUCE_DEVICES="$list" ctest -R '^(group|staging)\[cuda' --output-on-failure) \
+  2>&1 | grep -E "Test +#|tests passed|tests failed|Error|FAILED" | tee -a "$logs/multi-gpu.txt"
 mpiexec -n "$gpus" sh -c 'OCL_REDUCE_DEVICE=cuda:$OMPI_COMM_WORLD_RANK exec "$0"' \
   "$build/tests/test_mpi" 2>&1 | grep -E "test_mpi:|FAILED" | tee -a "$logs/multi-gpu.txt"

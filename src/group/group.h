@@ -55,6 +55,11 @@ ocl_reduce_status orx_group_check_memory(const char *function, const ocl_reduce_
 typedef ocl_reduce_status (*orx_group_task)(void *arg, size_t device);
 ocl_reduce_status orx_group_each(const ocl_reduce_group *group, const char *function,
                                  const unsigned char *run, orx_group_task fn, void *arg);
+/* The same for tasks that only enqueue (device memory in and out, nothing to wait for): one after
+ * the other on the calling thread, which starts the second device sooner than waking its thread
+ * would (on two H100s a wake cost more than a launch). */
+ocl_reduce_status orx_group_each_enqueue(const ocl_reduce_group *group, const char *function,
+                                         const unsigned char *run, orx_group_task fn, void *arg);
 
 /* The operator on every device of the group (a user operator made ready on each), and the bytes
  * of an element and of a result (group_run.c). */

@@ -68,17 +68,9 @@ const orx_group_buffer *orx_group_buffer_of(const ocl_reduce_buffer *buffer) {
   return spread;
 }
 
-ocl_reduce_status ocl_reduce_group_buffer_create(ocl_reduce_group *group, size_t element_size,
-                                                 size_t count, size_t granule,
-                                                 ocl_reduce_buffer **out) {
-  static const char fn[] = "ocl_reduce_group_buffer_create";
-  ORX_CHECK_ARG(NULL, out, "%s: out is NULL", fn);
-  ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
-  ORX_CHECK_ARG(NULL, element_size > 0, "%s: element_size is 0", fn);
-  ORX_CHECK_ARG(NULL, granule > 0, "%s: granule is 0 (1 cuts anywhere)", fn);
-  ORX_CHECK_ARG(NULL, count % granule == 0, "%s: count %zu is not a multiple of granule %zu", fn,
-                count, granule);
-  ORX_CHECK_ARG(NULL, count <= SIZE_MAX / element_size, "%s: count * element_size overflows", fn);
+/* A group buffer with parts of counts[d] elements, in device order. */
+static ocl_reduce_status make_buffer(ocl_reduce_group *group, const char *fn, size_t element_size,
+                                     const uint64_t *counts, ocl_reduce_buffer **out) {
   orx_group_buffer *b = calloc(1, sizeof *b);
   if (!b)
     return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of memory", fn);
@@ -87,14 +79,10 @@ ocl_reduce_status ocl_reduce_group_buffer_create(ocl_reduce_group *group, size_t
   orx_group_hold(group);
   b->size = group->size;
   b->element_size = element_size;
-  b->count = count;
-  uint64_t granules[OCL_REDUCE_GROUP_MAX_DEVICES];
-  orx_group_parts(group, OCL_REDUCE_SHARES_RESIDENT, count / granule,
-                  (uint64_t)granule * element_size, granules);
   size_t first = 0;
   for (size_t d = 0; d < b->size; d++) {
     b->first[d] = first;
-    b->counts[d] = (size_t)granules[d] * granule;
+    b->counts[d] = (size_t)counts[d];
     first += b->counts[d];
     if (b->counts[d] == 0)
       continue;
@@ -108,12 +96,56 @@ ocl_reduce_status ocl_reduce_group_buffer_create(ocl_reduce_group *group, size_t
       return status;
     }
   }
-  *out = orx_spread_buffer_new(count * element_size, &group_buffer_ops, b);
+  b->count = first;
+  *out = orx_spread_buffer_new(first * element_size, &group_buffer_ops, b);
   if (!*out) {
     spread_destroy(b);
     return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of memory", fn);
   }
   return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status ocl_reduce_group_buffer_create(ocl_reduce_group *group, size_t element_size,
+                                                 size_t count, size_t granule,
+                                                 ocl_reduce_buffer **out) {
+  static const char fn[] = "ocl_reduce_group_buffer_create";
+  ORX_CHECK_ARG(NULL, out, "%s: out is NULL", fn);
+  ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
+  ORX_CHECK_ARG(NULL, element_size > 0, "%s: element_size is 0", fn);
+  ORX_CHECK_ARG(NULL, granule > 0, "%s: granule is 0 (1 cuts anywhere)", fn);
+  ORX_CHECK_ARG(NULL, count % granule == 0, "%s: count %zu is not a multiple of granule %zu", fn,
+                count, granule);
+  ORX_CHECK_ARG(NULL, count <= SIZE_MAX / element_size, "%s: count * element_size overflows", fn);
+  uint64_t counts[OCL_REDUCE_GROUP_MAX_DEVICES];
+  orx_group_parts(group, OCL_REDUCE_SHARES_RESIDENT, count / granule,
+                  (uint64_t)granule * element_size, counts);
+  for (size_t d = 0; d < group->size; d++)
+    counts[d] *= granule;
+  return make_buffer(group, fn, element_size, counts, out);
+}
+
+ocl_reduce_status ocl_reduce_group_buffer_create_results(const ocl_reduce_buffer *input,
+                                                         size_t segment_length, size_t result_size,
+                                                         ocl_reduce_buffer **out) {
+  static const char fn[] = "ocl_reduce_group_buffer_create_results";
+  ORX_CHECK_ARG(NULL, out, "%s: out is NULL", fn);
+  *out = NULL;
+  const orx_group_buffer *in = orx_group_buffer_of(input);
+  ORX_CHECK_ARG(NULL, in, "%s: input is %s", fn,
+                input ? "a buffer of one context, not a group's" : "NULL");
+  ORX_CHECK_ARG(NULL, segment_length > 0, "%s: segment_length is 0", fn);
+  ORX_CHECK_ARG(NULL, result_size > 0, "%s: result_size is 0", fn);
+  uint64_t counts[OCL_REDUCE_GROUP_MAX_DEVICES];
+  for (size_t d = 0; d < in->size; d++) {
+    ORX_CHECK_ARG(NULL, in->counts[d] % segment_length == 0,
+                  "%s: input: device %zu's part (%zu elements) is not whole segments of %zu: "
+                  "create it with granule = segment_length",
+                  fn, d, in->counts[d], segment_length);
+    counts[d] = in->counts[d] / segment_length;
+  }
+  ORX_CHECK_ARG(NULL, in->count / segment_length <= SIZE_MAX / result_size,
+                "%s: the results' size overflows", fn);
+  return make_buffer(in->group, fn, result_size, counts, out);
 }
 
 ocl_reduce_status ocl_reduce_group_buffer_part(const ocl_reduce_buffer *group_buffer, size_t index,

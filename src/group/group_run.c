@@ -31,6 +31,7 @@ typedef struct group_call {
   unsigned char run[OCL_REDUCE_GROUP_MAX_DEVICES];
   size_t parts;       /* devices that run */
   unsigned char *out; /* the parts' states, or the results of all segments */
+  const orx_group_buffer *out_gbuf; /* segments: the results' group buffer, or NULL (host) */
 } group_call;
 
 static ocl_reduce_input part_input(const group_call *c, size_t d) {
@@ -48,7 +49,9 @@ static ocl_reduce_status part_task(void *arg, size_t d) {
   if (c->segment_length) {
     const uint64_t first_segment = c->first[d] / c->segment_length;
     const ocl_reduce_output out =
-        ocl_reduce_host_output(c->out + first_segment * c->out_bytes, c->count[d] * c->out_bytes);
+        c->out_gbuf ? ocl_reduce_buffer_output(c->out_gbuf->parts[d], 0)
+                    : ocl_reduce_host_output(c->out + first_segment * c->out_bytes,
+                                             c->count[d] * c->out_bytes);
     return ocl_reduce_segments(ctx, c->op, c->type, in, c->count[d], c->segment_length, out);
   }
   /* The states of the parts that run, packed in device order. */
@@ -91,7 +94,14 @@ static ocl_reduce_status check_and_cut(group_call *c, size_t units) {
   ORX_CHECK_ARG(NULL, b || !c->input.host || elements * c->elem <= c->input.bytes,
                 "%s: input is %zu bytes of host memory, and the request needs %zu", c->function,
                 c->input.bytes, elements * c->elem);
-  if (!b) {
+  if (!b && c->out_gbuf) {
+    /* Segments into a group buffer: each device reduces the segments whose results its part
+     * holds. */
+    for (size_t d = 0; d < g->size; d++) {
+      c->first[d] = (uint64_t)c->out_gbuf->first[d] * length;
+      c->count[d] = c->out_gbuf->counts[d];
+    }
+  } else if (!b) {
     orx_group_parts(g, OCL_REDUCE_SHARES_HOST, units, (uint64_t)length * c->elem, c->count);
     uint64_t first = 0;
     for (size_t d = 0; d < g->size; d++) {
@@ -113,6 +123,12 @@ static ocl_reduce_status check_and_cut(group_call *c, size_t units) {
                     c->function, d, b->counts[d], length);
       c->first[d] = b->first[d];
       c->count[d] = b->counts[d] / length;
+      ORX_CHECK_ARG(NULL, !c->out_gbuf || c->out_gbuf->counts[d] == c->count[d],
+                    "%s: results: device %zu's part holds %zu results, and its part of the input "
+                    "%llu segments: make the results with "
+                    "ocl_reduce_group_buffer_create_results(input, ...)",
+                    c->function, d, c->out_gbuf ? c->out_gbuf->counts[d] : 0,
+                    (unsigned long long)c->count[d]);
     }
   }
   c->parts = 0;
@@ -174,14 +190,34 @@ static ocl_reduce_status reduce_whole(group_call *c, size_t count, void *result,
   return status;
 }
 
+/* A group buffer as the results of segments: this group's, of as many results of their size. */
+static ocl_reduce_status check_results_buffer(group_call *c, size_t segment_count) {
+  const orx_group_buffer *r = c->out_gbuf;
+  ORX_CHECK_ARG(NULL, r->group_id == c->group->id, "%s: results: a buffer of another group",
+                c->function);
+  ORX_CHECK_ARG(NULL, r->element_size == c->out_bytes && r->count == segment_count,
+                "%s: results: the buffer holds %zu elements of %zu bytes, and the call writes %zu "
+                "results of %zu",
+                c->function, r->count, r->element_size, segment_count, c->out_bytes);
+  return OCL_REDUCE_OK;
+}
+
 static ocl_reduce_status reduce_segments(group_call *c, size_t segment_count, void *results,
                                          size_t results_bytes) {
   ORX_FORWARD(check_operator(c));
-  ORX_CHECK_ARG(NULL, results || segment_count == 0, "%s: results is NULL", c->function);
+  if (c->out_gbuf) {
+    ORX_FORWARD(check_results_buffer(c, segment_count));
+    results_bytes = segment_count * c->out_bytes;
+  }
+  ORX_CHECK_ARG(NULL, results || c->out_gbuf || segment_count == 0, "%s: results is NULL",
+                c->function);
   ORX_CHECK_ARG(NULL, segment_count <= results_bytes / c->out_bytes,
                 "%s: results is %zu bytes, and %zu results of %zu bytes need %zu", c->function,
                 results_bytes, segment_count, c->out_bytes,
                 segment_count <= SIZE_MAX / c->out_bytes ? segment_count * c->out_bytes : SIZE_MAX);
+  if (c->segment_length == 0 && c->out_gbuf && segment_count > 0)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION,
+                    "%s: results: empty segments' identities go to host memory", c->function);
   if (c->segment_length == 0) {
     /* Identities only: one device writes them, reading nothing (a buffer input must still be
      * this group's, and hold nothing). */
@@ -204,6 +240,8 @@ static ocl_reduce_status reduce_segments(group_call *c, size_t segment_count, vo
   if (segment_count == 0)
     return OCL_REDUCE_OK;
   c->out = results;
+  if (c->gbuf && c->out_gbuf) /* device memory in and out: each part's call only enqueues */
+    return orx_group_each_enqueue(c->group, c->function, c->run, part_task, c);
   return orx_group_each(c->group, c->function, c->run, part_task, c);
 }
 
@@ -254,8 +292,21 @@ ocl_reduce_status ocl_reduce_group_segments(ocl_reduce_group *group, ocl_reduce_
                                             ocl_reduce_output results) {
   static const char fn[] = "ocl_reduce_group_segments";
   ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
-  ORX_FORWARD(orx_group_check_memory(fn, &input, &results));
+  /* Results may stay on the devices, in a group buffer whose parts follow the segments. */
+  const ocl_reduce_output host_results = ocl_reduce_host_output(results.host, results.bytes);
+  ORX_FORWARD(orx_group_check_memory(fn, &input, &host_results));
+  const orx_group_buffer *out_gbuf = orx_group_buffer_of(results.buffer);
+  ORX_CHECK_ARG(NULL, !results.buffer || out_gbuf,
+                "%s: results is a buffer of one context: segments of a group go to host memory "
+                "or a group buffer (ocl_reduce_group_buffer_create_results)",
+                fn);
+  ORX_CHECK_ARG(NULL, !results.buffer || !results.host, "%s: results sets both host and buffer",
+                fn);
+  ORX_CHECK_ARG(NULL, !results.buffer || results.offset == 0,
+                "%s: results: a group buffer is written whole, from offset 0 (not %zu)", fn,
+                results.offset);
   group_call c = make_call(fn, group, op, type, input, segment_length);
+  c.out_gbuf = out_gbuf;
   return reduce_segments(&c, segment_count, results.host, results.bytes);
 }
 

@@ -68,18 +68,33 @@ void orx_group_workers_stop(ocl_reduce_group *g) {
   g->workers = NULL;
 }
 
-ocl_reduce_status orx_group_each(const ocl_reduce_group *group, const char *function,
-                                 const unsigned char *run, orx_group_task fn, void *arg) {
+/* Every device's task, on the calling thread or the lanes' threads. */
+static ocl_reduce_status each(const ocl_reduce_group *group, const char *function,
+                              const unsigned char *run, orx_group_task fn, void *arg, int here) {
   struct orx_group_workers *w = group->workers;
   for (size_t d = 0; d < group->size; d++)
     w->status[d] = OCL_REDUCE_OK;
   w->fn = fn;
   w->arg = arg;
   w->run = run;
-  orx_threads_run(w->threads, run_lane, w);
+  if (here)
+    for (size_t lane = 0; lane < orx_threads_count(w->threads); lane++)
+      run_lane(w, lane);
+  else
+    orx_threads_run(w->threads, run_lane, w);
   for (size_t d = 0; d < group->size; d++)
     if (w->status[d] != OCL_REDUCE_OK)
       return orx_fail(NULL, w->status[d], "%s: device %zu (%s): %s", function, d,
                       orx_group_device_name(group, d), ocl_reduce_last_error(group->contexts[d]));
   return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status orx_group_each(const ocl_reduce_group *group, const char *function,
+                                 const unsigned char *run, orx_group_task fn, void *arg) {
+  return each(group, function, run, fn, arg, 0);
+}
+
+ocl_reduce_status orx_group_each_enqueue(const ocl_reduce_group *group, const char *function,
+                                         const unsigned char *run, orx_group_task fn, void *arg) {
+  return each(group, function, run, fn, arg, 1);
 }
