@@ -271,6 +271,78 @@ static void test_crossover_and_alignment(void **state) {
   free(bytes);
 }
 
+static uint64_t kernel_builds(ocl_reduce_context *ctx) {
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
+  assert_int_equal(ocl_reduce_context_query(ctx, &info), OCL_REDUCE_OK);
+  return info.kernel_builds;
+}
+
+/* A buffer of a CPU device lives in host memory the library allocated, which the calling thread
+ * reads in place: the host plan's bits, as from host memory, at any element offset; on a fresh
+ * context nothing is built (nothing launched). It waits for the work enqueued before: a buffer
+ * the device is still writing (segment results) is read once written. */
+static void test_buffers_on_the_calling_thread(void **state) {
+  (void)state;
+  enum { N = 70001, OFFSET = 3 };
+  float *data = malloc((N + OFFSET) * sizeof *data);
+  assert_non_null(data);
+  test_fill(data, N + OFFSET, OCL_REDUCE_SUM, OCL_REDUCE_F32, MODE_RANDOM);
+  ocl_reduce_context *fresh = test_context_with_policy("host=thread");
+  assert_non_null(fresh);
+  ocl_reduce_buffer *buf = NULL;
+  assert_int_equal(ocl_reduce_buffer_create(fresh, (N + OFFSET) * sizeof *data, &buf),
+                   OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(buf, 0, data, (N + OFFSET) * sizeof *data),
+                   OCL_REDUCE_OK);
+  const size_t counts[] = {1, 17, 4097, N};
+  for (size_t k = 0; k < 4; k++) {
+    for (size_t offset = 0; offset <= OFFSET; offset += OFFSET) {
+      unsigned char from_buffer[64], from_host[64];
+      memset(from_buffer, 0x5a, sizeof from_buffer);
+      assert_int_equal(ocl_reduce_into(fresh, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                       ocl_reduce_buffer_input(buf, offset), counts[k],
+                                       ocl_reduce_host_output(from_buffer, sizeof from_buffer)),
+                       OCL_REDUCE_OK);
+      reduce_on(host_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, data + offset, counts[k], from_host);
+      if (!same_result(from_buffer, from_host, 4, OCL_REDUCE_SUM, OCL_REDUCE_F32))
+        fail_msg("f32 sum of %zu elements of a buffer from element %zu: not the host plan's bits",
+                 counts[k], offset);
+    }
+  }
+  if (is_cpu && kernel_builds(fresh) != 0)
+    fail_msg("reductions of a CPU device's buffer built %llu kernels: they launched",
+             (unsigned long long)kernel_builds(fresh));
+  /* Segment sums of pairs into a buffer (enqueued), then that buffer reduced: every pair's sum. */
+  enum { PAIRS = 5000 };
+  int32_t *pairs = malloc(2 * PAIRS * sizeof *pairs);
+  assert_non_null(pairs);
+  int64_t expected = 0;
+  for (size_t i = 0; i < 2 * PAIRS; i++)
+    expected += pairs[i] = (int32_t)(i % 1000) - 300;
+  ocl_reduce_buffer *sums = NULL;
+  assert_int_equal(ocl_reduce_buffer_create(fresh, PAIRS * sizeof(int32_t), &sums), OCL_REDUCE_OK);
+  for (int round = 0; round < 3; round++) {
+    assert_int_equal(ocl_reduce_segments(fresh, OCL_REDUCE_SUM, OCL_REDUCE_I32,
+                                         ocl_reduce_host_input(pairs, 2 * PAIRS * sizeof *pairs),
+                                         PAIRS, 2, ocl_reduce_buffer_output(sums, 0)),
+                     OCL_REDUCE_OK);
+    int32_t total = 0;
+    assert_int_equal(ocl_reduce_into(fresh, OCL_REDUCE_SUM, OCL_REDUCE_I32,
+                                     ocl_reduce_buffer_input(sums, 0), PAIRS,
+                                     ocl_reduce_host_output(&total, sizeof total)),
+                     OCL_REDUCE_OK);
+    assert_int_equal(total, (int32_t)expected);
+    for (size_t i = 0; i < 2 * PAIRS; i++) /* the next round's sums differ */
+      pairs[i] += 1;
+    expected += 2 * PAIRS;
+  }
+  ocl_reduce_buffer_destroy(sums);
+  ocl_reduce_buffer_destroy(buf);
+  ocl_reduce_context_destroy(fresh);
+  free(pairs);
+  free(data);
+}
+
 /* describe_plan names the host plan where it applies, and only there. */
 static void test_describe_plan(void **state) {
   (void)state;
@@ -303,6 +375,7 @@ int main(void) {
       cmocka_unit_test(test_cross_device_bits),
       cmocka_unit_test(test_crossover_and_alignment),
       cmocka_unit_test(test_describe_plan),
+      cmocka_unit_test(test_buffers_on_the_calling_thread),
   };
   return TEST_RUN(tests, setup, teardown);
 }

@@ -1031,9 +1031,16 @@ static void test_host_plan_has_a_host_kernel_on_every_cpu_target(void **state) {
             const size_t last =
                 (op <= ORX_OP_XOR ? ORX_HOST_PLAN_MAX_BYTES : ORX_HOST_PLAN_MAX_STATE_BYTES) /
                 ocl_reduce_type_size(r.type);
-            assert_int_equal(orx_plan_takes_host(&t, &r, last), takes);
-            assert_false(orx_plan_takes_host(&t, &r, last + 1));
-            assert_false(orx_plan_takes_host(&t, &r, 0));
+            assert_int_equal(orx_plan_takes_host(&t, &r, last, 0), takes);
+            assert_false(orx_plan_takes_host(&t, &r, last + 1, 0));
+            assert_false(orx_plan_takes_host(&t, &r, 0, 0));
+            /* A buffer in the device's memory: a crossover of its own, below. */
+            const size_t resident = (op <= ORX_OP_XOR ? ORX_HOST_PLAN_MAX_RESIDENT_BYTES
+                                                      : ORX_HOST_PLAN_MAX_RESIDENT_STATE_BYTES) /
+                                    ocl_reduce_type_size(r.type);
+            assert_true(resident < last);
+            assert_int_equal(orx_plan_takes_host(&t, &r, resident, 1), takes);
+            assert_false(orx_plan_takes_host(&t, &r, resident + 1, 1));
             if (!takes)
               continue;
             r.host = 1;
@@ -1047,7 +1054,7 @@ static void test_host_plan_has_a_host_kernel_on_every_cpu_target(void **state) {
             /* States for a later merge keep the device's plans. */
             r.host = 0;
             r.stage = ORX_STAGE_PARTIAL;
-            assert_false(orx_plan_takes_host(&t, &r, 1000));
+            assert_false(orx_plan_takes_host(&t, &r, 1000, 0));
           }
         }
       }

@@ -159,7 +159,7 @@ ocl_reduce_status ocl_reduce_describe_plan(ocl_reduce_context *ctx, ocl_reduce_o
     request.shape.elements = (uint64_t)request.shape.count * segment_length;
     request.shape.elem = call.elem;
   }
-  request.host = orx_plan_takes_host(&ctx->target, &request, count);
+  request.host = orx_plan_takes_host(&ctx->target, &request, count, 0);
   orx_plan plan;
   orx_plan_make(&ctx->target, &request, &plan);
   orx_plan_describe(&plan, count, segment_length, text, capacity);

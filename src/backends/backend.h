@@ -98,6 +98,11 @@ typedef struct orx_backend_ops {
   /* Optional (NULL: 0). How far the allocation's first byte lies past a multiple of 256 bytes:
    * library allocations start aligned, a wrapped CUDA pointer may not. */
   size_t (*misalignment)(const orx_mem *mem);
+  /* Optional (NULL: never). The host memory an allocation of alloc() lives in, where the device
+   * reads and writes it in place (CPU devices: host memory the library allocated, see the OpenCL
+   * backend's create_host_backed), else NULL. The calling thread may read it once everything
+   * enqueued before has finished. */
+  const void *(*host_storage)(const orx_mem *mem);
 
   /* Optional (NULL: not supported). Device memory the host can read directly once the work that
    * writes it has finished, with no copy command: OpenCL fine-grained SVM, CUDA mapped pinned

@@ -13,10 +13,13 @@
 #include "core/ids.h"
 #include "core/planner.h"
 
-int orx_plan_takes_host(const orx_target *target, const orx_request *request, size_t count) {
+int orx_plan_takes_host(const orx_target *target, const orx_request *request, size_t count,
+                        int resident) {
   const size_t elem = orx_request_element_bytes(request);
+  const int state = orx_operator_is_state(&request->op);
   const size_t max_bytes =
-      orx_operator_is_state(&request->op) ? ORX_HOST_PLAN_MAX_STATE_BYTES : ORX_HOST_PLAN_MAX_BYTES;
+      resident ? (state ? ORX_HOST_PLAN_MAX_RESIDENT_STATE_BYTES : ORX_HOST_PLAN_MAX_RESIDENT_BYTES)
+               : (state ? ORX_HOST_PLAN_MAX_STATE_BYTES : ORX_HOST_PLAN_MAX_BYTES);
   return target->caps->type == OCL_REDUCE_DEVICE_CPU && target->forced.host != ORX_HOST_OFF &&
          request->entry == ORX_ENTRY_REDUCE && request->stage == ORX_STAGE_WHOLE &&
          orx_op_valid((orx_op_id)request->op.id) && count > 0 && count <= max_bytes / elem;

@@ -251,10 +251,12 @@ int orx_plan_wait_polls(const orx_caps *caps, const orx_policy_override *forced)
 ocl_reduce_status orx_plan_path(const orx_caps *caps, ocl_reduce_path path,
                                 ocl_reduce_subgroup_impl impl, ocl_reduce_path *path_out,
                                 ocl_reduce_subgroup_impl *impl_out, const char **why);
-/* plan_host.c: whether a whole-array request of `count` elements from host memory takes the host
- * plan (core/host_plan.h): on CPU devices, built-in operators, up to the operator's crossover,
- * unless OCL_REDUCE_POLICY says host=off. Its policy, the same on every device. */
-int orx_plan_takes_host(const orx_target *target, const orx_request *request, size_t count);
+/* plan_host.c: whether a whole-array request of `count` elements takes the host plan
+ * (core/host_plan.h): on CPU devices, built-in operators, up to the operator's crossover for
+ * host memory, or for a buffer in the device's memory (`resident`: no copy to save), unless
+ * OCL_REDUCE_POLICY says host=off. Its policy, the same on every device. */
+int orx_plan_takes_host(const orx_target *target, const orx_request *request, size_t count,
+                        int resident);
 void orx_host_policy(size_t elem, orx_policy *out);
 /* The plan for a request. */
 void orx_plan_make(const orx_target *target, const orx_request *request, orx_plan *plan);

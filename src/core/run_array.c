@@ -4,6 +4,7 @@
  * takes more than one upload, each piece gets its partial results, and one more launch per
  * operator reduces them, so the results depend on nothing but the count.
  * ============================================================================================== */
+#include <stdint.h>
 #include <string.h>
 
 #include "core/launch.h"
@@ -13,14 +14,24 @@ static ocl_reduce_status run_reduce(ocl_reduce_context *ctx, const orx_request *
                                     const orx_io *in, size_t count, uint64_t first,
                                     const orx_io *out) {
   orx_call_begin(ctx);
-  /* Small host arrays on CPU devices: the host plan, on the calling thread where it can. */
+  /* Small arrays on CPU devices: the host plan, on the calling thread where it can. The thread
+   * reads host memory, or a buffer's own host memory once the work enqueued before has finished
+   * (a buffer of another device kind, or one the device keeps a copy of, has none). */
+  const void *storage = in->mem && ctx->ops->host_storage ? ctx->ops->host_storage(in->mem) : NULL;
   orx_request planned = *request;
-  planned.host = !in->mem && orx_plan_takes_host(&ctx->target, request, count);
+  planned.host =
+      (!in->mem || storage) && orx_plan_takes_host(&ctx->target, request, count, storage != NULL);
   if (planned.host && out->host_out && ctx->target.forced.host != ORX_HOST_DEVICE) {
     orx_plan plan;
     orx_plan_make(&ctx->target, &planned, &plan);
-    if (orx_host_run(ctx, &plan, in->host, count, first, out->host_out))
-      return OCL_REDUCE_OK;
+    const void *data =
+        storage ? (const char *)storage + in->offset * orx_plan_element_bytes(&plan) : in->host;
+    if (orx_host_can_run(&plan) && (uintptr_t)data % orx_plan_element_bytes(&plan) == 0) {
+      if (storage)
+        ORX_FORWARD(ctx->ops->finish(ctx, ctx->backend));
+      if (orx_host_run(ctx, &plan, data, count, first, out->host_out))
+        return OCL_REDUCE_OK;
+    }
   }
   request = &planned;
   orx_prepared k;

@@ -238,6 +238,7 @@ ocl_reduce_status orx_cl_open(ocl_reduce_context *ctx, const char *selector, voi
     return status;
   }
   read_caps(be, caps);
+  be->buffers_in_place = be->host_memory_device && orx_cl_buffers_in_place(be);
   caps->platform_index = platform_index;
   caps->device_index = device_index;
   *out = be;

@@ -21,6 +21,7 @@ struct orx_backend {
   int host_memory_device; /* a CPU device: its buffers can be our own host memory */
   int poll_events;        /* wait for events by polling (orx_plan_wait_polls chose) */
   int has_fine_grain_svm; /* CL_DEVICE_SVM_FINE_GRAIN_BUFFER */
+  int buffers_in_place; /* CPU devices: buffers live in our host memory (orx_cl_buffers_in_place) */
   cl_event last_kernel;   /* the latest launch, which finish() waits for */
   cl_device_id device;
   cl_context context;
@@ -40,6 +41,7 @@ struct orx_mem {
   void *svm;
   cl_context context;     /* the SVM allocation's, for clSVMFree */
   void *mapped;           /* pinned memory (alloc_pinned): the buffer's host memory, kept mapped */
+  void *host_storage;     /* CPU devices: the host memory the buffer lives in (alloc) */
   cl_command_queue queue; /* ... and the queue that unmaps it */
 };
 
@@ -93,6 +95,9 @@ ocl_reduce_status orx_cl_open(ocl_reduce_context *ctx, const char *selector, voi
                               int profiling, orx_backend **out, orx_caps *caps);
 void orx_cl_close(orx_backend *be);
 cl_int orx_cl_wait_for(orx_backend *be, cl_event event);
+
+/* backend.c: whether the device works in a CL_MEM_USE_HOST_PTR buffer's own host memory. */
+int orx_cl_buffers_in_place(orx_backend *be);
 
 /* copies.c: the table's copy slots. */
 ocl_reduce_status orx_cl_write(ocl_reduce_context *ctx, orx_backend *be, orx_mem *dst,
