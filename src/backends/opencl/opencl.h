@@ -21,7 +21,7 @@ struct orx_backend {
   int host_memory_device; /* a CPU device: its buffers can be our own host memory */
   int poll_events;        /* wait for events by polling (orx_plan_wait_polls chose) */
   int has_fine_grain_svm; /* CL_DEVICE_SVM_FINE_GRAIN_BUFFER */
-  int buffers_in_place; /* CPU devices: buffers live in our host memory (orx_cl_buffers_in_place) */
+  int buffers_in_place;   /* CPU devices: buffers are our host memory, used in place */
   cl_event last_kernel;   /* the latest launch, which finish() waits for */
   cl_device_id device;
   cl_context context;
