@@ -2,11 +2,9 @@
  * backend.c: the OpenCL implementation of the backend table (backend.h): memory, launches and
  * events on the device devices.c opened (programs are programs.c's, copies copies.c's).
  * ============================================================================================== */
-#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) on Linux */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "backends/opencl/opencl.h"
 
@@ -86,76 +84,7 @@ static ocl_reduce_status cl_enqueue_marker(ocl_reduce_context *ctx, orx_backend 
   return OCL_REDUCE_OK;
 }
 
-/* Buffers of CPU devices live in host memory we allocate ourselves. Large ones 2 MiB aligned and
- * marked for transparent huge pages: streaming through 4 KiB pages costs a TLB miss every 4 KiB,
- * which under virtualisation is a two-level page walk. Measured on a 2-core VM: 22 -> 29 and 38
- * -> 56 GB/s for a 64 MiB sum. Small ones on 128-byte boundaries, so that the calling thread can
- * reduce them in place (host_storage: the host plan of CPU devices). The memory is freed when the
- * implementation destroys the cl_mem. */
-#define ORX_HUGE_PAGE ((size_t)2 << 20)
-
-static void CL_CALLBACK free_host_memory(cl_mem mem, void *memory) {
-  (void)mem;
-  free(memory);
-}
-
-#define ORX_SMALL_ALIGN ((size_t)128)
-
-static cl_mem create_host_backed(orx_backend *be, size_t bytes, void **storage, cl_int *code) {
-  const size_t align = bytes >= ORX_HUGE_PAGE ? ORX_HUGE_PAGE : ORX_SMALL_ALIGN;
-  size_t rounded = (bytes + align - 1) / align * align;
-  void *memory = aligned_alloc(align, rounded);
-  if (!memory) {
-    *code = CL_OUT_OF_HOST_MEMORY;
-    return NULL;
-  }
-#ifdef MADV_HUGEPAGE
-  if (align == ORX_HUGE_PAGE)
-    madvise(memory, rounded, MADV_HUGEPAGE); /* a hint: without THP the memory still works */
-#endif
-  cl_mem mem = clCreateBuffer(be->context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, memory,
-                              code);
-  if (*code == CL_SUCCESS)
-    *code = clSetMemObjectDestructorCallback(mem, free_host_memory, memory);
-  if (*code != CL_SUCCESS) {
-    if (mem)
-      clReleaseMemObject(mem);
-    else
-      free(memory);
-    return NULL;
-  }
-  *storage = memory;
-  return mem;
-}
-
 static const void *cl_host_storage(const orx_mem *mem) { return mem->host_storage; }
-
-/* Whether the device works in the host memory of a CL_MEM_USE_HOST_PTR buffer, rather than in a
- * copy it writes back only when mapped (which the specification allows): a fill of such a buffer,
- * on a queue of the probe's own, must reach the memory. PoCL's and Intel's CPU devices work in
- * place. */
-int orx_cl_buffers_in_place(orx_backend *be) {
-  cl_int code = CL_SUCCESS;
-  void *storage = NULL;
-  cl_mem mem = create_host_backed(be, ORX_SMALL_ALIGN, &storage, &code);
-  cl_command_queue queue = mem ? clCreateCommandQueue(be->context, be->device, 0, &code) : NULL;
-  int in_place = 0;
-  if (queue) {
-    memset(storage, 0, ORX_SMALL_ALIGN);
-    const cl_uint pattern = 0xa5a5a5a5u;
-    if (clEnqueueFillBuffer(queue, mem, &pattern, sizeof pattern, 0, ORX_SMALL_ALIGN, 0, NULL,
-                            NULL) == CL_SUCCESS &&
-        clFinish(queue) == CL_SUCCESS) {
-      in_place = 1;
-      for (size_t i = 0; i < ORX_SMALL_ALIGN; i++)
-        in_place &= ((const unsigned char *)storage)[i] == 0xa5;
-    }
-    clReleaseCommandQueue(queue);
-  }
-  if (mem)
-    clReleaseMemObject(mem);
-  return in_place;
-}
 
 static ocl_reduce_status cl_alloc(ocl_reduce_context *ctx, orx_backend *be, size_t bytes,
                                   orx_mem **out) {
@@ -165,7 +94,7 @@ static ocl_reduce_status cl_alloc(ocl_reduce_context *ctx, orx_backend *be, size
   cl_int code = CL_SUCCESS;
   void *storage = NULL;
   if (be->host_memory_device)
-    m->mem = create_host_backed(be, bytes, &storage, &code);
+    m->mem = orx_cl_create_host_backed(be, bytes, &storage, &code);
   else
     m->mem = clCreateBuffer(be->context, CL_MEM_READ_WRITE, bytes, NULL, &code);
   if (code != CL_SUCCESS) {

@@ -2,8 +2,8 @@
  * opencl.h: what the files of the OpenCL backend share: its state, program and memory structures,
  * and the mapping of OpenCL errors to statuses. The backend is the only part of the library that
  * includes CL/cl.h: device_list.c (discovery), devices.c (capabilities, life cycle), errors.c,
- * programs.c, copies.c (between host and device memory), backend.c (memory, launches, events,
- * and the table of backend.h).
+ * programs.c, copies.c (between host and device memory), host_backed.c (CPU devices' buffers),
+ * backend.c (memory, launches, events, and the table of backend.h).
  * ============================================================================================== */
 #ifndef ORX_OPENCL_H
 #define ORX_OPENCL_H
@@ -96,7 +96,9 @@ ocl_reduce_status orx_cl_open(ocl_reduce_context *ctx, const char *selector, voi
 void orx_cl_close(orx_backend *be);
 cl_int orx_cl_wait_for(orx_backend *be, cl_event event);
 
-/* backend.c: whether the device works in a CL_MEM_USE_HOST_PTR buffer's own host memory. */
+/* host_backed.c: a CPU device's buffer over host memory of ours (*storage), and whether the
+ * device works in such a buffer's own memory. */
+cl_mem orx_cl_create_host_backed(orx_backend *be, size_t bytes, void **storage, cl_int *code);
 int orx_cl_buffers_in_place(orx_backend *be);
 
 /* copies.c: the table's copy slots. */
