@@ -33,6 +33,7 @@
 #include <mpi.h>
 
 #include "ocl_reduce.h"
+#include "ocl_reduce_group.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,6 +59,20 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_allreduce(ocl_reduce_context *ct
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_segments_allreduce(
     ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type type, ocl_reduce_input input,
     size_t segment_count, size_t segment_length, ocl_reduce_output results, MPI_Comm comm);
+
+/* The same for a rank that owns several devices: its part (host memory or its group's buffer)
+ * reduced over its group to one state, in device order (ocl_reduce_group_partial), then across
+ * the ranks in rank order as above, combined on the root group's first device. So the result
+ * follows the array's order through devices and ranks alike: order-preserving operators keep it,
+ * and the reproducible sum gives the same bits for any number of ranks and devices. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_reduce_group(ocl_reduce_group *group,
+                                                             ocl_reduce_op op, ocl_reduce_type type,
+                                                             ocl_reduce_input input, size_t count,
+                                                             ocl_reduce_output result, int root,
+                                                             MPI_Comm comm);
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_allreduce_group(
+    ocl_reduce_group *group, ocl_reduce_op op, ocl_reduce_type type, ocl_reduce_input input,
+    size_t count, ocl_reduce_output result, MPI_Comm comm);
 
 /* The message of this thread's last failed ocl_reduce_mpi call ("" when none). */
 OCL_REDUCE_API const char *ocl_reduce_mpi_last_error(void);

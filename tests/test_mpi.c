@@ -262,6 +262,71 @@ static void check_errors(void) {
   CHECK(result == -7.0f, "a failed call wrote its result");
 }
 
+/* A rank that owns a group (here two contexts on its device, with parts of any size): its part
+ * over the group, then across the ranks. Integers and the reproducible sum have the whole array's
+ * bits; ARGMIN the first minimum's index across devices and ranks. */
+static void check_groups(void) {
+  setenv("OCL_REDUCE_POLICY", "part_kib=1", 1);
+  ocl_reduce_context *members[2] = {NULL, NULL};
+  ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
+  opts.determinism = OCL_REDUCE_CROSS_DEVICE;
+  for (int d = 0; d < 2; d++)
+    if (ocl_reduce_context_create(&opts, &members[d]) != OCL_REDUCE_OK)
+      members[d] = NULL;
+  unsetenv("OCL_REDUCE_POLICY");
+  ocl_reduce_group *group = NULL;
+  int made =
+      members[0] && members[1] && ocl_reduce_group_create_from(members, 2, &group) == OCL_REDUCE_OK;
+  int all_made = 0;
+  MPI_Allreduce(&made, &all_made, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  CHECK(all_made, "a group of two contexts: %s", ocl_reduce_last_error(NULL));
+  static const struct {
+    ocl_reduce_op op;
+    ocl_reduce_type type;
+  } cases[] = {{OCL_REDUCE_SUM, OCL_REDUCE_I64},
+               {OCL_REDUCE_SUM, OCL_REDUCE_F32},
+               {OCL_REDUCE_ARGMIN, OCL_REDUCE_F32}};
+  for (size_t k = 0; all_made && k < sizeof cases / sizeof cases[0]; k++) {
+    const ocl_reduce_op op = cases[k].op;
+    const ocl_reduce_type type = cases[k].type;
+    const size_t elem = ocl_reduce_type_size(type), n = test_rng_below(MAX_ELEMENTS);
+    unsigned char *data = malloc((n + 1) * elem);
+    test_fill(data, n, op, type, MODE_RANDOM);
+    cut(n);
+    const size_t first = begin[rank], count = begin[rank + 1] - first;
+    const ocl_reduce_input in = ocl_reduce_host_input(data + first * elem, count * elem);
+    unsigned char whole[MAX_RESULT], got[2][MAX_RESULT];
+    memset(got, 0xA5, sizeof got);
+    const ocl_reduce_status s0 = ocl_reduce_mpi_reduce_group(
+        group, op, type, in, count, ocl_reduce_host_output(rank == 0 ? got[0] : NULL, MAX_RESULT),
+        0, MPI_COMM_WORLD);
+    const ocl_reduce_status s1 = ocl_reduce_mpi_allreduce_group(
+        group, op, type, in, count, ocl_reduce_host_output(got[1], MAX_RESULT), MPI_COMM_WORLD);
+    CHECK(s0 == OCL_REDUCE_OK && s1 == OCL_REDUCE_OK, "groups, %s %s: %s", ocl_reduce_op_name(op),
+          ocl_reduce_type_name(type), ocl_reduce_mpi_last_error());
+    CHECK(ocl_reduce(cross_ctx, op, type, data, n, whole, sizeof whole) == OCL_REDUCE_OK,
+          "whole: %s", ocl_reduce_last_error(cross_ctx));
+    for (int r = rank == 0 ? 0 : 1; r < 2 && s0 == OCL_REDUCE_OK && s1 == OCL_REDUCE_OK; r++)
+      CHECK(memcmp(got[r], whole, ocl_reduce_result_size(op, type)) == 0,
+            "groups, %s %s, %zu elements, %s: not the whole array's bits", ocl_reduce_op_name(op),
+            ocl_reduce_type_name(type), n, r ? "all-reduce" : "reduce to root");
+    free(data);
+  }
+  /* A rank without its group: every rank returns its status, naming it. */
+  float x = 1.0f, sum = 0.0f;
+  const ocl_reduce_status bad =
+      ocl_reduce_mpi_allreduce_group(rank == ranks - 1 ? NULL : group, OCL_REDUCE_SUM,
+                                     OCL_REDUCE_F32, ocl_reduce_host_input(&x, sizeof x), 1,
+                                     ocl_reduce_host_output(&sum, sizeof sum), MPI_COMM_WORLD);
+  CHECK(!all_made || (bad == OCL_REDUCE_ERROR_INVALID_ARGUMENT &&
+                      strstr(ocl_reduce_mpi_last_error(), "group is NULL")),
+        "a NULL group on one rank: %s, '%s'", ocl_reduce_status_name(bad),
+        ocl_reduce_mpi_last_error());
+  ocl_reduce_group_destroy(group);
+  ocl_reduce_context_destroy(members[0]);
+  ocl_reduce_context_destroy(members[1]);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -302,6 +367,7 @@ int main(int argc, char **argv) {
   check_user_operators();
   check_segments();
   check_reproducible_over_rank_counts();
+  check_groups();
   check_errors();
   int total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

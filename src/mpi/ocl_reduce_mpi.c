@@ -59,7 +59,9 @@ typedef struct root_reply {
 /* One collective call as this rank makes it. */
 typedef struct mpi_call {
   const char *function;
-  ocl_reduce_context *ctx;
+  ocl_reduce_context *ctx; /* the rank's context; with a group, its first device's */
+  ocl_reduce_group *group; /* the rank's group of devices, or NULL */
+  int of_group;            /* a _group entry point (its group may be NULL: refused) */
   ocl_reduce_op op;
   ocl_reduce_type type;
   ocl_reduce_input input;
@@ -96,7 +98,9 @@ static ocl_reduce_status begin(mpi_call *c) {
 static void record_failure(rank_record *r, const mpi_call *c, ocl_reduce_status status,
                            const char *own) {
   r->status = status;
-  snprintf(r->message, sizeof r->message, "%s", own ? own : ocl_reduce_last_error(c->ctx));
+  /* A group reports its failures as the thread's. */
+  snprintf(r->message, sizeof r->message, "%s",
+           own ? own : ocl_reduce_last_error(c->of_group ? NULL : c->ctx));
 }
 
 /* A built-in operator's index (ocl_reduce.h's OCL_REDUCE_BUILTIN_OP), -1 for a user operator:
@@ -172,7 +176,8 @@ static ocl_reduce_status reduce_parts(mpi_call *c, size_t count, void *result, s
   snprintf(own, sizeof own, "result_bytes is %zu, and one result of %s is %zu bytes", result_bytes,
            ocl_reduce_op_name(c->op), needed);
   if (!c->ctx)
-    record_failure(&mine_record, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "ctx is NULL");
+    record_failure(&mine_record, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                   c->of_group ? "group is NULL" : "ctx is NULL");
   else if (c->buffer_results)
     record_failure(&mine_record, c, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, BUFFER_RESULTS);
   else if (!result && receives)
@@ -181,8 +186,10 @@ static ocl_reduce_status reduce_parts(mpi_call *c, size_t count, void *result, s
     record_failure(&mine_record, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT, own);
   else if (bytes > MAX_BYTES)
     record_failure(&mine_record, c, OCL_REDUCE_ERROR_INTERNAL, "a state above 64 bytes");
-  else if ((status = ocl_reduce_partial(c->ctx, c->op, c->type, c->input, count, base, state)) !=
-           OCL_REDUCE_OK)
+  else if ((status = c->group ? ocl_reduce_group_partial(c->group, c->op, c->type, c->input, count,
+                                                         base, state)
+                              : ocl_reduce_partial(c->ctx, c->op, c->type, c->input, count, base,
+                                                   state)) != OCL_REDUCE_OK)
     record_failure(&mine_record, c, status, NULL);
   rank_record *all = c->rank == c->root ? gather_space(c) : NULL;
   root_reply reply;
@@ -345,6 +352,36 @@ ocl_reduce_status ocl_reduce_mpi_allreduce(ocl_reduce_context *ctx, ocl_reduce_o
                                            size_t count, ocl_reduce_output result, MPI_Comm comm) {
   mpi_call c = make_call("ocl_reduce_mpi_allreduce", ctx, op, type, input, 0, comm);
   c.buffer_results = result.buffer != NULL;
+  return reduce_parts(&c, count, result.host, result.bytes, 1);
+}
+
+/* A rank's group: its part reduced over the group's devices to one state (in device order), the
+ * states then combined across ranks as a context's are, on the root group's first device. */
+static mpi_call group_call(const char *function, ocl_reduce_group *group, ocl_reduce_op op,
+                           ocl_reduce_type type, ocl_reduce_input input, int root, MPI_Comm comm,
+                           const ocl_reduce_output *result) {
+  mpi_call c = make_call(function, ocl_reduce_group_context(group, 0), op, type, input, root, comm);
+  c.group = group;
+  c.of_group = 1;
+  c.buffer_results = result->buffer != NULL;
+  return c;
+}
+
+ocl_reduce_status ocl_reduce_mpi_reduce_group(ocl_reduce_group *group, ocl_reduce_op op,
+                                              ocl_reduce_type type, ocl_reduce_input input,
+                                              size_t count, ocl_reduce_output result, int root,
+                                              MPI_Comm comm) {
+  mpi_call c =
+      group_call("ocl_reduce_mpi_reduce_group", group, op, type, input, root, comm, &result);
+  return reduce_parts(&c, count, result.host, result.bytes, 0);
+}
+
+ocl_reduce_status ocl_reduce_mpi_allreduce_group(ocl_reduce_group *group, ocl_reduce_op op,
+                                                 ocl_reduce_type type, ocl_reduce_input input,
+                                                 size_t count, ocl_reduce_output result,
+                                                 MPI_Comm comm) {
+  mpi_call c =
+      group_call("ocl_reduce_mpi_allreduce_group", group, op, type, input, 0, comm, &result);
   return reduce_parts(&c, count, result.host, result.bytes, 1);
 }
 
