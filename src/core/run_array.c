@@ -4,7 +4,6 @@
  * takes more than one upload, each piece gets its partial results, and one more launch per
  * operator reduces them, so the results depend on nothing but the count.
  * ============================================================================================== */
-#include <stdint.h>
 #include <string.h>
 
 #include "core/launch.h"
@@ -24,14 +23,12 @@ static ocl_reduce_status run_reduce(ocl_reduce_context *ctx, const orx_request *
   if (planned.host && out->host_out && ctx->target.forced.host != ORX_HOST_DEVICE) {
     orx_plan plan;
     orx_plan_make(&ctx->target, &planned, &plan);
+    if (storage)
+      ORX_FORWARD(ctx->ops->finish(ctx, ctx->backend));
     const void *data =
         storage ? (const char *)storage + in->offset * orx_plan_element_bytes(&plan) : in->host;
-    if (orx_host_can_run(&plan) && (uintptr_t)data % orx_plan_element_bytes(&plan) == 0) {
-      if (storage)
-        ORX_FORWARD(ctx->ops->finish(ctx, ctx->backend));
-      if (orx_host_run(ctx, &plan, data, count, first, out->host_out))
-        return OCL_REDUCE_OK;
-    }
+    if (orx_host_run(ctx, &plan, data, count, first, out->host_out))
+      return OCL_REDUCE_OK;
   }
   request = &planned;
   orx_prepared k;

@@ -8,6 +8,7 @@
  * ============================================================================================== */
 #include "core/staging.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +17,16 @@
 #include "core/context.h"
 #include "core/threads.h"
 
+/* Read once: sysconf reads a file under /sys, too slow for every small copy. */
 static unsigned host_cores(void) {
-  const long n = sysconf(_SC_NPROCESSORS_ONLN);
-  return n > 0 ? (unsigned)n : 1;
+  static atomic_uint cores;
+  unsigned n = atomic_load_explicit(&cores, memory_order_relaxed);
+  if (!n) {
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    n = online > 0 ? (unsigned)online : 1;
+    atomic_store_explicit(&cores, n, memory_order_relaxed);
+  }
+  return n;
 }
 
 int orx_host_is_pinned(ocl_reduce_context *ctx, const void *host, size_t bytes) {
@@ -37,9 +45,10 @@ static orx_copy_plan plan_copy(ocl_reduce_context *ctx, const void *host, size_t
   orx_copy_plan plan = {ORX_COPY_BLOCKING, 0, 0, 1};
   if (!ctx->ops->alloc_pinned)
     return plan;
-  plan = orx_plan_copy(&ctx->target, bytes, 0, host_cores());
+  const unsigned cores = host_cores();
+  plan = orx_plan_copy(&ctx->target, bytes, 0, cores);
   if (plan.mode != ORX_COPY_BLOCKING && orx_host_is_pinned(ctx, host, bytes))
-    plan = orx_plan_copy(&ctx->target, bytes, 1, host_cores());
+    plan = orx_plan_copy(&ctx->target, bytes, 1, cores);
   return plan;
 }
 
