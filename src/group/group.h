@@ -46,6 +46,8 @@ const orx_group_buffer *orx_group_buffer_of(const ocl_reduce_buffer *buffer);
  * in, host memory out (group_run.c). */
 ocl_reduce_status orx_group_check_memory(const char *function, const ocl_reduce_input *input,
                                          const ocl_reduce_output *output);
+/* The input's part of that check (segments check their results themselves). */
+ocl_reduce_status orx_group_check_input(const char *function, const ocl_reduce_input *input);
 
 /* One task per device: fn(arg, d) for every device d with run[d] set, devices at once (the
  * first's on the calling thread, the others' on the group's threads; tasks of contexts on one

@@ -259,8 +259,7 @@ static group_call make_call(const char *function, const ocl_reduce_group *group,
   return c;
 }
 
-ocl_reduce_status orx_group_check_memory(const char *function, const ocl_reduce_input *input,
-                                         const ocl_reduce_output *output) {
+ocl_reduce_status orx_group_check_input(const char *function, const ocl_reduce_input *input) {
   ORX_CHECK_ARG(NULL, !input->buffer || orx_group_buffer_of(input->buffer),
                 "%s: input is a buffer of one context: a group reads host memory or a group "
                 "buffer (ocl_reduce_group_buffer_create)",
@@ -268,6 +267,12 @@ ocl_reduce_status orx_group_check_memory(const char *function, const ocl_reduce_
   ORX_CHECK_ARG(NULL, !input->buffer || input->offset == 0,
                 "%s: input: a group buffer is read whole, from offset 0 (not %zu)", function,
                 input->offset);
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status orx_group_check_memory(const char *function, const ocl_reduce_input *input,
+                                         const ocl_reduce_output *output) {
+  ORX_FORWARD(orx_group_check_input(function, input));
   if (output->buffer)
     return orx_fail(NULL, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION,
                     "%s: results: a group's results go to host memory (a buffer lives on one "
@@ -293,8 +298,7 @@ ocl_reduce_status ocl_reduce_group_segments(ocl_reduce_group *group, ocl_reduce_
   static const char fn[] = "ocl_reduce_group_segments";
   ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
   /* Results may stay on the devices, in a group buffer whose parts follow the segments. */
-  const ocl_reduce_output host_results = ocl_reduce_host_output(results.host, results.bytes);
-  ORX_FORWARD(orx_group_check_memory(fn, &input, &host_results));
+  ORX_FORWARD(orx_group_check_input(fn, &input));
   const orx_group_buffer *out_gbuf = orx_group_buffer_of(results.buffer);
   ORX_CHECK_ARG(NULL, !results.buffer || out_gbuf,
                 "%s: results is a buffer of one context: segments of a group go to host memory "
