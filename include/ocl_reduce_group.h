@@ -19,8 +19,10 @@ extern "C" {
  * be listed twice (two contexts on it; that is how CI stands in for two devices).
  *   - An array is cut into one contiguous part per device, in proportion to the group's shares.
  *     Each context reduces its part to a state (ocl_reduce_partial, "Reductions in parts") on its
- *     own host thread, all at once, and the states combine in device order on the group's first
- *     context (ocl_reduce_final). So every operator works, order-preserving user operators
+ *     own host thread, all at once (from a group buffer: enqueued from the calling thread), and
+ *     the states combine in device order: a scalar built-in's values on the calling thread, other
+ *     states on the group's first context (ocl_reduce_final). So every operator works,
+ *     order-preserving user operators
  *     included, and the reproducible sum (SUM_REPRODUCIBLE, or SUM in contexts created with
  *     OCL_REDUCE_CROSS_DEVICE) gives the same bits whatever the number of devices and the shares.
  *   - Segments are cut by whole segments; each device writes its own segments' results.
@@ -29,9 +31,9 @@ extern "C" {
  *     destroy it as any buffer; one context's calls refuse it. Group calls take the same
  *     ocl_reduce_input / ocl_reduce_output as one context's: input in host memory or the group's
  *     buffer (whole, from offset 0), results in host memory (a buffer output is
- *     UNSUPPORTED_OPERATION: results are gathered on the host), except that segments may leave
- *     their results on the devices, in a group buffer whose parts follow the segments
- *     (ocl_reduce_group_buffer_create_results).
+ *     UNSUPPORTED_OPERATION: results are gathered on the host), except that segments and
+ *     windows may leave their results on the devices, in a group buffer whose parts follow the
+ *     input's (ocl_reduce_group_buffer_create_results, _create_window_results).
  *   - The split depends only on the element count and the shares, which stay as they are until
  *     ocl_reduce_group_set_shares: a group gives the same bits on every run. Other float operators
  *     round as the split groups them, as they do across parts.
@@ -109,9 +111,16 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_buffer_part(const ocl_reduce_b
 OCL_REDUCE_API ocl_reduce_status
 ocl_reduce_group_buffer_create_results(const ocl_reduce_buffer *input, size_t segment_length,
                                        size_t result_size, ocl_reduce_buffer **out);
+/* A group buffer for the results of windows of `window` over `input` (a group buffer): device d's
+ * part holds the results of the windows that start in input's part d, result_size bytes each,
+ * count - window + 1 in all. ocl_reduce_group_windows writes it with no copy of results between
+ * devices or to the host. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_buffer_create_window_results(
+    const ocl_reduce_buffer *input, size_t window, size_t result_size, ocl_reduce_buffer **out);
 /* The forms of ocl_reduce.h over the group, with any operator, memory described the same way: input
  * is host memory (ocl_reduce_host_input) or a group buffer taken whole
- * (ocl_reduce_buffer_input(buffer, 0)), results go to host memory (ocl_reduce_host_output). */
+ * (ocl_reduce_buffer_input(buffer, 0)), results go to host memory (ocl_reduce_host_output) or,
+ * for segments and windows, to a group buffer of results. */
 
 /* ocl_reduce_into over the group. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_reduce(ocl_reduce_group *group, ocl_reduce_op op,
@@ -133,17 +142,24 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_segments(
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_segments_offsets(
     ocl_reduce_group *group, ocl_reduce_op op, ocl_reduce_type type, ocl_reduce_input input,
     size_t segment_count, ocl_reduce_input offsets, ocl_reduce_output results);
-/* ocl_reduce_windows over the group, from host input: each device takes a contiguous run of the
- * count - window + 1 results and reads its windows' elements (window - 1 of them shared with the
- * next device); indices count from the input's start, so ARGMIN and user operators see the
- * whole input's. Order-independent operators and order-preserving user operators give one
- * device's bits; other float operators round as the device's kernel groups each window. */
+/* ocl_reduce_windows over the group; indices count from the input's start, so ARGMIN and user
+ * operators see the whole input's. Order-independent operators and order-preserving user
+ * operators give one device's bits; other float operators round as the device's kernel groups
+ * each window.
+ *   - From host input, each device takes a contiguous run of the count - window + 1 results and
+ *     reads its windows' elements (window - 1 of them shared with the next device).
+ *   - From a group buffer (taken whole: count is its element count), each device takes the
+ *     windows that start in its part: those inside it in place, and the last window - 1, which
+ *     reach into the next parts, from their elements read to host memory first. Results go to
+ *     host memory, or stay on the devices in a group buffer made by
+ *     ocl_reduce_group_buffer_create_window_results(input, window, ...); then, as a context's call
+ *     into a buffer, the call returns once the work is enqueued on every device. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_windows(ocl_reduce_group *group, ocl_reduce_op op,
                                                           ocl_reduce_type type,
                                                           ocl_reduce_input input, size_t count,
                                                           size_t window, ocl_reduce_output results);
-/* ocl_reduce_multi over the group: each operator spread over the devices in turn; result k at k
- * times the largest result size of the operators. */
+/* ocl_reduce_multi over the group: result k at k times the largest result size of the operators.
+ * Scalar built-in operators share one pass over each device's part; others take one each. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_multi(ocl_reduce_group *group,
                                                         const ocl_reduce_op *ops, size_t op_count,
                                                         ocl_reduce_type type,

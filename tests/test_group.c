@@ -529,6 +529,38 @@ static void *form_data(const form_case *f, size_t n, size_t *elem) {
   return data;
 }
 
+/* Windows over a group buffer, to host memory and to a group buffer of window results: one
+ * device's bits. A long window makes seams that span whole parts. */
+static void check_windows_from_a_group_buffer(const form_case *f, const void *data, size_t n,
+                                              size_t elem, size_t window) {
+  const char *name = ocl_reduce_op_name(f->op);
+  const size_t r = ocl_reduce_result_size(f->op, f->type), n_out = n - window + 1;
+  unsigned char *one = malloc(n_out * r), *got = malloc(2 * n_out * r);
+  assert_true(one && got);
+  GROUP_OK(ocl_reduce_windows(test_ctx, f->op, f->type, ocl_reduce_host_input(data, n * elem), n,
+                              window, ocl_reduce_host_output(one, n_out * r)),
+           name);
+  ocl_reduce_buffer *in = spread(group, data, n, elem, 1, name), *results = NULL;
+  memset(got, 0xA5, 2 * n_out * r);
+  GROUP_OK(ocl_reduce_group_windows(group, f->op, f->type, ocl_reduce_buffer_input(in, 0), n,
+                                    window, ocl_reduce_host_output(got, n_out * r)),
+           name);
+  GROUP_OK(ocl_reduce_group_buffer_create_window_results(in, window, r, &results), name);
+  GROUP_OK(ocl_reduce_group_windows(group, f->op, f->type, ocl_reduce_buffer_input(in, 0), n,
+                                    window, ocl_reduce_buffer_output(results, 0)),
+           name);
+  GROUP_OK(ocl_reduce_buffer_read(results, 0, got + n_out * r, n_out * r), name);
+  for (int k = 0; k < 2; k++)
+    if (memcmp(one, got + k * n_out * r, n_out * r) != 0)
+      fail_msg("%s: windows of %zu over a group buffer of %zu, to %s: other bits than one "
+               "device's",
+               name, window, n, k ? "a group buffer" : "host memory");
+  ocl_reduce_buffer_destroy(results);
+  ocl_reduce_buffer_destroy(in);
+  free(one);
+  free(got);
+}
+
 static void test_windows_offsets_multi_and_parts_over_the_group(void **state) {
   (void)state;
   ocl_reduce_operator *matrix = NULL;
@@ -557,6 +589,8 @@ static void test_windows_offsets_multi_and_parts_over_the_group(void **state) {
     if (memcmp(one, got, n_out * r) != 0)
       fail_msg("%s: windows of %zu over %zu elements: other bits than one device's", name, window,
                n);
+    check_windows_from_a_group_buffer(f, data, n, elem, window);
+    check_windows_from_a_group_buffer(f, data, n, elem, n / 2 + test_rng_below(n / 2));
     /* Segments by offsets (empty ones too): each segment whole on one device. */
     const size_t count = 1 + test_rng_below(200);
     uint64_t *offsets = malloc((count + 1) * sizeof *offsets);
@@ -618,6 +652,19 @@ static void test_windows_offsets_multi_and_parts_over_the_group(void **state) {
       if (memcmp(many + m * slot, single, ocl_reduce_result_size(ops[m], f->type)) != 0)
         fail_msg("%s: multi, operator %d: not the group's reduction", name, m);
     }
+    /* The same from a group buffer (cut by the other shares): states read from the devices,
+     * and for SUM and MAX of i32 one pass per device; every operator here keeps its bits. */
+    ocl_reduce_buffer *spread_data = spread(group, data, n, elem, 1, name);
+    unsigned char from_buffer[3 * MAX_RESULT];
+    memset(from_buffer, 0xA5, sizeof from_buffer);
+    GROUP_OK(ocl_reduce_group_multi(group, ops, 3, f->type, ocl_reduce_buffer_input(spread_data, 0),
+                                    n, ocl_reduce_host_output(from_buffer, 3 * slot)),
+             name);
+    for (int m = 0; m < 3; m++)
+      if (memcmp(many + m * slot, from_buffer + m * slot,
+                 ocl_reduce_result_size(ops[m], f->type)) != 0)
+        fail_msg("%s: multi from a group buffer, operator %d: not the host input's bits", name, m);
+    ocl_reduce_buffer_destroy(spread_data);
     free(offsets);
     free(one);
     free(got);
@@ -629,12 +676,27 @@ static void test_windows_offsets_multi_and_parts_over_the_group(void **state) {
                                         ocl_reduce_host_input(x, sizeof x), 8, 9,
                                         ocl_reduce_host_output(out, sizeof out)),
                OCL_REDUCE_ERROR_BAD_WINDOW, NULL, "window = 9");
-  ocl_reduce_buffer *b = NULL;
+  ocl_reduce_buffer *b = NULL, *wrong = NULL;
   GROUP_OK(ocl_reduce_group_buffer_create(group, sizeof(float), 8, 1, &b), "buffer");
+  const uint64_t two[3] = {0, 4, 8};
+  expect_error(ocl_reduce_group_segments_offsets(
+                   group, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_buffer_input(b, 0), 2,
+                   ocl_reduce_host_input(two, sizeof two), ocl_reduce_host_output(out, sizeof out)),
+               OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, NULL, "give it host memory");
+  expect_error(ocl_reduce_group_buffer_create_window_results(b, 9, sizeof(float), &wrong),
+               OCL_REDUCE_ERROR_BAD_WINDOW, NULL, "window = 9");
+  assert_null(wrong);
+  /* Window results laid out for another window: refused, naming a device. */
+  GROUP_OK(ocl_reduce_group_buffer_create_window_results(b, 2, sizeof(float), &wrong), "buffer");
   expect_error(ocl_reduce_group_windows(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
                                         ocl_reduce_buffer_input(b, 0), 8, 3,
+                                        ocl_reduce_buffer_output(wrong, 0)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "_create_window_results(input, window");
+  expect_error(ocl_reduce_group_windows(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                        ocl_reduce_buffer_input(b, 0), 7, 3,
                                         ocl_reduce_host_output(out, sizeof out)),
-               OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, NULL, "give it host memory");
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "holds 8 elements");
+  ocl_reduce_buffer_destroy(wrong);
   ocl_reduce_buffer_destroy(b);
   expect_error(ocl_reduce_group_windows(group, OCL_REDUCE_SUM, OCL_REDUCE_F32,
                                         ocl_reduce_host_input(x, sizeof x), 8, 3,

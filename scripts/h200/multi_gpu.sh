@@ -5,8 +5,11 @@
 #     segments of 32 and 1000 (device column: results left on the devices), the group of all GPUs
 #     against GPU 0 alone, same run; the same from host memory, with the GPUs' pinned
 #     host-to-device bandwidth together;
+#   - every form over the group (bench_group_forms): sum, multi, argmin, mean_var, partial and
+#     windows from a group buffer, offsets from page-locked host memory, against GPU 0 alone;
 #   - MPI: one rank per GPU, ocl_reduce_mpi_allreduce of 2^30 f32 per rank against the
-#     hand-written buffer_reduce + MPI_Allreduce, same run;
+#     hand-written buffer_reduce + MPI_Allreduce, same run (weak scaling: 1 rank, then one per
+#     GPU), and 2^30 x GPUs on one rank (strong scaling, against the one-per-GPU run);
 #   - tests: group[cuda/...] over every GPU (OCL_REDUCE_DEVICES), test_mpi with one rank per GPU.
 # Logs go to $OUT (else ./h200-logs).
 set -uo pipefail
@@ -30,11 +33,18 @@ echo "== group of $gpus against cuda:0 alone: f32 sum of 2^31, and 2^28 in segme
 "$build/tools/ocl-reduce" bench --devices "$list" --paths cuda/auto --no-cub --n 268435456 \
   --segments 32,1000 --reps 20 2>&1 | tee -a "$logs/multi-gpu.txt"
 
-echo "== MPI: one rank per GPU, 2^30 f32 per rank"
+echo "== every form over the group against cuda:0 alone: 2^28 f32 (bench_group_forms)"
+"$build/bench/bench_group_forms" --devices "$list" --n 268435456 --reps 20 2>&1 |
+  tee -a "$logs/multi-gpu.txt"
+
+echo "== MPI weak scaling: one rank per GPU, 2^30 f32 per rank"
 for np in 1 "$gpus"; do
   mpiexec -n "$np" "$build/bench/bench_mpi" --n 1073741824 --reps 30 --gpus "$gpus" 2>&1 |
     tee -a "$logs/multi-gpu.txt"
 done
+echo "== MPI strong scaling: 2^30 x $gpus f32 on one rank, then split over $gpus ranks"
+mpiexec -n 1 "$build/bench/bench_mpi" --n $((1073741824 * gpus)) --reps 30 --gpus "$gpus" 2>&1 |
+  tee -a "$logs/multi-gpu.txt"
 
 echo "== tests: groups over every GPU, MPI with one rank per GPU"
 (cd "$build" && OCL_REDUCE_DEVICES="$list" ctest -R '^(group|staging)\[cuda' --output-on-failure) \

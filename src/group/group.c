@@ -192,6 +192,10 @@ void orx_group_release(ocl_reduce_group *group) {
   if (--group->holders > 0)
     return;
   orx_group_workers_stop(group);
+  for (size_t d = 0; d < group->size; d++) {
+    ocl_reduce_buffer_destroy(group->states[d]);
+    ocl_reduce_host_free(group->contexts[d], group->host_states[d]);
+  }
   for (size_t d = 0; group->owns_contexts && d < group->size; d++)
     ocl_reduce_context_destroy(group->contexts[d]);
   free(group);

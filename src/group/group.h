@@ -21,6 +21,11 @@ struct ocl_reduce_group {
   double shares[2][OCL_REDUCE_GROUP_MAX_DEVICES]; /* by ocl_reduce_shares; each sums to 1 */
   uint64_t min_part_bytes;                        /* the planner's, with the first's policy */
   struct orx_group_workers *workers;              /* group_workers.c */
+  /* Each device's states of a whole-array call from a group buffer (group_whole.c), made at the
+   * first such call: OCL_REDUCE_MULTI_MAX_OPS slots of ORX_RESULT_SLOT_BYTES on the device, and
+   * as many in page-locked host memory (ocl_reduce_host_alloc) that they are copied to. */
+  ocl_reduce_buffer *states[OCL_REDUCE_GROUP_MAX_DEVICES];
+  void *host_states[OCL_REDUCE_GROUP_MAX_DEVICES];
   /* The application's handle and each group buffer hold one: a buffer copies through the group's
    * threads, so ocl_reduce_group_destroy may come before the buffers' destruction. */
   size_t holders;

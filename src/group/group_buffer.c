@@ -9,6 +9,7 @@
 #include "core/errors.h"
 #include "core/spread_buffer.h"
 #include "group/group_shares.h"
+#include "group/group_windows.h"
 
 static void spread_destroy(void *spread) {
   orx_group_buffer *b = spread;
@@ -145,6 +146,28 @@ ocl_reduce_status ocl_reduce_group_buffer_create_results(const ocl_reduce_buffer
   }
   ORX_CHECK_ARG(NULL, in->count / segment_length <= SIZE_MAX / result_size,
                 "%s: the results' size overflows", fn);
+  return make_buffer(in->group, fn, result_size, counts, out);
+}
+
+ocl_reduce_status ocl_reduce_group_buffer_create_window_results(const ocl_reduce_buffer *input,
+                                                                size_t window, size_t result_size,
+                                                                ocl_reduce_buffer **out) {
+  static const char fn[] = "ocl_reduce_group_buffer_create_window_results";
+  ORX_CHECK_ARG(NULL, out, "%s: out is NULL", fn);
+  *out = NULL;
+  const orx_group_buffer *in = orx_group_buffer_of(input);
+  ORX_CHECK_ARG(NULL, in, "%s: input is %s", fn,
+                input ? "a buffer of one context, not a group's" : "NULL");
+  ORX_CHECK_ARG(NULL, result_size > 0, "%s: result_size is 0", fn);
+  if (window == 0 || window > in->count)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_BAD_WINDOW,
+                    "%s: window = %zu, and the input holds %zu elements: a window is 1 to that "
+                    "many elements long",
+                    fn, window, in->count);
+  ORX_CHECK_ARG(NULL, in->count - window + 1 <= SIZE_MAX / result_size,
+                "%s: the results' size overflows", fn);
+  uint64_t counts[OCL_REDUCE_GROUP_MAX_DEVICES];
+  orx_group_window_result_counts(in, window, counts);
   return make_buffer(in->group, fn, result_size, counts, out);
 }
 

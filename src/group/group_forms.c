@@ -2,9 +2,10 @@
  * group_forms.c: the forms of a group whose parts are not cut by elements alone
  * (ocl_reduce_group.h): sliding windows, each device taking a contiguous run of the results and
  * the input they read (window - 1 elements shared with the next device), its indices counted from
- * the whole input's start; and segments by offsets, each device taking a contiguous run of whole
- * segments, cut where the elements before reach its share. Both read host memory: a group
- * buffer's parts neither overlap by window - 1 elements nor follow a call's segments.
+ * the whole input's start (group_windows.c takes windows over a group buffer); and segments by
+ * offsets, each device taking a contiguous run of whole segments, cut where the elements before
+ * reach its share. Both read host memory here: a group buffer's parts neither overlap by
+ * window - 1 elements nor follow a call's segments.
  * ============================================================================================== */
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "core/errors.h"
 #include "core/run.h"
 #include "group/group_shares.h"
+#include "group/group_windows.h"
 
 /* One call's runs: device d takes results (windows, or segments) [first[d], first[d] +
  * count[d]). */
@@ -87,6 +89,8 @@ ocl_reduce_status ocl_reduce_group_windows(ocl_reduce_group *group, ocl_reduce_o
     return orx_fail(NULL, OCL_REDUCE_ERROR_BAD_WINDOW,
                     "%s: window = %zu, count = %zu: a window is 1 to count elements long",
                     c.function, window, count);
+  if (group && input.buffer && orx_group_buffer_of(input.buffer))
+    return orx_group_windows_resident(group, c.function, op, type, &input, count, window, &results);
   const size_t n_out = window && window <= count ? count - window + 1 : 0;
   ORX_FORWARD(begin(&c, group, op, type, &input, n_out, &results));
   ORX_FORWARD(check_input(&c, &input, count));

@@ -1,8 +1,7 @@
 /* =================================================================================================
- * group_run.c: reductions over a group (ocl_reduce_group.h), with any operator. Each device
- * reduces its part to a state (whole arrays) or its segments to their results, on its own
- * thread; the states then combine in device order on the first device. A call that one device
- * takes whole is that device's one-device call.
+ * group_run.c: a group call's checks and its cut into parts (group_call.h), and segments over a
+ * group (ocl_reduce_group_segments): each device reduces its segments to their results, on its
+ * own thread, or enqueued from the calling thread where device memory goes in and out.
  * ============================================================================================== */
 #include <stdlib.h>
 #include <string.h>
@@ -11,61 +10,30 @@
 #include "core/errors.h"
 #include "core/ids.h"
 #include "core/io.h"
+#include "group/group_call.h"
 #include "group/group_shares.h"
 
-/* One group call, checked, with its parts. */
-typedef struct group_call {
-  const char *function;
-  const ocl_reduce_group *group;
-  ocl_reduce_op op;
-  ocl_reduce_type type;
-  ocl_reduce_input input;
-  const orx_group_buffer *gbuf;                 /* input's, where it is a group's buffer */
-  size_t elem;                                  /* bytes of an input element */
-  size_t segment_length;                        /* segments; 0 for whole arrays */
-  uint64_t index_base;                          /* whole arrays: the index of element 0 */
-  int to_state;                                 /* whole arrays: one state, not the result */
-  size_t out_bytes;                             /* a state (whole arrays) or a result (segments) */
-  uint64_t first[OCL_REDUCE_GROUP_MAX_DEVICES]; /* each part's first element */
-  uint64_t count[OCL_REDUCE_GROUP_MAX_DEVICES]; /* its elements, or its segments */
-  unsigned char run[OCL_REDUCE_GROUP_MAX_DEVICES];
-  size_t parts;       /* devices that run */
-  unsigned char *out; /* the parts' states, or the results of all segments */
-  const orx_group_buffer *out_gbuf; /* segments: the results' group buffer, or NULL (host) */
-} group_call;
-
-static ocl_reduce_input part_input(const group_call *c, size_t d) {
+ocl_reduce_input orx_group_call_part_input(const group_call *c, size_t d) {
   if (c->gbuf)
     return ocl_reduce_buffer_input(c->gbuf->parts[d], 0);
   return ocl_reduce_host_input((const char *)c->input.host + c->first[d] * c->elem,
                                c->count[d] * (c->segment_length ? c->segment_length : 1) * c->elem);
 }
 
-/* A part to its state, or its segments to their results. */
+/* A part's segments to their results. */
 static ocl_reduce_status part_task(void *arg, size_t d) {
   const group_call *c = arg;
-  ocl_reduce_context *ctx = c->group->contexts[d];
-  const ocl_reduce_input in = part_input(c, d);
-  if (c->segment_length) {
-    const uint64_t first_segment = c->first[d] / c->segment_length;
-    const ocl_reduce_output out =
-        c->out_gbuf ? ocl_reduce_buffer_output(c->out_gbuf->parts[d], 0)
-                    : ocl_reduce_host_output(c->out + first_segment * c->out_bytes,
-                                             c->count[d] * c->out_bytes);
-    return ocl_reduce_segments(ctx, c->op, c->type, in, c->count[d], c->segment_length, out);
-  }
-  /* The states of the parts that run, packed in device order. */
-  size_t slot = 0;
-  for (size_t e = 0; e < d; e++)
-    slot += c->run[e];
-  const ocl_reduce_output state =
-      ocl_reduce_host_output(c->out + slot * c->out_bytes, c->out_bytes);
-  return ocl_reduce_partial(ctx, c->op, c->type, in, c->count[d], c->index_base + c->first[d],
-                            state);
+  const uint64_t first_segment = c->first[d] / c->segment_length;
+  const ocl_reduce_output out = c->out_gbuf
+                                    ? ocl_reduce_buffer_output(c->out_gbuf->parts[d], 0)
+                                    : ocl_reduce_host_output(c->out + first_segment * c->out_bytes,
+                                                             c->count[d] * c->out_bytes);
+  return ocl_reduce_segments(c->group->contexts[d], c->op, c->type, orx_group_call_part_input(c, d),
+                             c->count[d], c->segment_length, out);
 }
 
 /* The operator on every device (a user operator made ready on each), and its sizes. */
-static ocl_reduce_status check_operator(group_call *c) {
+ocl_reduce_status orx_group_call_operator(group_call *c) {
   const ocl_reduce_group *g = c->group;
   orx_op_call call;
   for (size_t d = 0; d < g->size; d++) {
@@ -81,7 +49,7 @@ static ocl_reduce_status check_operator(group_call *c) {
 }
 
 /* Checks the input for `units` (elements, or segments of segment_length) and cuts it. */
-static ocl_reduce_status check_and_cut(group_call *c, size_t units) {
+ocl_reduce_status orx_group_call_cut(group_call *c, size_t units) {
   const ocl_reduce_group *g = c->group;
   const size_t length = c->segment_length ? c->segment_length : 1;
   ORX_CHECK_ARG(NULL, units <= SIZE_MAX / length / c->elem, "%s: the input's size overflows",
@@ -140,54 +108,11 @@ static ocl_reduce_status check_and_cut(group_call *c, size_t units) {
 }
 
 /* The device that takes a call alone: the one part's, or the first (no part: nothing to read). */
-static size_t only_device(const group_call *c) {
+size_t orx_group_call_only_device(const group_call *c) {
   for (size_t d = 0; d < c->group->size; d++)
     if (c->run[d])
       return d;
   return 0;
-}
-
-static ocl_reduce_status reduce_whole(group_call *c, size_t count, void *result,
-                                      size_t result_bytes) {
-  ORX_FORWARD(check_operator(c));
-  const char *name = c->to_state ? "state" : "result";
-  ORX_CHECK_ARG(NULL, result, "%s: %s is NULL", c->function, name);
-  const size_t needed = c->to_state ? c->out_bytes : ocl_reduce_result_size(c->op, c->type);
-  ORX_CHECK_ARG(NULL, result_bytes >= needed, "%s: %s_bytes is %zu, and one %s of %s is %zu bytes",
-                c->function, name, result_bytes, name, ocl_reduce_op_name(c->op), needed);
-  ORX_FORWARD(check_and_cut(c, count));
-  const ocl_reduce_group *g = c->group;
-  if (c->parts <= 1) {
-    const size_t d = only_device(c);
-    static const unsigned char nothing;
-    const ocl_reduce_input in =
-        c->parts ? part_input(c, d) : ocl_reduce_host_input(&nothing, sizeof nothing);
-    const ocl_reduce_output out = ocl_reduce_host_output(result, result_bytes);
-    const ocl_reduce_status status =
-        c->to_state
-            ? ocl_reduce_partial(g->contexts[d], c->op, c->type, in, count, c->index_base, out)
-            : ocl_reduce_into(g->contexts[d], c->op, c->type, in, count, out);
-    if (status != OCL_REDUCE_OK)
-      return orx_fail(NULL, status, "%s: device %zu (%s): %s", c->function, d,
-                      orx_group_device_name(g, d), ocl_reduce_last_error(g->contexts[d]));
-    return OCL_REDUCE_OK;
-  }
-  c->out = malloc(c->parts * c->out_bytes);
-  if (!c->out)
-    return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of memory", c->function);
-  ocl_reduce_status status = orx_group_each(g, c->function, c->run, part_task, c);
-  if (status == OCL_REDUCE_OK) {
-    /* The combine, in device order, on the first device: to the result, or to one state. */
-    const ocl_reduce_input states = ocl_reduce_host_input(c->out, c->parts * c->out_bytes);
-    const ocl_reduce_output out = ocl_reduce_host_output(result, result_bytes);
-    status = c->to_state ? ocl_reduce_merge(g->contexts[0], c->op, c->type, states, c->parts, out)
-                         : ocl_reduce_final(g->contexts[0], c->op, c->type, states, c->parts, out);
-    if (status != OCL_REDUCE_OK)
-      orx_fail(NULL, status, "%s: combining on device 0 (%s): %s", c->function,
-               orx_group_device_name(g, 0), ocl_reduce_last_error(g->contexts[0]));
-  }
-  free(c->out);
-  return status;
 }
 
 /* A group buffer as the results of segments: this group's, of as many results of their size. */
@@ -204,7 +129,7 @@ static ocl_reduce_status check_results_buffer(group_call *c, size_t segment_coun
 
 static ocl_reduce_status reduce_segments(group_call *c, size_t segment_count, void *results,
                                          size_t results_bytes) {
-  ORX_FORWARD(check_operator(c));
+  ORX_FORWARD(orx_group_call_operator(c));
   if (c->out_gbuf) {
     ORX_FORWARD(check_results_buffer(c, segment_count));
     results_bytes = segment_count * c->out_bytes;
@@ -236,7 +161,7 @@ static ocl_reduce_status reduce_segments(group_call *c, size_t segment_count, vo
                       orx_group_device_name(c->group, 0), ocl_reduce_last_error(ctx));
     return OCL_REDUCE_OK;
   }
-  ORX_FORWARD(check_and_cut(c, segment_count));
+  ORX_FORWARD(orx_group_call_cut(c, segment_count));
   if (segment_count == 0)
     return OCL_REDUCE_OK;
   c->out = results;
@@ -245,8 +170,9 @@ static ocl_reduce_status reduce_segments(group_call *c, size_t segment_count, vo
   return orx_group_each(c->group, c->function, c->run, part_task, c);
 }
 
-static group_call make_call(const char *function, const ocl_reduce_group *group, ocl_reduce_op op,
-                            ocl_reduce_type type, ocl_reduce_input input, size_t segment_length) {
+group_call orx_group_call_make(const char *function, const ocl_reduce_group *group,
+                               ocl_reduce_op op, ocl_reduce_type type, ocl_reduce_input input,
+                               size_t segment_length) {
   group_call c;
   memset(&c, 0, sizeof c);
   c.function = function;
@@ -281,16 +207,6 @@ ocl_reduce_status orx_group_check_memory(const char *function, const ocl_reduce_
   return OCL_REDUCE_OK;
 }
 
-ocl_reduce_status ocl_reduce_group_reduce(ocl_reduce_group *group, ocl_reduce_op op,
-                                          ocl_reduce_type type, ocl_reduce_input input,
-                                          size_t count, ocl_reduce_output result) {
-  static const char fn[] = "ocl_reduce_group_reduce";
-  ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
-  ORX_FORWARD(orx_group_check_memory(fn, &input, &result));
-  group_call c = make_call(fn, group, op, type, input, 0);
-  return reduce_whole(&c, count, result.host, result.bytes);
-}
-
 ocl_reduce_status ocl_reduce_group_segments(ocl_reduce_group *group, ocl_reduce_op op,
                                             ocl_reduce_type type, ocl_reduce_input input,
                                             size_t segment_count, size_t segment_length,
@@ -309,58 +225,16 @@ ocl_reduce_status ocl_reduce_group_segments(ocl_reduce_group *group, ocl_reduce_
   ORX_CHECK_ARG(NULL, !results.buffer || results.offset == 0,
                 "%s: results: a group buffer is written whole, from offset 0 (not %zu)", fn,
                 results.offset);
-  group_call c = make_call(fn, group, op, type, input, segment_length);
+  group_call c = orx_group_call_make(fn, group, op, type, input, segment_length);
   c.out_gbuf = out_gbuf;
   return reduce_segments(&c, segment_count, results.host, results.bytes);
-}
-
-ocl_reduce_status ocl_reduce_group_partial(ocl_reduce_group *group, ocl_reduce_op op,
-                                           ocl_reduce_type type, ocl_reduce_input input,
-                                           size_t count, uint64_t index_base,
-                                           ocl_reduce_output state) {
-  static const char fn[] = "ocl_reduce_group_partial";
-  ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
-  ORX_FORWARD(orx_group_check_memory(fn, &input, &state));
-  group_call c = make_call(fn, group, op, type, input, 0);
-  c.index_base = index_base;
-  c.to_state = 1;
-  return reduce_whole(&c, count, state.host, state.bytes);
-}
-
-ocl_reduce_status ocl_reduce_group_multi(ocl_reduce_group *group, const ocl_reduce_op *ops,
-                                         size_t op_count, ocl_reduce_type type,
-                                         ocl_reduce_input input, size_t count,
-                                         ocl_reduce_output results) {
-  static const char fn[] = "ocl_reduce_group_multi";
-  ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
-  ORX_FORWARD(orx_group_check_memory(fn, &input, &results));
-  ORX_CHECK_ARG(NULL, ops, "%s: ops is NULL", fn);
-  ORX_CHECK_ARG(NULL, op_count >= 1 && op_count <= OCL_REDUCE_MULTI_MAX_OPS,
-                "%s: op_count is %zu, not 1 .. %d", fn, op_count, OCL_REDUCE_MULTI_MAX_OPS);
-  ORX_CHECK_ARG(NULL, results.host, "%s: results is NULL", fn);
-  /* Result k at k * slot, as ocl_reduce_multi lays them out; each operator spreads over the
-   * devices on its own. */
-  size_t slot = 0;
-  for (size_t k = 0; k < op_count; k++) {
-    group_call c = make_call(fn, group, ops[k], type, input, 0);
-    ORX_FORWARD(check_operator(&c));
-    const size_t size = ocl_reduce_result_size(ops[k], type);
-    slot = size > slot ? size : slot;
-  }
-  ORX_CHECK_ARG(NULL, op_count <= results.bytes / slot,
-                "%s: results is %zu bytes, and %zu results in slots of %zu bytes need %zu", fn, results.bytes, op_count, slot, op_count * slot);
-  for (size_t k = 0; k < op_count; k++) {
-    group_call c = make_call(fn, group, ops[k], type, input, 0);
-    ORX_FORWARD(reduce_whole(&c, count, (unsigned char *)results.host + k * slot, slot));
-  }
-  return OCL_REDUCE_OK;
 }
 
 ocl_reduce_status orx_group_operator(const ocl_reduce_group *group, const char *function,
                                      ocl_reduce_op op, ocl_reduce_type type, size_t *elem,
                                      size_t *result_bytes) {
-  group_call c = make_call(function, group, op, type, ocl_reduce_host_input(NULL, 0), 1);
-  ORX_FORWARD(check_operator(&c));
+  group_call c = orx_group_call_make(function, group, op, type, ocl_reduce_host_input(NULL, 0), 1);
+  ORX_FORWARD(orx_group_call_operator(&c));
   *elem = c.elem;
   *result_bytes = c.out_bytes;
   return OCL_REDUCE_OK;

@@ -1,0 +1,290 @@
+/* =================================================================================================
+ * group_whole.c: whole arrays over a group (ocl_reduce_group_reduce, _partial and _multi), with
+ * any operator. Each device reduces its part to states, one per operator:
+ *   - from host memory, on its own thread (the part's copy blocks it);
+ *   - from a group buffer, enqueued from the calling thread into a small buffer of the group's on
+ *     its device, with the copy of the states to page-locked host memory after it; then the
+ *     calling thread waits for each device. On two H100s waking a device's thread cost more than
+ *     a launch, and reading the devices' states one after the other a copy's latency more.
+ * Where every operator is a scalar built-in (its state is its value) a part's states come from
+ * ocl_reduce_multi, one pass over the part for all of them. The parts' states then combine in
+ * device order: values on the calling thread, with the host build of reduce_all.cl's kernel
+ * (core/host_kernels.h) over the p values (no launch and no copy, which on two H100s cost as
+ * much as reading 2^26 elements); other states through ocl_reduce_final (or _merge) on the first
+ * device. A call that one device takes whole is that device's one-device call.
+ * ============================================================================================== */
+#include <stdalign.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/context.h"
+#include "core/errors.h"
+#include "core/host_kernels.h"
+#include "core/ids.h"
+#include "core/io.h"
+#include "core/memory.h"
+#include "core/staging.h"
+#include "group/group_call.h"
+
+/* One whole-array call: its operators (one, or multi's) and where the parts' states go. */
+typedef struct whole_call {
+  group_call c; /* ops[0]'s: the checks and the cut */
+  ocl_reduce_group *group;
+  const ocl_reduce_op *ops;
+  size_t op_count;
+  orx_op_call calls[OCL_REDUCE_MULTI_MAX_OPS]; /* resolved on the first device */
+  size_t state_bytes[OCL_REDUCE_MULTI_MAX_OPS];
+  size_t state_slot;     /* bytes between a part's states: the largest */
+  size_t result_slot;    /* bytes between results (multi's layout): the largest */
+  int scalar;            /* every operator's state is its value, on every device */
+  int on_device;         /* states into group->states, then read (group buffer input) */
+  unsigned char *states; /* the parts' states: [packed part][operator], state_slot each */
+  void *copied[OCL_REDUCE_GROUP_MAX_DEVICES]; /* on the device: its states' copy's marker */
+} whole_call;
+
+/* The host kernel of a built-in operator, in the type it computes in (ids.h), or NULL. */
+static const orx_host_kernel *host_kernel(const orx_op_call *call) {
+  return orx_host_kernel_of((unsigned)call->builtin, orx_compute_type(call->builtin, call->type));
+}
+
+/* Whether op's state is its value, one element of the type, on every device: a scalar built-in
+ * as each runs it (SUM under OCL_REDUCE_CROSS_DEVICE is not). */
+static int scalar_everywhere(const ocl_reduce_group *g, const char *function, ocl_reduce_op op,
+                             ocl_reduce_type type) {
+  for (size_t d = 0; d < g->size; d++) {
+    orx_op_call call;
+    if (orx_resolve_op(g->contexts[d], function, op, type, &call) != OCL_REDUCE_OK ||
+        call.builtin < 0 || orx_operator_is_state(&call.op) || call.state_bytes != call.elem ||
+        call.result_bytes != call.elem)
+      return 0;
+    if (!host_kernel(&call))
+      return 0;
+  }
+  return 1;
+}
+
+/* Checks the operators on every device and lays out their states and results. */
+static ocl_reduce_status resolve_ops(whole_call *w) {
+  const group_call *first = &w->c;
+  w->scalar = 1;
+  for (size_t k = 0; k < w->op_count; k++) {
+    group_call c =
+        orx_group_call_make(first->function, first->group, w->ops[k], first->type, first->input, 0);
+    ORX_FORWARD(orx_group_call_operator(&c));
+    ORX_CHECK_ARG(NULL, c.elem == first->elem,
+                  "%s: ops[%zu] (%s) reduces elements of %zu bytes, ops[0] (%s) of %zu",
+                  first->function, k, ocl_reduce_op_name(w->ops[k]), c.elem,
+                  ocl_reduce_op_name(w->ops[0]), first->elem);
+    ORX_FORWARD(orx_resolve_op(first->group->contexts[0], first->function, w->ops[k], first->type,
+                               &w->calls[k]));
+    w->state_bytes[k] = c.out_bytes;
+    w->state_slot = c.out_bytes > w->state_slot ? c.out_bytes : w->state_slot;
+    const size_t result = ocl_reduce_result_size(w->ops[k], first->type);
+    w->result_slot = result > w->result_slot ? result : w->result_slot;
+    w->scalar &= scalar_everywhere(first->group, first->function, w->ops[k], first->type);
+  }
+  return OCL_REDUCE_OK;
+}
+
+static size_t packed(const group_call *c, size_t d) {
+  size_t slot = 0;
+  for (size_t e = 0; e < d; e++)
+    slot += c->run[e];
+  return slot;
+}
+
+/* A part to its states: one pass for scalar operators, else one reduction per operator. On the
+ * device, the states' copy to the host follows, enqueued too. */
+static ocl_reduce_status part_states(void *arg, size_t d) {
+  whole_call *w = arg;
+  const group_call *c = &w->c;
+  ocl_reduce_context *ctx = c->group->contexts[d];
+  const ocl_reduce_input in = orx_group_call_part_input(c, d);
+  unsigned char *mine = w->states + packed(c, d) * w->op_count * w->state_slot;
+  const ocl_reduce_buffer *on_device = w->on_device ? w->group->states[d] : NULL;
+  if (w->scalar) {
+    ORX_FORWARD(ocl_reduce_multi(ctx, w->ops, w->op_count, c->type, in, c->count[d],
+                                 on_device
+                                     ? ocl_reduce_buffer_output(w->group->states[d], 0)
+                                     : ocl_reduce_host_output(mine, w->op_count * w->state_slot)));
+  } else {
+    for (size_t k = 0; k < w->op_count; k++) {
+      const ocl_reduce_output out =
+          on_device ? ocl_reduce_buffer_output(w->group->states[d], 0)
+                    : ocl_reduce_host_output(mine + k * w->state_slot, w->state_bytes[k]);
+      ORX_FORWARD(ocl_reduce_partial(ctx, w->ops[k], c->type, in, c->count[d],
+                                     c->index_base + c->first[d], out));
+    }
+  }
+  if (!on_device)
+    return OCL_REDUCE_OK;
+  return orx_download_enqueue(ctx, on_device->mem, 0, w->group->host_states[d],
+                              w->op_count * w->state_slot, &w->copied[d]);
+}
+
+/* A device's states, once copied, into their place among the parts'. */
+static ocl_reduce_status collect_states(void *arg, size_t d) {
+  whole_call *w = arg;
+  void *copied = w->copied[d];
+  w->copied[d] = NULL;
+  ORX_FORWARD(orx_download_wait(w->c.group->contexts[d], copied));
+  const size_t bytes = w->op_count * w->state_slot;
+  memcpy(w->states + packed(&w->c, d) * bytes, w->group->host_states[d], bytes);
+  return OCL_REDUCE_OK;
+}
+
+/* The devices' memory for their states, made at the first call that needs it. */
+static ocl_reduce_status state_buffers(whole_call *w) {
+  ocl_reduce_group *g = w->group;
+  const size_t bytes = OCL_REDUCE_MULTI_MAX_OPS * ORX_RESULT_SLOT_BYTES;
+  for (size_t d = 0; d < g->size; d++) {
+    if (!w->c.run[d] || (g->states[d] && g->host_states[d]))
+      continue;
+    ocl_reduce_status status = OCL_REDUCE_OK;
+    if (!g->states[d])
+      status = ocl_reduce_buffer_create(g->contexts[d], bytes, &g->states[d]);
+    if (status == OCL_REDUCE_OK)
+      status = ocl_reduce_host_alloc(g->contexts[d], bytes, &g->host_states[d]);
+    if (status != OCL_REDUCE_OK)
+      return orx_fail(NULL, status, "%s: device %zu (%s): %s", w->c.function, d,
+                      orx_group_device_name(g, d), ocl_reduce_last_error(g->contexts[d]));
+  }
+  return OCL_REDUCE_OK;
+}
+
+/* Operator k's states of the parts, in device order, to its result (or one state) at out. */
+static ocl_reduce_status combine(const whole_call *w, size_t k, unsigned char *out) {
+  const group_call *c = &w->c;
+  const size_t bytes = w->state_bytes[k];
+  alignas(16) unsigned char states[OCL_REDUCE_GROUP_MAX_DEVICES * ORX_RESULT_SLOT_BYTES];
+  for (size_t p = 0; p < c->parts; p++)
+    memcpy(states + p * bytes, w->states + (p * w->op_count + k) * w->state_slot, bytes);
+  if (w->scalar) {
+    alignas(16) unsigned char value[ORX_RESULT_SLOT_BYTES];
+    host_kernel(&w->calls[k])->reduce(states, c->parts, 0, value);
+    memcpy(out, value, bytes);
+    return OCL_REDUCE_OK;
+  }
+  ocl_reduce_context *first = c->group->contexts[0];
+  const ocl_reduce_input in = ocl_reduce_host_input(states, c->parts * bytes);
+  const size_t out_bytes = c->to_state ? bytes : ocl_reduce_result_size(w->ops[k], c->type);
+  const ocl_reduce_output to = ocl_reduce_host_output(out, out_bytes);
+  const ocl_reduce_status status =
+      c->to_state ? ocl_reduce_merge(first, w->ops[k], c->type, in, c->parts, to)
+                  : ocl_reduce_final(first, w->ops[k], c->type, in, c->parts, to);
+  if (status != OCL_REDUCE_OK)
+    return orx_fail(NULL, status, "%s: combining on device 0 (%s): %s", c->function,
+                    orx_group_device_name(c->group, 0), ocl_reduce_last_error(first));
+  return OCL_REDUCE_OK;
+}
+
+/* The one device that takes the call: its own call, to out. */
+static ocl_reduce_status one_device(const whole_call *w, size_t count, void *out,
+                                    size_t out_bytes) {
+  const group_call *c = &w->c;
+  const size_t d = orx_group_call_only_device(c);
+  ocl_reduce_context *ctx = c->group->contexts[d];
+  static const unsigned char nothing;
+  const ocl_reduce_input in =
+      c->parts ? orx_group_call_part_input(c, d) : ocl_reduce_host_input(&nothing, sizeof nothing);
+  const ocl_reduce_output to = ocl_reduce_host_output(out, out_bytes);
+  const ocl_reduce_status status =
+      w->op_count > 1 ? ocl_reduce_multi(ctx, w->ops, w->op_count, c->type, in, count, to)
+      : c->to_state   ? ocl_reduce_partial(ctx, c->op, c->type, in, count, c->index_base, to)
+                      : ocl_reduce_into(ctx, c->op, c->type, in, count, to);
+  if (status != OCL_REDUCE_OK)
+    return orx_fail(NULL, status, "%s: device %zu (%s): %s", c->function, d,
+                    orx_group_device_name(c->group, d), ocl_reduce_last_error(ctx));
+  return OCL_REDUCE_OK;
+}
+
+/* Checks the output (`out_bytes` at out, for op_count results or one state), then reduces. */
+static ocl_reduce_status reduce_whole(whole_call *w, size_t count, unsigned char *out,
+                                      size_t out_bytes) {
+  group_call *c = &w->c;
+  ORX_FORWARD(orx_group_call_operator(c));
+  ORX_FORWARD(resolve_ops(w));
+  if (w->op_count > 1) {
+    ORX_CHECK_ARG(NULL, out, "%s: results is NULL", c->function);
+    ORX_CHECK_ARG(NULL, w->op_count <= out_bytes / w->result_slot,
+                  "%s: results is %zu bytes, and %zu results in slots of %zu bytes need %zu",
+                  c->function, out_bytes, w->op_count, w->result_slot,
+                  w->op_count * w->result_slot);
+  } else {
+    const char *name = c->to_state ? "state" : "result";
+    ORX_CHECK_ARG(NULL, out, "%s: %s is NULL", c->function, name);
+    const size_t needed = c->to_state ? w->state_bytes[0] : w->result_slot;
+    ORX_CHECK_ARG(NULL, out_bytes >= needed, "%s: %s_bytes is %zu, and one %s of %s is %zu bytes",
+                  c->function, name, out_bytes, name, ocl_reduce_op_name(c->op), needed);
+  }
+  ORX_FORWARD(orx_group_call_cut(c, count));
+  if (c->parts <= 1)
+    return one_device(w, count, out, out_bytes);
+  w->on_device = c->gbuf && (w->scalar || w->op_count == 1);
+  if (w->on_device)
+    ORX_FORWARD(state_buffers(w));
+  w->states = malloc(c->parts * w->op_count * w->state_slot);
+  if (!w->states)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of memory", c->function);
+  ocl_reduce_status status =
+      w->on_device ? orx_group_each_enqueue(w->group, c->function, c->run, part_states, w)
+                   : orx_group_each(w->group, c->function, c->run, part_states, w);
+  if (status == OCL_REDUCE_OK && w->on_device)
+    status = orx_group_each_enqueue(w->group, c->function, c->run, collect_states, w);
+  for (size_t d = 0; d < c->group->size; d++) /* a device failed: the others' copies are done */
+    if (w->copied[d])
+      orx_download_wait(c->group->contexts[d], w->copied[d]);
+  for (size_t k = 0; status == OCL_REDUCE_OK && k < w->op_count; k++)
+    status = combine(w, k, out + k * w->result_slot);
+  free(w->states);
+  return status;
+}
+
+static whole_call make_whole(const char *function, ocl_reduce_group *group,
+                             const ocl_reduce_op *ops, size_t op_count, ocl_reduce_type type,
+                             ocl_reduce_input input) {
+  whole_call w;
+  memset(&w, 0, sizeof w);
+  w.c = orx_group_call_make(function, group, ops[0], type, input, 0);
+  w.group = group;
+  w.ops = ops;
+  w.op_count = op_count;
+  return w;
+}
+
+ocl_reduce_status ocl_reduce_group_reduce(ocl_reduce_group *group, ocl_reduce_op op,
+                                          ocl_reduce_type type, ocl_reduce_input input,
+                                          size_t count, ocl_reduce_output result) {
+  static const char fn[] = "ocl_reduce_group_reduce";
+  ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
+  ORX_FORWARD(orx_group_check_memory(fn, &input, &result));
+  whole_call w = make_whole(fn, group, &op, 1, type, input);
+  return reduce_whole(&w, count, result.host, result.bytes);
+}
+
+ocl_reduce_status ocl_reduce_group_partial(ocl_reduce_group *group, ocl_reduce_op op,
+                                           ocl_reduce_type type, ocl_reduce_input input,
+                                           size_t count, uint64_t index_base,
+                                           ocl_reduce_output state) {
+  static const char fn[] = "ocl_reduce_group_partial";
+  ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
+  ORX_FORWARD(orx_group_check_memory(fn, &input, &state));
+  whole_call w = make_whole(fn, group, &op, 1, type, input);
+  w.c.index_base = index_base;
+  w.c.to_state = 1;
+  return reduce_whole(&w, count, state.host, state.bytes);
+}
+
+ocl_reduce_status ocl_reduce_group_multi(ocl_reduce_group *group, const ocl_reduce_op *ops,
+                                         size_t op_count, ocl_reduce_type type,
+                                         ocl_reduce_input input, size_t count,
+                                         ocl_reduce_output results) {
+  static const char fn[] = "ocl_reduce_group_multi";
+  ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
+  ORX_FORWARD(orx_group_check_memory(fn, &input, &results));
+  ORX_CHECK_ARG(NULL, ops, "%s: ops is NULL", fn);
+  ORX_CHECK_ARG(NULL, op_count >= 1 && op_count <= OCL_REDUCE_MULTI_MAX_OPS,
+                "%s: op_count is %zu, not 1 .. %d", fn, op_count, OCL_REDUCE_MULTI_MAX_OPS);
+  whole_call w = make_whole(fn, group, ops, op_count, type, input);
+  return reduce_whole(&w, count, results.host, results.bytes);
+}
