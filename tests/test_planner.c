@@ -317,6 +317,13 @@ static void test_policy_override_parses_and_rejects(void **state) {
   r = orx_reduce_request(ORX_OP_ARGMAX, OCL_REDUCE_F32);
   orx_plan_make(&t, &r, &plan);
   assert_int_equal(plan.policy.max_groups, 2 * gpu.compute_units);
+  /* ... and f32 ARGMIN/ARGMAX up to 2^22 elements one group per compute unit, f64 two. */
+  assert_int_equal(orx_plan_groups(&plan, (size_t)1 << 22, 0), gpu.compute_units);
+  assert_int_equal(orx_plan_groups(&plan, ((size_t)1 << 22) + 1, 0), 2 * gpu.compute_units);
+  assert_int_equal(orx_plan_groups(&plan, 4096, 0), 1);
+  r = orx_reduce_request(ORX_OP_ARGMIN, OCL_REDUCE_F64);
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(orx_plan_groups(&plan, (size_t)1 << 22, 0), 2 * gpu.compute_units);
   r = orx_reduce_request(ORX_OP_SUM_REPRODUCIBLE, OCL_REDUCE_F32);
   orx_plan_make(&t, &r, &plan);
   assert_int_equal(plan.policy.max_groups, 4 * gpu.compute_units);

@@ -136,8 +136,8 @@ unsigned orx_policy_chains(const orx_policy *policy) {
 
 size_t orx_policy_groups(const orx_policy *policy, size_t count) {
   size_t groups = count / policy->items_per_group + (count % policy->items_per_group != 0);
-  if (groups > policy->max_groups)
-    groups = policy->max_groups;
+  const size_t cap = count <= policy->small_count ? policy->small_groups : policy->max_groups;
+  groups = groups < cap ? groups : cap;
   return groups ? groups : 1;
 }
 

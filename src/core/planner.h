@@ -87,6 +87,8 @@ typedef struct orx_policy {
   unsigned chains;        /* independent accumulators per work-item, at most unroll (0: unroll) */
   int prefetch;           /* the next loads are issued before the last are absorbed */
   unsigned max_groups;    /* grid cap; also the size of the partials buffer */
+  unsigned small_groups;  /* the cap of arrays of at most small_count elements (<= max_groups) */
+  size_t small_count;     /* 0: none */
   size_t items_per_group; /* elements one group should get before another group is worth it */
   int finish_serial;      /* the last group combines the partials in one work-item (CPUs) */
   int finish_launch;      /* whole arrays of scalar operators: a second launch combines the
