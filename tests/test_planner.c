@@ -1035,17 +1035,16 @@ static void test_host_plan_has_a_host_kernel_on_every_cpu_target(void **state) {
             if (!ocl_reduce_result_size(OCL_REDUCE_BUILTIN_OP(op), (ocl_reduce_type)type))
               continue;
             orx_request r = orx_reduce_request((orx_op_id)op, (ocl_reduce_type)type);
-            const size_t last =
-                (op <= ORX_OP_XOR ? ORX_HOST_PLAN_MAX_BYTES : ORX_HOST_PLAN_MAX_STATE_BYTES) /
-                ocl_reduce_type_size(r.type);
+            /* Host memory of any size (SIZE_MAX bytes of elements), never nothing. */
+            const size_t last = SIZE_MAX / ocl_reduce_type_size(r.type);
             assert_int_equal(orx_plan_takes_host(&t, &r, last, 0), takes);
-            assert_false(orx_plan_takes_host(&t, &r, last + 1, 0));
+            assert_int_equal(orx_plan_takes_host(&t, &r, 1, 0), takes);
             assert_false(orx_plan_takes_host(&t, &r, 0, 0));
             /* A buffer in the device's memory: a crossover of its own, below. */
             const size_t resident = (op <= ORX_OP_XOR ? ORX_HOST_PLAN_MAX_RESIDENT_BYTES
                                                       : ORX_HOST_PLAN_MAX_RESIDENT_STATE_BYTES) /
                                     ocl_reduce_type_size(r.type);
-            assert_true(resident < last);
+            assert_true(resident < ((size_t)4 << 20));
             assert_int_equal(orx_plan_takes_host(&t, &r, resident, 1), takes);
             assert_false(orx_plan_takes_host(&t, &r, resident + 1, 1));
             if (!takes)
@@ -1058,6 +1057,21 @@ static void test_host_plan_has_a_host_kernel_on_every_cpu_target(void **state) {
                        ocl_reduce_op_name(OCL_REDUCE_BUILTIN_OP(op)),
                        ocl_reduce_type_name((ocl_reduce_type)type), devices[dev].device_name);
             checked++;
+            /* The host plan's grid: one group per ORX_HOST_PLAN_GROUP_BYTES, at most
+             * ORX_HOST_PLAN_MAX_GROUPS, whatever the device. */
+            const size_t per_group = ORX_HOST_PLAN_GROUP_BYTES / ocl_reduce_type_size(r.type);
+            assert_int_equal(orx_plan_groups(&plan, per_group, 0), 1);
+            assert_int_equal(orx_plan_groups(&plan, per_group + 1, 0), 2);
+            assert_int_equal(orx_plan_groups(&plan, 3 * per_group, 0), 3);
+            assert_int_equal(orx_plan_groups(&plan, last, 0), ORX_HOST_PLAN_MAX_GROUPS);
+            /* host_kib: the host plan up to that many KiB, every operator. */
+            orx_target kib = t;
+            kib.forced.host_kib = 65536;
+            r.host = 0;
+            assert_true(orx_plan_takes_host(&kib, &r,
+                                            ((size_t)64 << 20) / ocl_reduce_type_size(r.type), 0));
+            assert_false(orx_plan_takes_host(
+                &kib, &r, ((size_t)64 << 20) / ocl_reduce_type_size(r.type) + 1, 0));
             /* States for a later merge keep the device's plans. */
             r.host = 0;
             r.stage = ORX_STAGE_PARTIAL;

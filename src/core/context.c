@@ -12,6 +12,7 @@
 #include "backends/device_pick.h"
 #include "core/context.h"
 #include "core/fault_inject.h"
+#include "core/run.h"
 #include "core/user_operator.h"
 
 /* ---- Options and environment ------------------------------------------------------------------
@@ -299,6 +300,7 @@ void orx_context_release(ocl_reduce_context *ctx) {
   if (ctx->ops) {
     orx_program_cache_clear(ctx);
     orx_staging_release(ctx);
+    orx_host_release(ctx);
     orx_scratch_release_all(ctx);
     orx_user_operators_forget(ctx);
     orx_fault_forget(ctx);

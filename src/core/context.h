@@ -29,6 +29,7 @@ struct ocl_reduce_context {
   orx_program_cache programs;
   orx_scratch scratch[ORX_SCRATCH_COUNT];
   orx_staging staging; /* host memory to and from the device (staging.h) */
+  struct orx_threads *host_threads; /* the host plan's groups (host_run.c), started on first use */
 
   /* Counters reported by ocl_reduce_context_query. */
   uint64_t kernel_builds;

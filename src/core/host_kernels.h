@@ -10,10 +10,16 @@
 
 #include "core/planner.h"
 
-/* Reduces the n elements at `in` (aligned to their type; element 0 has index `first`) into one
- * result at `out` (ORX_RESULT_SLOT_BYTES, aligned to 16): what reduce_all.cl computes as one
- * work-group of one work-item. */
-typedef void (*orx_host_reduce_fn)(const void *in, uint64_t n, uint64_t first, void *out);
+/* Group `group` of a grid of `groups` work-groups of one work-item over the n elements at `in`
+ * (aligned to their type; element 0 has index `first`), what reduce_all.cl computes in that
+ * group: its share, published in partials (groups slots of ORX_HOST_PARTIAL_BYTES, aligned to 16)
+ * and counted on *counter (0 before the grid's first group); the last group to count itself
+ * writes the result to `out` (ORX_RESULT_SLOT_BYTES, aligned to 16). With groups = 1, partials
+ * and counter are unused (NULL). Groups run at once on different threads, or one after the
+ * other. */
+#define ORX_HOST_PARTIAL_BYTES 64
+typedef void (*orx_host_reduce_fn)(const void *in, uint64_t n, uint64_t first, void *partials,
+                                   uint32_t *counter, uint64_t group, uint64_t groups, void *out);
 
 /* One define of the block a host kernel was compiled with; the others take the contract's
  * defaults (a plan's ORX_DEFINE_UNSET). */

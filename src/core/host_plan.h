@@ -16,22 +16,31 @@
  * the same text ran at 6-8 GB/s (GCC merges the chains' vectors with permutes). */
 #define ORX_HOST_PLAN_LOAD_BYTES 16
 #define ORX_HOST_PLAN_UNROLL 8
+/* A grid of work-groups of one work-item, each a contiguous share of at least
+ * ORX_HOST_PLAN_GROUP_BYTES (fewer groups for smaller arrays), at most ORX_HOST_PLAN_MAX_GROUPS
+ * of them: the calling thread and a few of the context's own threads run them at once
+ * (host_run.c), the last to finish combining the partials in group order, as a CPU device does.
+ * Fixed numbers, not the machine's cores: the host plan is the same on every device, and so are
+ * its bits. Waking the threads costs some 30 us: PoCL 5 on 16 cores (H100 host), f32 sum from
+ * host memory, 2^18 (1 MiB) in 4 groups of 256 KiB 43-45 us against 34 on one thread (H200
+ * host), 2^20 in 16 groups 47-50 us against 179. */
+#define ORX_HOST_PLAN_GROUP_BYTES ((size_t)1 << 20)
+#define ORX_HOST_PLAN_MAX_GROUPS 16
 /* Float MIN and MAX as a key per component (lib/orx_keys.cl): whole vectors of keys need OpenCL's
  * vector arithmetic, which the host's structs do not have. */
 #define ORX_HOST_PLAN_FLOAT_KEYS 1
 
-/* Host memory of at most this many bytes takes the host plan on CPU devices: scalar operators,
- * and state operators, whose host build is slower. From host memory the device first copies the
- * array into its buffer, on one thread. End to end from host memory, the calling thread against
- * the device's own plan (ocl-reduce bench, host/auto against host/auto@host=off):
- *   PoCL 5, 16 cores (H200 host): f32 sum 2^20 179 us against 756, 2^22 866 against 2339; f32
- *   max 2^20 478 against 681 but 2^22 3351 against 2262 (keys per component, 5-8 GB/s); f32
- *   argmin 2^16 94 us against 162 but 2^18 366 against 234; mean_var 2^16 84 against 189, 2^18
- *   353 against 304.
- *   PoCL 3.1, 2 cores: f32 sum 2^20 86 us against 255, 2^22 355 against 1209; f32 argmin 2^20
- *   983 against 829. */
-#define ORX_HOST_PLAN_MAX_BYTES ((size_t)4 << 20)
-#define ORX_HOST_PLAN_MAX_STATE_BYTES ((size_t)256 << 10)
+/* Host memory takes the host plan on CPU devices at every size: from host memory the device first
+ * copies the array into its buffer, on one thread, and the grid's threads read it in place. End to
+ * end from host memory, the host plan against the device's own plan (ocl-reduce bench, host/auto
+ * against host/auto@host=off):
+ *   PoCL 5, 16 cores (H100 host), with the grid: f32 sum 2^20 50 us against 104 (the device from
+ *   a buffer), 2^22 120 against 2462, 2^24 422 against 10634; f32 max 2^24 620 against 10117;
+ *   i32 sum 2^24 468 against 9794; f32 argmin 2^18 192 against 245, 2^20 213 against 690, 2^22
+ *   826 against 2949.
+ *   Before the grid, one thread: f32 sum 2^20 179 us against 756 (H200 host), f32 max 2^22 3351
+ *   against 2262, f32 argmin 2^18 366 against 234; PoCL 3.1, 2 cores, f32 argmin 2^20 983
+ *   against 829: the crossovers were 4 MiB (scalar operators) and 256 KiB (state operators). */
 
 /* A buffer of a CPU device that lives in host memory the library allocated takes the host plan up
  * to these, on the calling thread in place: the device's own plan copies nothing there, so it wins

@@ -1,8 +1,9 @@
 /* =================================================================================================
  * host_run.c: the host path (run.h): a request planned with the host plan (plan_host.c) runs on
  * the calling thread, through the host kernel compiled from the same reduce_all.cl with the same
- * defines (core/host_kernels.h). It runs only when the planner's block is the host kernel's
- * define for define; otherwise the device runs the plan, which gives the same bits, only later.
+ * defines (core/host_kernels.h); a grid of several groups on the context's few threads, the
+ * calling thread among them. It runs only when the planner's block is the host kernel's define
+ * for define; otherwise the device runs the plan, which gives the same bits, only later.
  * ============================================================================================== */
 #include <stdalign.h>
 #include <stdint.h>
@@ -11,9 +12,11 @@
 
 #include "core/context.h"
 #include "core/host_kernels.h"
+#include "core/host_plan.h"
 #include "core/memory.h"
 #include "core/run.h"
 #include "core/sources.h"
+#include "core/threads.h"
 
 /* Whether the host kernel was compiled with the plan's block. */
 static int same_defines(const orx_host_kernel *k, const orx_plan *plan) {
@@ -42,6 +45,37 @@ static uint64_t now_ns(void) {
   return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
+/* One call's grid of host-plan groups, which a few threads share. */
+typedef struct host_grid {
+  const orx_host_kernel *kernel;
+  const void *in;
+  size_t count;
+  uint64_t first;
+  unsigned char *partials;
+  uint32_t counter;
+  size_t groups, threads;
+  unsigned char *out;
+} host_grid;
+
+/* Thread `thread` runs groups thread, thread + threads, ...: which group runs where and when
+ * changes nothing, as on a device. */
+static void run_groups(void *arg, size_t thread) {
+  host_grid *g = arg;
+  for (size_t group = thread; group < g->groups; group += g->threads)
+    g->kernel->reduce(g->in, g->count, g->first, g->partials, &g->counter, group, g->groups,
+                      g->out);
+}
+
+/* The context's threads for host-plan groups: as many as it has compute units, up to the plan's
+ * most groups; NULL where they cannot start (the calling thread then runs every group). */
+static orx_threads *host_threads(ocl_reduce_context *ctx, size_t most) {
+  if (!ctx->host_threads) {
+    const size_t units = ctx->caps.compute_units ? ctx->caps.compute_units : 1;
+    ctx->host_threads = orx_threads_start(units < most ? units : most);
+  }
+  return ctx->host_threads;
+}
+
 int orx_host_run(ocl_reduce_context *ctx, const orx_plan *plan, const void *in, size_t count,
                  uint64_t first, void *out) {
   const orx_host_kernel *k = kernel_for(plan);
@@ -51,12 +85,25 @@ int orx_host_run(ocl_reduce_context *ctx, const orx_plan *plan, const void *in, 
   if (!k || (uintptr_t)in % elem != 0 || plan->op.result_bytes > ORX_RESULT_SLOT_BYTES)
     return 0;
   alignas(16) unsigned char result[ORX_RESULT_SLOT_BYTES];
+  alignas(16) unsigned char partials[ORX_HOST_PLAN_MAX_GROUPS * ORX_HOST_PARTIAL_BYTES];
+  host_grid grid = {k, in, count, first, partials, 0, orx_plan_groups(plan, count, 0), 1, result};
   const uint64_t start = ctx->profiling ? now_ns() : 0;
-  k->reduce(in, count, first, result);
+  orx_threads *threads = grid.groups > 1 ? host_threads(ctx, ORX_HOST_PLAN_MAX_GROUPS) : NULL;
+  if (threads) {
+    grid.threads = orx_threads_count(threads);
+    orx_threads_run(threads, run_groups, &grid);
+  } else {
+    run_groups(&grid, 0);
+  }
   if (ctx->profiling) {
     ctx->last_kernel_ns = now_ns() - start;
     ctx->has_kernel_time = 1;
   }
   memcpy(out, result, plan->op.result_bytes);
   return 1;
+}
+
+void orx_host_release(ocl_reduce_context *ctx) {
+  orx_threads_stop(ctx->host_threads);
+  ctx->host_threads = NULL;
 }

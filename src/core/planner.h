@@ -135,6 +135,7 @@ typedef struct orx_policy_override {
   unsigned min_groups; /* whole-array kernels through CUDA: groups per SM that must fit at once */
   unsigned part_kib;   /* groups of devices: the least part worth a device, in KiB */
   int host;            /* -1 (ORX_HOST_THREAD) or an ORX_HOST_ value: who runs host plans */
+  unsigned host_kib;   /* host plans up to this many KiB, every operator alike (0: the planner's) */
   int staging;         /* -1 (the planner's), 0 (off: blocking copies) or 1 (pinned, any size) */
   unsigned copy_threads; /* staging: threads that copy between caller and pinned memory */
   unsigned stage_kib;    /* staging: bytes of one pinned piece, in KiB */
@@ -254,9 +255,10 @@ ocl_reduce_status orx_plan_path(const orx_caps *caps, ocl_reduce_path path,
                                 ocl_reduce_subgroup_impl impl, ocl_reduce_path *path_out,
                                 ocl_reduce_subgroup_impl *impl_out, const char **why);
 /* plan_host.c: whether a whole-array request of `count` elements takes the host plan
- * (core/host_plan.h): on CPU devices, built-in operators, up to the operator's crossover for
- * host memory, or for a buffer in the device's memory (`resident`: no copy to save), unless
- * OCL_REDUCE_POLICY says host=off. Its policy, the same on every device. */
+ * (core/host_plan.h): on CPU devices, built-in operators, host memory of any size, or a buffer in
+ * the device's memory up to the operator's crossover (`resident`: no copy to save), unless
+ * OCL_REDUCE_POLICY says host=off (or host_kib=N sets one crossover for both). Its policy, the
+ * same on every device. */
 int orx_plan_takes_host(const orx_target *target, const orx_request *request, size_t count,
                         int resident);
 void orx_host_policy(size_t elem, orx_policy *out);

@@ -1,9 +1,9 @@
 /* =================================================================================================
  * policy_override.c: OCL_REDUCE_POLICY, the planner's fields forced by name for tests and tuning
  * ("wg=64,vec=4,unroll=2,chains=1,prefetch=1,groups=32,stream=strided,finish=group,seg=mr,
- * slots=8,width=4,win=blocks,wait=poll,keys=1,min_groups=8,part_kib=64,host=off,staging=pinned,
- * copy_threads=4,stage_kib=1024"). The names of streams, segment strategies and window
- * algorithms are the contract's and the planner's own lists.
+ * slots=8,width=4,win=blocks,wait=poll,keys=1,min_groups=8,part_kib=64,host=off,host_kib=4096,
+ * staging=pinned,copy_threads=4,stage_kib=1024"). The names of streams, segment strategies and
+ * window algorithms are the contract's and the planner's own lists.
  * ============================================================================================== */
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +83,8 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
       o.min_groups = (unsigned)number;
     else if (strcmp(key, "part_kib") == 0 && numeric)
       o.part_kib = (unsigned)number;
+    else if (strcmp(key, "host_kib") == 0 && numeric)
+      o.host_kib = (unsigned)number;
     else if (strcmp(key, "host") == 0 && !strcmp(value, "thread"))
       o.host = ORX_HOST_THREAD;
     else if (strcmp(key, "host") == 0 && !strcmp(value, "device"))
@@ -96,17 +98,18 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
     else if (strcmp(key, "stage_kib") == 0 && numeric)
       o.stage_kib = (unsigned)number;
     else
-      return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
-                      "OCL_REDUCE_POLICY: bad entry '%s=%s' (keys: wg=<power of two>, "
-                      "vec=<1..16, power of two>, unroll=<1..16>, chains=<1..16>, "
-                      "prefetch=0|1, groups=<n>, "
-                      "stream=strided|chunk|tiled, finish=serial|group|launch, "
-                      "seg=lane|mr|group|launch|staged, slots=<1..32, power of two>, "
-                      "width=<1..32, power of two>, "
-                      "win=direct|shuffle|mr|blocks|long, wait=block|poll, keys=0|1|2, "
-                      "min_groups=<1..32>, part_kib=<1..65536>, host=thread|device|off, "
-                      "staging=pinned|off, copy_threads=<1..64>, stage_kib=<1..65536>)",
-                      key, value);
+      return orx_fail(
+          NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
+          "OCL_REDUCE_POLICY: bad entry '%s=%s' (keys: wg=<power of two>, "
+          "vec=<1..16, power of two>, unroll=<1..16>, chains=<1..16>, "
+          "prefetch=0|1, groups=<n>, "
+          "stream=strided|chunk|tiled, finish=serial|group|launch, "
+          "seg=lane|mr|group|launch|staged, slots=<1..32, power of two>, "
+          "width=<1..32, power of two>, "
+          "win=direct|shuffle|mr|blocks|long, wait=block|poll, keys=0|1|2, "
+          "min_groups=<1..32>, part_kib=<1..65536>, host=thread|device|off, host_kib=<n>, "
+          "staging=pinned|off, copy_threads=<1..64>, stage_kib=<1..65536>)",
+          key, value);
   }
   *out = o;
   return OCL_REDUCE_OK;

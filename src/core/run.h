@@ -25,6 +25,8 @@ ocl_reduce_status orx_run_reduce(ocl_reduce_context *ctx, const orx_request *req
 int orx_host_can_run(const orx_plan *plan);
 int orx_host_run(ocl_reduce_context *ctx, const orx_plan *plan, const void *in, size_t count,
                  uint64_t first, void *out);
+/* Stops the context's host-plan threads (context destruction). */
+void orx_host_release(ocl_reduce_context *ctx);
 
 /* A checked whole-array call of any stage: count == 0 gives a scalar built-in operator's identity
  * (the contract's bits); everything else runs (a state operator's kernel gives its identity). */

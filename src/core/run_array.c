@@ -13,7 +13,7 @@ static ocl_reduce_status run_reduce(ocl_reduce_context *ctx, const orx_request *
                                     const orx_io *in, size_t count, uint64_t first,
                                     const orx_io *out) {
   orx_call_begin(ctx);
-  /* Small arrays on CPU devices: the host plan, on the calling thread where it can. The thread
+  /* CPU devices: the host plan, on the calling thread (and its grid's threads) where it can. It
    * reads host memory, or a buffer's own host memory once the work enqueued before has finished
    * (a buffer of another device kind, or one the device keeps a copy of, has none). */
   const void *storage = in->mem && ctx->ops->host_storage ? ctx->ops->host_storage(in->mem) : NULL;

@@ -161,7 +161,7 @@ static ocl_reduce_status combine(const whole_call *w, size_t k, unsigned char *o
     memcpy(states + p * bytes, w->states + (p * w->op_count + k) * w->state_slot, bytes);
   if (w->scalar) {
     alignas(16) unsigned char value[ORX_RESULT_SLOT_BYTES];
-    host_kernel(&w->calls[k])->reduce(states, c->parts, 0, value);
+    host_kernel(&w->calls[k])->reduce(states, c->parts, 0, NULL, NULL, 0, 1, value);
     memcpy(out, value, bytes);
     return OCL_REDUCE_OK;
   }

@@ -1,10 +1,12 @@
 /* =================================================================================================
  * host_prelude.h: maps the OpenCL C that the kernels in cl/ use onto C11 with GCC's builtins, so
  * that the library's own compiler builds the same kernel texts for the calling thread (the host
- * path, host_run.c), as lib/orx_cuda_prelude.cl does for NVRTC. The host runs a kernel as one
- * work-group of one work-item (ORX_WG_SIZE 1): barriers and fences have nothing to wait for, local
- * memory is the function's own, and every work-item function names work-item 0 of 1. Vectors are
- * structs (ORX_NATIVE_VECTORS 0, ORX_VEC <= 4, 16-byte loads), as for CUDA.
+ * path, host_run.c), as lib/orx_cuda_prelude.cl does for NVRTC. The host runs a kernel's grid as
+ * work-groups of one work-item (ORX_WG_SIZE 1), each group on one of a few threads that sets its
+ * group first: barriers have nothing to wait for, local memory is the function's own, and the
+ * groups publish their partials and count themselves with C11's atomics and fences where OpenCL
+ * has its own (lib/orx_finish.cl). Vectors are structs (ORX_NATIVE_VECTORS 0, ORX_VEC <= 4,
+ * 16-byte loads), as for CUDA.
  *
  * It comes after the generated defines and the contract, before the kernel file
  * (host_kernel.inc). The defines' block is the host plan's (core/host_plan.h).
@@ -41,20 +43,22 @@ typedef unsigned int uint;
 typedef unsigned long ulong;
 _Static_assert(sizeof(long) == 8, "OpenCL's long is 64 bits: the host path needs an LP64 host");
 
-/* Work-item functions: work-item 0 of one work-group of one. */
+/* Work-item functions: work-item 0 of its work-group of one, the group this thread runs. */
+static _Thread_local size_t orx_host_group, orx_host_groups = 1;
 #define get_local_id(d) ((size_t)0)
-#define get_group_id(d) ((size_t)0)
+#define get_group_id(d) orx_host_group
 #define get_local_size(d) ((size_t)1)
-#define get_num_groups(d) ((size_t)1)
-#define get_global_id(d) ((size_t)0)
-#define get_global_size(d) ((size_t)1)
+#define get_num_groups(d) orx_host_groups
+#define get_global_id(d) orx_host_group
+#define get_global_size(d) orx_host_groups
 
-/* Synchronisation: nothing else runs. */
+/* Synchronisation: nothing else runs in a work-group; groups on other threads see each other's
+ * partials through the fences and the counter's atomic. */
 #define CLK_LOCAL_MEM_FENCE 1
 #define CLK_GLOBAL_MEM_FENCE 2
 #define barrier(flags) ((void)0)
-#define mem_fence(flags) ((void)0)
-#define atomic_inc(p) ((*(p))++)
+#define mem_fence(flags) __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define atomic_inc(p) __atomic_fetch_add((p), 1u, __ATOMIC_ACQ_REL)
 
 /* Leading zero bits and set bits of a 32-bit word (clz(0) is 32, as in OpenCL C). */
 ORX_INLINE uint clz(uint x) { return x ? (uint)__builtin_clz(x) : 32u; }
