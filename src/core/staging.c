@@ -173,17 +173,18 @@ ocl_reduce_status orx_download(ocl_reduce_context *ctx, const orx_mem *src, size
   return OCL_REDUCE_OK;
 }
 
-ocl_reduce_status orx_download_enqueue(ocl_reduce_context *ctx, const orx_mem *src, size_t offset,
-                                       void *dst, size_t bytes, void **marker) {
+ocl_reduce_status orx_buffer_read_enqueue(const ocl_reduce_buffer *buf, size_t offset, void *dst,
+                                          size_t bytes, void **marker) {
+  ocl_reduce_context *ctx = buf->ctx;
   *marker = NULL;
   if (!ctx->ops->read_async || !orx_host_is_pinned(ctx, dst, bytes))
-    return orx_download(ctx, src, offset, dst, bytes);
-  ORX_FORWARD(ctx->ops->read_async(ctx, ctx->backend, src, offset, dst, bytes));
+    return orx_download(ctx, buf->mem, offset, dst, bytes);
+  ORX_FORWARD(ctx->ops->read_async(ctx, ctx->backend, buf->mem, offset, dst, bytes));
   return ctx->ops->enqueue_marker(ctx, ctx->backend, marker);
 }
 
-ocl_reduce_status orx_download_wait(ocl_reduce_context *ctx, void *marker) {
-  return marker ? ctx->ops->wait_marker(ctx, ctx->backend, marker) : OCL_REDUCE_OK;
+ocl_reduce_status orx_buffer_read_wait(const ocl_reduce_buffer *buf, void *marker) {
+  return marker ? buf->ctx->ops->wait_marker(buf->ctx, buf->ctx->backend, marker) : OCL_REDUCE_OK;
 }
 
 ocl_reduce_status orx_pinned_alloc(ocl_reduce_context *ctx, size_t bytes, void **host) {

@@ -45,13 +45,13 @@ ocl_reduce_status orx_uploads_done(ocl_reduce_context *ctx, ocl_reduce_status st
 ocl_reduce_status orx_download(ocl_reduce_context *ctx, const orx_mem *src, size_t offset,
                                void *dst, size_t bytes);
 
-/* The same copy enqueued, where dst is page-locked memory the device copies to directly: dst holds
- * the bytes once orx_download_wait has waited for *marker. Elsewhere it is orx_download, and
- * *marker is NULL. A group reads its devices' states so, all at once. */
-ocl_reduce_status orx_download_enqueue(ocl_reduce_context *ctx, const orx_mem *src, size_t offset,
-                                       void *dst, size_t bytes, void **marker);
-/* Waits for a marker of orx_download_enqueue (NULL: nothing to wait for) and releases it. */
-ocl_reduce_status orx_download_wait(ocl_reduce_context *ctx, void *marker);
+/* ocl_reduce_buffer_read enqueued, where dst is page-locked memory the buffer's device copies to
+ * directly: dst holds the bytes once orx_buffer_read_wait has waited for *marker. Elsewhere it is
+ * the blocking read, and *marker is NULL. A group reads its devices' states so, all at once. */
+ocl_reduce_status orx_buffer_read_enqueue(const ocl_reduce_buffer *buf, size_t offset, void *dst,
+                                          size_t bytes, void **marker);
+/* Waits for a marker of orx_buffer_read_enqueue on buf (NULL: nothing to wait for), releases it. */
+ocl_reduce_status orx_buffer_read_wait(const ocl_reduce_buffer *buf, void *marker);
 
 /* Whether [host, host + bytes) is page-locked memory the device copies directly. */
 int orx_host_is_pinned(ocl_reduce_context *ctx, const void *host, size_t bytes);

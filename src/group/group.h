@@ -46,6 +46,9 @@ void orx_group_release(ocl_reduce_group *group);
 
 /* The group buffer an ocl_reduce_buffer spreads, or NULL (group_buffer.c). */
 const orx_group_buffer *orx_group_buffer_of(const ocl_reduce_buffer *buffer);
+/* How many windows of `window` start in each part of `in` (count - window + 1 in all): what each
+ * part of their results' group buffer holds (group_buffer.c). */
+void orx_group_window_result_counts(const orx_group_buffer *in, size_t window, uint64_t *counts);
 
 /* What a group call's input and output may be: host memory or a group's buffer (taken whole)
  * in, host memory out (group_run.c). */

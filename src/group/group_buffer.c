@@ -9,7 +9,6 @@
 #include "core/errors.h"
 #include "core/spread_buffer.h"
 #include "group/group_shares.h"
-#include "group/group_windows.h"
 
 static void spread_destroy(void *spread) {
   orx_group_buffer *b = spread;
@@ -147,6 +146,14 @@ ocl_reduce_status ocl_reduce_group_buffer_create_results(const ocl_reduce_buffer
   ORX_CHECK_ARG(NULL, in->count / segment_length <= SIZE_MAX / result_size,
                 "%s: the results' size overflows", fn);
   return make_buffer(in->group, fn, result_size, counts, out);
+}
+
+void orx_group_window_result_counts(const orx_group_buffer *in, size_t window, uint64_t *counts) {
+  const uint64_t n_out = in->count - window + 1;
+  for (size_t d = 0; d < in->size; d++) {
+    const uint64_t first = in->first[d], end = first + in->counts[d];
+    counts[d] = first < n_out ? (end < n_out ? end : n_out) - first : 0;
+  }
 }
 
 ocl_reduce_status ocl_reduce_group_buffer_create_window_results(const ocl_reduce_buffer *input,

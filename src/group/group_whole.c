@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/context.h"
 #include "core/errors.h"
 #include "core/host_kernels.h"
 #include "core/ids.h"
@@ -118,8 +117,8 @@ static ocl_reduce_status part_states(void *arg, size_t d) {
   }
   if (!on_device)
     return OCL_REDUCE_OK;
-  return orx_download_enqueue(ctx, on_device->mem, 0, w->group->host_states[d],
-                              w->op_count * w->state_slot, &w->copied[d]);
+  return orx_buffer_read_enqueue(on_device, 0, w->group->host_states[d],
+                                 w->op_count * w->state_slot, &w->copied[d]);
 }
 
 /* A device's states, once copied, into their place among the parts'. */
@@ -127,7 +126,7 @@ static ocl_reduce_status collect_states(void *arg, size_t d) {
   whole_call *w = arg;
   void *copied = w->copied[d];
   w->copied[d] = NULL;
-  ORX_FORWARD(orx_download_wait(w->c.group->contexts[d], copied));
+  ORX_FORWARD(orx_buffer_read_wait(w->group->states[d], copied));
   const size_t bytes = w->op_count * w->state_slot;
   memcpy(w->states + packed(&w->c, d) * bytes, w->group->host_states[d], bytes);
   return OCL_REDUCE_OK;
@@ -233,7 +232,7 @@ static ocl_reduce_status reduce_whole(whole_call *w, size_t count, unsigned char
     status = orx_group_each_enqueue(w->group, c->function, c->run, collect_states, w);
   for (size_t d = 0; d < c->group->size; d++) /* a device failed: the others' copies are done */
     if (w->copied[d])
-      orx_download_wait(c->group->contexts[d], w->copied[d]);
+      orx_buffer_read_wait(w->group->states[d], w->copied[d]);
   for (size_t k = 0; status == OCL_REDUCE_OK && k < w->op_count; k++)
     status = combine(w, k, out + k * w->result_slot);
   free(w->states);

@@ -34,14 +34,6 @@ typedef struct windows_call {
   unsigned char *seams;
 } windows_call;
 
-void orx_group_window_result_counts(const orx_group_buffer *in, size_t window, uint64_t *counts) {
-  const uint64_t n_out = in->count - window + 1;
-  for (size_t d = 0; d < in->size; d++) {
-    const uint64_t first = in->first[d], end = first + in->counts[d];
-    counts[d] = first < n_out ? (end < n_out ? end : n_out) - first : 0;
-  }
-}
-
 /* Where a window's results go: the results' group buffer part d from result `at` of it, or the
  * host results from window `at` of the whole. */
 static ocl_reduce_output results_of(const windows_call *c, size_t d, uint64_t at, uint64_t count) {

@@ -6,10 +6,6 @@
 
 #include "group/group.h"
 
-/* How many windows of `window` start in each part of `in` (count - window + 1 in all): what each
- * part of their results' group buffer holds. */
-void orx_group_window_result_counts(const orx_group_buffer *in, size_t window, uint64_t *counts);
-
 /* ocl_reduce_group_windows from a group buffer (input->buffer), window checked against count:
  * results to host memory or to a group buffer of window results. */
 ocl_reduce_status orx_group_windows_resident(const ocl_reduce_group *group, const char *function,
