@@ -13,7 +13,6 @@
  * every part's work is enqueued from the calling thread and the call returns once enqueued.
  * ============================================================================================== */
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/errors.h"
 #include "core/run.h"
@@ -138,14 +137,12 @@ ocl_reduce_status orx_group_windows_resident(const ocl_reduce_group *group, cons
                                              ocl_reduce_op op, ocl_reduce_type type,
                                              const ocl_reduce_input *input, size_t count,
                                              size_t window, const ocl_reduce_output *results) {
-  windows_call c;
-  memset(&c, 0, sizeof c);
-  c.function = function;
-  c.group = group;
-  c.op = op;
-  c.type = type;
-  c.window = window;
-  c.in = orx_group_buffer_of(input->buffer);
+  windows_call c = {.function = function,
+                    .group = group,
+                    .op = op,
+                    .type = type,
+                    .window = window,
+                    .in = orx_group_buffer_of(input->buffer)};
   ORX_FORWARD(orx_group_operator(group, function, op, type, &c.elem, &c.result_bytes));
   ORX_FORWARD(orx_group_check_input(function, input));
   ORX_CHECK_ARG(NULL, c.in->group_id == group->id, "%s: input: a buffer of another group",
