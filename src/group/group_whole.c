@@ -63,22 +63,28 @@ static int scalar_everywhere(const ocl_reduce_group *g, const char *function, oc
   return 1;
 }
 
-/* Checks the operators on every device and lays out their states and results. */
+/* Checks the operators on every device (ops[0]'s in w->c) and lays out their states and results. */
 static ocl_reduce_status resolve_ops(whole_call *w) {
   const group_call *first = &w->c;
+  ORX_FORWARD(orx_group_call_operator(&w->c));
   w->scalar = 1;
   for (size_t k = 0; k < w->op_count; k++) {
-    group_call c =
-        orx_group_call_make(first->function, first->group, w->ops[k], first->type, first->input, 0);
-    ORX_FORWARD(orx_group_call_operator(&c));
-    ORX_CHECK_ARG(NULL, c.elem == first->elem,
-                  "%s: ops[%zu] (%s) reduces elements of %zu bytes, ops[0] (%s) of %zu",
-                  first->function, k, ocl_reduce_op_name(w->ops[k]), c.elem,
-                  ocl_reduce_op_name(w->ops[0]), first->elem);
+    group_call other;
+    const group_call *c = first;
+    if (k > 0) {
+      other = orx_group_call_make(first->function, first->group, w->ops[k], first->type,
+                                  first->input, 0);
+      ORX_FORWARD(orx_group_call_operator(&other));
+      ORX_CHECK_ARG(NULL, other.elem == first->elem,
+                    "%s: ops[%zu] (%s) reduces elements of %zu bytes, ops[0] (%s) of %zu",
+                    first->function, k, ocl_reduce_op_name(w->ops[k]), other.elem,
+                    ocl_reduce_op_name(w->ops[0]), first->elem);
+      c = &other;
+    }
     ORX_FORWARD(orx_resolve_op(first->group->contexts[0], first->function, w->ops[k], first->type,
                                &w->calls[k]));
-    w->state_bytes[k] = c.out_bytes;
-    w->state_slot = c.out_bytes > w->state_slot ? c.out_bytes : w->state_slot;
+    w->state_bytes[k] = c->out_bytes;
+    w->state_slot = c->out_bytes > w->state_slot ? c->out_bytes : w->state_slot;
     const size_t result = ocl_reduce_result_size(w->ops[k], first->type);
     w->result_slot = result > w->result_slot ? result : w->result_slot;
     w->scalar &= scalar_everywhere(first->group, first->function, w->ops[k], first->type);
@@ -202,7 +208,6 @@ static ocl_reduce_status one_device(const whole_call *w, size_t count, void *out
 static ocl_reduce_status reduce_whole(whole_call *w, size_t count, unsigned char *out,
                                       size_t out_bytes) {
   group_call *c = &w->c;
-  ORX_FORWARD(orx_group_call_operator(c));
   ORX_FORWARD(resolve_ops(w));
   if (w->op_count > 1) {
     ORX_CHECK_ARG(NULL, out, "%s: results is NULL", c->function);
