@@ -32,9 +32,13 @@ typedef struct orx_host_kernel {
   const orx_host_define *defines;
   unsigned define_count;
   orx_host_reduce_fn reduce; /* NULL where the operator does not compute in the type */
+  unsigned accumulator_bytes; /* sizeof the kernel's accumulator: a state operator's state */
 } orx_host_kernel;
 
-/* The host kernel of operator op (an ORX_OP_ id below ORX_OP_COUNT) computing in `type`. */
-const orx_host_kernel *orx_host_kernel_of(unsigned op, ocl_reduce_type type);
+/* The host kernel of operator op (an ORX_OP_ id below ORX_OP_COUNT) computing in `type`, for
+ * `stage`: ORX_STAGE_WHOLE reads elements; ORX_STAGE_FINAL and ORX_STAGE_MERGE read a state
+ * operator's states (n of them, aligned to 16) and write its result or one state. NULL for other
+ * stages and pairs the operator does not compute in. */
+const orx_host_kernel *orx_host_kernel_of(unsigned op, ocl_reduce_type type, orx_stage stage);
 
 #endif /* ORX_HOST_KERNELS_H */

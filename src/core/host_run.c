@@ -33,7 +33,7 @@ static int same_defines(const orx_host_kernel *k, const orx_plan *plan) {
 static const orx_host_kernel *kernel_for(const orx_plan *plan) {
   if (!plan->host || plan->kernel != ORX_KERNEL_REDUCE_ALL || !orx_sources_embedded())
     return NULL;
-  const orx_host_kernel *k = orx_host_kernel_of(plan->op.id, plan->type);
+  const orx_host_kernel *k = orx_host_kernel_of(plan->op.id, plan->type, ORX_STAGE_WHOLE);
   return k && same_defines(k, plan) ? k : NULL;
 }
 

@@ -183,7 +183,17 @@ ocl_reduce_status orx_buffer_read_enqueue(const ocl_reduce_buffer *buf, size_t o
   return ctx->ops->enqueue_marker(ctx, ctx->backend, marker);
 }
 
-ocl_reduce_status orx_buffer_read_wait(const ocl_reduce_buffer *buf, void *marker) {
+ocl_reduce_status orx_buffer_write_enqueue(ocl_reduce_buffer *buf, size_t offset, const void *src,
+                                           size_t bytes, void **marker) {
+  ocl_reduce_context *ctx = buf->ctx;
+  *marker = NULL;
+  if (!ctx->ops->write_async || !orx_host_is_pinned(ctx, src, bytes))
+    return orx_uploads_done(ctx, orx_upload(ctx, buf->mem, offset, src, bytes));
+  ORX_FORWARD(ctx->ops->write_async(ctx, ctx->backend, buf->mem, offset, src, bytes));
+  return ctx->ops->enqueue_marker(ctx, ctx->backend, marker);
+}
+
+ocl_reduce_status orx_buffer_wait(const ocl_reduce_buffer *buf, void *marker) {
   return marker ? buf->ctx->ops->wait_marker(buf->ctx, buf->ctx->backend, marker) : OCL_REDUCE_OK;
 }
 

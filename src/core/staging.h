@@ -46,12 +46,18 @@ ocl_reduce_status orx_download(ocl_reduce_context *ctx, const orx_mem *src, size
                                void *dst, size_t bytes);
 
 /* ocl_reduce_buffer_read enqueued, where dst is page-locked memory the buffer's device copies to
- * directly: dst holds the bytes once orx_buffer_read_wait has waited for *marker. Elsewhere it is
+ * directly: dst holds the bytes once orx_buffer_wait has waited for *marker. Elsewhere it is
  * the blocking read, and *marker is NULL. A group reads its devices' states so, all at once. */
 ocl_reduce_status orx_buffer_read_enqueue(const ocl_reduce_buffer *buf, size_t offset, void *dst,
                                           size_t bytes, void **marker);
-/* Waits for a marker of orx_buffer_read_enqueue on buf (NULL: nothing to wait for), releases it. */
-ocl_reduce_status orx_buffer_read_wait(const ocl_reduce_buffer *buf, void *marker);
+/* ocl_reduce_buffer_write enqueued, where src is page-locked memory the buffer's device copies
+ * from directly: src may change once orx_buffer_wait has waited for *marker. Elsewhere it is the
+ * blocking write, and *marker is NULL. */
+ocl_reduce_status orx_buffer_write_enqueue(ocl_reduce_buffer *buf, size_t offset, const void *src,
+                                           size_t bytes, void **marker);
+/* Waits for a marker of orx_buffer_read_enqueue or _write_enqueue on buf (NULL: nothing to wait
+ * for), releases it. */
+ocl_reduce_status orx_buffer_wait(const ocl_reduce_buffer *buf, void *marker);
 
 /* Whether [host, host + bytes) is page-locked memory the device copies directly. */
 int orx_host_is_pinned(ocl_reduce_context *ctx, const void *host, size_t bytes);

@@ -3,16 +3,18 @@
  * any operator. Each device reduces its part to states, one per operator:
  *   - from host memory, on its own thread (the part's copy blocks it);
  *   - from a group buffer, enqueued from the calling thread into a small buffer of the group's on
- *     its device, with the copy of the states to page-locked host memory after it; then the
- *     calling thread waits for each device. On two H100s waking a device's thread cost more than
- *     a launch, and reading the devices' states one after the other a copy's latency more.
- * Where every operator is a scalar built-in (its state is its value) a part's states come from
+ *     its device; once every device's reduction is enqueued, the copies of their states to
+ *     page-locked host memory; then the calling thread waits for each device. On two H100s
+ *     waking a device's thread cost more than a launch, and reading the devices' states one after
+ *     the other a copy's latency more.
+ * Where several operators are all scalar built-ins (a state is a value) a part's states come from
  * ocl_reduce_multi, one pass over the part for all of them. The parts' states then combine in
- * device order: values on the calling thread, with the host build of reduce_all.cl's kernel
- * (core/host_kernels.h) over the p values; other states through ocl_reduce_final (or _merge) on
- * the first device, whose upload, launch and read are most of the 32-42 us that ARGMIN and
- * MEAN_VAR add to the slowest part on two H100s, against 12-17 us for scalar operators
- * (docs/PERFORMANCE.md). A call that one device takes whole is that device's one-device call.
+ * device order. A built-in's combine on the calling thread, with the host build of reduce_all.cl
+ * (core/host_kernels.h): over the p values for scalar operators, over the p states (its FINAL or
+ * MERGE stage) for the others. Through ocl_reduce_final (or _merge) on the first device, as user
+ * operators still combine, the upload, launch and read cost ARGMIN and MEAN_VAR 32-42 us of
+ * group overhead on two H100s; on the calling thread 10-11 us remain (docs/PERFORMANCE.md). A
+ * call that one device takes whole is that device's one-device call.
  * ============================================================================================== */
 #include <stdalign.h>
 #include <stdlib.h>
@@ -32,35 +34,51 @@ typedef struct whole_call {
   ocl_reduce_group *group;
   const ocl_reduce_op *ops;
   size_t op_count;
-  orx_op_call calls[OCL_REDUCE_MULTI_MAX_OPS]; /* resolved on the first device */
   size_t state_bytes[OCL_REDUCE_MULTI_MAX_OPS];
   size_t state_slot;     /* bytes between a part's states: the largest */
   size_t result_slot;    /* bytes between results (multi's layout): the largest */
   int scalar;            /* every operator's state is its value, on every device */
+  const orx_host_kernel *combiner[OCL_REDUCE_MULTI_MAX_OPS]; /* NULL: on the first device */
   int on_device;         /* states into group->states, then read (group buffer input) */
   unsigned char *states; /* the parts' states: [packed part][operator], state_slot each */
   void *copied[OCL_REDUCE_GROUP_MAX_DEVICES]; /* on the device: its states' copy's marker */
 } whole_call;
 
-/* The host kernel of a built-in operator, in the type it computes in (ids.h), or NULL. */
-static const orx_host_kernel *host_kernel(const orx_op_call *call) {
-  return orx_host_kernel_of((unsigned)call->builtin, orx_compute_type(call->builtin, call->type));
+/* Whether a resolved operator's state is its value, one element of the type. */
+static int is_scalar(const orx_op_call *call) {
+  return call->builtin >= 0 && !orx_operator_is_state(&call->op) &&
+         call->state_bytes == call->elem && call->result_bytes == call->elem;
 }
 
-/* Whether op's state is its value, one element of the type, on every device: a scalar built-in
- * as each runs it (SUM under OCL_REDUCE_CROSS_DEVICE is not). */
-static int scalar_everywhere(const ocl_reduce_group *g, const char *function, ocl_reduce_op op,
-                             ocl_reduce_type type) {
+/* The host kernel that combines op's states of the parts, or NULL: where every device runs op as
+ * the same built-in with the same state (SUM under OCL_REDUCE_CROSS_DEVICE is a state operator),
+ * the kernel over values for scalar operators, else over states to a result or (to_state) to one
+ * state. *scalar: whether op is a scalar built-in on every device. */
+static const orx_host_kernel *host_combiner(const ocl_reduce_group *g, const char *function,
+                                            ocl_reduce_op op, ocl_reduce_type type, int to_state,
+                                            int *scalar) {
+  orx_op_call first = {0};
+  *scalar = 0;
   for (size_t d = 0; d < g->size; d++) {
     orx_op_call call;
     if (orx_resolve_op(g->contexts[d], function, op, type, &call) != OCL_REDUCE_OK ||
-        call.builtin < 0 || orx_operator_is_state(&call.op) || call.state_bytes != call.elem ||
-        call.result_bytes != call.elem)
-      return 0;
-    if (!host_kernel(&call))
-      return 0;
+        call.builtin < 0)
+      return NULL;
+    if (d == 0)
+      first = call;
+    else if (call.builtin != first.builtin || call.state_bytes != first.state_bytes ||
+             is_scalar(&call) != is_scalar(&first))
+      return NULL;
   }
-  return 1;
+  const orx_stage stage = is_scalar(&first) ? ORX_STAGE_WHOLE
+                          : to_state        ? ORX_STAGE_MERGE
+                                            : ORX_STAGE_FINAL;
+  const orx_host_kernel *k = orx_host_kernel_of((unsigned)first.builtin,
+                                                orx_compute_type(first.builtin, first.type), stage);
+  if (!k || (stage != ORX_STAGE_WHOLE && k->accumulator_bytes != first.state_bytes))
+    return NULL;
+  *scalar = is_scalar(&first);
+  return k;
 }
 
 /* Checks the operators on every device (ops[0]'s in w->c) and lays out their states and results. */
@@ -81,13 +99,14 @@ static ocl_reduce_status resolve_ops(whole_call *w) {
                     ocl_reduce_op_name(w->ops[0]), first->elem);
       c = &other;
     }
-    ORX_FORWARD(orx_resolve_op(first->group->contexts[0], first->function, w->ops[k], first->type,
-                               &w->calls[k]));
     w->state_bytes[k] = c->out_bytes;
     w->state_slot = c->out_bytes > w->state_slot ? c->out_bytes : w->state_slot;
     const size_t result = ocl_reduce_result_size(w->ops[k], first->type);
     w->result_slot = result > w->result_slot ? result : w->result_slot;
-    w->scalar &= scalar_everywhere(first->group, first->function, w->ops[k], first->type);
+    int scalar;
+    w->combiner[k] = host_combiner(first->group, first->function, w->ops[k], first->type,
+                                   first->to_state, &scalar);
+    w->scalar &= scalar;
   }
   return OCL_REDUCE_OK;
 }
@@ -99,32 +118,36 @@ static size_t packed(const group_call *c, size_t d) {
   return slot;
 }
 
-/* A part to its states: one pass for scalar operators, else one reduction per operator. On the
- * device, the states' copy to the host follows, enqueued too. */
+/* A part to its states: one pass for several scalar operators; else one reduction per operator,
+ * the call a device alone makes: each part runs the one-device plan (the multi-operator kernel's
+ * is for several). */
 static ocl_reduce_status part_states(void *arg, size_t d) {
   whole_call *w = arg;
   const group_call *c = &w->c;
   ocl_reduce_context *ctx = c->group->contexts[d];
   const ocl_reduce_input in = orx_group_call_part_input(c, d);
   unsigned char *mine = w->states + packed(c, d) * w->op_count * w->state_slot;
-  const ocl_reduce_buffer *on_device = w->on_device ? w->group->states[d] : NULL;
-  if (w->scalar) {
-    ORX_FORWARD(ocl_reduce_multi(ctx, w->ops, w->op_count, c->type, in, c->count[d],
-                                 on_device
-                                     ? ocl_reduce_buffer_output(w->group->states[d], 0)
-                                     : ocl_reduce_host_output(mine, w->op_count * w->state_slot)));
-  } else {
-    for (size_t k = 0; k < w->op_count; k++) {
-      const ocl_reduce_output out =
-          on_device ? ocl_reduce_buffer_output(w->group->states[d], 0)
-                    : ocl_reduce_host_output(mine + k * w->state_slot, w->state_bytes[k]);
-      ORX_FORWARD(ocl_reduce_partial(ctx, w->ops[k], c->type, in, c->count[d],
-                                     c->index_base + c->first[d], out));
-    }
+  ocl_reduce_buffer *on_device = w->on_device ? w->group->states[d] : NULL;
+  if (w->scalar && w->op_count > 1)
+    return ocl_reduce_multi(ctx, w->ops, w->op_count, c->type, in, c->count[d],
+                            on_device ? ocl_reduce_buffer_output(on_device, 0)
+                                      : ocl_reduce_host_output(mine, w->op_count * w->state_slot));
+  for (size_t k = 0; k < w->op_count; k++) {
+    const ocl_reduce_output out =
+        on_device ? ocl_reduce_buffer_output(on_device, 0)
+                  : ocl_reduce_host_output(mine + k * w->state_slot, w->state_bytes[k]);
+    ORX_FORWARD(w->scalar ? ocl_reduce_into(ctx, w->ops[k], c->type, in, c->count[d], out)
+                          : ocl_reduce_partial(ctx, w->ops[k], c->type, in, c->count[d],
+                                               c->index_base + c->first[d], out));
   }
-  if (!on_device)
-    return OCL_REDUCE_OK;
-  return orx_buffer_read_enqueue(on_device, 0, w->group->host_states[d],
+  return OCL_REDUCE_OK;
+}
+
+/* On the device: the copy of a part's states to page-locked host memory, enqueued once every
+ * device's reduction is (the second device's launch then waits for one launch less). */
+static ocl_reduce_status copy_states(void *arg, size_t d) {
+  whole_call *w = arg;
+  return orx_buffer_read_enqueue(w->group->states[d], 0, w->group->host_states[d],
                                  w->op_count * w->state_slot, &w->copied[d]);
 }
 
@@ -133,7 +156,7 @@ static ocl_reduce_status collect_states(void *arg, size_t d) {
   whole_call *w = arg;
   void *copied = w->copied[d];
   w->copied[d] = NULL;
-  ORX_FORWARD(orx_buffer_read_wait(w->group->states[d], copied));
+  ORX_FORWARD(orx_buffer_wait(w->group->states[d], copied));
   const size_t bytes = w->op_count * w->state_slot;
   memcpy(w->states + packed(&w->c, d) * bytes, w->group->host_states[d], bytes);
   return OCL_REDUCE_OK;
@@ -165,15 +188,15 @@ static ocl_reduce_status combine(const whole_call *w, size_t k, unsigned char *o
   alignas(16) unsigned char states[OCL_REDUCE_GROUP_MAX_DEVICES * ORX_RESULT_SLOT_BYTES];
   for (size_t p = 0; p < c->parts; p++)
     memcpy(states + p * bytes, w->states + (p * w->op_count + k) * w->state_slot, bytes);
-  if (w->scalar) {
+  const size_t out_bytes = c->to_state ? bytes : ocl_reduce_result_size(w->ops[k], c->type);
+  if (w->combiner[k]) {
     alignas(16) unsigned char value[ORX_RESULT_SLOT_BYTES];
-    host_kernel(&w->calls[k])->reduce(states, c->parts, 0, NULL, NULL, 0, 1, value);
-    memcpy(out, value, bytes);
+    w->combiner[k]->reduce(states, c->parts, 0, NULL, NULL, 0, 1, value);
+    memcpy(out, value, out_bytes);
     return OCL_REDUCE_OK;
   }
   ocl_reduce_context *first = c->group->contexts[0];
   const ocl_reduce_input in = ocl_reduce_host_input(states, c->parts * bytes);
-  const size_t out_bytes = c->to_state ? bytes : ocl_reduce_result_size(w->ops[k], c->type);
   const ocl_reduce_output to = ocl_reduce_host_output(out, out_bytes);
   const ocl_reduce_status status =
       c->to_state ? ocl_reduce_merge(first, w->ops[k], c->type, in, c->parts, to)
@@ -235,10 +258,12 @@ static ocl_reduce_status reduce_whole(whole_call *w, size_t count, unsigned char
       w->on_device ? orx_group_each_enqueue(w->group, c->function, c->run, part_states, w)
                    : orx_group_each(w->group, c->function, c->run, part_states, w);
   if (status == OCL_REDUCE_OK && w->on_device)
+    status = orx_group_each_enqueue(w->group, c->function, c->run, copy_states, w);
+  if (status == OCL_REDUCE_OK && w->on_device)
     status = orx_group_each_enqueue(w->group, c->function, c->run, collect_states, w);
   for (size_t d = 0; d < c->group->size; d++) /* a device failed: the others' copies are done */
     if (w->copied[d])
-      orx_buffer_read_wait(w->group->states[d], w->copied[d]);
+      orx_buffer_wait(w->group->states[d], w->copied[d]);
   for (size_t k = 0; status == OCL_REDUCE_OK && k < w->op_count; k++)
     status = combine(w, k, out + k * w->result_slot);
   free(w->states);
