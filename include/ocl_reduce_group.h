@@ -150,10 +150,11 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_segments_offsets(
  *     reads its windows' elements (window - 1 of them shared with the next device).
  *   - From a group buffer (taken whole: count is its element count), each device takes the
  *     windows that start in its part: those inside it in place, and the last window - 1, which
- *     reach into the next parts, from their elements read to host memory first. Results go to
- *     host memory, or stay on the devices in a group buffer made by
- *     ocl_reduce_group_buffer_create_window_results(input, window, ...); then, as a context's call
- *     into a buffer, the call returns once the work is enqueued on every device. */
+ *     reach into the next parts, from their elements read to host memory first (behind the work
+ *     enqueued before on those devices). Results go to host memory, or stay on the devices in a
+ *     group buffer made by ocl_reduce_group_buffer_create_window_results(input, window, ...);
+ *     then, as a context's call into a buffer, the call returns once the seams are read and the
+ *     work is enqueued on every device. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_windows(ocl_reduce_group *group, ocl_reduce_op op,
                                                           ocl_reduce_type type,
                                                           ocl_reduce_input input, size_t count,

@@ -21,7 +21,8 @@
 #define DEVICES 3
 #define MAX_RESULT 64
 #define MAX_ELEMENTS 30000
-#define SMALL_PARTS "part_kib=1"
+/* Parts of a KiB; seams of short windows staged, of long ones (group_windows.c) not. */
+#define SMALL_PARTS "part_kib=1,seam_kib=4"
 
 static ocl_reduce_context *members[DEVICES], *cross_members[DEVICES];
 static ocl_reduce_group *group, *cross_group;

@@ -331,3 +331,7 @@ int orx_context_determinism(const ocl_reduce_context *ctx) { return (int)ctx->de
 uint64_t orx_context_group_min_part_bytes(const ocl_reduce_context *ctx) {
   return orx_group_min_part_bytes(&ctx->target.forced);
 }
+
+uint64_t orx_context_group_seam_staged_bytes(const ocl_reduce_context *ctx) {
+  return orx_group_seam_staged_bytes(&ctx->target.forced);
+}

@@ -31,5 +31,7 @@ int orx_context_determinism(const ocl_reduce_context *ctx);
 /* The least part of a group's request worth a device (the planner's, with the context's forced
  * policy: OCL_REDUCE_POLICY's part_kib). */
 uint64_t orx_context_group_min_part_bytes(const ocl_reduce_context *ctx);
+/* The most bytes of seams a group's windows stage (the planner's, with the forced policy). */
+uint64_t orx_context_group_seam_staged_bytes(const ocl_reduce_context *ctx);
 
 #endif /* ORX_CONTEXT_FACTS_H */

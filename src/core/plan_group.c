@@ -16,6 +16,17 @@ uint64_t orx_group_min_part_bytes(const orx_policy_override *forced) {
   return forced && forced->part_kib ? (uint64_t)forced->part_kib << 10 : ORX_GROUP_MIN_PART_BYTES;
 }
 
+/* Seams up to 1 MiB (windows up to some 2^17 f32 elements on two devices) are staged: the group
+ * then keeps 3 MiB per device for them (twice the seam in page-locked memory, once on the
+ * device). Staging saves latencies, about 20 us on two H100s (docs/PERFORMANCE.md); a seam of a
+ * MiB takes some 40 us to cross the bus either way. */
+#define ORX_GROUP_SEAM_STAGED_BYTES ((uint64_t)1 << 20)
+
+uint64_t orx_group_seam_staged_bytes(const orx_policy_override *forced) {
+  return forced && forced->seam_kib ? (uint64_t)forced->seam_kib << 10
+                                    : ORX_GROUP_SEAM_STAGED_BYTES;
+}
+
 /* Cuts units among the active devices by their weights: each part ends where the running sum
  * of weights reaches its fraction of the whole, and the last active device takes the rest. */
 static void split(const double *weights, const unsigned char *active, size_t devices,

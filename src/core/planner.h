@@ -134,6 +134,7 @@ typedef struct orx_policy_override {
   int float_keys;     /* -1, or 0, 1 or 2: float MIN and MAX as integer keys (ORX_FLOAT_KEYS) */
   unsigned min_groups; /* whole-array kernels through CUDA: groups per SM that must fit at once */
   unsigned part_kib;   /* groups of devices: the least part worth a device, in KiB */
+  unsigned seam_kib;   /* groups: windows' seams staged up to this many KiB (plan_group.c) */
   int host;            /* -1 (ORX_HOST_THREAD) or an ORX_HOST_ value: who runs host plans */
   unsigned host_kib;   /* host plans up to this many KiB, every operator alike (0: the planner's) */
   int staging;         /* -1 (the planner's), 0 (off: blocking copies) or 1 (pinned, any size) */
@@ -372,6 +373,9 @@ const char *orx_program_wg_problem(const orx_target *target, unsigned wg_size);
 /* ---- Groups of devices (plan_group.c) ---------------------------------------------------- */
 /* The least bytes of input a device of a group takes (forced: part_kib). */
 uint64_t orx_group_min_part_bytes(const orx_policy_override *forced);
+/* The most bytes of seam elements that windows over a group buffer stage through the group's
+ * page-locked and device memory (forced: seam_kib); larger seams are read and uploaded blocking. */
+uint64_t orx_group_seam_staged_bytes(const orx_policy_override *forced);
 /* Cuts `units` (elements, or whole segments: unit_bytes each) into one contiguous part per
  * device, parts[d] units for device d in order, by the weights (>= 0, not all 0): no part but
  * the only one is below min_part_bytes; devices with the smallest weights drop out first. */

@@ -83,6 +83,8 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
       o.min_groups = (unsigned)number;
     else if (strcmp(key, "part_kib") == 0 && numeric)
       o.part_kib = (unsigned)number;
+    else if (strcmp(key, "seam_kib") == 0 && numeric)
+      o.seam_kib = (unsigned)number;
     else if (strcmp(key, "host_kib") == 0 && numeric)
       o.host_kib = (unsigned)number;
     else if (strcmp(key, "host") == 0 && !strcmp(value, "thread"))
@@ -107,7 +109,8 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
           "seg=lane|mr|group|launch|staged, slots=<1..32, power of two>, "
           "width=<1..32, power of two>, "
           "win=direct|shuffle|mr|blocks|long, wait=block|poll, keys=0|1|2, "
-          "min_groups=<1..32>, part_kib=<1..65536>, host=thread|device|off, host_kib=<n>, "
+          "min_groups=<1..32>, part_kib=<1..65536>, seam_kib=<n>, host=thread|device|off, "
+          "host_kib=<n>, "
           "staging=pinned|off, copy_threads=<1..64>, stage_kib=<1..65536>)",
           key, value);
   }

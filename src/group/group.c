@@ -11,6 +11,7 @@
 
 #include "core/context_facts.h"
 #include "core/errors.h"
+#include "core/staging.h"
 #include "group/group_shares.h"
 #include "group/group_workers.h"
 
@@ -80,6 +81,7 @@ static ocl_reduce_group *group_new(void) {
  * the threads its devices run on. */
 static ocl_reduce_status group_finish(ocl_reduce_group *g) {
   g->min_part_bytes = orx_context_group_min_part_bytes(g->contexts[0]);
+  g->seam_staged_bytes = orx_context_group_seam_staged_bytes(g->contexts[0]);
   ORX_FORWARD(orx_group_initial_shares(g));
   return orx_group_workers_start(g);
 }
@@ -195,6 +197,9 @@ void orx_group_release(ocl_reduce_group *group) {
   for (size_t d = 0; d < group->size; d++) {
     ocl_reduce_buffer_destroy(group->states[d]);
     ocl_reduce_host_free(group->contexts[d], group->host_states[d]);
+    orx_buffer_wait(group->seam[d], group->seam_written[d]);
+    ocl_reduce_buffer_destroy(group->seam[d]);
+    ocl_reduce_host_free(group->contexts[d], group->host_seam[d]);
   }
   for (size_t d = 0; group->owns_contexts && d < group->size; d++)
     ocl_reduce_context_destroy(group->contexts[d]);

@@ -20,12 +20,21 @@ struct ocl_reduce_group {
   int owns_contexts;                              /* made by ocl_reduce_group_create */
   double shares[2][OCL_REDUCE_GROUP_MAX_DEVICES]; /* by ocl_reduce_shares; each sums to 1 */
   uint64_t min_part_bytes;                        /* the planner's, with the first's policy */
+  uint64_t seam_staged_bytes;                     /* the same */
   struct orx_group_workers *workers;              /* group_workers.c */
   /* Each device's states of a whole-array call from a group buffer (group_whole.c), made at the
    * first such call: OCL_REDUCE_MULTI_MAX_OPS slots of ORX_RESULT_SLOT_BYTES on the device, and
    * as many in page-locked host memory (ocl_reduce_host_alloc) that they are copied to. */
   ocl_reduce_buffer *states[OCL_REDUCE_GROUP_MAX_DEVICES];
   void *host_states[OCL_REDUCE_GROUP_MAX_DEVICES];
+  /* Each device's memory for the seams of windows over a group buffer (group_windows.c), grown
+   * as calls need: `seam_bytes` on the device, twice that in page-locked host memory (the
+   * elements it reads for any seam, then those of its own seam), and the marker of its last copy
+   * to the device, which the next call waits for before it writes that host memory again. */
+  ocl_reduce_buffer *seam[OCL_REDUCE_GROUP_MAX_DEVICES];
+  void *host_seam[OCL_REDUCE_GROUP_MAX_DEVICES];
+  size_t seam_bytes[OCL_REDUCE_GROUP_MAX_DEVICES];
+  void *seam_written[OCL_REDUCE_GROUP_MAX_DEVICES];
   /* The application's handle and each group buffer hold one: a buffer copies through the group's
    * threads, so ocl_reduce_group_destroy may come before the buffers' destruction. */
   size_t holders;
@@ -65,9 +74,10 @@ ocl_reduce_status orx_group_check_input(const char *function, const ocl_reduce_i
 typedef ocl_reduce_status (*orx_group_task)(void *arg, size_t device);
 ocl_reduce_status orx_group_each(const ocl_reduce_group *group, const char *function,
                                  const unsigned char *run, orx_group_task fn, void *arg);
-/* The same for tasks that only enqueue (device memory in and out, nothing to wait for): one after
- * the other on the calling thread, which starts the second device sooner than waking its thread
- * would (on two H100s a wake cost more than a launch). */
+/* The same for tasks that only enqueue (device memory in and out, nothing to wait for): on the
+ * group's threads while they are awake (spinning after a call), else one after the other on the
+ * calling thread, which starts the second device sooner than waking its thread would (on two
+ * H100s a wake cost more than a launch). */
 ocl_reduce_status orx_group_each_enqueue(const ocl_reduce_group *group, const char *function,
                                          const unsigned char *run, orx_group_task fn, void *arg);
 
