@@ -21,11 +21,15 @@
  * of them: the calling thread and a few of the context's own threads run them at once
  * (host_run.c), the last to finish combining the partials in group order, as a CPU device does.
  * Fixed numbers, not the machine's cores: the host plan is the same on every device, and so are
- * its bits. Waking the threads costs some 30 us: PoCL 5 on 16 cores (H100 host), f32 sum from
- * host memory, 2^18 (1 MiB) in 4 groups of 256 KiB 43-45 us against 34 on one thread (H200
- * host), 2^20 in 16 groups 47-50 us against 179. */
-#define ORX_HOST_PLAN_GROUP_BYTES ((size_t)1 << 20)
+ * its bits. Waking sleeping threads costs some 30 us: PoCL 5 on 16 cores (H100 host), f32 sum
+ * from host memory, 2^18 (1 MiB) in 4 groups of 256 KiB 43-45 us against 34 on one thread (H200
+ * host), 2^20 in 16 groups 47-50 us against 179. Threads spin for the next call a while after
+ * one (core/threads.c), so a grid up to ORX_HOST_PLAN_WAKE_BYTES runs on them only while they
+ * are awake, and on the calling thread alone otherwise (same grid, same bits), which wakes them
+ * for the calls that follow; larger grids wake them. */
+#define ORX_HOST_PLAN_GROUP_BYTES ((size_t)64 << 10)
 #define ORX_HOST_PLAN_MAX_GROUPS 16
+#define ORX_HOST_PLAN_WAKE_BYTES ((size_t)1 << 20)
 /* Float MIN and MAX as a key per component (lib/orx_keys.cl): whole vectors of keys need OpenCL's
  * vector arithmetic, which the host's structs do not have. */
 #define ORX_HOST_PLAN_FLOAT_KEYS 1

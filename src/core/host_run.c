@@ -89,6 +89,10 @@ int orx_host_run(ocl_reduce_context *ctx, const orx_plan *plan, const void *in, 
   host_grid grid = {k, in, count, first, partials, 0, orx_plan_groups(plan, count, 0), 1, result};
   const uint64_t start = ctx->profiling ? now_ns() : 0;
   orx_threads *threads = grid.groups > 1 ? host_threads(ctx, ORX_HOST_PLAN_MAX_GROUPS) : NULL;
+  if (threads && !orx_threads_awake(threads) && count * elem <= ORX_HOST_PLAN_WAKE_BYTES) {
+    orx_threads_poke(threads);
+    threads = NULL;
+  }
   if (threads) {
     grid.threads = orx_threads_count(threads);
     orx_threads_run(threads, run_groups, &grid);

@@ -8,7 +8,10 @@
  * device launch the same kernel from two threads (seen on the H200 machine).
  *
  * Lane 0 runs on the calling thread; every other lane has a thread of its own for the group's
- * life, woken per call (core/threads.h).
+ * life, woken per call (core/threads.h). Tasks that only enqueue run on the lanes' threads while
+ * those spin after an earlier call, else one after the other on the calling thread: a sleeping
+ * thread's wake cost two H100s more than a launch, and a launch on the calling thread (some 7 us
+ * of it) delays the next device's by as much.
  * ============================================================================================== */
 #include "group/group_workers.h"
 
@@ -77,7 +80,7 @@ static ocl_reduce_status each(const ocl_reduce_group *group, const char *functio
   w->fn = fn;
   w->arg = arg;
   w->run = run;
-  if (here)
+  if (here && !orx_threads_awake(w->threads))
     for (size_t lane = 0; lane < orx_threads_count(w->threads); lane++)
       run_lane(w, lane);
   else
