@@ -4,18 +4,19 @@
  *   - the inner ones, whose elements all lie in its part, from its part in place;
  *   - the seam: the last window - 1 starts (fewer where the input ends), whose windows reach into
  *     the following parts, from their elements (at most 2 (window - 1)) copied out of the parts
- *     that hold them (a context is used by one thread at a time: from the calling thread).
+ *     that hold them, from the calling thread (a context is used by one thread at a time).
  * Seams of up to the planner's bytes (plan_group.c) go through the group's page-locked and device
  * memory: every device's reads are in flight at once, and each seam reaches its device by an
  * enqueued copy after the inner windows, so that nothing waits for a kernel. On two H100s, the
- * blocking reads and uploads of the first version cost 39 us over the slowest part alone (2^28 f32,
- * windows of 32; docs/PERFORMANCE.md). Larger seams are read one part after the other into host
- * memory and reduced from there before the inner windows, whose kernel their upload would wait for.
+ * blocking reads and uploads of the first version cost 39 us over the slowest part alone (2^28
+ * f32, windows of 32), this 19-21 (docs/PERFORMANCE.md). Larger seams are read one part after the
+ * other into host memory and reduced from there before the inner windows, whose kernel their
+ * upload would wait for.
  * Every window is one device's window over the same elements with the same indices, so results
  * have the bits ocl_reduce_windows gives where the header promises them. Results go to host
  * memory, or stay on the devices in a group buffer whose part d holds the windows starting in
  * input part d (ocl_reduce_group_buffer_create_window_results): with device memory in and out,
- * every part's work is enqueued from the calling thread and the call returns once enqueued.
+ * the call returns once the seams are read and every part's work is enqueued.
  * ============================================================================================== */
 #include <stdlib.h>
 #include <string.h>
