@@ -279,6 +279,17 @@ static void test_policy_override_parses_and_rejects(void **state) {
   assert_int_equal(o.seg_slots, 4);
   assert_int_equal(orx_parse_policy_override("slots=6", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
   assert_int_equal(orx_parse_policy_override("chains=17", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+  /* Threads' spin: the planner's 250 us unless forced, 0 included; groups' seams likewise. */
+  assert_int_equal(orx_parse_policy_override("", &o), OCL_REDUCE_OK);
+  assert_int_equal(orx_plan_spin_ns(&o), 250000);
+  assert_int_equal(orx_group_seam_staged_bytes(&o), 1 << 20);
+  assert_int_equal(orx_parse_policy_override("spin_us=0,seam_kib=4", &o), OCL_REDUCE_OK);
+  assert_int_equal(orx_plan_spin_ns(&o), 0);
+  assert_int_equal(orx_group_seam_staged_bytes(&o), 4096);
+  assert_int_equal(orx_parse_policy_override("spin_us=40", &o), OCL_REDUCE_OK);
+  assert_int_equal(orx_plan_spin_ns(&o), 40000);
+  assert_int_equal(orx_parse_policy_override("spin_us=2000000", &o),
+                   OCL_REDUCE_ERROR_INVALID_OPTION);
   /* Accumulators: the loads in flight unless forced fewer; state operators' vectors take fewer. */
   assert_int_equal(orx_parse_policy_override("unroll=4,chains=2", &o), OCL_REDUCE_OK);
   const orx_caps gpu = test_h200_cuda();

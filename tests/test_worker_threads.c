@@ -18,6 +18,7 @@
 #include "support/fixture.h"
 
 enum { THREADS = 4, CALLS = 3000 };
+#define SPIN_NS 250000u /* the planner's */
 
 typedef struct tally {
   atomic_uint runs[THREADS]; /* per index, in all */
@@ -69,9 +70,9 @@ static void one_call(orx_threads *threads) {
   orx_threads_run(threads, count, &call_tally);
 }
 
-static void test_every_index_runs_once_per_call(void **state) {
-  (void)state;
-  orx_threads *threads = orx_threads_start(THREADS);
+/* Every index once per call, with the planner's spin or none (OCL_REDUCE_POLICY spin_us=0). */
+static void every_index_once(uint64_t spin_ns) {
+  orx_threads *threads = orx_threads_start(THREADS, spin_ns);
   assert_non_null(threads);
   assert_int_equal(orx_threads_count(threads), THREADS);
   tally *t = calloc(1, sizeof *t);
@@ -99,11 +100,21 @@ static void test_every_index_runs_once_per_call(void **state) {
   free(t);
 }
 
+static void test_every_index_runs_once_per_call(void **state) {
+  (void)state;
+  every_index_once(SPIN_NS);
+}
+
+static void test_every_index_runs_once_per_call_without_spinning(void **state) {
+  (void)state;
+  every_index_once(0);
+}
+
 /* One thread beside the caller: with more than the machine's cores, their spins after a poke
  * need not overlap (awake means every thread spins). */
 static void test_awake_after_a_call_asleep_after_the_spin(void **state) {
   (void)state;
-  orx_threads *threads = orx_threads_start(2);
+  orx_threads *threads = orx_threads_start(2, SPIN_NS);
   assert_non_null(threads);
   one_call(threads);
   if (!becomes(threads, 1, one_call))
@@ -118,7 +129,7 @@ static void test_awake_after_a_call_asleep_after_the_spin(void **state) {
 
 static void test_one_index_and_stop_asleep(void **state) {
   (void)state;
-  orx_threads *one = orx_threads_start(1); /* the calling thread alone */
+  orx_threads *one = orx_threads_start(1, SPIN_NS); /* the calling thread alone */
   assert_non_null(one);
   tally *t = calloc(1, sizeof *t);
   assert_non_null(t);
@@ -129,7 +140,7 @@ static void test_one_index_and_stop_asleep(void **state) {
   orx_threads_poke(one);
   orx_threads_stop(one);
   orx_threads_stop(NULL);
-  orx_threads *asleep = orx_threads_start(THREADS);
+  orx_threads *asleep = orx_threads_start(THREADS, SPIN_NS);
   assert_non_null(asleep);
   pause_us(20000);
   orx_threads_stop(asleep);
@@ -139,6 +150,7 @@ static void test_one_index_and_stop_asleep(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_index_runs_once_per_call),
+      cmocka_unit_test(test_every_index_runs_once_per_call_without_spinning),
       cmocka_unit_test(test_awake_after_a_call_asleep_after_the_spin),
       cmocka_unit_test(test_one_index_and_stop_asleep),
   };

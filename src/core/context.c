@@ -335,3 +335,7 @@ uint64_t orx_context_group_min_part_bytes(const ocl_reduce_context *ctx) {
 uint64_t orx_context_group_seam_staged_bytes(const ocl_reduce_context *ctx) {
   return orx_group_seam_staged_bytes(&ctx->target.forced);
 }
+
+uint64_t orx_context_spin_ns(const ocl_reduce_context *ctx) {
+  return orx_plan_spin_ns(&ctx->target.forced);
+}

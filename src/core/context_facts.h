@@ -33,5 +33,7 @@ int orx_context_determinism(const ocl_reduce_context *ctx);
 uint64_t orx_context_group_min_part_bytes(const ocl_reduce_context *ctx);
 /* The most bytes of seams a group's windows stage (the planner's, with the forced policy). */
 uint64_t orx_context_group_seam_staged_bytes(const ocl_reduce_context *ctx);
+/* How long the library's threads spin for the next call, in ns (the planner's, forced: spin_us). */
+uint64_t orx_context_spin_ns(const ocl_reduce_context *ctx);
 
 #endif /* ORX_CONTEXT_FACTS_H */

@@ -71,7 +71,8 @@ static void run_groups(void *arg, size_t thread) {
 static orx_threads *host_threads(ocl_reduce_context *ctx, size_t most) {
   if (!ctx->host_threads) {
     const size_t units = ctx->caps.compute_units ? ctx->caps.compute_units : 1;
-    ctx->host_threads = orx_threads_start(units < most ? units : most);
+    ctx->host_threads =
+        orx_threads_start(units < most ? units : most, orx_plan_spin_ns(&ctx->target.forced));
   }
   return ctx->host_threads;
 }

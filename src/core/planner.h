@@ -140,6 +140,7 @@ typedef struct orx_policy_override {
   int staging;         /* -1 (the planner's), 0 (off: blocking copies) or 1 (pinned, any size) */
   unsigned copy_threads; /* staging: threads that copy between caller and pinned memory */
   unsigned stage_kib;    /* staging: bytes of one pinned piece, in KiB */
+  long spin_us;          /* -1 (the planner's), or how long threads spin for the next call */
 } orx_policy_override;
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out);
 /* OCL_REDUCE_POLICY's host=thread|device|off: host plans (plan_host.c) run on the calling thread
@@ -249,6 +250,9 @@ typedef struct orx_plan {
 /* How the host waits for a result (context creation): 1 to flush and poll the native event, 0 to
  * block in the implementation's own wait (plan_path.c says why for each device). */
 int orx_plan_wait_polls(const orx_caps *caps, const orx_policy_override *forced);
+/* How long the library's threads (groups, staging, the CPU host grid) spin for the next call
+ * before they sleep, in nanoseconds (forced: spin_us; plan_path.c). */
+unsigned long orx_plan_spin_ns(const orx_policy_override *forced);
 
 /* The path and subgroup implementation a context takes (context creation). A forced path or
  * named implementation the device cannot take is PATH_UNSUPPORTED with *why the requirement. */

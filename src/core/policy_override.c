@@ -33,7 +33,8 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
                            .wait_polls = -1,
                            .float_keys = -1,
                            .host = -1,
-                           .staging = -1};
+                           .staging = -1,
+                           .spin_us = -1};
   char list[256];
   orx_strlcpy(list, text ? text : "", sizeof list);
   for (char *save = NULL, *item = strtok_r(list, ",", &save); item;
@@ -46,7 +47,8 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
     const char *key = item, *value = eq + 1;
     char *end = NULL;
     const unsigned long number = strtoul(value, &end, 10);
-    const int numeric = end != value && *end == '\0' && number > 0 && number <= 65536;
+    const int whole = end != value && *end == '\0' && number <= 65536; /* 0 too */
+    const int numeric = whole && number > 0;
     if (strcmp(key, "wg") == 0 && numeric && is_pow2(number))
       o.wg_size = (unsigned)number;
     else if (strcmp(key, "vec") == 0 && numeric && is_pow2(number) && number <= 16)
@@ -99,6 +101,8 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
       o.copy_threads = (unsigned)number;
     else if (strcmp(key, "stage_kib") == 0 && numeric)
       o.stage_kib = (unsigned)number;
+    else if (strcmp(key, "spin_us") == 0 && whole)
+      o.spin_us = (long)number;
     else
       return orx_fail(
           NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
@@ -111,7 +115,8 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
           "win=direct|shuffle|mr|blocks|long, wait=block|poll, keys=0|1|2, "
           "min_groups=<1..32>, part_kib=<1..65536>, seam_kib=<n>, host=thread|device|off, "
           "host_kib=<n>, "
-          "staging=pinned|off, copy_threads=<1..64>, stage_kib=<1..65536>)",
+          "staging=pinned|off, copy_threads=<1..64>, stage_kib=<1..65536>, "
+          "spin_us=<0..65536>)",
           key, value);
   }
   *out = o;

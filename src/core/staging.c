@@ -77,7 +77,7 @@ static ocl_reduce_status bounce_ready(ocl_reduce_context *ctx, const orx_copy_pl
   }
   if (!st->threads || orx_threads_count(st->threads) != plan->threads) {
     orx_threads_stop(st->threads);
-    if (!(st->threads = orx_threads_start(plan->threads)))
+    if (!(st->threads = orx_threads_start(plan->threads, orx_plan_spin_ns(&ctx->target.forced))))
       return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   }
   return OCL_REDUCE_OK;

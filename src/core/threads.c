@@ -6,9 +6,10 @@
  * Waking a thread blocked on a condition variable costs some 30 us more (PoCL 5's machine: the
  * CPU host plan's grid; two H100s: a device's launch started later than the calling thread could
  * enqueue it itself). So, as OpenMP's runtimes do, a thread that finishes a call spins for the
- * next one for ORX_THREADS_SPIN_NS before it blocks, yielding the core to any other thread that
- * wants it; and the calling thread spins as long for the call's end. Back-to-back calls (a loop
- * of reductions of 2^28 elements on a GPU is 200 us apart) then find their threads awake.
+ * next one for the planner's time (orx_plan_spin_ns: 250 us unless forced) before it blocks,
+ * yielding the core to any other thread that wants it; and the calling thread spins as long for the
+ * call's end. Back-to-back calls (a loop of reductions of 2^28 elements on a GPU is 200 us apart)
+ * then find their threads awake.
  * ============================================================================================== */
 #include "core/threads.h"
 
@@ -19,12 +20,11 @@
 #include <stdlib.h>
 #include <time.h>
 
-#define ORX_THREADS_SPIN_NS 250000u
-
 struct orx_threads {
   pthread_mutex_t lock;
   pthread_cond_t wake, done;
   size_t count, started_count;
+  uint64_t spin_ns;  /* how long a thread spins for the next call, and the caller for the end */
   pthread_t *thread; /* by index; index 0 has none */
   unsigned char *started;
   /* The call in progress: fn and arg are written before `call` counts it (release), and read
@@ -49,14 +49,16 @@ static uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Spins until done(t, value) or ORX_THREADS_SPIN_NS have passed; whether done. */
+/* Spins until done(t, value) or t->spin_ns have passed; whether done. */
 static int spin_until(orx_threads *t, int (*done)(orx_threads *, uint64_t), uint64_t value) {
+  if (t->spin_ns == 0)
+    return done(t, value);
   const uint64_t start = now_ns();
   for (unsigned i = 0;; i++) {
     if (done(t, value))
       return 1;
     if (i % 64 == 63) {
-      if (now_ns() - start > ORX_THREADS_SPIN_NS)
+      if (now_ns() - start >= t->spin_ns)
         return 0;
       sched_yield();
     }
@@ -106,11 +108,12 @@ static void *thread_main(void *p) {
   return NULL;
 }
 
-orx_threads *orx_threads_start(size_t count) {
+orx_threads *orx_threads_start(size_t count, uint64_t spin_ns) {
   orx_threads *t = calloc(1, sizeof *t);
   if (!t)
     return NULL;
   t->count = count ? count : 1;
+  t->spin_ns = spin_ns;
   t->thread = calloc(t->count, sizeof *t->thread);
   t->started = calloc(t->count, 1);
   if (!t->thread || !t->started) {

@@ -7,6 +7,7 @@
 #define ORX_THREADS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct orx_threads orx_threads;
 
@@ -14,9 +15,10 @@ typedef struct orx_threads orx_threads;
 typedef void (*orx_thread_task)(void *arg, size_t index);
 
 /* A set of `count` indices: the caller's (0) and count - 1 threads started now, which wait for
- * calls until orx_threads_stop. A thread that cannot start leaves its index to the calling
- * thread. NULL when out of host memory. */
-orx_threads *orx_threads_start(size_t count);
+ * calls until orx_threads_stop, spinning for spin_ns after each before they sleep (threads.c;
+ * orx_plan_spin_ns). A thread that cannot start leaves its index to the calling thread. NULL
+ * when out of host memory. */
+orx_threads *orx_threads_start(size_t count, uint64_t spin_ns);
 /* Runs fn(arg, i) for every index i at once and returns when all have returned. */
 void orx_threads_run(orx_threads *threads, orx_thread_task fn, void *arg);
 size_t orx_threads_count(const orx_threads *threads);

@@ -54,7 +54,7 @@ ocl_reduce_status orx_group_workers_start(ocl_reduce_group *g) {
       }
     lanes += w->lane_of[d] == lanes;
   }
-  if (!(w->threads = orx_threads_start(lanes))) {
+  if (!(w->threads = orx_threads_start(lanes, orx_context_spin_ns(g->contexts[0])))) {
     free(w);
     return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "ocl_reduce_group: out of memory");
   }
