@@ -8,8 +8,8 @@
 #include <stdalign.h>
 #include <stdint.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/clock.h"
 #include "core/context.h"
 #include "core/host_kernels.h"
 #include "core/host_plan.h"
@@ -38,12 +38,6 @@ static const orx_host_kernel *kernel_for(const orx_plan *plan) {
 }
 
 int orx_host_can_run(const orx_plan *plan) { return kernel_for(plan) != NULL; }
-
-static uint64_t now_ns(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
 
 /* One call's grid of host-plan groups, which a few threads share. */
 typedef struct host_grid {
@@ -88,7 +82,7 @@ int orx_host_run(ocl_reduce_context *ctx, const orx_plan *plan, const void *in, 
   alignas(16) unsigned char result[ORX_RESULT_SLOT_BYTES];
   alignas(16) unsigned char partials[ORX_HOST_PLAN_MAX_GROUPS * ORX_HOST_PARTIAL_BYTES];
   host_grid grid = {k, in, count, first, partials, 0, orx_plan_groups(plan, count, 0), 1, result};
-  const uint64_t start = ctx->profiling ? now_ns() : 0;
+  const uint64_t start = ctx->profiling ? orx_now_ns() : 0;
   orx_threads *threads = grid.groups > 1 ? host_threads(ctx, ORX_HOST_PLAN_MAX_GROUPS) : NULL;
   if (threads && !orx_threads_awake(threads) && count * elem <= ORX_HOST_PLAN_WAKE_BYTES) {
     orx_threads_poke(threads);
@@ -101,7 +95,7 @@ int orx_host_run(ocl_reduce_context *ctx, const orx_plan *plan, const void *in, 
     run_groups(&grid, 0);
   }
   if (ctx->profiling) {
-    ctx->last_kernel_ns = now_ns() - start;
+    ctx->last_kernel_ns = orx_now_ns() - start;
     ctx->has_kernel_time = 1;
   }
   memcpy(out, result, plan->op.result_bytes);

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/clock.h"
 #include "core/context.h"
 
 /* ---- Key ---------------------------------------------------------------------------------- */
@@ -116,16 +116,10 @@ struct orx_program_entry {
   struct orx_program_entry *next;
 };
 
-static double seconds_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static ocl_reduce_status build(ocl_reduce_context *ctx, const orx_plan *plan, orx_built *built) {
   orx_program_text text;
   ORX_FORWARD(orx_program_text_of(ctx, plan, ctx->ops->prelude, &text));
-  const double start = seconds_now();
+  const uint64_t start = orx_now_ns();
   int from_disk = 0;
   ocl_reduce_status status =
       orx_build_program(ctx, text.sources, text.count, text.entry, plan->policy.wg_size,
@@ -140,7 +134,7 @@ static ocl_reduce_status build(ocl_reduce_context *ctx, const orx_plan *plan, or
           : from_disk             ? "loaded"
                                   : "built",
           text.entry, element_name(plan->type), orx_subgroup_impl_name(plan->policy.subgroup_impl),
-          status != OCL_REDUCE_OK ? "after" : "in", 1e3 * (seconds_now() - start));
+          status != OCL_REDUCE_OK ? "after" : "in", 1e-6 * (double)(orx_now_ns() - start));
   orx_program_text_free(&text);
   return status;
 }

@@ -13,12 +13,13 @@
  * ============================================================================================== */
 #include "core/threads.h"
 
+#include "core/clock.h"
+
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <time.h>
 
 struct orx_threads {
   pthread_mutex_t lock;
@@ -43,22 +44,16 @@ typedef struct thread_start {
   size_t index;
 } thread_start;
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Spins until done(t, value) or t->spin_ns have passed; whether done. */
 static int spin_until(orx_threads *t, int (*done)(orx_threads *, uint64_t), uint64_t value) {
   if (t->spin_ns == 0)
     return done(t, value);
-  const uint64_t start = now_ns();
+  const uint64_t start = orx_now_ns();
   for (unsigned i = 0;; i++) {
     if (done(t, value))
       return 1;
     if (i % 64 == 63) {
-      if (now_ns() - start >= t->spin_ns)
+      if (orx_now_ns() - start >= t->spin_ns)
         return 0;
       sched_yield();
     }

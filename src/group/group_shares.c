@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/clock.h"
 #include "core/context_facts.h"
 #include "core/errors.h"
 #include "core/planner.h"
@@ -22,12 +22,6 @@
 /* Shares are kept in steps of 1/1024, so that noise well below a step changes no split. */
 #define SHARE_STEPS 1024.0
 
-static double seconds_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* The fastest of MEASURE_REPEATS reductions of `in` (after one untimed, which builds). */
 static ocl_reduce_status fastest(ocl_reduce_context *ctx, ocl_reduce_input in, double *best) {
   float sum = 0.0f;
@@ -35,10 +29,10 @@ static ocl_reduce_status fastest(ocl_reduce_context *ctx, ocl_reduce_input in, d
                               ocl_reduce_host_output(&sum, sizeof sum)));
   *best = INFINITY;
   for (int r = 0; r < MEASURE_REPEATS; r++) {
-    const double start = seconds_now();
+    const uint64_t start = orx_now_ns();
     ORX_FORWARD(ocl_reduce_into(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, in, MEASURE_ELEMENTS,
                                 ocl_reduce_host_output(&sum, sizeof sum)));
-    const double took = seconds_now() - start;
+    const double took = 1e-9 * (double)(orx_now_ns() - start);
     *best = took < *best ? took : *best;
   }
   return OCL_REDUCE_OK;
