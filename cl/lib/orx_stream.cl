@@ -113,8 +113,8 @@ ORX_INLINE A orx_fold_mapped(TV x, ulong first) {
 #define orx_absorb_into(op, acc, x, first) (*(acc) = orx_absorb_v((op), *(acc), (x), (first)))
 #endif
 
-/* A chain's accumulator while a work-item streams (orx_stream_range): ORX_CHAIN_V, ORX_ACC_V
- * or integer keys (lib/orx_keys.cl). */
+/* A chain's accumulator while a work-item streams (orx_stream_range): ORX_CHAIN_V, an ORX_ACC_V
+ * of values, or integer keys (lib/orx_keys.cl). */
 #include "lib/orx_keys.cl"
 
 /* The ORX_UNROLL loads x of vectors v, v + step, ... into the chains, load u into chain
@@ -171,19 +171,21 @@ ORX_INLINE void orx_stream_range(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong
   for (; v < end; v += step)
     for (int k = 0; k < ORX_SLOTS; k++)
       orx_chain_absorb(orx_slot_op(k), &part[0][k], in[v], first + v * ORX_VEC);
-  /* The chains merged in a fixed order. Keys merge into a variable and become values once; the
-   * other accumulators keep the form they always had (merging them into part[0][k] instead cost
-   * NVRTC's work-group-per-segment kernel 7-14 % on the H200). */
+  /* The chains merged in a fixed order. One operator's keys merge into a variable and become
+   * values once; the other accumulators merge into acc[k] (merging them into part[0][k] instead
+   * cost NVRTC's work-group-per-segment kernel 7-14 % on the H200), a multi-operator kernel's
+   * keys becoming values at the end. */
   for (int k = 0; k < ORX_SLOTS; k++) {
 #if ORX_KEY_CHAINS
     ORX_CHAIN_V merged = part[0][k];
     for (int u = 1; u < ORX_CHAINS; u++)
       merged = orx_chain_merge(orx_slot_op(k), merged, part[u][k]);
-    acc[k] = orx_chain_value(merged);
+    acc[k] = orx_chain_value(orx_slot_op(k), merged);
 #else
     acc[k] = part[0][k];
     for (int u = 1; u < ORX_CHAINS; u++)
-      acc[k] = orx_merge_v(orx_slot_op(k), acc[k], part[u][k]);
+      acc[k] = orx_chain_merge(orx_slot_op(k), acc[k], part[u][k]);
+    acc[k] = orx_chain_value(orx_slot_op(k), acc[k]);
 #endif
   }
 }

@@ -7,6 +7,21 @@
 #include "core/ids.h"
 #include "core/planner.h"
 
+static int min_or_max(unsigned op) { return op == ORX_OP_MIN || op == ORX_OP_MAX; }
+
+/* Whether a plan reduces with float MIN or MAX: its operator, or one of the multi-operator
+ * kernel's slots (ORX_SLOT_OPS, a byte per slot). */
+static int has_float_min_or_max(const orx_plan *plan) {
+  if (!orx_type_is_float(plan->type))
+    return 0;
+  if (plan->kernel != ORX_KERNEL_REDUCE_MULTI)
+    return min_or_max(plan->op.id);
+  for (unsigned k = 0; k < plan->slots; k++)
+    if (min_or_max((unsigned)((uint64_t)plan->defines[ORX_DEFINE_SLOT_OPS] >> (8 * k)) & 0xffu))
+      return 1;
+  return 0;
+}
+
 /* Whether float MIN and MAX stream as integer keys (lib/orx_keys.cl, ORX_FLOAT_KEYS): 0 no, 1 a
  * key per component, 2 whole vectors of keys. Measured against the float compares
  * (docs/PERFORMANCE.md, issue 17). H200, 2^28, one run each: NVIDIA's OpenCL f32 0.79 -> 0.98x
@@ -14,7 +29,7 @@
  * 0.80x as vectors of long; CUDA f32 unchanged (0.93x), f64 0.99 -> 0.82x. PoCL 3.1, 2 cores,
  * f32 max of 2^24: floats 25 GB/s, keys per component 16, whole vectors 45 (OpenMP 48). */
 int orx_plan_float_keys(const orx_target *target, const orx_plan *plan) {
-  if (!orx_type_is_float(plan->type) || (plan->op.id != ORX_OP_MIN && plan->op.id != ORX_OP_MAX))
+  if (!has_float_min_or_max(plan))
     return 0;
   if (plan->host)
     return ORX_HOST_PLAN_FLOAT_KEYS;
