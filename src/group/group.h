@@ -80,6 +80,9 @@ ocl_reduce_status orx_group_each(const ocl_reduce_group *group, const char *func
  * H100s a wake cost more than a launch). */
 ocl_reduce_status orx_group_each_enqueue(const ocl_reduce_group *group, const char *function,
                                          const unsigned char *run, orx_group_task fn, void *arg);
+/* Whether the group's threads are awake now (spinning after a call): tasks that enqueue, then
+ * wait, can then run on them at once without paying a wake. */
+int orx_group_threads_awake(const ocl_reduce_group *group);
 
 /* The operator on every device of the group (a user operator made ready on each), and the bytes
  * of an element and of a result (group_run.c). */

@@ -92,6 +92,10 @@ static ocl_reduce_status each(const ocl_reduce_group *group, const char *functio
   return OCL_REDUCE_OK;
 }
 
+int orx_group_threads_awake(const ocl_reduce_group *group) {
+  return orx_threads_awake(group->workers->threads);
+}
+
 ocl_reduce_status orx_group_each(const ocl_reduce_group *group, const char *function,
                                  const unsigned char *run, orx_group_task fn, void *arg) {
   return each(group, function, run, fn, arg, 0);
