@@ -2,9 +2,10 @@
  * test_worker_threads.c: the library's fixed sets of threads (src/core/threads.h), which groups,
  * staging and the CPU host grid run their calls on. Every call runs each index exactly once and
  * returns after all have run: back to back (the threads spinning for the next call), after pauses
- * longer than their spin (asleep, woken), after pokes that bring no call, and at stop in either
- * state. orx_threads_awake turns true after a call and false once the spin has passed. Needs no
- * OpenCL device.
+ * longer than their spin (asleep, woken), between shared calls, and at stop in either state. A
+ * shared call (orx_threads_share) covers its pieces exactly once whoever comes, and no thread
+ * touches it after it returned. orx_threads_awake turns true after a call and false once the spin
+ * has passed. Needs no OpenCL device.
  * ============================================================================================== */
 #define _DEFAULT_SOURCE
 #include <sched.h>
@@ -34,6 +35,46 @@ static void count(void *arg, size_t index) {
     atomic_fetch_add(&t->wrong, 1);
 }
 
+/* A shared call's work: PIECES pieces claimed one by one, each counted; `open` while the call
+ * is in progress, so that a thread that runs it after it returned shows. */
+enum { PIECES = 64 };
+typedef struct shared_work {
+  atomic_uint next;
+  atomic_uint done[PIECES];
+  atomic_int open;
+  atomic_uint late;    /* a thread in the call after it returned */
+  atomic_uint helpers; /* pieces claimed by indices other than the caller's, in all */
+} shared_work;
+
+static void claim_pieces(void *arg, size_t index) {
+  shared_work *w = arg;
+  if (!atomic_load(&w->open))
+    atomic_fetch_add(&w->late, 1);
+  for (unsigned p; (p = atomic_fetch_add(&w->next, 1)) < PIECES;) {
+    atomic_fetch_add(&w->done[p], 1);
+    if (index != 0)
+      atomic_fetch_add(&w->helpers, 1);
+  }
+  if (!atomic_load(&w->open))
+    atomic_fetch_add(&w->late, 1);
+}
+
+static shared_work share_work;
+
+/* One shared call; fails unless each piece ran once and none ran late. */
+static void one_shared_call(orx_threads *threads) {
+  shared_work *w = &share_work;
+  atomic_store(&w->next, 0);
+  for (int p = 0; p < PIECES; p++)
+    atomic_store(&w->done[p], 0);
+  atomic_store(&w->open, 1);
+  orx_threads_share(threads, claim_pieces, w);
+  atomic_store(&w->open, 0);
+  for (int p = 0; p < PIECES; p++)
+    if (atomic_load(&w->done[p]) != 1)
+      fail_msg("a shared call ran piece %d %u times", p, atomic_load(&w->done[p]));
+}
+
 static void pause_us(unsigned us) {
   struct timespec ts = {0, (long)us * 1000};
   nanosleep(&ts, NULL);
@@ -45,7 +86,7 @@ static double seconds(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Polls `awake` until it equals want, up to 2 s, yielding in between; `nudge` (a call or a poke)
+/* Polls `awake` until it equals want, up to 2 s, yielding in between; `nudge` (a call)
  * again every millisecond, since the threads spin for a fraction of one and a loaded machine may
  * not run this thread then. Whether it did. */
 static int becomes(orx_threads *threads, int want, void (*nudge)(orx_threads *)) {
@@ -83,19 +124,21 @@ static void every_index_once(uint64_t spin_ns) {
     for (size_t i = 0; i < THREADS; i++)
       if (atomic_load(&t->runs[i]) != c)
         fail_msg("call %u: index %zu has run %u times", c, i, atomic_load(&t->runs[i]));
-    /* Now and then past the spin, so that the threads sleep; now and then a poke while they
-     * spin, or while they sleep (they wake without a call, and must not run this one again). */
+    /* Now and then past the spin, so that the threads sleep; shared calls in between, while
+     * they spin or while they sleep (woken, they come late for it: they must not run it, nor
+     * this call again, and the next call must still wait for every index). */
     if (c % 500 == 0)
       pause_us(2000);
-    if (c % 300 == 0)
-      orx_threads_poke(threads);
+    if (c % 3 == 0)
+      one_shared_call(threads);
     if (c % 70 == 0) {
       pause_us(2000);
-      orx_threads_poke(threads);
+      one_shared_call(threads);
       pause_us(100);
     }
   }
   assert_int_equal(atomic_load(&t->wrong), 0);
+  assert_int_equal(atomic_load(&share_work.late), 0);
   orx_threads_stop(threads);
   free(t);
 }
@@ -121,10 +164,27 @@ static void test_awake_after_a_call_asleep_after_the_spin(void **state) {
     fail_msg("the threads did not spin after calls");
   if (!becomes(threads, 0, NULL))
     fail_msg("the threads still spin 2 s after a call");
-  if (!becomes(threads, 1, orx_threads_poke))
-    fail_msg("pokes did not wake the threads");
+  if (!becomes(threads, 1, one_shared_call))
+    fail_msg("shared calls did not wake the threads");
   orx_threads_stop(threads); /* while they may still spin */
   assert_int_equal(atomic_load(&call_tally.wrong), 0);
+}
+
+/* Shared calls back to back, with pieces slow enough that threads join: the calling thread does
+ * not cover them all alone, and every piece still runs once. */
+static void test_shared_calls_take_whoever_comes(void **state) {
+  (void)state;
+  orx_threads *threads = orx_threads_start(THREADS, SPIN_NS);
+  assert_non_null(threads);
+  for (unsigned c = 0; c < CALLS; c++) {
+    one_shared_call(threads);
+    if (c % 1000 == 999)
+      pause_us(2000); /* asleep: the next calls' callers may do all */
+  }
+  assert_int_equal(atomic_load(&share_work.late), 0);
+  printf("# pieces the threads took: %u of %u\n", atomic_load(&share_work.helpers),
+         (unsigned)CALLS * PIECES);
+  orx_threads_stop(threads);
 }
 
 static void test_one_index_and_stop_asleep(void **state) {
@@ -137,7 +197,7 @@ static void test_one_index_and_stop_asleep(void **state) {
   orx_threads_run(one, count, t);
   assert_int_equal(atomic_load(&t->runs[0]), 1);
   assert_true(orx_threads_awake(one)); /* no thread to wake */
-  orx_threads_poke(one);
+  one_shared_call(one);
   orx_threads_stop(one);
   orx_threads_stop(NULL);
   orx_threads *asleep = orx_threads_start(THREADS, SPIN_NS);
@@ -152,6 +212,7 @@ int main(void) {
       cmocka_unit_test(test_every_index_runs_once_per_call),
       cmocka_unit_test(test_every_index_runs_once_per_call_without_spinning),
       cmocka_unit_test(test_awake_after_a_call_asleep_after_the_spin),
+      cmocka_unit_test(test_shared_calls_take_whoever_comes),
       cmocka_unit_test(test_one_index_and_stop_asleep),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

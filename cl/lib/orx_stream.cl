@@ -117,6 +117,12 @@ ORX_INLINE A orx_fold_mapped(TV x, ulong first) {
  * of values, or integer keys (lib/orx_keys.cl). */
 #include "lib/orx_keys.cl"
 
+/* ORX_LOADS_IN_PLACE (the host's build, src/host/host_prelude.h): each load goes into its chain
+ * as it comes, not first into an array of the ORX_UNROLL loads; the same chains, the same order. */
+#ifndef ORX_LOADS_IN_PLACE
+#define ORX_LOADS_IN_PLACE 0
+#endif
+
 /* The ORX_UNROLL loads x of vectors v, v + step, ... into the chains, load u into chain
  * u % ORX_CHAINS. */
 ORX_INLINE void orx_absorb_loads(ORX_CHAIN_V part[ORX_CHAINS][ORX_SLOTS], const TV *x, ulong v,
@@ -159,6 +165,12 @@ ORX_INLINE void orx_stream_range(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong
           x[u] = next[u];
       }
     }
+#elif ORX_LOADS_IN_PLACE
+    for (; v < end && end - v > span; v += stride)
+      for (int u = 0; u < ORX_UNROLL; u++)
+        for (int k = 0; k < ORX_SLOTS; k++)
+          orx_chain_absorb(orx_slot_op(k), &part[u % ORX_CHAINS][k], in[v + (ulong)u * step],
+                           first + (v + (ulong)u * step) * ORX_VEC);
 #else
     for (; v < end && end - v > span; v += stride) {
       TV x[ORX_UNROLL];

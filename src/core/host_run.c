@@ -2,10 +2,12 @@
  * host_run.c: the host path (run.h): a request planned with the host plan (plan_host.c) runs on
  * the calling thread, through the host kernel compiled from the same reduce_all.cl with the same
  * defines (core/host_kernels.h); a grid of several groups on the context's few threads, the
- * calling thread among them. It runs only when the planner's block is the host kernel's define
- * for define; otherwise the device runs the plan, which gives the same bits, only later.
+ * calling thread among them, each claiming groups as it comes. It runs only when the planner's
+ * block is the host kernel's define for define; otherwise the device runs the plan, which gives the
+ * same bits, only later.
  * ============================================================================================== */
 #include <stdalign.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -47,15 +49,21 @@ typedef struct host_grid {
   uint64_t first;
   unsigned char *partials;
   uint32_t counter;
-  size_t groups, threads;
+  size_t groups;
+  atomic_size_t next; /* the next group to claim */
   unsigned char *out;
 } host_grid;
 
-/* Thread `thread` runs groups thread, thread + threads, ...: which group runs where and when
- * changes nothing, as on a device. */
+/* Each thread claims the next group until none is left, the calling thread from the start and
+ * the context's threads as they come (orx_threads_share): which group runs where and when changes
+ * nothing, as on a device. A thread kept off its core (on 2 cores, by another library's spinning
+ * threads) then leaves its groups to the others, where a fixed share per thread made the call
+ * wait for it. */
 static void run_groups(void *arg, size_t thread) {
   host_grid *g = arg;
-  for (size_t group = thread; group < g->groups; group += g->threads)
+  (void)thread;
+  for (size_t group;
+       (group = atomic_fetch_add_explicit(&g->next, 1, memory_order_relaxed)) < g->groups;)
     g->kernel->reduce(g->in, g->count, g->first, g->partials, &g->counter, group, g->groups,
                       g->out);
 }
@@ -81,19 +89,13 @@ int orx_host_run(ocl_reduce_context *ctx, const orx_plan *plan, const void *in, 
     return 0;
   alignas(16) unsigned char result[ORX_RESULT_SLOT_BYTES];
   alignas(16) unsigned char partials[ORX_HOST_PLAN_MAX_GROUPS * ORX_HOST_PARTIAL_BYTES];
-  host_grid grid = {k, in, count, first, partials, 0, orx_plan_groups(plan, count, 0), 1, result};
+  host_grid grid = {k, in, count, first, partials, 0, orx_plan_groups(plan, count, 0), 0, result};
   const uint64_t start = ctx->profiling ? orx_now_ns() : 0;
   orx_threads *threads = grid.groups > 1 ? host_threads(ctx, ORX_HOST_PLAN_MAX_GROUPS) : NULL;
-  if (threads && !orx_threads_awake(threads) && count * elem <= ORX_HOST_PLAN_WAKE_BYTES) {
-    orx_threads_poke(threads);
-    threads = NULL;
-  }
-  if (threads) {
-    grid.threads = orx_threads_count(threads);
-    orx_threads_run(threads, run_groups, &grid);
-  } else {
+  if (threads)
+    orx_threads_share(threads, run_groups, &grid);
+  else
     run_groups(&grid, 0);
-  }
   if (ctx->profiling) {
     ctx->last_kernel_ns = orx_now_ns() - start;
     ctx->has_kernel_time = 1;

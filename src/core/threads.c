@@ -10,6 +10,14 @@
  * yielding the core to any other thread that wants it; and the calling thread spins as long for the
  * call's end. Back-to-back calls (a loop of reductions of 2^28 elements on a GPU is 200 us apart)
  * then find their threads awake.
+ *
+ * A shared call (orx_threads_share) is work that any subset of the indices covers: the calling
+ * thread does its share and then closes the call, and a thread that was not there in time (asleep,
+ * or kept off its core by another process's spinning threads) skips it. A thread joins a shared
+ * call through its gate, one atomic word that holds the call's number, whether it is closed and
+ * how many joined; it touches the call only once joined, and the caller returns once every
+ * thread that joined has returned. Normal calls wait for every thread: their threads cannot fall
+ * behind, and only a shared call may be overtaken by the next.
  * ============================================================================================== */
 #include "core/threads.h"
 
@@ -29,15 +37,21 @@ struct orx_threads {
   pthread_t *thread; /* by index; index 0 has none */
   unsigned char *started;
   /* The call in progress: fn and arg are written before `call` counts it (release), and read
-   * after it is seen (acquire). */
-  atomic_uint_fast64_t call; /* counts calls: a thread runs each once */
-  atomic_size_t pending;     /* started threads that have not finished it */
+   * after it is seen (acquire); a shared call's only after its gate is passed. */
+  atomic_uint_fast64_t call; /* counts calls in steps of 2, bit 0 set for a shared call */
+  atomic_size_t pending;     /* normal calls: started threads that have not finished it */
+  atomic_uint_fast64_t gate; /* shared calls: (call & 0xffffffff) << 32 | CLOSED | joined */
+  atomic_size_t finished;    /* shared calls: threads that joined and returned */
   atomic_size_t spinning;    /* threads spinning for the next call */
   atomic_int stopping;
-  uint64_t pokes; /* under lock: wakes that bring no call (orx_threads_poke) */
   orx_thread_task fn;
   void *arg;
 };
+
+#define SHARED_CALL 1u
+#define GATE_CLOSED ((uint64_t)1 << 31)
+#define GATE_JOINED ((uint64_t)GATE_CLOSED - 1)
+#define GATE_OF(call) (((call)&0xffffffffu) << 32)
 
 typedef struct thread_start {
   orx_threads *t;
@@ -70,6 +84,29 @@ static int all_done(orx_threads *t, uint64_t unused) {
   return atomic_load_explicit(&t->pending, memory_order_acquire) == 0;
 }
 
+static int shared_done(orx_threads *t, uint64_t joined) {
+  return atomic_load_explicit(&t->finished, memory_order_acquire) == joined;
+}
+
+/* Joins shared call `call` unless its caller closed it (or has moved on): whether it did. */
+static int join(orx_threads *t, uint64_t call) {
+  uint64_t gate = atomic_load_explicit(&t->gate, memory_order_relaxed);
+  do {
+    if ((gate & ~(GATE_CLOSED | GATE_JOINED)) != GATE_OF(call) || (gate & GATE_CLOSED))
+      return 0;
+  } while (!atomic_compare_exchange_weak_explicit(&t->gate, &gate, gate + 1, memory_order_acquire,
+                                                  memory_order_relaxed));
+  return 1;
+}
+
+/* Signals a caller that stopped spinning (under the lock, so that the caller's test and wait
+ * cannot fall between the count and the signal). */
+static void signal_done(orx_threads *t) {
+  pthread_mutex_lock(&t->lock);
+  pthread_cond_signal(&t->done);
+  pthread_mutex_unlock(&t->lock);
+}
+
 static void *thread_main(void *p) {
   orx_threads *t = ((thread_start *)p)->t;
   const size_t index = ((thread_start *)p)->index;
@@ -81,24 +118,25 @@ static void *thread_main(void *p) {
     atomic_fetch_sub(&t->spinning, 1);
     if (!awake) {
       pthread_mutex_lock(&t->lock);
-      const uint64_t pokes = t->pokes;
-      while (!call_after(t, seen) && t->pokes == pokes)
+      while (!call_after(t, seen))
         pthread_cond_wait(&t->wake, &t->lock);
       pthread_mutex_unlock(&t->lock);
-      if (!call_after(t, seen))
-        continue; /* poked: spin for the call that is coming */
     }
     if (atomic_load(&t->stopping))
       break;
     seen = atomic_load_explicit(&t->call, memory_order_acquire);
-    t->fn(t->arg, index);
-    /* The last one out wakes a caller that stopped spinning (under the lock, so that the
-     * caller's test and wait cannot fall between the count and the signal). */
-    if (atomic_fetch_sub_explicit(&t->pending, 1, memory_order_acq_rel) == 1) {
-      pthread_mutex_lock(&t->lock);
-      pthread_cond_signal(&t->done);
-      pthread_mutex_unlock(&t->lock);
+    if (seen & SHARED_CALL) {
+      if (!join(t, seen))
+        continue; /* closed already: the caller did its work; spin for the next call */
+      t->fn(t->arg, index);
+      atomic_fetch_add_explicit(&t->finished, 1, memory_order_release);
+      signal_done(t);
+      continue;
     }
+    t->fn(t->arg, index);
+    /* The last one out wakes a caller that stopped spinning. */
+    if (atomic_fetch_sub_explicit(&t->pending, 1, memory_order_acq_rel) == 1)
+      signal_done(t);
   }
   return NULL;
 }
@@ -122,6 +160,8 @@ orx_threads *orx_threads_start(size_t count, uint64_t spin_ns) {
   pthread_cond_init(&t->done, NULL);
   atomic_init(&t->call, 0);
   atomic_init(&t->pending, 0);
+  atomic_init(&t->gate, 0);
+  atomic_init(&t->finished, 0);
   atomic_init(&t->spinning, 0);
   atomic_init(&t->stopping, 0);
   for (size_t i = 1; i < t->count; i++) {
@@ -143,21 +183,44 @@ int orx_threads_awake(orx_threads *t) {
   return atomic_load_explicit(&t->spinning, memory_order_relaxed) == t->started_count;
 }
 
-void orx_threads_poke(orx_threads *t) {
+/* Publishes the next call (shared or not) and wakes sleeping threads for it; its number. */
+static uint64_t publish(orx_threads *t, orx_thread_task fn, void *arg, unsigned shared) {
   pthread_mutex_lock(&t->lock);
-  t->pokes++;
+  t->fn = fn;
+  t->arg = arg;
+  const uint64_t call =
+      ((atomic_load_explicit(&t->call, memory_order_relaxed) | SHARED_CALL) + 1) | shared;
+  if (shared) {
+    atomic_store_explicit(&t->finished, 0, memory_order_relaxed);
+    atomic_store_explicit(&t->gate, GATE_OF(call), memory_order_relaxed);
+  } else {
+    atomic_store_explicit(&t->pending, t->started_count, memory_order_relaxed);
+  }
+  atomic_store_explicit(&t->call, call, memory_order_release);
   pthread_cond_broadcast(&t->wake);
+  pthread_mutex_unlock(&t->lock);
+  return call;
+}
+
+void orx_threads_share(orx_threads *t, orx_thread_task fn, void *arg) {
+  if (t->started_count == 0) {
+    fn(arg, 0);
+    return;
+  }
+  publish(t, fn, arg, SHARED_CALL);
+  fn(arg, 0);
+  const uint64_t joined =
+      atomic_fetch_or_explicit(&t->gate, GATE_CLOSED, memory_order_acq_rel) & GATE_JOINED;
+  if (spin_until(t, shared_done, joined))
+    return;
+  pthread_mutex_lock(&t->lock);
+  while (!shared_done(t, joined))
+    pthread_cond_wait(&t->done, &t->lock);
   pthread_mutex_unlock(&t->lock);
 }
 
 void orx_threads_run(orx_threads *t, orx_thread_task fn, void *arg) {
-  pthread_mutex_lock(&t->lock);
-  t->fn = fn;
-  t->arg = arg;
-  atomic_store_explicit(&t->pending, t->started_count, memory_order_relaxed);
-  atomic_fetch_add_explicit(&t->call, 1, memory_order_release);
-  pthread_cond_broadcast(&t->wake);
-  pthread_mutex_unlock(&t->lock);
+  publish(t, fn, arg, 0);
   /* Index 0 here, then any index whose thread could not start. */
   for (size_t i = 0; i < t->count; i++)
     if (!t->started[i])

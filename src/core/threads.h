@@ -21,13 +21,15 @@ typedef void (*orx_thread_task)(void *arg, size_t index);
 orx_threads *orx_threads_start(size_t count, uint64_t spin_ns);
 /* Runs fn(arg, i) for every index i at once and returns when all have returned. */
 void orx_threads_run(orx_threads *threads, orx_thread_task fn, void *arg);
+/* Runs fn(arg, 0) on the calling thread, and fn(arg, i) on each thread that comes for the call
+ * before that returns (waking those that sleep); returns when every fn that started has. For
+ * work that fn claims piece by piece (an atomic counter), so that the calling thread alone
+ * covers it: a thread that is late, asleep or kept off its core, costs the call nothing. */
+void orx_threads_share(orx_threads *threads, orx_thread_task fn, void *arg);
 size_t orx_threads_count(const orx_threads *threads);
 /* Whether every thread is spinning for the next call (threads.c): one that runs now starts them
  * at once, where waking sleeping ones costs some 30 us. */
 int orx_threads_awake(orx_threads *threads);
-/* Wakes sleeping threads to spin for a call without giving them one: the caller runs this call's
- * work itself, and the next finds them awake. */
-void orx_threads_poke(orx_threads *threads);
 /* Stops and joins the threads; NULL is ignored. */
 void orx_threads_stop(orx_threads *threads);
 
