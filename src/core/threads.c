@@ -183,8 +183,8 @@ int orx_threads_awake(orx_threads *t) {
   return atomic_load_explicit(&t->spinning, memory_order_relaxed) == t->started_count;
 }
 
-/* Publishes the next call (shared or not) and wakes sleeping threads for it; its number. */
-static uint64_t publish(orx_threads *t, orx_thread_task fn, void *arg, unsigned shared) {
+/* Publishes the next call (shared or not) and wakes sleeping threads for it. */
+static void publish(orx_threads *t, orx_thread_task fn, void *arg, unsigned shared) {
   pthread_mutex_lock(&t->lock);
   t->fn = fn;
   t->arg = arg;
@@ -199,7 +199,6 @@ static uint64_t publish(orx_threads *t, orx_thread_task fn, void *arg, unsigned 
   atomic_store_explicit(&t->call, call, memory_order_release);
   pthread_cond_broadcast(&t->wake);
   pthread_mutex_unlock(&t->lock);
-  return call;
 }
 
 void orx_threads_share(orx_threads *t, orx_thread_task fn, void *arg) {

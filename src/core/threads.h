@@ -1,7 +1,8 @@
 /* =================================================================================================
  * threads.h: a fixed set of threads woken per call to run one task each, the calling thread
- * running the first (threads.c). A group runs its devices' tasks on it (group_workers.c), and
- * staging its host copies (staging.c).
+ * running the first, or to share one (threads.c). A group runs its devices' tasks on it
+ * (group_workers.c), staging its host copies (staging.c), and the CPU host plan's grid shares
+ * its groups (host_run.c).
  * ============================================================================================== */
 #ifndef ORX_THREADS_H
 #define ORX_THREADS_H
