@@ -36,8 +36,10 @@
  * stores bounded the loop (f32 sum of 2^16 on one EPYC core of the PoCL 3.1 machine). */
 #define ORX_LOADS_IN_PLACE 1
 
-/* A kernel is its file's own function (every host kernel defines one of the same name). */
-#define __kernel static
+/* A kernel is its file's own function (every host kernel defines one of the same name), inlined
+ * into the entry that calls it, so that each of the entry's clones (host_kernel.inc) compiles the
+ * loop for its instruction set. */
+#define __kernel static inline __attribute__((always_inline))
 #define __global
 #define __local
 
