@@ -166,23 +166,6 @@ static void fit_policy(const orx_target *target, orx_entry entry, unsigned lanes
     p->wg_size = target->caps->nv_warp_size;
 }
 
-/* The multi-operator kernel on GPUs: two loads in flight per work-item, not the scalar policy's
- * four, as each load feeds every operator's chain (with float MIN and MAX as keys, which need
- * half the instructions of the float compares). H100 through CUDA, f32 sum, min and max of
- * 2^28, one device, wall time of the call (the f32 sum 360.5 us in the same run): float
- * compares, 4 loads 496.9 us (78 registers, 37.5 % occupancy, the issue slots 59 % busy: Nsight
- * Compute); keys, 4 loads 424.1 (86 registers, 25 % occupancy), 2 loads 377.6, 4 loads in 2
- * chains 393.8, 8 loads in 2 chains 393.9, with the next loads issued first 378.9; more groups
- * slower. Another run, with two H100s: 2 loads 380.6, one load 375.8, 2 loads with the next
- * issued first 376.0, 2 loads capped to 4 groups per SM 375.1 (6: 398.8); NVIDIA's OpenCL, float
- * compares and 4 loads 496.4, keys and 2 loads 375.2. */
-static void fit_multi(const orx_target *target, orx_policy *p) {
-  if (target->caps->type == OCL_REDUCE_DEVICE_CPU || target->forced.unroll || target->forced.chains)
-    return;
-  p->unroll = 2;
-  p->items_per_group = (size_t)p->wg_size * p->vec * p->unroll;
-}
-
 /* The defines every kernel but the offsets check reads: type, streaming, combining. */
 static void common_defines(orx_plan *plan) {
   const orx_policy *p = &plan->policy;
@@ -329,18 +312,9 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
     plan->slots = request->op_count;
     orx_target_policy(target, elem, &plan->policy);
     fit_policy(target, request->entry, q, &plan->policy);
-    fit_multi(target, &plan->policy);
+    orx_fit_multi(target, &plan->policy);
     common_defines(plan);
-    uint64_t ops = 0;
-    for (unsigned k = 0; k < request->op_count; k++)
-      ops |= (uint64_t)request->ops[k] << (8 * k);
-    plan->defines[ORX_DEFINE_SLOTS] = request->op_count;
-    plan->defines[ORX_DEFINE_SLOT_OPS] = (int64_t)ops;
-    plan->defines[ORX_DEFINE_MR_Q] = q;
-    const int keys = orx_plan_float_keys(target, plan);
-    if (keys)
-      plan->defines[ORX_DEFINE_FLOAT_KEYS] = keys;
-    orx_plan_minmax_occupancy(target, plan);
+    orx_multi_defines(target, request, q, plan);
     break;
   }
   case ORX_ENTRY_WINDOWS:

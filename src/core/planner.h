@@ -324,6 +324,13 @@ void orx_target_policy(const orx_target *target, size_t elem, orx_policy *out);
  * work-item, or smaller work-groups, where its state needs them; never below `lanes` work-items. */
 void orx_fit_state(const orx_target *target, const orx_operator *op, orx_stage stage,
                    unsigned lanes, orx_policy *p);
+/* The multi-operator kernel's policy on GPUs (plan_multi.c): fewer loads in flight than the
+ * scalar policy's, unless forced. */
+void orx_fit_multi(const orx_target *target, orx_policy *p);
+/* Its slots' defines, the multireduction's q (the operators rounded up to a power of two), float
+ * keys and the register cap (plan_minmax.c), once the common defines are set. */
+void orx_multi_defines(const orx_target *target, const orx_request *request, unsigned q,
+                       orx_plan *plan);
 /* A state operator's whole-array grid on GPUs (plan_state.c): one wave of the groups that stay
  * resident, for the operators whose registers leave fewer of them. */
 void orx_plan_state_groups(const orx_target *target, const orx_operator *op, size_t elem,
