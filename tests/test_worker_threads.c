@@ -170,8 +170,10 @@ static void test_awake_after_a_call_asleep_after_the_spin(void **state) {
   assert_int_equal(atomic_load(&call_tally.wrong), 0);
 }
 
-/* Shared calls back to back, with pieces slow enough that threads join: the calling thread does
- * not cover them all alone, and every piece still runs once. */
+/* Shared calls back to back, and after pauses past the spin: every piece runs once and no thread
+ * is in a call after it returned, whether the threads join (here they took 11-18 % of the
+ * pieces) or come late; the share they took is printed, not required (a loaded machine may
+ * leave all to the caller). */
 static void test_shared_calls_take_whoever_comes(void **state) {
   (void)state;
   orx_threads *threads = orx_threads_start(THREADS, SPIN_NS);
