@@ -33,6 +33,7 @@ ocl_reduce_status orx_cl_write_async(ocl_reduce_context *ctx, orx_backend *be, o
                                      size_t offset, const void *src, size_t bytes) {
   CL_CHECK(ctx, "clEnqueueWriteBuffer",
            clEnqueueWriteBuffer(be->queue, dst->mem, CL_FALSE, offset, bytes, src, 0, NULL, NULL));
+  orx_cl_after_last_kernel(be);
   CL_CHECK(ctx, "clFlush", clFlush(be->queue));
   return OCL_REDUCE_OK;
 }
@@ -41,6 +42,7 @@ ocl_reduce_status orx_cl_read_async(ocl_reduce_context *ctx, orx_backend *be, co
                                     size_t offset, void *dst, size_t bytes) {
   CL_CHECK(ctx, "clEnqueueReadBuffer",
            clEnqueueReadBuffer(be->queue, src->mem, CL_FALSE, offset, bytes, dst, 0, NULL, NULL));
+  orx_cl_after_last_kernel(be);
   CL_CHECK(ctx, "clFlush", clFlush(be->queue));
   return OCL_REDUCE_OK;
 }
