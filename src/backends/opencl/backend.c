@@ -44,12 +44,6 @@ static ocl_reduce_status cl_alloc_host_visible(ocl_reduce_context *ctx, orx_back
   return OCL_REDUCE_OK;
 }
 
-void orx_cl_after_last_kernel(orx_backend *be) {
-  if (be->last_kernel)
-    clReleaseEvent(be->last_kernel);
-  be->last_kernel = NULL;
-}
-
 /* Waits for the latest launch when nothing was enqueued after it: the queue is in order, so
  * everything before it is done too. On PoCL, waiting for the event returns sooner than clFinish
  * (1.5 against 1.7-2.1 ms for a 64 MiB sum on 2 cores). Else the whole queue. */

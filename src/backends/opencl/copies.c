@@ -27,6 +27,12 @@ ocl_reduce_status orx_cl_read(ocl_reduce_context *ctx, orx_backend *be, const or
   return OCL_REDUCE_OK;
 }
 
+void orx_cl_after_last_kernel(orx_backend *be) {
+  if (be->last_kernel)
+    clReleaseEvent(be->last_kernel);
+  be->last_kernel = NULL;
+}
+
 /* Enqueued copies are flushed at once: the pipeline fills the next piece on the host meanwhile,
  * and an implementation may hold unflushed commands back. */
 ocl_reduce_status orx_cl_write_async(ocl_reduce_context *ctx, orx_backend *be, orx_mem *dst,

@@ -96,7 +96,7 @@ ocl_reduce_status orx_cl_open(ocl_reduce_context *ctx, const char *selector, voi
 void orx_cl_close(orx_backend *be);
 cl_int orx_cl_wait_for(orx_backend *be, cl_event event);
 /* A copy was enqueued after the latest launch: finish() then waits for the whole queue, not that
- * launch's event (backend.c). */
+ * launch's event (copies.c). */
 void orx_cl_after_last_kernel(orx_backend *be);
 
 /* host_backed.c: a CPU device's buffer over host memory of ours (*storage), and whether the
