@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ocl_reduce_group.h"
 #include "support/custom_ops.h"
@@ -417,6 +418,65 @@ static void test_group_from_a_device_list(void **state) {
   free(back);
 }
 
+/* A group of two physical devices (two lanes: their tasks shared between the calling thread and
+ * the group's thread, group_workers.c) from group buffers, results to the host and to a group
+ * buffer: whole arrays, several operators, segments and windows against one device, calls back
+ * to back (the group's thread spinning, claiming a device) and after pauses (asleep: the
+ * calling thread takes both). n: a multiple of 10. */
+static void from_buffers_of_two_lanes(ocl_reduce_group *g, const int64_t *data, size_t n) {
+  enum { LENGTH = 10, WINDOW = 7 };
+  ocl_reduce_buffer *in = spread(g, data, n, sizeof *data, LENGTH, "two lanes"), *results = NULL;
+  GROUP_OK(ocl_reduce_group_buffer_create_results(in, LENGTH, sizeof *data, &results), "results");
+  const ocl_reduce_op ops[] = {OCL_REDUCE_SUM, OCL_REDUCE_MIN, OCL_REDUCE_MAX};
+  const size_t segments = n / LENGTH, windows = n - WINDOW + 1;
+  int64_t want[3], got[3], *want_rows = malloc((segments + windows) * sizeof *want_rows),
+                           *got_rows = malloc((segments + windows) * sizeof *got_rows);
+  assert_true(want_rows && got_rows);
+  const ocl_reduce_input whole = ocl_reduce_host_input(data, n * sizeof *data);
+  assert_int_equal(ocl_reduce_multi(test_ctx, ops, 3, OCL_REDUCE_I64, whole, n,
+                                    ocl_reduce_host_output(want, sizeof want)),
+                   OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_segments(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I64, whole, segments,
+                                       LENGTH, ocl_reduce_host_output(want_rows, segments * 8)),
+                   OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_windows(test_ctx, OCL_REDUCE_MAX, OCL_REDUCE_I64, whole, n, WINDOW,
+                                      ocl_reduce_host_output(want_rows + segments, windows * 8)),
+                   OCL_REDUCE_OK);
+  const ocl_reduce_input from = ocl_reduce_buffer_input(in, 0);
+  for (int call = 0; call < 6; call++) {
+    if (call % 3 == 0) { /* past the threads' spin (250 us): asleep */
+      const struct timespec pause = {0, 2000000};
+      nanosleep(&pause, NULL);
+    }
+    memset(got, 0, sizeof got);
+    GROUP_OK(ocl_reduce_group_reduce(g, OCL_REDUCE_SUM, OCL_REDUCE_I64, from, n,
+                                     ocl_reduce_host_output(got, sizeof got[0])),
+             "sum");
+    if (got[0] != want[0])
+      fail_msg("two lanes, call %d: sum %lld, one device %lld", call, (long long)got[0],
+               (long long)want[0]);
+    GROUP_OK(ocl_reduce_group_multi(g, ops, 3, OCL_REDUCE_I64, from, n,
+                                    ocl_reduce_host_output(got, sizeof got)),
+             "multi");
+    if (memcmp(got, want, sizeof got) != 0)
+      fail_msg("two lanes, call %d: multi other than one device's", call);
+    memset(got_rows, 0, (segments + windows) * sizeof *got_rows);
+    GROUP_OK(ocl_reduce_group_segments(g, OCL_REDUCE_SUM, OCL_REDUCE_I64, from, segments, LENGTH,
+                                       ocl_reduce_buffer_output(results, 0)),
+             "segments");
+    GROUP_OK(ocl_reduce_buffer_read(results, 0, got_rows, segments * sizeof *got_rows), "read");
+    GROUP_OK(ocl_reduce_group_windows(g, OCL_REDUCE_MAX, OCL_REDUCE_I64, from, n, WINDOW,
+                                      ocl_reduce_host_output(got_rows + segments, windows * 8)),
+             "windows");
+    if (memcmp(got_rows, want_rows, (segments + windows) * sizeof *got_rows) != 0)
+      fail_msg("two lanes, call %d: segments or windows other than one device's", call);
+  }
+  free(want_rows);
+  free(got_rows);
+  ocl_reduce_buffer_destroy(results);
+  ocl_reduce_buffer_destroy(in);
+}
+
 /* PoCL and Intel's CPU runtime side by side, where both are present: measured shares, one
  * result. Run where PoCL is under test (the measurement is the same on every path). */
 static void test_a_mixed_group(void **state) {
@@ -453,6 +513,7 @@ static void test_a_mixed_group(void **state) {
       ocl_reduce(test_ctx, OCL_REDUCE_ARGMAX, OCL_REDUCE_I64, data, n, &want, sizeof want),
       OCL_REDUCE_OK);
   assert_memory_equal(&got, &want, sizeof got);
+  from_buffers_of_two_lanes(g, data, n);
   free(data);
   ocl_reduce_group_destroy(g);
 }

@@ -74,15 +74,14 @@ ocl_reduce_status orx_group_check_input(const char *function, const ocl_reduce_i
 typedef ocl_reduce_status (*orx_group_task)(void *arg, size_t device);
 ocl_reduce_status orx_group_each(const ocl_reduce_group *group, const char *function,
                                  const unsigned char *run, orx_group_task fn, void *arg);
-/* The same for tasks that only enqueue (device memory in and out, nothing to wait for): on the
- * group's threads while they are awake (spinning after a call), else one after the other on the
- * calling thread, which starts the second device sooner than waking its thread would (on two
- * H100s a wake cost more than a launch). */
+/* The same for tasks that hold up no other device: they only enqueue (device memory in and
+ * out), or wait for work already enqueued. Shared: the calling thread and the group's threads
+ * that come in time (spinning after a call) claim devices as they come, so that the calling
+ * thread alone covers them while the threads sleep, which starts the second device sooner than
+ * waking its thread would (on two H100s a wake cost more than a launch); sleeping threads are
+ * woken for the next call (group_workers.c). */
 ocl_reduce_status orx_group_each_enqueue(const ocl_reduce_group *group, const char *function,
                                          const unsigned char *run, orx_group_task fn, void *arg);
-/* Whether the group's threads are awake now (spinning after a call): tasks that enqueue, then
- * wait, can then run on them at once without paying a wake. */
-int orx_group_threads_awake(const ocl_reduce_group *group);
 
 /* The operator on every device of the group (a user operator made ready on each), and the bytes
  * of an element and of a result (group_run.c). */

@@ -3,11 +3,10 @@
  * any operator. Each device reduces its part to states, one per operator:
  *   - from host memory, on its own thread (the part's copy blocks it);
  *   - from a group buffer, into a small buffer of the group's on its device, then copied to
- *     page-locked host memory: while the group's threads are awake (spinning after a call), each
- *     device's reduction, copy and wait on its own thread at once; else enqueued from the calling
- *     thread, the copies once every device's reduction is enqueued, then the calling thread waits
- *     for each device. On two H100s waking a device's thread cost more than a launch, and
- *     reading the devices' states one after the other a copy's latency more.
+ *     page-locked host memory: each device's reduction and copy enqueued at once by the threads
+ *     that claim it (orx_group_each_enqueue: the calling thread alone while the group's threads
+ *     sleep), then the waits, shared likewise. Reading the devices' states one after the other
+ *     cost two H100s a copy's latency more.
  * Where several operators are all scalar built-ins (a state is a value) a part's states come from
  * ocl_reduce_multi, one pass over the part for all of them. The parts' states then combine in
  * device order. A built-in's combine on the calling thread, with the host build of reduce_all.cl
@@ -144,9 +143,10 @@ static ocl_reduce_status part_states(void *arg, size_t d) {
   return OCL_REDUCE_OK;
 }
 
-/* On the device: the copy of a part's states to page-locked host memory, enqueued once every
- * device's reduction is (the second device's launch then waits for one launch less). */
-static ocl_reduce_status copy_states(void *arg, size_t d) {
+/* From a group buffer: a part's reduction into its states on the device, and their copy to
+ * page-locked host memory, enqueued. */
+static ocl_reduce_status part_states_copy(void *arg, size_t d) {
+  ORX_FORWARD(part_states(arg, d));
   whole_call *w = arg;
   return orx_buffer_read_enqueue(w->group->states[d], 0, w->group->host_states[d],
                                  w->op_count * w->state_slot, &w->copied[d]);
@@ -161,15 +161,6 @@ static ocl_reduce_status collect_states(void *arg, size_t d) {
   const size_t bytes = w->op_count * w->state_slot;
   memcpy(w->states + packed(&w->c, d) * bytes, w->group->host_states[d], bytes);
   return OCL_REDUCE_OK;
-}
-
-/* With the group's threads awake: a device's whole part, its reduction, the copy of its states
- * and their collection, on its own thread at once with the others', where the steps one after
- * the other for every device took a hand-over to the threads and back each. */
-static ocl_reduce_status part_to_host(void *arg, size_t d) {
-  ORX_FORWARD(part_states(arg, d));
-  ORX_FORWARD(copy_states(arg, d));
-  return collect_states(arg, d);
 }
 
 /* The devices' memory for their states, made at the first call that needs it. */
@@ -264,17 +255,11 @@ static ocl_reduce_status reduce_whole(whole_call *w, size_t count, unsigned char
   w->states = malloc(c->parts * w->op_count * w->state_slot);
   if (!w->states)
     return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of memory", c->function);
-  ocl_reduce_status status;
-  if (w->on_device && orx_group_threads_awake(w->group)) {
-    status = orx_group_each(w->group, c->function, c->run, part_to_host, w);
-  } else {
-    status = w->on_device ? orx_group_each_enqueue(w->group, c->function, c->run, part_states, w)
-                          : orx_group_each(w->group, c->function, c->run, part_states, w);
-    if (status == OCL_REDUCE_OK && w->on_device)
-      status = orx_group_each_enqueue(w->group, c->function, c->run, copy_states, w);
-    if (status == OCL_REDUCE_OK && w->on_device)
-      status = orx_group_each_enqueue(w->group, c->function, c->run, collect_states, w);
-  }
+  ocl_reduce_status status =
+      w->on_device ? orx_group_each_enqueue(w->group, c->function, c->run, part_states_copy, w)
+                   : orx_group_each(w->group, c->function, c->run, part_states, w);
+  if (status == OCL_REDUCE_OK && w->on_device)
+    status = orx_group_each_enqueue(w->group, c->function, c->run, collect_states, w);
   for (size_t d = 0; d < c->group->size; d++) /* a device failed: the others' copies are done */
     if (w->copied[d])
       orx_buffer_wait(w->group->states[d], w->copied[d]);

@@ -7,14 +7,20 @@
  * asserts in its kernel-handle cache (pocl_release_dlhandle_cache) when two contexts on its CPU
  * device launch the same kernel from two threads (seen on the H200 machine).
  *
- * Lane 0 runs on the calling thread; every other lane has a thread of its own for the group's
- * life, woken per call (core/threads.h). Tasks that only enqueue run on the lanes' threads while
- * those spin after an earlier call, else one after the other on the calling thread: a sleeping
- * thread's wake cost two H100s more than a launch, and a launch on the calling thread (some 7 us
- * of it) delays the next device's by as much.
+ * The group has a thread per lane but the first for its life (core/threads.h). Tasks that may
+ * block (a host part's copy) run lane by lane, lane 0 on the calling thread, each other lane on
+ * its thread, woken per call. Tasks that hold up no other device (they enqueue, or wait for work
+ * already enqueued) are shared instead: the calling thread and the threads that come in time
+ * claim lanes one by one, so that the calling thread alone covers them while the threads sleep
+ * (a wake cost two H100s more than a launch: the calling thread starts the next device sooner),
+ * and a call finds them spinning after the last. Run on the calling thread alone whenever the
+ * threads slept, whole arrays from group buffers never woke them: the group's devices started
+ * one after the other, a launch (4-7 us of host time) apart, at every call (four H200s: 18-19 us
+ * of group overhead against 8-11 on two).
  * ============================================================================================== */
 #include "group/group_workers.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "core/context_facts.h"
@@ -24,12 +30,14 @@
 struct orx_group_workers {
   orx_threads *threads; /* one index per lane */
   size_t lane_of[OCL_REDUCE_GROUP_MAX_DEVICES];
+  size_t lanes;
   /* The call in progress. */
   orx_group_task fn;
   void *arg;
   const unsigned char *run;
   ocl_reduce_status status[OCL_REDUCE_GROUP_MAX_DEVICES];
   size_t devices;
+  atomic_size_t next_lane; /* a shared call's next lane to claim */
 };
 
 static void run_lane(void *p, size_t lane) {
@@ -37,6 +45,14 @@ static void run_lane(void *p, size_t lane) {
   for (size_t d = 0; d < w->devices; d++)
     if (w->lane_of[d] == lane && w->run[d])
       w->status[d] = w->fn(w->arg, d);
+}
+
+/* A shared call's task on any thread: the lanes that no thread has claimed yet, one by one. */
+static void claim_lanes(void *p, size_t index) {
+  (void)index;
+  struct orx_group_workers *w = p;
+  for (size_t lane; (lane = atomic_fetch_add(&w->next_lane, 1)) < w->lanes;)
+    run_lane(w, lane);
 }
 
 ocl_reduce_status orx_group_workers_start(ocl_reduce_group *g) {
@@ -54,6 +70,7 @@ ocl_reduce_status orx_group_workers_start(ocl_reduce_group *g) {
       }
     lanes += w->lane_of[d] == lanes;
   }
+  w->lanes = lanes;
   if (!(w->threads = orx_threads_start(lanes, orx_context_spin_ns(g->contexts[0])))) {
     free(w);
     return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "ocl_reduce_group: out of memory");
@@ -73,27 +90,24 @@ void orx_group_workers_stop(ocl_reduce_group *g) {
 
 /* Every device's task, on the calling thread or the lanes' threads. */
 static ocl_reduce_status each(const ocl_reduce_group *group, const char *function,
-                              const unsigned char *run, orx_group_task fn, void *arg, int here) {
+                              const unsigned char *run, orx_group_task fn, void *arg, int shared) {
   struct orx_group_workers *w = group->workers;
   for (size_t d = 0; d < group->size; d++)
     w->status[d] = OCL_REDUCE_OK;
   w->fn = fn;
   w->arg = arg;
   w->run = run;
-  if (here && !orx_threads_awake(w->threads))
-    for (size_t lane = 0; lane < orx_threads_count(w->threads); lane++)
-      run_lane(w, lane);
-  else
+  if (shared) {
+    atomic_store(&w->next_lane, 0);
+    orx_threads_share(w->threads, claim_lanes, w);
+  } else {
     orx_threads_run(w->threads, run_lane, w);
+  }
   for (size_t d = 0; d < group->size; d++)
     if (w->status[d] != OCL_REDUCE_OK)
       return orx_fail(NULL, w->status[d], "%s: device %zu (%s): %s", function, d,
                       orx_group_device_name(group, d), ocl_reduce_last_error(group->contexts[d]));
   return OCL_REDUCE_OK;
-}
-
-int orx_group_threads_awake(const ocl_reduce_group *group) {
-  return orx_threads_awake(group->workers->threads);
 }
 
 ocl_reduce_status orx_group_each(const ocl_reduce_group *group, const char *function,
