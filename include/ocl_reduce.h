@@ -451,6 +451,14 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_merge(ocl_reduce_context *ctx, ocl_r
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_final(ocl_reduce_context *ctx, ocl_reduce_op op,
                                                   ocl_reduce_type type, ocl_reduce_input states,
                                                   size_t count, ocl_reduce_output result);
+/* ocl_reduce_final of a built-in operator on the calling thread, without a context or device:
+ * host memory in and out, states as a context of RUN_TO_RUN determinism makes them (under
+ * CROSS_DEVICE, SUM's states on floats are SUM_REPRODUCIBLE's: pass that operator). The same
+ * exact results (integers, MIN/MAX, the ARG operators, MINMAX, the reproducible sum) as a
+ * device's final stage; float rounding its own, the same on every run for a given count. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_final_host(ocl_reduce_op op, ocl_reduce_type type,
+                                                       ocl_reduce_input states, size_t count,
+                                                       ocl_reduce_output result);
 
 /* ---- Enqueueing: calls run in order, any number in flight; host outputs, offsets in buffers
  * and options.profiling wait; host input is copied before the call returns. */

@@ -1,13 +1,15 @@
 /* =================================================================================================
- * test_states.c: reductions in parts (ocl_reduce_state, ocl_reduce_states, ocl_reduce_states_merge
- * and the user-operator forms). Arrays are cut at random points into up to 9 parts, empty ones
+ * test_states.c: reductions in parts (ocl_reduce_partial, ocl_reduce_merge, ocl_reduce_final and
+ * ocl_reduce_final_host). Arrays are cut at random points into up to 9 parts, empty ones
  * included; each part is reduced to its state from host memory or from a buffer at the part's
  * offset, into host memory or a buffer; the states are combined from host memory, from a buffer
- * at an offset, and through a tree of merges. Every operator on every type, the structured ones,
- * the user operators (the order-preserving ones must combine in index order) and SUM under
- * cross_device; results against the host references of the whole array, and where the header
- * promises the same bits whatever the split, against the whole array's own reduction too.
+ * at an offset, through a tree of merges, and (built-in operators) on the calling thread. Every
+ * operator on every type, the structured ones, the user operators (the order-preserving ones must
+ * combine in index order) and SUM under cross_device; results against the host references of the
+ * whole array, and where the header promises the same bits whatever the split, against the whole
+ * array's own reduction too.
  * ============================================================================================== */
+#include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,10 +105,13 @@ static ocl_reduce_status merge_of(const subject *s, ocl_reduce_input states, siz
                ocl_reduce_last_error(s->ctx));                                                     \
   } while (0)
 
-/* Reduces the n elements at data in parts three ways into got[0..2] (result bytes each): the
- * states combined from host memory, from a buffer at an offset, and through two merges. */
-static void reduce_in_parts(const subject *s, const void *data, size_t n, const char *what,
-                            unsigned char got[3][MAX_STATE]) {
+/* Reduces the n elements at data in parts, combining the states into got[0..2] (result bytes
+ * each) from host memory, from a buffer at an offset and through two merges, and for built-in
+ * operators into got[3] on the calling thread (ocl_reduce_final_host; the states misaligned in
+ * host memory every other time). Returns the combines made: 3 or 4. */
+#define COMBINES 4
+static int reduce_in_parts(const subject *s, const void *data, size_t n, const char *what,
+                           unsigned char got[COMBINES][MAX_STATE]) {
   const split cut = random_split(n);
   ocl_reduce_buffer *in = NULL, *states_buf = NULL, *out = NULL;
   CHECK_OK(ocl_reduce_buffer_create(s->ctx, (n ? n : 1) * s->elem, &in), what);
@@ -116,7 +121,7 @@ static void reduce_in_parts(const subject *s, const void *data, size_t n, const 
   CHECK_OK(ocl_reduce_buffer_create(s->ctx, 2 * s->result, &out), what);
   /* Part p from host memory or the buffer; its state to host memory or to slot p + 1 of the
    * states buffer; then each copied to the other place. */
-  unsigned char states[MAX_PARTS * MAX_STATE];
+  alignas(16) unsigned char states[MAX_PARTS * MAX_STATE + 16];
   for (size_t p = 0; p < cut.count; p++) {
     const size_t begin = cut.begin[p], count = cut.begin[p + 1] - begin;
     const ocl_reduce_input part =
@@ -155,6 +160,21 @@ static void reduce_in_parts(const subject *s, const void *data, size_t n, const 
   ocl_reduce_buffer_destroy(in);
   ocl_reduce_buffer_destroy(states_buf);
   ocl_reduce_buffer_destroy(out);
+  if (s->user)
+    return 3;
+  /* Without a context: a cross_device context's SUM states are SUM_REPRODUCIBLE's. */
+  const ocl_reduce_op as_run =
+      s->state != ocl_reduce_state_size(NULL, s->op, s->type) ? OCL_REDUCE_SUM_REPRODUCIBLE : s->op;
+  const unsigned char *host_states = states;
+  if (test_rng_below(2)) {
+    memmove(states + 4, states, cut.count * s->state);
+    host_states = states + 4;
+  }
+  CHECK_OK(ocl_reduce_final_host(as_run, s->type,
+                                 ocl_reduce_host_input(host_states, cut.count * s->state),
+                                 cut.count, ocl_reduce_host_output(got[3], s->result)),
+           what);
+  return 4;
 }
 
 /* ---- Built-in operators ---------------------------------------------------------------------- */
@@ -178,12 +198,12 @@ static void check_builtin(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_
   snprintf(what, sizeof what, "%s %s, %zu elements, %s%s", ocl_reduce_op_name(op),
            ocl_reduce_type_name(type), n, test_mode_name(mode),
            ctx == cross_ctx ? ", cross_device" : "");
-  unsigned char got[3][MAX_STATE], whole[MAX_STATE];
-  reduce_in_parts(&s, data, n, what, got);
+  unsigned char got[COMBINES][MAX_STATE], whole[MAX_STATE];
+  const int combines = reduce_in_parts(&s, data, n, what, got);
   const ocl_reduce_status w = ocl_reduce(ctx, op, type, n ? data : NULL, n, whole, sizeof whole);
   if (w != OCL_REDUCE_OK)
     fail_msg("%s: ocl_reduce: %s", what, ocl_reduce_last_error(ctx));
-  for (int k = 0; k < 3; k++) {
+  for (int k = 0; k < combines; k++) {
     char why[256] = "";
     int ok;
     if (op > OCL_REDUCE_XOR) { /* the structured operators */
@@ -203,7 +223,8 @@ static void check_builtin(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_
       fail_msg("%s, combined %s: %s", what,
                k == 0   ? "from host memory"
                : k == 1 ? "from a buffer"
-                        : "through merges",
+               : k == 2 ? "through merges"
+                        : "on the host (ocl_reduce_final_host)",
                why);
   }
   free(data);
@@ -278,13 +299,13 @@ static void test_user_operators_in_parts(void **state) {
         test_ordered_fill((test_ordered)w, data, n);
       else
         test_custom_fill((test_custom)w, data, n);
-      unsigned char got[3][MAX_STATE], want[MAX_STATE];
+      unsigned char got[COMBINES][MAX_STATE], want[MAX_STATE];
       char what[96];
       snprintf(what, sizeof what, "%s, %zu elements", name, n);
-      reduce_in_parts(&s, data, n, what, got);
+      const int combines = reduce_in_parts(&s, data, n, what, got);
       if (!ordered)
         test_custom_reference((test_custom)w, data, n, want);
-      for (int k = 0; k < 3; k++) {
+      for (int k = 0; k < combines; k++) {
         const int ok = ordered ? test_ordered_matches((test_ordered)w, data, n, got[k])
                                : memcmp(got[k], want, s.state) == 0;
         if (!ok)
@@ -333,7 +354,44 @@ static void test_bad_arguments_are_named_and_leave_outputs_alone(void **state) {
                                 ocl_reduce_host_input(x, TEST_BYTES(x)), 1,
                                 ocl_reduce_host_output(&result, sizeof result)),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "op");
+  /* Without a context: built-in operators, host memory. */
+  expect_error(ocl_reduce_final_host(NULL, OCL_REDUCE_F32, ocl_reduce_host_input(x, TEST_BYTES(x)),
+                                     4, ocl_reduce_host_output(&result, sizeof result)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "op is NULL");
+  ocl_reduce_operator *user = NULL;
+  assert_int_equal(ocl_reduce_operator_create(&test_custom_descs[0], &user), OCL_REDUCE_OK);
+  expect_error(ocl_reduce_final_host(user, OCL_REDUCE_OP_ELEMENT,
+                                     ocl_reduce_host_input(x, TEST_BYTES(x)), 1,
+                                     ocl_reduce_host_output(&result, sizeof result)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "user operator");
+  ocl_reduce_operator_destroy(user);
+  expect_error(ocl_reduce_final_host(OCL_REDUCE_AND, OCL_REDUCE_F32,
+                                     ocl_reduce_host_input(x, TEST_BYTES(x)), 4,
+                                     ocl_reduce_host_output(&result, sizeof result)),
+               OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, NULL, "integer types only");
+  expect_error(ocl_reduce_final_host(OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                     ocl_reduce_host_input(x, TEST_BYTES(x)), 5,
+                                     ocl_reduce_host_output(&result, sizeof result)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "states");
+  expect_error(ocl_reduce_final_host(OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                     ocl_reduce_host_input(x, TEST_BYTES(x)), 4,
+                                     ocl_reduce_host_output(&result, sizeof result - 1)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "result");
+  assert_int_equal(ocl_reduce_buffer_create(test_ctx, 4 * sizeof(float), &b), OCL_REDUCE_OK);
+  expect_error(ocl_reduce_final_host(OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_buffer_input(b, 0),
+                                     4, ocl_reduce_host_output(&result, sizeof result)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "states is a buffer");
+  expect_error(ocl_reduce_final_host(OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                     ocl_reduce_host_input(x, TEST_BYTES(x)), 4,
+                                     ocl_reduce_buffer_output(b, 0)),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "result is a buffer");
+  ocl_reduce_buffer_destroy(b);
   assert_true(result == -7.0f);
+  assert_int_equal(ocl_reduce_final_host(OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                                         ocl_reduce_host_input(x, TEST_BYTES(x)), 4,
+                                         ocl_reduce_host_output(&result, sizeof result)),
+                   OCL_REDUCE_OK);
+  assert_true(result == 10.0f);
   assert_int_equal(ocl_reduce_state_size(NULL, OCL_REDUCE_AND, OCL_REDUCE_F32), 0);
   assert_int_equal(ocl_reduce_state_size(NULL, OCL_REDUCE_BUILTIN_OP(99), OCL_REDUCE_F32), 0);
   assert_int_equal(ocl_reduce_state_size(NULL, OCL_REDUCE_MEAN_VAR, OCL_REDUCE_F32),

@@ -3,9 +3,12 @@
  * reduces to its state (the PARTIAL stage of the whole-array request, its first element at
  * index_base), states combine into one state (MERGE) or into the result (FINAL), always in the
  * order given: the run is run_array.c's, so every operator, path and backend that reduces whole
- * arrays takes parts.
+ * arrays takes parts. ocl_reduce_final_host combines a built-in's states on the calling thread
+ * instead (core/host_combine.h), as groups do their parts'.
  * ============================================================================================== */
 #include "core/context.h"
+#include "core/errors.h"
+#include "core/host_combine.h"
 #include "core/run.h"
 
 /* Checks one stage's call and runs it. */
@@ -57,4 +60,27 @@ ocl_reduce_status ocl_reduce_final(ocl_reduce_context *ctx, ocl_reduce_op op, oc
                                    ocl_reduce_input states, size_t count,
                                    ocl_reduce_output result) {
   return run(ctx, "ocl_reduce_final", op, type, ORX_STAGE_FINAL, states, count, 0, result);
+}
+
+ocl_reduce_status ocl_reduce_final_host(ocl_reduce_op op, ocl_reduce_type type,
+                                        ocl_reduce_input states, size_t count,
+                                        ocl_reduce_output result) {
+  static const char fn[] = "ocl_reduce_final_host";
+  orx_call_named(fn);
+  ORX_CHECK_ARG(NULL, !op || orx_builtin_id(op) >= 0,
+                "%s: op is a user operator, whose states combine on a device (ocl_reduce_final)",
+                fn);
+  orx_op_call call;
+  ORX_FORWARD(orx_resolve_op(NULL, fn, op, type, &call));
+  ORX_CHECK_ARG(NULL, !states.buffer, "%s: states is a buffer; this call reads host memory", fn);
+  ORX_CHECK_ARG(NULL, !result.buffer, "%s: result is a buffer; this call writes host memory", fn);
+  orx_io in, out;
+  ORX_FORWARD(orx_resolve_output(NULL, fn, "result", &result, call.result_bytes, 1, &out));
+  ORX_FORWARD(orx_resolve_input(NULL, fn, "states", &states, call.state_bytes, count, &in));
+  const orx_host_kernel *k = orx_host_combiner(&call, 0);
+  if (!k)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION,
+                    "%s: %s on %s has no host build in this library", fn, call.name,
+                    orx_type_name(type));
+  return orx_host_combine(k, &call, 0, in.host, count, out.host_out);
 }

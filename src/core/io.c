@@ -10,7 +10,8 @@
 #include "core/ids.h"
 #include "core/user_operator.h"
 
-/* A built-in operator on one of the public types. */
+/* A built-in operator on one of the public types; without a context (the host's combine), as a
+ * context of RUN_TO_RUN determinism runs it. */
 static ocl_reduce_status resolve_builtin(ocl_reduce_context *ctx, const char *function,
                                          orx_op_id id, ocl_reduce_type type, orx_op_call *call) {
   if (type == OCL_REDUCE_OP_ELEMENT)
@@ -24,15 +25,15 @@ static ocl_reduce_status resolve_builtin(ocl_reduce_context *ctx, const char *fu
     return orx_fail(ctx, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION,
                     "%s: %s is defined on %s, not on %s", function, orx_op_name(id), refusal,
                     orx_type_name(type));
-  if (orx_state_facts_of(id, type).needs_fp64 && !ctx->caps.has_fp64)
+  if (ctx && orx_state_facts_of(id, type).needs_fp64 && !ctx->caps.has_fp64)
     return orx_fail(ctx, OCL_REDUCE_ERROR_NO_FP64,
                     "%s: %s on %s computes in double, and device '%s' has no double precision "
                     "(cl_khr_fp64)",
                     function, orx_op_name(id), orx_type_name(type), ctx->caps.device_name);
-  const orx_op_id run =
-      ctx->determinism == OCL_REDUCE_CROSS_DEVICE && id == ORX_OP_SUM && orx_type_is_float(type)
-          ? ORX_OP_SUM_REPRODUCIBLE
-          : id;
+  const orx_op_id run = ctx && ctx->determinism == OCL_REDUCE_CROSS_DEVICE && id == ORX_OP_SUM &&
+                                orx_type_is_float(type)
+                            ? ORX_OP_SUM_REPRODUCIBLE
+                            : id;
   const orx_state_facts facts = orx_state_facts_of(run, type);
   call->op = orx_builtin_operator(run, type);
   call->builtin = run;

@@ -15,7 +15,7 @@
 /* The operator of a call, resolved: a built-in operator on a type, or a user operator on its own
  * elements, checked (a known value, defined on the type, a device that can run it; a user
  * operator compiled and probed on ctx) and as ctx runs it (SUM on floats is SUM_REPRODUCIBLE
- * under OCL_REDUCE_CROSS_DEVICE). */
+ * under OCL_REDUCE_CROSS_DEVICE). A built-in resolves with ctx NULL too (no device to check). */
 typedef struct orx_op_call {
   orx_operator op;      /* what the planner is given */
   orx_op_id builtin;    /* the built-in id as ctx runs it; -1 for a user operator */

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "core/errors.h"
-#include "core/host_kernels.h"
+#include "core/host_combine.h"
 #include "core/ids.h"
 #include "core/io.h"
 #include "core/memory.h"
@@ -39,25 +39,19 @@ typedef struct whole_call {
   size_t result_slot;    /* bytes between results (multi's layout): the largest */
   int scalar;            /* every operator's state is its value, on every device */
   const orx_host_kernel *combiner[OCL_REDUCE_MULTI_MAX_OPS]; /* NULL: on the first device */
+  orx_op_call calls[OCL_REDUCE_MULTI_MAX_OPS];               /* the combiners' operators */
   int on_device;         /* states into group->states, then read (group buffer input) */
   unsigned char *states; /* the parts' states: [packed part][operator], state_slot each */
   void *copied[OCL_REDUCE_GROUP_MAX_DEVICES]; /* on the device: its states' copy's marker */
 } whole_call;
 
-/* Whether a resolved operator's state is its value, one element of the type. */
-static int is_scalar(const orx_op_call *call) {
-  return call->builtin >= 0 && !orx_operator_is_state(&call->op) &&
-         call->state_bytes == call->elem && call->result_bytes == call->elem;
-}
-
 /* The host kernel that combines op's states of the parts, or NULL: where every device runs op as
- * the same built-in with the same state (SUM under OCL_REDUCE_CROSS_DEVICE is a state operator),
- * the kernel over values for scalar operators, else over states to a result or (to_state) to one
- * state. *scalar: whether op is a scalar built-in on every device. */
+ * the same built-in with the same state (SUM under OCL_REDUCE_CROSS_DEVICE is a state operator).
+ * *first: op as device 0 runs it; *scalar: whether op is a scalar built-in on every device. */
 static const orx_host_kernel *host_combiner(const ocl_reduce_group *g, const char *function,
                                             ocl_reduce_op op, ocl_reduce_type type, int to_state,
-                                            int *scalar) {
-  orx_op_call first = {0};
+                                            orx_op_call *first, int *scalar) {
+  memset(first, 0, sizeof *first);
   *scalar = 0;
   for (size_t d = 0; d < g->size; d++) {
     orx_op_call call;
@@ -65,19 +59,13 @@ static const orx_host_kernel *host_combiner(const ocl_reduce_group *g, const cha
         call.builtin < 0)
       return NULL;
     if (d == 0)
-      first = call;
-    else if (call.builtin != first.builtin || call.state_bytes != first.state_bytes ||
-             is_scalar(&call) != is_scalar(&first))
+      *first = call;
+    else if (call.builtin != first->builtin || call.state_bytes != first->state_bytes ||
+             orx_call_is_scalar(&call) != orx_call_is_scalar(first))
       return NULL;
   }
-  const orx_stage stage = is_scalar(&first) ? ORX_STAGE_WHOLE
-                          : to_state        ? ORX_STAGE_MERGE
-                                            : ORX_STAGE_FINAL;
-  const orx_host_kernel *k = orx_host_kernel_of((unsigned)first.builtin,
-                                                orx_compute_type(first.builtin, first.type), stage);
-  if (!k || (stage != ORX_STAGE_WHOLE && k->accumulator_bytes != first.state_bytes))
-    return NULL;
-  *scalar = is_scalar(&first);
+  const orx_host_kernel *k = orx_host_combiner(first, to_state);
+  *scalar = k && orx_call_is_scalar(first);
   return k;
 }
 
@@ -105,7 +93,7 @@ static ocl_reduce_status resolve_ops(whole_call *w) {
     w->result_slot = result > w->result_slot ? result : w->result_slot;
     int scalar;
     w->combiner[k] = host_combiner(first->group, first->function, w->ops[k], first->type,
-                                   first->to_state, &scalar);
+                                   first->to_state, &w->calls[k], &scalar);
     w->scalar &= scalar;
   }
   return OCL_REDUCE_OK;
@@ -190,12 +178,8 @@ static ocl_reduce_status combine(const whole_call *w, size_t k, unsigned char *o
   for (size_t p = 0; p < c->parts; p++)
     memcpy(states + p * bytes, w->states + (p * w->op_count + k) * w->state_slot, bytes);
   const size_t out_bytes = c->to_state ? bytes : ocl_reduce_result_size(w->ops[k], c->type);
-  if (w->combiner[k]) {
-    alignas(16) unsigned char value[ORX_RESULT_SLOT_BYTES];
-    w->combiner[k]->reduce(states, c->parts, 0, NULL, NULL, 0, 1, value);
-    memcpy(out, value, out_bytes);
-    return OCL_REDUCE_OK;
-  }
+  if (w->combiner[k])
+    return orx_host_combine(w->combiner[k], &w->calls[k], c->to_state, states, c->parts, out);
   ocl_reduce_context *first = c->group->contexts[0];
   const ocl_reduce_input in = ocl_reduce_host_input(states, c->parts * bytes);
   const ocl_reduce_output to = ocl_reduce_host_output(out, out_bytes);

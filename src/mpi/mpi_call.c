@@ -1,0 +1,106 @@
+/* =================================================================================================
+ * mpi_call.c: the MPI component's checks and records (mpi_call.h).
+ * ============================================================================================== */
+#include "mpi/mpi_call.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ocl_reduce_mpi.h"
+
+static _Thread_local char last_error[MESSAGE_BYTES + 64];
+
+const char *ocl_reduce_mpi_last_error(void) { return last_error; }
+
+ocl_reduce_status orx_mpi_fail(ocl_reduce_status status, const char *fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(last_error, sizeof last_error, fmt, args);
+  va_end(args);
+  return status;
+}
+
+ocl_reduce_status orx_mpi_failed(const mpi_call *c, const char *what, int code) {
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  return orx_mpi_fail(OCL_REDUCE_ERROR_BACKEND, "%s: %s failed: %s", c->function, what, text);
+}
+
+/* Checks what every rank can check alike (no communication: each takes the same decision). */
+ocl_reduce_status orx_mpi_begin(mpi_call *c) {
+  if (c->comm == MPI_COMM_NULL)
+    return orx_mpi_fail(OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: comm is MPI_COMM_NULL",
+                        c->function);
+  int code = MPI_Comm_rank(c->comm, &c->rank);
+  if (code == MPI_SUCCESS)
+    code = MPI_Comm_size(c->comm, &c->size);
+  if (code != MPI_SUCCESS)
+    return orx_mpi_failed(c, "MPI_Comm_rank", code);
+  if (c->root < 0 || c->root >= c->size)
+    return orx_mpi_fail(OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                        "%s: root %d is not a rank of comm (%d ranks)", c->function, c->root,
+                        c->size);
+  return OCL_REDUCE_OK;
+}
+
+/* The record's status and message from a failed local step (the context's message, or the
+ * call's own when there is no context). */
+void orx_mpi_record_failure(rank_record *r, const mpi_call *c, ocl_reduce_status status,
+                            const char *own) {
+  r->status = status;
+  /* A group reports its failures as the thread's. */
+  snprintf(r->message, sizeof r->message, "%s",
+           own ? own : ocl_reduce_last_error(c->of_group ? NULL : c->ctx));
+}
+
+/* A built-in operator's index (ocl_reduce.h's OCL_REDUCE_BUILTIN_OP), -1 for a user operator:
+ * what ranks compare (a user operator is each rank's own). */
+int32_t orx_mpi_builtin_index(ocl_reduce_op op) {
+  for (int32_t i = 0; i < OCL_REDUCE_BUILTIN_OPS; i++)
+    if (op == OCL_REDUCE_BUILTIN_OP(i))
+      return i;
+  return -1;
+}
+
+void orx_mpi_record_operator(rank_record *r, const mpi_call *c, uint64_t out_bytes) {
+  memset(r, 0, sizeof *r);
+  r->op = orx_mpi_builtin_index(c->op);
+  r->type = (int32_t)c->type;
+  r->root = c->root;
+  r->out_bytes = out_bytes;
+}
+
+/* The first failing rank, else the first that disagrees with rank `ref`: OK when all agree. */
+ocl_reduce_status orx_mpi_judge(const mpi_call *c, const rank_record *all, int ref, char *message,
+                                size_t capacity) {
+  for (int r = 0; r < c->size; r++)
+    if (all[r].status != OCL_REDUCE_OK) {
+      snprintf(message, capacity, "rank %d: %.400s", r, all[r].message);
+      return (ocl_reduce_status)all[r].status;
+    }
+  for (int r = 0; r < c->size; r++) {
+    const rank_record *a = &all[r], *b = &all[ref];
+    if (a->op != b->op || a->type != b->type || a->root != b->root ||
+        a->out_bytes != b->out_bytes || a->segment_length != b->segment_length) {
+      static const char differ[] =
+          "%s: rank %d's operator, type, root, state size or segment length differ from rank %d's";
+      snprintf(message, capacity, differ, c->function, r, ref);
+      return OCL_REDUCE_ERROR_INVALID_ARGUMENT;
+    }
+  }
+  return OCL_REDUCE_OK;
+}
+
+/* Room for every rank's record. The other ranks are already in the collective: without these
+ * few hundred bytes per rank the job cannot go on, and aborts (MPI's way) rather than hang. */
+rank_record *orx_mpi_gather_space(const mpi_call *c) {
+  rank_record *all = calloc((size_t)c->size, sizeof *all);
+  if (!all) {
+    fprintf(stderr, "%s: out of host memory for %d ranks' records\n", c->function, c->size);
+    MPI_Abort(c->comm, 1);
+  }
+  return all;
+}
