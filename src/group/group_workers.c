@@ -15,8 +15,8 @@
  * (a wake cost two H100s more than a launch: the calling thread starts the next device sooner),
  * and a call finds them spinning after the last. Run on the calling thread alone whenever the
  * threads slept, whole arrays from group buffers never woke them: the group's devices started
- * one after the other, a launch (4-7 us of host time) apart, at every call (four H200s: 18-19 us
- * of group overhead against 8-11 on two).
+ * one after the other, a launch (4-7 us of host time) apart, at every call (four H200s: 19-27 us
+ * beyond the slowest device's part alone, 12-16 shared; 9-12 on two either way).
  * ============================================================================================== */
 #include "group/group_workers.h"
 
