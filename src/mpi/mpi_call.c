@@ -1,5 +1,5 @@
 /* =================================================================================================
- * mpi_call.c: the MPI component's checks and records (mpi_call.h).
+ * mpi_call.c: the MPI component's checks and records (mpi_call.h, which says what each does).
  * ============================================================================================== */
 #include "mpi/mpi_call.h"
 
@@ -29,7 +29,6 @@ ocl_reduce_status orx_mpi_failed(const mpi_call *c, const char *what, int code) 
   return orx_mpi_fail(OCL_REDUCE_ERROR_BACKEND, "%s: %s failed: %s", c->function, what, text);
 }
 
-/* Checks what every rank can check alike (no communication: each takes the same decision). */
 ocl_reduce_status orx_mpi_begin(mpi_call *c) {
   if (c->comm == MPI_COMM_NULL)
     return orx_mpi_fail(OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: comm is MPI_COMM_NULL",
@@ -46,8 +45,6 @@ ocl_reduce_status orx_mpi_begin(mpi_call *c) {
   return OCL_REDUCE_OK;
 }
 
-/* The record's status and message from a failed local step (the context's message, or the
- * call's own when there is no context). */
 void orx_mpi_record_failure(rank_record *r, const mpi_call *c, ocl_reduce_status status,
                             const char *own) {
   r->status = status;
@@ -56,8 +53,6 @@ void orx_mpi_record_failure(rank_record *r, const mpi_call *c, ocl_reduce_status
            own ? own : ocl_reduce_last_error(c->of_group ? NULL : c->ctx));
 }
 
-/* A built-in operator's index (ocl_reduce.h's OCL_REDUCE_BUILTIN_OP), -1 for a user operator:
- * what ranks compare (a user operator is each rank's own). */
 int32_t orx_mpi_builtin_index(ocl_reduce_op op) {
   for (int32_t i = 0; i < OCL_REDUCE_BUILTIN_OPS; i++)
     if (op == OCL_REDUCE_BUILTIN_OP(i))
@@ -73,7 +68,6 @@ void orx_mpi_record_operator(rank_record *r, const mpi_call *c, uint64_t out_byt
   r->out_bytes = out_bytes;
 }
 
-/* The first failing rank, else the first that disagrees with rank `ref`: OK when all agree. */
 ocl_reduce_status orx_mpi_judge(const mpi_call *c, const rank_record *all, int ref, char *message,
                                 size_t capacity) {
   for (int r = 0; r < c->size; r++)

@@ -9,7 +9,6 @@
 #include "ocl_reduce_mpi.h"
 
 #include <limits.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,24 +25,23 @@ static ocl_reduce_status combine(const mpi_call *c, const unsigned char *states,
                                  size_t capacity) {
   const ocl_reduce_input in = ocl_reduce_host_input(states, (size_t)c->size * bytes);
   const ocl_reduce_output out = ocl_reduce_host_output(result, result_bytes);
+  ocl_reduce_status status = OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION;
+  const ocl_reduce_context *reporter = NULL; /* whose last error tells a failure */
   if (orx_mpi_builtin_index(c->op) >= 0) {
     /* A context of CROSS_DEVICE determinism makes float SUM's states SUM_REPRODUCIBLE's. */
     const ocl_reduce_op as_run =
         c->op == OCL_REDUCE_SUM && bytes != ocl_reduce_state_size(NULL, c->op, c->type)
             ? OCL_REDUCE_SUM_REPRODUCIBLE
             : c->op;
-    const ocl_reduce_status status =
-        ocl_reduce_final_host(as_run, c->type, in, (size_t)c->size, out);
-    if (status != OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION) {
-      if (status != OCL_REDUCE_OK)
-        snprintf(message, capacity, "rank %d, combining: %s", c->root, ocl_reduce_last_error(NULL));
-      return status;
-    }
+    status = ocl_reduce_final_host(as_run, c->type, in, (size_t)c->size, out);
   }
-  const ocl_reduce_status status =
-      ocl_reduce_final(c->ctx, c->op, c->type, in, (size_t)c->size, out);
+  if (status == OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION) {
+    status = ocl_reduce_final(c->ctx, c->op, c->type, in, (size_t)c->size, out);
+    reporter = c->ctx;
+  }
   if (status != OCL_REDUCE_OK)
-    snprintf(message, capacity, "rank %d, combining: %s", c->root, ocl_reduce_last_error(c->ctx));
+    snprintf(message, capacity, "rank %d, combining: %s", c->root,
+             ocl_reduce_last_error(reporter));
   return status;
 }
 
