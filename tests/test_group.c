@@ -418,11 +418,11 @@ static void test_group_from_a_device_list(void **state) {
   free(back);
 }
 
-/* A group of two physical devices (two lanes: their tasks shared between the calling thread and
- * the group's thread, group_workers.c) from group buffers, results to the host and to a group
- * buffer: whole arrays, several operators, segments and windows against one device, calls back
- * to back (the group's thread spinning, claiming a device) and after pauses (asleep: the
- * calling thread takes both). n: a multiple of 10. */
+/* A group of two physical devices (two lanes, group_workers.c) from group buffers, results to
+ * the host and to a group buffer: whole arrays, several operators, segments and windows against
+ * one device, calls back to back (the group's thread spinning: whole arrays run a device on it,
+ * shared tasks let it claim one) and after pauses (asleep: the calling thread enqueues both).
+ * n: a multiple of 10. */
 static void from_buffers_of_two_lanes(ocl_reduce_group *g, const int64_t *data, size_t n) {
   enum { LENGTH = 10, WINDOW = 7 };
   ocl_reduce_buffer *in = spread(g, data, n, sizeof *data, LENGTH, "two lanes"), *results = NULL;
@@ -591,10 +591,11 @@ static void *form_data(const form_case *f, size_t n, size_t *elem) {
   return data;
 }
 
-/* Windows over a group buffer, to host memory and to a group buffer of window results: one
+/* Windows over a buffer of group g, to host memory and to a group buffer of window results: one
  * device's bits. A long window makes seams that span whole parts. */
-static void check_windows_from_a_group_buffer(const form_case *f, const void *data, size_t n,
-                                              size_t elem, size_t window) {
+static void check_windows_from_a_group_buffer(ocl_reduce_group *g, const form_case *f,
+                                              const void *data, size_t n, size_t elem,
+                                              size_t window) {
   const char *name = ocl_reduce_op_name(f->op);
   const size_t r = ocl_reduce_result_size(f->op, f->type), n_out = n - window + 1;
   unsigned char *one = malloc(n_out * r), *got = malloc(2 * n_out * r);
@@ -602,14 +603,14 @@ static void check_windows_from_a_group_buffer(const form_case *f, const void *da
   GROUP_OK(ocl_reduce_windows(test_ctx, f->op, f->type, ocl_reduce_host_input(data, n * elem), n,
                               window, ocl_reduce_host_output(one, n_out * r)),
            name);
-  ocl_reduce_buffer *in = spread(group, data, n, elem, 1, name), *results = NULL;
+  ocl_reduce_buffer *in = spread(g, data, n, elem, 1, name), *results = NULL;
   memset(got, 0xA5, 2 * n_out * r);
-  GROUP_OK(ocl_reduce_group_windows(group, f->op, f->type, ocl_reduce_buffer_input(in, 0), n,
-                                    window, ocl_reduce_host_output(got, n_out * r)),
+  GROUP_OK(ocl_reduce_group_windows(g, f->op, f->type, ocl_reduce_buffer_input(in, 0), n, window,
+                                    ocl_reduce_host_output(got, n_out * r)),
            name);
   GROUP_OK(ocl_reduce_group_buffer_create_window_results(in, window, r, &results), name);
-  GROUP_OK(ocl_reduce_group_windows(group, f->op, f->type, ocl_reduce_buffer_input(in, 0), n,
-                                    window, ocl_reduce_buffer_output(results, 0)),
+  GROUP_OK(ocl_reduce_group_windows(g, f->op, f->type, ocl_reduce_buffer_input(in, 0), n, window,
+                                    ocl_reduce_buffer_output(results, 0)),
            name);
   GROUP_OK(ocl_reduce_buffer_read(results, 0, got + n_out * r, n_out * r), name);
   for (int k = 0; k < 2; k++)
@@ -651,8 +652,8 @@ static void test_windows_offsets_multi_and_parts_over_the_group(void **state) {
     if (memcmp(one, got, n_out * r) != 0)
       fail_msg("%s: windows of %zu over %zu elements: other bits than one device's", name, window,
                n);
-    check_windows_from_a_group_buffer(f, data, n, elem, window);
-    check_windows_from_a_group_buffer(f, data, n, elem, n / 2 + test_rng_below(n / 2));
+    check_windows_from_a_group_buffer(group, f, data, n, elem, window);
+    check_windows_from_a_group_buffer(group, f, data, n, elem, n / 2 + test_rng_below(n / 2));
     /* Segments by offsets (empty ones too): each segment whole on one device. */
     const size_t count = 1 + test_rng_below(200);
     uint64_t *offsets = malloc((count + 1) * sizeof *offsets);
@@ -773,6 +774,29 @@ static void test_windows_offsets_multi_and_parts_over_the_group(void **state) {
   for (int i = 0; i < 8; i++)
     assert_true(out[i] == -7.0f);
   ocl_reduce_operator_destroy(matrix);
+}
+
+/* Windows over a group buffer whose last parts hold no window's start, only elements that the
+ * seams before them read, with the seams staged (up to 64 KiB): one device's bits. */
+static void test_windows_over_parts_that_only_seams_read(void **state) {
+  (void)state;
+  ocl_reduce_context *contexts[DEVICES];
+  for (int d = 0; d < DEVICES; d++) {
+    contexts[d] = test_context_with_policy("part_kib=1,seam_kib=64");
+    assert_non_null(contexts[d]);
+  }
+  ocl_reduce_group *g = group_of(contexts, DEVICES);
+  assert_non_null(g);
+  const form_case f = {OCL_REDUCE_SUM, OCL_REDUCE_I32, 0};
+  const size_t n = 1536, windows[] = {520, 700, 1100, n};
+  size_t elem = 0;
+  void *data = form_data(&f, n, &elem);
+  for (size_t k = 0; k < sizeof windows / sizeof windows[0]; k++)
+    check_windows_from_a_group_buffer(g, &f, data, n, elem, windows[k]);
+  free(data);
+  ocl_reduce_group_destroy(g);
+  for (int d = 0; d < DEVICES; d++)
+    ocl_reduce_context_destroy(contexts[d]);
 }
 
 /* ---- Errors ---------------------------------------------------------------------------------- */
@@ -932,6 +956,7 @@ int main(void) {
       cmocka_unit_test(test_reproducible_sum_does_not_depend_on_the_devices),
       cmocka_unit_test(test_user_operators_over_the_group),
       cmocka_unit_test(test_windows_offsets_multi_and_parts_over_the_group),
+      cmocka_unit_test(test_windows_over_parts_that_only_seams_read),
       cmocka_unit_test(test_shares_cut_contiguous_parts),
       cmocka_unit_test(test_group_from_a_device_list),
       cmocka_unit_test(test_a_mixed_group),

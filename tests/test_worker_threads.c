@@ -4,8 +4,8 @@
  * returns after all have run: back to back (the threads spinning for the next call), after pauses
  * longer than their spin (asleep, woken), between shared calls, and at stop in either state. A
  * shared call (orx_threads_share) covers its pieces exactly once whoever comes, and no thread
- * touches it after it returned. orx_threads_awake turns true after a call and false once the spin
- * has passed. Needs no OpenCL device.
+ * touches it after it returned. orx_threads_awake turns true after a call, and after
+ * orx_threads_wake without one, and false once the spin has passed. Needs no OpenCL device.
  * ============================================================================================== */
 #define _DEFAULT_SOURCE
 #include <sched.h>
@@ -166,6 +166,16 @@ static void test_awake_after_a_call_asleep_after_the_spin(void **state) {
     fail_msg("the threads still spin 2 s after a call");
   if (!becomes(threads, 1, one_shared_call))
     fail_msg("shared calls did not wake the threads");
+  if (!becomes(threads, 0, NULL))
+    fail_msg("the threads still spin 2 s after a shared call");
+  if (!becomes(threads, 1, orx_threads_wake))
+    fail_msg("orx_threads_wake did not wake the threads");
+  if (!becomes(threads, 0, NULL))
+    fail_msg("woken threads still spin 2 s later, without a call");
+  const unsigned before = atomic_load(&call_tally.runs[1]);
+  orx_threads_wake(threads);
+  one_call(threads); /* at once after a wake */
+  assert_int_equal(atomic_load(&call_tally.runs[1]), before + 1);
   orx_threads_stop(threads); /* while they may still spin */
   assert_int_equal(atomic_load(&call_tally.wrong), 0);
 }

@@ -9,7 +9,8 @@
  * next one for the planner's time (orx_plan_spin_ns: 250 us unless forced) before it blocks,
  * yielding the core to any other thread that wants it; and the calling thread spins as long for the
  * call's end. Back-to-back calls (a loop of reductions of 2^28 elements on a GPU is 200 us apart)
- * then find their threads awake.
+ * then find their threads awake; a caller with host work of its own before a call can wake them
+ * first (orx_threads_wake), to spin for it as after a call.
  *
  * A shared call (orx_threads_share) is work that any subset of the indices covers: the calling
  * thread does its share and then closes the call, and a thread that was not there in time (asleep,
@@ -43,6 +44,7 @@ struct orx_threads {
   atomic_uint_fast64_t gate; /* shared calls: (call & 0xffffffff) << 32 | CLOSED | joined */
   atomic_size_t finished;    /* shared calls: threads that joined and returned */
   atomic_size_t spinning;    /* threads spinning for the next call */
+  atomic_uint_fast64_t wakes; /* orx_threads_wake's calls: sleeping threads spin again */
   atomic_int stopping;
   orx_thread_task fn;
   void *arg;
@@ -117,10 +119,13 @@ static void *thread_main(void *p) {
     const int awake = spin_until(t, call_after, seen);
     atomic_fetch_sub(&t->spinning, 1);
     if (!awake) {
+      const uint64_t wakes = atomic_load(&t->wakes);
       pthread_mutex_lock(&t->lock);
-      while (!call_after(t, seen))
+      while (!call_after(t, seen) && atomic_load(&t->wakes) == wakes)
         pthread_cond_wait(&t->wake, &t->lock);
       pthread_mutex_unlock(&t->lock);
+      if (!call_after(t, seen))
+        continue; /* woken ahead of a call: spin for it */
     }
     if (atomic_load(&t->stopping))
       break;
@@ -163,6 +168,7 @@ orx_threads *orx_threads_start(size_t count, uint64_t spin_ns) {
   atomic_init(&t->gate, 0);
   atomic_init(&t->finished, 0);
   atomic_init(&t->spinning, 0);
+  atomic_init(&t->wakes, 0);
   atomic_init(&t->stopping, 0);
   for (size_t i = 1; i < t->count; i++) {
     thread_start *start = malloc(sizeof *start);
@@ -181,6 +187,15 @@ size_t orx_threads_count(const orx_threads *t) { return t->count; }
 
 int orx_threads_awake(orx_threads *t) {
   return atomic_load_explicit(&t->spinning, memory_order_relaxed) == t->started_count;
+}
+
+void orx_threads_wake(orx_threads *t) {
+  if (orx_threads_awake(t))
+    return;
+  pthread_mutex_lock(&t->lock);
+  atomic_fetch_add(&t->wakes, 1);
+  pthread_cond_broadcast(&t->wake);
+  pthread_mutex_unlock(&t->lock);
 }
 
 /* Publishes the next call (shared or not) and wakes sleeping threads for it. */

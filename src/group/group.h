@@ -22,9 +22,10 @@ struct ocl_reduce_group {
   uint64_t min_part_bytes;                        /* the planner's, with the first's policy */
   uint64_t seam_staged_bytes;                     /* the same */
   struct orx_group_workers *workers;              /* group_workers.c */
-  /* Each device's states of a whole-array call from a group buffer (group_whole.c), made at the
-   * first such call: OCL_REDUCE_MULTI_MAX_OPS slots of ORX_RESULT_SLOT_BYTES on the device, and
-   * as many in page-locked host memory (ocl_reduce_host_alloc) that they are copied to. */
+  /* Each device's states of a whole-array call from a group buffer while the group's threads
+   * sleep (group_whole.c), made at the first such call: OCL_REDUCE_MULTI_MAX_OPS slots of
+   * ORX_RESULT_SLOT_BYTES on the device, and as many in page-locked host memory
+   * (ocl_reduce_host_alloc) that they are copied to. */
   ocl_reduce_buffer *states[OCL_REDUCE_GROUP_MAX_DEVICES];
   void *host_states[OCL_REDUCE_GROUP_MAX_DEVICES];
   /* Each device's memory for the seams of windows over a group buffer (group_windows.c), grown
@@ -82,6 +83,11 @@ ocl_reduce_status orx_group_each(const ocl_reduce_group *group, const char *func
  * woken for the next call (group_workers.c). */
 ocl_reduce_status orx_group_each_enqueue(const ocl_reduce_group *group, const char *function,
                                          const unsigned char *run, orx_group_task fn, void *arg);
+/* Whether the group's threads are all spinning for the next call: orx_group_each then starts
+ * every device at once, where waking sleeping threads would cost a device some 30 us. */
+int orx_group_threads_awake(const ocl_reduce_group *group);
+/* Wakes the group's sleeping threads to spin for a call the caller is about to make. */
+void orx_group_wake_threads(const ocl_reduce_group *group);
 
 /* The operator on every device of the group (a user operator made ready on each), and the bytes
  * of an element and of a result (group_run.c). */

@@ -1,12 +1,16 @@
 /* =================================================================================================
  * group_whole.c: whole arrays over a group (ocl_reduce_group_reduce, _partial and _multi), with
  * any operator. Each device reduces its part to states, one per operator:
- *   - from host memory, on its own thread (the part's copy blocks it);
- *   - from a group buffer, into a small buffer of the group's on its device, then copied to
- *     page-locked host memory: each device's reduction and copy enqueued at once by the threads
- *     that claim it (orx_group_each_enqueue: the calling thread alone while the group's threads
- *     sleep), then the waits, shared likewise. Reading the devices' states one after the other
- *     cost two H100s a copy's latency more.
+ *   - from host memory, or from a group buffer while the group's threads spin (calls back to
+ *     back), on its own thread: the call a device alone makes, its states in host memory when it
+ *     returns (a GPU's kernel writes them to host-visible memory where it has such);
+ *   - from a group buffer while the threads sleep, into a small buffer of the group's on its
+ *     device, then copied to page-locked host memory: each device's reduction and copy enqueued
+ *     by the threads that claim it (orx_group_each_enqueue: the calling thread alone, which
+ *     starts the second device sooner than waking its thread would), then the waits, shared
+ *     likewise. That copy after the kernel was most of what the group added to its slowest part
+ *     on two H100s (8 of 10-12 us, a host timeline in docs/PERFORMANCE.md); on the threads, with
+ *     no copy, 0-6 us.
  * Where several operators are all scalar built-ins (a state is a value) a part's states come from
  * ocl_reduce_multi, one pass over the part for all of them. The parts' states then combine in
  * device order. A built-in's combine on the calling thread, with the host build of reduce_all.cl
@@ -233,7 +237,8 @@ static ocl_reduce_status reduce_whole(whole_call *w, size_t count, unsigned char
   ORX_FORWARD(orx_group_call_cut(c, count));
   if (c->parts <= 1)
     return one_device(w, count, out, out_bytes);
-  w->on_device = c->gbuf && (w->scalar || w->op_count == 1);
+  /* Enqueued only where the threads sleep; the one-device calls on them otherwise. */
+  w->on_device = c->gbuf && (w->scalar || w->op_count == 1) && !orx_group_threads_awake(c->group);
   if (w->on_device)
     ORX_FORWARD(state_buffers(w));
   w->states = malloc(c->parts * w->op_count * w->state_slot);

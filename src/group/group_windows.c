@@ -234,8 +234,13 @@ static ocl_reduce_status finish_reads(windows_call *c) {
 /* Device memory in and out, staged: the seams' reads first in each device's queue, every
  * device's inner windows behind them, then the seams, once read. Reading before any launch cost
  * two H100s 17 us before the first kernel, and each device's windows enqueued whole (some 9 us
- * of the calling thread per launch) delayed the next device's start by two launches. */
+ * of the calling thread per launch) delayed the next device's start by two launches. The reads
+ * take the calling thread some 12 us: the group's threads, asleep after an application's wait
+ * for the last call, are woken first, so that they come for the launches (a host timeline of two
+ * H100s put the second device's start 40-47 us after the call's, its thread's wake 17 us after
+ * the launches were published). */
 static ocl_reduce_status enqueue_resident(windows_call *c) {
+  orx_group_wake_threads(c->group);
   ocl_reduce_status status = enqueue_reads(c);
   if (status == OCL_REDUCE_OK)
     status = orx_group_each_enqueue(c->group, c->function, c->run, inner_task, c);

@@ -16,7 +16,10 @@
  * and a call finds them spinning after the last. Run on the calling thread alone whenever the
  * threads slept, whole arrays from group buffers never woke them: the group's devices started
  * one after the other, a launch (4-7 us of host time) apart, at every call (four H200s: 19-27 us
- * beyond the slowest device's part alone, 12-16 shared; 9-12 on two either way).
+ * beyond the slowest device's part alone, 12-16 shared; 9-12 on two either way). Callers that
+ * know their threads spin take the lane-by-lane form for calls that block (whole arrays from
+ * group buffers: group_whole.c), and a caller with host work before a shared call may wake the
+ * threads first (windows' seam reads: group_windows.c).
  * ============================================================================================== */
 #include "group/group_workers.h"
 
@@ -113,6 +116,14 @@ static ocl_reduce_status each(const ocl_reduce_group *group, const char *functio
 ocl_reduce_status orx_group_each(const ocl_reduce_group *group, const char *function,
                                  const unsigned char *run, orx_group_task fn, void *arg) {
   return each(group, function, run, fn, arg, 0);
+}
+
+int orx_group_threads_awake(const ocl_reduce_group *group) {
+  return orx_threads_awake(group->workers->threads);
+}
+
+void orx_group_wake_threads(const ocl_reduce_group *group) {
+  orx_threads_wake(group->workers->threads);
 }
 
 ocl_reduce_status orx_group_each_enqueue(const ocl_reduce_group *group, const char *function,
