@@ -532,6 +532,12 @@ static void test_the_listed_devices(void **state) {
   setenv("OCL_REDUCE_POLICY", SMALL_PARTS, 1);
   const ocl_reduce_status made = ocl_reduce_group_create(NULL, NULL, &g);
   unsetenv("OCL_REDUCE_POLICY");
+  if (made == OCL_REDUCE_ERROR_PATH_UNSUPPORTED) {
+    /* The path this test runs on (OCL_REDUCE_PATH, set per test by ctest) is another
+     * implementation's: the listed devices' own tests take them. */
+    printf("# skipped: %s\n", ocl_reduce_last_error(NULL));
+    skip();
+  }
   GROUP_OK(made, listed);
   printf("# %zu listed devices: %s\n", ocl_reduce_group_size(g), listed);
   const size_t n = 200000;
