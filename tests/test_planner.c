@@ -338,8 +338,30 @@ static void test_policy_override_parses_and_rejects(void **state) {
   r = orx_reduce_request(ORX_OP_SUM_REPRODUCIBLE, OCL_REDUCE_F32);
   orx_plan_make(&t, &r, &plan);
   assert_int_equal(plan.policy.max_groups, 4 * gpu.compute_units);
+  /* MEAN_VAR and the multi-operator kernel (registers for three operators' chains): 4. */
+  orx_request mean_var = orx_reduce_request(ORX_OP_MEAN_VAR, OCL_REDUCE_F64);
+  orx_plan_make(&t, &mean_var, &plan);
+  assert_int_equal(plan.policy.max_groups, 4 * gpu.compute_units);
+  const orx_op_id multi_ops[] = {ORX_OP_SUM, ORX_OP_MIN, ORX_OP_MAX};
+  orx_request multi;
+  memset(&multi, 0, sizeof multi);
+  multi.entry = ORX_ENTRY_MULTI;
+  multi.type = OCL_REDUCE_F32;
+  multi.ops = multi_ops;
+  multi.op_count = 3;
+  orx_plan_make(&t, &multi, &plan);
+  assert_int_equal(plan.policy.max_groups, 4 * gpu.compute_units);
+  assert_int_equal(plan.policy.unroll, 2);
+  const orx_caps cpu = test_cpu();
+  const orx_target on_cpu = test_target(&cpu, OCL_REDUCE_PATH_AUTO);
+  orx_plan_make(&on_cpu, &multi, &plan);
+  assert_int_equal(plan.policy.max_groups, 4 * cpu.compute_units); /* the CPU policy's own */
   assert_int_equal(orx_parse_policy_override("groups=1000", &t.forced), OCL_REDUCE_OK);
   orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.policy.max_groups, 1000);
+  orx_plan_make(&t, &mean_var, &plan);
+  assert_int_equal(plan.policy.max_groups, 1000);
+  orx_plan_make(&t, &multi, &plan);
   assert_int_equal(plan.policy.max_groups, 1000);
   /* Multireduction lanes per segment, forced: a power of two up to a warp. */
   assert_int_equal(orx_parse_policy_override("seg=mr,width=1", &o), OCL_REDUCE_OK);

@@ -16,10 +16,22 @@
  * issued first 376.0, 2 loads capped to 4 groups per SM 375.1 (6: 398.8); NVIDIA's OpenCL, float
  * compares and 4 loads 496.4, keys and 2 loads 375.2. */
 void orx_fit_multi(const orx_target *target, orx_policy *p) {
-  if (target->caps->type == OCL_REDUCE_DEVICE_CPU || target->forced.unroll || target->forced.chains)
+  if (target->caps->type == OCL_REDUCE_DEVICE_CPU)
     return;
-  p->unroll = 2;
-  p->items_per_group = (size_t)p->wg_size * p->vec * p->unroll;
+  if (!target->forced.unroll && !target->forced.chains) {
+    p->unroll = 2;
+    p->items_per_group = (size_t)p->wg_size * p->vec * p->unroll;
+  }
+  /* As many groups as stay resident, one wave (as plan_state.c does for ARGMIN): the slots'
+   * registers leave fewer groups per compute unit than the scalar policy's 8 (Nsight Compute, H100
+   * through CUDA, f32 sum, min and max: 46 registers, 5 groups of 256 per SM, 1.6 waves). Wall us
+   * of the call, one run, 8 -> 4 groups per SM: 2^24 49.3 -> 41.5, 2^27 204.4 -> 196.3, 2^28
+   * 378.6 -> 371.7 (3 per SM: 41.6, 203.0, 376.6; 2 per SM slower at every size; the f32 sum in
+   * the same run 363.7 at 2^28). H200, against the previous main in the same runs: CUDA 2^28
+   * 273-277 -> 263-267, NVIDIA's OpenCL 2^24 44.1 -> 37.4-38.4, 2^28 274-275 -> 263-265. */
+  const unsigned units = target->caps->compute_units;
+  if (!target->forced.max_groups && units && (size_t)4 * units < p->max_groups)
+    p->max_groups = 4 * units;
 }
 
 void orx_multi_defines(const orx_target *target, const orx_request *request, unsigned q,

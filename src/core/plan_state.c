@@ -83,19 +83,23 @@ void orx_fit_state(const orx_target *target, const orx_operator *op, orx_stage s
   p->items_per_group = (size_t)p->wg_size * p->vec * p->unroll;
 }
 
-/* GPUs, the whole-array launch of ARGMIN/ARGMAX and of the reproducible f32 sum: as many groups
- * as stay resident at once, one wave. Their registers leave fewer groups per compute unit than
- * the 8 of the scalar policy (Nsight Compute, H200 through CUDA, 2^24: ARGMIN f32 107 registers,
- * 2 groups of 256 per SM; the reproducible sum 52, 4 per SM), and with the tiled layout a second
- * wave of groups starts its shares late. H200, device us against CCCL 3.5's CUB in the same run,
- * CUDA / NVIDIA OpenCL: ARGMIN f32 with 2 groups per SM, 2^22 15.1 / 15.0 (CUB 15.2 / 14.6), 2^24
- * 29.3 / 28.1 (30.4 / 29.7), 2^26 73.9 / 70.8 (76.3 / 74.4), 2^28 254.1 / 250.7 (254.7 / 252.0),
- * against 8 per SM 18.6, 36.8, 89.5, 260.5 through CUDA; f64 with 2 per SM, 2^22 15.8 / 16.1
- * (CUB 19.0), 2^24 42.7 / 42.0 (46.2), 2^26 129.6 / 130.4 (134.8), against 4 per SM 19.6 / 18.9,
- * 48.0 / 46.5, 133.6 / 132.5 (fewer loads, unroll=4, were slower at 2^20, 13.6 against 11.9);
- * the reproducible f32 sum with 4 per SM, 2^24 35.6 / 31.2 against 39.4 / 36.6, 2^26 84.2 /
- * 75.8 against 91.7 / 81.7, 2^28 282.5 / 254.8 against 285.0 / 258.5 (2 per SM: 2^22 faster,
- * 17.7 against 20.0, 2^24 and up slower).
+/* GPUs, the whole-array launch of ARGMIN/ARGMAX, MEAN_VAR and the reproducible f32 sum: as many
+ * groups as stay resident at once, one wave. Their registers leave fewer groups per compute unit
+ * than the 8 of the scalar policy (Nsight Compute, H200 through CUDA, 2^24: ARGMIN f32 107
+ * registers, 2 groups of 256 per SM; the reproducible sum 52, 4 per SM), and with the tiled layout
+ * a second wave of groups starts its shares late. H200, device us against CCCL 3.5's CUB in the
+ * same run, CUDA / NVIDIA OpenCL: ARGMIN f32 with 2 groups per SM, 2^22 15.1 / 15.0 (CUB 15.2
+ * / 14.6), 2^24 29.3 / 28.1 (30.4 / 29.7), 2^26 73.9 / 70.8 (76.3 / 74.4), 2^28 254.1 / 250.7
+ * (254.7 / 252.0), against 8 per SM 18.6, 36.8, 89.5, 260.5 through CUDA; f64 with 2 per SM,
+ * 2^22 15.8 / 16.1 (CUB 19.0), 2^24 42.7 / 42.0 (46.2), 2^26 129.6 / 130.4 (134.8), against 4 per
+ * SM 19.6 / 18.9, 48.0 / 46.5, 133.6 / 132.5 (fewer loads, unroll=4, were slower at 2^20, 13.6
+ * against 11.9); the reproducible f32 sum with 4 per SM, 2^24 35.6 / 31.2 against 39.4 / 36.6,
+ * 2^26 84.2 / 75.8 against 91.7 / 81.7, 2^28 282.5 / 254.8 against 285.0 / 258.5 (2 per SM: 2^22
+ * faster, 17.7 against 20.0, 2^24 and up slower). MEAN_VAR, 4 per SM (f32 through CUDA: 56
+ * registers, 4 groups of 256 resident per SM, so 8 per SM ran in two waves; Nsight Compute, H100):
+ * H100, device GB/s against the previous 8 per SM in the same run (compare.sh, two rounds), CUDA /
+ * NVIDIA OpenCL: f32 2^24 1.094 / 1.146x, 2^28 1.006 / 1.010x; f64 2^20 1.065 / 1.354x, 2^24
+ * 1.042 / 1.101x, 2^28 1.085 / 1.003x.
  * Up to 2^22 elements ARGMIN/ARGMAX f32 take one group per SM: H100, CUDA / NVIDIA OpenCL, argmin
  * f32 2^22 14.9 / 14.8 us against 16.0 / 15.8 with two (CUB 16.0), argmax 15.7 / 15.2 against
  * 16.7 / 16.1 (CUB 17.9); at 2^24 35.2 / 32.9 against 35.2 / 33.9, at 2^26 and 2^28 slower
@@ -109,7 +113,7 @@ void orx_plan_state_groups(const orx_target *target, const orx_operator *op, siz
   unsigned per_unit = 0;
   if (op->id == ORX_OP_ARGMIN || op->id == ORX_OP_ARGMAX)
     per_unit = 2;
-  else if (op->id == ORX_OP_SUM_REPRODUCIBLE && elem == 4)
+  else if ((op->id == ORX_OP_SUM_REPRODUCIBLE && elem == 4) || op->id == ORX_OP_MEAN_VAR)
     per_unit = 4;
   if (per_unit && (size_t)per_unit * caps->compute_units < p->max_groups)
     p->max_groups = per_unit * caps->compute_units;
