@@ -19,20 +19,52 @@ typedef struct element {
   int is_nan;
 } element;
 
+/* Each case reads its own width (a constant-size memcpy is one load): the references call this
+ * for every element, several times per check, and the sweeps' checks were most of their time. */
 static element element_at(const void *data, size_t i, ocl_reduce_type type) {
-  element e;
-  memset(&e, 0, sizeof e);
-  const unsigned char *p = (const unsigned char *)data + i * ocl_reduce_type_size(type);
-  test_value v;
-  memset(&v, 0, sizeof v);
-  memcpy(&v, p, ocl_reduce_type_size(type));
+  element e = {0, 0, 0.0L, 0};
+  const unsigned char *p = (const unsigned char *)data;
   switch (type) {
-  case OCL_REDUCE_I32: e.s = v.i32; e.f = v.i32; e.bits = v.u32; break;
-  case OCL_REDUCE_U32: e.s = v.u32; e.f = v.u32; e.bits = v.u32; break;
-  case OCL_REDUCE_I64: e.s = v.i64; e.f = (long double)v.i64; e.bits = v.u64; break;
-  case OCL_REDUCE_U64: e.s = (int64_t)v.u64; e.f = (long double)v.u64; e.bits = v.u64; break;
-  case OCL_REDUCE_F32: e.f = v.f32; e.bits = v.u32; e.is_nan = isnan(v.f32); break;
-  case OCL_REDUCE_F64: e.f = v.f64; e.bits = v.u64; e.is_nan = isnan(v.f64); break;
+  case OCL_REDUCE_I32: {
+    int32_t v;
+    memcpy(&v, p + 4 * i, 4);
+    e.s = v, e.f = v, e.bits = (uint32_t)v;
+    break;
+  }
+  case OCL_REDUCE_U32: {
+    uint32_t v;
+    memcpy(&v, p + 4 * i, 4);
+    e.s = v, e.f = v, e.bits = v;
+    break;
+  }
+  case OCL_REDUCE_I64: {
+    int64_t v;
+    memcpy(&v, p + 8 * i, 8);
+    e.s = v, e.f = (long double)v, e.bits = (uint64_t)v;
+    break;
+  }
+  case OCL_REDUCE_U64: {
+    uint64_t v;
+    memcpy(&v, p + 8 * i, 8);
+    e.s = (int64_t)v, e.f = (long double)v, e.bits = v;
+    break;
+  }
+  case OCL_REDUCE_F32: {
+    uint32_t bits;
+    float v;
+    memcpy(&bits, p + 4 * i, 4);
+    memcpy(&v, &bits, 4);
+    e.bits = bits, e.f = v, e.is_nan = isnan(v);
+    break;
+  }
+  case OCL_REDUCE_F64: {
+    uint64_t bits;
+    double v;
+    memcpy(&bits, p + 8 * i, 8);
+    memcpy(&v, &bits, 8);
+    e.bits = bits, e.f = v, e.is_nan = isnan(v);
+    break;
+  }
   }
   return e;
 }
@@ -64,10 +96,13 @@ static int check_arg(const void *got, const void *data, size_t n, ocl_reduce_op 
   uint64_t best = UINT64_MAX, want_bits = identity.value.u64;
   if (ocl_reduce_type_size(type) == 4)
     want_bits = identity.value.u32;
+  element best_element;
+  memset(&best_element, 0, sizeof best_element);
   for (size_t i = 0; i < n; i++) {
     const element x = element_at(data, i, type);
-    if (best == UINT64_MAX || strictly_before(x, element_at(data, best, type), type, want_min)) {
+    if (best == UINT64_MAX || strictly_before(x, best_element, type, want_min)) {
       best = i;
+      best_element = x;
       want_bits = x.bits;
     }
   }
