@@ -352,10 +352,6 @@ static void test_policy_override_parses_and_rejects(void **state) {
   orx_plan_make(&t, &multi, &plan);
   assert_int_equal(plan.policy.max_groups, 4 * gpu.compute_units);
   assert_int_equal(plan.policy.unroll, 2);
-  const orx_caps cpu = test_cpu();
-  const orx_target on_cpu = test_target(&cpu, OCL_REDUCE_PATH_AUTO);
-  orx_plan_make(&on_cpu, &multi, &plan);
-  assert_int_equal(plan.policy.max_groups, 4 * cpu.compute_units); /* the CPU policy's own */
   assert_int_equal(orx_parse_policy_override("groups=1000", &t.forced), OCL_REDUCE_OK);
   orx_plan_make(&t, &r, &plan);
   assert_int_equal(plan.policy.max_groups, 1000);
