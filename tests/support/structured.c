@@ -19,52 +19,29 @@ typedef struct element {
   int is_nan;
 } element;
 
-/* Each case reads its own width (a constant-size memcpy is one load): the references call this
- * for every element, several times per check, and the sweeps' checks were most of their time. */
+/* The element's bits by a constant-width load, then what its type makes of them: the references
+ * call this for every element, several times per check (a memcpy of the library's width per
+ * element was most of the sweeps' checking time). */
 static element element_at(const void *data, size_t i, ocl_reduce_type type) {
   element e = {0, 0, 0.0L, 0};
   const unsigned char *p = (const unsigned char *)data;
+  const int four = type == OCL_REDUCE_I32 || type == OCL_REDUCE_U32 || type == OCL_REDUCE_F32;
+  uint32_t low = 0;
+  if (four) {
+    memcpy(&low, p + 4 * i, 4);
+    e.bits = low;
+  } else {
+    memcpy(&e.bits, p + 8 * i, 8);
+  }
+  float f32;
+  double f64;
   switch (type) {
-  case OCL_REDUCE_I32: {
-    int32_t v;
-    memcpy(&v, p + 4 * i, 4);
-    e.s = v, e.f = v, e.bits = (uint32_t)v;
-    break;
-  }
-  case OCL_REDUCE_U32: {
-    uint32_t v;
-    memcpy(&v, p + 4 * i, 4);
-    e.s = v, e.f = v, e.bits = v;
-    break;
-  }
-  case OCL_REDUCE_I64: {
-    int64_t v;
-    memcpy(&v, p + 8 * i, 8);
-    e.s = v, e.f = (long double)v, e.bits = (uint64_t)v;
-    break;
-  }
-  case OCL_REDUCE_U64: {
-    uint64_t v;
-    memcpy(&v, p + 8 * i, 8);
-    e.s = (int64_t)v, e.f = (long double)v, e.bits = v;
-    break;
-  }
-  case OCL_REDUCE_F32: {
-    uint32_t bits;
-    float v;
-    memcpy(&bits, p + 4 * i, 4);
-    memcpy(&v, &bits, 4);
-    e.bits = bits, e.f = v, e.is_nan = isnan(v);
-    break;
-  }
-  case OCL_REDUCE_F64: {
-    uint64_t bits;
-    double v;
-    memcpy(&bits, p + 8 * i, 8);
-    memcpy(&v, &bits, 8);
-    e.bits = bits, e.f = v, e.is_nan = isnan(v);
-    break;
-  }
+  case OCL_REDUCE_I32: e.s = (int32_t)low, e.f = e.s; break;
+  case OCL_REDUCE_U32: e.s = low, e.f = low; break;
+  case OCL_REDUCE_I64: e.s = (int64_t)e.bits, e.f = (long double)e.s; break;
+  case OCL_REDUCE_U64: e.s = (int64_t)e.bits, e.f = (long double)e.bits; break;
+  case OCL_REDUCE_F32: memcpy(&f32, &low, 4), e.f = f32, e.is_nan = isnan(f32); break;
+  case OCL_REDUCE_F64: memcpy(&f64, &e.bits, 8), e.f = f64, e.is_nan = isnan(f64); break;
   }
   return e;
 }
