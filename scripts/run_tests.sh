@@ -68,6 +68,10 @@ sanitize_log=$prefix-sanitize/ctest-sanitize.log
 # The kernels the Release pass built, from its program cache (tests/discover_tests.cmake.in):
 # the host code under test is the same, and PoCL's builds were most of this pass's time.
 export OCL_REDUCE_TEST_PROGRAM_CACHE=$PWD/$prefix/tests/program-cache
+# And PoCL's code for each kernel and work-group size, which it generates at a kernel's first
+# launch even when the program came from the cache: each test reads the cache of the Release
+# test of its name (the same light sweeps, the same kernels).
+export OCL_REDUCE_TEST_POCL_CACHE=$PWD/$prefix/tests/pocl-cache
 if ! (cd "$prefix-sanitize" && env -u OCL_ICD_VENDORS ctest --output-on-failure --no-tests=error \
   -j 2 -L "pocl|nodevice|tool" -LE "gpu-layout|nvrtc|soak") 2>&1 | tee "$sanitize_log"; then
   # LeakSanitizer's own tracer now and then crashes while it stops PoCL's worker threads for the
