@@ -171,7 +171,8 @@ static void test_segments_spread_by_length(void **state) {
   assert_int_equal(plan(&g, -1, 1 << 20, 128).mode, ORX_SEG_MR);
   /* Shorter ones where the multireduction would leave a quarter of its lanes idle (15 or 16
    * elements from anywhere: 5 masked loads on 8 lanes), else the multireduction (13: 4 loads on
-   * 4 lanes; 16 from a vector boundary: 4 whole vectors). */
+   * 4 lanes; 8 from a vector boundary: 2 whole vectors); 16 from a vector boundary, 4 whole
+   * vectors, staged. */
   assert_int_equal(plan(&g, -1, 1 << 22, 15).mode, ORX_SEG_STAGED);
   assert_int_equal(plan(&g, -1, 1 << 22, 16).mode, ORX_SEG_STAGED);
   assert_int_equal(plan(&g, -1, 1 << 22, 13).mode, ORX_SEG_MR);
@@ -179,6 +180,8 @@ static void test_segments_spread_by_length(void **state) {
   orx_select_policy(&g, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE, sizeof(float), &sp);
   orx_seg_plan whole;
   plan_aligned(&g, &sp, -1, 1 << 22, (uint64_t)16 << 22, &whole);
+  assert_int_equal(whole.mode, ORX_SEG_STAGED);
+  plan_aligned(&g, &sp, -1, 1 << 23, (uint64_t)8 << 23, &whole);
   assert_int_equal(whole.mode, ORX_SEG_MR);
   assert_int_equal(orx_stage_segments(&sp, &staged, 33), 248);
   assert_int_equal(orx_stage_segments(&sp, &staged, 32), 256);

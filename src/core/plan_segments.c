@@ -103,12 +103,17 @@ void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int force
    * lanes). H200, f32 sums of 2^26, CUDA / NVIDIA OpenCL, TB/s: 17 elements staged 3.48 / 3.67
    * against the multireduction's 2.27 / 2.31; 33: 3.81 / 3.89 against 2.25 / 2.31; 101: 3.76 /
    * 3.89 against 3.02 / 3.17; 32 and 64 within 1% on CUDA, 5-7% ahead on OpenCL; 8: 2.34 / 2.49
-   * against 3.54 / 3.55; 128 (64 per tile): 3.74 against 3.97 on CUDA. */
+   * against 3.54 / 3.55; 128 (64 per tile): 3.74 against 3.97 on CUDA. Exactly 4 whole vectors
+   * are staged too: H100, device us, CUDA / NVIDIA OpenCL, f32 in 16-element segments, the
+   * multireduction 102.6-103.1 / 107.8-108.5 against staged 100.7-101.2 / 99.5-100.2 (CCCL 3.5's
+   * CUB 106.1-107.6), f64 in 8-element ones 110.6-110.9 / 108.5-108.6 against 105.3-106.2 /
+   * 103.8-104.4; 2 whole vectors (8 f32) staged 115.1-116.3 / 113.9-114.2 against the
+   * multireduction's 104.2-105.2 / 106.0-107.8. */
   const int stageable = shape->length && shape->length <= stage;
   const int mr_idle = mr.load != ORX_SEG_ELEMENTS &&
                       mr_loads(policy, average, mr.load) * 4 < (uint64_t)mr.width * 3;
   const int stage_pays = stageable && stage / shape->length * 4 > policy->wg_size &&
-                         (shape->length > 4 * (uint64_t)policy->vec || mr_idle);
+                         (shape->length >= 4 * (uint64_t)policy->vec || mr_idle);
   orx_seg_mode mode;
   if (forced >= 0) {
     mode = (orx_seg_mode)forced;
