@@ -355,12 +355,34 @@ static void test_policy_override_parses_and_rejects(void **state) {
   orx_plan_make(&t, &multi, &plan);
   assert_int_equal(plan.policy.max_groups, 4 * gpu.compute_units);
   assert_int_equal(plan.policy.unroll, 2);
+  /* Fewer where more slots hold more registers: 3 per compute unit for 6 or 7 slots, 2 for 8,
+   * but for f32 (whose slots stay under 64 registers). */
+  const orx_op_id eight[] = {ORX_OP_SUM, ORX_OP_MIN, ORX_OP_MAX, ORX_OP_PROD,
+                             ORX_OP_SUM, ORX_OP_MIN, ORX_OP_MAX, ORX_OP_PROD};
+  orx_request many = multi;
+  many.ops = eight;
+  static const struct {
+    ocl_reduce_type type;
+    unsigned slots, per_unit;
+  } resident[] = {{OCL_REDUCE_F64, 5, 4},
+                  {OCL_REDUCE_F64, 6, 3},
+                  {OCL_REDUCE_I32, 7, 3},
+                  {OCL_REDUCE_U64, 8, 2},
+                  {OCL_REDUCE_F32, 8, 4}};
+  for (size_t k = 0; k < sizeof resident / sizeof resident[0]; k++) {
+    many.type = resident[k].type;
+    many.op_count = resident[k].slots;
+    orx_plan_make(&t, &many, &plan);
+    assert_int_equal(plan.policy.max_groups, resident[k].per_unit * gpu.compute_units);
+  }
   assert_int_equal(orx_parse_policy_override("groups=1000", &t.forced), OCL_REDUCE_OK);
   orx_plan_make(&t, &r, &plan);
   assert_int_equal(plan.policy.max_groups, 1000);
   orx_plan_make(&t, &mean_var, &plan);
   assert_int_equal(plan.policy.max_groups, 1000);
   orx_plan_make(&t, &multi, &plan);
+  assert_int_equal(plan.policy.max_groups, 1000);
+  orx_plan_make(&t, &many, &plan);
   assert_int_equal(plan.policy.max_groups, 1000);
   /* Multireduction lanes per segment, forced: a power of two up to a warp. */
   assert_int_equal(orx_parse_policy_override("seg=mr,width=1", &o), OCL_REDUCE_OK);

@@ -312,7 +312,7 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
     plan->slots = request->op_count;
     orx_target_policy(target, elem, &plan->policy);
     fit_policy(target, request->entry, q, &plan->policy);
-    orx_fit_multi(target, &plan->policy);
+    orx_fit_multi(target, request->op_count, request->type, &plan->policy);
     common_defines(plan);
     orx_multi_defines(target, request, q, plan);
     break;

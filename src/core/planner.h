@@ -326,7 +326,7 @@ void orx_fit_state(const orx_target *target, const orx_operator *op, orx_stage s
                    unsigned lanes, orx_policy *p);
 /* The multi-operator kernel's policy on GPUs (plan_multi.c): fewer loads in flight than the
  * scalar policy's, unless forced. */
-void orx_fit_multi(const orx_target *target, orx_policy *p);
+void orx_fit_multi(const orx_target *target, unsigned slots, ocl_reduce_type type, orx_policy *p);
 /* Its slots' defines, the multireduction's q (the operators rounded up to a power of two), float
  * keys and the register cap (plan_minmax.c), once the common defines are set. */
 void orx_multi_defines(const orx_target *target, const orx_request *request, unsigned q,
