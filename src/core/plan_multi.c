@@ -5,22 +5,12 @@
  * ============================================================================================== */
 #include "core/planner.h"
 
-/* The multi-operator kernel on GPUs: two loads in flight per work-item, not the scalar policy's
- * four, as each load feeds every operator's chain (with float MIN and MAX as keys, which need
- * half the instructions of the float compares). H100 through CUDA, f32 sum, min and max of
- * 2^28, one device, wall time of the call (the f32 sum 360.5 us in the same run): float
- * compares, 4 loads 496.9 us (78 registers, 37.5 % occupancy, the issue slots 59 % busy: Nsight
- * Compute); keys, 4 loads 424.1 (86 registers, 25 % occupancy), 2 loads 377.6, 4 loads in 2
- * chains 393.8, 8 loads in 2 chains 393.9, with the next loads issued first 378.9; more groups
- * slower. Another run, with two H100s: 2 loads 380.6, one load 375.8, 2 loads with the next
- * issued first 376.0, 2 loads capped to 4 groups per SM 375.1 (6: 398.8); NVIDIA's OpenCL, float
- * compares and 4 loads 496.4, keys and 2 loads 375.2. */
 /* Groups of 256 per compute unit that stay resident with the kernel's registers, by slots and
  * type (ptxas, sm_90, the kernel NVRTC builds): f32 38-56 registers for 2 to 8 slots (MIN and MAX
  * as keys); i32 32-61 up to 5 slots, 70 and 77 for 6 and 7, 90 for 8; i64 and u64 up to 64 for 5,
  * 76-78 for 6-7, 106 for 8; f64 up to 64 for 5, 70-78 for 6-7, 86 for 8. An SM holds 4 groups up
- * to 64 registers, 3 up to 80, 2 up to 128. The grid of 4 per compute unit below then ran 1.3 or
- * 2 waves. One H100 through CUDA, wall us of the call, 4 per SM against the resident count, two
+ * to 64 registers, 3 up to 80, 2 up to 128: a grid of 4 per compute unit ran those in 1.3 or 2
+ * waves. One H100 through CUDA, wall us of the call, 4 per SM against the resident count, two
  * rounds, 2^24 / 2^27 elements: i32 with 6 slots 51.0-52.4 -> 44.1-45.5 / 230.4-233.4 ->
  * 205.1-205.9 (3 per SM); f64 with 6 slots 100.9-102.7 -> 78.5-79.3 / 582.6-596.3 ->
  * 456.4-468.7; i32 with 8 slots 51.4-53.7 -> 46.2-48.8 / 221.5-224.3 -> 215.8-216.2 (2 per SM);
@@ -33,6 +23,16 @@ static unsigned resident_groups(unsigned slots, ocl_reduce_type type) {
   return slots <= 7 ? 3 : 2;
 }
 
+/* The multi-operator kernel on GPUs: two loads in flight per work-item, not the scalar policy's
+ * four, as each load feeds every operator's chain (with float MIN and MAX as keys, which need
+ * half the instructions of the float compares). H100 through CUDA, f32 sum, min and max of
+ * 2^28, one device, wall time of the call (the f32 sum 360.5 us in the same run): float
+ * compares, 4 loads 496.9 us (78 registers, 37.5 % occupancy, the issue slots 59 % busy: Nsight
+ * Compute); keys, 4 loads 424.1 (86 registers, 25 % occupancy), 2 loads 377.6, 4 loads in 2
+ * chains 393.8, 8 loads in 2 chains 393.9, with the next loads issued first 378.9; more groups
+ * slower. Another run, with two H100s: 2 loads 380.6, one load 375.8, 2 loads with the next
+ * issued first 376.0, 2 loads capped to 4 groups per SM 375.1 (6: 398.8); NVIDIA's OpenCL, float
+ * compares and 4 loads 496.4, keys and 2 loads 375.2. */
 void orx_fit_multi(const orx_target *target, unsigned slots, ocl_reduce_type type, orx_policy *p) {
   if (target->caps->type == OCL_REDUCE_DEVICE_CPU)
     return;
