@@ -406,10 +406,6 @@ static orx_plan segment_plan(const orx_target *t, orx_request r, size_t count, u
   return plan;
 }
 
-/* A work-item per segment reduces runs of ORX_VEC whole-vector segments together where its
- * work-items take contiguous runs (CPUs), for scalar unordered operators, with a run for every
- * work-item: never for segments that are not whole vectors from a vector boundary, state
- * operators, strided streams or CUDA; a work-group then takes ORX_VEC times the segments. */
 /* A group's parts: contiguous, by the weights, none below the least part but the only one, the
  * devices with the smallest weights leaving first (the last of equals), zero weights never. */
 static void test_group_parts_follow_weights_and_least_part(void **state) {
@@ -442,6 +438,49 @@ static void test_group_parts_follow_weights_and_least_part(void **state) {
   assert_int_equal(forced.part_kib, 5);
 }
 
+/* Through CUDA the equal-length multireduction caps its registers so that 1024 work-items fit an
+ * SM, and 768 where a warp takes each segment set with at most 4 vector loads per lane and
+ * segment (capped to 64 registers, that kernel spilled), MIN and MAX excepted; never with masked
+ * loads or offsets, and never on OpenCL. */
+static void test_multireduction_caps_registers_through_cuda(void **state) {
+  (void)state;
+  const orx_caps gpu = test_gpu(), cuda = test_h200_cuda();
+  orx_target t = test_target(&cuda, OCL_REDUCE_PATH_AUTO);
+  const orx_request sum = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
+  const struct {
+    ocl_reduce_type type;
+    uint64_t length, start;
+    int64_t items; /* work-items per SM the cap keeps; 0: none */
+  } cases[] = {
+      {OCL_REDUCE_F32, 128, 0, 768},   {OCL_REDUCE_F32, 512, 0, 768},
+      {OCL_REDUCE_F32, 1024, 0, 1024}, {OCL_REDUCE_F64, 256, 0, 768},
+      {OCL_REDUCE_F64, 512, 0, 1024},  {OCL_REDUCE_F32, 512, 1, 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    orx_request r = sum;
+    r.type = cases[i].type;
+    /* MIN and MAX keep 1024 (f32's keys ran slower with 768). */
+    const orx_request max = orx_reduce_request(ORX_OP_MAX, cases[i].type);
+    const orx_plan max_plan =
+        segment_plan(&t, max, (1 << 26) / cases[i].length, cases[i].length, cases[i].start);
+    assert_int_equal(max_plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU],
+                     cases[i].items ? 1024 / max_plan.policy.wg_size : ORX_DEFINE_UNSET);
+    const orx_plan plan =
+        segment_plan(&t, r, (1 << 26) / cases[i].length, cases[i].length, cases[i].start);
+    assert_int_equal(plan.seg.mode, ORX_SEG_MR);
+    assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU],
+                     cases[i].items ? cases[i].items / plan.policy.wg_size : ORX_DEFINE_UNSET);
+  }
+  t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
+  const orx_plan plan = segment_plan(&t, sum, 1 << 17, 512, 0);
+  assert_int_equal(plan.seg.mode, ORX_SEG_MR);
+  assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], ORX_DEFINE_UNSET);
+}
+
+/* A work-item per segment reduces runs of ORX_VEC whole-vector segments together where its
+ * work-items take contiguous runs (CPUs), for scalar unordered operators, with a run for every
+ * work-item: never for segments that are not whole vectors from a vector boundary, state
+ * operators, strided streams or CUDA; a work-group then takes ORX_VEC times the segments. */
 static void test_lane_mode_folds_runs_of_whole_vector_segments(void **state) {
   (void)state;
   const orx_caps cpu = test_cpu(), gpu = test_gpu(), cuda = test_h200_cuda();
@@ -1154,6 +1193,7 @@ int main(void) {
       cmocka_unit_test(test_groups_grow_with_count_up_to_the_cap),
       cmocka_unit_test(test_segments_spread_by_length),
       cmocka_unit_test(test_policy_override_parses_and_rejects),
+      cmocka_unit_test(test_multireduction_caps_registers_through_cuda),
       cmocka_unit_test(test_lane_mode_folds_runs_of_whole_vector_segments),
       cmocka_unit_test(test_group_parts_follow_weights_and_least_part),
       cmocka_unit_test(test_keys_register_caps_and_waits),

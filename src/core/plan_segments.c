@@ -234,10 +234,29 @@ void orx_seg_defines(const orx_caps *caps, const orx_seg_shape *shape, orx_plan 
     /* CUDA: the equal-length multireduction must fit 1024 work-items per SM (64 registers); on
      * the H200 that ran 8-2048-element segments of whole vectors 3-20% faster (16 elements:
      * 3.11 -> 3.72 TB/s). Masked loads take 80 registers uncapped and spill capped; offsets were
-     * not measured capped. */
+     * not measured capped. With a warp per lane group and at most 4 vector loads per lane and
+     * segment, 768 work-items (at most 85 registers): capped to 64, that kernel spills (Nsight
+     * Compute, H200, 512-element f32 segments: 81,920 local-memory requests, 66.4 us against
+     * CUB's 64.7), and its lanes' few loads per segment do not hide the spills' latency. H200,
+     * f32 sums of 2^26, device us, two runs, 1024 / 768 / 512 work-items / uncapped: 128
+     * elements 69.4-69.8 / 68.0-68.4 / 68.3-68.8 / 77.1-77.3; 256: 70.8-71.3 / 68.2-68.4 /
+     * 67.1-67.3 / 73.3-73.5; 512: 71.0-71.7 / 67.2-67.6 / 67.0-67.4 / 71.9-72.0 (CUB
+     * 69.7-69.9); but 1024 (8 loads per lane) 69.1-69.3 / 71.1-71.5 / 70.9-71.0 / 71.4-71.5.
+     * 1024 against 768 in two more runs: f64 sums of 2^25 in 64, 128 and 256 elements
+     * 81.4-81.9 / 68.9-69.6, 74.3-74.4 / 66.9-67.0, 75.7-76.0 / 66.0-66.3; f32 ARGMIN of 2^26 in
+     * 128 and 512 148.3-150.3 / 108.8-110.1 and 119.8-122.0 / 88.5-89.8; i32 sums in 512 69.2 /
+     * 66.0-66.2 (128: 67.4-67.9 / 68.2-68.6). MIN and MAX keep 1024: f32 (keys) 80.0-80.3 /
+     * 94.0-94.4 in 128 and 74.5-74.6 / 82.6-82.7 in 512; i32 unchanged. */
     if (caps->has_cuda_shuffle && !shape->offsets && seg->load != ORX_SEG_MASKED &&
-        plan->policy.wg_size < 1024)
-      d[ORX_DEFINE_MIN_GROUPS_PER_CU] = 1024 / plan->policy.wg_size;
+        plan->policy.wg_size < 1024) {
+      const int min_or_max = plan->op.id == ORX_OP_MIN || plan->op.id == ORX_OP_MAX;
+      const int few_loads = seg->load == ORX_SEG_VECTORS && seg->width == ORX_MR_MAX_WIDTH &&
+                            mr_loads(&plan->policy, shape->length, seg->load) <= 4 * seg->width &&
+                            !min_or_max;
+      /* never one group (the CUDA prelude says why) */
+      const unsigned items = few_loads && 768 / plan->policy.wg_size >= 2 ? 768 : 1024;
+      d[ORX_DEFINE_MIN_GROUPS_PER_CU] = items / plan->policy.wg_size;
+    }
     break;
   case ORX_SEG_STAGED:
     d[ORX_DEFINE_SEG_STAGE] = seg->stage;
