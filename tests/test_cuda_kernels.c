@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/program.h"
 #include "core/user_operator.h"
@@ -212,10 +213,66 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
   printf("# %d CUDA kernels compiled for sm_90\n", compiled);
 }
 
+/* With OCL_REDUCE_LOG=debug NVRTC's log carries ptxas's report of each kernel (registers and
+ * spills), printed with the build: shown here for the plan of 512-element f32 segments, whose
+ * register cap (plan_segments.c) was chosen where that kernel stopped spilling. */
+static void test_debug_log_reports_registers_and_spills(void **state) {
+  (void)state;
+  const orx_backend_ops *cuda = cuda_backend();
+  const orx_caps caps = test_h200_cuda();
+  const orx_target t = test_target(&caps, OCL_REDUCE_PATH_AUTO);
+  orx_request r = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
+  r.entry = ORX_ENTRY_SEGMENTS;
+  r.shape.count = 1 << 17;
+  r.shape.length = 512;
+  r.shape.elements = (uint64_t)512 << 17;
+  r.shape.elem = sizeof(float);
+  orx_plan plan;
+  orx_plan_make(&t, &r, &plan);
+  orx_program_text text;
+  assert_int_equal(orx_program_text_of(NULL, &plan, cuda->prelude, &text), OCL_REDUCE_OK);
+  const char *level = getenv("OCL_REDUCE_LOG");
+  char *saved_level = level ? strdup(level) : NULL;
+  setenv("OCL_REDUCE_LOG", "debug", 1);
+  fflush(stderr);
+  FILE *captured = tmpfile();
+  assert_non_null(captured);
+  const int saved = dup(fileno(stderr));
+  assert_true(saved >= 0 && dup2(fileno(captured), fileno(stderr)) >= 0);
+  const ocl_reduce_status s = cuda->compile_only(NULL, text.sources, text.count, "sm_90");
+  fflush(stderr);
+  dup2(saved, fileno(stderr));
+  close(saved);
+  if (saved_level)
+    setenv("OCL_REDUCE_LOG", saved_level, 1);
+  else
+    unsetenv("OCL_REDUCE_LOG");
+  free(saved_level);
+  orx_program_text_free(&text);
+  static char said[65536];
+  rewind(captured);
+  const size_t got = fread(said, 1, sizeof said - 1, captured);
+  said[got] = '\0';
+  fclose(captured);
+  if (s == OCL_REDUCE_ERROR_BACKEND_UNAVAILABLE) {
+    printf("# skipped: %s\n", ocl_reduce_last_error(NULL));
+    skip();
+  }
+  assert_int_equal(s, OCL_REDUCE_OK);
+  if (!strstr(said, "registers") || !strstr(said, "spill stores"))
+    fail_msg("no ptxas report in the debug log: '%s'", said);
+  /* The report's lines, for whoever reads the test's output. */
+  for (const char *line = strstr(said, "ptxas"); line; line = strstr(line + 1, "ptxas")) {
+    const char *end = strchr(line, '\n');
+    printf("# %.*s\n", (int)(end ? end - line : (long)strlen(line)), line);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_kernel_file_compiles_alone_with_nvrtc),
       cmocka_unit_test(test_every_plan_compiles_with_nvrtc),
+      cmocka_unit_test(test_debug_log_reports_registers_and_spills),
   };
   return TEST_RUN(tests, NULL, NULL);
 }

@@ -202,8 +202,13 @@ ocl_reduce_status orx_cu_compile(ocl_reduce_context *ctx, const orx_source *sour
                     orx_cu.GetErrorString(r));
   char arch_option[64];
   snprintf(arch_option, sizeof arch_option, "--gpu-architecture=sm_%d", arch);
-  const char *options[] = {arch_option, "--std=c++17", "--device-as-default-execution-space"};
-  r = orx_cu.CompileProgram(program, (int)ORX_ARRAY_SIZE(options), options);
+  /* With OCL_REDUCE_LOG=debug the log (printed below) carries ptxas's report of each kernel too:
+   * registers, stack and spills, what the planner's register caps are read from without a GPU
+   * (docs/perf/ptxas-segments-mr-spills.txt). The code is the same either way. */
+  const char *options[] = {arch_option, "--std=c++17", "--device-as-default-execution-space",
+                           "--ptxas-options=-v"};
+  const int option_count = (int)ORX_ARRAY_SIZE(options) - (orx_log_debug() ? 0 : 1);
+  r = orx_cu.CompileProgram(program, option_count, options);
   ocl_reduce_status status = OCL_REDUCE_OK;
   size_t log_size = 0;
   orx_cu.GetProgramLogSize(program, &log_size);
