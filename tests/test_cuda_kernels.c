@@ -9,13 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/program.h"
 #include "core/user_operator.h"
+#include "support/capture.h"
 #include "support/custom_ops.h"
-#include "support/ordered_ops.h"
 #include "support/fixture.h"
+#include "support/ordered_ops.h"
 #include "support/structured.h"
 #include "support/synthetic.h"
 
@@ -234,26 +234,17 @@ static void test_debug_log_reports_registers_and_spills(void **state) {
   const char *level = getenv("OCL_REDUCE_LOG");
   char *saved_level = level ? strdup(level) : NULL;
   setenv("OCL_REDUCE_LOG", "debug", 1);
-  fflush(stderr);
-  FILE *captured = tmpfile();
-  assert_non_null(captured);
-  const int saved = dup(fileno(stderr));
-  assert_true(saved >= 0 && dup2(fileno(captured), fileno(stderr)) >= 0);
+  test_capture capture;
+  test_capture_begin(&capture);
   const ocl_reduce_status s = cuda->compile_only(NULL, text.sources, text.count, "sm_90");
-  fflush(stderr);
-  dup2(saved, fileno(stderr));
-  close(saved);
+  static char said[65536];
+  test_capture_end(&capture, said, sizeof said);
   if (saved_level)
     setenv("OCL_REDUCE_LOG", saved_level, 1);
   else
     unsetenv("OCL_REDUCE_LOG");
   free(saved_level);
   orx_program_text_free(&text);
-  static char said[65536];
-  rewind(captured);
-  const size_t got = fread(said, 1, sizeof said - 1, captured);
-  said[got] = '\0';
-  fclose(captured);
   if (s == OCL_REDUCE_ERROR_BACKEND_UNAVAILABLE) {
     printf("# skipped: %s\n", ocl_reduce_last_error(NULL));
     skip();

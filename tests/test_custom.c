@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ocl_reduce_program.h"
+#include "support/capture.h"
 #include "support/custom_ops.h"
 #include "support/fixture.h"
 
@@ -305,21 +305,12 @@ static void test_compile_errors_name_the_users_code(void **state) {
   assert_int_equal(ocl_reduce_operator_create(&d, &op), OCL_REDUCE_OK);
   uint32_t x[4] = {1, 2, 3, 4};
   uint64_t sum = 77;
-  fflush(stderr);
-  FILE *captured = tmpfile();
-  assert_non_null(captured);
-  const int saved = dup(fileno(stderr));
-  assert_true(saved >= 0 && dup2(fileno(captured), fileno(stderr)) >= 0);
+  test_capture capture;
+  test_capture_begin(&capture);
   const ocl_reduce_status s =
       ocl_reduce(test_ctx, op, OCL_REDUCE_OP_ELEMENT, x, 4, &sum, sizeof sum);
-  fflush(stderr);
-  dup2(saved, fileno(stderr));
-  close(saved);
-  char said[4096] = "";
-  rewind(captured);
-  const size_t got = fread(said, 1, sizeof said - 1, captured);
-  said[got] = '\0';
-  fclose(captured);
+  char said[4096];
+  test_capture_end(&capture, said, sizeof said);
   assert_int_equal(s, OCL_REDUCE_ERROR_BUILD);
   assert_int_equal(sum, 77);
   const char *message = ocl_reduce_last_error(test_ctx);
