@@ -138,7 +138,7 @@ static orx_seg_plan plan(const orx_caps *c, int forced, size_t count, size_t len
   orx_seg_plan out;
   /* Equal lengths from an element past a vector boundary (so never whole vectors). */
   const orx_seg_shape shape = {count, (uint64_t)count * length, length, 0, 4, 1};
-  orx_plan_segments(c, &p, forced, &shape, &out);
+  orx_plan_segments(c, &p, forced, 0, &shape, &out);
   return out;
 }
 
@@ -146,7 +146,7 @@ static orx_seg_plan plan(const orx_caps *c, int forced, size_t count, size_t len
 static void plan_aligned(const orx_caps *c, const orx_policy *p, int forced, size_t count,
                          uint64_t elements, orx_seg_plan *out) {
   const orx_seg_shape shape = {count, elements, elements / count, 0, 4, 0};
-  orx_plan_segments(c, p, forced, &shape, out);
+  orx_plan_segments(c, p, forced, 0, &shape, out);
 }
 
 static void test_segments_spread_by_length(void **state) {
@@ -189,7 +189,7 @@ static void test_segments_spread_by_length(void **state) {
   /* Staging needs equal lengths that fit the stage: forced otherwise, it is the multireduction. */
   const orx_seg_shape ragged = {1000, 33000, 0, 1, 4, 0};
   orx_seg_plan forced_staged;
-  orx_plan_segments(&g, &sp, ORX_SEG_STAGED, &ragged, &forced_staged);
+  orx_plan_segments(&g, &sp, ORX_SEG_STAGED, 0, &ragged, &forced_staged);
   assert_int_equal(forced_staged.mode, ORX_SEG_MR);
   assert_int_equal(plan(&g, ORX_SEG_STAGED, 10, 8193).mode, ORX_SEG_MR);
   assert_int_equal(plan(&c, ORX_SEG_STAGED, 1 << 20, 33).mode, ORX_SEG_STAGED);
@@ -473,6 +473,50 @@ static void test_multireduction_caps_registers_through_cuda(void **state) {
   }
   t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
   const orx_plan plan = segment_plan(&t, sum, 1 << 17, 512, 0);
+  assert_int_equal(plan.seg.mode, ORX_SEG_MR);
+  assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], ORX_DEFINE_UNSET);
+}
+
+/* ARGMIN, ARGMAX and MEAN_VAR, whose states a work-group combines at a cost, keep the
+ * multireduction below 32 KiB a segment where sums, MINMAX and larger segments take a work-group
+ * per segment, and through CUDA its cap of 512 work-items per SM, but ARGMIN and ARGMAX with up
+ * to 2 vector loads per lane and segment (768). */
+static void test_costly_states_keep_the_multireduction(void **state) {
+  (void)state;
+  const orx_caps gpu = test_gpu(), cuda = test_h200_cuda();
+  orx_target t = test_target(&cuda, OCL_REDUCE_PATH_AUTO);
+  const orx_request argmin = orx_reduce_request(ORX_OP_ARGMIN, OCL_REDUCE_F32);
+  const orx_request others[] = {orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32),
+                                orx_reduce_request(ORX_OP_MINMAX, OCL_REDUCE_F32)};
+  for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+    assert_int_equal(segment_plan(&t, others[i], 1 << 14, 4096, 0).seg.mode, ORX_SEG_GROUP);
+  assert_int_equal(segment_plan(&t, argmin, 1 << 12, 16384, 0).seg.mode, ORX_SEG_GROUP);
+  assert_int_equal(
+      segment_plan(&t, orx_reduce_request(ORX_OP_ARGMIN, OCL_REDUCE_F64), 1 << 13, 4096, 0)
+          .seg.mode,
+      ORX_SEG_GROUP);
+  const orx_request costly[] = {argmin, orx_reduce_request(ORX_OP_ARGMAX, OCL_REDUCE_F32),
+                                orx_reduce_request(ORX_OP_MEAN_VAR, OCL_REDUCE_F32)};
+  const struct {
+    uint64_t length;
+    int64_t items, arg_items; /* work-items per SM the cap keeps: MEAN_VAR, ARGMIN and ARGMAX */
+  } cases[] = {{8, 512, 512},    {128, 512, 768},  {256, 512, 768}, {512, 512, 512},
+               {1024, 512, 512}, {2048, 512, 512}, {4096, 512, 512}};
+  for (size_t k = 0; k < sizeof costly / sizeof costly[0]; k++)
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+      const orx_plan plan =
+          segment_plan(&t, costly[k], (1 << 26) / cases[i].length, cases[i].length, 0);
+      assert_int_equal(plan.seg.mode, ORX_SEG_MR);
+      const int64_t items = plan.op.id == ORX_OP_MEAN_VAR ? cases[i].items : cases[i].arg_items;
+      assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], items / plan.policy.wg_size);
+    }
+  /* MINMAX keeps the others' cap. */
+  const orx_plan minmax =
+      segment_plan(&t, orx_reduce_request(ORX_OP_MINMAX, OCL_REDUCE_F32), 1 << 16, 1024, 0);
+  assert_int_equal(minmax.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], 1024 / minmax.policy.wg_size);
+  /* OpenCL: the multireduction, no cap. */
+  t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
+  const orx_plan plan = segment_plan(&t, argmin, 1 << 14, 4096, 0);
   assert_int_equal(plan.seg.mode, ORX_SEG_MR);
   assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], ORX_DEFINE_UNSET);
 }
@@ -1194,6 +1238,7 @@ int main(void) {
       cmocka_unit_test(test_segments_spread_by_length),
       cmocka_unit_test(test_policy_override_parses_and_rejects),
       cmocka_unit_test(test_multireduction_caps_registers_through_cuda),
+      cmocka_unit_test(test_costly_states_keep_the_multireduction),
       cmocka_unit_test(test_lane_mode_folds_runs_of_whole_vector_segments),
       cmocka_unit_test(test_group_parts_follow_weights_and_least_part),
       cmocka_unit_test(test_keys_register_caps_and_waits),

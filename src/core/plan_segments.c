@@ -87,8 +87,19 @@ static int whole_vectors(const orx_policy *policy, const orx_seg_shape *shape) {
   return !shape->offsets && shape->length % policy->vec == 0 && shape->start % policy->vec == 0;
 }
 
+/* ARGMIN, ARGMAX and MEAN_VAR: a work-group per segment combines 256 states of 12-24 bytes
+ * through local memory, which costs it as much as reading 16 KiB of f32 segment. H100, f32 over
+ * 2^26 in segments of 4096 (16 KiB), device us, a work-group per segment against the
+ * multireduction: ARGMIN 225-235 against 110 (NVIDIA's OpenCL) and 114-127 (CUDA, capped as
+ * below), MEAN_VAR 200-211 against 105-107 (CCCL 3.5's CUB ARGMIN 155-162); in segments of 16384
+ * (64 KiB) the work-group 104-114 against 235-275 and ARGMIN f64 in 4096 (32 KiB) 123-124
+ * against 133-151. MINMAX (8 bytes) in 4096: the work-group 119-129 against 156. */
+int orx_seg_costly_states(unsigned op_id) {
+  return op_id == ORX_OP_ARGMIN || op_id == ORX_OP_ARGMAX || op_id == ORX_OP_MEAN_VAR;
+}
+
 void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int forced,
-                       const orx_seg_shape *shape, orx_seg_plan *out) {
+                       int costly_states, const orx_seg_shape *shape, orx_seg_plan *out) {
   const size_t count = shape->count;
   const uint64_t average = count ? shape->elements / count : 0;
   const uint64_t items = (uint64_t)policy->max_groups * policy->wg_size;
@@ -136,12 +147,14 @@ void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int force
      * segment needs 4096 elements for 4.1 TB/s (2048: 2.5 TB/s, 1024: 1.6 TB/s). Fewer
      * segments than compute units take a whole-device launch each only where one fills the
      * device's grid: a launch costs microseconds, a 1 MiB segment by one work-group less (H200,
-     * 96 segments of 1 MiB, examples/csv_records: launches 1.26 ms in all, see PERFORMANCE.md). */
+     * 96 segments of 1 MiB, examples/csv_records: launches 1.26 ms in all, see PERFORMANCE.md).
+     * Costly states take a work-group per segment only from 32 KiB a segment (above). */
     const uint64_t mr_lanes = (uint64_t)count * mr.width / mr.slots;
     const uint64_t grid = (uint64_t)policy->items_per_group * policy->max_groups;
     mode = stage_pays ? ORX_SEG_STAGED
            : average < (uint64_t)policy->wg_size * 8 ||
-                   mr_lanes >= (uint64_t)caps->compute_units * 512
+                   mr_lanes >= (uint64_t)caps->compute_units * 512 ||
+                   (costly_states && average * shape->elem < 32768)
                ? ORX_SEG_MR
            : count >= caps->compute_units || average < grid ? ORX_SEG_GROUP
                                                             : ORX_SEG_LAUNCH;
@@ -246,15 +259,27 @@ void orx_seg_defines(const orx_caps *caps, const orx_seg_shape *shape, orx_plan 
      * 81.4-81.9 / 68.9-69.6, 74.3-74.4 / 66.9-67.0, 75.7-76.0 / 66.0-66.3; f32 ARGMIN of 2^26 in
      * 128 and 512 148.3-150.3 / 108.8-110.1 and 119.8-122.0 / 88.5-89.8; i32 sums in 512 69.2 /
      * 66.0-66.2 (128: 67.4-67.9 / 68.2-68.6). MIN and MAX keep 1024: f32 (keys) 80.0-80.3 /
-     * 94.0-94.4 in 128 and 74.5-74.6 / 82.6-82.7 in 512; i32 unchanged. */
+     * 94.0-94.4 in 128 and 74.5-74.6 / 82.6-82.7 in 512; i32 unchanged. Costly states (ARGMIN,
+     * ARGMAX, MEAN_VAR) take 512 work-items (128 registers), but ARGMIN and ARGMAX with up to 2
+     * vector loads per lane and segment: H100, f32 over 2^26, device us, 1024 or 768 (as above) /
+     * 512 / 768 work-items: ARGMIN in 8 elements 215.2 / 137.5 / 144.3, 512 114.4 / 108.2 /
+     * 114.1, 1024 140.8 / 104.2 / 110.7, 2048 146.7 / 104.5 / 123.9, but 128 (one load) 116.4 /
+     * 131.4-131.9 / 115.0-116.0 and 256 (two) 110.1-111.3 / 113.8-115.0 / 109.7-111.3; MEAN_VAR
+     * in 8 285.7 / 161.0 / 215.4, 128 165.2-166.5 / 133.7-134.4 / 165.2-167.1, 256 146.0-147.2 /
+     * 116.1-117.2 / 146.5-147.3, 512 136.7 / 113.1 / 136.8, 4096 210.6 / 104.6 / 150.2; ARGMIN
+     * f64 (2^25) in 512 128.7 / 103.1 / 105.0. NVIDIA's OpenCL (no cap) ran these at 105-161. */
     if (caps->has_cuda_shuffle && !shape->offsets && seg->load != ORX_SEG_MASKED &&
         plan->policy.wg_size < 1024) {
       const int min_or_max = plan->op.id == ORX_OP_MIN || plan->op.id == ORX_OP_MAX;
+      const uint64_t loads = mr_loads(&plan->policy, shape->length, seg->load);
       const int few_loads = seg->load == ORX_SEG_VECTORS && seg->width == ORX_MR_MAX_WIDTH &&
-                            mr_loads(&plan->policy, shape->length, seg->load) <= 4 * seg->width &&
-                            !min_or_max;
+                            loads <= 4 * seg->width && !min_or_max;
       /* never one group (the CUDA prelude says why) */
-      const unsigned items = few_loads && 768 / plan->policy.wg_size >= 2 ? 768 : 1024;
+      unsigned items = few_loads && 768 / plan->policy.wg_size >= 2 ? 768 : 1024;
+      const int arg = plan->op.id == ORX_OP_ARGMIN || plan->op.id == ORX_OP_ARGMAX;
+      if (orx_seg_costly_states(plan->op.id) && !(arg && few_loads && loads <= 2 * seg->width) &&
+          512 / plan->policy.wg_size >= 2)
+        items = 512;
       d[ORX_DEFINE_MIN_GROUPS_PER_CU] = items / plan->policy.wg_size;
     }
     break;

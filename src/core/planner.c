@@ -278,9 +278,11 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
     int forced = target->forced.seg_mode;
     if (!stageable && forced == ORX_SEG_STAGED)
       forced = ORX_SEG_MR;
-    orx_plan_segments(target->caps, &plan->policy, forced, &request->shape, &plan->seg);
+    const int costly = orx_seg_costly_states(request->op.id);
+    orx_plan_segments(target->caps, &plan->policy, forced, costly, &request->shape, &plan->seg);
     if (!stageable && plan->seg.mode == ORX_SEG_STAGED)
-      orx_plan_segments(target->caps, &plan->policy, ORX_SEG_MR, &request->shape, &plan->seg);
+      orx_plan_segments(target->caps, &plan->policy, ORX_SEG_MR, costly, &request->shape,
+                        &plan->seg);
     /* Forced multireduction shapes: lanes per lane group within the work-group, and never more
      * segments per lane group than lanes. */
     if (plan->seg.mode == ORX_SEG_MR) {
@@ -300,6 +302,9 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
     common_defines(plan);
     operator_defines(target, plan);
     orx_seg_defines(target->caps, &request->shape, plan);
+    const unsigned most = 2048 / plan->policy.wg_size, forced_groups = target->forced.min_groups;
+    if (target->caps->has_cuda_shuffle && forced_groups) /* CUDA's cap, as for whole arrays */
+      plan->defines[ORX_DEFINE_MIN_GROUPS_PER_CU] = forced_groups < most ? forced_groups : most;
     break;
   }
   case ORX_ENTRY_MULTI: {
