@@ -138,7 +138,7 @@ static orx_seg_plan plan(const orx_caps *c, int forced, size_t count, size_t len
   orx_seg_plan out;
   /* Equal lengths from an element past a vector boundary (so never whole vectors). */
   const orx_seg_shape shape = {count, (uint64_t)count * length, length, 0, 4, 1};
-  orx_plan_segments(c, &p, forced, 0, &shape, &out);
+  orx_plan_segments(c, &p, forced, ORX_OP_SUM, &shape, &out);
   return out;
 }
 
@@ -146,7 +146,7 @@ static orx_seg_plan plan(const orx_caps *c, int forced, size_t count, size_t len
 static void plan_aligned(const orx_caps *c, const orx_policy *p, int forced, size_t count,
                          uint64_t elements, orx_seg_plan *out) {
   const orx_seg_shape shape = {count, elements, elements / count, 0, 4, 0};
-  orx_plan_segments(c, p, forced, 0, &shape, out);
+  orx_plan_segments(c, p, forced, ORX_OP_SUM, &shape, out);
 }
 
 static void test_segments_spread_by_length(void **state) {
@@ -189,7 +189,7 @@ static void test_segments_spread_by_length(void **state) {
   /* Staging needs equal lengths that fit the stage: forced otherwise, it is the multireduction. */
   const orx_seg_shape ragged = {1000, 33000, 0, 1, 4, 0};
   orx_seg_plan forced_staged;
-  orx_plan_segments(&g, &sp, ORX_SEG_STAGED, 0, &ragged, &forced_staged);
+  orx_plan_segments(&g, &sp, ORX_SEG_STAGED, ORX_OP_SUM, &ragged, &forced_staged);
   assert_int_equal(forced_staged.mode, ORX_SEG_MR);
   assert_int_equal(plan(&g, ORX_SEG_STAGED, 10, 8193).mode, ORX_SEG_MR);
   assert_int_equal(plan(&c, ORX_SEG_STAGED, 1 << 20, 33).mode, ORX_SEG_STAGED);
@@ -519,6 +519,36 @@ static void test_costly_states_keep_the_multireduction(void **state) {
   const orx_plan plan = segment_plan(&t, argmin, 1 << 14, 4096, 0);
   assert_int_equal(plan.seg.mode, ORX_SEG_MR);
   assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], ORX_DEFINE_UNSET);
+}
+
+/* A work-group per f32 segment of MIN, MAX, ARGMIN, ARGMAX or MEAN_VAR has 128 work-items on
+ * GPUs; sums, integers, f64 and forced sizes keep theirs. */
+static void test_small_work_groups_per_segment(void **state) {
+  (void)state;
+  const orx_caps cuda = test_h200_cuda();
+  orx_target t = test_target(&cuda, OCL_REDUCE_PATH_AUTO);
+  const struct {
+    unsigned op;
+    ocl_reduce_type type;
+    uint64_t length;
+    unsigned wg;
+  } cases[] = {
+      {ORX_OP_MAX, OCL_REDUCE_F32, 4096, 128},       {ORX_OP_MIN, OCL_REDUCE_F32, 16384, 128},
+      {ORX_OP_ARGMIN, OCL_REDUCE_F32, 8192, 128},    {ORX_OP_ARGMAX, OCL_REDUCE_F32, 8192, 128},
+      {ORX_OP_MEAN_VAR, OCL_REDUCE_F32, 16384, 128}, {ORX_OP_SUM, OCL_REDUCE_F32, 4096, 256},
+      {ORX_OP_MAX, OCL_REDUCE_I32, 4096, 256},       {ORX_OP_MAX, OCL_REDUCE_F64, 8192, 256},
+      {ORX_OP_ARGMIN, OCL_REDUCE_F64, 8192, 256}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const orx_request r = orx_reduce_request((orx_op_id)cases[i].op, cases[i].type);
+    const uint64_t count = ((uint64_t)1 << 28) / orx_type_size(cases[i].type) / cases[i].length;
+    const orx_plan plan = segment_plan(&t, r, count, cases[i].length, 0);
+    assert_int_equal(plan.seg.mode, ORX_SEG_GROUP);
+    assert_int_equal(plan.policy.wg_size, cases[i].wg);
+    assert_int_equal(plan.defines[ORX_DEFINE_WG_SIZE], cases[i].wg);
+  }
+  const orx_request max = orx_reduce_request(ORX_OP_MAX, OCL_REDUCE_F32);
+  t.forced.wg_size = 256;
+  assert_int_equal(segment_plan(&t, max, 1 << 14, 4096, 0).policy.wg_size, 256);
 }
 
 /* A work-item per segment reduces runs of ORX_VEC whole-vector segments together where its
@@ -1239,6 +1269,7 @@ int main(void) {
       cmocka_unit_test(test_policy_override_parses_and_rejects),
       cmocka_unit_test(test_multireduction_caps_registers_through_cuda),
       cmocka_unit_test(test_costly_states_keep_the_multireduction),
+      cmocka_unit_test(test_small_work_groups_per_segment),
       cmocka_unit_test(test_lane_mode_folds_runs_of_whole_vector_segments),
       cmocka_unit_test(test_group_parts_follow_weights_and_least_part),
       cmocka_unit_test(test_keys_register_caps_and_waits),

@@ -94,12 +94,13 @@ static int whole_vectors(const orx_policy *policy, const orx_seg_shape *shape) {
  * below), MEAN_VAR 200-211 against 105-107 (CCCL 3.5's CUB ARGMIN 155-162); in segments of 16384
  * (64 KiB) the work-group 104-114 against 235-275 and ARGMIN f64 in 4096 (32 KiB) 123-124
  * against 133-151. MINMAX (8 bytes) in 4096: the work-group 119-129 against 156. */
-int orx_seg_costly_states(unsigned op_id) {
+static int orx_seg_costly_states(unsigned op_id) {
   return op_id == ORX_OP_ARGMIN || op_id == ORX_OP_ARGMAX || op_id == ORX_OP_MEAN_VAR;
 }
 
-void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int forced,
-                       int costly_states, const orx_seg_shape *shape, orx_seg_plan *out) {
+void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int forced, unsigned op_id,
+                       const orx_seg_shape *shape, orx_seg_plan *out) {
+  const int costly_states = orx_seg_costly_states(op_id);
   const size_t count = shape->count;
   const uint64_t average = count ? shape->elements / count : 0;
   const uint64_t items = (uint64_t)policy->max_groups * policy->wg_size;
@@ -167,6 +168,39 @@ void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int force
   if (mode == ORX_SEG_STAGED)
     out->stage = stage;
   out->mode = mode;
+}
+
+void orx_seg_fit_shapes(const orx_target *target, unsigned op_id, orx_plan *plan) {
+  orx_seg_plan *seg = &plan->seg;
+  orx_policy *p = &plan->policy;
+  /* Forced multireduction shapes: lanes per lane group within the work-group, and never more
+   * segments per lane group than lanes. */
+  if (seg->mode == ORX_SEG_MR) {
+    if (target->forced.seg_width && target->forced.seg_width <= p->wg_size)
+      seg->width = target->forced.seg_width;
+    if (target->forced.seg_slots)
+      seg->slots = target->forced.seg_slots;
+    if (seg->slots > seg->width)
+      seg->slots = seg->width;
+  }
+  /* A work-group of 128 per f32 segment of MIN, MAX and the costly states (GPUs: CPUs' are
+   * smaller), whose combine of the work-group's values takes longer than the sum's. H100, f32 over
+   * 2^26, device us, two runs, 256 / 128 work-items, CUDA | NVIDIA's OpenCL: MAX in segments of
+   * 4096 105.3-106.9 / 92.5-93.3 | 97.0-98.0 / 91.7-93.0, 8192 99.3-99.4 / 92.3-92.6 | 93.5-93.6
+   * / 92.4-93.0, 16384 101.8-102.2 / 93.4-93.8 | 94.4-94.5 / 93.4-93.8 (CCCL 3.5's CUB 96.5-98.3 in
+   * 4096); MIN in 4096 95.6-95.9 / 93.9-94.0 | 96.9-97.4 / 92.2-92.4; ARGMIN in 8192 138.7-140.1 /
+   * 102.2-103.5 | 142.5-143.5 / 106.5-107.9, 16384 103.1-103.7 / 100.3-100.7 | 112.9-113.5 /
+   * 100.6-100.8; MEAN_VAR in 8192 127.7-129.6 / 107.4-111.6 | 141.1-143.1 / 110.6-112.2, 16384
+   * 112.9-114.6 / 102.8-104.3 | 119.1-121.3 / 105.9-107.4. Not the sums (4096-16384: 89.4-92.3
+   * / 91.6-93.2), i32 MAX (91.4-93.4 / 92.5-94.4), nor f64 (MAX in 8192 96.8-97.5 / 102.3-103.1
+   * through CUDA, ARGMIN 94.5-95.8 / 102.7-103.3). */
+  const int small_groups =
+      op_id == ORX_OP_MIN || op_id == ORX_OP_MAX || orx_seg_costly_states(op_id);
+  if (seg->mode == ORX_SEG_GROUP && !target->forced.wg_size && plan->type == OCL_REDUCE_F32 &&
+      small_groups && p->wg_size > 128) {
+    p->wg_size = 128;
+    p->items_per_group = (size_t)p->wg_size * p->vec * p->unroll;
+  }
 }
 
 /* Sets of `slots` segments per lane group: enough that a lane has 8 vector loads or 16 element

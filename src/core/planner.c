@@ -278,22 +278,12 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
     int forced = target->forced.seg_mode;
     if (!stageable && forced == ORX_SEG_STAGED)
       forced = ORX_SEG_MR;
-    const int costly = orx_seg_costly_states(request->op.id);
-    orx_plan_segments(target->caps, &plan->policy, forced, costly, &request->shape, &plan->seg);
+    const unsigned op_id = request->op.id;
+    orx_plan_segments(target->caps, &plan->policy, forced, op_id, &request->shape, &plan->seg);
     if (!stageable && plan->seg.mode == ORX_SEG_STAGED)
-      orx_plan_segments(target->caps, &plan->policy, ORX_SEG_MR, costly, &request->shape,
+      orx_plan_segments(target->caps, &plan->policy, ORX_SEG_MR, op_id, &request->shape,
                         &plan->seg);
-    /* Forced multireduction shapes: lanes per lane group within the work-group, and never more
-     * segments per lane group than lanes. */
-    if (plan->seg.mode == ORX_SEG_MR) {
-      const unsigned width = target->forced.seg_width;
-      if (width && width <= plan->policy.wg_size)
-        plan->seg.width = width;
-      if (target->forced.seg_slots)
-        plan->seg.slots = target->forced.seg_slots;
-      if (plan->seg.slots > plan->seg.width)
-        plan->seg.slots = plan->seg.width;
-    }
+    orx_seg_fit_shapes(target, op_id, plan);
     /* Only a work-group per segment streams as a group (a work-item per segment: a run each). */
     if (plan->seg.mode != ORX_SEG_GROUP && (plan->policy.stream == ORX_STREAM_TRANSPOSED ||
                                             plan->policy.stream == ORX_STREAM_WARP_TILES))

@@ -343,13 +343,13 @@ void orx_fit_ordered(const orx_target *target, const orx_operator *op, size_t el
 size_t orx_policy_groups(const orx_policy *policy, size_t count);
 /* The independent accumulators a work-item keeps (the ORX_CHAINS define). */
 unsigned orx_policy_chains(const orx_policy *policy);
-/* The segment plan (forced: an orx_seg_mode, or -1; a forced STAGED that cannot hold the
- * segments, or has offsets, becomes MR; costly_states: orx_seg_costly_states's). */
-void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int forced,
-                       int costly_states, const orx_seg_shape *shape, orx_seg_plan *out);
-/* Whether an operator's states cost a work-group per segment much to combine: ARGMIN, ARGMAX
- * and MEAN_VAR (plan_segments.c has the measurement). */
-int orx_seg_costly_states(unsigned op_id);
+/* The segment plan of an operator (forced: an orx_seg_mode, or -1; a forced STAGED that cannot
+ * hold the segments, or has offsets, becomes MR). */
+void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int forced, unsigned op_id,
+                       const orx_seg_shape *shape, orx_seg_plan *out);
+/* With plan->seg's mode chosen: forced multireduction shapes, and a work-group's size per segment.
+ */
+void orx_seg_fit_shapes(const orx_target *target, unsigned op_id, orx_plan *plan);
 /* The kernel file of a strategy, and the defines of its plan (plan->seg set; the operator's
  * defines set, as LANE's vector runs depend on them: it sets plan->seg.vector_runs). */
 orx_kernel orx_seg_mode_kernel(orx_seg_mode mode);
