@@ -94,13 +94,13 @@ static int whole_vectors(const orx_policy *policy, const orx_seg_shape *shape) {
  * below), MEAN_VAR 200-211 against 105-107 (CCCL 3.5's CUB ARGMIN 155-162); in segments of 16384
  * (64 KiB) the work-group 104-114 against 235-275 and ARGMIN f64 in 4096 (32 KiB) 123-124
  * against 133-151. MINMAX (8 bytes) in 4096: the work-group 119-129 against 156. */
-static int orx_seg_costly_states(unsigned op_id) {
+static int combines_costly(unsigned op_id) {
   return op_id == ORX_OP_ARGMIN || op_id == ORX_OP_ARGMAX || op_id == ORX_OP_MEAN_VAR;
 }
 
 void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int forced, unsigned op_id,
                        const orx_seg_shape *shape, orx_seg_plan *out) {
-  const int costly_states = orx_seg_costly_states(op_id);
+  const int costly_states = combines_costly(op_id);
   const size_t count = shape->count;
   const uint64_t average = count ? shape->elements / count : 0;
   const uint64_t items = (uint64_t)policy->max_groups * policy->wg_size;
@@ -194,8 +194,7 @@ void orx_seg_fit_shapes(const orx_target *target, unsigned op_id, orx_plan *plan
    * 112.9-114.6 / 102.8-104.3 | 119.1-121.3 / 105.9-107.4. Not the sums (4096-16384: 89.4-92.3
    * / 91.6-93.2), i32 MAX (91.4-93.4 / 92.5-94.4), nor f64 (MAX in 8192 96.8-97.5 / 102.3-103.1
    * through CUDA, ARGMIN 94.5-95.8 / 102.7-103.3). */
-  const int small_groups =
-      op_id == ORX_OP_MIN || op_id == ORX_OP_MAX || orx_seg_costly_states(op_id);
+  const int small_groups = op_id == ORX_OP_MIN || op_id == ORX_OP_MAX || combines_costly(op_id);
   if (seg->mode == ORX_SEG_GROUP && !target->forced.wg_size && plan->type == OCL_REDUCE_F32 &&
       small_groups && p->wg_size > 128) {
     p->wg_size = 128;
@@ -311,7 +310,7 @@ void orx_seg_defines(const orx_caps *caps, const orx_seg_shape *shape, orx_plan 
       /* never one group (the CUDA prelude says why) */
       unsigned items = few_loads && 768 / plan->policy.wg_size >= 2 ? 768 : 1024;
       const int arg = plan->op.id == ORX_OP_ARGMIN || plan->op.id == ORX_OP_ARGMAX;
-      if (orx_seg_costly_states(plan->op.id) && !(arg && few_loads && loads <= 2 * seg->width) &&
+      if (combines_costly(plan->op.id) && !(arg && few_loads && loads <= 2 * seg->width) &&
           512 / plan->policy.wg_size >= 2)
         items = 512;
       d[ORX_DEFINE_MIN_GROUPS_PER_CU] = items / plan->policy.wg_size;

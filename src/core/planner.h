@@ -347,8 +347,7 @@ unsigned orx_policy_chains(const orx_policy *policy);
  * hold the segments, or has offsets, becomes MR). */
 void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int forced, unsigned op_id,
                        const orx_seg_shape *shape, orx_seg_plan *out);
-/* With plan->seg's mode chosen: forced multireduction shapes, and a work-group's size per segment.
- */
+/* Once the mode is chosen: forced multireduction shapes, a work-group's size per segment. */
 void orx_seg_fit_shapes(const orx_target *target, unsigned op_id, orx_plan *plan);
 /* The kernel file of a strategy, and the defines of its plan (plan->seg set; the operator's
  * defines set, as LANE's vector runs depend on them: it sets plan->seg.vector_runs). */
