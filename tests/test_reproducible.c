@@ -8,7 +8,8 @@
  * run compares with the same host bits, runs on different implementations (registered per
  * implementation and path) compare with each other; the fixed inputs' bits are printed
  * ("# bits ...") so that the H200 script shows them side by side. Also: shuffled input gives the
- * same bits; the error against the exact sum is within the header's bound and no larger than
+ * same bits; long chains of the largest pieces keep their accumulators in range (flushes); the
+ * error against the exact sum is within the header's bound and no larger than
  * the plain sum's on ill-conditioned data; NaN, infinities, overflow, denormals, zeros; the
  * option's errors.
  * ============================================================================================== */
