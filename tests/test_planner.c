@@ -438,6 +438,16 @@ static void test_group_parts_follow_weights_and_least_part(void **state) {
   assert_int_equal(forced.part_kib, 5);
 }
 
+/* The plan of 2^26 elements in segments of `length` from element `start`: the multireduction,
+ * capped through CUDA at `items` work-items per SM (0: no cap). */
+static void expect_mr_cap(const orx_target *t, orx_request r, uint64_t length, uint64_t start,
+                          int64_t items) {
+  const orx_plan plan = segment_plan(t, r, ((uint64_t)1 << 26) / length, length, start);
+  assert_int_equal(plan.seg.mode, ORX_SEG_MR);
+  assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU],
+                   items ? items / plan.policy.wg_size : ORX_DEFINE_UNSET);
+}
+
 /* Through CUDA the equal-length multireduction caps its registers so that 1024 work-items fit an
  * SM, and 768 where a warp takes each segment set with at most 4 vector loads per lane and
  * segment (capped to 64 registers, that kernel spilled), MIN and MAX excepted; never with masked
@@ -460,21 +470,12 @@ static void test_multireduction_caps_registers_through_cuda(void **state) {
     orx_request r = sum;
     r.type = cases[i].type;
     /* MIN and MAX keep 1024 (f32's keys ran slower with 768). */
-    const orx_request max = orx_reduce_request(ORX_OP_MAX, cases[i].type);
-    const orx_plan max_plan =
-        segment_plan(&t, max, (1 << 26) / cases[i].length, cases[i].length, cases[i].start);
-    assert_int_equal(max_plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU],
-                     cases[i].items ? 1024 / max_plan.policy.wg_size : ORX_DEFINE_UNSET);
-    const orx_plan plan =
-        segment_plan(&t, r, (1 << 26) / cases[i].length, cases[i].length, cases[i].start);
-    assert_int_equal(plan.seg.mode, ORX_SEG_MR);
-    assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU],
-                     cases[i].items ? cases[i].items / plan.policy.wg_size : ORX_DEFINE_UNSET);
+    expect_mr_cap(&t, orx_reduce_request(ORX_OP_MAX, cases[i].type), cases[i].length,
+                  cases[i].start, cases[i].items ? 1024 : 0);
+    expect_mr_cap(&t, r, cases[i].length, cases[i].start, cases[i].items);
   }
   t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
-  const orx_plan plan = segment_plan(&t, sum, 1 << 17, 512, 0);
-  assert_int_equal(plan.seg.mode, ORX_SEG_MR);
-  assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], ORX_DEFINE_UNSET);
+  expect_mr_cap(&t, sum, 512, 0, 0);
 }
 
 /* ARGMIN, ARGMAX and MEAN_VAR, whose states a work-group combines at a cost, keep the
@@ -503,22 +504,14 @@ static void test_costly_states_keep_the_multireduction(void **state) {
   } cases[] = {{8, 512, 512},    {128, 512, 768},  {256, 512, 768}, {512, 512, 512},
                {1024, 512, 512}, {2048, 512, 512}, {4096, 512, 512}};
   for (size_t k = 0; k < sizeof costly / sizeof costly[0]; k++)
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-      const orx_plan plan =
-          segment_plan(&t, costly[k], (1 << 26) / cases[i].length, cases[i].length, 0);
-      assert_int_equal(plan.seg.mode, ORX_SEG_MR);
-      const int64_t items = plan.op.id == ORX_OP_MEAN_VAR ? cases[i].items : cases[i].arg_items;
-      assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], items / plan.policy.wg_size);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+      expect_mr_cap(&t, costly[k], cases[i].length, 0,
+                    costly[k].op.id == ORX_OP_MEAN_VAR ? cases[i].items : cases[i].arg_items);
   /* MINMAX keeps the others' cap. */
-  const orx_plan minmax =
-      segment_plan(&t, orx_reduce_request(ORX_OP_MINMAX, OCL_REDUCE_F32), 1 << 16, 1024, 0);
-  assert_int_equal(minmax.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], 1024 / minmax.policy.wg_size);
+  expect_mr_cap(&t, orx_reduce_request(ORX_OP_MINMAX, OCL_REDUCE_F32), 1024, 0, 1024);
   /* OpenCL: the multireduction, no cap. */
   t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
-  const orx_plan plan = segment_plan(&t, argmin, 1 << 14, 4096, 0);
-  assert_int_equal(plan.seg.mode, ORX_SEG_MR);
-  assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], ORX_DEFINE_UNSET);
+  expect_mr_cap(&t, argmin, 4096, 0, 0);
 }
 
 /* A work-group per f32 segment of MIN, MAX, ARGMIN, ARGMAX or MEAN_VAR has 128 work-items on
