@@ -14,20 +14,10 @@
  *   - CCCL 3.4 and newer: the cross-device sum, DeviceReduce::Sum with gpu_to_gpu determinism
  *     (its environment API, which allocates its own temporary storage), against the
  *     reproducible sum (OCL_REDUCE_SUM_REPRODUCIBLE).
- * The contender's name carries the CCCL version, so that every table says which it measured.
+ * The contender's name carries the CCCL version, so that every table says which it measured. The
+ * CUB calls themselves are in cub_reduce.cuh, instantiated per type in cub_reduce_*.cu.
  * ============================================================================================== */
-#include <cub/cub.cuh>
-#include <cub/version.cuh>
-#include <cuda_runtime.h>
-
-#if CUB_VERSION >= 300200
-#define ORX_CUB_FIXED_SEGMENTS 1
-#include <cuda/std/utility>
-#endif
-#if CUB_VERSION >= 300400
-#define ORX_CUB_GPU_TO_GPU 1
-#include <cuda/std/execution>
-#endif
+#include "cub_reduce.cuh"
 
 #include <algorithm>
 #include <cstdio>
@@ -50,12 +40,7 @@ constexpr bool ORX_CUB_FIXED_SEGMENT_SIZE = true;
 constexpr bool ORX_CUB_FIXED_SEGMENT_SIZE = false;
 #endif
 
-struct cub_state {
-  void *d_in = nullptr, *d_out = nullptr, *d_temp = nullptr;
-  int *d_offsets = nullptr; /* segmented cases before CCCL 3.2: segment_count + 1 begin offsets */
-  size_t temp_bytes = 0;
-  cudaEvent_t start = nullptr, stop = nullptr;
-};
+using orx_cub::cub_state;
 
 double now() {
   timespec t;
@@ -63,97 +48,14 @@ double now() {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-// The cross-device sum: CUB's reproducible accumulator, reached through the environment API only,
-// which allocates its temporary storage with cudaMallocAsync (the device's default pool, which
-// contender_cub keeps from handing memory back at each synchronization: CUB at its best).
-template <typename T>
-cudaError_t gpu_to_gpu_sum(const T *in, T *out, size_t n) {
-#if ORX_CUB_GPU_TO_GPU
-  if constexpr (std::is_floating_point_v<T>) {
-    const auto env = ::cuda::std::execution::env{
-        ::cuda::execution::require(::cuda::execution::determinism::gpu_to_gpu)};
-    return cub::DeviceReduce::Sum(in, out, (int64_t)n, env);
-  }
-#endif
-  (void)in, (void)out, (void)n;
-  return cudaErrorNotSupported;
-}
-
-// Each segment of one fixed length: the fixed-size overloads where the CCCL has them (argmin and
-// argmax then write a cuda::std::pair<int, T>, laid out as a KeyValuePair<int, T>), else begin
-// and end offsets, the end offsets being the next begin offsets, as CSR arrays are usually
-// passed.
-template <typename T>
-cudaError_t reduce_segments(const bench_case *bc, cub_state *s) {
-  const T *in = static_cast<const T *>(s->d_in);
-  T *out = static_cast<T *>(s->d_out);
-#if ORX_CUB_FIXED_SEGMENTS
-  const int64_t segments = (int64_t)bc->segment_count;
-  const int length = (int)bc->segment_length;
-  auto *pairs = static_cast<::cuda::std::pair<int, T> *>(s->d_out);
-#define ORX_CUB_SEGMENTS segments, length
-#else
-  const int *begin = s->d_offsets, *end = s->d_offsets ? s->d_offsets + 1 : nullptr;
-  const int segments = (int)bc->segment_count;
-  auto *pairs = static_cast<cub::KeyValuePair<int, T> *>(s->d_out);
-#define ORX_CUB_SEGMENTS segments, begin, end
-#endif
-  switch (bench_op_index(bc->op)) {
-  case B_ARGMIN:
-    return cub::DeviceSegmentedReduce::ArgMin(s->d_temp, s->temp_bytes, in, pairs,
-                                              ORX_CUB_SEGMENTS);
-  case B_ARGMAX:
-    return cub::DeviceSegmentedReduce::ArgMax(s->d_temp, s->temp_bytes, in, pairs,
-                                              ORX_CUB_SEGMENTS);
-  case B_SUM:
-    return cub::DeviceSegmentedReduce::Sum(s->d_temp, s->temp_bytes, in, out, ORX_CUB_SEGMENTS);
-  case B_MIN:
-    return cub::DeviceSegmentedReduce::Min(s->d_temp, s->temp_bytes, in, out, ORX_CUB_SEGMENTS);
-  case B_MAX:
-    return cub::DeviceSegmentedReduce::Max(s->d_temp, s->temp_bytes, in, out, ORX_CUB_SEGMENTS);
-  default:
-    return cudaErrorNotSupported;
-  }
-#undef ORX_CUB_SEGMENTS
-}
-
-// Runs (or, with d_temp null, sizes) the CUB reduction of the case's operator on type T: the
-// whole array (DeviceReduce), or each segment (reduce_segments). Argmin and argmax of the whole
-// array: DeviceReduce writes the value and the int64 index to separate places (here the two
-// halves of an ocl_reduce_arg in d_out).
-template <typename T>
-cudaError_t reduce(const bench_case *bc, cub_state *s) {
-  const T *in = static_cast<const T *>(s->d_in);
-  T *out = static_cast<T *>(s->d_out);
-  auto *index = reinterpret_cast<int64_t *>(static_cast<char *>(s->d_out) + 8);
-  if (bc->segment_length)
-    return reduce_segments<T>(bc, s);
-  switch (bench_op_index(bc->op)) {
-  case B_SUM:
-    return cub::DeviceReduce::Sum(s->d_temp, s->temp_bytes, in, out, bc->n);
-  case B_MIN:
-    return cub::DeviceReduce::Min(s->d_temp, s->temp_bytes, in, out, bc->n);
-  case B_MAX:
-    return cub::DeviceReduce::Max(s->d_temp, s->temp_bytes, in, out, bc->n);
-  case B_ARGMIN:
-    return cub::DeviceReduce::ArgMin(s->d_temp, s->temp_bytes, in, out, index, (int64_t)bc->n);
-  case B_ARGMAX:
-    return cub::DeviceReduce::ArgMax(s->d_temp, s->temp_bytes, in, out, index, (int64_t)bc->n);
-  case B_SUM_REPRODUCIBLE: /* no temporary storage to size: the environment API allocates */
-    return s->d_temp ? gpu_to_gpu_sum<T>(in, out, bc->n) : cudaSuccess;
-  default:
-    return cudaErrorNotSupported;
-  }
-}
-
 cudaError_t reduce_typed(const bench_case *bc, cub_state *s) {
   switch (bc->type) {
-  case OCL_REDUCE_I32: return reduce<int32_t>(bc, s);
-  case OCL_REDUCE_U32: return reduce<uint32_t>(bc, s);
-  case OCL_REDUCE_I64: return reduce<int64_t>(bc, s);
-  case OCL_REDUCE_U64: return reduce<uint64_t>(bc, s);
-  case OCL_REDUCE_F32: return reduce<float>(bc, s);
-  case OCL_REDUCE_F64: return reduce<double>(bc, s);
+  case OCL_REDUCE_I32: return orx_cub::reduce<int32_t>(bc, s);
+  case OCL_REDUCE_U32: return orx_cub::reduce<uint32_t>(bc, s);
+  case OCL_REDUCE_I64: return orx_cub::reduce<int64_t>(bc, s);
+  case OCL_REDUCE_U64: return orx_cub::reduce<uint64_t>(bc, s);
+  case OCL_REDUCE_F32: return orx_cub::reduce<float>(bc, s);
+  case OCL_REDUCE_F64: return orx_cub::reduce<double>(bc, s);
   }
   return cudaErrorNotSupported;
 }

@@ -25,14 +25,18 @@ if [ ! -d "$OCL_ICD_VENDORS" ]; then
   echo /usr/local/nvidia/lib64/libnvidia-opencl.so.1 > "$OCL_ICD_VENDORS/nvidia.icd"
 fi
 
-# The two builds (tools only): the old one always fresh, this tree's reused from run_suite.sh.
+# The two builds (no tests): the old one always fresh, this tree's reused from run_suite.sh. The
+# old tree's library is all this tree's tool loads, so only OLD_TOOL=1 builds its tool and CUB
+# contender (nvcc: about a minute and a half on the H200 machine).
 build() {
+  local cub=ON target=()
+  [ "${3:-}" = library ] && cub=OFF target=(--target ocl_reduce)
   cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DOCL_REDUCE_BUILD_TESTS=OFF \
-    -DOCL_REDUCE_BENCH_CUB=ON >"$2.log" 2>&1 &&
-    cmake --build "$2" -j "$(nproc)" >>"$2.log" 2>&1 || { tail -30 "$2.log"; exit 1; }
+    -DOCL_REDUCE_BENCH_CUB=$cub >"$2.log" 2>&1 &&
+    cmake --build "$2" -j "$(nproc)" "${target[@]}" >>"$2.log" 2>&1 || { tail -30 "$2.log"; exit 1; }
 }
 echo "== builds"
-build "$old_src" /tmp/ocl-reduce-old
+build "$old_src" /tmp/ocl-reduce-old "$([ "${OLD_TOOL:-0}" = 1 ] || echo library)"
 [ -x /tmp/ocl-reduce-h200/tools/ocl-reduce ] || build "$root" /tmp/ocl-reduce-h200
 tool=/tmp/ocl-reduce-h200/tools/ocl-reduce
 declare -A bench=([old]=$tool [new]=$tool)
