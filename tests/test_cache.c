@@ -4,10 +4,10 @@
  * (truncated, a flipped byte, another program's, garbage, empty) is ignored, rebuilt and
  * rewritten; "off" writes nothing; a directory that cannot be created costs nothing but speed;
  * the default location follows XDG_CACHE_HOME; processes filling one cache at the same moment
- * leave it whole; the cache keeps to its limit by removing the least recently used entries (and
- * a killed writer's old temporaries); ocl_reduce_cache_query / _clear see and empty it; and the
- * faults of real disks: an entry that cannot be read, a full disk, and a writer killed by SIGKILL
- * in the middle of writing an entry.
+ * leave it whole and build each program once between them; the cache keeps to its limit by
+ * removing the least recently used entries (and a killed writer's old temporaries and locks);
+ * ocl_reduce_cache_query / _clear see and empty it; and the faults of real disks: an entry that
+ * cannot be read, a full disk, and a writer killed by SIGKILL in the middle of writing an entry.
  * ============================================================================================== */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
@@ -288,9 +288,10 @@ static void test_default_location_follows_xdg(void **state) {
   assert_int_equal(entries(dir, 0, NULL, 0), built);
 }
 
-/* One of the processes filling a cache (this program run as "fill DIR SEED FD"): waits until
- * the descriptor FD reaches its end (the parent closed it: every process starts at once), then
- * reduces through the cache. Exit status 0 when the results are right. */
+/* One of the processes filling a cache (this program run as "fill DIR SEED FD COUNTS"): waits
+ * until the descriptor FD reaches its end (the parent closed it: every process starts at once),
+ * then reduces through the cache and writes its programs built and loaded (a `programs`, in one
+ * write: atomic on a pipe) to the descriptor COUNTS. Exit status 0 when the results are right. */
 extern char **environ;
 /* A copy of the environment as the process began, before any OpenCL implementation ran: the
  * Khronos ICD loader of the H200 machine (ocl-icd 2.3.2) cuts OCL_ICD_FILENAMES="a.so:b.so" to
@@ -299,7 +300,8 @@ extern char **environ;
  * it); the filling processes start from this copy all the same. */
 static char **initial_environment;
 
-static int fill(const char *dir, const char *seed_text, const char *fd_text) {
+static int fill(const char *dir, const char *seed_text, const char *fd_text,
+                const char *counts_text) {
   make_data(strtoull(seed_text, NULL, 10));
   char byte;
   if (read(atoi(fd_text), &byte, 1) != 0)
@@ -323,29 +325,36 @@ static int fill(const char *dir, const char *seed_text, const char *fd_text) {
   if (!ok)
     fprintf(stderr, "fill: %s\n", ocl_reduce_last_error(ctx));
   ocl_reduce_context_destroy(ctx);
+  const programs counts = {info.kernel_builds, info.programs_from_disk};
+  if (write(atoi(counts_text), &counts, sizeof counts) != (ssize_t)sizeof counts)
+    return 4;
   return ok ? 0 : 1;
 }
 
 /* Processes filling one empty cache at the same moment (fresh ones, started through exec: a fork
  * of this process would inherit an OpenCL implementation whose threads did not come along): each
- * gets correct results, and a later context finds every entry whole. */
+ * gets correct results, between them they compile each program once (the others wait for its
+ * build and load it), and a later context finds every entry whole. */
 static void test_processes_fill_one_cache_at_once(void **state) {
   (void)state;
   enum { PROCESSES = 6 };
-  char dir[512], seed_text[32], fd_text[16];
+  char dir[512], seed_text[32], fd_text[16], counts_text[16];
   make_dir(dir, sizeof dir, "shared");
-  int go[2];
+  int go[2], counts[2];
   assert_int_equal(pipe(go), 0);
+  assert_int_equal(pipe(counts), 0);
+  assert_int_equal(fcntl(counts[0], F_SETFD, FD_CLOEXEC), 0);
   /* The children keep the read end; the write end is closed in them at exec, so that the
    * parent's close is the last one and every child reads the end at once. */
   assert_int_equal(fcntl(go[1], F_SETFD, FD_CLOEXEC), 0);
   snprintf(seed_text, sizeof seed_text, "%llu", (unsigned long long)seed);
   snprintf(fd_text, sizeof fd_text, "%d", go[0]);
+  snprintf(counts_text, sizeof counts_text, "%d", counts[1]);
   pid_t children[PROCESSES];
   fflush(NULL);
   /* Fresh processes: posix_spawn (no atfork handlers of this process's OpenCL implementation
    * run), default signal handling, and the environment the test began with. */
-  char *child_argv[] = {"test_cache", "fill", dir, seed_text, fd_text, NULL};
+  char *child_argv[] = {"test_cache", "fill", dir, seed_text, fd_text, counts_text, NULL};
   posix_spawnattr_t fresh;
   sigset_t none, all;
   sigemptyset(&none);
@@ -363,15 +372,27 @@ static void test_processes_fill_one_cache_at_once(void **state) {
   posix_spawnattr_destroy(&fresh);
   close(go[0]);
   close(go[1]); /* releases every process at once */
+  close(counts[1]);
   for (int p = 0; p < PROCESSES; p++) {
     int status = 0;
     assert_int_equal(waitpid(children[p], &status, 0), children[p]);
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 0);
   }
+  programs each[PROCESSES];
+  assert_int_equal(read(counts[0], each, sizeof each), (ssize_t)sizeof each);
+  close(counts[0]);
   const programs after = fresh_context(dir);
   assert_int_equal(after.loaded, after.built);
-  assert_int_equal(entries(dir, 0, NULL, 0), after.built); /* no temporaries left */
+  assert_int_equal(entries(dir, 0, NULL, 0), after.built); /* no temporaries or locks left */
+  uint64_t compiled = 0;
+  for (int p = 0; p < PROCESSES; p++) {
+    assert_true(each[p].built == after.built);
+    compiled += each[p].built - each[p].loaded;
+  }
+  if (compiled != after.built)
+    fail_msg("%d processes compiled %llu programs between them, of %llu different ones", PROCESSES,
+             (unsigned long long)compiled, (unsigned long long)after.built);
 }
 
 /* ---- Faults of real disks -------------------------------------------------------------------- */
@@ -456,11 +477,12 @@ static int killed_writer(const char *dir, const char *seed_text) {
   return 3; /* not killed */
 }
 
-/* The killed writer leaves a temporary and no entry; later contexts reduce right, build what it
- * did not keep, never read the temporary, and remove it once it is an hour old. */
+/* The killed writer leaves a temporary, the lock it held while building, and no entry; later
+ * contexts do not wait for the lock (its holder is gone), reduce right, build what it did not
+ * keep (removing the lock), never read the temporary, and remove it once it is an hour old. */
 static void test_writer_killed_mid_write(void **state) {
   (void)state;
-  char dir[512], seed_text[32], temporary[1024];
+  char dir[512], seed_text[32], temporary[1024], lock[1024];
   make_dir(dir, sizeof dir, "killed");
   snprintf(seed_text, sizeof seed_text, "%llu", (unsigned long long)seed);
   char *child_argv[] = {"test_cache", "killed", dir, seed_text, NULL};
@@ -472,10 +494,21 @@ static void test_writer_killed_mid_write(void **state) {
   assert_int_equal(waitpid(child, &status, 0), child);
   assert_true(WIFSIGNALED(status));
   assert_int_equal(WTERMSIG(status), SIGKILL);
-  assert_int_equal(entries(dir, 0, temporary, sizeof temporary), 1);
+  assert_int_equal(entries(dir, 0, temporary, sizeof temporary), 2);
+  entries(dir, 1, lock, sizeof lock);
+  if (strstr(temporary, ".lock")) {
+    char swap[1024];
+    memcpy(swap, lock, sizeof swap);
+    memcpy(lock, temporary, sizeof lock);
+    memcpy(temporary, swap, sizeof temporary);
+  }
   assert_non_null(strstr(temporary, ".tmp"));
+  assert_non_null(strstr(lock, ".bin.lock"));
+  const time_t before = time(NULL);
   const programs p = fresh_context(dir);
+  assert_true(time(NULL) - before < 60); /* the wait for a held lock is two minutes */
   assert_int_equal(p.loaded, 0);
+  assert_false(exists(lock));
   assert_true(exists(temporary)); /* young: it may be another process's write */
   const struct timespec hours_ago[2] = {{time(NULL) - 7200, 0}, {time(NULL) - 7200, 0}};
   assert_int_equal(utimensat(AT_FDCWD, temporary, hours_ago, 0), 0);
@@ -633,20 +666,27 @@ static void test_cache_query_clear_and_limits(void **state) {
   assert_int_equal(ocl_reduce_cache_clear(&opts, NULL), OCL_REDUCE_OK);
 }
 
-/* A writer killed before its rename leaves a temporary: a later write removes it once it is an
- * hour old, and leaves a young one (another process may be writing it). */
+/* A writer killed before its rename leaves a temporary, and a builder killed before it wrote
+ * its entry the entry's lock: a later write removes either once it is an hour old, and leaves a
+ * young one (another process may be writing or building it). */
 static void test_stale_temporaries_go(void **state) {
   (void)state;
-  char dir[512], old[1024], young[1024];
+  char dir[512], old[1024], young[1024], old_lock[1024], young_lock[1024];
   make_dir(dir, sizeof dir, "stale");
   mkdir(dir, 0700);
   snprintf(old, sizeof old, "%s/%032d.bin.99999.1.tmp", dir, 1);
   snprintf(young, sizeof young, "%s/%032d.bin.99999.2.tmp", dir, 2);
+  snprintf(old_lock, sizeof old_lock, "%s/%032d.bin.lock", dir, 3);
+  snprintf(young_lock, sizeof young_lock, "%s/%032d.bin.lock", dir, 4);
   write_file(old, 100, time(NULL) - 7200);
   write_file(young, 100, time(NULL));
+  write_file(old_lock, 0, time(NULL) - 7200);
+  write_file(young_lock, 0, time(NULL));
   fresh_context(dir);
   assert_false(exists(old));
   assert_true(exists(young));
+  assert_false(exists(old_lock));
+  assert_true(exists(young_lock));
 }
 
 /* The ICD loader of the H200 machine (ocl-icd 2.3.2) cuts OCL_ICD_FILENAMES to its first entry
@@ -673,8 +713,8 @@ int main(int argc, char **argv) {
   snprintf(merged, sizeof merged, "host=off%s%s", policy && *policy ? "," : "",
            policy ? policy : "");
   setenv("OCL_REDUCE_POLICY", merged, 1);
-  if (argc == 5 && !strcmp(argv[1], "fill"))
-    return fill(argv[2], argv[3], argv[4]);
+  if (argc == 6 && !strcmp(argv[1], "fill"))
+    return fill(argv[2], argv[3], argv[4], argv[5]);
   if (argc == 4 && !strcmp(argv[1], "killed"))
     return killed_writer(argv[2], argv[3]);
   size_t variables = 0;

@@ -20,7 +20,8 @@
 #include "core/errors.h"
 #include "core/util.h"
 
-/* A killed writer's temporary: no write of a program takes an hour. */
+/* A killed writer's temporary, or a killed builder's lock: no write or build of a program takes
+ * an hour. */
 #define STALE_SECONDS 3600
 
 ocl_reduce_status orx_cache_max(uint64_t option, uint64_t *max) {
@@ -60,7 +61,7 @@ ocl_reduce_status orx_cache_max(uint64_t option, uint64_t *max) {
 /* ---- The directory's files ------------------------------------------------------------------ */
 
 typedef struct cache_file {
-  char name[72]; /* <32 hex digits>.bin[.<pid>.<serial>.tmp] (longer ones are not ours) */
+  char name[72]; /* <32 hex digits>.bin[.<pid>.<serial>.tmp|.lock] (longer ones are not ours) */
   uint64_t bytes;
   struct timespec used;
   int temporary;
@@ -71,7 +72,9 @@ static int ends_with(const char *name, const char *suffix) {
   return n >= s && strcmp(name + n - s, suffix) == 0;
 }
 
-/* The cache's files of dir (malloc'd; *count of them): entries and temporaries, nothing else. */
+/* The cache's files of dir (malloc'd; *count of them): entries and temporaries, nothing else.
+ * Build locks (disk_cache.c) count as temporaries: one left by a builder that died is removed
+ * once it is old, as its half-written entry is. */
 static cache_file *list_files(const char *dir, size_t *count) {
   *count = 0;
   DIR *d = opendir(dir);
@@ -81,7 +84,7 @@ static cache_file *list_files(const char *dir, size_t *count) {
   cache_file *files = NULL;
   char path[ORX_CACHE_PATH_CAPACITY];
   for (struct dirent *e; (e = readdir(d)) != NULL;) {
-    const int temporary = ends_with(e->d_name, ".tmp");
+    const int temporary = ends_with(e->d_name, ".tmp") || ends_with(e->d_name, ".lock");
     if ((!temporary && !ends_with(e->d_name, ".bin")) || strlen(e->d_name) >= sizeof files->name)
       continue;
     struct stat st;

@@ -1,7 +1,7 @@
 /* =================================================================================================
  * disk_cache.c: built programs kept on disk between processes (disk_cache.h).
  * ============================================================================================== */
-#define _DEFAULT_SOURCE /* mkdir, fsync, getpid in strict C11 */
+#define _DEFAULT_SOURCE /* mkdir, fsync, getpid, flock, nanosleep in strict C11 */
 #include "core/disk_cache.h"
 
 #include <errno.h>
@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/context.h"
@@ -181,7 +183,84 @@ static void write_entry(const ocl_reduce_context *ctx, const char *path, const u
   orx_cache_trim(ctx->cache_dir, ctx->cache_max, name ? name + 1 : path);
 }
 
+/* ---- One build of an entry at a time ------------------------------------------------------- */
+
+/* How long a context waits for another context, of this process or another, that builds the
+ * same entry, before it builds it too. Builds take milliseconds to tens of seconds (PoCL 3.1's
+ * largest, the collectives' test programs, about 30 s on 2 cores); a holder stuck for longer
+ * (stopped in a debugger) must not stop everyone else. A holder that dies releases the lock. */
+#define BUILD_WAIT_MS 120000
+/* The first look again after a millisecond (a load takes a few), then ever less often. */
+#define BUILD_POLL_FIRST_US 1000
+#define BUILD_POLL_LONGEST_US 50000
+
+/* Takes the build lock of the entry at `path`: `<path>.lock`, held with flock. Of the contexts
+ * that miss one entry at once (an MPI job's ranks on one node, a test suite's processes, one
+ * process's contexts), the first builds and the others wait and load what it wrote, instead of
+ * each compiling the same program. Returns the lock's descriptor, else -1 (a directory that
+ * cannot hold the file, a file system without locks, or the wait ran out): the caller then
+ * builds without it. */
+static int lock_build(const ocl_reduce_context *ctx, const char *path, char *lock_path,
+                      size_t size) {
+  snprintf(lock_path, size, "%s.lock", path);
+  if (!make_directories(ctx->cache_dir))
+    return -1;
+  const int fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0)
+    return -1;
+  long waited_us = 0, pause_us = BUILD_POLL_FIRST_US;
+  int error;
+  while ((error = flock(fd, LOCK_EX | LOCK_NB) == 0 ? 0 : errno) == EWOULDBLOCK &&
+         waited_us < BUILD_WAIT_MS * 1000L) {
+    if (waited_us == 0)
+      orx_log("program cache: waiting for another build of %s", path);
+    nanosleep(&(struct timespec){pause_us / 1000000, (pause_us % 1000000) * 1000}, NULL);
+    waited_us += pause_us;
+    pause_us = pause_us * 2 < BUILD_POLL_LONGEST_US ? pause_us * 2 : BUILD_POLL_LONGEST_US;
+  }
+  if (error == 0)
+    return fd;
+  orx_log("program cache: %s: %s; building without it", lock_path,
+          error == EWOULDBLOCK ? "still held after the longest wait" : strerror(error));
+  close(fd);
+  return -1;
+}
+
+/* Removes the lock file while it is held: a context that opened it meanwhile gets the lock next,
+ * finds the entry written, and loads it; one that comes later finds the entry first. A context
+ * that got the lock after its builder had removed the file leaves the path alone: it may be a
+ * newer lock, held by a context rebuilding an entry the implementation refused. */
+static void unlock_build(int fd, const char *lock_path) {
+  if (fd < 0)
+    return;
+  struct stat held, named;
+  if (fstat(fd, &held) == 0 && stat(lock_path, &named) == 0 && held.st_ino == named.st_ino &&
+      held.st_dev == named.st_dev)
+    unlink(lock_path);
+  close(fd);
+}
+
 /* ---- Building -------------------------------------------------------------------------------- */
+
+/* The entry at `path` loaded for ctx's device: 1 when it was there, whole, and the implementation
+ * took it. */
+static int load_entry(ocl_reduce_context *ctx, const char *path, const uint64_t key[2],
+                      const char *kernel_name, unsigned wg_size, orx_program **out,
+                      unsigned *subgroup_size) {
+  size_t size = 0;
+  void *binary = read_entry(path, key, &size);
+  if (!binary)
+    return 0;
+  const ocl_reduce_status loaded = ctx->ops->build_binary(ctx, ctx->backend, binary, size,
+                                                          kernel_name, wg_size, out, subgroup_size);
+  free(binary);
+  if (loaded == OCL_REDUCE_OK)
+    return 1;
+  /* Another driver's binary under the same versions, or damage the checksum missed. */
+  orx_log("program cache: the implementation refused %s (%s); building from source", path,
+          orx_error_text(ctx));
+  return 0;
+}
 
 ocl_reduce_status orx_build_program(ocl_reduce_context *ctx, const orx_source *sources,
                                     size_t count, const char *kernel_name, unsigned wg_size,
@@ -193,27 +272,26 @@ ocl_reduce_status orx_build_program(ocl_reduce_context *ctx, const orx_source *s
                       subgroup_size);
   uint64_t key[2];
   key_of(ctx, sources, count, kernel_name, wg_size, key);
-  char path[ORX_CACHE_DIR_CAPACITY + 40];
+  char path[ORX_CACHE_DIR_CAPACITY + 40], lock_path[ORX_CACHE_DIR_CAPACITY + 48];
   path_of(ctx, key, path, sizeof path);
-  size_t size = 0;
-  void *binary = read_entry(path, key, &size);
-  if (binary) {
-    const ocl_reduce_status loaded = ops->build_binary(ctx, ctx->backend, binary, size,
-                                                       kernel_name, wg_size, out, subgroup_size);
-    free(binary);
-    if (loaded == OCL_REDUCE_OK) {
-      *from_disk = 1;
-      return OCL_REDUCE_OK;
-    }
-    /* Another driver's binary under the same versions, or damage the checksum missed. */
-    orx_log("program cache: the implementation refused %s (%s); building from source", path,
-            orx_error_text(ctx));
+  if (load_entry(ctx, path, key, kernel_name, wg_size, out, subgroup_size)) {
+    *from_disk = 1;
+    return OCL_REDUCE_OK;
   }
-  ORX_FORWARD(ops->build(ctx, ctx->backend, sources, count, kernel_name, wg_size, out,
-                         subgroup_size));
-  binary = NULL;
-  if (ops->program_binary(ctx, ctx->backend, *out, &binary, &size) == OCL_REDUCE_OK && binary)
+  const int lock = lock_build(ctx, path, lock_path, sizeof lock_path);
+  if (lock >= 0 && load_entry(ctx, path, key, kernel_name, wg_size, out, subgroup_size)) {
+    unlock_build(lock, lock_path); /* the context we waited for built it */
+    *from_disk = 1;
+    return OCL_REDUCE_OK;
+  }
+  const ocl_reduce_status built =
+      ops->build(ctx, ctx->backend, sources, count, kernel_name, wg_size, out, subgroup_size);
+  void *binary = NULL;
+  size_t size = 0;
+  if (built == OCL_REDUCE_OK &&
+      ops->program_binary(ctx, ctx->backend, *out, &binary, &size) == OCL_REDUCE_OK && binary)
     write_entry(ctx, path, key, binary, size);
   free(binary);
-  return OCL_REDUCE_OK;
+  unlock_build(lock, lock_path);
+  return built;
 }

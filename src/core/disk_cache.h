@@ -9,8 +9,10 @@
  * file repeats that key and carries the payload's size and checksum; an entry that is truncated,
  * corrupt, another key's or the implementation refuses is ignored and rewritten. Writes go to a
  * temporary file renamed into place (atomic on POSIX file systems), so processes filling one
- * cache at once never see half an entry. A directory that cannot be created or written costs the
- * speed, never a result. The cache keeps to its size limit (cache_bound.h).
+ * cache at once never see half an entry, and an entry is built under a lock file beside it
+ * (<entry>.lock, flock), so that contexts missing it at once build it once: the others wait and
+ * load it. A directory that cannot be created or written costs the speed, never a result. The
+ * cache keeps to its size limit (cache_bound.h).
  * ============================================================================================== */
 #ifndef ORX_DISK_CACHE_H
 #define ORX_DISK_CACHE_H
