@@ -18,14 +18,20 @@
  *
  * Calls are collective: every rank of comm calls the same function with the same op, type,
  * root and segment length, and user operators made from the same descriptor. Counts may
- * differ, and may be 0. Inputs are host memory or buffers of the rank's context.
+ * differ, and may be 0. Inputs are host memory or buffers of the rank's context. Results are
+ * host memory or a buffer (ocl_reduce_buffer_output; a group buffer too): MPI's collectives move
+ * host memory, so results bound for a buffer arrive in host memory and are written into it before
+ * the call returns (ocl_reduce_buffer_write). A CUDA-aware MPI is not used: what travels is a
+ * state per rank, or the segments' results.
  *
  * Errors: every rank returns the same status. Where a rank fails (an argument, its device), the
  * others learn it through the collective and return that rank's status (the lowest failing
  * rank's), and ocl_reduce_mpi_last_error() names the rank and gives its message. Results are
- * untouched on failure. Ranks that disagree on op, type, root, state size or segment length get
- * OCL_REDUCE_ERROR_INVALID_ARGUMENT. MPI's own failures give OCL_REDUCE_ERROR_BACKEND with MPI's
- * error string (under MPI's default error handler, MPI aborts first).
+ * untouched on failure, except where a rank's write into its result buffer fails after the
+ * collective (its device's failure): every rank then returns that rank's status, and the other
+ * ranks' buffers hold the results. Ranks that disagree on op, type, root, state size or segment
+ * length get OCL_REDUCE_ERROR_INVALID_ARGUMENT. MPI's own failures give OCL_REDUCE_ERROR_BACKEND
+ * with MPI's error string (under MPI's default error handler, MPI aborts first).
  */
 #ifndef OCL_REDUCE_MPI_H
 #define OCL_REDUCE_MPI_H
@@ -40,8 +46,8 @@ extern "C" {
 #endif
 
 /* count elements of `input` on this rank, with any operator (a user operator: the same descriptor's
- * operator on every rank); the whole array's result to `result` (host memory of at least
- * ocl_reduce_result_size bytes: ocl_reduce_host_output) on rank root; other ranks' result may be
+ * operator on every rank); the whole array's result to `result` (host memory or a buffer, room
+ * for ocl_reduce_result_size bytes) on rank root; other ranks' result may be
  * ocl_reduce_host_output(NULL, 0). */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_reduce(ocl_reduce_context *ctx, ocl_reduce_op op,
                                                        ocl_reduce_type type, ocl_reduce_input input,
@@ -53,9 +59,9 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_allreduce(ocl_reduce_context *ct
                                                           ocl_reduce_input input, size_t count,
                                                           ocl_reduce_output result, MPI_Comm comm);
 /* This rank's segment_count segments of segment_length elements (ocl_reduce_segments); every rank
- * receives the results of all ranks' segments in rank order into `results` (host memory: the sum of
- * the ranks' segment counts, ocl_reduce_result_size bytes each). A rank holds at most INT_MAX
- * segments (MPI's counts). Results in a buffer are UNSUPPORTED_OPERATION, on every rank alike. */
+ * receives the results of all ranks' segments in rank order into `results` (host memory or a
+ * buffer, room for the sum of the ranks' segment counts, ocl_reduce_result_size bytes each). A
+ * rank holds at most INT_MAX segments (MPI's counts). */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_segments_allreduce(
     ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type type, ocl_reduce_input input,
     size_t segment_count, size_t segment_length, ocl_reduce_output results, MPI_Comm comm);

@@ -5,8 +5,9 @@
  * rank: against the host references of the whole array, and where the header promises the whole
  * array's bits (integers, MIN/MAX, the ARG operators, MINMAX, the reproducible sum), against the
  * rank's own reduction of the whole array. Reduce-to-root and all-reduce, user operators
- * (order-preserving ones in rank order), segments owned by ranks, the cross_device sum for
- * every rank count (sub-communicators of 1 .. all ranks), and errors that one rank makes.
+ * (order-preserving ones in rank order), segments owned by ranks, results into buffers (the same
+ * bytes as into host memory, nothing else of the buffer written), the cross_device sum for every
+ * rank count (sub-communicators of 1 .. all ranks), and errors that one rank makes.
  *
  * Not cmocka: a failed check on one rank must not leave the others waiting in a collective. Each
  * check counts its failures, and the ranks add them up at the end.
@@ -191,6 +192,107 @@ static void check_segments(void) {
   free(data);
 }
 
+/* Results into buffers, at an offset: the bytes that host memory gets, and no other byte of the
+ * buffer written; a buffer too small on one rank is every rank's INVALID_ARGUMENT, naming that
+ * rank, with every buffer untouched. */
+enum { GUARD = 24 };
+static int untouched(const unsigned char *bytes, size_t from, size_t to) {
+  for (size_t i = from; i < to; i++)
+    if (bytes[i] != 0x5A)
+      return 0;
+  return 1;
+}
+
+static ocl_reduce_buffer *guarded_buffer(size_t bytes) {
+  ocl_reduce_buffer *b = NULL;
+  unsigned char *fill = malloc(bytes);
+  memset(fill, 0x5A, bytes);
+  if (ocl_reduce_buffer_create(ctx, bytes, &b) != OCL_REDUCE_OK ||
+      ocl_reduce_buffer_write(b, 0, fill, bytes) != OCL_REDUCE_OK)
+    CHECK(0, "a buffer of %zu bytes: %s", bytes, ocl_reduce_last_error(ctx));
+  free(fill);
+  return b;
+}
+
+static void check_buffer_results(void) {
+  /* Whole arrays: all-reduce, and reduce to the last rank. */
+  const size_t n = test_rng_below(MAX_ELEMENTS);
+  int64_t *data = malloc((n + 1) * sizeof *data);
+  test_fill(data, n, OCL_REDUCE_ARGMAX, OCL_REDUCE_I64, MODE_RANDOM);
+  cut(n);
+  const size_t first = begin[rank], count = begin[rank + 1] - first;
+  const ocl_reduce_input in = ocl_reduce_host_input(data + first, count * sizeof *data);
+  const size_t one = sizeof(ocl_reduce_arg), size = GUARD + one + GUARD;
+  ocl_reduce_arg host;
+  unsigned char got[GUARD + sizeof(ocl_reduce_arg) + GUARD];
+  ocl_reduce_buffer *b = guarded_buffer(size);
+  ocl_reduce_status s =
+      ocl_reduce_mpi_allreduce(ctx, OCL_REDUCE_ARGMAX, OCL_REDUCE_I64, in, count,
+                               ocl_reduce_host_output(&host, sizeof host), MPI_COMM_WORLD);
+  CHECK(s == OCL_REDUCE_OK, "argmax into host memory: %s", ocl_reduce_mpi_last_error());
+  s = ocl_reduce_mpi_allreduce(ctx, OCL_REDUCE_ARGMAX, OCL_REDUCE_I64, in, count,
+                               ocl_reduce_buffer_output(b, GUARD), MPI_COMM_WORLD);
+  CHECK(s == OCL_REDUCE_OK, "argmax into a buffer: %s", ocl_reduce_mpi_last_error());
+  ocl_reduce_buffer_read(b, 0, got, size);
+  CHECK(s != OCL_REDUCE_OK || (memcmp(got + GUARD, &host, one) == 0 && untouched(got, 0, GUARD) &&
+                               untouched(got, GUARD + one, size)),
+        "argmax of %zu elements into a buffer: not the host result's bytes, or bytes beside it "
+        "written",
+        n);
+  ocl_reduce_buffer *to_root = guarded_buffer(size);
+  const int root = ranks - 1;
+  s = ocl_reduce_mpi_reduce(ctx, OCL_REDUCE_ARGMAX, OCL_REDUCE_I64, in, count,
+                            rank == root ? ocl_reduce_buffer_output(to_root, GUARD)
+                                         : ocl_reduce_host_output(NULL, 0),
+                            root, MPI_COMM_WORLD);
+  ocl_reduce_buffer_read(to_root, 0, got, size);
+  CHECK(s == OCL_REDUCE_OK &&
+            (rank == root ? memcmp(got + GUARD, &host, one) == 0 : untouched(got, 0, size)),
+        "argmax into the root's buffer: %s", ocl_reduce_mpi_last_error());
+  /* Too small on one rank: every rank is told which, and no buffer is written. */
+  const int bad = ranks > 2 ? 2 : ranks - 1;
+  s = ocl_reduce_mpi_allreduce(ctx, OCL_REDUCE_ARGMAX, OCL_REDUCE_I64, in, count,
+                               ocl_reduce_buffer_output(b, rank == bad ? size - one + 1 : 0),
+                               MPI_COMM_WORLD);
+  char rank_text[64];
+  snprintf(rank_text, sizeof rank_text, "rank %d: the result buffer holds %zu bytes", bad, one - 1);
+  ocl_reduce_buffer_read(b, 0, got, size);
+  CHECK(s == OCL_REDUCE_ERROR_INVALID_ARGUMENT && strstr(ocl_reduce_mpi_last_error(), rank_text) &&
+            untouched(got, 0, GUARD) && untouched(got, GUARD + one, size),
+        "a small result buffer on rank %d: %s, '%s'", bad, ocl_reduce_status_name(s),
+        ocl_reduce_mpi_last_error());
+  ocl_reduce_buffer_destroy(to_root);
+  ocl_reduce_buffer_destroy(b);
+  free(data);
+
+  /* Segments: every rank gets all results into its buffer. */
+  const size_t length = 1 + test_rng_below(50), segments = test_rng_below(300);
+  float *values = malloc((length * segments + 1) * sizeof *values);
+  test_fill(values, length * segments, OCL_REDUCE_MAX, OCL_REDUCE_F32, MODE_RANDOM);
+  cut(segments);
+  const size_t mine = begin[rank + 1] - begin[rank], bytes = segments * sizeof(float);
+  const ocl_reduce_input part =
+      ocl_reduce_host_input(values + begin[rank] * length, mine * length * sizeof *values);
+  float *expected = malloc(bytes + 1);
+  unsigned char *back = malloc(GUARD + bytes + GUARD);
+  ocl_reduce_buffer *results = guarded_buffer(GUARD + bytes + GUARD);
+  s = ocl_reduce_mpi_segments_allreduce(ctx, OCL_REDUCE_MAX, OCL_REDUCE_F32, part, mine, length,
+                                        ocl_reduce_host_output(expected, bytes), MPI_COMM_WORLD);
+  const ocl_reduce_status into_buffer =
+      ocl_reduce_mpi_segments_allreduce(ctx, OCL_REDUCE_MAX, OCL_REDUCE_F32, part, mine, length,
+                                        ocl_reduce_buffer_output(results, GUARD), MPI_COMM_WORLD);
+  ocl_reduce_buffer_read(results, 0, back, GUARD + bytes + GUARD);
+  CHECK(s == OCL_REDUCE_OK && into_buffer == OCL_REDUCE_OK &&
+            memcmp(back + GUARD, expected, bytes) == 0 && untouched(back, 0, GUARD) &&
+            untouched(back, GUARD + bytes, GUARD + bytes + GUARD),
+        "max of %zu segments of %zu into a buffer: %s", segments, length,
+        ocl_reduce_mpi_last_error());
+  ocl_reduce_buffer_destroy(results);
+  free(back);
+  free(expected);
+  free(values);
+}
+
 /* The reproducible sum on 1, 2, ... ranks (the first k of the world) has one set of bits. */
 static void check_reproducible_over_rank_counts(void) {
   const size_t n = 1000 + test_rng_below(MAX_ELEMENTS);
@@ -366,6 +468,7 @@ int main(int argc, char **argv) {
   check_builtins();
   check_user_operators();
   check_segments();
+  check_buffer_results();
   check_reproducible_over_rank_counts();
   check_groups();
   check_errors();

@@ -98,3 +98,43 @@ rank_record *orx_mpi_gather_space(const mpi_call *c) {
   }
   return all;
 }
+
+size_t orx_mpi_result_room(const mpi_call *c, char *text, size_t capacity) {
+  const ocl_reduce_output *out = &c->result;
+  if (!out->buffer) {
+    snprintf(text, capacity, "result_bytes is %zu", out->bytes);
+    return out->bytes;
+  }
+  const size_t size = ocl_reduce_buffer_size(out->buffer);
+  const size_t room = out->offset < size ? size - out->offset : 0;
+  snprintf(text, capacity, "the result buffer holds %zu bytes past offset %zu", room, out->offset);
+  return room;
+}
+
+ocl_reduce_status orx_mpi_agree(const mpi_call *c, ocl_reduce_status status, const char *message) {
+  typedef struct outcome {
+    int32_t status;
+    char message[MESSAGE_BYTES];
+  } outcome;
+  outcome mine;
+  memset(&mine, 0, sizeof mine);
+  mine.status = status;
+  if (status != OCL_REDUCE_OK)
+    snprintf(mine.message, sizeof mine.message, "%s", message);
+  outcome *all = calloc((size_t)c->size, sizeof *all);
+  if (!all) {
+    fprintf(stderr, "%s: out of host memory for %d ranks' outcomes\n", c->function, c->size);
+    MPI_Abort(c->comm, 1);
+  }
+  const int code =
+      MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, c->comm);
+  ocl_reduce_status agreed = OCL_REDUCE_OK;
+  if (code != MPI_SUCCESS)
+    agreed = orx_mpi_failed(c, "MPI_Allgather", code);
+  for (int r = 0; code == MPI_SUCCESS && r < c->size && agreed == OCL_REDUCE_OK; r++)
+    if (all[r].status != OCL_REDUCE_OK)
+      agreed = orx_mpi_fail((ocl_reduce_status)all[r].status, "%s: rank %d: %.400s", c->function, r,
+                            all[r].message);
+  free(all);
+  return agreed;
+}

@@ -17,9 +17,6 @@
 #define MAX_BYTES 64
 #define MESSAGE_BYTES 480
 
-/* Results go to host memory: MPI's collectives move them. */
-#define BUFFER_RESULTS "results are a buffer; they go to host memory, which MPI's collectives move"
-
 /* What a rank tells the root (or every rank) of its part. Plain bytes: every rank runs the same
  * library version on the same byte order (ocl_reduce.h, "Reductions in parts"). */
 typedef struct rank_record {
@@ -31,6 +28,7 @@ typedef struct rank_record {
   uint64_t segment_count;
   int32_t results_missing; /* segments: results is NULL */
   uint64_t results_bytes;  /* segments: the bytes of results */
+  int32_t to_buffer;       /* the result(s) go to a buffer: a write after the collective */
   char message[MESSAGE_BYTES];
   unsigned char state[MAX_BYTES];
 } rank_record;
@@ -38,6 +36,7 @@ typedef struct rank_record {
 /* The root's answer to every rank. */
 typedef struct root_reply {
   int32_t status;
+  int32_t to_buffer; /* some rank writes the result into a buffer: orx_mpi_agree follows */
   char message[MESSAGE_BYTES];
   unsigned char result[MAX_BYTES];
 } root_reply;
@@ -51,7 +50,7 @@ typedef struct mpi_call {
   ocl_reduce_op op;
   ocl_reduce_type type;
   ocl_reduce_input input;
-  int buffer_results; /* results given as a buffer: refused, by every rank alike */
+  ocl_reduce_output result; /* host memory, or a buffer written through host memory */
   int root;
   MPI_Comm comm;
   int rank, size;
@@ -78,5 +77,12 @@ ocl_reduce_status orx_mpi_judge(const mpi_call *c, const rank_record *all, int r
                                 size_t capacity);
 /* Room for every rank's record; aborts the job (MPI's way) rather than hang where there is none. */
 rank_record *orx_mpi_gather_space(const mpi_call *c);
+/* The bytes c->result holds (a buffer's past its offset), and its description for messages
+ * ("result_bytes is 4", "the result buffer holds 4 bytes past offset 8"). */
+size_t orx_mpi_result_room(const mpi_call *c, char *text, size_t capacity);
+/* After a step each rank takes alone (staging results for a buffer, writing them into it): every
+ * rank learns every rank's outcome and returns the first failing rank's status with its
+ * `message`, OK when none failed, so that such calls keep "every rank returns the same status". */
+ocl_reduce_status orx_mpi_agree(const mpi_call *c, ocl_reduce_status status, const char *message);
 
 #endif /* ORX_MPI_CALL_H */

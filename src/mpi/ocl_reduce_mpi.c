@@ -45,10 +45,15 @@ static ocl_reduce_status combine(const mpi_call *c, const unsigned char *states,
   return status;
 }
 
+/* A rank's failed write of results into its buffer (after the collective: a device's failure),
+ * as every rank reports it; the buffer's context has the write's own message. */
+#define WRITE_FAILED                                                                               \
+  "ocl_reduce_buffer_write of the results into the rank's buffer failed (its context's "           \
+  "ocl_reduce_last_error says why)"
+
 /* ---- Whole arrays ------------------------------------------------------------------------- */
 
-static ocl_reduce_status reduce_parts(mpi_call *c, size_t count, void *result, size_t result_bytes,
-                                      int everyone) {
+static ocl_reduce_status reduce_parts(mpi_call *c, size_t count, int everyone) {
   ocl_reduce_status status = orx_mpi_begin(c);
   if (status != OCL_REDUCE_OK)
     return status;
@@ -64,16 +69,16 @@ static ocl_reduce_status reduce_parts(mpi_call *c, size_t count, void *result, s
   const int receives = everyone || c->rank == c->root;
   rank_record mine_record;
   orx_mpi_record_operator(&mine_record, c, bytes);
+  mine_record.to_buffer = receives && c->result.buffer;
   const ocl_reduce_output state = ocl_reduce_host_output(mine_record.state, bytes);
-  char own[160];
-  snprintf(own, sizeof own, "result_bytes is %zu, and one result of %s is %zu bytes", result_bytes,
+  char room_text[96], own[192];
+  const size_t result_bytes = orx_mpi_result_room(c, room_text, sizeof room_text);
+  snprintf(own, sizeof own, "%s, and one result of %s is %zu bytes", room_text,
            ocl_reduce_op_name(c->op), needed);
   if (!c->ctx)
     orx_mpi_record_failure(&mine_record, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
                            c->of_group ? "group is NULL" : "ctx is NULL");
-  else if (c->buffer_results)
-    orx_mpi_record_failure(&mine_record, c, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, BUFFER_RESULTS);
-  else if (!result && receives)
+  else if (!c->result.host && !c->result.buffer && receives)
     orx_mpi_record_failure(&mine_record, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "result is NULL");
   else if (receives && needed > 0 && result_bytes < needed)
     orx_mpi_record_failure(&mine_record, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT, own);
@@ -95,6 +100,8 @@ static ocl_reduce_status reduce_parts(mpi_call *c, size_t count, void *result, s
   }
   if (all) {
     reply.status = orx_mpi_judge(c, all, c->root, reply.message, sizeof reply.message);
+    for (int r = 0; r < c->size; r++)
+      reply.to_buffer |= all[r].to_buffer;
     /* The states in rank order, packed. */
     unsigned char *states = reply.status == OCL_REDUCE_OK ? malloc((size_t)c->size * bytes) : NULL;
     if (reply.status == OCL_REDUCE_OK && !states)
@@ -112,15 +119,17 @@ static ocl_reduce_status reduce_parts(mpi_call *c, size_t count, void *result, s
     return orx_mpi_failed(c, "MPI_Bcast", code);
   if (reply.status != OCL_REDUCE_OK)
     return orx_mpi_fail((ocl_reduce_status)reply.status, "%s: %.400s", c->function, reply.message);
-  if (receives)
-    memcpy(result, reply.result, needed);
-  return OCL_REDUCE_OK;
+  ocl_reduce_status written = OCL_REDUCE_OK;
+  if (receives && !c->result.buffer)
+    memcpy(c->result.host, reply.result, needed);
+  else if (receives) /* through host memory, where MPI moved it */
+    written = ocl_reduce_buffer_write(c->result.buffer, c->result.offset, reply.result, needed);
+  return reply.to_buffer ? orx_mpi_agree(c, written, WRITE_FAILED) : written;
 }
 
 /* ---- Segments ------------------------------------------------------------------------------- */
 
-static ocl_reduce_status reduce_segments(mpi_call *c, size_t segment_count, size_t segment_length,
-                                         void *results, size_t results_bytes) {
+static ocl_reduce_status reduce_segments(mpi_call *c, size_t segment_count, size_t segment_length) {
   ocl_reduce_status status = orx_mpi_begin(c);
   if (status != OCL_REDUCE_OK)
     return status;
@@ -129,14 +138,15 @@ static ocl_reduce_status reduce_segments(mpi_call *c, size_t segment_count, size
   orx_mpi_record_operator(&mine, c, bytes);
   mine.segment_length = segment_length;
   mine.segment_count = segment_count;
-  mine.results_missing = !results;
-  mine.results_bytes = results ? results_bytes : 0;
+  mine.results_missing = !c->result.host && !c->result.buffer;
+  char room_text[96];
+  mine.results_bytes =
+      mine.results_missing ? 0 : orx_mpi_result_room(c, room_text, sizeof room_text);
+  mine.to_buffer = c->result.buffer != NULL;
   unsigned char *local = malloc(segment_count * bytes + 1);
   const ocl_reduce_output out = ocl_reduce_host_output(local, segment_count * bytes);
   if (!c->ctx)
     orx_mpi_record_failure(&mine, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "ctx is NULL");
-  else if (c->buffer_results)
-    orx_mpi_record_failure(&mine, c, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, BUFFER_RESULTS);
   else if (segment_count > INT_MAX)
     orx_mpi_record_failure(&mine, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
                            "segment_count is above INT_MAX (MPI's counts)");
@@ -158,15 +168,19 @@ static ocl_reduce_status reduce_segments(mpi_call *c, size_t segment_count, size
   status = orx_mpi_judge(c, all, 0, message, sizeof message);
   int *counts = NULL, *displacements = NULL;
   uint64_t total = 0;
-  for (int r = 0; r < c->size; r++)
+  int to_buffer = 0;
+  for (int r = 0; r < c->size; r++) {
     total += all[r].segment_count;
+    to_buffer |= all[r].to_buffer;
+  }
   for (int r = 0; status == OCL_REDUCE_OK && total > 0 && r < c->size; r++)
     if (all[r].results_missing) {
       snprintf(message, sizeof message, "rank %d: results is NULL", r);
       status = OCL_REDUCE_ERROR_INVALID_ARGUMENT;
     } else if (bytes > 0 && total <= UINT64_MAX / bytes && all[r].results_bytes < total * bytes) {
       snprintf(message, sizeof message,
-               "rank %d: results is %llu bytes, and %llu results of %zu bytes need %llu", r,
+               "rank %d: results %s %llu bytes, and %llu results of %zu bytes need %llu", r,
+               all[r].to_buffer ? "(a buffer) hold" : "is",
                (unsigned long long)all[r].results_bytes, (unsigned long long)total, bytes,
                (unsigned long long)(total * bytes));
       status = OCL_REDUCE_ERROR_INVALID_ARGUMENT;
@@ -175,6 +189,21 @@ static ocl_reduce_status reduce_segments(mpi_call *c, size_t segment_count, size
     snprintf(message, sizeof message, "%llu segments in all: above INT_MAX (MPI's counts)",
              (unsigned long long)total);
     status = OCL_REDUCE_ERROR_INVALID_ARGUMENT;
+  }
+  /* Results bound for a buffer gather in host memory first (MPI's collectives move host memory),
+   * the space agreed on before the gather so that no rank is left in it alone. */
+  unsigned char *gathered = NULL;
+  if (status == OCL_REDUCE_OK && total > 0 && to_buffer) {
+    gathered = c->result.buffer ? malloc((size_t)total * bytes) : NULL;
+    status = orx_mpi_agree(
+        c, c->result.buffer && !gathered ? OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY : OCL_REDUCE_OK,
+        "out of host memory for the results on their way to the buffer");
+    if (status != OCL_REDUCE_OK) {
+      free(gathered);
+      free(all);
+      free(local);
+      return status;
+    }
   }
   if (status == OCL_REDUCE_OK && total > 0) {
     counts = malloc((size_t)c->size * sizeof *counts);
@@ -195,8 +224,9 @@ static ocl_reduce_status reduce_segments(mpi_call *c, size_t segment_count, size
     if (code == MPI_SUCCESS)
       code = MPI_Type_commit(&one_result);
     if (code == MPI_SUCCESS) {
-      code = MPI_Allgatherv(local, (int)segment_count, one_result, results, counts, displacements,
-                            one_result, c->comm);
+      code = MPI_Allgatherv(local, (int)segment_count, one_result,
+                            c->result.buffer ? (void *)gathered : c->result.host, counts,
+                            displacements, one_result, c->comm);
       MPI_Type_free(&one_result);
     }
     if (code != MPI_SUCCESS)
@@ -206,9 +236,20 @@ static ocl_reduce_status reduce_segments(mpi_call *c, size_t segment_count, size
   free(displacements);
   free(all);
   free(local);
-  if (status != OCL_REDUCE_OK && status != OCL_REDUCE_ERROR_BACKEND)
-    return orx_mpi_fail(status, "%s: %.400s", c->function, message);
-  return status;
+  if (status != OCL_REDUCE_OK) {
+    free(gathered);
+    return status == OCL_REDUCE_ERROR_BACKEND
+               ? status
+               : orx_mpi_fail(status, "%s: %.400s", c->function, message);
+  }
+  if (!to_buffer)
+    return OCL_REDUCE_OK;
+  const ocl_reduce_status written =
+      gathered ? ocl_reduce_buffer_write(c->result.buffer, c->result.offset, gathered,
+                                         (size_t)total * bytes)
+               : OCL_REDUCE_OK;
+  free(gathered);
+  return orx_mpi_agree(c, written, WRITE_FAILED);
 }
 
 /* ---- Entry points ---------------------------------------------------------------------------- */
@@ -231,16 +272,16 @@ ocl_reduce_status ocl_reduce_mpi_reduce(ocl_reduce_context *ctx, ocl_reduce_op o
                                         ocl_reduce_type type, ocl_reduce_input input, size_t count,
                                         ocl_reduce_output result, int root, MPI_Comm comm) {
   mpi_call c = make_call("ocl_reduce_mpi_reduce", ctx, op, type, input, root, comm);
-  c.buffer_results = result.buffer != NULL;
-  return reduce_parts(&c, count, result.host, result.bytes, 0);
+  c.result = result;
+  return reduce_parts(&c, count, 0);
 }
 
 ocl_reduce_status ocl_reduce_mpi_allreduce(ocl_reduce_context *ctx, ocl_reduce_op op,
                                            ocl_reduce_type type, ocl_reduce_input input,
                                            size_t count, ocl_reduce_output result, MPI_Comm comm) {
   mpi_call c = make_call("ocl_reduce_mpi_allreduce", ctx, op, type, input, 0, comm);
-  c.buffer_results = result.buffer != NULL;
-  return reduce_parts(&c, count, result.host, result.bytes, 1);
+  c.result = result;
+  return reduce_parts(&c, count, 1);
 }
 
 /* A rank's group: its part reduced over the group's devices to one state (in device order), the
@@ -251,7 +292,7 @@ static mpi_call group_call(const char *function, ocl_reduce_group *group, ocl_re
   mpi_call c = make_call(function, ocl_reduce_group_context(group, 0), op, type, input, root, comm);
   c.group = group;
   c.of_group = 1;
-  c.buffer_results = result->buffer != NULL;
+  c.result = *result;
   return c;
 }
 
@@ -261,7 +302,7 @@ ocl_reduce_status ocl_reduce_mpi_reduce_group(ocl_reduce_group *group, ocl_reduc
                                               MPI_Comm comm) {
   mpi_call c =
       group_call("ocl_reduce_mpi_reduce_group", group, op, type, input, root, comm, &result);
-  return reduce_parts(&c, count, result.host, result.bytes, 0);
+  return reduce_parts(&c, count, 0);
 }
 
 ocl_reduce_status ocl_reduce_mpi_allreduce_group(ocl_reduce_group *group, ocl_reduce_op op,
@@ -270,7 +311,7 @@ ocl_reduce_status ocl_reduce_mpi_allreduce_group(ocl_reduce_group *group, ocl_re
                                                  MPI_Comm comm) {
   mpi_call c =
       group_call("ocl_reduce_mpi_allreduce_group", group, op, type, input, 0, comm, &result);
-  return reduce_parts(&c, count, result.host, result.bytes, 1);
+  return reduce_parts(&c, count, 1);
 }
 
 ocl_reduce_status ocl_reduce_mpi_segments_allreduce(ocl_reduce_context *ctx, ocl_reduce_op op,
@@ -278,6 +319,6 @@ ocl_reduce_status ocl_reduce_mpi_segments_allreduce(ocl_reduce_context *ctx, ocl
                                                     size_t segment_count, size_t segment_length,
                                                     ocl_reduce_output results, MPI_Comm comm) {
   mpi_call c = make_call("ocl_reduce_mpi_segments_allreduce", ctx, op, type, input, 0, comm);
-  c.buffer_results = results.buffer != NULL;
-  return reduce_segments(&c, segment_count, segment_length, results.host, results.bytes);
+  c.result = results;
+  return reduce_segments(&c, segment_count, segment_length);
 }
