@@ -27,7 +27,7 @@ fi
 
 # The two builds (no tests): the old one always fresh, this tree's reused from run_suite.sh. The
 # old tree's library is all this tree's tool loads, so only OLD_TOOL=1 builds its tool and CUB
-# contender (nvcc: about a minute and a half on the H200 machine).
+# contender (nvcc's minute or more).
 build() {
   local cub=ON target=()
   [ "${3:-}" = library ] && cub=OFF target=(--target ocl_reduce)
