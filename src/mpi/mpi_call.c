@@ -90,8 +90,8 @@ ocl_reduce_status orx_mpi_judge(const mpi_call *c, const rank_record *all, int r
 
 /* Room for every rank's record. The other ranks are already in the collective: without these
  * few hundred bytes per rank the job cannot go on, and aborts (MPI's way) rather than hang. */
-rank_record *orx_mpi_gather_space(const mpi_call *c) {
-  rank_record *all = calloc((size_t)c->size, sizeof *all);
+void *orx_mpi_gather_space(const mpi_call *c, size_t bytes) {
+  void *all = calloc((size_t)c->size, bytes);
   if (!all) {
     fprintf(stderr, "%s: out of host memory for %d ranks' records\n", c->function, c->size);
     MPI_Abort(c->comm, 1);
@@ -121,11 +121,7 @@ ocl_reduce_status orx_mpi_agree(const mpi_call *c, ocl_reduce_status status, con
   mine.status = status;
   if (status != OCL_REDUCE_OK)
     snprintf(mine.message, sizeof mine.message, "%s", message);
-  outcome *all = calloc((size_t)c->size, sizeof *all);
-  if (!all) {
-    fprintf(stderr, "%s: out of host memory for %d ranks' outcomes\n", c->function, c->size);
-    MPI_Abort(c->comm, 1);
-  }
+  outcome *all = orx_mpi_gather_space(c, sizeof *all);
   const int code =
       MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, c->comm);
   ocl_reduce_status agreed = OCL_REDUCE_OK;

@@ -75,10 +75,11 @@ void orx_mpi_record_operator(rank_record *r, const mpi_call *c, uint64_t out_byt
 /* The first failing rank, else the first that disagrees with rank `ref`: OK when all agree. */
 ocl_reduce_status orx_mpi_judge(const mpi_call *c, const rank_record *all, int ref, char *message,
                                 size_t capacity);
-/* Room for every rank's record; aborts the job (MPI's way) rather than hang where there is none. */
-rank_record *orx_mpi_gather_space(const mpi_call *c);
+/* Room for every rank's record of `bytes` (zeroed); aborts the job (MPI's way) rather than hang
+ * where there is none. */
+void *orx_mpi_gather_space(const mpi_call *c, size_t bytes);
 /* The bytes c->result holds (a buffer's past its offset), and its description for messages
- * ("result_bytes is 4", "the result buffer holds 4 bytes past offset 8"). */
+ * ("result_bytes is 4", "the result buffer holds 4 bytes past offset 8"; text may be NULL). */
 size_t orx_mpi_result_room(const mpi_call *c, char *text, size_t capacity);
 /* After a step each rank takes alone (staging results for a buffer, writing them into it): every
  * rank learns every rank's outcome and returns the first failing rank's status with its

@@ -89,7 +89,7 @@ static ocl_reduce_status reduce_parts(mpi_call *c, size_t count, int everyone) {
                               : ocl_reduce_partial(c->ctx, c->op, c->type, c->input, count, base,
                                                    state)) != OCL_REDUCE_OK)
     orx_mpi_record_failure(&mine_record, c, status, NULL);
-  rank_record *all = c->rank == c->root ? orx_mpi_gather_space(c) : NULL;
+  rank_record *all = c->rank == c->root ? orx_mpi_gather_space(c, sizeof *all) : NULL;
   root_reply reply;
   memset(&reply, 0, sizeof reply);
   code = MPI_Gather(&mine_record, (int)sizeof mine_record, MPI_BYTE, all, (int)sizeof mine_record,
@@ -139,9 +139,7 @@ static ocl_reduce_status reduce_segments(mpi_call *c, size_t segment_count, size
   mine.segment_length = segment_length;
   mine.segment_count = segment_count;
   mine.results_missing = !c->result.host && !c->result.buffer;
-  char room_text[96];
-  mine.results_bytes =
-      mine.results_missing ? 0 : orx_mpi_result_room(c, room_text, sizeof room_text);
+  mine.results_bytes = mine.results_missing ? 0 : orx_mpi_result_room(c, NULL, 0);
   mine.to_buffer = c->result.buffer != NULL;
   unsigned char *local = malloc(segment_count * bytes + 1);
   const ocl_reduce_output out = ocl_reduce_host_output(local, segment_count * bytes);
@@ -156,7 +154,7 @@ static ocl_reduce_status reduce_segments(mpi_call *c, size_t segment_count, size
                                          segment_length, out)) != OCL_REDUCE_OK)
     orx_mpi_record_failure(&mine, c, status, NULL);
   /* Every rank sees every record and decides alike. */
-  rank_record *all = orx_mpi_gather_space(c);
+  rank_record *all = orx_mpi_gather_space(c, sizeof *all);
   int code =
       MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, c->comm);
   if (code != MPI_SUCCESS) {
