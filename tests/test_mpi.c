@@ -7,7 +7,9 @@
  * rank's own reduction of the whole array. Reduce-to-root and all-reduce, user operators
  * (order-preserving ones in rank order), segments owned by ranks, results into buffers (the same
  * bytes as into host memory, nothing else of the buffer written), the cross_device sum for every
- * rank count (sub-communicators of 1 .. all ranks), and errors that one rank makes.
+ * rank count (sub-communicators of 1 .. all ranks), errors that one rank makes, and a device
+ * that fails on one rank (the library's injected faults, core/fault_inject.h: every allocation,
+ * copy, launch and wait of the call in turn).
  *
  * Not cmocka: a failed check on one rank must not leave the others waiting in a collective. Each
  * check counts its failures, and the ranks add them up at the end.
@@ -16,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fault_inject.h"
 #include "ocl_reduce_mpi.h"
 #include "support/custom_ops.h"
 #include "support/ordered_ops.h"
@@ -293,6 +296,123 @@ static void check_buffer_results(void) {
   free(values);
 }
 
+/* One call of the fault sweep: into a guarded buffer of `bytes` results at GUARD; `expected` holds
+ * the results of the call without a fault. */
+typedef ocl_reduce_status (*faulted_call)(ocl_reduce_buffer *results, const void *arg);
+
+/* Every device operation of one rank's part of `call` fails in turn (kind by kind, the n-th
+ * call of that kind from n = 1 until the call makes fewer): every rank returns the same error,
+ * naming that rank, and that rank's buffer is untouched; once no fault strikes, every rank has
+ * the results. A fault before the collective that one rank did not report would leave the
+ * others waiting in it: the test would hang, and ctest's timeout fails it. */
+static void sweep_device_faults(const char *what, faulted_call call, const void *arg,
+                                const unsigned char *expected, size_t bytes) {
+  const int bad = ranks > 2 ? 2 : ranks - 1;
+  const size_t size = GUARD + bytes + GUARD;
+  unsigned char *got = malloc(size);
+  ocl_reduce_buffer *results = guarded_buffer(size);
+  static const char *const kinds[ORX_FAULT_KINDS] = {"allocation", "write", "read", "launch",
+                                                     "wait"};
+  unsigned sites[ORX_FAULT_KINDS] = {0};
+  for (int kind = 0; kind < ORX_FAULT_KINDS; kind++) {
+    for (uint64_t n = 1;; n++) {
+      if (n == 256) {
+        CHECK(0, "%s: still %s faults at 255: the sweep does not end", what, kinds[kind]);
+        break;
+      }
+      memset(got, 0x5A, size); /* the guards' bytes in every byte the call may write */
+      ocl_reduce_buffer_write(results, 0, got, size);
+      if (rank == bad && orx_fault_arm(ctx, (orx_fault_kind)kind, n, NULL) != OCL_REDUCE_OK)
+        CHECK(0, "no fault table for the context");
+      const ocl_reduce_status s = call(results, arg);
+      int struck = rank == bad && orx_fault_struck(ctx), any_struck = 0;
+      if (rank == bad)
+        orx_fault_arm(ctx, (orx_fault_kind)kind, 0, NULL);
+      MPI_Allreduce(&struck, &any_struck, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+      int lowest = (int)s, highest = (int)s;
+      MPI_Allreduce(MPI_IN_PLACE, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+      MPI_Allreduce(MPI_IN_PLACE, &highest, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+      ocl_reduce_buffer_read(results, 0, got, size);
+      if (!any_struck) { /* past the call's last operation of this kind */
+        CHECK(s == OCL_REDUCE_OK && memcmp(got + GUARD, expected, bytes) == 0,
+              "%s: no fault struck at %s %llu, and the call gave %s", what, kinds[kind],
+              (unsigned long long)n, ocl_reduce_status_name(s));
+        CHECK(n > 1 || kind != ORX_FAULT_WRITE,
+              "%s: the sweep passed no %s: not a test of the results' write", what, kinds[kind]);
+        break;
+      }
+      sites[kind]++;
+      char rank_text[32];
+      snprintf(rank_text, sizeof rank_text, "rank %d", bad);
+      CHECK(s != OCL_REDUCE_OK && lowest == highest &&
+                strstr(ocl_reduce_mpi_last_error(), rank_text),
+            "%s: %s %llu failed on rank %d, and this rank returned %s ('%s'; the ranks' statuses "
+            "%d .. %d)",
+            what, kinds[kind], (unsigned long long)n, bad, ocl_reduce_status_name(s),
+            ocl_reduce_mpi_last_error(), lowest, highest);
+      CHECK(rank != bad || untouched(got, 0, size),
+            "%s: %s %llu failed, and the rank's buffer was written", what, kinds[kind],
+            (unsigned long long)n);
+    }
+  }
+  if (rank == bad)
+    printf("# %s: rank %d failed at %u allocations, %u writes, %u reads, %u launches, %u waits\n",
+           what, bad, sites[0], sites[1], sites[2], sites[3], sites[4]);
+  ocl_reduce_buffer_destroy(results);
+  free(got);
+}
+
+typedef struct fault_case {
+  ocl_reduce_input in;
+  size_t count, length;
+} fault_case;
+
+static ocl_reduce_status sum_into(ocl_reduce_buffer *results, const void *arg) {
+  const fault_case *f = arg;
+  return ocl_reduce_mpi_allreduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I64, f->in, f->count,
+                                  ocl_reduce_buffer_output(results, GUARD), MPI_COMM_WORLD);
+}
+
+static ocl_reduce_status segments_into(ocl_reduce_buffer *results, const void *arg) {
+  const fault_case *f = arg;
+  return ocl_reduce_mpi_segments_allreduce(ctx, OCL_REDUCE_MAX, OCL_REDUCE_F32, f->in, f->count,
+                                           f->length, ocl_reduce_buffer_output(results, GUARD),
+                                           MPI_COMM_WORLD);
+}
+
+/* The sweep over an all-reduce and a segmented all-reduce into buffers, from a buffer on every
+ * rank (no copy of host input before the device's first fault). */
+static void check_device_faults(void) {
+  enum { PART = 1000, SEGMENTS = 20, LENGTH = 50 };
+  int64_t values[PART];
+  float floats[SEGMENTS * LENGTH];
+  test_fill(values, PART, OCL_REDUCE_SUM, OCL_REDUCE_I64, MODE_RANDOM);
+  test_fill(floats, SEGMENTS * LENGTH, OCL_REDUCE_MAX, OCL_REDUCE_F32, MODE_RANDOM);
+  ocl_reduce_buffer *in = NULL;
+  ocl_reduce_buffer_create(ctx, sizeof values + sizeof floats, &in);
+  ocl_reduce_buffer_write(in, 0, values, sizeof values);
+  ocl_reduce_buffer_write(in, sizeof values, floats, sizeof floats);
+  int64_t sum = 0;
+  fault_case f = {ocl_reduce_buffer_input(in, 0), PART, 0};
+  ocl_reduce_status s =
+      ocl_reduce_mpi_allreduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I64, f.in, PART,
+                               ocl_reduce_host_output(&sum, sizeof sum), MPI_COMM_WORLD);
+  CHECK(s == OCL_REDUCE_OK, "the sum without faults: %s", ocl_reduce_mpi_last_error());
+  sweep_device_faults("an i64 all-reduce into a buffer", sum_into, &f, (unsigned char *)&sum,
+                      sizeof sum);
+  float *maxima = malloc((size_t)ranks * SEGMENTS * sizeof *maxima);
+  f = (fault_case){ocl_reduce_buffer_input(in, PART * sizeof *values / sizeof *floats), SEGMENTS,
+                   LENGTH}; /* an offset in elements */
+  s = ocl_reduce_mpi_segments_allreduce(
+      ctx, OCL_REDUCE_MAX, OCL_REDUCE_F32, f.in, SEGMENTS, LENGTH,
+      ocl_reduce_host_output(maxima, (size_t)ranks * SEGMENTS * sizeof *maxima), MPI_COMM_WORLD);
+  CHECK(s == OCL_REDUCE_OK, "the segments without faults: %s", ocl_reduce_mpi_last_error());
+  sweep_device_faults("a segmented all-reduce into a buffer", segments_into, &f,
+                      (unsigned char *)maxima, (size_t)ranks * SEGMENTS * sizeof *maxima);
+  free(maxima);
+  ocl_reduce_buffer_destroy(in);
+}
+
 /* The reproducible sum on 1, 2, ... ranks (the first k of the world) has one set of bits. */
 static void check_reproducible_over_rank_counts(void) {
   const size_t n = 1000 + test_rng_below(MAX_ELEMENTS);
@@ -469,6 +589,7 @@ int main(int argc, char **argv) {
   check_user_operators();
   check_segments();
   check_buffer_results();
+  check_device_faults();
   check_reproducible_over_rank_counts();
   check_groups();
   check_errors();
