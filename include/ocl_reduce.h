@@ -321,6 +321,13 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_wrap_cuda(ocl_reduce_context 
 OCL_REDUCE_API void ocl_reduce_buffer_destroy(ocl_reduce_buffer *buf); /* NULL is ignored */
 /* The buffer's bytes (0 for NULL). */
 OCL_REDUCE_API size_t ocl_reduce_buffer_size(const ocl_reduce_buffer *buf);
+/* The buffer's memory as its backend knows it, for an application's own kernels and copies, or a
+ * CUDA-aware MPI: its cl_mem (OpenCL; not retained: valid while the buffer lives) or its
+ * CUdeviceptr (CUDA); the other is set to NULL or 0, and either pointer may be NULL. Work the
+ * library enqueued on it may still run: ocl_reduce_finish first. A group's buffer, whose parts
+ * live on several devices, has none (INVALID_ARGUMENT). */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_native(const ocl_reduce_buffer *buf,
+                                                          void **cl_mem, uint64_t *device_pointer);
 /* Blocking copies of `bytes` between host memory and the buffer at byte offset `offset`. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_write(ocl_reduce_buffer *buf, size_t offset,
                                                          const void *src, size_t bytes);

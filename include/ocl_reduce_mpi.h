@@ -19,10 +19,13 @@
  * Calls are collective: every rank of comm calls the same function with the same op, type,
  * root and segment length, and user operators made from the same descriptor. Counts may
  * differ, and may be 0. Inputs are host memory or buffers of the rank's context. Results are
- * host memory or a buffer (ocl_reduce_buffer_output; a group buffer too): MPI's collectives move
- * host memory, so results bound for a buffer arrive in host memory and are written into it before
- * the call returns (ocl_reduce_buffer_write). A CUDA-aware MPI is not used: what travels is a
- * state per rank, or the segments' results.
+ * host memory or a buffer (ocl_reduce_buffer_output; a group buffer too). Results bound for a
+ * buffer arrive in host memory and are written into it before the call returns
+ * (ocl_reduce_buffer_write), except where MPI moves device memory itself: with a CUDA-aware MPI
+ * (ocl_reduce_mpi_cuda_aware), a segmented all-reduce into a CUDA buffer gathers the ranks'
+ * results from device memory into it directly; that device memory is kept for the context's
+ * next calls until MPI_Finalize (finalize MPI before destroying such contexts). A whole array's
+ * state (a few bytes per rank) always travels through host memory.
  *
  * Errors: every rank returns the same status. Where a rank fails (an argument, its device), the
  * others learn it through the collective and return that rank's status (the lowest failing
@@ -79,6 +82,11 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_reduce_group(ocl_reduce_group *g
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_allreduce_group(
     ocl_reduce_group *group, ocl_reduce_op op, ocl_reduce_type type, ocl_reduce_input input,
     size_t count, ocl_reduce_output result, MPI_Comm comm);
+
+/* Whether the MPI library moves CUDA device memory, by its own account (Open MPI's
+ * MPIX_Query_cuda_support, MPICH's MPIX_GPU_query_support): 1 or 0, asked once. The environment
+ * variable OCL_REDUCE_MPI_CUDA_AWARE=off makes it 0 (every result through host memory). */
+OCL_REDUCE_API int ocl_reduce_mpi_cuda_aware(void);
 
 /* The message of this thread's last failed ocl_reduce_mpi call ("" when none). */
 OCL_REDUCE_API const char *ocl_reduce_mpi_last_error(void);

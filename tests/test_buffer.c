@@ -221,6 +221,51 @@ static void test_wrapped_cl_mem_on_the_application_queue(void **state) {
   clReleaseContext(app_context);
 }
 
+/* A buffer's native handle is its memory: the cl_mem or CUDA pointer, wrapped as a buffer of its
+ * own, reads the bytes written through the first, and a reduction of it gives the same result. */
+static void test_native_handle_is_the_buffer_memory(void **state) {
+  (void)state;
+  enum { N = 1000 };
+  int32_t data[N];
+  for (int i = 0; i < N; i++)
+    data[i] = (int32_t)(test_rng_below(2000001)) - 1000000;
+  ocl_reduce_buffer *buf = NULL, *again = NULL;
+  assert_int_equal(ocl_reduce_buffer_create(test_ctx, sizeof data, &buf), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(buf, 0, data, sizeof data), OCL_REDUCE_OK);
+  void *mem = (void *)(uintptr_t)1;
+  uint64_t pointer = 1;
+  assert_int_equal(ocl_reduce_buffer_native(buf, &mem, &pointer), OCL_REDUCE_OK);
+  if (query(test_ctx).backend == OCL_REDUCE_BACKEND_CUDA) {
+    assert_null(mem);
+    assert_true(pointer != 0);
+    assert_int_equal(ocl_reduce_buffer_wrap_cuda(test_ctx, pointer, sizeof data, &again),
+                     OCL_REDUCE_OK);
+  } else {
+    assert_non_null(mem);
+    assert_true(pointer == 0);
+    size_t bytes = 0;
+    assert_int_equal(clGetMemObjectInfo((cl_mem)mem, CL_MEM_SIZE, sizeof bytes, &bytes, NULL),
+                     CL_SUCCESS);
+    assert_true(bytes >= sizeof data);
+    assert_int_equal(ocl_reduce_buffer_wrap_opencl(test_ctx, mem, &again), OCL_REDUCE_OK);
+  }
+  int32_t back[N];
+  assert_int_equal(ocl_reduce_buffer_read(again, 0, back, sizeof back), OCL_REDUCE_OK);
+  assert_memory_equal(back, data, sizeof data);
+  int64_t sum = 0, expected = 0;
+  for (int i = 0; i < N; i++)
+    expected += data[i];
+  assert_int_equal(ocl_reduce_into(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32,
+                                   ocl_reduce_buffer_input(again, 0), N,
+                                   ocl_reduce_host_output(&sum, sizeof(int32_t))),
+                   OCL_REDUCE_OK);
+  assert_true((int32_t)sum == (int32_t)expected);
+  /* Either out-pointer may be NULL. */
+  assert_int_equal(ocl_reduce_buffer_native(buf, NULL, NULL), OCL_REDUCE_OK);
+  ocl_reduce_buffer_destroy(again);
+  ocl_reduce_buffer_destroy(buf);
+}
+
 /* On the CUDA backend: an application's cuMemAlloc pointer, wrapped at byte offsets that leave it
  * off any vector alignment, reduces the right elements; a pointer off the element size, or a span
  * beyond the allocation, is refused. The driver is opened here the way an application links it. */
@@ -316,6 +361,7 @@ int main(void) {
       cmocka_unit_test(test_repeated_reductions_build_and_upload_nothing),
       cmocka_unit_test(test_wrapped_cl_mem_on_the_application_queue),
       cmocka_unit_test(test_wrapped_cuda_pointer_at_any_alignment),
+      cmocka_unit_test(test_native_handle_is_the_buffer_memory),
       cmocka_unit_test(test_profiling_reports_kernel_time),
   };
   return TEST_RUN(tests, test_setup, test_teardown);

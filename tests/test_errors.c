@@ -277,6 +277,9 @@ static void test_buffer_functions_reject_bad_arguments(void **state) {
 
   assert_int_equal(ocl_reduce_buffer_create(test_ctx, 64, &buf), OCL_REDUCE_OK);
   assert_int_equal(ocl_reduce_buffer_size(NULL), 0);
+  void *native = NULL;
+  expect_error(ocl_reduce_buffer_native(NULL, &native, NULL), OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+               NULL, "buf is NULL");
   assert_int_equal(ocl_reduce_buffer_size(buf), 64);
   char host[128] = {0};
   expect_error(ocl_reduce_buffer_write(NULL, 0, host, 8), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,

@@ -346,6 +346,10 @@ static void test_shares_cut_contiguous_parts(void **state) {
   /* 3:1:2 of 60000 elements in granules of 7 (1 KiB is 256 f32): contiguous, whole granules. */
   ocl_reduce_buffer *b = NULL;
   GROUP_OK(ocl_reduce_group_buffer_create(group, sizeof(float), 60004, 7, &b), "buffer");
+  /* Its parts live on several devices: no one native handle. */
+  void *native = NULL;
+  assert_int_equal(ocl_reduce_buffer_native(b, &native, NULL), OCL_REDUCE_ERROR_INVALID_ARGUMENT);
+  assert_non_null(strstr(ocl_reduce_last_error(NULL), "group's buffer"));
   size_t next = 0;
   for (size_t d = 0; d < DEVICES; d++) {
     ocl_reduce_buffer *part = NULL;

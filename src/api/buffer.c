@@ -85,6 +85,22 @@ void ocl_reduce_buffer_destroy(ocl_reduce_buffer *buf) {
 
 size_t ocl_reduce_buffer_size(const ocl_reduce_buffer *buf) { return buf ? buf->bytes : 0; }
 
+ocl_reduce_status ocl_reduce_buffer_native(const ocl_reduce_buffer *buf, void **cl_mem,
+                                           uint64_t *device_pointer) {
+  ORX_CHECK_ARG(NULL, buf, "ocl_reduce_buffer_native: buf is NULL");
+  ORX_CHECK_ARG(NULL, !buf->spread_ops,
+                "ocl_reduce_buffer_native: buf is a group's buffer, whose parts live on several "
+                "devices");
+  void *handle = NULL;
+  uint64_t address = 0;
+  buf->ctx->ops->mem_native(buf->mem, &handle, &address);
+  if (cl_mem)
+    *cl_mem = handle;
+  if (device_pointer)
+    *device_pointer = address;
+  return OCL_REDUCE_OK;
+}
+
 /* Checks shared by read and write: a buffer, and the range inside it. Failures are recorded on the
  * buffer's context (a group's buffer has none: the thread's). */
 static ocl_reduce_status check_copy(const char *function, const ocl_reduce_buffer *buf,

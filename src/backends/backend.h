@@ -95,6 +95,9 @@ typedef struct orx_backend_ops {
   ocl_reduce_status (*wrap)(ocl_reduce_context *ctx, orx_backend *be, void *native, orx_mem **out,
                             size_t *bytes);
   void (*release_mem)(orx_mem *mem);
+  /* The allocation as an application uses it (ocl_reduce_buffer_native): its cl_mem, or its
+   * device address (a CUdeviceptr); the other is NULL or 0. */
+  void (*mem_native)(const orx_mem *mem, void **handle, uint64_t *address);
   /* Optional (NULL: 0). How far the allocation's first byte lies past a multiple of 256 bytes:
    * library allocations start aligned, a wrapped CUDA pointer may not. */
   size_t (*misalignment)(const orx_mem *mem);

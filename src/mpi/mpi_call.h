@@ -29,6 +29,7 @@ typedef struct rank_record {
   int32_t results_missing; /* segments: results is NULL */
   uint64_t results_bytes;  /* segments: the bytes of results */
   int32_t to_buffer;       /* the result(s) go to a buffer: a write after the collective */
+  int32_t device_gather;   /* segments: ... unless MPI gathers them there from device memory */
   char message[MESSAGE_BYTES];
   unsigned char state[MAX_BYTES];
 } rank_record;

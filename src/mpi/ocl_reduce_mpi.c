@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "mpi/mpi_call.h"
+#include "mpi/mpi_device.h"
 
 /* The root's combine of the ranks' `bytes`-byte states in rank order: a built-in operator's on
  * the calling thread, where the device's final stage took an upload, a launch and a read (some
@@ -129,6 +130,42 @@ static ocl_reduce_status reduce_parts(mpi_call *c, size_t count, int everyone) {
 
 /* ---- Segments ------------------------------------------------------------------------------- */
 
+/* Where this rank's segment results are made and gathered from: host memory, or with a
+ * CUDA-aware MPI and a CUDA buffer for the results, a device buffer (written into the results
+ * only by the gather, after every rank has agreed). */
+typedef struct local_results {
+  unsigned char *host;
+  ocl_reduce_buffer *device;
+  uint64_t address, results_address; /* device: both sides of the gather */
+} local_results;
+
+/* This rank's results' memory for `bytes`, and the output that fills it; a failure is recorded. */
+static ocl_reduce_output make_local(const mpi_call *c, size_t bytes, rank_record *mine,
+                                    local_results *l) {
+  memset(l, 0, sizeof *l);
+  if (c->ctx && orx_mpi_device_memory(c->result.buffer, &l->results_address)) {
+    const ocl_reduce_status status = orx_mpi_device_results(c->ctx, bytes ? bytes : 1, &l->device);
+    if (status != OCL_REDUCE_OK)
+      orx_mpi_record_failure(mine, c, status, NULL);
+    else if (ocl_reduce_buffer_native(l->device, NULL, &l->address) == OCL_REDUCE_OK && l->address)
+      return ocl_reduce_buffer_output(l->device, 0);
+    orx_mpi_device_results_done(l->device); /* not a CUDA context's: through host memory */
+    l->device = NULL;
+    l->results_address = 0;
+    if (status != OCL_REDUCE_OK)
+      return ocl_reduce_host_output(NULL, 0);
+  }
+  l->host = malloc(bytes + 1);
+  if (!l->host)
+    orx_mpi_record_failure(mine, c, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  return ocl_reduce_host_output(l->host, bytes);
+}
+
+static void free_local(local_results *l) {
+  free(l->host);
+  orx_mpi_device_results_done(l->device);
+}
+
 static ocl_reduce_status reduce_segments(mpi_call *c, size_t segment_count, size_t segment_length) {
   ocl_reduce_status status = orx_mpi_begin(c);
   if (status != OCL_REDUCE_OK)
@@ -140,18 +177,22 @@ static ocl_reduce_status reduce_segments(mpi_call *c, size_t segment_count, size
   mine.segment_count = segment_count;
   mine.results_missing = !c->result.host && !c->result.buffer;
   mine.results_bytes = mine.results_missing ? 0 : orx_mpi_result_room(c, NULL, 0);
+  local_results local = {0};
+  const ocl_reduce_output out = segment_count <= INT_MAX
+                                    ? make_local(c, segment_count * bytes, &mine, &local)
+                                    : ocl_reduce_host_output(NULL, 0);
   mine.to_buffer = c->result.buffer != NULL;
-  unsigned char *local = malloc(segment_count * bytes + 1);
-  const ocl_reduce_output out = ocl_reduce_host_output(local, segment_count * bytes);
+  mine.device_gather = local.device != NULL;
   if (!c->ctx)
     orx_mpi_record_failure(&mine, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "ctx is NULL");
   else if (segment_count > INT_MAX)
     orx_mpi_record_failure(&mine, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
                            "segment_count is above INT_MAX (MPI's counts)");
-  else if (!local)
-    orx_mpi_record_failure(&mine, c, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
-  else if ((status = ocl_reduce_segments(c->ctx, c->op, c->type, c->input, segment_count,
-                                         segment_length, out)) != OCL_REDUCE_OK)
+  else if (mine.status == OCL_REDUCE_OK &&
+           ((status = ocl_reduce_segments(c->ctx, c->op, c->type, c->input, segment_count,
+                                          segment_length, out)) != OCL_REDUCE_OK ||
+            /* MPI reads the device's results: they must be there. */
+            (local.device && (status = ocl_reduce_finish(c->ctx)) != OCL_REDUCE_OK)))
     orx_mpi_record_failure(&mine, c, status, NULL);
   /* Every rank sees every record and decides alike. */
   rank_record *all = orx_mpi_gather_space(c, sizeof *all);
@@ -159,7 +200,7 @@ static ocl_reduce_status reduce_segments(mpi_call *c, size_t segment_count, size
       MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, c->comm);
   if (code != MPI_SUCCESS) {
     free(all);
-    free(local);
+    free_local(&local);
     return orx_mpi_failed(c, "MPI_Allgather", code);
   }
   char message[MESSAGE_BYTES];
@@ -167,9 +208,9 @@ static ocl_reduce_status reduce_segments(mpi_call *c, size_t segment_count, size
   int *counts = NULL, *displacements = NULL;
   uint64_t total = 0;
   int to_buffer = 0;
-  for (int r = 0; r < c->size; r++) {
+  for (int r = 0; r < c->size; r++) { /* a buffer that MPI fills needs no write after */
     total += all[r].segment_count;
-    to_buffer |= all[r].to_buffer;
+    to_buffer |= all[r].to_buffer && !all[r].device_gather;
   }
   for (int r = 0; status == OCL_REDUCE_OK && total > 0 && r < c->size; r++)
     if (all[r].results_missing) {
@@ -188,18 +229,19 @@ static ocl_reduce_status reduce_segments(mpi_call *c, size_t segment_count, size
              (unsigned long long)total);
     status = OCL_REDUCE_ERROR_INVALID_ARGUMENT;
   }
-  /* Results bound for a buffer gather in host memory first (MPI's collectives move host memory),
-   * the space agreed on before the gather so that no rank is left in it alone. */
+  /* Results bound for a buffer through host memory gather there first, the space agreed on
+   * before the gather so that no rank is left in it alone. */
   unsigned char *gathered = NULL;
   if (status == OCL_REDUCE_OK && total > 0 && to_buffer) {
-    gathered = c->result.buffer ? malloc((size_t)total * bytes) : NULL;
-    status = orx_mpi_agree(
-        c, c->result.buffer && !gathered ? OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY : OCL_REDUCE_OK,
-        "out of host memory for the results on their way to the buffer");
+    const int staged = mine.to_buffer && !mine.device_gather;
+    gathered = staged ? malloc((size_t)total * bytes) : NULL;
+    status =
+        orx_mpi_agree(c, staged && !gathered ? OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY : OCL_REDUCE_OK,
+                      "out of host memory for the results on their way to the buffer");
     if (status != OCL_REDUCE_OK) {
       free(gathered);
       free(all);
-      free(local);
+      free_local(&local);
       return status;
     }
   }
@@ -217,14 +259,17 @@ static ocl_reduce_status reduce_segments(mpi_call *c, size_t segment_count, size
       displacements[r] = at;
       at += counts[r];
     }
+    void *from = local.device ? (void *)(uintptr_t)local.address : (void *)local.host;
+    void *into = local.device       ? (void *)(uintptr_t)(local.results_address + c->result.offset)
+                 : c->result.buffer ? (void *)gathered
+                                    : c->result.host;
     MPI_Datatype one_result;
     code = MPI_Type_contiguous((int)bytes, MPI_BYTE, &one_result);
     if (code == MPI_SUCCESS)
       code = MPI_Type_commit(&one_result);
     if (code == MPI_SUCCESS) {
-      code = MPI_Allgatherv(local, (int)segment_count, one_result,
-                            c->result.buffer ? (void *)gathered : c->result.host, counts,
-                            displacements, one_result, c->comm);
+      code = MPI_Allgatherv(from, (int)segment_count, one_result, into, counts, displacements,
+                            one_result, c->comm);
       MPI_Type_free(&one_result);
     }
     if (code != MPI_SUCCESS)
@@ -233,7 +278,7 @@ static ocl_reduce_status reduce_segments(mpi_call *c, size_t segment_count, size
   free(counts);
   free(displacements);
   free(all);
-  free(local);
+  free_local(&local);
   if (status != OCL_REDUCE_OK) {
     free(gathered);
     return status == OCL_REDUCE_ERROR_BACKEND

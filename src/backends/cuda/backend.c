@@ -188,6 +188,11 @@ static ocl_reduce_status cuda_wrap(ocl_reduce_context *ctx, orx_backend *be, voi
 
 static size_t cuda_misalignment(const orx_mem *m) { return (size_t)(m->ptr % 256); }
 
+static void cuda_mem_native(const orx_mem *m, void **handle, uint64_t *address) {
+  *handle = NULL;
+  *address = (uint64_t)m->ptr;
+}
+
 /* ---- Launch
  * --------------------------------------------------------------------------------------- */
 
@@ -306,6 +311,7 @@ const orx_backend_ops orx_cuda_backend = {
     .program_native = cuda_program_native,
     .alloc = cuda_alloc,
     .wrap = cuda_wrap,
+    .mem_native = cuda_mem_native,
     .release_mem = cuda_release_mem,
     .misalignment = cuda_misalignment,
     .alloc_host_visible = cuda_alloc_host_visible,

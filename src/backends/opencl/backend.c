@@ -86,6 +86,11 @@ static ocl_reduce_status cl_enqueue_marker(ocl_reduce_context *ctx, orx_backend 
 
 static const void *cl_host_storage(const orx_mem *mem) { return mem->host_storage; }
 
+static void cl_mem_native(const orx_mem *mem, void **handle, uint64_t *address) {
+  *handle = mem->mem;
+  *address = 0;
+}
+
 static ocl_reduce_status cl_alloc(ocl_reduce_context *ctx, orx_backend *be, size_t bytes,
                                   orx_mem **out) {
   orx_mem *m = calloc(1, sizeof *m);
@@ -201,6 +206,7 @@ const orx_backend_ops orx_opencl_backend = {
     .program_native = orx_cl_program_native,
     .alloc = cl_alloc,
     .wrap = cl_wrap,
+    .mem_native = cl_mem_native,
     .release_mem = cl_release_mem,
     .host_storage = cl_host_storage,
     .alloc_host_visible = cl_alloc_host_visible,
