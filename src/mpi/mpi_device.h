@@ -16,12 +16,11 @@
  * Asked once. */
 int orx_mpi_cuda_aware(void);
 /* Whether MPI can take `buffer`'s memory directly: a CUDA-aware MPI and a buffer of a CUDA
- * context (not a group's). *address: its CUdeviceptr. Taken at every size: with one rank per
- * GPU (two H200s, CUDA-aware Open MPI 4.1.4, f32 segments gathered by hand, bench_mpi
- * --segments) the device's route took 106 against 285 us through host memory for 262 KiB of
- * results per rank, 40 against 374-406 for 512 KiB, 63 against 1467-1504 for 2 MiB. Ranks that
- * share one GPU (two on an H100) gain from 2 MiB on (790-929 against 1738-2293 us) and lose
- * below 512 KiB (32 KiB: 861-872 against 622-630), where the driver's IPC costs outweigh the
+ * context (not a group's). *address: its CUdeviceptr. Taken at every size: with one rank per GPU
+ * (two H200s, CUDA-aware Open MPI 4.1.4, docs/perf/mpi-cuda-aware.txt) the segmented all-reduce
+ * took 1.5x less time than through host memory at 32 KiB of results per rank, 7.9x at 512 KiB,
+ * 46x at 8 MiB. Ranks that share one GPU (two on an H100) gain from 2 MiB on and lose below
+ * 512 KiB (32 KiB: 861-872 us against 622-630), where the driver's IPC costs outweigh the
  * bytes: a configuration that CUDA-aware MPI is not made for. */
 int orx_mpi_device_memory(const ocl_reduce_buffer *buffer, uint64_t *address);
 
