@@ -84,8 +84,9 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_mpi_allreduce_group(
     size_t count, ocl_reduce_output result, MPI_Comm comm);
 
 /* Whether the MPI library moves CUDA device memory, by its own account (Open MPI's
- * MPIX_Query_cuda_support, MPICH's MPIX_GPU_query_support): 1 or 0, asked once. The environment
- * variable OCL_REDUCE_MPI_CUDA_AWARE=off makes it 0 (every result through host memory). */
+ * MPIX_Query_cuda_support, MPICH's MPIX_GPU_query_support): 1 or 0, asked once, after MPI_Init.
+ * The environment variable OCL_REDUCE_MPI_CUDA_AWARE=off makes it 0 (every result through host
+ * memory). */
 OCL_REDUCE_API int ocl_reduce_mpi_cuda_aware(void);
 
 /* The message of this thread's last failed ocl_reduce_mpi call ("" when none). */
