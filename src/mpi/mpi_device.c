@@ -44,10 +44,15 @@ int orx_mpi_cuda_aware(void) {
 
 int ocl_reduce_mpi_cuda_aware(void) { return orx_mpi_cuda_aware(); }
 
-int orx_mpi_device_memory(const ocl_reduce_buffer *buffer, uint64_t *address) {
+int orx_mpi_device_memory(ocl_reduce_context *ctx, const ocl_reduce_buffer *buffer,
+                          uint64_t *address) {
   *address = 0;
+  if (!buffer || !orx_mpi_cuda_aware())
+    return 0;
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
   /* OpenCL buffers have no device address, and a group's buffer no one (INVALID_ARGUMENT). */
-  return buffer && orx_mpi_cuda_aware() &&
+  return ocl_reduce_context_query(ctx, &info) == OCL_REDUCE_OK &&
+         info.backend == OCL_REDUCE_BACKEND_CUDA &&
          ocl_reduce_buffer_native(buffer, NULL, address) == OCL_REDUCE_OK && *address != 0;
 }
 

@@ -143,17 +143,14 @@ typedef struct local_results {
 static ocl_reduce_output make_local(const mpi_call *c, size_t bytes, rank_record *mine,
                                     local_results *l) {
   memset(l, 0, sizeof *l);
-  if (c->ctx && orx_mpi_device_memory(c->result.buffer, &l->results_address)) {
+  if (c->ctx && orx_mpi_device_memory(c->ctx, c->result.buffer, &l->results_address)) {
     const ocl_reduce_status status = orx_mpi_device_results(c->ctx, bytes ? bytes : 1, &l->device);
-    if (status != OCL_REDUCE_OK)
+    if (status != OCL_REDUCE_OK) {
       orx_mpi_record_failure(mine, c, status, NULL);
-    else if (ocl_reduce_buffer_native(l->device, NULL, &l->address) == OCL_REDUCE_OK && l->address)
-      return ocl_reduce_buffer_output(l->device, 0);
-    orx_mpi_device_results_done(l->device); /* not a CUDA context's: through host memory */
-    l->device = NULL;
-    l->results_address = 0;
-    if (status != OCL_REDUCE_OK)
       return ocl_reduce_host_output(NULL, 0);
+    }
+    ocl_reduce_buffer_native(l->device, NULL, &l->address); /* a CUDA context's buffer */
+    return ocl_reduce_buffer_output(l->device, 0);
   }
   l->host = malloc(bytes + 1);
   if (!l->host)
