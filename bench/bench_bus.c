@@ -1,5 +1,5 @@
 /* =================================================================================================
- * bench_bus.c: host memory crossing the bus (src/core/staging.c) against the bus itself. On the
+ * bench_bus.c: host memory crossing the bus (src/exec/staging.c) against the bus itself. On the
  * device ocl_reduce picks (OCL_REDUCE_DEVICE, OCL_REDUCE_BACKEND), for each size:
  *
  *   pinned H2D, D2H     the driver's own copy between page-locked memory and device memory

@@ -5,7 +5,7 @@
  *
  *   1. every id the host passes to kernels: element types, operators, subgroup implementations,
  *      stream layouts and segment loads. Types, operators and subgroup implementations are
- *      numbered as the public enums (src/core/ids.c checks that when it compiles);
+ *      numbered as the public enums (src/base/ids.c checks that when it compiles);
  *   2. the facts both sides need about types and operators, as X-macro lists: sizes, which
  *      operators floats take, identities (the host's count == 0 answer and the kernels' padding
  *      come from the same ORX_IDENTITY_BITS_OF);
@@ -14,7 +14,7 @@
  *
  * The library includes this file in C. A program the host builds is the generated block of
  * `#define NAME value` lines, then this file, then the backend's prelude, then the kernel file
- * with its includes (src/core/program.c). The host must never define an ORX_ name listed in
+ * with its includes (src/exec/program.c). The host must never define an ORX_ name listed in
  * ORX_HOST_DEFINES itself: in C each one stands for its default.
  *
  * An X-macro list takes the macro X and a context argument c, passed to every entry as
@@ -135,10 +135,12 @@
 #define ORX_SG_NONE 5    /* no subgroups: local memory */
 #define ORX_SG_NV_PTX 6  /* NVIDIA's OpenCL: inline PTX shfl.sync.bfly */
 #define ORX_SG_CUDA 7    /* the CUDA backend: __shfl_xor_sync */
-/* X(c, ID, name), for ORX_SG_<ID> */
+/* X(c, ID, name, warps), for ORX_SG_<ID>. warps: 1 where the shuffles are written for whole
+ * warps of the device's fixed width (ORX_SG_SIZE, caps.warp_size), so that a work-group holds
+ * whole warps and warp-tiled layouts apply. */
 #define ORX_SUBGROUP_IMPLS(X, c)                                                                   \
-  X(c, KHR, "khr") X(c, INTEL, "intel") X(c, BUILTIN, "builtin") X(c, NONE, "none")               \
-  X(c, NV_PTX, "ptx") X(c, CUDA, "cuda")
+  X(c, KHR, "khr", 0) X(c, INTEL, "intel", 0) X(c, BUILTIN, "builtin", 0) X(c, NONE, "none", 0)   \
+  X(c, NV_PTX, "ptx", 1) X(c, CUDA, "cuda", 1)
 
 /* ---- How a work-item streams its input (lib/orx_stream.cl) -------------------------------- */
 #define ORX_STREAM_STRIDED 0 /* grid-stride: coalesced, one wave of groups (GPUs) */
@@ -252,7 +254,7 @@
 #define ORX_FINISH_SERIAL 0
 #endif
 /* 1: reduce_all.cl's groups only write their partials, and the host launches one group more
- * over them (src/core/launch.c). */
+ * over them (src/exec/launch.c). */
 #ifndef ORX_FINISH_LAUNCH
 #define ORX_FINISH_LAUNCH 0
 #endif

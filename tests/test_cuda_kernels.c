@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/program.h"
-#include "core/user_operator.h"
+#include "backends/registry/registry.h"
+#include "exec/program.h"
+#include "exec/user_operator.h"
 #include "support/capture.h"
 #include "support/custom_ops.h"
 #include "support/fixture.h"
@@ -21,7 +22,7 @@
 
 /* The CUDA backend of this build, or a skipped test. */
 static const orx_backend_ops *cuda_backend(void) {
-  const orx_backend_ops *cuda = orx_backend_of_kind(OCL_REDUCE_BACKEND_CUDA);
+  const orx_backend_ops *cuda = orx_backend_row_of(OCL_REDUCE_BACKEND_CUDA)->ops;
   if (!cuda) {
     printf("# skipped: the library was built without the CUDA backend\n");
     skip();

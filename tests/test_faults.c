@@ -1,5 +1,5 @@
 /* =================================================================================================
- * test_faults.c: the faults a device or driver produces, injected (src/core/fault_inject.h) at
+ * test_faults.c: the faults a device or driver produces, injected (src/exec/fault_inject.h) at
  * every site of a call in turn: the n-th device allocation, copy to or from the device, kernel
  * launch or wait fails, for n = 1, 2, ... until the call makes fewer such calls than n. Each
  * time the call returns the right result (it recovered) or the failure's named status with a
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/errors.h"
-#include "core/fault_inject.h"
+#include "base/errors.h"
+#include "exec/fault_inject.h"
 #include "ocl_reduce_group.h"
 #include "support/custom_ops.h"
 #include "support/fixture.h"

@@ -1,5 +1,5 @@
 /* =================================================================================================
- * test_host_path.c: the host path of CPU devices (src/core/host_run.c). Small arrays of host memory
+ * test_host_path.c: the host path of CPU devices (src/exec/host_run.c). Small arrays of host memory
  * reduce on the calling thread with the host plan, and the device runs the same plan under
  * OCL_REDUCE_POLICY=host=device: every built-in operator on every type it takes must give the same
  * bits both ways (sizes around the vector, chain and crossover boundaries; random data and the
@@ -15,7 +15,7 @@
 #include "support/fixture.h"
 #include "support/repro_reference.h"
 
-/* The host plan's crossovers (src/core/host_plan.h): arrays of at most this many bytes, with a
+/* The host plan's crossovers (src/planner/host_plan.h): arrays of at most this many bytes, with a
  * scalar operator and with a state operator. */
 /* The sizes the calling thread used to stop at, beyond one group of the host plan's grid. */
 #define HOST_MAX_BYTES ((size_t)4 << 20)
@@ -97,7 +97,7 @@ static int same_result(const unsigned char *a, const unsigned char *b, size_t by
 }
 
 /* Whether the calling thread takes n elements of host memory on this device: on CPU devices, any
- * number (src/core/host_plan.h). */
+ * number (src/planner/host_plan.h). */
 static int host_takes(size_t n) { return is_cpu && n > 0; }
 
 /* The same bits from the calling thread and from the device; the calling thread ran it where

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/context.h"
+#include "exec/context.h"
 #include "support/fixture.h"
 #include "support/synthetic.h"
 

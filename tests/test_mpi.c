@@ -8,7 +8,7 @@
  * (order-preserving ones in rank order), segments owned by ranks, results into buffers (the same
  * bytes as into host memory, nothing else of the buffer written), the cross_device sum for every
  * rank count (sub-communicators of 1 .. all ranks), errors that one rank makes, and a device
- * that fails on one rank (the library's injected faults, core/fault_inject.h: every allocation,
+ * that fails on one rank (the library's injected faults, exec/fault_inject.h: every allocation,
  * copy, launch and wait of the call in turn).
  *
  * Not cmocka: a failed check on one rank must not leave the others waiting in a collective. Each
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/fault_inject.h"
+#include "exec/fault_inject.h"
 #include "ocl_reduce_mpi.h"
 #include "support/custom_ops.h"
 #include "support/ordered_ops.h"

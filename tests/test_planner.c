@@ -1,6 +1,6 @@
 /* =================================================================================================
  * test_planner.c: the library's choices as pure functions of a device's capabilities (the
- * planner, src/core/planner.h), on synthetic devices: which device a selector names, which path
+ * planner, src/planner/planner.h), on synthetic devices: which device a selector names, which path
  * and subgroup implementation a context takes, the launch policy, how segments spread, and the
  * contract between host and kernels (every define a plan emits is the contract's, with a default
  * there). Needs no OpenCL device.
@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "backends/device_pick.h"
-#include "core/host_plan.h"
-#include "core/program.h"
-#include "core/run.h"
-#include "core/user_operator.h"
+#include "planner/host_plan.h"
+#include "exec/program.h"
+#include "exec/run.h"
+#include "exec/user_operator.h"
 #include "support/custom_ops.h"
 #include "support/fixture.h"
 #include "support/ordered_ops.h"
@@ -58,12 +58,12 @@ static void test_auto_takes_subgroups_when_present_and_local_otherwise(void **st
 static void test_nvidia_opencl_takes_inline_ptx_with_32_lane_warps(void **state) {
   (void)state;
   orx_caps c = test_gpu();
-  c.nv_warp_size = 32;
+  c.warp_size = 32;
   resolve(&c, OCL_REDUCE_PATH_AUTO, OCL_REDUCE_SUBGROUP_AUTO, OCL_REDUCE_OK,
           OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_NV_PTX);
   resolve(&c, OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_AUTO, OCL_REDUCE_OK,
           OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE);
-  c.nv_warp_size = 64; /* the PTX is written for 32 lanes: not offered, never assumed */
+  c.warp_size = 64; /* the PTX is written for 32 lanes: not offered, never assumed */
   resolve(&c, OCL_REDUCE_PATH_AUTO, OCL_REDUCE_SUBGROUP_AUTO, OCL_REDUCE_OK,
           OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE);
   resolve(&c, OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_NV_PTX,
@@ -730,7 +730,7 @@ static size_t synthetic_devices(orx_caps *out) {
   c.has_khr_subgroups = 1; /* AMD: sub_group_reduce built-ins only */
   out[n++] = c;
   c = test_gpu();
-  c.nv_warp_size = 32; /* NVIDIA's OpenCL: inline PTX */
+  c.warp_size = 32; /* NVIDIA's OpenCL: inline PTX */
   out[n++] = c;
   out[n++] = test_h200_cuda(); /* the CUDA backend */
   c = test_cpu();
@@ -1060,7 +1060,7 @@ static void test_ordered_operators_take_runs_in_order(void **state) {
         assert_int_equal(orx_policy_chains(&plan.policy), 1);
         assert_int_equal(plan.policy.stream, cpu ? ORX_STREAM_CHUNK : gpu_stream);
         if (plan.policy.stream == ORX_STREAM_WARP_TILES)
-          assert_int_equal(plan.defines[ORX_DEFINE_MR_LANES], c->nv_warp_size);
+          assert_int_equal(plan.defines[ORX_DEFINE_MR_LANES], c->warp_size);
         const uint64_t elem = plan.element_bytes;
         const uint64_t row =
             plan.policy.stream == ORX_STREAM_TRANSPOSED ? ORX_STAGE_ROW_OF(elem) * elem : 0;
@@ -1153,7 +1153,7 @@ static void test_program_keys_tell_plans_and_operators_apart(void **state) {
 static void test_plans_describe_themselves_in_policy_syntax(void **state) {
   (void)state;
   orx_caps g = test_gpu();
-  g.nv_warp_size = 32;
+  g.warp_size = 32;
   const orx_plan sum = plan_of(&g, ORX_OP_SUM, OCL_REDUCE_F32);
   char text[512];
   orx_plan_describe(&sum, (size_t)1 << 24, 0, text, sizeof text);

@@ -1,5 +1,5 @@
 /* =================================================================================================
- * test_staging.c: host memory on its way to and from the device (src/core/staging.c). A context
+ * test_staging.c: host memory on its way to and from the device (src/exec/staging.c). A context
  * forced through the pinned path (OCL_REDUCE_POLICY staging=pinned, in pieces of 4 KiB over eight
  * copy threads, so that small arrays take many pieces and both pinned pieces turn over) must give
  * the bits of one with blocking copies (staging=off), and the host references: whole arrays at
@@ -89,7 +89,7 @@ static void test_whole_arrays(void **state) {
   free(aligned);
 }
 
-/* Around the planner's crossover (16 MiB, src/core/plan_staging.c) on a context of its own
+/* Around the planner's crossover (16 MiB, src/planner/plan_staging.c) on a context of its own
  * choice: below it the blocking copy, at and past it the bounce (GPUs) or the blocking copy
  * (CPU devices); the sums are exact either way. */
 static void test_crossover(void **state) {

@@ -1,5 +1,5 @@
 /* =================================================================================================
- * test_worker_threads.c: the library's fixed sets of threads (src/core/threads.h), which groups,
+ * test_worker_threads.c: the library's fixed sets of threads (src/base/threads.h), which groups,
  * staging and the CPU host grid run their calls on. Every call runs each index exactly once and
  * returns after all have run: back to back (the threads spinning for the next call), after pauses
  * longer than their spin (asleep, woken), between shared calls, and at stop in either state. A
@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/threads.h"
+#include "base/threads.h"
 #include "support/fixture.h"
 
 enum { THREADS = 4, CALLS = 3000 };

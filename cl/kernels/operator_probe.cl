@@ -1,6 +1,6 @@
 /* =================================================================================================
  * operator_probe.cl: what the device compiler makes of a user operator, before the library trusts
- * it on a context (its first use there, src/core/user_operator.c). facts[0] receives sizeof the
+ * it on a context (its first use there, src/exec/user_operator.c). facts[0] receives sizeof the
  * element type, facts[1] sizeof the state; the host compares them with the sizes the
  * application gave, so a layout that differs between host and device fails there instead of
  * giving wrong results.

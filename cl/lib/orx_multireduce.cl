@@ -8,7 +8,7 @@
  *
  * Reduction r takes operator slot r (ORX_SLOTS == 1: every reduction the kernel's operator; the
  * loops over slots are unrolled where the host sets ORX_UNROLL_SLOTS, GPUs, so that v[] stays in
- * registers; see src/core/planner.c for why not everywhere). Merges go through subgroup shuffles
+ * registers; see src/planner/planner.c for why not everywhere). Merges go through subgroup shuffles
  * when the subgroup holds whole groups of lanes (`shuffle`), else through local memory, where
  * every work-item of the work-group must take part (`scratch`: 2 * ORX_WG_SIZE).
  * ============================================================================================== */

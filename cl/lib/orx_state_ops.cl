@@ -102,7 +102,7 @@ ORX_INLINE void orx_state_lanes_absorb(orx_state *lane, const ORX_VALUE_T *c, ul
   /* CPUs (the chunk layout): a vector whose every element is strictly behind its lane's value
    * (no NaN, no tie) changes nothing, and after the first few vectors almost every vector is
    * such; one compare per element finds them, and the branch is predictable (the numbers are
-   * in src/core/plan_state.c). */
+   * in src/planner/plan_state.c). */
   int behind = 1;
   for (int j = 0; j < ORX_VEC; j++)
     behind &= ORX_ARG_BEFORE(lane[j].value, c[j]);

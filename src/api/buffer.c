@@ -4,8 +4,8 @@
  * ============================================================================================== */
 #include <stdlib.h>
 
-#include "core/context.h"
-#include "core/spread_buffer.h"
+#include "exec/context.h"
+#include "exec/spread_buffer.h"
 
 static ocl_reduce_status new_buffer(ocl_reduce_context *ctx, orx_mem *mem, size_t bytes,
                                     ocl_reduce_buffer **out) {
@@ -44,9 +44,9 @@ ocl_reduce_status ocl_reduce_buffer_wrap_opencl(ocl_reduce_context *ctx, void *c
   ORX_CHECK_ARG(ctx, out, "ocl_reduce_buffer_wrap_opencl: out is NULL");
   *out = NULL;
   ORX_CHECK_ARG(ctx, cl_mem, "ocl_reduce_buffer_wrap_opencl: cl_mem is NULL");
-  ORX_CHECK_ARG(ctx, ctx->ops->kind == OCL_REDUCE_BACKEND_OPENCL,
+  ORX_CHECK_ARG(ctx, ctx->backend_row->kind == OCL_REDUCE_BACKEND_OPENCL,
                 "ocl_reduce_buffer_wrap_opencl: the context's backend is %s, not opencl",
-                ctx->ops->name);
+                ctx->backend_row->keyword);
   orx_mem *mem = NULL;
   size_t bytes = 0;
   ORX_FORWARD(ctx->ops->wrap(ctx, ctx->backend, cl_mem, &mem, &bytes));
@@ -60,9 +60,9 @@ ocl_reduce_status ocl_reduce_buffer_wrap_cuda(ocl_reduce_context *ctx, uint64_t 
   *out = NULL;
   ORX_CHECK_ARG(ctx, device_pointer, "ocl_reduce_buffer_wrap_cuda: device_pointer is 0");
   ORX_CHECK_ARG(ctx, bytes > 0, "ocl_reduce_buffer_wrap_cuda: bytes is 0");
-  ORX_CHECK_ARG(ctx, ctx->ops->kind == OCL_REDUCE_BACKEND_CUDA,
+  ORX_CHECK_ARG(ctx, ctx->backend_row->kind == OCL_REDUCE_BACKEND_CUDA,
                 "ocl_reduce_buffer_wrap_cuda: the context's backend is %s, not cuda",
-                ctx->ops->name);
+                ctx->backend_row->keyword);
   orx_cuda_span span = {device_pointer, bytes};
   orx_mem *mem = NULL;
   size_t wrapped = 0;

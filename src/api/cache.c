@@ -1,14 +1,14 @@
 /* =================================================================================================
  * cache.c: the program cache seen from outside a context: where it is, what it holds against its
- * limit, and clearing it (ocl-reduce cache). The cache itself is core's (disk_cache.h,
+ * limit, and clearing it (ocl-reduce cache). The cache itself is execution's (disk_cache.h,
  * cache_bound.h); the directory and limit come from options and environment as a context's do.
  * ============================================================================================== */
 #include <stddef.h>
 
-#include "core/cache_bound.h"
-#include "core/context_facts.h"
-#include "core/disk_cache.h"
-#include "core/errors.h"
+#include "exec/cache_bound.h"
+#include "exec/context_facts.h"
+#include "exec/disk_cache.h"
+#include "base/errors.h"
 
 /* The directory ("" when off) and limit that a context created with opts would have. */
 static ocl_reduce_status resolve(const char *fn, const ocl_reduce_options *opts, char *dir,

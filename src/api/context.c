@@ -1,9 +1,9 @@
 /* =================================================================================================
  * context.c: the public life cycle of contexts (ocl_reduce.h, "Contexts"): on a device the
- * options and environment choose, or on an application's queue or stream. The work is core's
- * (src/core/context.c).
+ * options and environment choose, or on an application's queue or stream. The work is
+ * execution's (src/exec/context.c).
  * ============================================================================================== */
-#include "core/context.h"
+#include "exec/context.h"
 
 ocl_reduce_status ocl_reduce_context_create(const ocl_reduce_options *opts,
                                             ocl_reduce_context **out) {

@@ -3,7 +3,7 @@
  * without waiting"): waiting for its events, an event for the work so far, and waiting for all.
  * Reducing calls into buffers already return once enqueued; these only add the ordering.
  * ============================================================================================== */
-#include "core/context.h"
+#include "exec/context.h"
 
 ocl_reduce_status ocl_reduce_enqueue_wait(ocl_reduce_context *ctx, void *const *events,
                                           size_t count) {

@@ -1,8 +1,8 @@
 /* =================================================================================================
  * host_memory.c: page-locked host memory for inputs and outputs (ocl_reduce_host_alloc); the
- * allocations are the context's staging blocks (core/staging.h), which is how calls know them.
+ * allocations are the context's staging blocks (exec/staging.h), which is how calls know them.
  * ============================================================================================== */
-#include "core/context.h"
+#include "exec/context.h"
 
 ocl_reduce_status ocl_reduce_host_alloc(ocl_reduce_context *ctx, size_t bytes, void **host) {
   ORX_CHECK_CTX(ctx, "ocl_reduce_host_alloc");

@@ -5,11 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/context.h"
-#include "core/io.h"
-#include "core/launch.h"
-#include "core/run.h"
-#include "core/util.h"
+#include "backends/registry/registry.h"
+#include "exec/context.h"
+#include "exec/io.h"
+#include "exec/launch.h"
+#include "exec/run.h"
+#include "base/util.h"
 
 int ocl_reduce_version(void) { return OCL_REDUCE_VERSION; }
 
@@ -34,10 +35,12 @@ static void write_sized(void *caller, size_t caller_size, const void *full, size
 static ocl_reduce_status list_all(ocl_reduce_device_desc *into, size_t capacity, size_t *total,
                                   size_t *filled) {
   *total = *filled = 0;
-  for (size_t b = 0; b < orx_backend_count(); b++) {
+  for (size_t b = 0; b < orx_backend_row_count(); b++) {
+    const orx_backend_ops *ops = orx_backend_row_at(b)->ops;
     size_t listed = 0;
-    ORX_FORWARD(orx_backend_at(b)->list_devices(NULL, into ? into + *filled : NULL,
-                                                capacity - *filled, &listed));
+    if (ops)
+      ORX_FORWARD(ops->list_devices(NULL, into ? into + *filled : NULL, capacity - *filled,
+                                    &listed));
     *total += listed;
     *filled += listed < capacity - *filled ? listed : capacity - *filled;
   }
@@ -92,8 +95,8 @@ ocl_reduce_status ocl_reduce_context_query(ocl_reduce_context *ctx, ocl_reduce_c
                 info->struct_size, sizeof *info);
   ocl_reduce_context_info r;
   memset(&r, 0, sizeof r);
-  r.backend = ctx->ops->kind;
-  r.backend_name = ctx->ops->name;
+  r.backend = ctx->backend_row->kind;
+  r.backend_name = ctx->backend_row->keyword;
   r.platform_name = ctx->caps.platform_name;
   r.device_name = ctx->caps.device_name;
   r.device_version = ctx->caps.device_version;
@@ -109,7 +112,7 @@ ocl_reduce_status ocl_reduce_context_query(ocl_reduce_context *ctx, ocl_reduce_c
   r.has_khr_subgroups = ctx->caps.has_khr_subgroups;
   r.has_khr_subgroup_shuffle = ctx->caps.has_khr_shuffle;
   r.has_intel_subgroups = ctx->caps.has_intel_subgroups;
-  r.nv_warp_size = ctx->caps.nv_warp_size;
+  r.nv_warp_size = ctx->caps.warp_size;
   r.local_mem_bytes = ctx->caps.local_mem_bytes;
   r.max_alloc_bytes = ctx->caps.max_alloc_bytes;
   r.global_mem_bytes = ctx->caps.global_mem_bytes;

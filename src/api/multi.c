@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/context.h"
-#include "core/run.h"
+#include "exec/context.h"
+#include "exec/run.h"
 
 static const char function[] = "ocl_reduce_multi";
 

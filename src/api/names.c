@@ -1,9 +1,9 @@
 /* =================================================================================================
- * names.c: the public names of statuses (core/errors.c), types (core/ids.c) and
+ * names.c: the public names of statuses (base/errors.c), types (base/ids.c) and
  * ocl_reduce_last_error; operators' names and result sizes are operator.c's.
  * ============================================================================================== */
-#include "core/errors.h"
-#include "core/ids.h"
+#include "base/errors.h"
+#include "base/ids.h"
 
 const char *ocl_reduce_status_name(ocl_reduce_status status) { return orx_status_name(status); }
 

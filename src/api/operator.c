@@ -1,6 +1,6 @@
 /* =================================================================================================
  * operator.c: operators as values: user-defined operators (ocl_reduce_operator_create / _destroy),
- * made from a checked descriptor alone (core/user_operator.c makes them ready on each context at
+ * made from a checked descriptor alone (exec/user_operator.c makes them ready on each context at
  * first use), and the names and result sizes of every operator.
  * ============================================================================================== */
 #include <stddef.h>
@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ids.h"
-#include "core/io.h"
-#include "core/user_operator.h"
+#include "base/ids.h"
+#include "exec/io.h"
+#include "exec/user_operator.h"
 
 static const char function[] = "ocl_reduce_operator_create";
 

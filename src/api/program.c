@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/context.h"
-#include "core/launch.h"
-#include "core/util.h"
+#include "exec/context.h"
+#include "exec/launch.h"
+#include "base/util.h"
 #include "ocl_reduce_program.h"
 
 struct ocl_reduce_program {

@@ -3,8 +3,8 @@
  * ocl_reduce_into (any input and output): argument checks and the count == 0 answer; the run is
  * run_array.c's.
  * ============================================================================================== */
-#include "core/context.h"
-#include "core/run.h"
+#include "exec/context.h"
+#include "exec/run.h"
 
 ocl_reduce_status ocl_reduce_into(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type type,
                                   ocl_reduce_input input, size_t count, ocl_reduce_output result) {

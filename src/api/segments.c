@@ -6,8 +6,8 @@
  * ============================================================================================== */
 #include <string.h>
 
-#include "core/context.h"
-#include "core/run.h"
+#include "exec/context.h"
+#include "exec/run.h"
 
 /* Offsets in host memory: checked here, before anything runs. */
 static ocl_reduce_status check_host_offsets(ocl_reduce_context *ctx, const orx_seg_call *c) {

@@ -4,12 +4,12 @@
  * index_base), states combine into one state (MERGE) or into the result (FINAL), always in the
  * order given: the run is run_array.c's, so every operator, path and backend that reduces whole
  * arrays takes parts. ocl_reduce_final_host combines a built-in's states on the calling thread
- * instead (core/host_combine.h), as groups do their parts'.
+ * instead (exec/host_combine.h), as groups do their parts'.
  * ============================================================================================== */
-#include "core/context.h"
-#include "core/errors.h"
-#include "core/host_combine.h"
-#include "core/run.h"
+#include "exec/context.h"
+#include "base/errors.h"
+#include "exec/host_combine.h"
+#include "exec/run.h"
 
 /* Checks one stage's call and runs it. */
 static ocl_reduce_status run(ocl_reduce_context *ctx, const char *function, ocl_reduce_op op,

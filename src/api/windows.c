@@ -1,9 +1,9 @@
 /* =================================================================================================
  * windows.c: ocl_reduce_windows, every window of `window` consecutive elements reduced, with any
- * operator: core/run_windows.c checks the arguments, then runs.
+ * operator: exec/run_windows.c checks the arguments, then runs.
  * ============================================================================================== */
-#include "core/context.h"
-#include "core/run.h"
+#include "exec/context.h"
+#include "exec/run.h"
 
 ocl_reduce_status ocl_reduce_windows(ocl_reduce_context *ctx, ocl_reduce_op op,
                                      ocl_reduce_type type, ocl_reduce_input input, size_t count,

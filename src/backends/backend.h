@@ -1,8 +1,8 @@
 /* =================================================================================================
  * backend.h: the table of functions a backend provides, one per API that reaches devices
- * (opencl/, cuda/), and the registry of them (registry.c). Everything above this table is
- * backend-neutral and includes no native header. A new backend is its folder here, filling this
- * table, plus one entry in the registry.
+ * (opencl/, cuda/); registry/ lists them. Everything above this table is backend-neutral and
+ * includes no native header. A new backend is its folder here, filling this table, plus its row
+ * in the registry (registry/registry.c) and its public enum value and create and wrap functions.
  *
  * Conventions for every slot:
  *   - Fallible slots return ocl_reduce_status and, on failure, record the detail (native call,
@@ -17,9 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/caps.h"
-#include "core/errors.h"
-#include "core/sources.h"
+#include "base/caps.h"
+#include "base/errors.h"
+#include "base/sources.h"
 
 typedef struct orx_backend orx_backend; /* a backend's state for one device */
 typedef struct orx_program orx_program; /* a built program and its kernel */
@@ -35,8 +35,6 @@ typedef struct orx_arg {
 } orx_arg;
 
 typedef struct orx_backend_ops {
-  const char *name; /* "opencl", "cuda" */
-  ocl_reduce_backend kind;
   /* A cl/ source to put after the contract in every program (the backend's spelling of
    * lib/orx_dialect.cl, e.g. CUDA's lib/orx_cuda_prelude.cl), or NULL. */
   const char *prelude;
@@ -71,7 +69,7 @@ typedef struct orx_backend_ops {
                              orx_program **out, unsigned *subgroup_size);
   /* Optional pair (NULL: programs are not kept on disk). program_binary() gives a built program
    * as bytes (malloc'd; NULL and 0 when the implementation has none); build_binary() builds the
-   * same program from them, on the same device, in a later process (core/disk_cache.c keys them
+   * same program from them, on the same device, in a later process (exec/disk_cache.c keys them
    * by everything that changes the code). Bytes the implementation refuses give BUILD or
    * BACKEND, and the caller builds from source. */
   ocl_reduce_status (*program_binary)(ocl_reduce_context *ctx, orx_backend *be,
@@ -165,12 +163,5 @@ typedef struct orx_cuda_span {
   uint64_t pointer;
   size_t bytes;
 } orx_cuda_span;
-
-/* ---- The registry (registry.c): the backends this library was built with ---------------- */
-size_t orx_backend_count(void);
-/* In order of preference: the first is what OCL_REDUCE_BACKEND=auto opens first. */
-const orx_backend_ops *orx_backend_at(size_t index);
-/* NULL when the library was built without it. */
-const orx_backend_ops *orx_backend_of_kind(ocl_reduce_backend kind);
 
 #endif /* ORX_BACKEND_H */

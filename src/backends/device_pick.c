@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/errors.h"
+#include "base/errors.h"
 
 /* The short names users type for an implementation or a kind of device. A vendor's name is
  * matched against platform names only: "intel" must not take PoCL's device, whose name holds the
@@ -102,10 +102,10 @@ ocl_reduce_status orx_pick_device(ocl_reduce_context *ctx, const orx_device_entr
   return status;
 }
 
-void orx_format_selector(ocl_reduce_backend backend, unsigned platform_index, unsigned device_index,
+void orx_format_selector(const char *prefix, unsigned platform_index, unsigned device_index,
                          char *out, size_t capacity) {
-  if (backend == OCL_REDUCE_BACKEND_CUDA)
-    snprintf(out, capacity, "cuda:%u", device_index);
+  if (prefix)
+    snprintf(out, capacity, "%s%u", prefix, device_index);
   else
     snprintf(out, capacity, "%u:%u", platform_index, device_index);
 }

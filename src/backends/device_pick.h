@@ -26,8 +26,9 @@ typedef struct orx_device_entry {
 ocl_reduce_status orx_pick_device(ocl_reduce_context *ctx, const orx_device_entry *list,
                                   size_t count, const char *selector, size_t *index);
 
-/* Writes the selector that names a device: "cuda:N" for the CUDA backend, "P:D" otherwise. */
-void orx_format_selector(ocl_reduce_backend backend, unsigned platform_index, unsigned device_index,
+/* Writes the selector that names a device: the backend's prefix and the device's index where it
+ * has one (backend.h's selector_prefix: "cuda:N"), "P:D" otherwise (prefix NULL). */
+void orx_format_selector(const char *prefix, unsigned platform_index, unsigned device_index,
                          char *out, size_t capacity);
 
 #endif /* ORX_DEVICE_PICK_H */

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/context_facts.h"
-#include "core/errors.h"
-#include "core/staging.h"
+#include "exec/context_facts.h"
+#include "base/errors.h"
+#include "exec/staging.h"
 #include "group/group_shares.h"
 #include "group/group_workers.h"
 

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "core/context_facts.h"
+#include "exec/context_facts.h"
 #include "ocl_reduce_group.h"
 
 struct ocl_reduce_group {
@@ -41,7 +41,7 @@ struct ocl_reduce_group {
   size_t holders;
 };
 
-/* A group buffer: what an ocl_reduce_buffer of a group spreads (core/spread_buffer.h). */
+/* A group buffer: what an ocl_reduce_buffer of a group spreads (exec/spread_buffer.h). */
 typedef struct orx_group_buffer {
   uint64_t group_id;
   ocl_reduce_group *group; /* for writes and reads, which need the group alive */

@@ -1,13 +1,13 @@
 /* =================================================================================================
  * group_buffer.c: data spread over a group (ocl_reduce_group.h): one buffer per device holding a
  * contiguous part, cut by the resident shares in whole granules, behind one ocl_reduce_buffer
- * (core/spread_buffer.h) that the buffer calls write and read like any.
+ * (exec/spread_buffer.h) that the buffer calls write and read like any.
  * ============================================================================================== */
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "core/errors.h"
-#include "core/spread_buffer.h"
+#include "base/errors.h"
+#include "exec/spread_buffer.h"
 #include "group/group_shares.h"
 
 static void spread_destroy(void *spread) {

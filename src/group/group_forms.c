@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/errors.h"
-#include "core/run.h"
+#include "base/errors.h"
+#include "exec/run.h"
 #include "group/group_shares.h"
 #include "group/group_windows.h"
 

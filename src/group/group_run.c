@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/context_facts.h"
-#include "core/errors.h"
-#include "core/ids.h"
-#include "core/io.h"
+#include "exec/context_facts.h"
+#include "base/errors.h"
+#include "base/ids.h"
+#include "exec/io.h"
 #include "group/group_call.h"
 #include "group/group_shares.h"
 

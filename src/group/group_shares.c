@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/clock.h"
-#include "core/context_facts.h"
-#include "core/errors.h"
-#include "core/planner.h"
+#include "base/clock.h"
+#include "exec/context_facts.h"
+#include "base/errors.h"
+#include "planner/planner.h"
 
 /* What a measurement reduces: 32 MiB of f32, large enough that a launch's fixed cost is a few
  * per cent of the time on a CPU and a GPU's host copy, small enough that a group takes

@@ -14,7 +14,7 @@
  * Where several operators are all scalar built-ins (a state is a value) a part's states come from
  * ocl_reduce_multi, one pass over the part for all of them. The parts' states then combine in
  * device order. A built-in's combine on the calling thread, with the host build of reduce_all.cl
- * (core/host_kernels.h): over the p values for scalar operators, over the p states (its FINAL or
+ * (host/host_kernels.h): over the p values for scalar operators, over the p states (its FINAL or
  * MERGE stage) for the others. Through ocl_reduce_final (or _merge) on the first device, as user
  * operators still combine, the upload, launch and read cost ARGMIN and MEAN_VAR 32-42 us of
  * group overhead on two H100s; on the calling thread 10-11 us remain (docs/PERFORMANCE.md). A
@@ -24,12 +24,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/errors.h"
-#include "core/host_combine.h"
-#include "core/ids.h"
-#include "core/io.h"
-#include "core/memory.h"
-#include "core/staging.h"
+#include "base/errors.h"
+#include "exec/host_combine.h"
+#include "base/ids.h"
+#include "exec/io.h"
+#include "exec/memory.h"
+#include "exec/staging.h"
 #include "group/group_call.h"
 
 /* One whole-array call: its operators (one, or multi's) and where the parts' states go. */

@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/errors.h"
-#include "core/run.h"
-#include "core/staging.h"
+#include "base/errors.h"
+#include "exec/run.h"
+#include "exec/staging.h"
 #include "group/group_windows.h"
 
 /* Elements [at, at + count) of input part `part`, for the seam of device `seam`: at `to` among

@@ -7,7 +7,7 @@
  * asserts in its kernel-handle cache (pocl_release_dlhandle_cache) when two contexts on its CPU
  * device launch the same kernel from two threads (seen on the H200 machine).
  *
- * The group has a thread per lane but the first for its life (core/threads.h). Tasks that may
+ * The group has a thread per lane but the first for its life (base/threads.h). Tasks that may
  * block (a host part's copy) run lane by lane, lane 0 on the calling thread, each other lane on
  * its thread, woken per call. Tasks that hold up no other device (they enqueue, or wait for work
  * already enqueued) are shared instead: the calling thread and the threads that come in time
@@ -26,9 +26,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "core/context_facts.h"
-#include "core/errors.h"
-#include "core/threads.h"
+#include "exec/context_facts.h"
+#include "base/errors.h"
+#include "base/threads.h"
 
 struct orx_group_workers {
   orx_threads *threads; /* one index per lane */

@@ -1,10 +1,10 @@
 /* =================================================================================================
- * host_kernel_table.c: the host kernels by operator, type and stage (core/host_kernels.h). The
+ * host_kernel_table.c: the host kernels by operator, type and stage (host/host_kernels.h). The
  * build generates one file per triple, each defining orx_host_kernel_<op>_<type>_<stage>
  * (host_kernel.inc).
  * ============================================================================================== */
-#include "core/host_kernels.h"
-#include "core/ids.h"
+#include "host/host_kernels.h"
+#include "base/ids.h"
 
 #define ORX_HOST_KERNEL_STAGES(X, op, type) X(op, type, 0) X(op, type, 1) X(op, type, 2)
 #define ORX_HOST_KERNEL_TYPES(X, op)                                                               \

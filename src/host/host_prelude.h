@@ -9,7 +9,7 @@
  * 16-byte loads), as for CUDA.
  *
  * It comes after the generated defines and the contract, before the kernel file
- * (host_kernel.inc). The defines' block is the host plan's (core/host_plan.h).
+ * (host_kernel.inc). The defines' block is the host plan's (planner/host_plan.h).
  * ============================================================================================== */
 #ifndef ORX_HOST_PRELUDE_H
 #define ORX_HOST_PRELUDE_H

@@ -32,7 +32,7 @@ orx_caps test_cpu(void) {
 orx_caps test_h200_cuda(void) {
   orx_caps c = test_gpu();
   c.base_align_bytes = 256;
-  c.nv_warp_size = 32;
+  c.warp_size = 32;
   c.has_cuda_shuffle = 1;
   return c;
 }

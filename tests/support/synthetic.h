@@ -5,7 +5,7 @@
 #ifndef ORX_TEST_SYNTHETIC_H
 #define ORX_TEST_SYNTHETIC_H
 
-#include "core/planner.h"
+#include "planner/planner.h"
 
 /* A GPU without subgroups (132 compute units, 48 KiB local memory), and a 2-core CPU device. */
 orx_caps test_gpu(void);

@@ -293,10 +293,8 @@ static ocl_reduce_status cuda_compile_only(ocl_reduce_context *ctx, const orx_so
 }
 
 const orx_backend_ops orx_cuda_backend = {
-    .name = "cuda",
-    .kind = OCL_REDUCE_BACKEND_CUDA,
     .prelude = "lib/orx_cuda_prelude.cl",
-    .selector_prefix = "cuda:",
+    .selector_prefix = ORX_CUDA_SELECTOR_PREFIX,
     .list_devices = orx_cu_list_devices,
     .open = orx_cu_open,
     .close = orx_cu_close,

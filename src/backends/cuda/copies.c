@@ -1,6 +1,6 @@
 /* =================================================================================================
  * copies.c: the CUDA backend's copies between host and device memory (backend.h): blocking ones,
- * and the pinned memory, enqueued copies and markers that core/staging.c pipelines.
+ * and the pinned memory, enqueued copies and markers that exec/staging.c pipelines.
  * ============================================================================================== */
 #include "backends/cuda/cuda.h"
 

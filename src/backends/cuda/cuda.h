@@ -136,6 +136,9 @@ ocl_reduce_status orx_cu_alloc_pinned(ocl_reduce_context *ctx, orx_backend *be, 
 ocl_reduce_status orx_cu_wait_marker(ocl_reduce_context *ctx, orx_backend *be, void *event);
 int orx_cu_host_is_pinned(orx_backend *be, const void *host, size_t bytes);
 
+/* What names this backend's devices: "cuda:N" (backend.h's selector_prefix). */
+#define ORX_CUDA_SELECTOR_PREFIX "cuda:"
+
 /* devices.c: the table's device slots. */
 ocl_reduce_status orx_cu_list_devices(ocl_reduce_context *ctx, ocl_reduce_device_desc *out,
                                       size_t capacity, size_t *count);

@@ -40,7 +40,7 @@ ocl_reduce_status orx_cu_list_devices(ocl_reduce_context *ctx, ocl_reduce_device
       orx_cu.DeviceGet(&dev, i);
       d->backend = OCL_REDUCE_BACKEND_CUDA;
       d->device_index = (unsigned)i;
-      orx_format_selector(d->backend, 0, d->device_index, d->selector, sizeof d->selector);
+      orx_format_selector(ORX_CUDA_SELECTOR_PREFIX, 0, d->device_index, d->selector, sizeof d->selector);
       snprintf(d->platform_name, sizeof d->platform_name, "CUDA");
       orx_cu.DeviceGetName(d->device_name, (int)sizeof d->device_name, dev);
       d->device_type = OCL_REDUCE_DEVICE_GPU;
@@ -125,7 +125,7 @@ static void read_caps(orx_backend *be, orx_caps *caps) {
   caps->max_alloc_bytes = total;
   caps->base_align_bytes = 256; /* cuMemAlloc; wrapped pointers report their own misalignment */
   caps->has_fp64 = 1;
-  caps->nv_warp_size = (unsigned)orx_cu_attribute(be, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+  caps->warp_size = (unsigned)orx_cu_attribute(be, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
   caps->has_cuda_shuffle = 1;
   caps->host_visible_memory = orx_cu_attribute(be, CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY) != 0;
 }

@@ -192,8 +192,6 @@ static void cl_native(orx_backend *be, void **context, void **device, void **que
 }
 
 const orx_backend_ops orx_opencl_backend = {
-    .name = "opencl",
-    .kind = OCL_REDUCE_BACKEND_OPENCL,
     .list_devices = orx_cl_list_devices,
     .open = orx_cl_open,
     .close = orx_cl_close,

@@ -153,7 +153,7 @@ ocl_reduce_status orx_cl_list_devices(ocl_reduce_context *ctx, ocl_reduce_device
     d->backend = OCL_REDUCE_BACKEND_OPENCL;
     d->platform_index = list.entries[i].platform_index;
     d->device_index = list.entries[i].device_index;
-    orx_format_selector(d->backend, d->platform_index, d->device_index, d->selector,
+    orx_format_selector(NULL, d->platform_index, d->device_index, d->selector,
                         sizeof d->selector);
     orx_strlcpy(d->platform_name, list.entries[i].platform_name, sizeof d->platform_name);
     orx_strlcpy(d->device_name, list.entries[i].device_name, sizeof d->device_name);

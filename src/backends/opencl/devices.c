@@ -108,7 +108,7 @@ static void read_caps(orx_backend *be, orx_caps *caps) {
     cl_uint warp = 0;
     if (strstr(caps->platform_name, "NVIDIA") && has_word(ext, "cl_nv_device_attribute_query") &&
         clGetDeviceInfo(dev, CL_DEVICE_WARP_SIZE_NV, sizeof warp, &warp, NULL) == CL_SUCCESS)
-      caps->nv_warp_size = warp;
+      caps->warp_size = warp;
     /* Where the device sits, so that AUTO can hand an NVIDIA GPU to the CUDA backend. */
     cl_device_pci_bus_info_khr pci;
     if (has_word(ext, "cl_khr_pci_bus_info") &&

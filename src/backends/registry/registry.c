@@ -1,0 +1,40 @@
+/* =================================================================================================
+ * registry.c: the backends, one row each (registry.h). A backend built only where its headers
+ * exist (CUDA) keeps its row without a table otherwise, so that its name still reads in
+ * messages ("built without the CUDA backend") and its public value stays valid. A new backend is
+ * its folder, its row here, its public enum value and its create and wrap functions.
+ * ============================================================================================== */
+#include "backends/registry/registry.h"
+
+#include "base/util.h"
+
+extern const orx_backend_ops orx_opencl_backend; /* opencl/ */
+#ifdef ORX_HAVE_CUDA
+extern const orx_backend_ops orx_cuda_backend; /* cuda/ */
+#define ORX_CUDA_OPS (&orx_cuda_backend)
+#else
+#define ORX_CUDA_OPS NULL
+#endif
+
+static const orx_backend_row rows[] = {
+    {OCL_REDUCE_BACKEND_OPENCL, "opencl", "OpenCL", &orx_opencl_backend},
+    {OCL_REDUCE_BACKEND_CUDA, "cuda", "CUDA", ORX_CUDA_OPS},
+};
+
+size_t orx_backend_row_count(void) { return ORX_ARRAY_SIZE(rows); }
+
+const orx_backend_row *orx_backend_row_at(size_t index) { return &rows[index]; }
+
+const orx_backend_row *orx_backend_row_of(ocl_reduce_backend kind) {
+  for (size_t i = 0; i < ORX_ARRAY_SIZE(rows); i++)
+    if (rows[i].kind == kind)
+      return &rows[i];
+  return NULL;
+}
+
+const orx_backend_row *orx_backend_row_of_ops(const orx_backend_ops *ops) {
+  for (size_t i = 0; i < ORX_ARRAY_SIZE(rows); i++)
+    if (rows[i].ops == ops)
+      return &rows[i];
+  return NULL;
+}

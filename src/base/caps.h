@@ -1,0 +1,42 @@
+/* =================================================================================================
+ * caps.h: what a device can do, as its backend reads it (backends/) and the planner uses it
+ * (planner.c). Plain data: tests build synthetic devices from it.
+ * ============================================================================================== */
+#ifndef ORX_CAPS_H
+#define ORX_CAPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ocl_reduce.h"
+
+typedef struct orx_caps {
+  char platform_name[256];
+  char platform_version[256];
+  char device_name[256];
+  char device_version[256];
+  char driver_version[256];
+  char compiler_version[64]; /* where the driver's version does not name it: "NVRTC 13.0" */
+  unsigned platform_index, device_index;
+  ocl_reduce_device_type type;
+  unsigned compute_units;
+  size_t max_work_group_size;
+  uint64_t local_mem_bytes;
+  uint64_t max_alloc_bytes;
+  uint64_t global_mem_bytes;
+  unsigned base_align_bytes; /* every allocation starts at a multiple of this */
+  int has_fp64;
+  int has_khr_subgroups; /* cl_khr_subgroups, or the OpenCL C 3.0 feature __opencl_c_subgroups */
+  int has_khr_shuffle;       /* cl_khr_subgroup_shuffle */
+  int has_intel_subgroups;   /* cl_intel_subgroups */
+  /* The width of fixed-width warps (orx_subgroup_impl_warps): NVIDIA's OpenCL
+   * CL_DEVICE_WARP_SIZE_NV, CUDA's warp size; 0 elsewhere. */
+  unsigned warp_size;
+  int has_cuda_shuffle;      /* the CUDA backend: __shfl_xor_sync */
+  int has_pci_address;       /* pci_*: where the device sits (cl_khr_pci_bus_info) */
+  unsigned pci_domain, pci_bus, pci_device;
+  int emulated_subgroups;    /* subgroup operations are work-group barriers (PoCL's CPU device) */
+  int host_visible_memory;   /* the backend's alloc_host_visible works (OpenCL: fine-grained SVM) */
+} orx_caps;
+
+#endif /* ORX_CAPS_H */

@@ -1,0 +1,91 @@
+/* =================================================================================================
+ * errors.c: the "last error" text of a context, or of the thread when a call had no usable
+ * context (ocl_reduce_context_create, a NULL ctx), and the debug log (errors.h).
+ * ============================================================================================== */
+#include "base/errors.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static _Thread_local char thread_error[ORX_ERROR_CAPACITY];
+/* The public function this thread is in (ORX_CHECK_CTX sets it): failures found deep down, a
+ * kernel build's, name it as argument checks do. */
+static _Thread_local const char *current_call;
+
+void orx_call_named(const char *function) { current_call = function; }
+
+const char *orx_call_name(void) { return current_call ? current_call : "ocl_reduce"; }
+
+/* A context's slot is its first member (orx_error_slot). */
+static char *error_buffer(ocl_reduce_context *ctx) {
+  return ctx ? ((orx_error_slot *)(void *)ctx)->text : thread_error;
+}
+
+const char *orx_error_text(const ocl_reduce_context *ctx) {
+  return ctx ? ((const orx_error_slot *)(const void *)ctx)->text : thread_error;
+}
+
+int orx_log_debug(void) {
+  const char *level = getenv("OCL_REDUCE_LOG");
+  /* Any case, as context creation accepts it (api/context.c checks the value). */
+  return level && strlen(level) == 5 && orx_strcasestr(level, "debug");
+}
+
+void orx_log(const char *fmt, ...) {
+  if (!orx_log_debug())
+    return;
+  va_list args;
+  va_start(args, fmt);
+  fputs("ocl_reduce: ", stderr);
+  vfprintf(stderr, fmt, args);
+  fputc('\n', stderr);
+  va_end(args);
+}
+
+ocl_reduce_status orx_vfail(ocl_reduce_context *ctx, ocl_reduce_status status, const char *fmt,
+                            va_list args) {
+  char *buf = error_buffer(ctx);
+  vsnprintf(buf, ORX_ERROR_CAPACITY, fmt, args);
+  if (orx_log_debug())
+    fprintf(stderr, "ocl_reduce: %s: %s\n", orx_status_name(status), buf);
+  return status;
+}
+
+ocl_reduce_status orx_fail(ocl_reduce_context *ctx, ocl_reduce_status status, const char *fmt,
+                           ...) {
+  va_list args;
+  va_start(args, fmt);
+  orx_vfail(ctx, status, fmt, args);
+  va_end(args);
+  return status;
+}
+
+void orx_error_append(ocl_reduce_context *ctx, const char *text) {
+  char *buf = error_buffer(ctx);
+  size_t used = strlen(buf);
+  if (used + 1 < ORX_ERROR_CAPACITY)
+    orx_strlcpy(buf + used, text, ORX_ERROR_CAPACITY - used);
+  if (orx_log_debug())
+    fputs(text, stderr);
+}
+
+const char *orx_status_name(ocl_reduce_status status) {
+  switch (status) {
+#define ORX_STATUS_NAME(name, code, text)                                                          \
+  case OCL_REDUCE_##name: return "OCL_REDUCE_" #name;
+    OCL_REDUCE_STATUS_MAP(ORX_STATUS_NAME)
+#undef ORX_STATUS_NAME
+  }
+  return "OCL_REDUCE_UNKNOWN_STATUS";
+}
+
+const char *orx_status_text(ocl_reduce_status status) {
+  switch (status) {
+#define ORX_STATUS_TEXT(name, code, text)                                                          \
+  case OCL_REDUCE_##name: return text;
+    OCL_REDUCE_STATUS_MAP(ORX_STATUS_TEXT)
+#undef ORX_STATUS_TEXT
+  }
+  return "unknown status";
+}

@@ -1,0 +1,70 @@
+/* =================================================================================================
+ * errors.h: how the library fails. A failure records its message for ocl_reduce_last_error (on
+ * the context, or per thread where there is no usable context), prints it under
+ * OCL_REDUCE_LOG=debug, and returns a named status (errors.c).
+ * ============================================================================================== */
+#ifndef ORX_ERRORS_H
+#define ORX_ERRORS_H
+
+#include <stdarg.h>
+
+#include "base/util.h"
+#include "ocl_reduce.h"
+
+#define ORX_ERROR_CAPACITY 16384
+
+/* A context's message of its last failure. Every context begins with one (exec/context.h
+ * asserts it), so that failures recorded here, below the contexts, need not know their struct. */
+typedef struct orx_error_slot {
+  char text[ORX_ERROR_CAPACITY];
+} orx_error_slot;
+
+/* Records the message (on ctx, or per thread when ctx is NULL) and returns status. */
+ocl_reduce_status orx_fail(ocl_reduce_context *ctx, ocl_reduce_status status, const char *fmt, ...)
+    ORX_PRINTF(3, 4);
+ocl_reduce_status orx_vfail(ocl_reduce_context *ctx, ocl_reduce_status status, const char *fmt,
+                            va_list args);
+/* Appends text (a build log, a device list) to the message of the last failure. */
+void orx_error_append(ocl_reduce_context *ctx, const char *text);
+/* The message of the last failure on ctx, or of this thread when ctx is NULL. */
+const char *orx_error_text(const ocl_reduce_context *ctx);
+
+/* "OCL_REDUCE_ERROR_NO_FP64" and its text, from OCL_REDUCE_STATUS_MAP; "OCL_REDUCE_UNKNOWN_STATUS"
+ * and "unknown status" outside it. */
+const char *orx_status_name(ocl_reduce_status status);
+const char *orx_status_text(ocl_reduce_status status);
+
+/* OCL_REDUCE_LOG=debug: errors, kernel builds and their logs on stderr. */
+int orx_log_debug(void);
+void orx_log(const char *fmt, ...) ORX_PRINTF(1, 2);
+
+/* Returns from the calling function with INVALID_ARGUMENT when cond is false. */
+#define ORX_CHECK_ARG(ctx, cond, ...)                                                              \
+  do {                                                                                             \
+    if (!(cond))                                                                                   \
+      return orx_fail((ctx), OCL_REDUCE_ERROR_INVALID_ARGUMENT, __VA_ARGS__);                      \
+  } while (0)
+
+/* The public function this thread is in, for messages of failures found below it ("ocl_reduce"
+ * before any). */
+void orx_call_named(const char *function);
+const char *orx_call_name(void);
+
+/* Names the entry point for messages, and returns INVALID_ARGUMENT from it when its context is
+ * NULL (recorded for the thread). */
+#define ORX_CHECK_CTX(ctx, function)                                                               \
+  do {                                                                                             \
+    orx_call_named(function);                                                                      \
+    if (!(ctx))                                                                                    \
+      return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", function);       \
+  } while (0)
+
+/* Returns the status of expr from the calling function when it is not OK. */
+#define ORX_FORWARD(expr)                                                                          \
+  do {                                                                                             \
+    ocl_reduce_status orx_forward_status_ = (expr);                                                \
+    if (orx_forward_status_ != OCL_REDUCE_OK)                                                      \
+      return orx_forward_status_;                                                                  \
+  } while (0)
+
+#endif /* ORX_ERRORS_H */

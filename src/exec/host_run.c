@@ -1,0 +1,110 @@
+/* =================================================================================================
+ * host_run.c: the host path (run.h): a request planned with the host plan (plan_host.c) runs on
+ * the calling thread, through the host kernel compiled from the same reduce_all.cl with the same
+ * defines (host/host_kernels.h); a grid of several groups on the context's few threads, the
+ * calling thread among them, each claiming groups as it comes. It runs only when the planner's
+ * block is the host kernel's define for define; otherwise the device runs the plan, which gives the
+ * same bits, only later.
+ * ============================================================================================== */
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "exec/context.h"
+#include "host/host_kernels.h"
+#include "planner/host_plan.h"
+#include "exec/memory.h"
+#include "exec/run.h"
+#include "base/sources.h"
+#include "base/threads.h"
+
+/* Whether the host kernel was compiled with the plan's block. */
+static int same_defines(const orx_host_kernel *k, const orx_plan *plan) {
+  int64_t expected[ORX_DEFINE_COUNT];
+  for (int d = 0; d < ORX_DEFINE_COUNT; d++)
+    expected[d] = ORX_DEFINE_UNSET;
+  for (unsigned i = 0; i < k->define_count; i++)
+    expected[k->defines[i].define] = k->defines[i].value;
+  return memcmp(expected, plan->defines, sizeof expected) == 0;
+}
+
+/* The plan's host kernel, if it has one and the device would run the same text: not while the
+ * kernels are read from OCL_REDUCE_KERNEL_DIR. */
+static const orx_host_kernel *kernel_for(const orx_plan *plan) {
+  if (!plan->host || plan->kernel != ORX_KERNEL_REDUCE_ALL || !orx_sources_embedded())
+    return NULL;
+  const orx_host_kernel *k = orx_host_kernel_of(plan->op.id, plan->type, ORX_STAGE_WHOLE);
+  return k && same_defines(k, plan) ? k : NULL;
+}
+
+int orx_host_can_run(const orx_plan *plan) { return kernel_for(plan) != NULL; }
+
+/* One call's grid of host-plan groups, which a few threads share. */
+typedef struct host_grid {
+  const orx_host_kernel *kernel;
+  const void *in;
+  size_t count;
+  uint64_t first;
+  unsigned char *partials;
+  uint32_t counter;
+  size_t groups;
+  atomic_size_t next; /* the next group to claim */
+  unsigned char *out;
+} host_grid;
+
+/* Each thread claims the next group until none is left, the calling thread from the start and
+ * the context's threads as they come (orx_threads_share): which group runs where and when changes
+ * nothing, as on a device. A thread kept off its core (on 2 cores, by another library's spinning
+ * threads) then leaves its groups to the others, where a fixed share per thread made the call
+ * wait for it. */
+static void run_groups(void *arg, size_t thread) {
+  host_grid *g = arg;
+  (void)thread;
+  for (size_t group;
+       (group = atomic_fetch_add_explicit(&g->next, 1, memory_order_relaxed)) < g->groups;)
+    g->kernel->reduce(g->in, g->count, g->first, g->partials, &g->counter, group, g->groups,
+                      g->out);
+}
+
+/* The context's threads for host-plan groups: as many as it has compute units, up to the plan's
+ * most groups; NULL where they cannot start (the calling thread then runs every group). */
+static orx_threads *host_threads(ocl_reduce_context *ctx, size_t most) {
+  if (!ctx->host_threads) {
+    const size_t units = ctx->caps.compute_units ? ctx->caps.compute_units : 1;
+    ctx->host_threads =
+        orx_threads_start(units < most ? units : most, orx_plan_spin_ns(&ctx->target.forced));
+  }
+  return ctx->host_threads;
+}
+
+int orx_host_run(ocl_reduce_context *ctx, const orx_plan *plan, const void *in, size_t count,
+                 uint64_t first, void *out) {
+  const orx_host_kernel *k = kernel_for(plan);
+  const size_t elem = orx_plan_element_bytes(plan);
+  /* The kernel reads elements as their type: a misaligned array goes through the device's
+   * staging copy instead. */
+  if (!k || (uintptr_t)in % elem != 0 || plan->op.result_bytes > ORX_RESULT_SLOT_BYTES)
+    return 0;
+  alignas(16) unsigned char result[ORX_RESULT_SLOT_BYTES];
+  alignas(16) unsigned char partials[ORX_HOST_PLAN_MAX_GROUPS * ORX_HOST_PARTIAL_BYTES];
+  host_grid grid = {k, in, count, first, partials, 0, orx_plan_groups(plan, count, 0), 0, result};
+  const uint64_t start = ctx->profiling ? orx_now_ns() : 0;
+  orx_threads *threads = grid.groups > 1 ? host_threads(ctx, ORX_HOST_PLAN_MAX_GROUPS) : NULL;
+  if (threads)
+    orx_threads_share(threads, run_groups, &grid);
+  else
+    run_groups(&grid, 0);
+  if (ctx->profiling) {
+    ctx->last_kernel_ns = orx_now_ns() - start;
+    ctx->has_kernel_time = 1;
+  }
+  memcpy(out, result, plan->op.result_bytes);
+  return 1;
+}
+
+void orx_host_release(ocl_reduce_context *ctx) {
+  orx_threads_stop(ctx->host_threads);
+  ctx->host_threads = NULL;
+}

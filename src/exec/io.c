@@ -1,0 +1,181 @@
+/* =================================================================================================
+ * io.c: inputs and outputs of the entry points that take arrays, checked and resolved (io.h).
+ * ============================================================================================== */
+#include "exec/io.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "exec/context.h"
+#include "base/ids.h"
+#include "exec/user_operator.h"
+
+/* A built-in operator on one of the public types; without a context (the host's combine), as a
+ * context of RUN_TO_RUN determinism runs it. */
+static ocl_reduce_status resolve_builtin(ocl_reduce_context *ctx, const char *function,
+                                         orx_op_id id, ocl_reduce_type type, orx_op_call *call) {
+  if (type == OCL_REDUCE_OP_ELEMENT)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "%s: type is OCL_REDUCE_OP_ELEMENT, which only a user operator takes, and op "
+                    "is the built-in %s",
+                    function, orx_op_name(id));
+  ORX_CHECK_ARG(ctx, orx_type_valid(type), "%s: type has unknown value %d", function, (int)type);
+  const char *refusal = orx_op_type_refusal(id, type);
+  if (refusal)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION,
+                    "%s: %s is defined on %s, not on %s", function, orx_op_name(id), refusal,
+                    orx_type_name(type));
+  if (ctx && orx_state_facts_of(id, type).needs_fp64 && !ctx->caps.has_fp64)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_NO_FP64,
+                    "%s: %s on %s computes in double, and device '%s' has no double precision "
+                    "(cl_khr_fp64)",
+                    function, orx_op_name(id), orx_type_name(type), ctx->caps.device_name);
+  const orx_op_id run = ctx && ctx->determinism == OCL_REDUCE_CROSS_DEVICE && id == ORX_OP_SUM &&
+                                orx_type_is_float(type)
+                            ? ORX_OP_SUM_REPRODUCIBLE
+                            : id;
+  const orx_state_facts facts = orx_state_facts_of(run, type);
+  call->op = orx_builtin_operator(run, type);
+  call->builtin = run;
+  call->type = type;
+  call->elem = orx_type_size(type);
+  call->result_bytes = facts.result_bytes;
+  call->state_bytes = facts.state_bytes;
+  call->name = orx_op_name(id);
+  return OCL_REDUCE_OK;
+}
+
+/* A user operator on its own elements: type OP_ELEMENT, or the scalar type they are. */
+static ocl_reduce_status resolve_user(ocl_reduce_context *ctx, const char *function,
+                                      const ocl_reduce_operator *user, ocl_reduce_type type,
+                                      orx_op_call *call) {
+  const orx_operator *op = &user->op;
+  if (type != OCL_REDUCE_OP_ELEMENT && !(orx_type_valid(type) && (int)type == op->element_type))
+    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "%s: type is %s, but the user operator '%s' reduces elements of its own type "
+                    "'%s' (%u bytes): pass OCL_REDUCE_OP_ELEMENT",
+                    function, orx_type_valid(type) ? orx_type_name(type) : "an unknown value",
+                    user->name, user->element_type, op->element_bytes);
+  ORX_FORWARD(orx_user_operator_ready(ctx, function, user));
+  call->op = *op;
+  call->builtin = -1;
+  call->type = (ocl_reduce_type)op->element_type; /* ORX_CUSTOM, or a scalar type */
+  call->elem = op->element_bytes;
+  call->result_bytes = call->state_bytes = op->state_bytes;
+  call->name = user->name;
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status orx_resolve_op(ocl_reduce_context *ctx, const char *function, ocl_reduce_op op,
+                                 ocl_reduce_type type, orx_op_call *call) {
+  memset(call, 0, sizeof *call);
+  ORX_CHECK_ARG(ctx, op, "%s: op is NULL", function);
+  const orx_op_id id = orx_builtin_id(op);
+  if (id >= 0)
+    return resolve_builtin(ctx, function, id, type, call);
+  ORX_CHECK_ARG(ctx, orx_is_user_operator(op),
+                "%s: op (%p) is neither a built-in operator nor a live user operator", function,
+                (const void *)op);
+  return resolve_user(ctx, function, op, type, call);
+}
+
+orx_request orx_op_request(const orx_op_call *call) {
+  return call->builtin >= 0 ? orx_reduce_request(call->builtin, call->type)
+                            : orx_custom_request(&call->op);
+}
+
+/* Checks a buffer for elements [offset, offset + needed) of `size` bytes and fills io. */
+static ocl_reduce_status resolve_buffer(ocl_reduce_context *ctx, const char *function,
+                                        const char *name, const ocl_reduce_buffer *buffer,
+                                        size_t offset, size_t size, size_t needed, orx_io *io) {
+  ORX_CHECK_ARG(ctx, !buffer->spread_ops,
+                "%s: %s is a group's buffer, spread over its devices: the group's calls read it",
+                function, name);
+  ORX_CHECK_ARG(ctx, buffer->ctx == ctx, "%s: %s belongs to another context", function, name);
+  ORX_CHECK_ARG(ctx, !ctx->ops->misalignment || ctx->ops->misalignment(buffer->mem) % size == 0,
+                "%s: the device pointer wrapped by %s is not aligned to its %zu-byte elements",
+                function, name, size);
+  const size_t capacity = buffer->bytes / size;
+  if (offset > capacity || needed > capacity - offset)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_RANGE,
+                    "%s: %s elements [%zu, %zu + %zu) of %zu bytes reach beyond the buffer's %zu "
+                    "elements (%zu bytes)",
+                    function, name, offset, offset, needed, size, capacity, buffer->bytes);
+  io->mem = buffer->mem;
+  io->offset = offset;
+  io->capacity = capacity - offset;
+  return OCL_REDUCE_OK;
+}
+
+/* Exactly one of host and buffer, except that nothing at all is fine when nothing is needed. */
+static ocl_reduce_status check_one_place(ocl_reduce_context *ctx, const char *function,
+                                         const char *name, const void *host, const void *buffer,
+                                         size_t needed) {
+  ORX_CHECK_ARG(ctx, !(host && buffer), "%s: %s sets both host and buffer", function, name);
+  ORX_CHECK_ARG(ctx, host || buffer || needed == 0,
+                "%s: %s is NULL (neither host nor buffer is set) and %zu elements are needed",
+                function, name, needed);
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status orx_check_host_span(ocl_reduce_context *ctx, const char *function,
+                                      const char *name, size_t offset, size_t count, size_t size,
+                                      size_t bytes) {
+  ORX_CHECK_ARG(ctx, size == 0 || (offset <= SIZE_MAX / size && count <= SIZE_MAX / size - offset),
+                "%s: %s: elements [%zu, %zu + %zu) of %zu bytes in host memory are more bytes "
+                "than size_t counts",
+                function, name, offset, offset, count, size);
+  const size_t needed = (offset + count) * size;
+  ORX_CHECK_ARG(ctx, needed <= bytes,
+                "%s: %s is %zu bytes of host memory, and the request needs %zu (elements [%zu, "
+                "%zu + %zu) of %zu bytes)",
+                function, name, bytes, needed, offset, offset, count, size);
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status orx_resolve_input(ocl_reduce_context *ctx, const char *function,
+                                    const char *name, const ocl_reduce_input *in, size_t size,
+                                    size_t needed, orx_io *io) {
+  *io = (orx_io){NULL, NULL, NULL, 0, 0};
+  ORX_FORWARD(check_one_place(ctx, function, name, in->host, in->buffer, needed));
+  if (in->buffer)
+    return resolve_buffer(ctx, function, name, in->buffer, in->offset, size, needed, io);
+  if (in->host) {
+    ORX_FORWARD(orx_check_host_span(ctx, function, name, in->offset, needed, size, in->bytes));
+    io->host = (const char *)in->host + in->offset * size;
+    io->capacity = size ? in->bytes / size - in->offset : 0;
+  }
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status orx_resolve_output(ocl_reduce_context *ctx, const char *function,
+                                     const char *name, const ocl_reduce_output *out, size_t size,
+                                     size_t needed, orx_io *io) {
+  *io = (orx_io){NULL, NULL, NULL, 0, 0};
+  ORX_FORWARD(check_one_place(ctx, function, name, out->host, out->buffer, needed));
+  if (out->buffer)
+    return resolve_buffer(ctx, function, name, out->buffer, out->offset, size, needed, io);
+  if (out->host) {
+    ORX_FORWARD(orx_check_host_span(ctx, function, name, out->offset, needed, size, out->bytes));
+    io->host_out = (char *)out->host + out->offset * size;
+    io->host = io->host_out;
+    io->capacity = size ? out->bytes / size - out->offset : 0;
+  }
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status orx_check_disjoint(ocl_reduce_context *ctx, const char *function,
+                                     const char *in_name, const orx_io *in, size_t in_bytes,
+                                     const orx_io *out, size_t out_bytes, size_t out_elem,
+                                     size_t in_elem) {
+  if (!in->mem || in->mem != out->mem || in_bytes == 0 || out_bytes == 0)
+    return OCL_REDUCE_OK;
+  const size_t in_begin = in->offset * in_elem, out_begin = out->offset * out_elem;
+  const int overlap = in_begin < out_begin + out_bytes && out_begin < in_begin + in_bytes;
+  ORX_CHECK_ARG(ctx, !overlap,
+                "%s: results (bytes [%zu, %zu) of the buffer) overlap %s (bytes [%zu, %zu)): a "
+                "kernel would read what it overwrites",
+                function, out_begin, out_begin + out_bytes, in_name, in_begin,
+                in_begin + in_bytes);
+  return OCL_REDUCE_OK;
+}

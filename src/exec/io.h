@@ -1,0 +1,63 @@
+/* =================================================================================================
+ * io.h: the arguments every reducing entry point checks alike (io.c): the operator and type, and
+ * ocl_reduce_input and ocl_reduce_output, the "host memory or elements of a device buffer"
+ * descriptors of the entry points that take arrays: exactly one place set, the buffer of this
+ * context, element alignment of wrapped device pointers, and the element range.
+ * ============================================================================================== */
+#ifndef ORX_IO_H
+#define ORX_IO_H
+
+#include <stddef.h>
+
+#include "backends/backend.h"
+#include "planner/planner.h"
+
+/* The operator of a call, resolved: a built-in operator on a type, or a user operator on its own
+ * elements, checked (a known value, defined on the type, a device that can run it; a user
+ * operator compiled and probed on ctx) and as ctx runs it (SUM on floats is SUM_REPRODUCIBLE
+ * under OCL_REDUCE_CROSS_DEVICE). A built-in resolves with ctx NULL too (no device to check). */
+typedef struct orx_op_call {
+  orx_operator op;      /* what the planner is given */
+  orx_op_id builtin;    /* the built-in id as ctx runs it; -1 for a user operator */
+  ocl_reduce_type type; /* the elements: the call's type, or the user operator's (ORX_CUSTOM) */
+  size_t elem;          /* bytes of one element */
+  size_t result_bytes;  /* bytes of one result */
+  size_t state_bytes;   /* bytes of one state (ocl_reduce_partial) */
+  const char *name;     /* for messages: "sum", or the user operator's name */
+} orx_op_call;
+ocl_reduce_status orx_resolve_op(ocl_reduce_context *ctx, const char *function, ocl_reduce_op op,
+                                 ocl_reduce_type type, orx_op_call *call);
+
+/* The request of a whole-array reduction with a resolved operator. */
+orx_request orx_op_request(const orx_op_call *call);
+
+/* An input or output, resolved: host memory, or elements [offset, ...) of a device allocation. */
+typedef struct orx_io {
+  const void *host; /* host memory (already advanced by the element offset), or NULL */
+  void *host_out;   /* the same, writable, for outputs */
+  orx_mem *mem;     /* device memory, or NULL */
+  size_t offset;    /* in elements, for device memory */
+  size_t capacity;  /* elements available from offset, in host memory or a buffer */
+} orx_io;
+
+/* INVALID_ARGUMENT, naming `name` and both sizes, unless elements [offset, offset + count) of
+ * `size` bytes fit in `bytes` of host memory (a byte count that size_t cannot hold does not). */
+ocl_reduce_status orx_check_host_span(ocl_reduce_context *ctx, const char *function,
+                                      const char *name, size_t offset, size_t count, size_t size,
+                                      size_t bytes);
+/* Checks `in` for `needed` elements of `size` bytes (`name` in messages; offsets count such
+ * elements) and resolves it: host memory must hold them (its bytes), buffers too. Host memory
+ * may be NULL only when needed is 0. */
+ocl_reduce_status orx_resolve_input(ocl_reduce_context *ctx, const char *function,
+                                    const char *name, const ocl_reduce_input *in, size_t size,
+                                    size_t needed, orx_io *out);
+ocl_reduce_status orx_resolve_output(ocl_reduce_context *ctx, const char *function,
+                                     const char *name, const ocl_reduce_output *out, size_t size,
+                                     size_t needed, orx_io *io);
+/* INVALID_ARGUMENT when `out`'s first out_bytes share device memory with `in`'s first in_bytes. */
+ocl_reduce_status orx_check_disjoint(ocl_reduce_context *ctx, const char *function,
+                                     const char *in_name, const orx_io *in, size_t in_bytes,
+                                     const orx_io *out, size_t out_bytes, size_t out_elem,
+                                     size_t in_elem);
+
+#endif /* ORX_IO_H */

@@ -1,0 +1,147 @@
+/* =================================================================================================
+ * launch.c: plans with their programs and scratch, launches, host input in pieces, and results
+ * (launch.h).
+ *
+ * Host input is uploaded in pieces of bounded size (one staging buffer, reused), each piece is
+ * reduced into a slot of the chunk results, and one more launch reduces those slots; so inputs
+ * larger than the device's largest allocation work, and the piece sizes, hence the results' bits,
+ * depend only on the count.
+ * ============================================================================================== */
+#include "exec/launch.h"
+
+#include <string.h>
+
+ocl_reduce_status orx_prepare_plan(ocl_reduce_context *ctx, const orx_plan *plan,
+                                   orx_prepared *out) {
+  out->plan = *plan;
+  ORX_FORWARD(orx_program_get(ctx, plan, &out->built));
+  if (plan->kernel == ORX_KERNEL_CHECK_OFFSETS)
+    return OCL_REDUCE_OK;
+  orx_mem *mem = NULL;
+  ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_PARTIALS, plan->partials_bytes, &mem));
+  ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_RESULTS, ORX_RESULT_SLOT_BYTES, &mem));
+  return orx_scratch_get(ctx, ORX_SCRATCH_COUNTER, sizeof(uint32_t), &mem);
+}
+
+ocl_reduce_status orx_prepare(ocl_reduce_context *ctx, const orx_request *request,
+                              orx_prepared *out) {
+  orx_plan plan;
+  orx_plan_make(&ctx->target, request, &plan);
+  return orx_prepare_plan(ctx, &plan, out);
+}
+
+void orx_call_begin(ocl_reduce_context *ctx) {
+  ctx->last_kernel_ns = 0;
+  ctx->has_kernel_time = 0;
+}
+
+ocl_reduce_status orx_launch(ocl_reduce_context *ctx, const orx_prepared *k, size_t groups,
+                             const orx_arg *args, size_t nargs) {
+  uint64_t ns = 0;
+  ORX_FORWARD(ctx->ops->launch(ctx, ctx->backend, k->built->program, groups,
+                               k->plan.policy.wg_size, args, nargs, ctx->profiling ? &ns : NULL));
+  if (ctx->profiling) {
+    ctx->last_kernel_ns += ns;
+    ctx->has_kernel_time = 1;
+  }
+  return OCL_REDUCE_OK;
+}
+
+size_t orx_vector_head(const ocl_reduce_context *ctx, const orx_mem *mem, size_t offset,
+                       unsigned vec, size_t elem) {
+  /* Allocations start aligned to whole vectors, wrapped CUDA pointers at some element boundary
+   * (checked when the input is resolved). */
+  const size_t misaligned = ctx->ops->misalignment ? ctx->ops->misalignment(mem) / elem : 0;
+  return (vec - (misaligned + offset) % vec) % vec;
+}
+
+ocl_reduce_status orx_launch_array(ocl_reduce_context *ctx, const orx_prepared *k, orx_mem *in,
+                                   size_t offset, size_t count, uint64_t first, orx_mem *out,
+                                   size_t out_index, size_t out_stride) {
+  const orx_policy *policy = &k->plan.policy;
+  const size_t elem = orx_plan_element_bytes(&k->plan);
+  size_t head = orx_vector_head(ctx, in, offset, policy->vec, elem);
+  if (head > count)
+    head = count;
+  const size_t groups = orx_plan_groups(&k->plan, count, 0);
+  orx_mem *partials = ctx->scratch[ORX_SCRATCH_PARTIALS].mem;
+  orx_mem *counter = ctx->scratch[ORX_SCRATCH_COUNTER].mem;
+  const orx_arg args[] = {
+      {ORX_ARG_MEM, in, 0},
+      {ORX_ARG_U64, NULL, offset},
+      {ORX_ARG_U64, NULL, count},
+      {ORX_ARG_U64, NULL, head},
+      {ORX_ARG_U64, NULL, first},
+      {ORX_ARG_MEM, partials, 0},
+      {ORX_ARG_MEM, counter, 0},
+      {ORX_ARG_MEM, out, 0},
+      {ORX_ARG_U64, NULL, out_index},
+      {ORX_ARG_U64, NULL, out_stride},
+  };
+  ORX_FORWARD(orx_launch(ctx, k, groups, args, ORX_ARRAY_SIZE(args)));
+  if (!orx_plan_finish_launch(&k->plan, groups))
+    return OCL_REDUCE_OK;
+  /* The groups wrote their partials (ORX_FINISH_LAUNCH); one group of the same kernel reduces
+   * them into out. */
+  const orx_arg finish[] = {
+      {ORX_ARG_MEM, partials, 0},
+      {ORX_ARG_U64, NULL, 0},
+      {ORX_ARG_U64, NULL, groups},
+      {ORX_ARG_U64, NULL, orx_vector_head(ctx, partials, 0, policy->vec, elem)},
+      {ORX_ARG_U64, NULL, 0},
+      {ORX_ARG_MEM, partials, 0},
+      {ORX_ARG_MEM, counter, 0},
+      {ORX_ARG_MEM, out, 0},
+      {ORX_ARG_U64, NULL, out_index},
+      {ORX_ARG_U64, NULL, out_stride},
+  };
+  return orx_launch(ctx, k, 1, finish, ORX_ARRAY_SIZE(finish));
+}
+
+ocl_reduce_status orx_reduce_host_into(ocl_reduce_context *ctx, const orx_request *request,
+                                       const void *host, size_t count, uint64_t first,
+                                       orx_mem *out, size_t out_index) {
+  /* The pieces read what the request reads and leave states; the last launch combines those
+   * states into what the request writes. */
+  orx_request partial = *request, final = *request;
+  partial.stage = orx_stage_reads_states(request->stage) ? ORX_STAGE_MERGE : ORX_STAGE_PARTIAL;
+  final.stage = orx_stage_writes_states(request->stage) ? ORX_STAGE_MERGE : ORX_STAGE_FINAL;
+  orx_prepared k;
+  ORX_FORWARD(orx_prepare(ctx, request, &k));
+  const size_t size = orx_plan_element_bytes(&k.plan);
+  size_t piece = orx_plan_staging_piece(&ctx->caps, &k.plan);
+  if (piece > count)
+    piece = count ? count : 1;
+  orx_mem *staging = NULL, *chunk_results = NULL;
+  ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_STAGING, piece * size, &staging));
+  const char *bytes = host;
+  if (count <= piece) {
+    if (count)
+      ORX_FORWARD(orx_upload(ctx, staging, 0, bytes, count * size));
+    return orx_launch_array(ctx, &k, staging, 0, count, first, out, out_index, 1);
+  }
+  /* Pieces: each one's state (for scalar operators, its result) into a chunk slot, then the
+   * slots reduced as states. Scalar operators plan the same kernel for every stage. */
+  const size_t pieces = count / piece + (count % piece != 0);
+  ORX_FORWARD(orx_prepare(ctx, &partial, &k));
+  ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_CHUNK_RESULTS, pieces * k.plan.op.state_bytes,
+                              &chunk_results));
+  for (size_t p = 0; p < pieces; p++) {
+    const size_t at = p * piece;
+    const size_t n = count - at < piece ? count - at : piece;
+    ORX_FORWARD(orx_upload(ctx, staging, 0, bytes + at * size, n * size));
+    ORX_FORWARD(orx_launch_array(ctx, &k, staging, 0, n, first + at, chunk_results, p, 1));
+  }
+  ORX_FORWARD(orx_prepare(ctx, &final, &k));
+  return orx_launch_array(ctx, &k, chunk_results, 0, pieces, 0, out, out_index, 1);
+}
+
+ocl_reduce_status orx_read_results(ocl_reduce_context *ctx, void *dst, size_t bytes) {
+  const void *host = orx_scratch_host(ctx, ORX_SCRATCH_RESULTS);
+  if (host) {
+    ORX_FORWARD(ctx->ops->finish(ctx, ctx->backend));
+    memcpy(dst, host, bytes);
+    return OCL_REDUCE_OK;
+  }
+  return ctx->ops->read(ctx, ctx->backend, ctx->scratch[ORX_SCRATCH_RESULTS].mem, 0, dst, bytes);
+}

@@ -1,0 +1,68 @@
+/* =================================================================================================
+ * memory.c: counted device memory and the context's scratch slots (memory.h).
+ * ============================================================================================== */
+#include "exec/memory.h"
+
+#include <string.h>
+
+#include "exec/context.h"
+
+ocl_reduce_status orx_device_alloc(ocl_reduce_context *ctx, size_t bytes, orx_mem **out) {
+  ORX_FORWARD(ctx->ops->alloc(ctx, ctx->backend, bytes, out));
+  ctx->device_allocations++;
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status orx_device_write(ocl_reduce_context *ctx, orx_mem *dst, size_t offset,
+                                   const void *src, size_t bytes) {
+  ORX_FORWARD(ctx->ops->write(ctx, ctx->backend, dst, offset, src, bytes));
+  ctx->bytes_to_device += bytes;
+  return OCL_REDUCE_OK;
+}
+
+/* A new allocation for the slot: the result slot in memory the host reads directly where the
+ * backend has it (one command per call, not two), the counter zeroed (scratch set-up, not
+ * application data: not counted in bytes_to_device). */
+static ocl_reduce_status allocate(ocl_reduce_context *ctx, orx_scratch_slot slot, size_t bytes,
+                                  orx_scratch *s) {
+  if (slot == ORX_SCRATCH_RESULTS && ctx->caps.host_visible_memory &&
+      ctx->ops->alloc_host_visible(ctx, ctx->backend, bytes, &s->mem, &s->host) == OCL_REDUCE_OK) {
+    ctx->device_allocations++;
+    return OCL_REDUCE_OK;
+  }
+  ORX_FORWARD(orx_device_alloc(ctx, bytes, &s->mem));
+  if (slot == ORX_SCRATCH_COUNTER) {
+    static const unsigned char zero[8] = {0};
+    ORX_FORWARD(ctx->ops->write(ctx, ctx->backend, s->mem, 0, zero, bytes < 8 ? bytes : 8));
+  }
+  return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status orx_scratch_get(ocl_reduce_context *ctx, orx_scratch_slot slot, size_t bytes,
+                                  orx_mem **out) {
+  orx_scratch *s = &ctx->scratch[slot];
+  if (!s->mem || s->bytes < bytes) {
+    ctx->ops->release_mem(s->mem);
+    memset(s, 0, sizeof *s);
+    orx_scratch fresh = {NULL, bytes ? bytes : 1, NULL};
+    ocl_reduce_status status = allocate(ctx, slot, fresh.bytes, &fresh);
+    if (status != OCL_REDUCE_OK) {
+      ctx->ops->release_mem(fresh.mem);
+      return status;
+    }
+    *s = fresh;
+  }
+  *out = s->mem;
+  return OCL_REDUCE_OK;
+}
+
+void *orx_scratch_host(const ocl_reduce_context *ctx, orx_scratch_slot slot) {
+  return ctx->scratch[slot].host;
+}
+
+void orx_scratch_release_all(ocl_reduce_context *ctx) {
+  for (int slot = 0; slot < ORX_SCRATCH_COUNT; slot++) {
+    ctx->ops->release_mem(ctx->scratch[slot].mem);
+    memset(&ctx->scratch[slot], 0, sizeof ctx->scratch[slot]);
+  }
+}

@@ -1,0 +1,83 @@
+/* =================================================================================================
+ * run.h: the reducing calls, once the entry points (src/api/) have checked their arguments:
+ * whole arrays and several operators over one array (run_array.c), segments (run_segments.c) and
+ * sliding windows (run_windows.c). Each plans its request, prepares and launches (launch.h).
+ * ============================================================================================== */
+#ifndef ORX_RUN_H
+#define ORX_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "exec/io.h"
+#include "planner/planner.h"
+
+/* Reduces the count elements of `in` as a whole-array request says (of any stage; the first
+ * element has index `first`) into one result or state at `out` (host memory or a buffer). count
+ * may be 0 (state operators: their identity comes from the kernel). */
+ocl_reduce_status orx_run_reduce(ocl_reduce_context *ctx, const orx_request *request,
+                                 const orx_io *in, size_t count, uint64_t first,
+                                 const orx_io *out);
+
+/* host_run.c: whether the calling thread can run a plan (a host plan with its host kernel), and
+ * running it over count elements of host memory `in` (element 0 has index `first`) into the plan's
+ * result_bytes at `out`. 0: it did not (a misaligned array), and the device must. */
+int orx_host_can_run(const orx_plan *plan);
+int orx_host_run(ocl_reduce_context *ctx, const orx_plan *plan, const void *in, size_t count,
+                 uint64_t first, void *out);
+/* Stops the context's host-plan threads (context destruction). */
+void orx_host_release(ocl_reduce_context *ctx);
+
+/* A checked whole-array call of any stage: count == 0 gives a scalar built-in operator's identity
+ * (the contract's bits); everything else runs (a state operator's kernel gives its identity). */
+ocl_reduce_status orx_run_call(ocl_reduce_context *ctx, const orx_op_call *call, orx_stage stage,
+                               const orx_io *in, size_t count, uint64_t first, const orx_io *out);
+
+/* Reduces count > 0 elements of `in` with op_count operators into op_count results. */
+ocl_reduce_status orx_run_multi(ocl_reduce_context *ctx, const orx_op_id *ops, size_t op_count,
+                                ocl_reduce_type type, const orx_io *in, size_t count,
+                                const orx_io *out);
+
+/* A segmented call, checked. */
+typedef struct orx_seg_call {
+  const char *function;
+  orx_operator op;
+  ocl_reduce_type type;
+  size_t elem;                  /* bytes per input element */
+  size_t result_bytes;          /* bytes per result */
+  size_t count;                 /* segments, > 0 */
+  size_t length;                /* equal lengths */
+  int by_offsets;
+  const uint64_t *host_offsets; /* offsets in host memory (or read back for LAUNCH) */
+  orx_io offsets;               /* offsets in device memory: offsets.mem set */
+  orx_io in, out;
+  uint64_t elements;            /* elements the segments span */
+  uint64_t reach;               /* elements of the input up to the end of the last segment */
+} orx_seg_call;
+
+/* Runs it: offsets in device memory are checked there first, then batches of whole segments. */
+ocl_reduce_status orx_run_segments(ocl_reduce_context *ctx, orx_seg_call *call);
+
+/* A sliding-window call, checked: count >= window >= 1 elements of `in`, count - window + 1
+ * results of result_bytes each to `out`; element 0 of `in` has index first_index (what ARGMIN,
+ * ARGMAX and user operators' map see, and where the blocks of window elements are cut). */
+typedef struct orx_win_call {
+  const char *function;
+  orx_operator op;
+  ocl_reduce_type type;
+  size_t elem, result_bytes;
+  size_t count, window;
+  uint64_t first_index;
+  orx_io in, out;
+} orx_win_call;
+
+ocl_reduce_status orx_run_windows(ocl_reduce_context *ctx, const orx_win_call *call);
+
+/* ocl_reduce_windows with an index base: checks every argument as the entry point does (naming
+ * `function`), then runs. Groups run their devices' parts of the windows through it. */
+ocl_reduce_status orx_windows_checked(ocl_reduce_context *ctx, const char *function,
+                                      ocl_reduce_op op, ocl_reduce_type type,
+                                      const ocl_reduce_input *input, size_t count, size_t window,
+                                      uint64_t first_index, const ocl_reduce_output *results);
+
+#endif /* ORX_RUN_H */

@@ -1,0 +1,268 @@
+/* =================================================================================================
+ * run_segments.c: segmented reductions once their arguments are checked (run.h). The planner
+ * picks the strategy (one kernel file each, or a whole-array launch per segment for a few huge
+ * ones); this runs it over batches of whole segments:
+ *   - host input is uploaded through the staging buffer, as many whole segments at a time as fit
+ *     (a single segment that does not fit is reduced like ocl_reduce's host input);
+ *   - results bound for host memory go through a device scratch buffer of bounded size.
+ * Device input with device results is one batch: one launch.
+ * ============================================================================================== */
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/launch.h"
+#include "exec/run.h"
+
+/* Where segment s starts, counted from the input's first element (host offsets or equal lengths).
+ */
+static uint64_t segment_begin(const orx_seg_call *c, size_t s) {
+  return c->by_offsets ? c->host_offsets[s] : (uint64_t)s * c->length;
+}
+
+/* ---- Checks ------------------------------------------------------------------------------ */
+
+/* Offsets in device memory: checked by a kernel; also reports the first and last offset. */
+static ocl_reduce_status check_device_offsets(ocl_reduce_context *ctx, orx_seg_call *c) {
+  orx_request request;
+  memset(&request, 0, sizeof request);
+  request.entry = ORX_ENTRY_CHECK_OFFSETS;
+  request.type = OCL_REDUCE_U64;
+  orx_prepared k;
+  ORX_FORWARD(orx_prepare(ctx, &request, &k));
+  orx_mem *report_mem = NULL;
+  ORX_FORWARD(
+      orx_scratch_get(ctx, ORX_SCRATCH_OFFSETS_REPORT, 3 * sizeof(uint64_t), &report_mem));
+  uint64_t report[3] = {0, 0, 0};
+  ORX_FORWARD(ctx->ops->write(ctx, ctx->backend, report_mem, 0, report, sizeof report));
+  const orx_arg args[] = {
+      {ORX_ARG_MEM, c->offsets.mem, 0},
+      {ORX_ARG_U64, NULL, c->offsets.offset},
+      {ORX_ARG_U64, NULL, c->count},
+      {ORX_ARG_U64, NULL, c->in.capacity},
+      {ORX_ARG_MEM, report_mem, 0},
+  };
+  ORX_FORWARD(orx_launch(ctx, &k, orx_plan_groups(&k.plan, c->count, 0), args,
+                         ORX_ARRAY_SIZE(args)));
+  ORX_FORWARD(ctx->ops->read(ctx, ctx->backend, report_mem, 0, report, sizeof report));
+  if (report[0])
+    return orx_fail(ctx, OCL_REDUCE_ERROR_BAD_OFFSETS,
+                    "%s: the offsets decrease somewhere, or reach beyond the input buffer's %zu "
+                    "elements (checked on the device)",
+                    c->function, c->in.capacity);
+  c->elements = report[2] - report[1];
+  c->reach = report[2];
+  return OCL_REDUCE_OK;
+}
+
+/* Results in a device buffer must not overwrite what the kernels read. */
+static ocl_reduce_status check_disjoint(ocl_reduce_context *ctx, const orx_seg_call *c) {
+  const size_t out_bytes = c->count * c->result_bytes;
+  ORX_FORWARD(orx_check_disjoint(ctx, c->function, "the input", &c->in, (size_t)c->reach * c->elem,
+                                 &c->out, out_bytes, c->result_bytes, c->elem));
+  return orx_check_disjoint(ctx, c->function, "the offsets", &c->offsets,
+                            (c->count + 1) * sizeof(uint64_t), &c->out, out_bytes,
+                            c->result_bytes, sizeof(uint64_t));
+}
+
+/* ---- Running ----------------------------------------------------------------------------- */
+
+typedef struct seg_run {
+  orx_plan plan;
+  orx_prepared segments; /* the strategy's kernel (not LAUNCH) */
+  orx_prepared all;      /* reduce_all.cl: LAUNCH, and host segments too big to stage; prepared
+                            when first needed (all.built set) */
+  size_t in_limit;       /* host input: elements per upload */
+} seg_run;
+
+/* The whole-array request with the call's operator. */
+static orx_request reduce_request_of(const orx_seg_call *c) {
+  orx_request request = orx_reduce_request(ORX_OP_SUM, c->type);
+  request.op = c->op;
+  return request;
+}
+
+static ocl_reduce_status need_reduce_all(ocl_reduce_context *ctx, const orx_seg_call *c,
+                                         seg_run *r) {
+  if (r->all.built)
+    return OCL_REDUCE_OK;
+  const orx_request request = reduce_request_of(c);
+  return orx_prepare(ctx, &request, &r->all);
+}
+
+/* The end of the batch that starts at segment a: whole segments, within the staging limit for
+ * host input (at least one segment) and within max_segments. */
+static size_t batch_end(const orx_seg_call *c, const seg_run *r, size_t a, size_t max_segments) {
+  size_t b = c->count - a < max_segments ? c->count : a + max_segments;
+  if (c->in.mem)
+    return b;
+  const uint64_t first = segment_begin(c, a);
+  if (segment_begin(c, b) - first <= r->in_limit)
+    return b;
+  /* The last segment end within the limit (segment_begin does not decrease). */
+  size_t lo = a + 1, hi = b;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo + 1) / 2;
+    if (segment_begin(c, mid) - first <= r->in_limit)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+/* Launches the kernels for segments [a, b), which start at element in_offset + (segment_begin(s)
+ * - base) of in_mem, with result s at element out_index + (s - a) of out_mem. */
+static ocl_reduce_status launch_batch(ocl_reduce_context *ctx, const orx_seg_call *c,
+                                      const seg_run *r, size_t a, size_t b, uint64_t base,
+                                      orx_mem *in_mem, size_t in_offset, orx_mem *out_mem,
+                                      size_t out_index) {
+  if (r->plan.seg.mode == ORX_SEG_LAUNCH) {
+    for (size_t s = a; s < b; s++) {
+      const uint64_t begin = segment_begin(c, s) - base;
+      const uint64_t n = segment_begin(c, s + 1) - segment_begin(c, s);
+      ORX_FORWARD(orx_launch_array(ctx, &r->all, in_mem, in_offset + (size_t)begin, (size_t)n, 0,
+                                   out_mem, out_index + (s - a), 1));
+    }
+    return OCL_REDUCE_OK;
+  }
+  const size_t n_seg = b - a;
+  orx_mem *offsets_mem = ctx->scratch[ORX_SCRATCH_PARTIALS].mem; /* any: unread, equal lengths */
+  size_t offsets_index = 0;
+  if (c->offsets.mem) {
+    offsets_mem = c->offsets.mem;
+    offsets_index = c->offsets.offset + a;
+  } else if (c->by_offsets) {
+    ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_SEGMENT_OFFSETS, (n_seg + 1) * sizeof(uint64_t),
+                                &offsets_mem));
+    ORX_FORWARD(
+        orx_upload(ctx, offsets_mem, 0, c->host_offsets + a, (n_seg + 1) * sizeof(uint64_t)));
+  }
+  const orx_plan *plan = &r->segments.plan;
+  const size_t misaligned = ctx->ops->misalignment ? ctx->ops->misalignment(in_mem) / c->elem : 0;
+  const orx_arg args[] = {
+      {ORX_ARG_MEM, in_mem, 0},
+      {ORX_ARG_U64, NULL, in_offset},
+      {ORX_ARG_U64, NULL, (misaligned + in_offset) % plan->policy.vec},
+      {ORX_ARG_U64, NULL, n_seg},
+      {ORX_ARG_U64, NULL, c->length},
+      {ORX_ARG_MEM, offsets_mem, 0},
+      {ORX_ARG_U64, NULL, offsets_index},
+      {ORX_ARG_U64, NULL, base},
+      {ORX_ARG_MEM, out_mem, 0},
+      {ORX_ARG_U64, NULL, out_index},
+      {ORX_ARG_U64, NULL, orx_plan_per_round(plan, c->length)},
+  };
+  return orx_launch(ctx, &r->segments, orx_plan_groups(plan, n_seg, c->length), args,
+                    ORX_ARRAY_SIZE(args));
+}
+
+/* Segments [a, b): the input in place or uploaded, results to device memory, then to the host. */
+static ocl_reduce_status run_batch(ocl_reduce_context *ctx, const orx_seg_call *c, seg_run *r,
+                                   size_t a, size_t b) {
+  const size_t n_seg = b - a;
+  /* Offsets index the whole input; a batch sees its segments relative to `base`. */
+  const uint64_t base = c->by_offsets && c->in.mem ? 0 : segment_begin(c, a);
+
+  orx_mem *out_mem = c->out.mem;
+  size_t out_index = c->out.offset + a;
+  if (c->out.host_out) {
+    ORX_FORWARD(
+        orx_scratch_get(ctx, ORX_SCRATCH_SEGMENT_RESULTS, n_seg * c->result_bytes, &out_mem));
+    out_index = 0;
+  }
+
+  if (c->in.mem) {
+    ORX_FORWARD(launch_batch(ctx, c, r, a, b, base, c->in.mem, c->in.offset + (size_t)base,
+                             out_mem, out_index));
+  } else {
+    const size_t n = (size_t)(segment_begin(c, b) - base);
+    const char *src = n ? (const char *)c->in.host + (size_t)base * c->elem : NULL;
+    if (n > r->in_limit) { /* one segment, too big to stage whole */
+      const orx_request request = reduce_request_of(c);
+      ORX_FORWARD(orx_reduce_host_into(ctx, &request, src, n, 0, out_mem, out_index));
+    } else {
+      orx_mem *staging = NULL;
+      ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_STAGING, (n ? n : 1) * c->elem, &staging));
+      if (n)
+        ORX_FORWARD(orx_upload(ctx, staging, 0, src, n * c->elem));
+      ORX_FORWARD(launch_batch(ctx, c, r, a, b, base, staging, 0, out_mem, out_index));
+    }
+  }
+
+  if (c->out.host_out)
+    return orx_download(ctx, out_mem, 0, (char *)c->out.host_out + a * c->result_bytes,
+                        n_seg * c->result_bytes);
+  return OCL_REDUCE_OK;
+}
+
+/* The planner's request for the call. */
+static orx_request request_of(const ocl_reduce_context *ctx, const orx_seg_call *c) {
+  orx_request request;
+  memset(&request, 0, sizeof request);
+  request.entry = ORX_ENTRY_SEGMENTS;
+  request.type = c->type;
+  request.op = c->op;
+  orx_seg_shape *shape = &request.shape;
+  shape->count = c->count;
+  shape->elements = c->elements;
+  shape->length = c->by_offsets ? 0 : c->length;
+  shape->offsets = c->by_offsets;
+  shape->elem = c->elem;
+  if (c->in.mem) /* host input is staged at the start of an allocation */
+    shape->start = (ctx->ops->misalignment ? ctx->ops->misalignment(c->in.mem) / c->elem : 0) +
+                   c->in.offset;
+  return request;
+}
+
+static ocl_reduce_status run_segments(ocl_reduce_context *ctx, orx_seg_call *c) {
+  if (c->offsets.mem)
+    ORX_FORWARD(check_device_offsets(ctx, c));
+  ORX_FORWARD(check_disjoint(ctx, c));
+
+  seg_run r;
+  memset(&r, 0, sizeof r);
+  const orx_request request = request_of(ctx, c);
+  orx_plan_make(&ctx->target, &request, &r.plan);
+  if (r.plan.seg.mode == ORX_SEG_LAUNCH)
+    ORX_FORWARD(need_reduce_all(ctx, c, &r));
+  else
+    ORX_FORWARD(orx_prepare_plan(ctx, &r.plan, &r.segments));
+  r.in_limit = orx_plan_staging_piece(&ctx->caps, &r.plan);
+
+  /* One launch per segment needs the offsets on the host. */
+  uint64_t *read_back = NULL;
+  if (r.plan.seg.mode == ORX_SEG_LAUNCH && c->offsets.mem) {
+    read_back = malloc((c->count + 1) * sizeof *read_back);
+    if (!read_back)
+      return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+    ocl_reduce_status s =
+        ctx->ops->read(ctx, ctx->backend, c->offsets.mem, c->offsets.offset * sizeof(uint64_t),
+                       read_back, (c->count + 1) * sizeof(uint64_t));
+    if (s != OCL_REDUCE_OK) {
+      free(read_back);
+      return s;
+    }
+    c->host_offsets = read_back;
+  }
+
+  /* Batches: results bound for the host and offsets uploaded from it go through scratch buffers
+   * of bounded size. */
+  size_t max_segments = SIZE_MAX;
+  if (c->out.host_out)
+    max_segments = ORX_STAGING_BYTES / c->result_bytes;
+  if (c->by_offsets && !c->offsets.mem && max_segments > ORX_STAGING_BYTES / sizeof(uint64_t) - 1)
+    max_segments = ORX_STAGING_BYTES / sizeof(uint64_t) - 1;
+  ocl_reduce_status status = OCL_REDUCE_OK;
+  for (size_t a = 0; a < c->count && status == OCL_REDUCE_OK;) {
+    const size_t b = batch_end(c, &r, a, max_segments);
+    status = run_batch(ctx, c, &r, a, b);
+    a = b;
+  }
+  free(read_back);
+  return status;
+}
+
+ocl_reduce_status orx_run_segments(ocl_reduce_context *ctx, orx_seg_call *c) {
+  orx_call_begin(ctx);
+  return orx_uploads_done(ctx, run_segments(ctx, c));
+}

@@ -1,0 +1,44 @@
+/* =================================================================================================
+ * plan_host.c: which requests take the host plan (planner.h, planner/host_plan.h), and its policy.
+ *
+ * A CPU device pays its implementation's launch floor on every call (PoCL 5 on 16 cores: a
+ * blocking read 62-70 us, a kernel 18 us) where a loop on the calling thread sums 2^16 floats in
+ * a few microseconds. Reductions of host memory there take the host plan, which the calling thread
+ * and a few threads of the context's run (host_run.c), and so do small buffers that live in host
+ * memory; the device runs the same plan when asked to (host=device), so the choice of where it
+ * runs changes no bit. host=off makes none (the device's own plans).
+ * ============================================================================================== */
+#include <stdint.h>
+#include <string.h>
+
+#include "planner/host_plan.h"
+#include "base/ids.h"
+#include "planner/planner.h"
+
+int orx_plan_takes_host(const orx_target *target, const orx_request *request, size_t count,
+                        int resident) {
+  const size_t elem = orx_request_element_bytes(request);
+  const int state = orx_operator_is_state(&request->op);
+  const size_t max_bytes = target->forced.host_kib ? (size_t)target->forced.host_kib << 10
+                           : !resident             ? SIZE_MAX
+                           : state                 ? ORX_HOST_PLAN_MAX_RESIDENT_STATE_BYTES
+                                                   : ORX_HOST_PLAN_MAX_RESIDENT_BYTES;
+  return target->caps->type == OCL_REDUCE_DEVICE_CPU && target->forced.host != ORX_HOST_OFF &&
+         request->entry == ORX_ENTRY_REDUCE && request->stage == ORX_STAGE_WHOLE &&
+         orx_op_valid((orx_op_id)request->op.id) && count > 0 && count <= max_bytes / elem;
+}
+
+void orx_host_policy(size_t elem, orx_policy *out) {
+  orx_policy p;
+  memset(&p, 0, sizeof p);
+  p.path = OCL_REDUCE_PATH_LOCAL;
+  p.subgroup_impl = OCL_REDUCE_SUBGROUP_NONE;
+  p.stream = ORX_STREAM_CHUNK;
+  p.wg_size = 1;
+  p.vec = (unsigned)(ORX_HOST_PLAN_LOAD_BYTES / elem);
+  p.unroll = ORX_HOST_PLAN_UNROLL;
+  p.max_groups = ORX_HOST_PLAN_MAX_GROUPS;
+  p.items_per_group = ORX_HOST_PLAN_GROUP_BYTES / elem;
+  p.finish_serial = 1;
+  *out = p;
+}

@@ -1,0 +1,98 @@
+/* =================================================================================================
+ * plan_path.c: which path and subgroup implementation a context takes on a device (planner.h):
+ * the subgroup implementations in order of preference, where the device offers one, else local
+ * memory; a forced path or named implementation is never a fallback.
+ * ============================================================================================== */
+#include "planner/planner.h"
+#include "base/util.h"
+
+static int impl_available(const orx_caps *caps, ocl_reduce_subgroup_impl impl) {
+  switch (impl) {
+  case OCL_REDUCE_SUBGROUP_KHR:
+    return caps->has_khr_shuffle;
+  case OCL_REDUCE_SUBGROUP_INTEL:
+    return caps->has_intel_subgroups;
+  case OCL_REDUCE_SUBGROUP_BUILTIN:
+    return caps->has_khr_subgroups;
+  case OCL_REDUCE_SUBGROUP_NV_PTX:
+    /* shfl.sync.bfly with clamp 0x1f and a full member mask is written for 32-lane warps. */
+    return caps->warp_size == 32 && !caps->has_cuda_shuffle;
+  case OCL_REDUCE_SUBGROUP_CUDA:
+    return caps->has_cuda_shuffle;
+  default:
+    return 0;
+  }
+}
+
+static const char *impl_requirement(ocl_reduce_subgroup_impl impl) {
+  switch (impl) {
+  case OCL_REDUCE_SUBGROUP_KHR:
+    return "cl_khr_subgroup_shuffle";
+  case OCL_REDUCE_SUBGROUP_INTEL:
+    return "cl_intel_subgroups";
+  case OCL_REDUCE_SUBGROUP_BUILTIN:
+    return "cl_khr_subgroups (or the OpenCL C 3.0 feature __opencl_c_subgroups)";
+  case OCL_REDUCE_SUBGROUP_NV_PTX:
+    return "NVIDIA's OpenCL with a warp size of 32 (cl_nv_device_attribute_query)";
+  case OCL_REDUCE_SUBGROUP_CUDA:
+    return "the CUDA backend";
+  default:
+    return "a subgroup extension";
+  }
+}
+
+ocl_reduce_status orx_plan_path(const orx_caps *caps, ocl_reduce_path path,
+                                ocl_reduce_subgroup_impl impl, ocl_reduce_path *path_out,
+                                ocl_reduce_subgroup_impl *impl_out, const char **why) {
+  static const ocl_reduce_subgroup_impl preference[] = {
+      OCL_REDUCE_SUBGROUP_KHR, OCL_REDUCE_SUBGROUP_INTEL, OCL_REDUCE_SUBGROUP_NV_PTX,
+      OCL_REDUCE_SUBGROUP_CUDA, OCL_REDUCE_SUBGROUP_BUILTIN};
+  *why = NULL;
+  if (path == OCL_REDUCE_PATH_LOCAL) {
+    *path_out = OCL_REDUCE_PATH_LOCAL;
+    *impl_out = OCL_REDUCE_SUBGROUP_NONE;
+    return OCL_REDUCE_OK;
+  }
+  /* A named implementation is a request for the subgroup path with it, never a fallback. */
+  if (impl != OCL_REDUCE_SUBGROUP_AUTO && impl != OCL_REDUCE_SUBGROUP_DEFAULT) {
+    if (!impl_available(caps, impl)) {
+      *why = impl_requirement(impl);
+      return OCL_REDUCE_ERROR_PATH_UNSUPPORTED;
+    }
+    *path_out = OCL_REDUCE_PATH_SUBGROUP;
+    *impl_out = impl;
+    return OCL_REDUCE_OK;
+  }
+  for (size_t i = 0; i < ORX_ARRAY_SIZE(preference); i++) {
+    if (impl_available(caps, preference[i])) {
+      *path_out = OCL_REDUCE_PATH_SUBGROUP;
+      *impl_out = preference[i];
+      return OCL_REDUCE_OK;
+    }
+  }
+  if (path == OCL_REDUCE_PATH_SUBGROUP) {
+    *why = "cl_khr_subgroup_shuffle, cl_intel_subgroups, cl_khr_subgroups or NVIDIA's OpenCL";
+    return OCL_REDUCE_ERROR_PATH_UNSUPPORTED;
+  }
+  *path_out = OCL_REDUCE_PATH_LOCAL;
+  *impl_out = OCL_REDUCE_SUBGROUP_NONE;
+  return OCL_REDUCE_OK;
+}
+
+/* Every device blocks in the implementation's wait. CPU devices: polling would take a core from
+ * the implementation's own worker threads. NVIDIA's OpenCL (H200, driver 580, f32 sums of
+ * 2^10 ... 2^24, the result in host memory, one run): a blocking read 22-24 us up to 2^20, 31 at
+ * 2^22, 43 at 2^24; a read without blocking, flushed and polled, 29-31, 62 and 75 (its floor,
+ * bench_floor: blocking 14.0 us, polled 20.0). wait=poll keeps polling for other GPUs. */
+int orx_plan_wait_polls(const orx_caps *caps, const orx_policy_override *forced) {
+  (void)caps;
+  return forced->wait_polls > 0;
+}
+
+/* Threads spin 250 us after a call, as OpenMP's do, before they sleep: waking a sleeping one
+ * took some 30 us (PoCL 5's host grid; two H100s, where the second device's launch waited for
+ * it), and a loop of f32 sums of 2^28 over two H100s calls every 200 us. spin_us=0 makes them
+ * sleep at once, for applications that would rather keep those cores idle. */
+unsigned long orx_plan_spin_ns(const orx_policy_override *forced) {
+  return forced && forced->spin_us >= 0 ? (unsigned long)forced->spin_us * 1000ul : 250000ul;
+}

@@ -1,0 +1,134 @@
+/* =================================================================================================
+ * plan_windows.c: how a sliding-window call runs (planner.h): the algorithm of kernels/windows.cl,
+ * its tile or lane groups, its grid and its defines. The measurements behind each choice are next
+ * to it. Pure functions of their arguments.
+ * ============================================================================================== */
+#include <string.h>
+
+#include "planner/planner.h"
+
+/* CUDA's static shared memory ends at 48 KiB: the BLOCKS tile with its run summaries stays in
+ * 40. */
+#define ORX_WIN_LOCAL_BYTES 40960u
+/* Lanes per set of windows for SHUFFLE and MR: a warp (the paper's 32). */
+#define ORX_WIN_LANES 32u
+/* A grid bigger than this strides over the rest. */
+#define ORX_WIN_MAX_GROUPS ((size_t)1 << 20)
+
+/* Local memory of a BLOCKS or LONG work-group: the stage (a padding slot per run), four summary
+ * buffers and their flags (lib/orx_window_scan.cl, orx_win_local). */
+static uint64_t tile_bytes(unsigned wg, unsigned run, unsigned state) {
+  return (uint64_t)wg * (run + 1) * state + 4ull * wg * state + 4ull * wg + 64;
+}
+
+/* Windows up to this long fold directly: the fold reads each element `window` times from cache,
+ * the scans combine about five times per result and pass through local memory six times. H200,
+ * CUDA, f32 2^26 sums: window 3 folded 138 us against 219 ms a work-group per block; window 32
+ * folded 350 us, in tiles 211 us (docs/PERFORMANCE.md). */
+#define ORX_WIN_DIRECT_MAX 4
+
+uint64_t orx_win_tile(const orx_plan *plan) {
+  return (uint64_t)plan->policy.wg_size * plan->win.run;
+}
+
+void orx_plan_windows(const orx_target *target, const orx_request *request, orx_plan *plan) {
+  const orx_caps *caps = target->caps;
+  orx_policy *p = &plan->policy;
+  const uint64_t window = request->windows.window;
+  const unsigned state = plan->op.state_bytes ? plan->op.state_bytes
+                                              : (unsigned)orx_type_size(plan->type);
+  /* Work-groups of 256 on GPUs (the BLOCKS tile: 4096 f32); 64 work-items of runs of 16 on CPUs,
+   * where a work-group's loops over work-items are one core's. */
+  if (!target->forced.wg_size)
+    p->wg_size = caps->type == OCL_REDUCE_DEVICE_CPU ? 64 : 256;
+  p->vec = p->unroll = p->chains = 1;
+  /* Runs of 64 bytes of states (16 f32), fewer where local memory is short. */
+  unsigned run = state >= 64 ? 1 : 64 / state;
+  const uint64_t local = caps->local_mem_bytes < ORX_WIN_LOCAL_BYTES ? caps->local_mem_bytes
+                                                                     : ORX_WIN_LOCAL_BYTES;
+  while (p->wg_size > 32 && tile_bytes(p->wg_size, run, state) > local)
+    p->wg_size /= 2;
+  while (run > 1 && tile_bytes(p->wg_size, run, state) > local)
+    run /= 2;
+  /* Warp shuffles need whole warps (a forced smaller work-group would leave lanes out). */
+  if (orx_subgroup_impl_warps(p->subgroup_impl) && p->wg_size < caps->warp_size)
+    p->wg_size = caps->warp_size;
+  /* A fold per window on CPUs: one window per work-item, which PoCL vectorizes across them. */
+  plan->win.run = caps->type == OCL_REDUCE_DEVICE_CPU && target->forced.win_algo < 0 &&
+                          window <= ORX_WIN_DIRECT_MAX
+                      ? 1
+                      : run;
+  plan->win.lanes = caps->warp_size ? caps->warp_size : ORX_WIN_LANES;
+  if (plan->win.lanes > p->wg_size)
+    plan->win.lanes = p->wg_size;
+
+  /* Where subgroups are work-group barriers (PoCL's CPU device) the lane groups merge through
+   * local memory: with shuffles, PoCL 5.0 gave wrong results for state operators (as for
+   * segments, planner.c). */
+  if (caps->emulated_subgroups)
+    p->subgroup_impl = OCL_REDUCE_SUBGROUP_NONE;
+
+  int algo = target->forced.win_algo;
+  if (algo < 0)
+    algo = window <= ORX_WIN_DIRECT_MAX             ? ORX_WIN_DIRECT
+           : caps->type == OCL_REDUCE_DEVICE_CPU ? ORX_WIN_SERIAL
+                                                  : ORX_WIN_BLOCKS;
+  /* A BLOCKS tile gives tile - window + 1 results: at least half a tile, else a work-group per
+   * block. */
+  if (algo == ORX_WIN_BLOCKS && window > orx_win_tile(plan) / 2 + 1)
+    algo = ORX_WIN_LONG;
+  plan->win.algo = algo;
+
+  int64_t *d = plan->defines;
+  d[ORX_DEFINE_WIN_ALGO] = algo;
+  if (algo == ORX_WIN_DIRECT || algo == ORX_WIN_BLOCKS || algo == ORX_WIN_LONG)
+    d[ORX_DEFINE_WIN_RUN] = plan->win.run;
+  if (algo == ORX_WIN_DIRECT && caps->type == OCL_REDUCE_DEVICE_CPU)
+    d[ORX_DEFINE_WIN_LOCKSTEP] = 1;
+  if (algo == ORX_WIN_SHUFFLE || algo == ORX_WIN_MR)
+    d[ORX_DEFINE_MR_Q] = d[ORX_DEFINE_MR_LANES] = plan->win.lanes;
+}
+
+uint64_t orx_win_scratch_states(const orx_plan *plan, uint64_t window) {
+  return plan->win.algo == ORX_WIN_LONG     ? window
+         : plan->win.algo == ORX_WIN_SERIAL ? window * plan->policy.wg_size
+                                            : 0;
+}
+
+size_t orx_win_groups(const orx_plan *plan, uint64_t n_out, uint64_t window, size_t scratch) {
+  const unsigned wg = plan->policy.wg_size;
+  uint64_t groups;
+  switch (plan->win.algo) {
+  case ORX_WIN_SHUFFLE:
+  case ORX_WIN_MR: {
+    const uint64_t sets = (n_out + plan->win.lanes - 1) / plan->win.lanes;
+    const uint64_t sets_per_group = wg / plan->win.lanes;
+    groups = (sets + sets_per_group - 1) / sets_per_group;
+    break;
+  }
+  case ORX_WIN_BLOCKS: {
+    const uint64_t per_tile = orx_win_tile(plan) - window + 1;
+    groups = (n_out + per_tile - 1) / per_tile;
+    break;
+  }
+  case ORX_WIN_LONG:
+    /* Blocks of outputs: at most n_out / window + 2 (the first may be partial). */
+    groups = n_out / window + 2;
+    if (groups > scratch)
+      groups = scratch;
+    break;
+  case ORX_WIN_SERIAL:
+    /* Contiguous ranges of blocks per work-item: a few work-groups per core (the policy's). */
+    groups = (n_out / window + 2 + wg - 1) / wg;
+    if (groups > plan->policy.max_groups)
+      groups = plan->policy.max_groups;
+    if (groups > scratch / wg)
+      groups = scratch / wg;
+    break;
+  default: /* DIRECT */
+    groups = (n_out + orx_win_tile(plan) - 1) / orx_win_tile(plan);
+  }
+  if (groups > ORX_WIN_MAX_GROUPS)
+    groups = ORX_WIN_MAX_GROUPS;
+  return groups ? (size_t)groups : 1;
+}

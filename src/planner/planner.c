@@ -1,0 +1,387 @@
+/* =================================================================================================
+ * planner.c: the planner's decisions other than paths (plan_path.c) and segments
+ * (plan_segments.c): the launch policy per device type and element type, whole-array,
+ * multi-operator, window and offset-check plans, the defines every plan carries, grids and
+ * staging pieces. Pure functions of their arguments (planner.h).
+ * ============================================================================================== */
+#include "planner/planner.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/util.h"
+
+/* ---- Kernel files ------------------------------------------------------------------------ */
+
+static const struct {
+  const char *file, *entry;
+} kernels[] = {
+#define ORX_KERNEL_ROW(ID, file, entry) {file, entry},
+    ORX_KERNELS(ORX_KERNEL_ROW)
+#undef ORX_KERNEL_ROW
+};
+
+const char *orx_kernel_file(orx_kernel kernel) { return kernels[kernel].file; }
+const char *orx_kernel_entry(orx_kernel kernel) { return kernels[kernel].entry; }
+
+#define ORX_DEFINE_NAME(c, NAME) "ORX_" #NAME,
+static const char *const define_names[] = {ORX_HOST_DEFINES(ORX_DEFINE_NAME, )};
+const char *orx_define_name(orx_define define) { return define_names[define]; }
+
+/* ---- Launch policy ----------------------------------------------------------------------- */
+
+static unsigned floor_pow2(size_t x) {
+  unsigned p = 1;
+  while ((size_t)p * 2 <= x && p < (1u << 30))
+    p *= 2;
+  return p;
+}
+
+void orx_select_policy(const orx_caps *caps, ocl_reduce_path path, ocl_reduce_subgroup_impl impl,
+                       size_t elem_size, orx_policy *out) {
+  const unsigned elem = (unsigned)elem_size;
+  orx_policy p;
+  memset(&p, 0, sizeof p);
+  p.path = path;
+  p.subgroup_impl = impl;
+  if (caps->type == OCL_REDUCE_DEVICE_CPU) {
+    /* One contiguous run per work-item, 64-byte loads (one AVX-512 register), two accumulators.
+     * PoCL 3.1, 2 cores, f32 2^24: 38-56 GB/s against an OpenMP simd loop's 31-66 GB/s in the
+     * same runs; 4-byte loads with the same layout: 15 GB/s. */
+    p.stream = ORX_STREAM_CHUNK;
+    p.wg_size = 16;
+    p.vec = elem < 64 ? 64 / elem : 1;
+    p.unroll = 2;
+    p.max_groups = 4 * caps->compute_units;
+    p.items_per_group = 16384 * 4 / elem;
+    /* A few partials per core: one work-item combines them (see cl/kernels/reduce_all.cl). */
+    p.finish_serial = 1;
+  } else {
+    /* Coalesced loads of 16 bytes, 4 in flight per work-item (CUB's policy: 256 threads x 16
+     * items, vector width 4), a few groups per compute unit. Through CUDA each group strides
+     * through an even contiguous share (CUB's layout); NVIDIA's OpenCL compiler does better with
+     * one grid-stride loop over the whole array. H200, f32 sum of 2^28 against CUB in the same
+     * runs: CUDA tiled 1.000-1.004x, grid-stride 0.885-0.893x; NVIDIA OpenCL (PTX shuffles)
+     * grid-stride 1.002x, tiled 0.835-0.843x. Other GPUs take the grid-stride loop. */
+    p.stream = caps->has_cuda_shuffle ? ORX_STREAM_TILED : ORX_STREAM_STRIDED; /* CUDA backend */
+    /* The last group finishes (atomics on a counter), in every size. A second launch over the
+     * partials (finish=launch) returns the result of NVIDIA's OpenCL sooner for 2^14 ... 2^20
+     * f32 (H200, one run: 21.4-22.4 us against 23.5-24.5) but later from 2^22 (28.6 against
+     * 24.5), and its two kernels take 12.4-13.5 us of device time against 7.3-8.8 (each kernel's
+     * events carry about 5 us of their own); through CUDA it costs 1-2 us at every size. */
+    p.finish_launch = 0;
+    p.wg_size = 256;
+    p.vec = elem < 16 ? 16 / elem : 1;
+    p.unroll = 4;
+    p.max_groups = 8 * caps->compute_units;
+    p.items_per_group = (size_t)p.wg_size * p.vec * p.unroll;
+    /* The multireduction's slots stay in registers only when its loops are unrolled. Not on CPUs
+     * (where it is never the automatic choice): there Intel's CPU runtime 2026.2 corrupts its
+     * own heap compiling the unrolled form (valgrind: invalid writes in its
+     * ReduceCrossBarrierValuesPass), and the test programs crashed. */
+    p.unroll_slots = 1;
+  }
+  /* Fit the device: work-group size limit, local memory for 2 slots per lane, and vector loads no
+   * wider than the alignment every allocation starts at. */
+  if (p.wg_size > caps->max_work_group_size)
+    p.wg_size = floor_pow2(caps->max_work_group_size);
+  while (p.wg_size > 1 && (uint64_t)2 * p.wg_size * elem + 64 > caps->local_mem_bytes)
+    p.wg_size /= 2;
+  while (p.vec > 1 && caps->base_align_bytes != 0 && p.vec * elem > caps->base_align_bytes)
+    p.vec /= 2;
+  if (p.max_groups < 1)
+    p.max_groups = 1;
+  if (p.items_per_group < 1)
+    p.items_per_group = 1;
+  *out = p;
+}
+
+void orx_apply_policy_override(const orx_caps *caps, const orx_policy_override *o,
+                               size_t elem_size, orx_policy *p) {
+  const unsigned elem = (unsigned)elem_size;
+  if (o->wg_size && o->wg_size <= caps->max_work_group_size &&
+      (uint64_t)2 * o->wg_size * elem + 64 <= caps->local_mem_bytes)
+    p->wg_size = o->wg_size;
+  if (o->vec && (caps->base_align_bytes == 0 || o->vec * elem <= caps->base_align_bytes))
+    p->vec = o->vec;
+  if (o->unroll)
+    p->unroll = o->unroll;
+  if (o->chains)
+    p->chains = o->chains;
+  if (o->prefetch >= 0)
+    p->prefetch = o->prefetch;
+  if (o->max_groups)
+    p->max_groups = o->max_groups;
+  if (o->stream >= 0)
+    p->stream = o->stream;
+  if (p->stream == ORX_STREAM_TRANSPOSED || p->stream == ORX_STREAM_WARP_TILES)
+    p->vec = 1; /* they read one element per load */
+  if (o->finish_serial >= 0)
+    p->finish_serial = o->finish_serial;
+  if (o->finish_launch >= 0)
+    p->finish_launch = o->finish_launch;
+  if (o->wg_size || o->vec || o->unroll || p->stream == ORX_STREAM_TRANSPOSED ||
+      p->stream == ORX_STREAM_WARP_TILES)
+    p->items_per_group = (size_t)p->wg_size * p->vec * p->unroll;
+}
+
+void orx_target_policy(const orx_target *target, size_t elem, orx_policy *out) {
+  orx_select_policy(target->caps, target->path, target->subgroup_impl, elem, out);
+  orx_apply_policy_override(target->caps, &target->forced, elem, out);
+}
+
+unsigned orx_policy_chains(const orx_policy *policy) {
+  return policy->chains && policy->chains < policy->unroll ? policy->chains : policy->unroll;
+}
+
+size_t orx_policy_groups(const orx_policy *policy, size_t count) {
+  size_t groups = count / policy->items_per_group + (count % policy->items_per_group != 0);
+  const size_t cap = count <= policy->small_count ? policy->small_groups : policy->max_groups;
+  groups = groups < cap ? groups : cap;
+  return groups ? groups : 1;
+}
+
+/* ---- Plans ------------------------------------------------------------------------------- */
+
+/* Fits the policy to the kernels of an entry point. */
+static void fit_policy(const orx_target *target, orx_entry entry, unsigned lanes, orx_policy *p) {
+  /* Where subgroups are work-group barriers (PoCL's CPU device) the kernels that run a
+   * reduction per segment or several at once combine through local memory: shuffles cost there
+   * rather than save, and with them in these kernels PoCL 5.0 gave wrong results or crashed. */
+  if ((entry == ORX_ENTRY_SEGMENTS || entry == ORX_ENTRY_MULTI) && target->caps->emulated_subgroups)
+    p->subgroup_impl = OCL_REDUCE_SUBGROUP_NONE;
+  /* Warp tiles are for order-preserving operators on warps only (orx_fit_ordered). */
+  if (p->stream == ORX_STREAM_WARP_TILES)
+    p->stream = ORX_STREAM_TRANSPOSED;
+  /* Segments: the tiled layout splits one array over all groups; a segment is smaller. */
+  if (entry == ORX_ENTRY_SEGMENTS && p->stream == ORX_STREAM_TILED)
+    p->stream = ORX_STREAM_STRIDED;
+  /* The multireduction needs whole groups of lanes in a work-group, and warp shuffles whole
+   * warps (a forced smaller work-group would leave lanes out). */
+  if (p->wg_size < lanes)
+    p->wg_size = lanes;
+  if (orx_subgroup_impl_warps(p->subgroup_impl) && p->wg_size < target->caps->warp_size)
+    p->wg_size = target->caps->warp_size;
+}
+
+/* The defines every kernel but the offsets check reads: type, streaming, combining. */
+static void common_defines(orx_plan *plan) {
+  const orx_policy *p = &plan->policy;
+  int64_t *d = plan->defines;
+  d[ORX_DEFINE_TYPE_ID] = plan->type;
+  if (plan->type == (ocl_reduce_type)ORX_CUSTOM)
+    d[ORX_DEFINE_ELEMENT_BYTES] = plan->op.element_bytes;
+  d[ORX_DEFINE_VEC] = p->vec;
+  d[ORX_DEFINE_UNROLL] = p->unroll;
+  d[ORX_DEFINE_CHAINS] = orx_policy_chains(p);
+  if (p->prefetch)
+    d[ORX_DEFINE_PREFETCH] = 1;
+  d[ORX_DEFINE_WG_SIZE] = p->wg_size;
+  d[ORX_DEFINE_STREAM] = p->stream;
+  d[ORX_DEFINE_SG_IMPL] = p->subgroup_impl;
+  d[ORX_DEFINE_FINISH_SERIAL] = p->finish_serial;
+  if (p->finish_launch && plan->kernel == ORX_KERNEL_REDUCE_ALL)
+    d[ORX_DEFINE_FINISH_LAUNCH] = 1;
+  d[ORX_DEFINE_UNROLL_SLOTS] = p->unroll_slots;
+  if (plan->host)
+    d[ORX_DEFINE_NO_CONTRACT] = 1;
+}
+
+/* The kernel's one operator: its id, and whether subgroups reduce it with a built-in. */
+static void operator_defines(const orx_target *target, orx_plan *plan) {
+  const unsigned exact =
+      orx_type_is_float(plan->type) ? ORX_OPF_SG_BUILTIN_FLOAT : ORX_OPF_SG_BUILTIN;
+  plan->defines[ORX_DEFINE_OP_ID] = plan->op.id;
+  if (orx_operator_is_state(&plan->op))
+    plan->defines[ORX_DEFINE_STATE] = 1;
+  if (plan->op.ordered)
+    plan->defines[ORX_DEFINE_ORDERED] = 1;
+  if (plan->policy.subgroup_impl == OCL_REDUCE_SUBGROUP_BUILTIN)
+    plan->defines[ORX_DEFINE_SG_BUILTIN_REDUCE] =
+        (orx_op_flags((orx_op_id)plan->op.id) & exact) != 0;
+  /* Warps: the device's width (the inline-PTX and CUDA shuffles are written for it). */
+  if (orx_subgroup_impl_warps(plan->policy.subgroup_impl))
+    plan->defines[ORX_DEFINE_SG_SIZE] = target->caps->warp_size;
+  const int keys = orx_plan_float_keys(target, plan);
+  if (keys)
+    plan->defines[ORX_DEFINE_FLOAT_KEYS] = keys;
+  /* Warp tiles: the multireduction of ORX_WARP_TILES tiles across a warp. */
+  if (plan->policy.stream == ORX_STREAM_WARP_TILES) {
+    plan->defines[ORX_DEFINE_MR_Q] = ORX_WARP_TILES;
+    plan->defines[ORX_DEFINE_MR_LANES] = target->caps->warp_size;
+  }
+}
+
+/* Scalar operators compute integers on their unsigned bits where ORX_OPF_UNSIGNED says so;
+ * state operators take the elements as they are. */
+static ocl_reduce_type compute_type(const orx_request *request) {
+  return orx_operator_is_state(&request->op)
+             ? request->type
+             : orx_compute_type((orx_op_id)request->op.id, request->type);
+}
+
+void orx_plan_make(const orx_target *target, const orx_request *request, orx_plan *plan) {
+  const int state = orx_operator_is_state(&request->op);
+  const size_t elem = orx_request_element_bytes(request);
+  /* Filled in place: the planner runs on every call. */
+  memset(plan, 0, sizeof *plan);
+  for (int i = 0; i < ORX_DEFINE_COUNT; i++)
+    plan->defines[i] = ORX_DEFINE_UNSET;
+  plan->slots = 1;
+  plan->op = request->op;
+  switch (request->entry) {
+  case ORX_ENTRY_REDUCE:
+    plan->kernel = ORX_KERNEL_REDUCE_ALL;
+    plan->type = compute_type(request);
+    /* The host plan is the same on every device, whatever the target's policy (plan_host.c). */
+    plan->host = request->host;
+    if (request->host) {
+      orx_host_policy(elem, &plan->policy);
+    } else {
+      orx_target_policy(target, elem, &plan->policy);
+      fit_policy(target, request->entry, 1, &plan->policy);
+      if (state)
+        orx_fit_state(target, &request->op, request->stage, 1, &plan->policy);
+      if (state)
+        orx_plan_state_groups(target, &request->op, elem, request->stage, &plan->policy);
+    }
+    if (request->op.ordered)
+      orx_fit_ordered(target, &request->op,
+                      orx_stage_reads_states(request->stage) ? request->op.state_bytes : elem,
+                      &plan->policy);
+    /* A second launch reduces partials as elements: scalar operators only. */
+    if (state || request->op.ordered || request->op.id == ORX_OP_CUSTOM)
+      plan->policy.finish_launch = 0;
+    common_defines(plan);
+    operator_defines(target, plan);
+    if (state && orx_stage_writes_states(request->stage))
+      plan->defines[ORX_DEFINE_PARTIAL_OUT] = 1;
+    if (state && orx_stage_reads_states(request->stage))
+      plan->defines[ORX_DEFINE_INPUT_STATES] = 1;
+    orx_plan_minmax_occupancy(target, plan);
+    break;
+  case ORX_ENTRY_SEGMENTS: {
+    plan->type = compute_type(request);
+    orx_target_policy(target, elem, &plan->policy);
+    fit_policy(target, request->entry, 1, &plan->policy);
+    if (state)
+      orx_fit_state(target, &request->op, ORX_STAGE_WHOLE, 1, &plan->policy);
+    if (request->op.ordered)
+      orx_fit_ordered(target, &request->op, elem, &plan->policy);
+    /* The stage holds elements of the library's types (a user's struct elements take the
+     * multireduction instead). */
+    const int stageable =
+        !(request->op.id == ORX_OP_CUSTOM && request->op.element_type == ORX_CUSTOM);
+    int forced = target->forced.seg_mode;
+    if (!stageable && forced == ORX_SEG_STAGED)
+      forced = ORX_SEG_MR;
+    const unsigned op_id = request->op.id;
+    orx_plan_segments(target->caps, &plan->policy, forced, op_id, &request->shape, &plan->seg);
+    if (!stageable && plan->seg.mode == ORX_SEG_STAGED)
+      orx_plan_segments(target->caps, &plan->policy, ORX_SEG_MR, op_id, &request->shape,
+                        &plan->seg);
+    orx_seg_fit_shapes(target, op_id, plan);
+    /* Only a work-group per segment streams as a group (a work-item per segment: a run each). */
+    if (plan->seg.mode != ORX_SEG_GROUP && (plan->policy.stream == ORX_STREAM_TRANSPOSED ||
+                                            plan->policy.stream == ORX_STREAM_WARP_TILES))
+      plan->policy.stream = ORX_STREAM_CHUNK;
+    plan->kernel = orx_seg_mode_kernel(plan->seg.mode);
+    common_defines(plan);
+    operator_defines(target, plan);
+    orx_seg_defines(target->caps, &request->shape, plan);
+    const unsigned most = 2048 / plan->policy.wg_size, forced_groups = target->forced.min_groups;
+    if (target->caps->has_cuda_shuffle && forced_groups) /* CUDA's cap, as for whole arrays */
+      plan->defines[ORX_DEFINE_MIN_GROUPS_PER_CU] = forced_groups < most ? forced_groups : most;
+    break;
+  }
+  case ORX_ENTRY_MULTI: {
+    /* Signed integer types stay signed (MIN and MAX need it); SUM and PROD wrap in the kernels'
+     * unsigned arithmetic anyway. The multireduction takes the operators rounded up to a power of
+     * two. */
+    const unsigned q = orx_ceil_pow2(request->op_count);
+    plan->kernel = ORX_KERNEL_REDUCE_MULTI;
+    plan->type = request->type;
+    plan->slots = request->op_count;
+    orx_target_policy(target, elem, &plan->policy);
+    fit_policy(target, request->entry, q, &plan->policy);
+    orx_fit_multi(target, request->op_count, request->type, &plan->policy);
+    common_defines(plan);
+    orx_multi_defines(target, request, q, plan);
+    break;
+  }
+  case ORX_ENTRY_WINDOWS:
+    plan->kernel = ORX_KERNEL_WINDOWS;
+    plan->type = compute_type(request);
+    orx_target_policy(target, elem, &plan->policy);
+    orx_plan_windows(target, request, plan);
+    common_defines(plan);
+    operator_defines(target, plan);
+    break;
+  case ORX_ENTRY_CHECK_OFFSETS:
+    /* Reads no define: only its launch. */
+    plan->kernel = ORX_KERNEL_CHECK_OFFSETS;
+    plan->type = OCL_REDUCE_U64;
+    orx_target_policy(target, orx_type_size(plan->type), &plan->policy);
+    break;
+  case ORX_ENTRY_PROBE:
+    /* One work-item reports sizes: the operator's defines, no launch policy. */
+    plan->kernel = ORX_KERNEL_OPERATOR_PROBE;
+    plan->type = request->type;
+    orx_target_policy(target, elem, &plan->policy);
+    plan->policy.wg_size = 1;
+    plan->policy.max_groups = 1;
+    plan->policy.vec = plan->policy.unroll = 1;
+    plan->policy.subgroup_impl = OCL_REDUCE_SUBGROUP_NONE;
+    common_defines(plan);
+    operator_defines(target, plan);
+    break;
+  }
+  /* One state per group and slot; built-in operators' state is one element. */
+  if (!plan->op.state_bytes)
+    plan->op.state_bytes = (unsigned)orx_type_size(plan->type);
+  if (!plan->op.state_align)
+    plan->op.state_align = plan->op.state_bytes;
+  if (!plan->op.result_bytes)
+    plan->op.result_bytes = plan->op.state_bytes;
+  plan->element_bytes =
+      request->entry == ORX_ENTRY_REDUCE && orx_stage_reads_states(request->stage)
+          ? plan->op.state_bytes
+          : (unsigned)elem;
+  plan->partials_bytes = (size_t)plan->policy.max_groups * plan->slots * plan->op.state_bytes;
+}
+
+int orx_plan_finish_launch(const orx_plan *plan, size_t groups) {
+  return plan->defines[ORX_DEFINE_FINISH_LAUNCH] == 1 && groups > 1;
+}
+
+size_t orx_plan_groups(const orx_plan *plan, size_t count, uint64_t length) {
+  const orx_policy *p = &plan->policy;
+  switch (plan->kernel) {
+  case ORX_KERNEL_REDUCE_ALL:
+  case ORX_KERNEL_REDUCE_MULTI:
+    return orx_policy_groups(p, count);
+  case ORX_KERNEL_CHECK_OFFSETS: {
+    const size_t groups = (count + 1) / p->wg_size + 1;
+    return groups < p->max_groups ? groups : p->max_groups;
+  }
+  default:
+    return orx_segment_groups(p, &plan->seg, count, length);
+  }
+}
+
+uint64_t orx_plan_per_round(const orx_plan *plan, uint64_t length) {
+  return plan->kernel == ORX_KERNEL_SEGMENTS_STAGED
+             ? orx_stage_segments(&plan->policy, &plan->seg, length)
+             : 0;
+}
+
+size_t orx_plan_staging_piece(const orx_caps *caps, const orx_plan *plan) {
+  /* Whole vectors, no more than the staging limit or the device's largest buffer. */
+  const size_t size = orx_plan_element_bytes(plan);
+  size_t limit = ORX_STAGING_BYTES;
+  if (caps->max_alloc_bytes && limit > caps->max_alloc_bytes)
+    limit = (size_t)caps->max_alloc_bytes;
+  const size_t quantum = (size_t)plan->policy.vec * size;
+  const size_t piece = limit / quantum * quantum / size;
+  return piece ? piece : 1;
+}
