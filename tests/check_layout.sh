@@ -61,10 +61,11 @@ done
 
 # Every quoted include of every file under src/ and cl/, as "file included" pairs, resolved as the
 # compiler does: against src/ for the library, then cl/ (the kernels' root); the public headers
-# of include/ are left out.
+# of include/ and what the build generates (generated/) are left out.
 pairs=$(for f in $(find src cl -name '*.[ch]' -o -name '*.cl' -o -name '*.inc' | sort); do
   root=${f%%/*}
   sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" | while read -r inc; do
+    case $inc in generated/*) continue ;; esac
     if [ -f "include/$inc" ]; then continue; fi
     if [ -f "$root/$inc" ]; then echo "$f $root/$inc"
     elif [ -f "cl/$inc" ]; then echo "$f cl/$inc"

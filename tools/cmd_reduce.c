@@ -17,14 +17,34 @@
 
 #include "tool.h"
 
+/* The library's names of every built-in operator, or of every type, wrapped after `indent`. */
+static void print_names(int operators, const char *indent) {
+  const int count = operators ? OCL_REDUCE_BUILTIN_OPS : OCL_REDUCE_TYPE_COUNT;
+  size_t column = strlen(indent);
+  printf("%s", indent);
+  for (int i = 0; i < count; i++) {
+    const char *name = operators ? ocl_reduce_op_name(OCL_REDUCE_BUILTIN_OP(i))
+                                 : ocl_reduce_type_name((ocl_reduce_type)i);
+    if (i && column + strlen(name) + 2 > 92) {
+      printf(",\n                      ");
+      column = 22;
+    } else if (i) {
+      printf(", ");
+      column += 2;
+    }
+    printf("%s", name);
+    column += strlen(name);
+  }
+}
+
 static void usage(void) {
   printf("usage: ocl-reduce reduce [options] [FILE]\n"
-         "Reads numbers from FILE (default, or '-': stdin) and prints their reduction.\n"
-         "  -o, --op OP         sum, prod, min, max, and, or, xor, argmin, argmax, minmax,\n"
-         "                      sum_wide, sum_compensated, mean_var, sum_reproducible\n"
-         "                      (default sum)\n"
-         "  -t, --type TYPE     i32, u32, i64, u64, f32, f64 (default f64)\n"
-         "  -b, --binary        raw little-endian elements of TYPE instead of text\n"
+         "Reads numbers from FILE (default, or '-': stdin) and prints their reduction.\n");
+  print_names(1, "  -o, --op OP         ");
+  printf("\n                      (default sum)\n");
+  print_names(0, "  -t, --type TYPE     ");
+  printf(" (default f64)\n");
+  printf("  -b, --binary        raw little-endian elements of TYPE instead of text\n"
          "  --determinism D     run_to_run (default) or cross_device: float sums give the same\n"
          "                      bits on every device\n"
          "  -d, --device DEV    the device, as OCL_REDUCE_DEVICE (P:D, cuda:N, pocl, intel,\n"

@@ -29,6 +29,18 @@ ORX_OPERATORS(ORX_SAME_OP, )
                  "ocl_reduce_subgroup_impl " #ID " differs from the contract");
 ORX_SUBGROUP_IMPLS(ORX_SAME_IMPL, )
 _Static_assert((int)OCL_REDUCE_OP_ELEMENT == ORX_CUSTOM, "a user operator's element type");
+/* Each row's id is its position in its list: the build numbers what it generates per operator
+ * and type by position (cmake/contract.cmake). */
+#define ORX_POSITION_TYPE(c, ID, ...) ORX_POSITION_OF_##ID,
+enum { ORX_TYPES(ORX_POSITION_TYPE, ) };
+#define ORX_SAME_POSITION_TYPE(c, ID, ...)                                                         \
+  _Static_assert(ORX_##ID == ORX_POSITION_OF_##ID, "ORX_" #ID " is not its row's position");
+ORX_TYPES(ORX_SAME_POSITION_TYPE, )
+#define ORX_POSITION_OP(c, ID, ...) ORX_POSITION_OF_OP_##ID,
+enum { ORX_OPERATORS(ORX_POSITION_OP, ) };
+#define ORX_SAME_POSITION_OP(c, ID, ...)                                                           \
+  _Static_assert(ORX_OP_##ID == ORX_POSITION_OF_OP_##ID, "ORX_OP_" #ID " is not its row's position");
+ORX_OPERATORS(ORX_SAME_POSITION_OP, )
 #define ORX_COUNT(c, ...) +1
 _Static_assert(OCL_REDUCE_TYPE_COUNT == 0 ORX_TYPES(ORX_COUNT, ), "type count");
 _Static_assert(ORX_OP_COUNT == 0 ORX_OPERATORS(ORX_COUNT, ), "operator count");

@@ -8,7 +8,13 @@
 
 #include "base/util.h"
 
+/* Each backend's table where its backend.cmake built it (ORX_HAVE_<NAME>), else NULL. */
+#ifdef ORX_HAVE_OPENCL
 extern const orx_backend_ops orx_opencl_backend; /* opencl/ */
+#define ORX_OPENCL_OPS (&orx_opencl_backend)
+#else
+#define ORX_OPENCL_OPS NULL
+#endif
 #ifdef ORX_HAVE_CUDA
 extern const orx_backend_ops orx_cuda_backend; /* cuda/ */
 #define ORX_CUDA_OPS (&orx_cuda_backend)
@@ -17,7 +23,7 @@ extern const orx_backend_ops orx_cuda_backend; /* cuda/ */
 #endif
 
 static const orx_backend_row rows[] = {
-    {OCL_REDUCE_BACKEND_OPENCL, "opencl", "OpenCL", &orx_opencl_backend},
+    {OCL_REDUCE_BACKEND_OPENCL, "opencl", "OpenCL", ORX_OPENCL_OPS},
     {OCL_REDUCE_BACKEND_CUDA, "cuda", "CUDA", ORX_CUDA_OPS},
 };
 
