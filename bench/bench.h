@@ -27,6 +27,9 @@ static inline int bench_op_index(ocl_reduce_op op) {
 extern "C" {
 #endif
 
+/* `ocl-reduce bench` (cmd_bench.c): the tool's dispatch table calls it. */
+int cmd_bench(int argc, char **argv);
+
 /* One measured case. The input is the same small integers for every contender (so every order of
  * combining gives the same bits), in malloc'd memory and in memory on huge pages. A segmented
  * case reduces segment_count segments of segment_length elements each (n = their product) into

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "tool.h"
+#include "tool_common.h"
 
 struct bench_app {
   int references;

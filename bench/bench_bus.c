@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tool.h"
+#include "tool_common.h"
 
 enum { CALLS = 7 };
 

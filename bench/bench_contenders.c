@@ -12,7 +12,7 @@
 
 #include "bench.h"
 #include "omp_baseline.h"
-#include "tool.h"
+#include "tool_common.h"
 
 /* ---- ocl_reduce ---------------------------------------------------------------------------- */
 

@@ -12,7 +12,7 @@
 
 #include "bench.h"
 #include "omp_baseline.h"
-#include "tool.h"
+#include "tool_common.h"
 
 static double opencl_copy_bandwidth(const ocl_reduce_context_info *info, size_t bytes) {
   cl_context context = (cl_context)info->native_context;

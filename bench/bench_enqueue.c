@@ -18,7 +18,7 @@
 #include <time.h>
 
 #include "bench.h"
-#include "tool.h"
+#include "tool_common.h"
 
 int main(int argc, char **argv) {
   const int calls = argc > 1 ? atoi(argv[1]) : 1000;

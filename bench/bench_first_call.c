@@ -29,7 +29,7 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
-#include "tool.h"
+#include "tool_common.h"
 
 /* The child: one first call; prints "create_ms call_ms from_disk" on stdout. */
 static int first_call(size_t count) {

@@ -23,7 +23,7 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
-#include "tool.h"
+#include "tool_common.h"
 
 enum { WAYS = 5, MAX_CALLS = 100000 };
 static const char *const way_names[WAYS] = {"blocking read", "read + poll", "finish + read",

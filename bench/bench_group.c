@@ -14,7 +14,7 @@
 
 #include "bench.h"
 #include "ocl_reduce_group.h"
-#include "tool.h"
+#include "tool_common.h"
 
 typedef struct group_state {
   ocl_reduce_group *group;

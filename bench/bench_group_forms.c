@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "ocl_reduce_group.h"
-#include "tool.h"
+#include "tool_common.h"
 
 enum { SUM, MULTI, ARGMIN, MEAN_VAR, PARTIAL, WINDOWS, OFFSETS, FORMS };
 static const char *const form_names[FORMS] = {"sum",     "multi",   "argmin", "mean_var",

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "ocl_reduce_mpi.h"
-#include "tool.h"
+#include "tool_common.h"
 
 static int compare(const void *a, const void *b) {
   const double x = *(const double *)a, y = *(const double *)b;

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "tool.h"
+#include "tool_common.h"
 
 static double bytes_of(const bench_result *r) {
   return (double)r->bc->n * (double)ocl_reduce_type_size(r->bc->type);

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "omp_windows.h"
-#include "tool.h"
+#include "tool_common.h"
 
 /* A profiling context with `policy` added to OCL_REDUCE_POLICY while it is created. */
 static ocl_reduce_context *context_with(const char *policy) {

@@ -28,7 +28,7 @@
 
 #include "bench.h"
 #include "omp_baseline.h"
-#include "tool.h"
+#include "tool_common.h"
 
 #define MAX_LIST 16
 #define MAX_CONTENDERS 12

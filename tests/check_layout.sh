@@ -5,7 +5,8 @@
 # cycle among all files of src/ and cl/, src/group sees contexts only through
 # exec/context_facts.h, and no file of src/ is longer than 400 lines. Given the library's object
 # files, the same at the level of calls (nm): no cycle of calls between files, and each call
-# goes to the caller's folder or to one it may use.
+# goes to the caller's folder or to one it may use. The programs on the library (tools/, bench/,
+# common/) keep one way between them too (program_uses()).
 # Usage: tests/check_layout.sh <repository root> [<object directory>]. Prints what is wrong and
 # exits 1. tests/check_layout_catches.sh shows it failing on a tree that breaks each rule.
 set -u
@@ -87,6 +88,30 @@ bad=$(echo "$pairs" | while read -r file inc; do
   case $file:$inc in
     src/group/*:src/exec/context.h) echo "layout: $file includes $inc: groups see contexts through exec/context_facts.h" ;;
   esac
+done | sort -u)
+[ -z "$bad" ] || { echo "$bad"; status=1; }
+
+# The programs on the library, one way too: the tool (tools/) uses the benchmark's harness
+# (bench/) and the helpers both share (common/); the benchmark uses those helpers; they use
+# neither. Includes resolve against the including file's folder, then those it may use.
+program_uses() {
+  case $1 in tools) echo "bench common" ;; bench) echo "common" ;; common) ;; esac
+}
+bad=$(for dir in tools bench common; do
+  [ -d "$dir" ] || continue
+  for f in $(find "$dir" -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' | sort); do
+    sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" | while read -r inc; do
+      [ -f "$dir/$inc" ] && continue
+      [ -f "include/$inc" ] && continue
+      found=""
+      for other in $(program_uses "$dir"); do [ -f "$other/$inc" ] && found=$other; done
+      if [ -z "$found" ]; then
+        for other in tools bench common; do
+          [ -f "$other/$inc" ] && echo "layout: $f includes $other/$inc: $dir may not use $other"
+        done
+      fi
+    done
+  done
 done | sort -u)
 [ -z "$bad" ] || { echo "$bad"; status=1; }
 

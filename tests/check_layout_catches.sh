@@ -1,7 +1,8 @@
 #!/bin/sh
-# tests/check_layout.sh fails on each rule broken: copies of src/ and cl/ with one upward,
-# sideways or cyclic include each, a folder in no layer, a long file, and object files with an
-# upward call. The unbroken copy passes, so each failure is the break's.
+# tests/check_layout.sh fails on each rule broken: copies of the tree with one upward, sideways
+# or cyclic include each (the library's layers, and the tool and benchmark's), a folder in no
+# layer, a long file, and object files with an upward call. The unbroken copy passes, so each
+# failure is the break's.
 # Usage: tests/check_layout_catches.sh <repository root> <C compiler>
 set -u
 root=$(cd "$1" && pwd) || exit 1
@@ -14,7 +15,7 @@ status=0
 fresh() {
   rm -rf "$work/tree"
   mkdir -p "$work/tree"
-  cp -r "$root/src" "$root/cl" "$root/include" "$work/tree/"
+  cp -r "$root/src" "$root/cl" "$root/include" "$root/tools" "$root/bench" "$root/common" "$work/tree/"
 }
 
 # expect_failure "what" "message part" [objects]: check_layout.sh must fail and say it.
@@ -74,6 +75,14 @@ fresh
 i=0
 while [ $i -lt 401 ]; do echo "/* line */"; i=$((i + 1)); done >>"$work/tree/src/base/util.c"
 expect_failure "a file over 400 lines" "src/base/util.c has"
+
+fresh
+echo '#include "tool.h"' >>"$work/tree/bench/bench_report.c"
+expect_failure "the benchmark using the tool" "bench may not use tools"
+
+fresh
+echo '#include "bench.h"' >>"$work/tree/common/tool_args.c"
+expect_failure "the shared helpers using the benchmark" "common may not use bench"
 
 # Calls: a foundation file calling a function of execution, as object files.
 fresh

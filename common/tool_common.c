@@ -1,5 +1,5 @@
 /* =================================================================================================
- * tool_common.c: what the ocl-reduce command and the stand-alone benchmarks share (tool.h): the
+ * tool_common.c: what the ocl-reduce command and the stand-alone benchmarks share (tool_common.h): the
  * failure message, the clock, the median, and an OpenCL device as an application would take it.
  * ============================================================================================== */
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "tool.h"
+#include "tool_common.h"
 
 int tool_fail(const char *what, ocl_reduce_status status, const ocl_reduce_context *ctx) {
   fprintf(stderr, "ocl-reduce: %s: %s: %s\n", what, ocl_reduce_status_name(status),

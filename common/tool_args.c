@@ -1,5 +1,5 @@
 /* =================================================================================================
- * tool_args.c: what every subcommand's argument parsing shares (tool.h): getopt_long's errors
+ * tool_args.c: what every subcommand's argument parsing shares (tool_common.h): getopt_long's errors
  * that name the argument, strict numbers, the device option, and the text escapes of the
  * machine-readable outputs.
  * ============================================================================================== */
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tool.h"
+#include "tool_common.h"
 
 int tool_usage_error(const char *command, const char *fmt, ...) {
   va_list args;
