@@ -3,10 +3,10 @@
 # folders below it that it may use (uses(), the one table of them); a file includes, and calls,
 # only files of its own folder and of those. No exception for any file. Besides: no include
 # cycle among all files of src/ and cl/, src/group sees contexts only through
-# exec/context_facts.h, and no file of src/ is longer than 400 lines. Given the library's object
-# files, the same at the level of calls (nm): no cycle of calls between files, and each call
-# goes to the caller's folder or to one it may use. The programs on the library (tools/, bench/,
-# common/) keep one way between them too (program_uses()).
+# exec/context_facts.h, no file of src/ is longer than 400 lines and no function longer than 60.
+# Given the library's object files, the same at the level of calls (nm): no cycle of calls
+# between files, and each call goes to the caller's folder or to one it may use. The programs on
+# the library (tools/, bench/, common/) keep one way between them too (program_uses()).
 # Usage: tests/check_layout.sh <repository root> [<object directory>]. Prints what is wrong and
 # exits 1. tests/check_layout_catches.sh shows it failing on a tree that breaks each rule.
 set -u
@@ -119,6 +119,23 @@ for f in $(find src -name '*.[ch]'); do
   lines=$(wc -l < "$f")
   [ "$lines" -le 400 ] || fail "$f has $lines lines (at most 400: split it by concept)"
 done
+# Functions of one concept: none longer than 60 lines, from its signature's first line (column 0,
+# an identifier then '(') to the '}' in column 0 that closes it; data (lines with '=') and types
+# are not functions.
+long=$(awk -v limit=60 '
+  FNR == 1 { start = 0; pending = 0 }
+  start == 0 && /^[A-Za-z_].*\(/ && !/=/ && !/^(typedef|struct|enum|union)/ && !/;[[:space:]]*$/ {
+    pending = FNR; name = $0; sub(/\(.*/, "", name); n = split(name, w, /[ *]+/); name = w[n]
+  }
+  start == 0 && pending && /\{[[:space:]]*$/ { start = pending; pending = 0; next }
+  start == 0 && pending && /;[[:space:]]*$/ { pending = 0 }
+  start && /^}/ {
+    if (FNR - start + 1 > limit)
+      printf "layout: %s: %s() has %d lines (at most %d: split it by concept)\n", FILENAME, name,
+        FNR - start + 1, limit
+    start = 0
+  }' $(find src -name '*.c' -o -name '*.inc' | sort))
+[ -z "$long" ] || { echo "$long"; status=1; }
 [ $status -eq 0 ] && echo "layout: $(echo "$pairs" | wc -l) includes, no cycle, each folder uses only those below it"
 
 # Calls, from the object files: "caller-file callee-file" for every symbol a file uses that another

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/check_layout.sh fails on each rule broken: copies of the tree with one upward, sideways
 # or cyclic include each (the library's layers, and the tool and benchmark's), a folder in no
-# layer, a long file, and object files with an upward call. The unbroken copy passes, so each
+# layer, a long file, a long function, and object files with an upward call. The unbroken copy passes, so each
 # failure is the break's.
 # Usage: tests/check_layout_catches.sh <repository root> <C compiler>
 set -u
@@ -83,6 +83,16 @@ expect_failure "the benchmark using the tool" "bench may not use tools"
 fresh
 echo '#include "bench.h"' >>"$work/tree/common/tool_args.c"
 expect_failure "the shared helpers using the benchmark" "common may not use bench"
+
+fresh
+{
+  echo "int orx_long_function(int x) {"
+  i=0
+  while [ $i -lt 60 ]; do echo "  x += $i;"; i=$((i + 1)); done
+  echo "  return x;"
+  echo "}"
+} >>"$work/tree/src/base/ids.c"
+expect_failure "a function over 60 lines" "orx_long_function() has 63 lines"
 
 # Calls: a foundation file calling a function of execution, as object files.
 fresh

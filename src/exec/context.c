@@ -86,18 +86,8 @@ static ocl_reduce_status parse_backend(const char *text, ocl_reduce_backend *bac
   return OCL_REDUCE_OK;
 }
 
-static ocl_reduce_status read_settings(const ocl_reduce_options *opts, settings *s) {
-  static const keyword paths[] = {{"auto", OCL_REDUCE_PATH_AUTO},
-                                  {"subgroup", OCL_REDUCE_PATH_SUBGROUP},
-                                  {"local", OCL_REDUCE_PATH_LOCAL}};
-  static const keyword determinisms[] = {{"run_to_run", OCL_REDUCE_RUN_TO_RUN},
-                                         {"cross_device", OCL_REDUCE_CROSS_DEVICE}};
-  /* The log reads the variable itself (errors.c), also outside contexts; a misspelt level is
-   * reported here, where every other variable's is. */
-  static const keyword log_levels[] = {{"off", 0}, {"debug", 1}};
-  static const ocl_reduce_options defaults = OCL_REDUCE_OPTIONS_INIT;
-  if (!opts)
-    opts = &defaults;
+/* The options as a C caller filled them: struct_size, and enum values that may be anything. */
+static ocl_reduce_status check_options(const ocl_reduce_options *opts) {
   /* Fields a later version appends are past sizeof *opts: this version reads none of them; and
    * a caller of 0.2, before cache_max_bytes, has the default there. */
   if (opts->struct_size < ORX_FIRST_OPTIONS_SIZE || opts->struct_size > OCL_REDUCE_STRUCT_SIZE_MAX)
@@ -105,10 +95,6 @@ static ocl_reduce_status read_settings(const ocl_reduce_options *opts, settings 
                     "opts->struct_size is %zu, not sizeof(ocl_reduce_options) (%zu): start from "
                     "OCL_REDUCE_OPTIONS_INIT",
                     opts->struct_size, sizeof *opts);
-  const uint64_t cache_max_option =
-      opts->struct_size >= offsetof(ocl_reduce_options, cache_max_bytes) + sizeof(uint64_t)
-          ? opts->cache_max_bytes
-          : 0;
   if ((unsigned)opts->path > OCL_REDUCE_PATH_LOCAL)
     return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "opts->path: unknown value %d",
                     (int)opts->path);
@@ -123,21 +109,18 @@ static ocl_reduce_status read_settings(const ocl_reduce_options *opts, settings 
   if ((unsigned)opts->determinism > OCL_REDUCE_CROSS_DEVICE)
     return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "opts->determinism: unknown value %d",
                     (int)opts->determinism);
+  return OCL_REDUCE_OK;
+}
 
-  memset(s, 0, sizeof *s);
+/* Each field the options left DEFAULT: its environment variable, else AUTO (RUN_TO_RUN). */
+static ocl_reduce_status resolve_defaults(settings *s) {
+  static const keyword paths[] = {{"auto", OCL_REDUCE_PATH_AUTO},
+                                  {"subgroup", OCL_REDUCE_PATH_SUBGROUP},
+                                  {"local", OCL_REDUCE_PATH_LOCAL}};
+  static const keyword determinisms[] = {{"run_to_run", OCL_REDUCE_RUN_TO_RUN},
+                                         {"cross_device", OCL_REDUCE_CROSS_DEVICE}};
   const char *text;
   int value = 0;
-  if ((text = orx_env("OCL_REDUCE_LOG")) != NULL)
-    ORX_FORWARD(
-        parse_keyword("OCL_REDUCE_LOG", text, log_levels, ORX_ARRAY_SIZE(log_levels), &value));
-  s->device = opts->device ? opts->device : orx_env("OCL_REDUCE_DEVICE");
-  s->path = opts->path;
-  s->subgroup_impl = opts->subgroup_impl;
-  s->backend = opts->backend;
-  s->profiling = opts->profiling;
-  s->determinism = opts->determinism;
-  ORX_FORWARD(orx_disk_cache_dir(opts->cache_dir, s->cache_dir, sizeof s->cache_dir));
-  ORX_FORWARD(orx_cache_max(cache_max_option, &s->cache_max));
   if (s->determinism == OCL_REDUCE_DETERMINISM_DEFAULT) {
     s->determinism = OCL_REDUCE_RUN_TO_RUN;
     if ((text = orx_env("OCL_REDUCE_DETERMINISM")) != NULL) {
@@ -168,6 +151,36 @@ static ocl_reduce_status read_settings(const ocl_reduce_options *opts, settings 
     if ((text = orx_env("OCL_REDUCE_BACKEND")) != NULL)
       ORX_FORWARD(parse_backend(text, &s->backend));
   }
+  return OCL_REDUCE_OK;
+}
+
+static ocl_reduce_status read_settings(const ocl_reduce_options *opts, settings *s) {
+  /* The log reads the variable itself (errors.c), also outside contexts; a misspelt level is
+   * reported here, where every other variable's is. */
+  static const keyword log_levels[] = {{"off", 0}, {"debug", 1}};
+  static const ocl_reduce_options defaults = OCL_REDUCE_OPTIONS_INIT;
+  if (!opts)
+    opts = &defaults;
+  ORX_FORWARD(check_options(opts));
+  const uint64_t cache_max_option =
+      opts->struct_size >= offsetof(ocl_reduce_options, cache_max_bytes) + sizeof(uint64_t)
+          ? opts->cache_max_bytes
+          : 0;
+  memset(s, 0, sizeof *s);
+  const char *text;
+  int value = 0;
+  if ((text = orx_env("OCL_REDUCE_LOG")) != NULL)
+    ORX_FORWARD(
+        parse_keyword("OCL_REDUCE_LOG", text, log_levels, ORX_ARRAY_SIZE(log_levels), &value));
+  s->device = opts->device ? opts->device : orx_env("OCL_REDUCE_DEVICE");
+  s->path = opts->path;
+  s->subgroup_impl = opts->subgroup_impl;
+  s->backend = opts->backend;
+  s->profiling = opts->profiling;
+  s->determinism = opts->determinism;
+  ORX_FORWARD(orx_disk_cache_dir(opts->cache_dir, s->cache_dir, sizeof s->cache_dir));
+  ORX_FORWARD(orx_cache_max(cache_max_option, &s->cache_max));
+  ORX_FORWARD(resolve_defaults(s));
   if ((text = orx_env("OCL_REDUCE_DISABLE")) != NULL)
     ORX_FORWARD(parse_disable(text, s));
   ORX_FORWARD(orx_parse_policy_override(orx_env("OCL_REDUCE_POLICY"), &s->policy));

@@ -86,6 +86,43 @@ static ocl_reduce_status group_finish(ocl_reduce_group *g) {
   return orx_group_workers_start(g);
 }
 
+/* The devices' selectors: the caller's list, else OCL_REDUCE_DEVICES, else the default ones. */
+static ocl_reduce_status selector_list(const char *devices, const ocl_reduce_options *o,
+                                       char *list, size_t capacity) {
+  const char *given = devices ? devices : getenv("OCL_REDUCE_DEVICES");
+  if (!given || !*given)
+    return default_selectors(o, list, capacity);
+  if (strlen(given) >= capacity)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    FN_CREATE ": %s is longer than %zu characters",
+                    devices ? "devices" : "OCL_REDUCE_DEVICES", capacity - 1);
+  orx_strlcpy(list, given, capacity);
+  return OCL_REDUCE_OK;
+}
+
+/* One selector of the list (trimmed of spaces here): its device's context, appended to g. */
+static ocl_reduce_status add_device(ocl_reduce_group *g, ocl_reduce_options *o, char *item) {
+  while (*item == ' ')
+    item++;
+  for (char *end = item + strlen(item); end > item && end[-1] == ' ';)
+    *--end = '\0';
+  if (g->size == OCL_REDUCE_GROUP_MAX_DEVICES)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, FN_CREATE ": devices: more than %d",
+                    OCL_REDUCE_GROUP_MAX_DEVICES);
+  if (!*item)
+    return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    FN_CREATE ": devices: selector %zu is empty", g->size);
+  o->device = item;
+  const ocl_reduce_status status = ocl_reduce_context_create(o, &g->contexts[g->size]);
+  if (status == OCL_REDUCE_OK) {
+    g->size++;
+    return OCL_REDUCE_OK;
+  }
+  char why[1024]; /* the thread's message, which the next one replaces */
+  orx_strlcpy(why, ocl_reduce_last_error(NULL), sizeof why);
+  return orx_fail(NULL, status, FN_CREATE ": device %zu ('%s'): %s", g->size, item, why);
+}
+
 ocl_reduce_status ocl_reduce_group_create(const ocl_reduce_options *opts, const char *devices,
                                           ocl_reduce_group **out) {
   ORX_CHECK_ARG(NULL, out, FN_CREATE ": out is NULL");
@@ -102,16 +139,7 @@ ocl_reduce_status ocl_reduce_group_create(const ocl_reduce_options *opts, const 
   o.struct_size = sizeof o;
   o.device = NULL;
   char list[SELECTORS_CAPACITY];
-  const char *given = devices ? devices : getenv("OCL_REDUCE_DEVICES");
-  if (given && *given) {
-    if (strlen(given) >= sizeof list)
-      return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
-                      FN_CREATE ": %s is longer than %zu characters",
-                      devices ? "devices" : "OCL_REDUCE_DEVICES", sizeof list - 1);
-    orx_strlcpy(list, given, sizeof list);
-  } else {
-    ORX_FORWARD(default_selectors(&o, list, sizeof list));
-  }
+  ORX_FORWARD(selector_list(devices, &o, list, sizeof list));
   ocl_reduce_group *g = group_new();
   if (!g)
     return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, FN_CREATE ": out of memory");
@@ -123,27 +151,7 @@ ocl_reduce_status ocl_reduce_group_create(const ocl_reduce_options *opts, const 
     next = comma ? comma + 1 : NULL;
     if (comma)
       *comma = '\0';
-    while (*item == ' ')
-      item++;
-    for (char *end = item + strlen(item); end > item && end[-1] == ' ';)
-      *--end = '\0';
-    if (g->size == OCL_REDUCE_GROUP_MAX_DEVICES)
-      status = orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
-                        FN_CREATE ": devices: more than %d", OCL_REDUCE_GROUP_MAX_DEVICES);
-    else if (!*item)
-      status = orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
-                        FN_CREATE ": devices: selector %zu is empty", g->size);
-    else {
-      o.device = item;
-      status = ocl_reduce_context_create(&o, &g->contexts[g->size]);
-      if (status == OCL_REDUCE_OK) {
-        g->size++;
-      } else {
-        char why[1024]; /* the thread's message, which the next one replaces */
-        orx_strlcpy(why, ocl_reduce_last_error(NULL), sizeof why);
-        status = orx_fail(NULL, status, FN_CREATE ": device %zu ('%s'): %s", g->size, item, why);
-      }
-    }
+    status = add_device(g, &o, item);
   }
   if (status == OCL_REDUCE_OK && g->size == 0)
     status = orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, FN_CREATE ": devices: none listed");

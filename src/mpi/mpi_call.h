@@ -87,4 +87,14 @@ size_t orx_mpi_result_room(const mpi_call *c, char *text, size_t capacity);
  * `message`, OK when none failed, so that such calls keep "every rank returns the same status". */
 ocl_reduce_status orx_mpi_agree(const mpi_call *c, ocl_reduce_status status, const char *message);
 
+/* A rank's failed write of results into its buffer (after the collective: a device's failure),
+ * as every rank reports it; the buffer's context has the write's own message. */
+#define WRITE_FAILED                                                                               \
+  "ocl_reduce_buffer_write of the results into the rank's buffer failed (its context's "           \
+  "ocl_reduce_last_error says why)"
+
+/* The segmented all-reduce of one call (mpi_segments.c). */
+ocl_reduce_status orx_mpi_reduce_segments(mpi_call *c, size_t segment_count,
+                                          size_t segment_length);
+
 #endif /* ORX_MPI_CALL_H */

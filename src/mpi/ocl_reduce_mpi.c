@@ -8,7 +8,6 @@
  * ============================================================================================== */
 #include "ocl_reduce_mpi.h"
 
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,13 +45,55 @@ static ocl_reduce_status combine(const mpi_call *c, const unsigned char *states,
   return status;
 }
 
-/* A rank's failed write of results into its buffer (after the collective: a device's failure),
- * as every rank reports it; the buffer's context has the write's own message. */
-#define WRITE_FAILED                                                                               \
-  "ocl_reduce_buffer_write of the results into the rank's buffer failed (its context's "           \
-  "ocl_reduce_last_error says why)"
-
 /* ---- Whole arrays ------------------------------------------------------------------------- */
+
+/* This rank's record: its part reduced to a state (its first element is element `base` of the
+ * whole array), or the failure every rank will see. */
+static void part_here(const mpi_call *c, size_t count, uint64_t base, int receives, size_t bytes,
+                      rank_record *mine) {
+  const size_t needed = ocl_reduce_result_size(c->op, c->type);
+  orx_mpi_record_operator(mine, c, bytes);
+  mine->to_buffer = receives && c->result.buffer;
+  const ocl_reduce_output state = ocl_reduce_host_output(mine->state, bytes);
+  char room_text[96], own[192];
+  const size_t result_bytes = orx_mpi_result_room(c, room_text, sizeof room_text);
+  snprintf(own, sizeof own, "%s, and one result of %s is %zu bytes", room_text,
+           ocl_reduce_op_name(c->op), needed);
+  ocl_reduce_status status;
+  if (!c->ctx)
+    orx_mpi_record_failure(mine, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                           c->of_group ? "group is NULL" : "ctx is NULL");
+  else if (!c->result.host && !c->result.buffer && receives)
+    orx_mpi_record_failure(mine, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "result is NULL");
+  else if (receives && needed > 0 && result_bytes < needed)
+    orx_mpi_record_failure(mine, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT, own);
+  else if (bytes > MAX_BYTES)
+    orx_mpi_record_failure(mine, c, OCL_REDUCE_ERROR_INTERNAL, "a state above 64 bytes");
+  else if ((status = c->group ? ocl_reduce_group_partial(c->group, c->op, c->type, c->input, count,
+                                                         base, state)
+                              : ocl_reduce_partial(c->ctx, c->op, c->type, c->input, count, base,
+                                                   state)) != OCL_REDUCE_OK)
+    orx_mpi_record_failure(mine, c, status, NULL);
+}
+
+/* The root's reply from every rank's record: the verdict, and where every rank succeeded, the
+ * states combined in rank order. */
+static void root_reply_of(const mpi_call *c, const rank_record *all, size_t bytes,
+                          root_reply *reply) {
+  reply->status = orx_mpi_judge(c, all, c->root, reply->message, sizeof reply->message);
+  for (int r = 0; r < c->size; r++)
+    reply->to_buffer |= all[r].to_buffer;
+  /* The states in rank order, packed. */
+  unsigned char *states = reply->status == OCL_REDUCE_OK ? malloc((size_t)c->size * bytes) : NULL;
+  if (reply->status == OCL_REDUCE_OK && !states)
+    reply->status = OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY;
+  for (int r = 0; states && r < c->size; r++)
+    memcpy(states + (size_t)r * bytes, all[r].state, bytes);
+  if (states)
+    reply->status = combine(c, states, bytes, reply->result, sizeof reply->result, reply->message,
+                            sizeof reply->message);
+  free(states);
+}
 
 static ocl_reduce_status reduce_parts(mpi_call *c, size_t count, int everyone) {
   ocl_reduce_status status = orx_mpi_begin(c);
@@ -66,30 +107,9 @@ static ocl_reduce_status reduce_parts(mpi_call *c, size_t count, int everyone) {
   if (c->rank == 0)
     base = 0; /* MPI leaves rank 0's undefined */
   const size_t bytes = c->ctx ? ocl_reduce_state_size(c->ctx, c->op, c->type) : 0;
-  const size_t needed = ocl_reduce_result_size(c->op, c->type);
   const int receives = everyone || c->rank == c->root;
   rank_record mine_record;
-  orx_mpi_record_operator(&mine_record, c, bytes);
-  mine_record.to_buffer = receives && c->result.buffer;
-  const ocl_reduce_output state = ocl_reduce_host_output(mine_record.state, bytes);
-  char room_text[96], own[192];
-  const size_t result_bytes = orx_mpi_result_room(c, room_text, sizeof room_text);
-  snprintf(own, sizeof own, "%s, and one result of %s is %zu bytes", room_text,
-           ocl_reduce_op_name(c->op), needed);
-  if (!c->ctx)
-    orx_mpi_record_failure(&mine_record, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
-                           c->of_group ? "group is NULL" : "ctx is NULL");
-  else if (!c->result.host && !c->result.buffer && receives)
-    orx_mpi_record_failure(&mine_record, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "result is NULL");
-  else if (receives && needed > 0 && result_bytes < needed)
-    orx_mpi_record_failure(&mine_record, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT, own);
-  else if (bytes > MAX_BYTES)
-    orx_mpi_record_failure(&mine_record, c, OCL_REDUCE_ERROR_INTERNAL, "a state above 64 bytes");
-  else if ((status = c->group ? ocl_reduce_group_partial(c->group, c->op, c->type, c->input, count,
-                                                         base, state)
-                              : ocl_reduce_partial(c->ctx, c->op, c->type, c->input, count, base,
-                                                   state)) != OCL_REDUCE_OK)
-    orx_mpi_record_failure(&mine_record, c, status, NULL);
+  part_here(c, count, base, receives, bytes, &mine_record);
   rank_record *all = c->rank == c->root ? orx_mpi_gather_space(c, sizeof *all) : NULL;
   root_reply reply;
   memset(&reply, 0, sizeof reply);
@@ -99,197 +119,21 @@ static ocl_reduce_status reduce_parts(mpi_call *c, size_t count, int everyone) {
     free(all);
     return orx_mpi_failed(c, "MPI_Gather", code);
   }
-  if (all) {
-    reply.status = orx_mpi_judge(c, all, c->root, reply.message, sizeof reply.message);
-    for (int r = 0; r < c->size; r++)
-      reply.to_buffer |= all[r].to_buffer;
-    /* The states in rank order, packed. */
-    unsigned char *states = reply.status == OCL_REDUCE_OK ? malloc((size_t)c->size * bytes) : NULL;
-    if (reply.status == OCL_REDUCE_OK && !states)
-      reply.status = OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY;
-    for (int r = 0; states && r < c->size; r++)
-      memcpy(states + (size_t)r * bytes, all[r].state, bytes);
-    if (states)
-      reply.status = combine(c, states, bytes, reply.result, sizeof reply.result, reply.message,
-                             sizeof reply.message);
-    free(states);
-    free(all);
-  }
+  if (all)
+    root_reply_of(c, all, bytes, &reply);
+  free(all);
   code = MPI_Bcast(&reply, (int)sizeof reply, MPI_BYTE, c->root, c->comm);
   if (code != MPI_SUCCESS)
     return orx_mpi_failed(c, "MPI_Bcast", code);
   if (reply.status != OCL_REDUCE_OK)
     return orx_mpi_fail((ocl_reduce_status)reply.status, "%s: %.400s", c->function, reply.message);
+  const size_t needed = ocl_reduce_result_size(c->op, c->type);
   ocl_reduce_status written = OCL_REDUCE_OK;
   if (receives && !c->result.buffer)
     memcpy(c->result.host, reply.result, needed);
   else if (receives) /* through host memory, where MPI moved it */
     written = ocl_reduce_buffer_write(c->result.buffer, c->result.offset, reply.result, needed);
   return reply.to_buffer ? orx_mpi_agree(c, written, WRITE_FAILED) : written;
-}
-
-/* ---- Segments ------------------------------------------------------------------------------- */
-
-/* Where this rank's segment results are made and gathered from: host memory, or with a
- * CUDA-aware MPI and a CUDA buffer for the results, a device buffer (written into the results
- * only by the gather, after every rank has agreed). */
-typedef struct local_results {
-  unsigned char *host;
-  ocl_reduce_buffer *device;
-  uint64_t address, results_address; /* device: both sides of the gather */
-} local_results;
-
-/* This rank's results' memory for `bytes`, and the output that fills it; a failure is recorded. */
-static ocl_reduce_output make_local(const mpi_call *c, size_t bytes, rank_record *mine,
-                                    local_results *l) {
-  memset(l, 0, sizeof *l);
-  if (c->ctx && orx_mpi_device_memory(c->ctx, c->result.buffer, &l->results_address)) {
-    const ocl_reduce_status status = orx_mpi_device_results(c->ctx, bytes ? bytes : 1, &l->device);
-    if (status != OCL_REDUCE_OK) {
-      orx_mpi_record_failure(mine, c, status, NULL);
-      return ocl_reduce_host_output(NULL, 0);
-    }
-    ocl_reduce_buffer_native(l->device, NULL, &l->address); /* a CUDA context's buffer */
-    return ocl_reduce_buffer_output(l->device, 0);
-  }
-  l->host = malloc(bytes + 1);
-  if (!l->host)
-    orx_mpi_record_failure(mine, c, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
-  return ocl_reduce_host_output(l->host, bytes);
-}
-
-static void free_local(local_results *l) {
-  free(l->host);
-  orx_mpi_device_results_done(l->device);
-}
-
-static ocl_reduce_status reduce_segments(mpi_call *c, size_t segment_count, size_t segment_length) {
-  ocl_reduce_status status = orx_mpi_begin(c);
-  if (status != OCL_REDUCE_OK)
-    return status;
-  const size_t bytes = c->ctx ? ocl_reduce_result_size(c->op, c->type) : 0;
-  rank_record mine;
-  orx_mpi_record_operator(&mine, c, bytes);
-  mine.segment_length = segment_length;
-  mine.segment_count = segment_count;
-  mine.results_missing = !c->result.host && !c->result.buffer;
-  mine.results_bytes = mine.results_missing ? 0 : orx_mpi_result_room(c, NULL, 0);
-  local_results local = {0};
-  const ocl_reduce_output out = segment_count <= INT_MAX
-                                    ? make_local(c, segment_count * bytes, &mine, &local)
-                                    : ocl_reduce_host_output(NULL, 0);
-  mine.to_buffer = c->result.buffer != NULL;
-  mine.device_gather = local.device != NULL;
-  if (!c->ctx)
-    orx_mpi_record_failure(&mine, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "ctx is NULL");
-  else if (segment_count > INT_MAX)
-    orx_mpi_record_failure(&mine, c, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
-                           "segment_count is above INT_MAX (MPI's counts)");
-  else if (mine.status == OCL_REDUCE_OK &&
-           ((status = ocl_reduce_segments(c->ctx, c->op, c->type, c->input, segment_count,
-                                          segment_length, out)) != OCL_REDUCE_OK ||
-            /* MPI reads the device's results: they must be there. */
-            (local.device && (status = ocl_reduce_finish(c->ctx)) != OCL_REDUCE_OK)))
-    orx_mpi_record_failure(&mine, c, status, NULL);
-  /* Every rank sees every record and decides alike. */
-  rank_record *all = orx_mpi_gather_space(c, sizeof *all);
-  int code =
-      MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, c->comm);
-  if (code != MPI_SUCCESS) {
-    free(all);
-    free_local(&local);
-    return orx_mpi_failed(c, "MPI_Allgather", code);
-  }
-  char message[MESSAGE_BYTES];
-  status = orx_mpi_judge(c, all, 0, message, sizeof message);
-  int *counts = NULL, *displacements = NULL;
-  uint64_t total = 0;
-  int to_buffer = 0;
-  for (int r = 0; r < c->size; r++) { /* a buffer that MPI fills needs no write after */
-    total += all[r].segment_count;
-    to_buffer |= all[r].to_buffer && !all[r].device_gather;
-  }
-  for (int r = 0; status == OCL_REDUCE_OK && total > 0 && r < c->size; r++)
-    if (all[r].results_missing) {
-      snprintf(message, sizeof message, "rank %d: results is NULL", r);
-      status = OCL_REDUCE_ERROR_INVALID_ARGUMENT;
-    } else if (bytes > 0 && total <= UINT64_MAX / bytes && all[r].results_bytes < total * bytes) {
-      snprintf(message, sizeof message,
-               "rank %d: results %s %llu bytes, and %llu results of %zu bytes need %llu", r,
-               all[r].to_buffer ? "(a buffer) hold" : "is",
-               (unsigned long long)all[r].results_bytes, (unsigned long long)total, bytes,
-               (unsigned long long)(total * bytes));
-      status = OCL_REDUCE_ERROR_INVALID_ARGUMENT;
-    }
-  if (status == OCL_REDUCE_OK && total > INT_MAX) {
-    snprintf(message, sizeof message, "%llu segments in all: above INT_MAX (MPI's counts)",
-             (unsigned long long)total);
-    status = OCL_REDUCE_ERROR_INVALID_ARGUMENT;
-  }
-  /* Results bound for a buffer through host memory gather there first, the space agreed on
-   * before the gather so that no rank is left in it alone. */
-  unsigned char *gathered = NULL;
-  if (status == OCL_REDUCE_OK && total > 0 && to_buffer) {
-    const int staged = mine.to_buffer && !mine.device_gather;
-    gathered = staged ? malloc((size_t)total * bytes) : NULL;
-    status =
-        orx_mpi_agree(c, staged && !gathered ? OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY : OCL_REDUCE_OK,
-                      "out of host memory for the results on their way to the buffer");
-    if (status != OCL_REDUCE_OK) {
-      free(gathered);
-      free(all);
-      free_local(&local);
-      return status;
-    }
-  }
-  if (status == OCL_REDUCE_OK && total > 0) {
-    counts = malloc((size_t)c->size * sizeof *counts);
-    displacements = malloc((size_t)c->size * sizeof *displacements);
-    /* Every rank allocates alike, so a failure here is every rank's too (or MPI aborts). */
-    if (!counts || !displacements) {
-      fprintf(stderr, "%s: out of host memory\n", c->function);
-      MPI_Abort(c->comm, 1);
-    }
-    int at = 0;
-    for (int r = 0; r < c->size; r++) {
-      counts[r] = (int)all[r].segment_count;
-      displacements[r] = at;
-      at += counts[r];
-    }
-    void *from = local.device ? (void *)(uintptr_t)local.address : (void *)local.host;
-    void *into = local.device       ? (void *)(uintptr_t)(local.results_address + c->result.offset)
-                 : c->result.buffer ? (void *)gathered
-                                    : c->result.host;
-    MPI_Datatype one_result;
-    code = MPI_Type_contiguous((int)bytes, MPI_BYTE, &one_result);
-    if (code == MPI_SUCCESS)
-      code = MPI_Type_commit(&one_result);
-    if (code == MPI_SUCCESS) {
-      code = MPI_Allgatherv(from, (int)segment_count, one_result, into, counts, displacements,
-                            one_result, c->comm);
-      MPI_Type_free(&one_result);
-    }
-    if (code != MPI_SUCCESS)
-      status = orx_mpi_failed(c, "MPI_Allgatherv", code);
-  }
-  free(counts);
-  free(displacements);
-  free(all);
-  free_local(&local);
-  if (status != OCL_REDUCE_OK) {
-    free(gathered);
-    return status == OCL_REDUCE_ERROR_BACKEND
-               ? status
-               : orx_mpi_fail(status, "%s: %.400s", c->function, message);
-  }
-  if (!to_buffer)
-    return OCL_REDUCE_OK;
-  const ocl_reduce_status written =
-      gathered ? ocl_reduce_buffer_write(c->result.buffer, c->result.offset, gathered,
-                                         (size_t)total * bytes)
-               : OCL_REDUCE_OK;
-  free(gathered);
-  return orx_mpi_agree(c, written, WRITE_FAILED);
 }
 
 /* ---- Entry points ---------------------------------------------------------------------------- */
@@ -360,5 +204,5 @@ ocl_reduce_status ocl_reduce_mpi_segments_allreduce(ocl_reduce_context *ctx, ocl
                                                     ocl_reduce_output results, MPI_Comm comm) {
   mpi_call c = make_call("ocl_reduce_mpi_segments_allreduce", ctx, op, type, input, 0, comm);
   c.result = results;
-  return reduce_segments(&c, segment_count, segment_length);
+  return orx_mpi_reduce_segments(&c, segment_count, segment_length);
 }

@@ -10,13 +10,10 @@
 
 /* ---- The plan in words ------------------------------------------------------------------- */
 
-void orx_plan_describe(const orx_plan *plan, size_t count, uint64_t length, char *text,
-                       size_t size) {
+/* The policy in OCL_REDUCE_POLICY syntax: "reduce_all.cl: wg=256,vec=4,...". */
+static void describe_policy(const orx_plan *plan, int whole, int segments, int windows,
+                            char *text, size_t size) {
   const orx_policy *p = &plan->policy;
-  const int windows = plan->kernel == ORX_KERNEL_WINDOWS; /* length: the window */
-  const int segments = plan->kernel != ORX_KERNEL_REDUCE_MULTI && !windows && length > 0;
-  const int whole = plan->kernel == ORX_KERNEL_REDUCE_ALL;
-  text[0] = '\0';
   orx_append(text, size, "%s: wg=%u,vec=%u,unroll=%u,", orx_kernel_file(plan->kernel),
              p->wg_size, p->vec, p->unroll);
   if (orx_policy_chains(p) < p->unroll)
@@ -38,8 +35,11 @@ void orx_plan_describe(const orx_plan *plan, size_t count, uint64_t length, char
     orx_append(text, size, ",keys=%d", (int)plan->defines[ORX_DEFINE_FLOAT_KEYS]);
   if (plan->defines[ORX_DEFINE_MIN_GROUPS_PER_CU] > 0)
     orx_append(text, size, ",min_groups=%u", (unsigned)plan->defines[ORX_DEFINE_MIN_GROUPS_PER_CU]);
-  if (plan->defines[ORX_DEFINE_ORDERED] == 1)
-    orx_append(text, size, "; in index order (not commutative)");
+}
+
+/* How the work-items combine: "; combine: shuffles (khr)". */
+static void describe_combine(const orx_plan *plan, char *text, size_t size) {
+  const orx_policy *p = &plan->policy;
   const int64_t builtin = plan->defines[ORX_DEFINE_SG_BUILTIN_REDUCE];
   orx_append(text, size, "; combine: %s",
          p->subgroup_impl == OCL_REDUCE_SUBGROUP_NONE ? "local memory"
@@ -48,6 +48,19 @@ void orx_plan_describe(const orx_plan *plan, size_t count, uint64_t length, char
                         : "local memory (no built-in for the operator)");
   if (p->subgroup_impl != OCL_REDUCE_SUBGROUP_NONE)
     orx_append(text, size, " (%s)", orx_subgroup_impl_name(p->subgroup_impl));
+}
+
+void orx_plan_describe(const orx_plan *plan, size_t count, uint64_t length, char *text,
+                       size_t size) {
+  const orx_policy *p = &plan->policy;
+  const int windows = plan->kernel == ORX_KERNEL_WINDOWS; /* length: the window */
+  const int segments = plan->kernel != ORX_KERNEL_REDUCE_MULTI && !windows && length > 0;
+  const int whole = plan->kernel == ORX_KERNEL_REDUCE_ALL;
+  text[0] = '\0';
+  describe_policy(plan, whole, segments, windows, text, size);
+  if (plan->defines[ORX_DEFINE_ORDERED] == 1)
+    orx_append(text, size, "; in index order (not commutative)");
+  describe_combine(plan, text, size);
   if (segments && plan->seg.mode == ORX_SEG_MR)
     orx_append(text, size, "; %u lanes per lane group, %s loads, %u set(s) per round",
                plan->seg.width, orx_seg_load_name(plan->seg.load), orx_seg_batch(&plan->seg));

@@ -98,73 +98,85 @@ static int combines_costly(unsigned op_id) {
   return op_id == ORX_OP_ARGMIN || op_id == ORX_OP_ARGMAX || op_id == ORX_OP_MEAN_VAR;
 }
 
-void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int forced, unsigned op_id,
-                       const orx_seg_shape *shape, orx_seg_plan *out) {
-  const int costly_states = combines_costly(op_id);
+/* CPUs: a contiguous run of segments per work-item while there are enough segments to keep
+ * every work-item busy; then a work-group per segment; a few huge segments take the whole device
+ * each. */
+static orx_seg_mode cpu_mode(const orx_policy *policy, size_t count, uint64_t average) {
+  const uint64_t items = (uint64_t)policy->max_groups * policy->wg_size;
+  return count >= items                       ? ORX_SEG_LANE
+         : count >= policy->max_groups        ? ORX_SEG_GROUP
+         : average >= policy->items_per_group ? ORX_SEG_LAUNCH
+                                              : ORX_SEG_GROUP;
+}
+
+/* Staging holds whole equal-length segments. On GPUs it pays from 4 vectors per segment up to
+ * where a tile still gives a quarter of the work-items a segment, and below that where the
+ * multireduction leaves a quarter of its lanes idle (15 elements from anywhere: 5 loads on 8
+ * lanes). H200, f32 sums of 2^26, CUDA / NVIDIA OpenCL, TB/s: 17 elements staged 3.48 / 3.67
+ * against the multireduction's 2.27 / 2.31; 33: 3.81 / 3.89 against 2.25 / 2.31; 101: 3.76 /
+ * 3.89 against 3.02 / 3.17; 32 and 64 within 1% on CUDA, 5-7% ahead on OpenCL; 8: 2.34 / 2.49
+ * against 3.54 / 3.55; 128 (64 per tile): 3.74 against 3.97 on CUDA. Exactly 4 whole vectors
+ * are staged too: H100, device us, CUDA / NVIDIA OpenCL, f32 in 16-element segments, the
+ * multireduction 102.6-103.1 / 107.8-108.5 against staged 100.7-101.2 / 99.5-100.2 (CCCL 3.5's
+ * CUB 106.1-107.6), f64 in 8-element ones 110.6-110.9 / 108.5-108.6 against 105.3-106.2 /
+ * 103.8-104.4; 2 whole vectors (8 f32) staged 115.1-116.3 / 113.9-114.2 against the
+ * multireduction's 104.2-105.2 / 106.0-107.8. */
+static int stage_pays(const orx_policy *policy, const orx_seg_shape *shape, const orx_seg_plan *mr,
+                      unsigned stage) {
+  const uint64_t average = shape->count ? shape->elements / shape->count : 0;
+  const int stageable = shape->length && shape->length <= stage;
+  const int mr_idle = mr->load != ORX_SEG_ELEMENTS &&
+                      mr_loads(policy, average, mr->load) * 4 < (uint64_t)mr->width * 3;
+  return stageable && stage / shape->length * 4 > policy->wg_size &&
+         (shape->length >= 4 * (uint64_t)policy->vec || mr_idle);
+}
+
+/* GPUs: equal lengths staged where that pays (above); the multireduction for other segments
+ * too short to give a work-group's lanes 8 elements each, and for longer ones while it keeps
+ * 512 lanes per compute unit busy; then a work-group per segment while there are at least as
+ * many segments as compute units; else whole-device reductions. H200, f32 sums of 2^26: the
+ * multireduction reaches 2.8-3.8 TB/s from 4 to 1024 elements per segment; a work-group per
+ * segment needs 4096 elements for 4.1 TB/s (2048: 2.5 TB/s, 1024: 1.6 TB/s). Fewer
+ * segments than compute units take a whole-device launch each only where one fills the
+ * device's grid: a launch costs microseconds, a 1 MiB segment by one work-group less (H200,
+ * 96 segments of 1 MiB, examples/csv_records: launches 1.26 ms in all, see PERFORMANCE.md).
+ * Costly states take a work-group per segment only from 32 KiB a segment (above). */
+static orx_seg_mode gpu_mode(const orx_caps *caps, const orx_policy *policy, unsigned op_id,
+                             const orx_seg_shape *shape, const orx_seg_plan *mr, unsigned stage) {
   const size_t count = shape->count;
   const uint64_t average = count ? shape->elements / count : 0;
-  const uint64_t items = (uint64_t)policy->max_groups * policy->wg_size;
-  const int aligned = whole_vectors(policy, shape);
+  const uint64_t mr_lanes = (uint64_t)count * mr->width / mr->slots;
+  const uint64_t grid = (uint64_t)policy->items_per_group * policy->max_groups;
+  return stage_pays(policy, shape, mr, stage) ? ORX_SEG_STAGED
+         : average < (uint64_t)policy->wg_size * 8 ||
+                 mr_lanes >= (uint64_t)caps->compute_units * 512 ||
+                 (combines_costly(op_id) && average * shape->elem < 32768)
+             ? ORX_SEG_MR
+         : count >= caps->compute_units || average < grid ? ORX_SEG_GROUP
+                                                          : ORX_SEG_LAUNCH;
+}
+
+void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int forced, unsigned op_id,
+                       const orx_seg_shape *shape, orx_seg_plan *out) {
+  const uint64_t average = shape->count ? shape->elements / shape->count : 0;
   orx_seg_plan mr;
   memset(&mr, 0, sizeof mr);
-  mr_shape(policy, average, aligned, &mr);
+  mr_shape(policy, average, whole_vectors(policy, shape), &mr);
   const unsigned stage = stage_elements(caps, policy, shape->elem);
-  /* Staging holds whole equal-length segments. On GPUs it pays from 4 vectors per segment up to
-   * where a tile still gives a quarter of the work-items a segment, and below that where the
-   * multireduction leaves a quarter of its lanes idle (15 elements from anywhere: 5 loads on 8
-   * lanes). H200, f32 sums of 2^26, CUDA / NVIDIA OpenCL, TB/s: 17 elements staged 3.48 / 3.67
-   * against the multireduction's 2.27 / 2.31; 33: 3.81 / 3.89 against 2.25 / 2.31; 101: 3.76 /
-   * 3.89 against 3.02 / 3.17; 32 and 64 within 1% on CUDA, 5-7% ahead on OpenCL; 8: 2.34 / 2.49
-   * against 3.54 / 3.55; 128 (64 per tile): 3.74 against 3.97 on CUDA. Exactly 4 whole vectors
-   * are staged too: H100, device us, CUDA / NVIDIA OpenCL, f32 in 16-element segments, the
-   * multireduction 102.6-103.1 / 107.8-108.5 against staged 100.7-101.2 / 99.5-100.2 (CCCL 3.5's
-   * CUB 106.1-107.6), f64 in 8-element ones 110.6-110.9 / 108.5-108.6 against 105.3-106.2 /
-   * 103.8-104.4; 2 whole vectors (8 f32) staged 115.1-116.3 / 113.9-114.2 against the
-   * multireduction's 104.2-105.2 / 106.0-107.8. */
-  const int stageable = shape->length && shape->length <= stage;
-  const int mr_idle = mr.load != ORX_SEG_ELEMENTS &&
-                      mr_loads(policy, average, mr.load) * 4 < (uint64_t)mr.width * 3;
-  const int stage_pays = stageable && stage / shape->length * 4 > policy->wg_size &&
-                         (shape->length >= 4 * (uint64_t)policy->vec || mr_idle);
   orx_seg_mode mode;
   if (forced >= 0) {
     mode = (orx_seg_mode)forced;
-    if (mode == ORX_SEG_STAGED && !stageable)
+    if (mode == ORX_SEG_STAGED && !(shape->length && shape->length <= stage))
       mode = ORX_SEG_MR;
   } else if (caps->type == OCL_REDUCE_DEVICE_CPU) {
-    /* CPUs: a contiguous run of segments per work-item while there are enough segments to keep
-     * every work-item busy; then a work-group per segment; a few huge segments take the whole
-     * device each. */
-    mode = count >= items                ? ORX_SEG_LANE
-           : count >= policy->max_groups ? ORX_SEG_GROUP
-           : average >= policy->items_per_group ? ORX_SEG_LAUNCH
-                                                : ORX_SEG_GROUP;
+    mode = cpu_mode(policy, shape->count, average);
   } else {
-    /* GPUs: equal lengths staged where that pays (above); the multireduction for other segments
-     * too short to give a work-group's lanes 8 elements each, and for longer ones while it keeps
-     * 512 lanes per compute unit busy; then a work-group per segment while there are at least as
-     * many segments as compute units; else whole-device reductions. H200, f32 sums of 2^26: the
-     * multireduction reaches 2.8-3.8 TB/s from 4 to 1024 elements per segment; a work-group per
-     * segment needs 4096 elements for 4.1 TB/s (2048: 2.5 TB/s, 1024: 1.6 TB/s). Fewer
-     * segments than compute units take a whole-device launch each only where one fills the
-     * device's grid: a launch costs microseconds, a 1 MiB segment by one work-group less (H200,
-     * 96 segments of 1 MiB, examples/csv_records: launches 1.26 ms in all, see PERFORMANCE.md).
-     * Costly states take a work-group per segment only from 32 KiB a segment (above). */
-    const uint64_t mr_lanes = (uint64_t)count * mr.width / mr.slots;
-    const uint64_t grid = (uint64_t)policy->items_per_group * policy->max_groups;
-    mode = stage_pays ? ORX_SEG_STAGED
-           : average < (uint64_t)policy->wg_size * 8 ||
-                   mr_lanes >= (uint64_t)caps->compute_units * 512 ||
-                   (costly_states && average * shape->elem < 32768)
-               ? ORX_SEG_MR
-           : count >= caps->compute_units || average < grid ? ORX_SEG_GROUP
-                                                            : ORX_SEG_LAUNCH;
+    mode = gpu_mode(caps, policy, op_id, shape, &mr, stage);
   }
-  if (mode == ORX_SEG_MR) {
+  if (mode == ORX_SEG_MR)
     *out = mr;
-  } else {
+  else
     memset(out, 0, sizeof *out);
-  }
   if (mode == ORX_SEG_STAGED)
     out->stage = stage;
   out->mode = mode;
@@ -246,29 +258,75 @@ size_t orx_segment_groups(const orx_policy *policy, const orx_seg_plan *plan, si
 
 orx_kernel orx_seg_mode_kernel(orx_seg_mode mode) { return modes[mode].kernel; }
 
+/* ORX_SEG_LANE: whether a work-item folds vector runs of several segments at once.
+ * Contiguous runs of whole-vector segments of a scalar, unordered operator: ORX_VEC segments
+ * at a time, their vectors folded together (OpenCL C's vector swizzles; the CUDA prelude has
+ * none), while every work-item still gets a run (a work-group takes ORX_VEC times the
+ * segments: on PoCL 5, 4096 segments of 4096 in 16 work-groups, a chain per segment, ran
+ * 1.4x slower than one segment at a time). f32 over 2^24 elements, time against one segment
+ * at a time (where the fold of each segment's vector was a chain of 15 dependent combines),
+ * same runs: PoCL 3.1 (2 cores) sums 0.37x at 16 elements, 0.43x at 32, 0.75x at 64, 0.83x
+ * at 128-256, 0.90-0.99x at 512-8192, max 0.35-0.37x at 32 and 0.74-0.81x at 2048-8192;
+ * PoCL 5 (16 cores) sums 0.60x at 16, 0.72-0.85x at 32, 0.76x at 64, 0.86x at 128,
+ * 0.98-1.0x at 256-4096, max 0.34-0.44x at 32; its loops unrolled, PoCL 5 another 0.80-0.85x
+ * at 32-128 (docs/PERFORMANCE.md). */
+static int lane_vector_runs(const orx_caps *caps, const orx_seg_shape *shape,
+                            const orx_plan *plan) {
+  const int64_t *d = plan->defines;
+  return shape->length && whole_vectors(&plan->policy, shape) && plan->policy.vec > 1 &&
+         shape->count >=
+             (uint64_t)plan->policy.max_groups * plan->policy.wg_size * plan->policy.vec &&
+         plan->policy.stream == ORX_STREAM_CHUNK && !caps->has_cuda_shuffle &&
+         d[ORX_DEFINE_STATE] != 1 && d[ORX_DEFINE_ORDERED] != 1;
+}
+
+/* ORX_SEG_MR through CUDA, equal lengths: the work-items per SM its registers are capped for.
+ * CUDA: the equal-length multireduction must fit 1024 work-items per SM (64 registers); on
+ * the H200 that ran 8-2048-element segments of whole vectors 3-20% faster (16 elements:
+ * 3.11 -> 3.72 TB/s). Masked loads take 80 registers uncapped and spill capped; offsets were
+ * not measured capped. With a warp per lane group and at most 4 vector loads per lane and
+ * segment, 768 work-items (at most 85 registers): capped to 64, that kernel spills (Nsight
+ * Compute, H200, 512-element f32 segments: 81,920 local-memory requests, 66.4 us against
+ * CUB's 64.7), and its lanes' few loads per segment do not hide the spills' latency. H200,
+ * f32 sums of 2^26, device us, two runs, 1024 / 768 / 512 work-items / uncapped: 128
+ * elements 69.4-69.8 / 68.0-68.4 / 68.3-68.8 / 77.1-77.3; 256: 70.8-71.3 / 68.2-68.4 /
+ * 67.1-67.3 / 73.3-73.5; 512: 71.0-71.7 / 67.2-67.6 / 67.0-67.4 / 71.9-72.0 (CUB
+ * 69.7-69.9); but 1024 (8 loads per lane) 69.1-69.3 / 71.1-71.5 / 70.9-71.0 / 71.4-71.5.
+ * 1024 against 768 in two more runs: f64 sums of 2^25 in 64, 128 and 256 elements
+ * 81.4-81.9 / 68.9-69.6, 74.3-74.4 / 66.9-67.0, 75.7-76.0 / 66.0-66.3; f32 ARGMIN of 2^26 in
+ * 128 and 512 148.3-150.3 / 108.8-110.1 and 119.8-122.0 / 88.5-89.8; i32 sums in 512 69.2 /
+ * 66.0-66.2 (128: 67.4-67.9 / 68.2-68.6). MIN and MAX keep 1024: f32 (keys) 80.0-80.3 /
+ * 94.0-94.4 in 128 and 74.5-74.6 / 82.6-82.7 in 512; i32 unchanged. Costly states (ARGMIN,
+ * ARGMAX, MEAN_VAR) take 512 work-items (128 registers), but ARGMIN and ARGMAX with up to 2
+ * vector loads per lane and segment: H100, f32 over 2^26, device us, 1024 or 768 (as above) /
+ * 512 / 768 work-items: ARGMIN in 8 elements 215.2 / 137.5 / 144.3, 512 114.4 / 108.2 /
+ * 114.1, 1024 140.8 / 104.2 / 110.7, 2048 146.7 / 104.5 / 123.9, but 128 (one load) 116.4 /
+ * 131.4-131.9 / 115.0-116.0 and 256 (two) 110.1-111.3 / 113.8-115.0 / 109.7-111.3; MEAN_VAR
+ * in 8 285.7 / 161.0 / 215.4, 128 165.2-166.5 / 133.7-134.4 / 165.2-167.1, 256 146.0-147.2 /
+ * 116.1-117.2 / 146.5-147.3, 512 136.7 / 113.1 / 136.8, 4096 210.6 / 104.6 / 150.2; ARGMIN
+ * f64 (2^25) in 512 128.7 / 103.1 / 105.0. NVIDIA's OpenCL (no cap) ran these at 105-161. */
+static unsigned mr_items_per_cu(const orx_seg_shape *shape, const orx_plan *plan) {
+  const orx_seg_plan *seg = &plan->seg;
+  const int min_or_max = plan->op.id == ORX_OP_MIN || plan->op.id == ORX_OP_MAX;
+  const uint64_t loads = mr_loads(&plan->policy, shape->length, seg->load);
+  const int few_loads = seg->load == ORX_SEG_VECTORS && seg->width == ORX_MR_MAX_WIDTH &&
+                        loads <= 4 * seg->width && !min_or_max;
+  /* never one group (the CUDA prelude says why) */
+  unsigned items = few_loads && 768 / plan->policy.wg_size >= 2 ? 768 : 1024;
+  const int arg = plan->op.id == ORX_OP_ARGMIN || plan->op.id == ORX_OP_ARGMAX;
+  if (combines_costly(plan->op.id) && !(arg && few_loads && loads <= 2 * seg->width) &&
+      512 / plan->policy.wg_size >= 2)
+    items = 512;
+  return items;
+}
+
 void orx_seg_defines(const orx_caps *caps, const orx_seg_shape *shape, orx_plan *plan) {
   orx_seg_plan *seg = &plan->seg;
   int64_t *d = plan->defines;
   d[ORX_DEFINE_SEG_OFFSETS] = shape->offsets;
   switch (seg->mode) {
   case ORX_SEG_LANE:
-    /* Contiguous runs of whole-vector segments of a scalar, unordered operator: ORX_VEC segments
-     * at a time, their vectors folded together (OpenCL C's vector swizzles; the CUDA prelude has
-     * none), while every work-item still gets a run (a work-group takes ORX_VEC times the
-     * segments: on PoCL 5, 4096 segments of 4096 in 16 work-groups, a chain per segment, ran
-     * 1.4x slower than one segment at a time). f32 over 2^24 elements, time against one segment
-     * at a time (where the fold of each segment's vector was a chain of 15 dependent combines),
-     * same runs: PoCL 3.1 (2 cores) sums 0.37x at 16 elements, 0.43x at 32, 0.75x at 64, 0.83x
-     * at 128-256, 0.90-0.99x at 512-8192, max 0.35-0.37x at 32 and 0.74-0.81x at 2048-8192;
-     * PoCL 5 (16 cores) sums 0.60x at 16, 0.72-0.85x at 32, 0.76x at 64, 0.86x at 128,
-     * 0.98-1.0x at 256-4096, max 0.34-0.44x at 32; its loops unrolled, PoCL 5 another 0.80-0.85x
-     * at 32-128 (docs/PERFORMANCE.md). */
-    seg->vector_runs = shape->length && whole_vectors(&plan->policy, shape) &&
-                       plan->policy.vec > 1 &&
-                       shape->count >= (uint64_t)plan->policy.max_groups * plan->policy.wg_size *
-                                           plan->policy.vec &&
-                       plan->policy.stream == ORX_STREAM_CHUNK && !caps->has_cuda_shuffle &&
-                       d[ORX_DEFINE_STATE] != 1 && d[ORX_DEFINE_ORDERED] != 1;
+    seg->vector_runs = lane_vector_runs(caps, shape, plan);
     if (seg->vector_runs)
       d[ORX_DEFINE_SEG_VECTOR_RUNS] = 1;
     break;
@@ -277,44 +335,9 @@ void orx_seg_defines(const orx_caps *caps, const orx_seg_shape *shape, orx_plan 
     d[ORX_DEFINE_MR_Q] = seg->slots;
     d[ORX_DEFINE_SEG_BATCH] = orx_seg_batch(seg);
     d[ORX_DEFINE_SEG_LOAD] = seg->load;
-    /* CUDA: the equal-length multireduction must fit 1024 work-items per SM (64 registers); on
-     * the H200 that ran 8-2048-element segments of whole vectors 3-20% faster (16 elements:
-     * 3.11 -> 3.72 TB/s). Masked loads take 80 registers uncapped and spill capped; offsets were
-     * not measured capped. With a warp per lane group and at most 4 vector loads per lane and
-     * segment, 768 work-items (at most 85 registers): capped to 64, that kernel spills (Nsight
-     * Compute, H200, 512-element f32 segments: 81,920 local-memory requests, 66.4 us against
-     * CUB's 64.7), and its lanes' few loads per segment do not hide the spills' latency. H200,
-     * f32 sums of 2^26, device us, two runs, 1024 / 768 / 512 work-items / uncapped: 128
-     * elements 69.4-69.8 / 68.0-68.4 / 68.3-68.8 / 77.1-77.3; 256: 70.8-71.3 / 68.2-68.4 /
-     * 67.1-67.3 / 73.3-73.5; 512: 71.0-71.7 / 67.2-67.6 / 67.0-67.4 / 71.9-72.0 (CUB
-     * 69.7-69.9); but 1024 (8 loads per lane) 69.1-69.3 / 71.1-71.5 / 70.9-71.0 / 71.4-71.5.
-     * 1024 against 768 in two more runs: f64 sums of 2^25 in 64, 128 and 256 elements
-     * 81.4-81.9 / 68.9-69.6, 74.3-74.4 / 66.9-67.0, 75.7-76.0 / 66.0-66.3; f32 ARGMIN of 2^26 in
-     * 128 and 512 148.3-150.3 / 108.8-110.1 and 119.8-122.0 / 88.5-89.8; i32 sums in 512 69.2 /
-     * 66.0-66.2 (128: 67.4-67.9 / 68.2-68.6). MIN and MAX keep 1024: f32 (keys) 80.0-80.3 /
-     * 94.0-94.4 in 128 and 74.5-74.6 / 82.6-82.7 in 512; i32 unchanged. Costly states (ARGMIN,
-     * ARGMAX, MEAN_VAR) take 512 work-items (128 registers), but ARGMIN and ARGMAX with up to 2
-     * vector loads per lane and segment: H100, f32 over 2^26, device us, 1024 or 768 (as above) /
-     * 512 / 768 work-items: ARGMIN in 8 elements 215.2 / 137.5 / 144.3, 512 114.4 / 108.2 /
-     * 114.1, 1024 140.8 / 104.2 / 110.7, 2048 146.7 / 104.5 / 123.9, but 128 (one load) 116.4 /
-     * 131.4-131.9 / 115.0-116.0 and 256 (two) 110.1-111.3 / 113.8-115.0 / 109.7-111.3; MEAN_VAR
-     * in 8 285.7 / 161.0 / 215.4, 128 165.2-166.5 / 133.7-134.4 / 165.2-167.1, 256 146.0-147.2 /
-     * 116.1-117.2 / 146.5-147.3, 512 136.7 / 113.1 / 136.8, 4096 210.6 / 104.6 / 150.2; ARGMIN
-     * f64 (2^25) in 512 128.7 / 103.1 / 105.0. NVIDIA's OpenCL (no cap) ran these at 105-161. */
     if (caps->has_cuda_shuffle && !shape->offsets && seg->load != ORX_SEG_MASKED &&
-        plan->policy.wg_size < 1024) {
-      const int min_or_max = plan->op.id == ORX_OP_MIN || plan->op.id == ORX_OP_MAX;
-      const uint64_t loads = mr_loads(&plan->policy, shape->length, seg->load);
-      const int few_loads = seg->load == ORX_SEG_VECTORS && seg->width == ORX_MR_MAX_WIDTH &&
-                            loads <= 4 * seg->width && !min_or_max;
-      /* never one group (the CUDA prelude says why) */
-      unsigned items = few_loads && 768 / plan->policy.wg_size >= 2 ? 768 : 1024;
-      const int arg = plan->op.id == ORX_OP_ARGMIN || plan->op.id == ORX_OP_ARGMAX;
-      if (combines_costly(plan->op.id) && !(arg && few_loads && loads <= 2 * seg->width) &&
-          512 / plan->policy.wg_size >= 2)
-        items = 512;
-      d[ORX_DEFINE_MIN_GROUPS_PER_CU] = items / plan->policy.wg_size;
-    }
+        plan->policy.wg_size < 1024)
+      d[ORX_DEFINE_MIN_GROUPS_PER_CU] = mr_items_per_cu(shape, plan) / plan->policy.wg_size;
     break;
   case ORX_SEG_STAGED:
     d[ORX_DEFINE_SEG_STAGE] = seg->stage;

@@ -5,6 +5,43 @@
  * ============================================================================================== */
 #include "planner/planner.h"
 
+/* GPUs, the loads in flight and chains by operator. H200, f32 2^28, device us (our f32 sum: 245-248
+ * in the same runs), CUDA / NVIDIA OpenCL: ARGMIN with 4 loads in flight and 1 chain 293.5 / 268.1,
+ * 2 chains 271.5 / 266.0, 8 loads and 2 chains 264.3 / 264.1; SUM_COMPENSATED 1 chain 286.4 /
+ * 255.5, 2 chains 254.2 / -, 8 loads and 2 chains 251.7 / 247.1; MEAN_VAR 1 chain 257.3 / 277.1, 2
+ * chains 271.2 / -, 2 loads 1 chain - / 265.5, 8 loads and 2 chains 266.8 / 357.8; MINMAX
+ * (integer-key lanes) 1 chain 252.1 / 246.6. The short compare-and-select steps want more loads and
+ * a second chain; Welford's longer step the registers, and on the grid-stride loop (NVIDIA OpenCL)
+ * fewer loads. Issuing the next loads before absorbing the last (prefetch, a second run): ARGMIN
+ * 262.1 -> 254.8 / 261.7 -> 255.1 (CUB's ArgMin 248.0 / 247.2), MEAN_VAR 254.2 -> 260.8 / 261.7 ->
+ * 254.0, SUM_COMPENSATED 249.1 -> 248.4 / 241.6 -> 243.2 (the f32 sum 242.2 / 242.8): ARGMIN's wait
+ * on loads (Nsight Compute: 57 % of its stalls) and Welford's on the grid-stride loop are covered
+ * by the next loads. */
+static void gpu_state_loads(const orx_target *target, const orx_operator *op, orx_policy *p) {
+  const orx_caps *caps = target->caps;
+  if (op->id == ORX_OP_ARGMIN || op->id == ORX_OP_ARGMAX) {
+    p->unroll = 8;
+    p->chains = 2;
+    p->prefetch = 1;
+  } else if (op->id == ORX_OP_SUM_COMPENSATED) {
+    p->unroll = 8;
+    p->chains = 2;
+  } else if (op->id == ORX_OP_MEAN_VAR && p->stream == ORX_STREAM_STRIDED) {
+    p->unroll = 2;
+    p->prefetch = 1;
+  } else if (op->id == ORX_OP_SUM_REPRODUCIBLE && caps->has_cuda_shuffle && p->vec == 4 &&
+             !target->forced.vec) {
+    /* The CUDA backend, f32: its chains of 4-element vectors ran at 0.51x of the f32 sum
+     * (514.8 against 240.4 us, 2^28, H200), of 2 elements and 8 loads in flight at 0.87x
+     * (276.7); 2 elements and 2 loads 364.2, 4 loads and 2 chains 305.0, 1 element and 8
+     * loads in 2 chains 386.0. NVIDIA's OpenCL keeps 4 elements: 254.6 (0.96x). With pieces
+     * against constant anchors (no tie-breaking OR): 284.3 against 249.1 (0.88x), 4 elements
+     * and 8 loads 512.9, NVIDIA's OpenCL 257.3 against 248.7 (0.97x). */
+    p->vec = 2;
+    p->unroll = 8;
+  }
+}
+
 /* State operators: the accumulator is a state of op->state_bytes, and local memory holds two per
  * work-item (lib/orx_workgroup.cl), so large states take smaller work-groups (never below
  * `lanes`). A FINAL stage reads states one at a time. Where subgroups are work-group barriers,
@@ -28,42 +65,9 @@ void orx_fit_state(const orx_target *target, const orx_operator *op, orx_stage s
    * sm_90, f32: ARGMIN 80 registers with 4 chains, 40 with one; MEAN_VAR 124 and 56). */
   if (p->vec > 1 && !target->forced.chains)
     p->chains = 1;
-  /* GPUs, by operator. H200, f32 2^28, device us (our f32 sum: 245-248 in the same runs),
-   * CUDA / NVIDIA OpenCL: ARGMIN with 4 loads in flight and 1 chain 293.5 / 268.1, 2 chains
-   * 271.5 / 266.0, 8 loads and 2 chains 264.3 / 264.1; SUM_COMPENSATED 1 chain 286.4 / 255.5,
-   * 2 chains 254.2 / -, 8 loads and 2 chains 251.7 / 247.1; MEAN_VAR 1 chain 257.3 / 277.1,
-   * 2 chains 271.2 / -, 2 loads 1 chain - / 265.5, 8 loads and 2 chains 266.8 / 357.8; MINMAX
-   * (integer-key lanes) 1 chain 252.1 / 246.6. The short compare-and-select steps want more
-   * loads and a second chain; Welford's longer step the registers, and on the grid-stride loop
-   * (NVIDIA OpenCL) fewer loads. Issuing the next loads before absorbing the last (prefetch, a
-   * second run): ARGMIN 262.1 -> 254.8 / 261.7 -> 255.1 (CUB's ArgMin 248.0 / 247.2), MEAN_VAR
-   * 254.2 -> 260.8 / 261.7 -> 254.0, SUM_COMPENSATED 249.1 -> 248.4 / 241.6 -> 243.2 (the f32
-   * sum 242.2 / 242.8): ARGMIN's wait on loads (Nsight Compute: 57 % of its stalls) and
-   * Welford's on the grid-stride loop are covered by the next loads. */
   if (p->vec > 1 && caps->type != OCL_REDUCE_DEVICE_CPU && !target->forced.chains &&
-      !target->forced.unroll && target->forced.prefetch < 0) {
-    if (op->id == ORX_OP_ARGMIN || op->id == ORX_OP_ARGMAX) {
-      p->unroll = 8;
-      p->chains = 2;
-      p->prefetch = 1;
-    } else if (op->id == ORX_OP_SUM_COMPENSATED) {
-      p->unroll = 8;
-      p->chains = 2;
-    } else if (op->id == ORX_OP_MEAN_VAR && p->stream == ORX_STREAM_STRIDED) {
-      p->unroll = 2;
-      p->prefetch = 1;
-    } else if (op->id == ORX_OP_SUM_REPRODUCIBLE && caps->has_cuda_shuffle && p->vec == 4 &&
-               !target->forced.vec) {
-      /* The CUDA backend, f32: its chains of 4-element vectors ran at 0.51x of the f32 sum
-       * (514.8 against 240.4 us, 2^28, H200), of 2 elements and 8 loads in flight at 0.87x
-       * (276.7); 2 elements and 2 loads 364.2, 4 loads and 2 chains 305.0, 1 element and 8
-       * loads in 2 chains 386.0. NVIDIA's OpenCL keeps 4 elements: 254.6 (0.96x). With pieces
-       * against constant anchors (no tie-breaking OR): 284.3 against 249.1 (0.88x), 4 elements
-       * and 8 loads 512.9, NVIDIA's OpenCL 257.3 against 248.7 (0.97x). */
-      p->vec = 2;
-      p->unroll = 8;
-    }
-  }
+      !target->forced.unroll && target->forced.prefetch < 0)
+    gpu_state_loads(target, op, p);
   /* CPUs, ARGMIN/ARGMAX: one element per load into one state, as a C loop keeps it, with the
    * skip of elements behind the state (lib/orx_state_ops.cl) a predictable branch. PoCL 3.1, 2
    * cores, f32 2^24, device ms against OpenMP's loop in the same run: 16 lanes (16-element

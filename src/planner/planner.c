@@ -1,8 +1,9 @@
 /* =================================================================================================
  * planner.c: the planner's decisions other than paths (plan_path.c) and segments
- * (plan_segments.c): the launch policy per device type and element type, whole-array,
- * multi-operator, window and offset-check plans, the defines every plan carries, grids and
- * staging pieces. Pure functions of their arguments (planner.h).
+ * (plan_segments.c): the launch policy per device type and element type, one maker per entry
+ * point (whole arrays, segments, several operators, windows, the offsets check, the probe), and
+ * the defines every plan carries; plan_launch.c gives a plan's grids. Pure functions of their
+ * arguments (planner.h).
  * ============================================================================================== */
 #include "planner/planner.h"
 
@@ -220,123 +221,132 @@ static ocl_reduce_type compute_type(const orx_request *request) {
              : orx_compute_type((orx_op_id)request->op.id, request->type);
 }
 
-void orx_plan_make(const orx_target *target, const orx_request *request, orx_plan *plan) {
+/* ---- One maker per entry point: the kernel, type, policy and defines of its plan ----------- */
+
+static void make_whole(const orx_target *target, const orx_request *request, size_t elem,
+                       orx_plan *plan) {
   const int state = orx_operator_is_state(&request->op);
-  const size_t elem = orx_request_element_bytes(request);
-  /* Filled in place: the planner runs on every call. */
-  memset(plan, 0, sizeof *plan);
-  for (int i = 0; i < ORX_DEFINE_COUNT; i++)
-    plan->defines[i] = ORX_DEFINE_UNSET;
-  plan->slots = 1;
-  plan->op = request->op;
-  switch (request->entry) {
-  case ORX_ENTRY_REDUCE:
-    plan->kernel = ORX_KERNEL_REDUCE_ALL;
-    plan->type = compute_type(request);
-    /* The host plan is the same on every device, whatever the target's policy (plan_host.c). */
-    plan->host = request->host;
-    if (request->host) {
-      orx_host_policy(elem, &plan->policy);
-    } else {
-      orx_target_policy(target, elem, &plan->policy);
-      fit_policy(target, request->entry, 1, &plan->policy);
-      if (state)
-        orx_fit_state(target, &request->op, request->stage, 1, &plan->policy);
-      if (state)
-        orx_plan_state_groups(target, &request->op, elem, request->stage, &plan->policy);
-    }
-    if (request->op.ordered)
-      orx_fit_ordered(target, &request->op,
-                      orx_stage_reads_states(request->stage) ? request->op.state_bytes : elem,
-                      &plan->policy);
-    /* A second launch reduces partials as elements: scalar operators only. */
-    if (state || request->op.ordered || request->op.id == ORX_OP_CUSTOM)
-      plan->policy.finish_launch = 0;
-    common_defines(plan);
-    operator_defines(target, plan);
-    if (state && orx_stage_writes_states(request->stage))
-      plan->defines[ORX_DEFINE_PARTIAL_OUT] = 1;
-    if (state && orx_stage_reads_states(request->stage))
-      plan->defines[ORX_DEFINE_INPUT_STATES] = 1;
-    orx_plan_minmax_occupancy(target, plan);
-    break;
-  case ORX_ENTRY_SEGMENTS: {
-    plan->type = compute_type(request);
+  plan->kernel = ORX_KERNEL_REDUCE_ALL;
+  plan->type = compute_type(request);
+  /* The host plan is the same on every device, whatever the target's policy (plan_host.c). */
+  plan->host = request->host;
+  if (request->host) {
+    orx_host_policy(elem, &plan->policy);
+  } else {
     orx_target_policy(target, elem, &plan->policy);
     fit_policy(target, request->entry, 1, &plan->policy);
-    if (state)
-      orx_fit_state(target, &request->op, ORX_STAGE_WHOLE, 1, &plan->policy);
-    if (request->op.ordered)
-      orx_fit_ordered(target, &request->op, elem, &plan->policy);
-    /* The stage holds elements of the library's types (a user's struct elements take the
-     * multireduction instead). */
-    const int stageable =
-        !(request->op.id == ORX_OP_CUSTOM && request->op.element_type == ORX_CUSTOM);
-    int forced = target->forced.seg_mode;
-    if (!stageable && forced == ORX_SEG_STAGED)
-      forced = ORX_SEG_MR;
-    const unsigned op_id = request->op.id;
-    orx_plan_segments(target->caps, &plan->policy, forced, op_id, &request->shape, &plan->seg);
-    if (!stageable && plan->seg.mode == ORX_SEG_STAGED)
-      orx_plan_segments(target->caps, &plan->policy, ORX_SEG_MR, op_id, &request->shape,
-                        &plan->seg);
-    orx_seg_fit_shapes(target, op_id, plan);
-    /* Only a work-group per segment streams as a group (a work-item per segment: a run each). */
-    if (plan->seg.mode != ORX_SEG_GROUP && (plan->policy.stream == ORX_STREAM_TRANSPOSED ||
-                                            plan->policy.stream == ORX_STREAM_WARP_TILES))
-      plan->policy.stream = ORX_STREAM_CHUNK;
-    plan->kernel = orx_seg_mode_kernel(plan->seg.mode);
-    common_defines(plan);
-    operator_defines(target, plan);
-    orx_seg_defines(target->caps, &request->shape, plan);
-    const unsigned most = 2048 / plan->policy.wg_size, forced_groups = target->forced.min_groups;
-    if (target->caps->has_cuda_shuffle && forced_groups) /* CUDA's cap, as for whole arrays */
-      plan->defines[ORX_DEFINE_MIN_GROUPS_PER_CU] = forced_groups < most ? forced_groups : most;
-    break;
+    if (state) {
+      orx_fit_state(target, &request->op, request->stage, 1, &plan->policy);
+      orx_plan_state_groups(target, &request->op, elem, request->stage, &plan->policy);
+    }
   }
-  case ORX_ENTRY_MULTI: {
-    /* Signed integer types stay signed (MIN and MAX need it); SUM and PROD wrap in the kernels'
-     * unsigned arithmetic anyway. The multireduction takes the operators rounded up to a power of
-     * two. */
-    const unsigned q = orx_ceil_pow2(request->op_count);
-    plan->kernel = ORX_KERNEL_REDUCE_MULTI;
-    plan->type = request->type;
-    plan->slots = request->op_count;
-    orx_target_policy(target, elem, &plan->policy);
-    fit_policy(target, request->entry, q, &plan->policy);
-    orx_fit_multi(target, request->op_count, request->type, &plan->policy);
-    common_defines(plan);
-    orx_multi_defines(target, request, q, plan);
-    break;
-  }
-  case ORX_ENTRY_WINDOWS:
-    plan->kernel = ORX_KERNEL_WINDOWS;
-    plan->type = compute_type(request);
-    orx_target_policy(target, elem, &plan->policy);
-    orx_plan_windows(target, request, plan);
-    common_defines(plan);
-    operator_defines(target, plan);
-    break;
-  case ORX_ENTRY_CHECK_OFFSETS:
-    /* Reads no define: only its launch. */
-    plan->kernel = ORX_KERNEL_CHECK_OFFSETS;
-    plan->type = OCL_REDUCE_U64;
-    orx_target_policy(target, orx_type_size(plan->type), &plan->policy);
-    break;
-  case ORX_ENTRY_PROBE:
-    /* One work-item reports sizes: the operator's defines, no launch policy. */
-    plan->kernel = ORX_KERNEL_OPERATOR_PROBE;
-    plan->type = request->type;
-    orx_target_policy(target, elem, &plan->policy);
-    plan->policy.wg_size = 1;
-    plan->policy.max_groups = 1;
-    plan->policy.vec = plan->policy.unroll = 1;
-    plan->policy.subgroup_impl = OCL_REDUCE_SUBGROUP_NONE;
-    common_defines(plan);
-    operator_defines(target, plan);
-    break;
-  }
-  /* One state per group and slot; built-in operators' state is one element. */
+  if (request->op.ordered)
+    orx_fit_ordered(target, &request->op,
+                    orx_stage_reads_states(request->stage) ? request->op.state_bytes : elem,
+                    &plan->policy);
+  /* A second launch reduces partials as elements: scalar operators only. */
+  if (state || request->op.ordered || request->op.id == ORX_OP_CUSTOM)
+    plan->policy.finish_launch = 0;
+  common_defines(plan);
+  operator_defines(target, plan);
+  if (state && orx_stage_writes_states(request->stage))
+    plan->defines[ORX_DEFINE_PARTIAL_OUT] = 1;
+  if (state && orx_stage_reads_states(request->stage))
+    plan->defines[ORX_DEFINE_INPUT_STATES] = 1;
+  orx_plan_minmax_occupancy(target, plan);
+}
+
+/* The segment strategy, and its kernel (plan_segments.c has the choice). */
+static void segment_strategy(const orx_target *target, const orx_request *request,
+                             orx_plan *plan) {
+  /* The stage holds elements of the library's types (a user's struct elements take the
+   * multireduction instead). */
+  const int stageable =
+      !(request->op.id == ORX_OP_CUSTOM && request->op.element_type == ORX_CUSTOM);
+  int forced = target->forced.seg_mode;
+  if (!stageable && forced == ORX_SEG_STAGED)
+    forced = ORX_SEG_MR;
+  const unsigned op_id = request->op.id;
+  orx_plan_segments(target->caps, &plan->policy, forced, op_id, &request->shape, &plan->seg);
+  if (!stageable && plan->seg.mode == ORX_SEG_STAGED)
+    orx_plan_segments(target->caps, &plan->policy, ORX_SEG_MR, op_id, &request->shape,
+                      &plan->seg);
+  orx_seg_fit_shapes(target, op_id, plan);
+  /* Only a work-group per segment streams as a group (a work-item per segment: a run each). */
+  if (plan->seg.mode != ORX_SEG_GROUP && (plan->policy.stream == ORX_STREAM_TRANSPOSED ||
+                                          plan->policy.stream == ORX_STREAM_WARP_TILES))
+    plan->policy.stream = ORX_STREAM_CHUNK;
+  plan->kernel = orx_seg_mode_kernel(plan->seg.mode);
+}
+
+static void make_segments(const orx_target *target, const orx_request *request, size_t elem,
+                          orx_plan *plan) {
+  plan->type = compute_type(request);
+  orx_target_policy(target, elem, &plan->policy);
+  fit_policy(target, request->entry, 1, &plan->policy);
+  if (orx_operator_is_state(&request->op))
+    orx_fit_state(target, &request->op, ORX_STAGE_WHOLE, 1, &plan->policy);
+  if (request->op.ordered)
+    orx_fit_ordered(target, &request->op, elem, &plan->policy);
+  segment_strategy(target, request, plan);
+  common_defines(plan);
+  operator_defines(target, plan);
+  orx_seg_defines(target->caps, &request->shape, plan);
+  const unsigned most = 2048 / plan->policy.wg_size, forced_groups = target->forced.min_groups;
+  if (target->caps->has_cuda_shuffle && forced_groups) /* CUDA's cap, as for whole arrays */
+    plan->defines[ORX_DEFINE_MIN_GROUPS_PER_CU] = forced_groups < most ? forced_groups : most;
+}
+
+static void make_multi(const orx_target *target, const orx_request *request, size_t elem,
+                       orx_plan *plan) {
+  /* Signed integer types stay signed (MIN and MAX need it); SUM and PROD wrap in the kernels'
+   * unsigned arithmetic anyway. The multireduction takes the operators rounded up to a power of
+   * two. */
+  const unsigned q = orx_ceil_pow2(request->op_count);
+  plan->kernel = ORX_KERNEL_REDUCE_MULTI;
+  plan->type = request->type;
+  plan->slots = request->op_count;
+  orx_target_policy(target, elem, &plan->policy);
+  fit_policy(target, request->entry, q, &plan->policy);
+  orx_fit_multi(target, request->op_count, request->type, &plan->policy);
+  common_defines(plan);
+  orx_multi_defines(target, request, q, plan);
+}
+
+static void make_windows(const orx_target *target, const orx_request *request, size_t elem,
+                         orx_plan *plan) {
+  plan->kernel = ORX_KERNEL_WINDOWS;
+  plan->type = compute_type(request);
+  orx_target_policy(target, elem, &plan->policy);
+  orx_plan_windows(target, request, plan);
+  common_defines(plan);
+  operator_defines(target, plan);
+}
+
+/* The offsets check reads no define: only its launch. */
+static void make_check_offsets(const orx_target *target, orx_plan *plan) {
+  plan->kernel = ORX_KERNEL_CHECK_OFFSETS;
+  plan->type = OCL_REDUCE_U64;
+  orx_target_policy(target, orx_type_size(plan->type), &plan->policy);
+}
+
+/* One work-item reports sizes: the operator's defines, no launch policy. */
+static void make_probe(const orx_target *target, const orx_request *request, size_t elem,
+                       orx_plan *plan) {
+  plan->kernel = ORX_KERNEL_OPERATOR_PROBE;
+  plan->type = request->type;
+  orx_target_policy(target, elem, &plan->policy);
+  plan->policy.wg_size = 1;
+  plan->policy.max_groups = 1;
+  plan->policy.vec = plan->policy.unroll = 1;
+  plan->policy.subgroup_impl = OCL_REDUCE_SUBGROUP_NONE;
+  common_defines(plan);
+  operator_defines(target, plan);
+}
+
+/* The sizes every plan states: one state per group and slot (a built-in operator's is one
+ * element), the bytes of what its kernel reads per element, its partials. */
+static void state_sizes(const orx_request *request, size_t elem, orx_plan *plan) {
   if (!plan->op.state_bytes)
     plan->op.state_bytes = (unsigned)orx_type_size(plan->type);
   if (!plan->op.state_align)
@@ -350,38 +360,21 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
   plan->partials_bytes = (size_t)plan->policy.max_groups * plan->slots * plan->op.state_bytes;
 }
 
-int orx_plan_finish_launch(const orx_plan *plan, size_t groups) {
-  return plan->defines[ORX_DEFINE_FINISH_LAUNCH] == 1 && groups > 1;
-}
-
-size_t orx_plan_groups(const orx_plan *plan, size_t count, uint64_t length) {
-  const orx_policy *p = &plan->policy;
-  switch (plan->kernel) {
-  case ORX_KERNEL_REDUCE_ALL:
-  case ORX_KERNEL_REDUCE_MULTI:
-    return orx_policy_groups(p, count);
-  case ORX_KERNEL_CHECK_OFFSETS: {
-    const size_t groups = (count + 1) / p->wg_size + 1;
-    return groups < p->max_groups ? groups : p->max_groups;
+void orx_plan_make(const orx_target *target, const orx_request *request, orx_plan *plan) {
+  const size_t elem = orx_request_element_bytes(request);
+  /* Filled in place: the planner runs on every call. */
+  memset(plan, 0, sizeof *plan);
+  for (int i = 0; i < ORX_DEFINE_COUNT; i++)
+    plan->defines[i] = ORX_DEFINE_UNSET;
+  plan->slots = 1;
+  plan->op = request->op;
+  switch (request->entry) {
+  case ORX_ENTRY_REDUCE: make_whole(target, request, elem, plan); break;
+  case ORX_ENTRY_SEGMENTS: make_segments(target, request, elem, plan); break;
+  case ORX_ENTRY_MULTI: make_multi(target, request, elem, plan); break;
+  case ORX_ENTRY_WINDOWS: make_windows(target, request, elem, plan); break;
+  case ORX_ENTRY_CHECK_OFFSETS: make_check_offsets(target, plan); break;
+  case ORX_ENTRY_PROBE: make_probe(target, request, elem, plan); break;
   }
-  default:
-    return orx_segment_groups(p, &plan->seg, count, length);
-  }
-}
-
-uint64_t orx_plan_per_round(const orx_plan *plan, uint64_t length) {
-  return plan->kernel == ORX_KERNEL_SEGMENTS_STAGED
-             ? orx_stage_segments(&plan->policy, &plan->seg, length)
-             : 0;
-}
-
-size_t orx_plan_staging_piece(const orx_caps *caps, const orx_plan *plan) {
-  /* Whole vectors, no more than the staging limit or the device's largest buffer. */
-  const size_t size = orx_plan_element_bytes(plan);
-  size_t limit = ORX_STAGING_BYTES;
-  if (caps->max_alloc_bytes && limit > caps->max_alloc_bytes)
-    limit = (size_t)caps->max_alloc_bytes;
-  const size_t quantum = (size_t)plan->policy.vec * size;
-  const size_t piece = limit / quantum * quantum / size;
-  return piece ? piece : 1;
+  state_sizes(request, elem, plan);
 }

@@ -5,6 +5,7 @@
  * staging=pinned,copy_threads=4,stage_kib=1024"). The names of streams, segment strategies and
  * window algorithms are the contract's and the planner's own lists.
  * ============================================================================================== */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,117 @@ static int seg_mode_named(const char *name, int *mode) {
     }
   return 0;
 }
+
+/* Keys whose value is a whole number in [1, max], a power of two where pow2 says so: the
+ * unsigned field at offset. */
+typedef struct numeric_key {
+  const char *key;
+  size_t offset;
+  unsigned long max;
+  int pow2;
+} numeric_key;
+#define ORX_FIELD(name) offsetof(orx_policy_override, name)
+static const numeric_key numeric_keys[] = {
+    {"wg", ORX_FIELD(wg_size), 65536, 1},          {"vec", ORX_FIELD(vec), 16, 1},
+    {"unroll", ORX_FIELD(unroll), 16, 0},          {"chains", ORX_FIELD(chains), 16, 0},
+    {"groups", ORX_FIELD(max_groups), 65536, 0},   {"slots", ORX_FIELD(seg_slots), 32, 1},
+    {"width", ORX_FIELD(seg_width), 32, 1},        {"min_groups", ORX_FIELD(min_groups), 32, 0},
+    {"part_kib", ORX_FIELD(part_kib), 65536, 0},   {"seam_kib", ORX_FIELD(seam_kib), 65536, 0},
+    {"host_kib", ORX_FIELD(host_kib), 65536, 0},   {"copy_threads", ORX_FIELD(copy_threads), 64, 0},
+    {"stage_kib", ORX_FIELD(stage_kib), 65536, 0},
+};
+#undef ORX_FIELD
+
+/* Sets a numeric key's field; 0 when key is none of them or value is out of its range. */
+static int numeric_entry(const char *key, const char *value, orx_policy_override *o) {
+  char *end = NULL;
+  const unsigned long number = strtoul(value, &end, 10);
+  if (end == value || *end != '\0' || number == 0)
+    return 0;
+  for (size_t k = 0; k < sizeof numeric_keys / sizeof numeric_keys[0]; k++) {
+    const numeric_key *n = &numeric_keys[k];
+    if (strcmp(key, n->key) == 0 && number <= n->max && (!n->pow2 || is_pow2(number))) {
+      memcpy((char *)o + n->offset, &(unsigned){(unsigned)number}, sizeof(unsigned));
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* finish=serial|group|launch; launch: the planner's own finish stays for the kernels without a
+ * second launch. */
+static int finish_entry(const char *value, orx_policy_override *o) {
+  if (strcmp(value, "serial") && strcmp(value, "group") && strcmp(value, "launch"))
+    return 0;
+  o->finish_launch = strcmp(value, "launch") == 0;
+  o->finish_serial = o->finish_launch ? -1 : strcmp(value, "serial") == 0;
+  return 1;
+}
+
+/* host=thread|device|off */
+static int host_entry(const char *value, orx_policy_override *o) {
+  static const struct {
+    const char *word;
+    int host;
+  } hosts[] = {{"thread", ORX_HOST_THREAD}, {"device", ORX_HOST_DEVICE}, {"off", ORX_HOST_OFF}};
+  for (size_t h = 0; h < sizeof hosts / sizeof hosts[0]; h++)
+    if (strcmp(value, hosts[h].word) == 0) {
+      o->host = hosts[h].host;
+      return 1;
+    }
+  return 0;
+}
+
+/* Either of two words: the field becomes 1 for `one`, 0 for `zero`. */
+static int either(const char *value, const char *zero, const char *one, int *field) {
+  if (strcmp(value, zero) && strcmp(value, one))
+    return 0;
+  *field = strcmp(value, one) == 0;
+  return 1;
+}
+
+/* Sets a key whose value is a word or a flag; 0 when key is none of them or value is not one of
+ * its choices. */
+static int word_entry(const char *key, const char *value, orx_policy_override *o) {
+  if (strcmp(key, "prefetch") == 0)
+    return either(value, "0", "1", &o->prefetch);
+  if (strcmp(key, "stream") == 0)
+    return orx_stream_named(value, &o->stream);
+  if (strcmp(key, "finish") == 0)
+    return finish_entry(value, o);
+  if (strcmp(key, "seg") == 0)
+    return seg_mode_named(value, &o->seg_mode);
+  if (strcmp(key, "win") == 0)
+    return orx_win_algo_named(value, &o->win_algo);
+  if (strcmp(key, "wait") == 0)
+    return either(value, "block", "poll", &o->wait_polls);
+  if (strcmp(key, "keys") == 0 && strlen(value) == 1 && value[0] >= '0' && value[0] <= '2') {
+    o->float_keys = value[0] - '0';
+    return 1;
+  }
+  if (strcmp(key, "host") == 0)
+    return host_entry(value, o);
+  if (strcmp(key, "staging") == 0)
+    return either(value, "off", "pinned", &o->staging);
+  if (strcmp(key, "spin_us") == 0) { /* 0 too */
+    char *end = NULL;
+    const unsigned long number = strtoul(value, &end, 10);
+    if (end == value || *end != '\0' || number > 65536)
+      return 0;
+    o->spin_us = (long)number;
+    return 1;
+  }
+  return 0;
+}
+
+static const char keys_help[] =
+    "wg=<power of two>, vec=<1..16, power of two>, unroll=<1..16>, chains=<1..16>, "
+    "prefetch=0|1, groups=<n>, stream=strided|chunk|tiled, finish=serial|group|launch, "
+    "seg=lane|mr|group|launch|staged, slots=<1..32, power of two>, "
+    "width=<1..32, power of two>, win=direct|shuffle|mr|blocks|long, wait=block|poll, "
+    "keys=0|1|2, min_groups=<1..32>, part_kib=<1..65536>, seam_kib=<n>, "
+    "host=thread|device|off, host_kib=<n>, staging=pinned|off, copy_threads=<1..64>, "
+    "stage_kib=<1..65536>, spin_us=<0..65536>";
 
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out) {
   /* Zero and -1: the planner's own choice. */
@@ -45,79 +157,9 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
                       "OCL_REDUCE_POLICY: '%s' is not key=value", item);
     *eq = '\0';
     const char *key = item, *value = eq + 1;
-    char *end = NULL;
-    const unsigned long number = strtoul(value, &end, 10);
-    const int whole = end != value && *end == '\0' && number <= 65536; /* 0 too */
-    const int numeric = whole && number > 0;
-    if (strcmp(key, "wg") == 0 && numeric && is_pow2(number))
-      o.wg_size = (unsigned)number;
-    else if (strcmp(key, "vec") == 0 && numeric && is_pow2(number) && number <= 16)
-      o.vec = (unsigned)number;
-    else if (strcmp(key, "unroll") == 0 && numeric && number <= 16)
-      o.unroll = (unsigned)number;
-    else if (strcmp(key, "chains") == 0 && numeric && number <= 16)
-      o.chains = (unsigned)number;
-    else if (strcmp(key, "prefetch") == 0 && (!strcmp(value, "0") || !strcmp(value, "1")))
-      o.prefetch = value[0] == '1';
-    else if (strcmp(key, "groups") == 0 && numeric)
-      o.max_groups = (unsigned)number;
-    else if (strcmp(key, "stream") == 0 && orx_stream_named(value, &o.stream))
-      ;
-    else if (strcmp(key, "finish") == 0 && (!strcmp(value, "serial") || !strcmp(value, "group") ||
-                                             !strcmp(value, "launch"))) {
-      /* launch: the planner's own finish stays for the kernels without a second launch */
-      o.finish_launch = strcmp(value, "launch") == 0;
-      o.finish_serial = o.finish_launch ? -1 : strcmp(value, "serial") == 0;
-    }
-    else if (strcmp(key, "seg") == 0 && seg_mode_named(value, &o.seg_mode))
-      ;
-    else if (strcmp(key, "slots") == 0 && numeric && is_pow2(number) && number <= 32)
-      o.seg_slots = (unsigned)number;
-    else if (strcmp(key, "width") == 0 && numeric && is_pow2(number) && number <= 32)
-      o.seg_width = (unsigned)number;
-    else if (strcmp(key, "win") == 0 && orx_win_algo_named(value, &o.win_algo))
-      ;
-    else if (strcmp(key, "wait") == 0 && (!strcmp(value, "block") || !strcmp(value, "poll")))
-      o.wait_polls = strcmp(value, "poll") == 0;
-    else if (strcmp(key, "keys") == 0 && strlen(value) == 1 && value[0] >= '0' && value[0] <= '2')
-      o.float_keys = value[0] - '0';
-    else if (strcmp(key, "min_groups") == 0 && numeric && number <= 32)
-      o.min_groups = (unsigned)number;
-    else if (strcmp(key, "part_kib") == 0 && numeric)
-      o.part_kib = (unsigned)number;
-    else if (strcmp(key, "seam_kib") == 0 && numeric)
-      o.seam_kib = (unsigned)number;
-    else if (strcmp(key, "host_kib") == 0 && numeric)
-      o.host_kib = (unsigned)number;
-    else if (strcmp(key, "host") == 0 && !strcmp(value, "thread"))
-      o.host = ORX_HOST_THREAD;
-    else if (strcmp(key, "host") == 0 && !strcmp(value, "device"))
-      o.host = ORX_HOST_DEVICE;
-    else if (strcmp(key, "host") == 0 && !strcmp(value, "off"))
-      o.host = ORX_HOST_OFF;
-    else if (strcmp(key, "staging") == 0 && (!strcmp(value, "pinned") || !strcmp(value, "off")))
-      o.staging = strcmp(value, "pinned") == 0;
-    else if (strcmp(key, "copy_threads") == 0 && numeric && number <= 64)
-      o.copy_threads = (unsigned)number;
-    else if (strcmp(key, "stage_kib") == 0 && numeric)
-      o.stage_kib = (unsigned)number;
-    else if (strcmp(key, "spin_us") == 0 && whole)
-      o.spin_us = (long)number;
-    else
-      return orx_fail(
-          NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
-          "OCL_REDUCE_POLICY: bad entry '%s=%s' (keys: wg=<power of two>, "
-          "vec=<1..16, power of two>, unroll=<1..16>, chains=<1..16>, "
-          "prefetch=0|1, groups=<n>, "
-          "stream=strided|chunk|tiled, finish=serial|group|launch, "
-          "seg=lane|mr|group|launch|staged, slots=<1..32, power of two>, "
-          "width=<1..32, power of two>, "
-          "win=direct|shuffle|mr|blocks|long, wait=block|poll, keys=0|1|2, "
-          "min_groups=<1..32>, part_kib=<1..65536>, seam_kib=<n>, host=thread|device|off, "
-          "host_kib=<n>, "
-          "staging=pinned|off, copy_threads=<1..64>, stage_kib=<1..65536>, "
-          "spin_us=<0..65536>)",
-          key, value);
+    if (!numeric_entry(key, value, &o) && !word_entry(key, value, &o))
+      return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
+                      "OCL_REDUCE_POLICY: bad entry '%s=%s' (keys: %s)", key, value, keys_help);
   }
   *out = o;
   return OCL_REDUCE_OK;

@@ -29,6 +29,63 @@ ocl_reduce_device_type orx_cl_device_type_of(cl_device_type type) {
   return OCL_REDUCE_DEVICE_OTHER;
 }
 
+/* Room for `more` devices in every array of the list; 0 when out of host memory (what grew
+ * stays the list's, freed with it). */
+static int list_grow(orx_cl_device_list *list, size_t more) {
+  const size_t total = list->count + more;
+  orx_device_entry *entries = realloc(list->entries, total * sizeof *entries);
+  if (entries)
+    list->entries = entries;
+  cl_platform_id *platforms = realloc(list->platforms, total * sizeof *platforms);
+  if (platforms)
+    list->platforms = platforms;
+  cl_device_id *devices = realloc(list->devices, total * sizeof *devices);
+  if (devices)
+    list->devices = devices;
+  char(*names)[2][256] = realloc(list->names, total * sizeof *names);
+  if (names)
+    list->names = names;
+  return entries && platforms && devices && names;
+}
+
+/* Appends platform p's devices (none where it has none: not an error, but worth a debug line). */
+static ocl_reduce_status list_platform(ocl_reduce_context *ctx, cl_platform_id platform,
+                                       cl_uint p, orx_cl_device_list *list) {
+  cl_uint ndev = 0;
+  const cl_int found = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, NULL, &ndev);
+  if (found != CL_SUCCESS || ndev == 0) {
+    char name[256] = "";
+    clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name, name, NULL);
+    name[sizeof name - 1] = '\0';
+    orx_log("platform %u (%s): no devices (clGetDeviceIDs returned %s)", p, name,
+            orx_cl_error_name(found));
+    return OCL_REDUCE_OK;
+  }
+  cl_device_id *devs = calloc(ndev, sizeof *devs);
+  if (!devs || !list_grow(list, ndev)) {
+    free(devs);
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  }
+  if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, ndev, devs, NULL) != CL_SUCCESS)
+    ndev = 0;
+  for (cl_uint d = 0; d < ndev; d++) {
+    size_t i = list->count++;
+    cl_device_type type = 0;
+    clGetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    list->names[i][0][0] = list->names[i][1][0] = '\0';
+    clGetPlatformInfo(platform, CL_PLATFORM_NAME, 256, list->names[i][0], NULL);
+    clGetDeviceInfo(devs[d], CL_DEVICE_NAME, 256, list->names[i][1], NULL);
+    list->names[i][0][255] = list->names[i][1][255] = '\0';
+    list->platforms[i] = platform;
+    list->devices[i] = devs[d];
+    list->entries[i].platform_index = p;
+    list->entries[i].device_index = d;
+    list->entries[i].type = orx_cl_device_type_of(type);
+  }
+  free(devs);
+  return OCL_REDUCE_OK;
+}
+
 static ocl_reduce_status device_list_read(ocl_reduce_context *ctx, orx_cl_device_list *list) {
   memset(list, 0, sizeof *list);
   cl_uint nplat = 0;
@@ -47,55 +104,8 @@ static ocl_reduce_status device_list_read(ocl_reduce_context *ctx, orx_cl_device
     return orx_cl_fail(ctx, "clGetPlatformIDs", code);
   }
   ocl_reduce_status status = OCL_REDUCE_OK;
-  for (cl_uint p = 0; p < nplat && status == OCL_REDUCE_OK; p++) {
-    cl_uint ndev = 0;
-    const cl_int found = clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &ndev);
-    if (found != CL_SUCCESS || ndev == 0) {
-      /* A platform without devices is not an error; why it has none is worth a debug line. */
-      char name[256] = "";
-      clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof name, name, NULL);
-      name[sizeof name - 1] = '\0';
-      orx_log("platform %u (%s): no devices (clGetDeviceIDs returned %s)", p, name,
-              orx_cl_error_name(found));
-      continue;
-    }
-    cl_device_id *devs = calloc(ndev, sizeof *devs);
-    size_t total = list->count + ndev;
-    orx_device_entry *entries = realloc(list->entries, total * sizeof *entries);
-    if (entries)
-      list->entries = entries;
-    cl_platform_id *lp = realloc(list->platforms, total * sizeof *lp);
-    if (lp)
-      list->platforms = lp;
-    cl_device_id *ld = realloc(list->devices, total * sizeof *ld);
-    if (ld)
-      list->devices = ld;
-    char(*names)[2][256] = realloc(list->names, total * sizeof *names);
-    if (names)
-      list->names = names;
-    if (!devs || !entries || !lp || !ld || !names) {
-      free(devs);
-      status = orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
-      break;
-    }
-    if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, ndev, devs, NULL) != CL_SUCCESS)
-      ndev = 0;
-    for (cl_uint d = 0; d < ndev; d++) {
-      size_t i = list->count++;
-      cl_device_type type = 0;
-      clGetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof type, &type, NULL);
-      list->names[i][0][0] = list->names[i][1][0] = '\0';
-      clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, 256, list->names[i][0], NULL);
-      clGetDeviceInfo(devs[d], CL_DEVICE_NAME, 256, list->names[i][1], NULL);
-      list->names[i][0][255] = list->names[i][1][255] = '\0';
-      list->platforms[i] = plats[p];
-      list->devices[i] = devs[d];
-      list->entries[i].platform_index = p;
-      list->entries[i].device_index = d;
-      list->entries[i].type = orx_cl_device_type_of(type);
-    }
-    free(devs);
-  }
+  for (cl_uint p = 0; p < nplat && status == OCL_REDUCE_OK; p++)
+    status = list_platform(ctx, plats[p], p, list);
   free(plats);
   /* Point the entries at the names only now: the arrays may have moved while they grew. */
   for (size_t i = 0; i < list->count; i++) {

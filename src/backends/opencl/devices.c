@@ -59,9 +59,9 @@ static int has_c_feature(cl_device_id dev, const char *feature) {
 #endif
 }
 
-static void read_caps(orx_backend *be, orx_caps *caps) {
+/* The names and version strings. */
+static void read_names(orx_backend *be, orx_caps *caps) {
   cl_device_id dev = be->device;
-  memset(caps, 0, sizeof *caps);
   clGetPlatformInfo(be->platform, CL_PLATFORM_NAME, sizeof caps->platform_name,
                     caps->platform_name, NULL);
   clGetPlatformInfo(be->platform, CL_PLATFORM_VERSION, sizeof caps->platform_version,
@@ -71,12 +71,14 @@ static void read_caps(orx_backend *be, orx_caps *caps) {
   info_string(dev, CL_DEVICE_NAME, caps->device_name, sizeof caps->device_name);
   info_string(dev, CL_DEVICE_VERSION, caps->device_version, sizeof caps->device_version);
   info_string(dev, CL_DRIVER_VERSION, caps->driver_version, sizeof caps->driver_version);
+}
 
+/* The device's type and sizes. */
+static void read_sizes(cl_device_id dev, orx_caps *caps) {
   cl_device_type type = 0;
   cl_uint units = 0, align_bits = 0;
   size_t max_wg = 0;
   cl_ulong local_mem = 0, max_alloc = 0, global_mem = 0;
-  cl_device_fp_config fp64 = 0;
   clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
   clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
   clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof max_wg, &max_wg, NULL);
@@ -84,7 +86,6 @@ static void read_caps(orx_backend *be, orx_caps *caps) {
   clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
   clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global_mem, &global_mem, NULL);
   clGetDeviceInfo(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
-  clGetDeviceInfo(dev, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
   caps->type = orx_cl_device_type_of(type);
   caps->compute_units = units ? units : 1;
   caps->max_work_group_size = max_wg ? max_wg : 1;
@@ -92,33 +93,45 @@ static void read_caps(orx_backend *be, orx_caps *caps) {
   caps->max_alloc_bytes = max_alloc;
   caps->global_mem_bytes = global_mem;
   caps->base_align_bytes = align_bits / 8;
+}
 
+/* What the device's extensions (ext) offer: double precision, subgroups, warps, its address. */
+static void read_extensions(cl_device_id dev, const char *ext, orx_caps *caps) {
+  cl_device_fp_config fp64 = 0;
+  clGetDeviceInfo(dev, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
+  caps->has_fp64 = fp64 != 0 || has_word(ext, "cl_khr_fp64");
+  caps->has_khr_shuffle = has_word(ext, "cl_khr_subgroup_shuffle");
+  caps->has_intel_subgroups = has_word(ext, "cl_intel_subgroups");
+  caps->has_khr_subgroups =
+      has_word(ext, "cl_khr_subgroups") || has_c_feature(dev, "__opencl_c_subgroups");
+  /* NVIDIA's OpenCL has no subgroup extension, but its compiler takes inline PTX; the warp
+   * size comes from cl_nv_device_attribute_query. */
+  cl_uint warp = 0;
+  if (strstr(caps->platform_name, "NVIDIA") && has_word(ext, "cl_nv_device_attribute_query") &&
+      clGetDeviceInfo(dev, CL_DEVICE_WARP_SIZE_NV, sizeof warp, &warp, NULL) == CL_SUCCESS)
+    caps->warp_size = warp;
+  /* Where the device sits, so that AUTO can hand an NVIDIA GPU to the CUDA backend. */
+  cl_device_pci_bus_info_khr pci;
+  if (has_word(ext, "cl_khr_pci_bus_info") &&
+      clGetDeviceInfo(dev, CL_DEVICE_PCI_BUS_INFO_KHR, sizeof pci, &pci, NULL) == CL_SUCCESS) {
+    caps->has_pci_address = 1;
+    caps->pci_domain = pci.pci_domain;
+    caps->pci_bus = pci.pci_bus;
+    caps->pci_device = pci.pci_device;
+  }
+}
+
+static void read_caps(orx_backend *be, orx_caps *caps) {
+  cl_device_id dev = be->device;
+  memset(caps, 0, sizeof *caps);
+  read_names(be, caps);
+  read_sizes(dev, caps);
   size_t ext_bytes = 0;
   char *ext = NULL;
   if (clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, 0, NULL, &ext_bytes) == CL_SUCCESS &&
       (ext = calloc(ext_bytes + 1, 1)) != NULL &&
-      clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, ext_bytes, ext, NULL) == CL_SUCCESS) {
-    caps->has_fp64 = fp64 != 0 || has_word(ext, "cl_khr_fp64");
-    caps->has_khr_shuffle = has_word(ext, "cl_khr_subgroup_shuffle");
-    caps->has_intel_subgroups = has_word(ext, "cl_intel_subgroups");
-    caps->has_khr_subgroups =
-        has_word(ext, "cl_khr_subgroups") || has_c_feature(dev, "__opencl_c_subgroups");
-    /* NVIDIA's OpenCL has no subgroup extension, but its compiler takes inline PTX; the warp
-     * size comes from cl_nv_device_attribute_query. */
-    cl_uint warp = 0;
-    if (strstr(caps->platform_name, "NVIDIA") && has_word(ext, "cl_nv_device_attribute_query") &&
-        clGetDeviceInfo(dev, CL_DEVICE_WARP_SIZE_NV, sizeof warp, &warp, NULL) == CL_SUCCESS)
-      caps->warp_size = warp;
-    /* Where the device sits, so that AUTO can hand an NVIDIA GPU to the CUDA backend. */
-    cl_device_pci_bus_info_khr pci;
-    if (has_word(ext, "cl_khr_pci_bus_info") &&
-        clGetDeviceInfo(dev, CL_DEVICE_PCI_BUS_INFO_KHR, sizeof pci, &pci, NULL) == CL_SUCCESS) {
-      caps->has_pci_address = 1;
-      caps->pci_domain = pci.pci_domain;
-      caps->pci_bus = pci.pci_bus;
-      caps->pci_device = pci.pci_device;
-    }
-  }
+      clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, ext_bytes, ext, NULL) == CL_SUCCESS)
+    read_extensions(dev, ext, caps);
   free(ext);
   /* PoCL's CPU device builds subgroup operations from work-group barriers and local memory
    * (lib/kernel/subgroups.cl); the kernels stay correct, only the policy needs to know. */
