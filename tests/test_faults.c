@@ -1,18 +1,20 @@
 /* =================================================================================================
  * test_faults.c: the faults a device or driver produces, injected (src/exec/fault_inject.h) at
  * every site of a call in turn: the n-th device allocation, copy to or from the device, kernel
- * launch or wait fails, for n = 1, 2, ... until the call makes fewer such calls than n. Each
- * time the call returns the right result (it recovered) or the failure's named status with a
- * message, its host output's guard bytes untouched; and the same call right after, unarmed,
- * returns the right result: the context still works. Every form: host and buffer memory,
- * enqueued calls, segments, offsets, windows, multi, parts, a user operator's first use; and a
- * group whose second device fails, once at each site or at every call (lost).
+ * launch or wait fails, and the n-th host allocation, for n = 1, 2, ... until the call makes fewer
+ * such calls than n. Each time the call returns the right result (it recovered) or the failure's
+ * named status with a message, its host output's guard bytes untouched; and the same call right
+ * after, unarmed, returns the right result: the context still works. Every form: host and buffer
+ * memory, enqueued calls, segments, offsets, windows, multi, parts, a user operator's first use;
+ * and a group whose second device fails, once at each site or at every call (lost); and the calls
+ * that make contexts, buffers, operators and groups under each host allocation's failure.
  * ============================================================================================== */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/errors.h"
+#include "base/util.h"
 #include "exec/fault_inject.h"
 #include "ocl_reduce_group.h"
 #include "support/custom_ops.h"
@@ -118,22 +120,51 @@ static const form forms[] = {
     {"a user operator", 8, user_operator},
 };
 
-static const char *const kind_names[ORX_FAULT_KINDS] = {"allocation", "write", "read", "launch",
-                                                        "wait"};
+/* The faults a sweep injects: a device's, of each kind (exec/fault_inject.h), and the host's
+ * allocations (base/util.h's orx_host_fault_arm), which count process-wide. */
+#define HOST_ALLOCATION ORX_FAULT_KINDS
+static const char *const kind_names[ORX_FAULT_KINDS + 1] = {"allocation", "write", "read",
+                                                            "launch", "wait", "host allocation"};
+
+static void arm(ocl_reduce_context *ctx, int kind, uint64_t n) {
+  if (kind == HOST_ALLOCATION)
+    orx_host_fault_arm(n);
+  else
+    assert_int_equal(orx_fault_arm(ctx, (orx_fault_kind)kind, n, NULL), OCL_REDUCE_OK);
+}
+
+/* Disarms; returns whether the fault struck, and the calls of its kind since the arming. */
+static int disarm(ocl_reduce_context *ctx, int kind, uint64_t *calls) {
+  if (kind == HOST_ALLOCATION) {
+    const int struck = orx_host_fault_struck();
+    *calls = orx_host_fault_arm(0);
+    return struck;
+  }
+  const int struck = orx_fault_struck(ctx);
+  assert_int_equal(orx_fault_arm(ctx, (orx_fault_kind)kind, 0, calls), OCL_REDUCE_OK);
+  return struck;
+}
+
+/* Whether a failed call's status and message are the injected fault's. */
+static int fault_reported(ocl_reduce_context *ctx, int kind, ocl_reduce_status s) {
+  if (kind == HOST_ALLOCATION)
+    return s == OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY && ocl_reduce_last_error(ctx)[0] != '\0';
+  return (s == OCL_REDUCE_ERROR_OUT_OF_DEVICE_MEMORY || s == OCL_REDUCE_ERROR_BACKEND) &&
+         strstr(ocl_reduce_last_error(ctx), "injected fault");
+}
 
 /* Sweeps the fault over every site of kind in the form's call, each time on a fresh context, so
  * that the first call's allocations are sites too. */
-static void sweep(const form *f, orx_fault_kind kind, const unsigned char *right, int *sites) {
+static void sweep(const form *f, int kind, const unsigned char *right, int *sites) {
   unsigned char out[5000 * 4 + 2 * GUARD];
   for (uint64_t n = 1; n <= MOST_SITES; n++) {
     ocl_reduce_context *ctx = test_context_create();
     assert_non_null(ctx);
     memset(out, 0xa5, sizeof out);
-    assert_int_equal(orx_fault_arm(ctx, kind, n, NULL), OCL_REDUCE_OK);
+    arm(ctx, kind, n);
     const ocl_reduce_status s = f->call(ctx, out + GUARD, f->bytes);
-    const int struck = orx_fault_struck(ctx);
     uint64_t calls = 0;
-    assert_int_equal(orx_fault_arm(ctx, kind, 0, &calls), OCL_REDUCE_OK);
+    const int struck = disarm(ctx, kind, &calls);
     for (size_t i = 0; i < GUARD; i++)
       if (out[i] != 0xa5 || out[GUARD + f->bytes + i] != 0xa5)
         fail_msg("%s, %s fault %llu: bytes around the output written", f->name, kind_names[kind],
@@ -143,10 +174,9 @@ static void sweep(const form *f, orx_fault_kind kind, const unsigned char *right
         fail_msg("%s, %s fault %llu (%s): OK with a wrong result", f->name, kind_names[kind],
                  (unsigned long long)n, struck ? "struck" : "not reached");
     } else {
-      if (!struck || (s != OCL_REDUCE_ERROR_OUT_OF_DEVICE_MEMORY && s != OCL_REDUCE_ERROR_BACKEND))
+      if (!struck || !fault_reported(ctx, kind, s))
         fail_msg("%s, %s fault %llu: %s: %s", f->name, kind_names[kind], (unsigned long long)n,
                  ocl_reduce_status_name(s), ocl_reduce_last_error(ctx));
-      assert_non_null(strstr(ocl_reduce_last_error(ctx), "injected fault"));
       /* The context still works: the same call, unarmed. */
       memset(out, 0xa5, sizeof out);
       assert_int_equal(f->call(ctx, out + GUARD, f->bytes), OCL_REDUCE_OK);
@@ -169,10 +199,14 @@ static void test_every_fault_at_every_site(void **state) {
     unsigned char right[5000 * 4];
     memset(right, 0xa5, sizeof right);
     assert_int_equal(f->call(test_ctx, right, f->bytes), OCL_REDUCE_OK);
-    int sites = 0;
-    for (int kind = 0; kind < ORX_FAULT_KINDS; kind++)
-      sweep(f, (orx_fault_kind)kind, right, &sites);
-    print_message("# %s: %d sites, each failed in turn\n", f->name, sites);
+    int sites = 0, host_sites = 0;
+    for (int kind = 0; kind < HOST_ALLOCATION; kind++)
+      sweep(f, kind, right, &sites);
+    sweep(f, HOST_ALLOCATION, right, &host_sites);
+    /* Every form allocates host memory on its first call (programs, scratch records). */
+    assert_true(host_sites > 0);
+    print_message("# %s: %d device sites and %d host allocations, each failed in turn\n",
+                  f->name, sites, host_sites);
   }
 }
 
@@ -269,6 +303,74 @@ static void test_a_device_of_a_group_fails(void **state) {
   ocl_reduce_context_destroy(contexts[0]);
 }
 
+/* The calls that make objects, under each host allocation's failure in turn: a context, a
+ * buffer, a user operator, a group of two devices. Each returns OUT_OF_HOST_MEMORY with a
+ * message and leaves *out NULL, or makes a working object (LeakSanitizer, in CI's sanitizer
+ * run, finds what a failure path would leave behind). */
+static ocl_reduce_status make_context(void **out) {
+  return ocl_reduce_context_create(NULL, (ocl_reduce_context **)out);
+}
+static ocl_reduce_status make_buffer(void **out) {
+  return ocl_reduce_buffer_create(test_ctx, 4096, (ocl_reduce_buffer **)out);
+}
+static ocl_reduce_status make_operator(void **out) {
+  return ocl_reduce_operator_create(&test_custom_descs[TEST_SQUARES],
+                                    (ocl_reduce_operator **)out);
+}
+static ocl_reduce_context *pair[2]; /* the group's two devices (contexts on one) */
+static ocl_reduce_status make_group(void **out) {
+  return ocl_reduce_group_create_from(pair, 2, (ocl_reduce_group **)out);
+}
+
+static void destroy_made(int maker, void *made) {
+  switch (maker) {
+  case 0: ocl_reduce_context_destroy(made); break;
+  case 1: ocl_reduce_buffer_destroy(made); break;
+  case 2: ocl_reduce_operator_destroy(made); break;
+  default: ocl_reduce_group_destroy(made); break;
+  }
+}
+
+static void test_makers_under_host_allocation_faults(void **state) {
+  (void)state;
+  static const struct {
+    const char *name;
+    ocl_reduce_status (*make)(void **out);
+  } makers[] = {{"a context", make_context},
+                {"a buffer", make_buffer},
+                {"an operator", make_operator},
+                {"a group", make_group}};
+  pair[0] = test_context_create();
+  pair[1] = test_context_create();
+  assert_true(pair[0] && pair[1]);
+  for (int m = 0; m < 4; m++) {
+    uint64_t n = 1, calls = 0;
+    for (;; n++) {
+      void *made = NULL;
+      orx_host_fault_arm(n);
+      const ocl_reduce_status s = makers[m].make(&made);
+      const int struck = orx_host_fault_struck();
+      calls = orx_host_fault_arm(0);
+      if (s != OCL_REDUCE_OK) {
+        if (!struck || s != OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY || made)
+          fail_msg("%s, host allocation %llu: %s: %s", makers[m].name, (unsigned long long)n,
+                   ocl_reduce_status_name(s), ocl_reduce_last_error(NULL));
+      } else {
+        assert_non_null(made);
+        destroy_made(m, made);
+      }
+      if (!struck)
+        break;
+      assert_true(n < MOST_SITES);
+    }
+    assert_true(calls > 0);
+    print_message("# making %s: %llu host allocations, each failed in turn\n", makers[m].name,
+                  (unsigned long long)calls);
+  }
+  ocl_reduce_context_destroy(pair[1]);
+  ocl_reduce_context_destroy(pair[0]);
+}
+
 static int setup(void **state) {
   if (test_setup(state))
     return -1;
@@ -292,6 +394,7 @@ int main(void) {
       cmocka_unit_test(test_every_fault_at_every_site),
       cmocka_unit_test(test_first_use_of_an_operator),
       cmocka_unit_test(test_a_device_of_a_group_fails),
+      cmocka_unit_test(test_makers_under_host_allocation_faults),
   };
   return TEST_RUN(tests, setup, teardown);
 }

@@ -9,7 +9,7 @@
 
 static ocl_reduce_status new_buffer(ocl_reduce_context *ctx, orx_mem *mem, size_t bytes,
                                     ocl_reduce_buffer **out) {
-  ocl_reduce_buffer *buf = calloc(1, sizeof *buf);
+  ocl_reduce_buffer *buf = orx_calloc(1, sizeof *buf);
   if (!buf) {
     ctx->ops->release_mem(mem);
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");

@@ -71,7 +71,7 @@ ocl_reduce_status ocl_reduce_devices(ocl_reduce_device_desc *out, size_t capacit
   size_t total = 0, filled = 0;
   ORX_FORWARD(list_all(NULL, 0, &total, &filled));
   const size_t wanted = total < capacity ? total : capacity;
-  ocl_reduce_device_desc *full = wanted ? calloc(wanted, sizeof *full) : NULL;
+  ocl_reduce_device_desc *full = wanted ? orx_calloc(wanted, sizeof *full) : NULL;
   if (wanted && !full)
     return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "ocl_reduce_devices: out of "
                     "host memory");

@@ -99,7 +99,7 @@ ocl_reduce_status ocl_reduce_operator_create(const ocl_reduce_operator_desc *des
   ORX_CHECK_ARG(NULL, !desc->name || is_name(desc->name, 0),
                 "%s: desc->name (\"%.80s\") is not a C identifier of at most %d characters",
                 function, desc->name, ORX_NAME_MAX);
-  ocl_reduce_operator *op = calloc(1, sizeof *op);
+  ocl_reduce_operator *op = orx_calloc(1, sizeof *op);
   if (!op)
     return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", function);
   const ocl_reduce_status status = orx_operator_of_desc(desc, &op->op, &op->text);

@@ -65,7 +65,7 @@ ocl_reduce_status ocl_reduce_program_build(ocl_reduce_context *ctx, const char *
   orx_plan_program(&ctx->target, work_group_size, defines);
   orx_program_text text;
   ORX_FORWARD(orx_user_program_text_of(ctx, defines, ctx->ops->prelude, source, &text));
-  ocl_reduce_program *program = calloc(1, sizeof *program);
+  ocl_reduce_program *program = orx_calloc(1, sizeof *program);
   ocl_reduce_status status =
       program ? OCL_REDUCE_OK
               : orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");

@@ -25,7 +25,7 @@ static ocl_reduce_status read_file(ocl_reduce_context *ctx, const char *dir, con
   for (;;) {
     if (length + 4096 + 1 > capacity) {
       capacity = capacity ? 2 * capacity : 65536;
-      char *grown = realloc(text, capacity);
+      char *grown = orx_realloc(text, capacity);
       if (!grown) {
         free(text);
         fclose(f);
@@ -89,7 +89,7 @@ static ocl_reduce_status put(expansion *e, const char *bytes, size_t n) {
     size_t capacity = e->capacity ? e->capacity : 65536;
     while (e->length + n + 1 > capacity)
       capacity *= 2;
-    char *grown = realloc(e->text, capacity);
+    char *grown = orx_realloc(e->text, capacity);
     if (!grown)
       return orx_fail(e->ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
     e->text = grown;
@@ -192,7 +192,7 @@ static ocl_reduce_status expand(expansion *e, const char *name, const char *text
 
 ocl_reduce_status orx_source_expand(ocl_reduce_context *ctx, const char *name, const char *text,
                                     const orx_source *raw, char **out, size_t *length) {
-  expansion *e = calloc(1, sizeof *e);
+  expansion *e = orx_calloc(1, sizeof *e);
   if (!e)
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   e->ctx = ctx;

@@ -21,6 +21,7 @@
  * behind, and only a shared call may be overtaken by the next.
  * ============================================================================================== */
 #include "base/threads.h"
+#include "base/util.h"
 
 #include "base/clock.h"
 
@@ -147,13 +148,13 @@ static void *thread_main(void *p) {
 }
 
 orx_threads *orx_threads_start(size_t count, uint64_t spin_ns) {
-  orx_threads *t = calloc(1, sizeof *t);
+  orx_threads *t = orx_calloc(1, sizeof *t);
   if (!t)
     return NULL;
   t->count = count ? count : 1;
   t->spin_ns = spin_ns;
-  t->thread = calloc(t->count, sizeof *t->thread);
-  t->started = calloc(t->count, 1);
+  t->thread = orx_calloc(t->count, sizeof *t->thread);
+  t->started = orx_calloc(t->count, 1);
   if (!t->thread || !t->started) {
     free(t->thread);
     free(t->started);
@@ -171,7 +172,7 @@ orx_threads *orx_threads_start(size_t count, uint64_t spin_ns) {
   atomic_init(&t->wakes, 0);
   atomic_init(&t->stopping, 0);
   for (size_t i = 1; i < t->count; i++) {
-    thread_start *start = malloc(sizeof *start);
+    thread_start *start = orx_malloc(sizeof *start);
     if (!start)
       continue;
     *start = (thread_start){t, i};

@@ -1,6 +1,6 @@
 /* =================================================================================================
- * util.h: small helpers every layer may use: array sizes, strings, the environment, and the
- * 64-bit hash the program cache keys on (util.c).
+ * util.h: small helpers every layer may use: array sizes, strings, the environment, the 64-bit
+ * hash the program cache keys on (util.c), and host memory (host_alloc.c).
  * ============================================================================================== */
 #ifndef ORX_UTIL_H
 #define ORX_UTIL_H
@@ -33,5 +33,19 @@ unsigned orx_ceil_pow2(uint64_t x);
  * ORX_HASH_SEED). For keys that are also compared whole, not for anything adversarial. */
 #define ORX_HASH_SEED 0xcbf29ce484222325u
 uint64_t orx_hash(uint64_t hash, const void *bytes, size_t size);
+
+/* The library's host memory: malloc, calloc, realloc, aligned_alloc and strdup, each of which a
+ * test can make fail (host_alloc.c). Released with free. */
+void *orx_malloc(size_t bytes);
+void *orx_calloc(size_t count, size_t size);
+void *orx_realloc(void *memory, size_t bytes);
+void *orx_aligned_alloc(size_t alignment, size_t bytes);
+char *orx_strdup(const char *text);
+/* Tests: the n-th host allocation from now (n >= 1), in any thread, fails, once; n == 0 disarms.
+ * Returns the number of allocations since the previous arming: a sweep over n has passed every
+ * site of a call once the call makes fewer than n. */
+uint64_t orx_host_fault_arm(uint64_t n);
+/* Whether the armed allocation has failed since the arming. */
+int orx_host_fault_struck(void);
 
 #endif /* ORX_UTIL_H */

@@ -93,7 +93,7 @@ static cache_file *list_files(const char *dir, size_t *count) {
       continue; /* removed meanwhile by another process */
     if (*count == capacity) {
       capacity = capacity ? 2 * capacity : 64;
-      cache_file *grown = realloc(files, capacity * sizeof *files);
+      cache_file *grown = orx_realloc(files, capacity * sizeof *files);
       if (!grown)
         break; /* the files listed so far */
       files = grown;

@@ -307,7 +307,7 @@ ocl_reduce_status orx_context_create(const ocl_reduce_options *opts, orx_native_
   *out = NULL;
   settings s;
   ORX_FORWARD(read_settings(opts, &s));
-  ocl_reduce_context *ctx = calloc(1, sizeof *ctx);
+  ocl_reduce_context *ctx = orx_calloc(1, sizeof *ctx);
   if (!ctx)
     return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", function);
   atomic_init(&ctx->references, 1); /* the application's */

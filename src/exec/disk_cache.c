@@ -112,7 +112,7 @@ static void *read_entry(const char *path, const uint64_t key[2], size_t *size) {
     problem = "another program's entry";
   else if (h.payload_bytes == 0 || h.payload_bytes > ENTRY_MAX_PAYLOAD)
     problem = "an implausible size";
-  else if (!(payload = malloc((size_t)h.payload_bytes)))
+  else if (!(payload = orx_malloc((size_t)h.payload_bytes)))
     problem = "out of host memory";
   else if (fread(payload, 1, (size_t)h.payload_bytes, f) != h.payload_bytes || fgetc(f) != EOF)
     problem = "truncated or too long";

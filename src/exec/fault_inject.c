@@ -120,7 +120,7 @@ ocl_reduce_status orx_fault_arm(ocl_reduce_context *ctx, orx_fault_kind kind, ui
                                 uint64_t *calls_before) {
   struct orx_faults *f = ctx->faults;
   if (!f) {
-    if (!(f = calloc(1, sizeof *f)))
+    if (!(f = orx_calloc(1, sizeof *f)))
       return orx_fail(ctx, OCL_REDUCE_ERROR_INTERNAL, "fault injection: out of host memory");
     f->real = ctx->ops;
     f->ops = *ctx->ops;

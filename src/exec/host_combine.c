@@ -45,7 +45,7 @@ ocl_reduce_status orx_host_combine(const orx_host_kernel *k, const orx_op_call *
   const size_t bytes = count * call->state_bytes;
   void *copy = NULL;
   if ((uintptr_t)states % 16 != 0) {
-    if (!(copy = aligned_alloc(16, (bytes + 15) / 16 * 16)))
+    if (!(copy = orx_aligned_alloc(16, (bytes + 15) / 16 * 16)))
       return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY,
                       "%s: out of host memory for an aligned copy of %zu states", orx_call_name(),
                       count);

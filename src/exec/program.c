@@ -151,7 +151,7 @@ ocl_reduce_status orx_program_get(ocl_reduce_context *ctx, const orx_plan *plan,
       return OCL_REDUCE_OK;
     }
   }
-  struct orx_program_entry *entry = calloc(1, sizeof *entry);
+  struct orx_program_entry *entry = orx_calloc(1, sizeof *entry);
   if (!entry)
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   entry->built.key = key;

@@ -232,7 +232,7 @@ static ocl_reduce_status run_segments(ocl_reduce_context *ctx, orx_seg_call *c) 
   /* One launch per segment needs the offsets on the host. */
   uint64_t *read_back = NULL;
   if (r.plan.seg.mode == ORX_SEG_LAUNCH && c->offsets.mem) {
-    read_back = malloc((c->count + 1) * sizeof *read_back);
+    read_back = orx_malloc((c->count + 1) * sizeof *read_back);
     if (!read_back)
       return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
     ocl_reduce_status s =

@@ -8,7 +8,7 @@
 #include "exec/context.h"
 
 ocl_reduce_buffer *orx_spread_buffer_new(size_t bytes, const orx_spread_ops *ops, void *spread) {
-  ocl_reduce_buffer *buf = calloc(1, sizeof *buf);
+  ocl_reduce_buffer *buf = orx_calloc(1, sizeof *buf);
   if (!buf)
     return NULL;
   buf->bytes = bytes;

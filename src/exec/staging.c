@@ -201,7 +201,7 @@ ocl_reduce_status orx_pinned_alloc(ocl_reduce_context *ctx, size_t bytes, void *
   orx_staging *st = &ctx->staging;
   if (st->block_count == st->block_capacity) {
     const size_t capacity = st->block_capacity ? 2 * st->block_capacity : 8;
-    orx_pinned_block *grown = realloc(st->blocks, capacity * sizeof *grown);
+    orx_pinned_block *grown = orx_realloc(st->blocks, capacity * sizeof *grown);
     if (!grown)
       return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
     st->blocks = grown;
@@ -210,7 +210,7 @@ ocl_reduce_status orx_pinned_alloc(ocl_reduce_context *ctx, size_t bytes, void *
   orx_pinned_block block = {NULL, bytes, NULL};
   if (ctx->ops->alloc_pinned) {
     ORX_FORWARD(ctx->ops->alloc_pinned(ctx, ctx->backend, bytes, &block.mem, &block.host));
-  } else if (!(block.host = malloc(bytes))) { /* a backend without pinned memory: plain memory */
+  } else if (!(block.host = orx_malloc(bytes))) { /* no pinned memory there: plain memory */
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory (%zu bytes)",
                     bytes);
   }

@@ -36,7 +36,7 @@ ocl_reduce_status orx_operator_of_desc(const ocl_reduce_operator_desc *d, orx_op
   _Static_assert(ORX_ARRAY_SIZE(defines) == ORX_ARRAY_SIZE(names), "a name per host name");
   const size_t source_length = strlen(d->source);
   const size_t size = ORX_ARRAY_SIZE(names) * (ORX_NAME_MAX + 32) + source_length + 1;
-  char *t = malloc(size);
+  char *t = orx_malloc(size);
   if (!t)
     return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   t[0] = '\0';
@@ -80,7 +80,7 @@ static int probed(const ocl_reduce_context *ctx, uint64_t hash) {
 static ocl_reduce_status remember(ocl_reduce_context *ctx, uint64_t hash) {
   if (ctx->probed_count == ctx->probed_capacity) {
     const size_t capacity = ctx->probed_capacity ? 2 * ctx->probed_capacity : 8;
-    uint64_t *grown = realloc(ctx->probed, capacity * sizeof *grown);
+    uint64_t *grown = orx_realloc(ctx->probed, capacity * sizeof *grown);
     if (!grown)
       return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
     ctx->probed = grown;

@@ -41,7 +41,7 @@ static ocl_reduce_status default_selectors(const ocl_reduce_options *opts, char 
   ocl_reduce_device_desc *all = NULL;
   if (is_gpu_like(facts.type) && (status = ocl_reduce_devices(NULL, 0, &listed)) == OCL_REDUCE_OK &&
       listed > 0) {
-    all = calloc(listed, sizeof *all);
+    all = orx_calloc(listed, sizeof *all);
     if (!all)
       status = orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, FN_CREATE ": out of memory");
     else {
@@ -69,7 +69,7 @@ static ocl_reduce_status default_selectors(const ocl_reduce_options *opts, char 
 }
 
 static ocl_reduce_group *group_new(void) {
-  ocl_reduce_group *g = calloc(1, sizeof *g);
+  ocl_reduce_group *g = orx_calloc(1, sizeof *g);
   if (g) {
     g->id = next_group_id();
     g->holders = 1;

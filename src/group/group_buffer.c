@@ -71,7 +71,7 @@ const orx_group_buffer *orx_group_buffer_of(const ocl_reduce_buffer *buffer) {
 /* A group buffer with parts of counts[d] elements, in device order. */
 static ocl_reduce_status make_buffer(ocl_reduce_group *group, const char *fn, size_t element_size,
                                      const uint64_t *counts, ocl_reduce_buffer **out) {
-  orx_group_buffer *b = calloc(1, sizeof *b);
+  orx_group_buffer *b = orx_calloc(1, sizeof *b);
   if (!b)
     return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of memory", fn);
   b->group_id = group->id;

@@ -178,7 +178,7 @@ ocl_reduce_status ocl_reduce_group_segments_offsets(ocl_reduce_group *group, ocl
   c.offsets = o;
   cut_segments(&c, segment_count);
   /* Each device's offsets from its own first element: its run and one more, in one array. */
-  c.rebased = malloc((segment_count + group->size) * sizeof *c.rebased);
+  c.rebased = orx_malloc((segment_count + group->size) * sizeof *c.rebased);
   if (!c.rebased)
     return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of memory", c.function);
   for (size_t d = 0; d < group->size; d++)

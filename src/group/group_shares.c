@@ -88,7 +88,7 @@ ocl_reduce_status orx_group_initial_shares(ocl_reduce_group *g) {
     for (size_t d = 0; d < g->size; d++)
       rates[0][d] = rates[1][d] = 1.0;
   } else {
-    float *host = malloc(MEASURE_ELEMENTS * sizeof *host);
+    float *host = orx_malloc(MEASURE_ELEMENTS * sizeof *host);
     if (!host)
       return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY,
                       "ocl_reduce_group_create: out of memory for the measurement");

@@ -241,7 +241,7 @@ static ocl_reduce_status reduce_whole(whole_call *w, size_t count, unsigned char
   w->on_device = c->gbuf && (w->scalar || w->op_count == 1) && !orx_group_threads_awake(c->group);
   if (w->on_device)
     ORX_FORWARD(state_buffers(w));
-  w->states = malloc(c->parts * w->op_count * w->state_slot);
+  w->states = orx_malloc(c->parts * w->op_count * w->state_slot);
   if (!w->states)
     return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of memory", c->function);
   ocl_reduce_status status =

@@ -139,7 +139,7 @@ static ocl_reduce_status read_failed(const windows_call *c, ocl_reduce_status st
 
 /* Not staged: the pieces into c->seams, one blocking read after the other. */
 static ocl_reduce_status read_seams(windows_call *c) {
-  c->seams = malloc(c->seam_elements * c->elem);
+  c->seams = orx_malloc(c->seam_elements * c->elem);
   if (!c->seams)
     return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of memory", c->function);
   for (size_t i = 0; i < c->piece_count; i++) {

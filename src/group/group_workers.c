@@ -59,7 +59,7 @@ static void claim_lanes(void *p, size_t index) {
 }
 
 ocl_reduce_status orx_group_workers_start(ocl_reduce_group *g) {
-  struct orx_group_workers *w = calloc(1, sizeof *w);
+  struct orx_group_workers *w = orx_calloc(1, sizeof *w);
   if (!w)
     return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "ocl_reduce_group: out of memory");
   w->devices = g->size;

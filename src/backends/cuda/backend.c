@@ -31,7 +31,7 @@ static void cuda_program_native(orx_program *p, void **native_program, void **na
 static ocl_reduce_status load_cubin(ocl_reduce_context *ctx, orx_backend *be, char *cubin,
                                     size_t size, const char *kernel_name, orx_program **out,
                                     unsigned *subgroup_size) {
-  orx_program *p = calloc(1, sizeof *p);
+  orx_program *p = orx_calloc(1, sizeof *p);
   if (!p) {
     free(cubin);
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of memory");
@@ -73,7 +73,7 @@ static ocl_reduce_status cuda_build_binary(ocl_reduce_context *ctx, orx_backend 
                                            const char *kernel_name, unsigned wg_size,
                                            orx_program **out, unsigned *subgroup_size) {
   (void)wg_size;
-  char *cubin = malloc(size ? size : 1);
+  char *cubin = orx_malloc(size ? size : 1);
   if (!cubin)
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of memory");
   memcpy(cubin, binary, size);
@@ -83,7 +83,7 @@ static ocl_reduce_status cuda_build_binary(ocl_reduce_context *ctx, orx_backend 
 static ocl_reduce_status cuda_program_binary(ocl_reduce_context *ctx, orx_backend *be,
                                              orx_program *p, void **binary, size_t *size) {
   (void)be;
-  *binary = p->cubin_size ? malloc(p->cubin_size) : NULL;
+  *binary = p->cubin_size ? orx_malloc(p->cubin_size) : NULL;
   *size = *binary ? p->cubin_size : 0;
   if (p->cubin_size && !*binary)
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of memory");
@@ -107,7 +107,7 @@ static void cuda_release_mem(orx_mem *m) {
 
 static ocl_reduce_status cuda_alloc(ocl_reduce_context *ctx, orx_backend *be, size_t bytes,
                                     orx_mem **out) {
-  orx_mem *m = calloc(1, sizeof *m);
+  orx_mem *m = orx_calloc(1, sizeof *m);
   if (!m)
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   ocl_reduce_status status = orx_cu_enter(ctx, be);
@@ -131,7 +131,7 @@ static ocl_reduce_status cuda_alloc(ocl_reduce_context *ctx, orx_backend *be, si
 
 static ocl_reduce_status cuda_alloc_host_visible(ocl_reduce_context *ctx, orx_backend *be,
                                                  size_t bytes, orx_mem **out, void **host) {
-  orx_mem *m = calloc(1, sizeof *m);
+  orx_mem *m = orx_calloc(1, sizeof *m);
   if (!m)
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   ocl_reduce_status status = orx_cu_enter(ctx, be);
@@ -177,7 +177,7 @@ static ocl_reduce_status cuda_wrap(ocl_reduce_context *ctx, orx_backend *be, voi
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_RANGE,
                     "%zu bytes at device_pointer reach beyond its allocation of %zu bytes",
                     span->bytes, size);
-  orx_mem *m = calloc(1, sizeof *m);
+  orx_mem *m = orx_calloc(1, sizeof *m);
   if (!m)
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   m->ptr = span->pointer;

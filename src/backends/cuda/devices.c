@@ -174,7 +174,7 @@ ocl_reduce_status orx_cu_open(ocl_reduce_context *ctx, const char *selector, voi
   const char *why;
   if (!orx_cu_ready(&why))
     return orx_fail(ctx, OCL_REDUCE_ERROR_BACKEND_UNAVAILABLE, "CUDA cannot run here: %s", why);
-  orx_backend *be = calloc(1, sizeof *be);
+  orx_backend *be = orx_calloc(1, sizeof *be);
   if (!be)
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   be->profiling = profiling;

@@ -185,7 +185,7 @@ ocl_reduce_status orx_cu_compile(ocl_reduce_context *ctx, const orx_source *sour
   size_t total = 1;
   for (size_t i = 0; i < count; i++)
     total += sources[i].length + 1;
-  char *text = malloc(total), *at = text;
+  char *text = orx_malloc(total), *at = text;
   if (!text)
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   for (size_t i = 0; i < count; i++) {
@@ -212,7 +212,7 @@ ocl_reduce_status orx_cu_compile(ocl_reduce_context *ctx, const orx_source *sour
   ocl_reduce_status status = OCL_REDUCE_OK;
   size_t log_size = 0;
   orx_cu.GetProgramLogSize(program, &log_size);
-  char *log = log_size > 1 ? calloc(log_size + 1, 1) : NULL;
+  char *log = log_size > 1 ? orx_calloc(log_size + 1, 1) : NULL;
   if (log)
     orx_cu.GetProgramLog(program, log);
   if (r != NVRTC_SUCCESS) {
@@ -227,7 +227,7 @@ ocl_reduce_status orx_cu_compile(ocl_reduce_context *ctx, const orx_source *sour
       orx_log("NVRTC log:\n%s", log);
     size_t size = 0;
     orx_cu.GetCUBINSize(program, &size);
-    *cubin = malloc(size ? size : 1);
+    *cubin = orx_malloc(size ? size : 1);
     *cubin_size = size;
     if (!*cubin)
       status = orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");

@@ -29,7 +29,7 @@ static ocl_reduce_status cl_alloc_host_visible(ocl_reduce_context *ctx, orx_back
                                                size_t bytes, orx_mem **out, void **host) {
   if (!be->has_fine_grain_svm)
     return orx_fail(ctx, OCL_REDUCE_ERROR_INTERNAL, "the device has no fine-grained SVM");
-  orx_mem *m = calloc(1, sizeof *m);
+  orx_mem *m = orx_calloc(1, sizeof *m);
   if (!m)
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   m->svm = clSVMAlloc(be->context, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, bytes, 0);
@@ -93,7 +93,7 @@ static void cl_mem_native(const orx_mem *mem, void **handle, uint64_t *address) 
 
 static ocl_reduce_status cl_alloc(ocl_reduce_context *ctx, orx_backend *be, size_t bytes,
                                   orx_mem **out) {
-  orx_mem *m = calloc(1, sizeof *m);
+  orx_mem *m = orx_calloc(1, sizeof *m);
   if (!m)
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   cl_int code = CL_SUCCESS;
@@ -127,10 +127,14 @@ static ocl_reduce_status cl_wrap(ocl_reduce_context *ctx, orx_backend *be, void 
                     "context's (create the context with ocl_reduce_context_create_opencl)");
   CL_CHECK(ctx, "clGetMemObjectInfo(CL_MEM_SIZE)",
            clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof *bytes, bytes, NULL));
-  orx_mem *m = calloc(1, sizeof *m);
+  orx_mem *m = orx_calloc(1, sizeof *m);
   if (!m)
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
-  CL_CHECK(ctx, "clRetainMemObject", clRetainMemObject(mem));
+  const cl_int retained = clRetainMemObject(mem);
+  if (retained != CL_SUCCESS) {
+    free(m);
+    return orx_cl_fail(ctx, "clRetainMemObject", retained);
+  }
   m->mem = mem;
   *out = m;
   return OCL_REDUCE_OK;

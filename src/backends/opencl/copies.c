@@ -59,7 +59,7 @@ ocl_reduce_status orx_cl_read_async(ocl_reduce_context *ctx, orx_backend *be, co
  * release_mem unmaps it. */
 ocl_reduce_status orx_cl_alloc_pinned(ocl_reduce_context *ctx, orx_backend *be, size_t bytes,
                                       orx_mem **out, void **host) {
-  orx_mem *m = calloc(1, sizeof *m);
+  orx_mem *m = orx_calloc(1, sizeof *m);
   if (!m)
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   cl_int code = CL_SUCCESS;

@@ -33,16 +33,16 @@ ocl_reduce_device_type orx_cl_device_type_of(cl_device_type type) {
  * stays the list's, freed with it). */
 static int list_grow(orx_cl_device_list *list, size_t more) {
   const size_t total = list->count + more;
-  orx_device_entry *entries = realloc(list->entries, total * sizeof *entries);
+  orx_device_entry *entries = orx_realloc(list->entries, total * sizeof *entries);
   if (entries)
     list->entries = entries;
-  cl_platform_id *platforms = realloc(list->platforms, total * sizeof *platforms);
+  cl_platform_id *platforms = orx_realloc(list->platforms, total * sizeof *platforms);
   if (platforms)
     list->platforms = platforms;
-  cl_device_id *devices = realloc(list->devices, total * sizeof *devices);
+  cl_device_id *devices = orx_realloc(list->devices, total * sizeof *devices);
   if (devices)
     list->devices = devices;
-  char(*names)[2][256] = realloc(list->names, total * sizeof *names);
+  char(*names)[2][256] = orx_realloc(list->names, total * sizeof *names);
   if (names)
     list->names = names;
   return entries && platforms && devices && names;
@@ -61,7 +61,7 @@ static ocl_reduce_status list_platform(ocl_reduce_context *ctx, cl_platform_id p
             orx_cl_error_name(found));
     return OCL_REDUCE_OK;
   }
-  cl_device_id *devs = calloc(ndev, sizeof *devs);
+  cl_device_id *devs = orx_calloc(ndev, sizeof *devs);
   if (!devs || !list_grow(list, ndev)) {
     free(devs);
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
@@ -95,7 +95,7 @@ static ocl_reduce_status device_list_read(ocl_reduce_context *ctx, orx_cl_device
                     "clGetPlatformIDs found no OpenCL platform; install an ICD (for example "
                     "pocl-opencl-icd) or set OCL_ICD_VENDORS");
   CL_CHECK(ctx, "clGetPlatformIDs", code);
-  cl_platform_id *plats = calloc(nplat, sizeof *plats);
+  cl_platform_id *plats = orx_calloc(nplat, sizeof *plats);
   if (!plats)
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   code = clGetPlatformIDs(nplat, plats, NULL);
@@ -135,7 +135,7 @@ static pthread_mutex_t enumeration = PTHREAD_MUTEX_INITIALIZER;
 ocl_reduce_status orx_cl_device_list_load(ocl_reduce_context *ctx, orx_cl_device_list *list) {
   pthread_mutex_lock(&enumeration);
   const char *given = getenv("OCL_ICD_FILENAMES");
-  char *kept = given ? strdup(given) : NULL;
+  char *kept = given ? orx_strdup(given) : NULL;
   const ocl_reduce_status status = device_list_read(ctx, list);
   const char *now = getenv("OCL_ICD_FILENAMES");
   if (kept && (!now || strcmp(now, kept) != 0)) {

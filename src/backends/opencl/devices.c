@@ -42,7 +42,7 @@ static int has_c_feature(cl_device_id dev, const char *feature) {
   size_t bytes = 0;
   if (clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &bytes) != CL_SUCCESS || !bytes)
     return 0;
-  cl_name_version *features = malloc(bytes);
+  cl_name_version *features = orx_malloc(bytes);
   int found = 0;
   if (features && clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, bytes, features, NULL) ==
                       CL_SUCCESS) {
@@ -129,7 +129,7 @@ static void read_caps(orx_backend *be, orx_caps *caps) {
   size_t ext_bytes = 0;
   char *ext = NULL;
   if (clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, 0, NULL, &ext_bytes) == CL_SUCCESS &&
-      (ext = calloc(ext_bytes + 1, 1)) != NULL &&
+      (ext = orx_calloc(ext_bytes + 1, 1)) != NULL &&
       clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, ext_bytes, ext, NULL) == CL_SUCCESS)
     read_extensions(dev, ext, caps);
   free(ext);
@@ -238,7 +238,7 @@ static ocl_reduce_status open_selected(ocl_reduce_context *ctx, orx_backend *be,
 
 ocl_reduce_status orx_cl_open(ocl_reduce_context *ctx, const char *selector, void *native_queue,
                               int profiling, orx_backend **out, orx_caps *caps) {
-  orx_backend *be = calloc(1, sizeof *be);
+  orx_backend *be = orx_calloc(1, sizeof *be);
   if (!be)
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   be->profiling = profiling;

@@ -26,7 +26,7 @@ static void CL_CALLBACK free_host_memory(cl_mem mem, void *memory) {
 cl_mem orx_cl_create_host_backed(orx_backend *be, size_t bytes, void **storage, cl_int *code) {
   const size_t align = bytes >= ORX_HUGE_PAGE ? ORX_HUGE_PAGE : ORX_PAGE;
   const size_t rounded = (bytes + align - 1) / align * align;
-  void *memory = aligned_alloc(align, rounded);
+  void *memory = orx_aligned_alloc(align, rounded);
   if (!memory) {
     *code = CL_OUT_OF_HOST_MEMORY;
     return NULL;

@@ -29,7 +29,7 @@ static char *build_log(orx_backend *be, cl_program program) {
           CL_SUCCESS ||
       bytes <= 1)
     return NULL;
-  char *log = calloc(bytes + 1, 1);
+  char *log = orx_calloc(bytes + 1, 1);
   if (log &&
       clGetProgramBuildInfo(program, be->device, CL_PROGRAM_BUILD_LOG, bytes, log, NULL) !=
           CL_SUCCESS) {
@@ -96,7 +96,7 @@ ocl_reduce_status orx_cl_build(ocl_reduce_context *ctx, orx_backend *be,
     texts[i] = sources[i].text;
     lengths[i] = sources[i].length;
   }
-  orx_program *p = calloc(1, sizeof *p);
+  orx_program *p = orx_calloc(1, sizeof *p);
   if (!p)
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   cl_int code = CL_SUCCESS;
@@ -115,7 +115,7 @@ ocl_reduce_status orx_cl_build_binary(ocl_reduce_context *ctx, orx_backend *be,
                                       const void *binary, size_t size, const char *kernel_name,
                                       unsigned wg_size, orx_program **out,
                                       unsigned *subgroup_size) {
-  orx_program *p = calloc(1, sizeof *p);
+  orx_program *p = orx_calloc(1, sizeof *p);
   if (!p)
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   const unsigned char *bytes = binary;
@@ -142,7 +142,7 @@ ocl_reduce_status orx_cl_program_binary(ocl_reduce_context *ctx, orx_backend *be
   size_t bytes = 0;
   CL_CHECK(ctx, "clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)",
            clGetProgramInfo(p->program, CL_PROGRAM_BINARY_SIZES, sizeof bytes, &bytes, NULL));
-  unsigned char *copy = bytes ? malloc(bytes) : NULL;
+  unsigned char *copy = bytes ? orx_malloc(bytes) : NULL;
   if (!copy)
     return bytes ? orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory")
                  : OCL_REDUCE_OK;
