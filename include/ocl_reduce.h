@@ -1,22 +1,14 @@
 /*
  * ocl_reduce: reductions of arrays on any OpenCL device, and on NVIDIA GPUs through CUDA. This is
- * the core (contexts, memory, operators, reductions, enqueueing); ocl_reduce_group.h spreads a
- * request over several devices, ocl_reduce_program.h runs your kernels with the library's
- * collectives, ocl_reduce_mpi.h reduces across MPI ranks. docs/API.md is the reference.
+ * the core (contexts, memory, operators, reductions, enqueueing), each declaration with its
+ * contract; ocl_reduce_group.h: several devices; ocl_reduce_program.h: your kernels with the
+ * library's collectives; ocl_reduce_mpi.h: MPI ranks. docs/API.md is the reference.
  *
- * Every call has one shape, ocl_reduce_<form>(ctx, op, type, input, <shape>, output):
- *   - op is a value, a built-in operator (OCL_REDUCE_SUM, ...) or a user operator, in every form;
- *   - input and output describe memory one way: host memory with its size in bytes, or elements
- *     of a buffer, whose size the library knows;
- *   - everything is checked before anything runs: a bad argument gives a named status and a
- *     message naming it (ocl_reduce_last_error), and no output is written.
- *
- *   float sum;
+ * Every call is ocl_reduce_<form>(ctx, op, type, input, <shape>, output): op a built-in or user
+ * operator, input and output host memory (with its bytes) or a buffer's elements, everything
+ * checked before anything runs (a bad argument: a named status, a message naming it, no output
+ * written). A context is used by one thread at a time; contexts are independent.
  *   ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, x, n, &sum, sizeof sum);
- *   ocl_reduce_segments(ctx, OCL_REDUCE_MAX, OCL_REDUCE_F32, ocl_reduce_host_input(m, rows *
- *                       cols * 4), rows, cols, ocl_reduce_host_output(row_max, rows * 4));
- *
- * A context is used by one thread at a time; contexts are independent.
  */
 #ifndef OCL_REDUCE_H
 #define OCL_REDUCE_H
@@ -84,10 +76,8 @@ OCL_REDUCE_API const char *ocl_reduce_status_string(ocl_reduce_status status);
 
 typedef struct ocl_reduce_context ocl_reduce_context;
 
-/* What the most recent failure on ctx was: the argument and both sizes, the native call and its
- * code, the compiler's log. "" when nothing failed. ctx NULL: this thread's last failure of a call
- * with no usable context (context and group creation, group and MPI calls). Valid until the next
- * call on the same context (or thread). */
+/* The most recent failure on ctx ("" when none; ctx NULL: this thread's, of calls without a usable
+ * context), valid until the next call on it: the argument and sizes, native call, build log. */
 OCL_REDUCE_API const char *ocl_reduce_last_error(const ocl_reduce_context *ctx);
 
 /* ---- Element types ---------------------------------------------------------------------- */
@@ -104,15 +94,10 @@ typedef enum ocl_reduce_type {
 OCL_REDUCE_API size_t ocl_reduce_type_size(ocl_reduce_type type);
 OCL_REDUCE_API const char *ocl_reduce_type_name(ocl_reduce_type type);
 
-/* ---- Operators are values -----------------------------------------------------------------
- * An ocl_reduce_op is a built-in operator (a constant, usable in static initializers) or a user
- * operator (the pointer ocl_reduce_operator_create gives); every form takes either. Results are
- * ocl_reduce_result_size(op, type) bytes (docs/API.md, "Operators", has the semantics):
- *   SUM PROD MIN MAX, AND OR XOR (integers)  one element of the type
- *   ARGMIN ARGMAX    an ocl_reduce_arg      MINMAX            two elements, min then max
- *   SUM_WIDE         i32/u32/f32 to 64 bits  SUM_COMPENSATED   f32, f64: Neumaier's sum
- *   MEAN_VAR         an ocl_reduce_moments   SUM_REPRODUCIBLE  f32, f64: same bits everywhere
- * A type the operator does not take is OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, naming both. */
+/* ---- Operators are values: a built-in (a constant, usable in static initializers) or a user
+ * operator (ocl_reduce_operator_create), in every form. docs/API.md, "Operators", lists each
+ * built-in's types, result (ocl_reduce_result_size bytes) and semantics; a type the operator
+ * does not take is OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, naming both. */
 typedef struct ocl_reduce_operator ocl_reduce_operator;
 typedef const ocl_reduce_operator *ocl_reduce_op;
 
@@ -147,30 +132,23 @@ typedef struct ocl_reduce_moments {
   double m2; /* sum of (x - mean)^2 */
 } ocl_reduce_moments;
 
-/* Bytes of one result of op on type (a user operator: its state_size, with type
- * OCL_REDUCE_OP_ELEMENT or the scalar type of its elements); 0 where op does not take type. */
+/* Bytes of one result of op on type (a user operator's state_size); 0 where op does not take it. */
 OCL_REDUCE_API size_t ocl_reduce_result_size(ocl_reduce_op op, ocl_reduce_type type);
 /* "sum", "argmin"; a user operator's name; "unknown" for other values. */
 OCL_REDUCE_API const char *ocl_reduce_op_name(ocl_reduce_op op);
 
-/* The structs below carry struct_size so that later versions can append fields. Start each from
- * its _INIT macro. The library reads and writes only the fields it knows, and refuses a
- * struct_size below this version's or above OCL_REDUCE_STRUCT_SIZE_MAX (an uninitialized one). */
+/* The structs below carry struct_size, set by their _INIT macros (every other field 0), so that
+ * later versions can append fields (docs/API.md, "The shape of every call"). */
 #define OCL_REDUCE_STRUCT_SIZE_MAX 4096
-/* struct_size set, every other field 0 (designated: no -Wmissing-field-initializers noise). */
 #if defined(__cplusplus) && __cplusplus < 202002L
 #  define OCL_REDUCE_STRUCT_INIT_(type) {sizeof(type)}
 #else
 #  define OCL_REDUCE_STRUCT_INIT_(type) {.struct_size = sizeof(type)}
 #endif
 
-/* A user operator: types and three functions in OpenCL C (CUDA compiles the same text), built
- * for each context's device on first use there; each result is one STATE:
- *   STATE identity(void)              combine(identity(), s) == s
- *   STATE map(ELEMENT x, ulong index) one element; index counts from the reduction's start
- *   STATE combine(STATE a, STATE b)   associative; commutative == 0: `a` covers lower indices
- * Types of up to 64 bytes, laid out as the host lays them out (checked on the device). See
- * docs/API.md, "User operators", and examples/custom_operator.c. */
+/* A user operator: two types of up to 64 bytes and three functions in OpenCL C, identity(),
+ * map(element, index) and an associative combine(a, b), built for each device on first use
+ * (docs/API.md, "User operators", and examples/custom_operator.c). */
 typedef struct ocl_reduce_operator_desc {
   size_t struct_size;       /* sizeof(ocl_reduce_operator_desc): OCL_REDUCE_OPERATOR_DESC_INIT */
   const char *source;       /* OpenCL C defining both types and the three functions */
@@ -186,16 +164,14 @@ typedef struct ocl_reduce_operator_desc {
 } ocl_reduce_operator_desc;
 #define OCL_REDUCE_OPERATOR_DESC_INIT OCL_REDUCE_STRUCT_INIT_(ocl_reduce_operator_desc)
 
-/* Checks the descriptor (INVALID_ARGUMENT naming the field) and copies its strings; compiles
- * nothing. A compile error or size mismatch is the first using call's (BUILD, OPERATOR_SIZE),
- * naming the operator. Any number of contexts may use it; destroy it once no call is in flight. */
+/* Checks the descriptor and copies its strings; the first call that uses it compiles it (BUILD,
+ * OPERATOR_SIZE). Any number of contexts may use it; destroy it once no call is in flight. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_operator_create(const ocl_reduce_operator_desc *desc,
                                                             ocl_reduce_operator **out);
 OCL_REDUCE_API void ocl_reduce_operator_destroy(ocl_reduce_operator *op); /* NULL is ignored */
 
-/* ---- Contexts: one device through OpenCL, or CUDA (driver and NVRTC loaded at run time);
- * kernels built on first use, kept in the context and a disk cache. A field left at its default
- * takes the environment's variable (docs/API.md, "Environment"). */
+/* ---- Contexts: one device through OpenCL or CUDA, kernels built on first use and cached; a
+ * field left at its default takes the environment's variable (docs/API.md, "Environment"). */
 typedef enum ocl_reduce_path {
   OCL_REDUCE_PATH_DEFAULT = 0,  /* OCL_REDUCE_PATH, else AUTO */
   OCL_REDUCE_PATH_AUTO = 1,     /* SUBGROUP where the device has subgroups, else LOCAL */
@@ -225,9 +201,8 @@ typedef enum ocl_reduce_device_type {
   OCL_REDUCE_DEVICE_OTHER, OCL_REDUCE_DEVICE_CPU, OCL_REDUCE_DEVICE_GPU, OCL_REDUCE_DEVICE_ACCELERATOR
 } ocl_reduce_device_type;
 
-/* What stays the same between runs of a float SUM: RUN_TO_RUN, the same bits on one device and
- * path; CROSS_DEVICE, SUM on floats is SUM_REPRODUCIBLE in every form (the same bits on every
- * device). Other operators are unaffected (docs/API.md, "Determinism"). */
+/* Float SUM's bits: the same on one device and path (RUN_TO_RUN), or on every device
+ * (CROSS_DEVICE: SUM_REPRODUCIBLE in every form); docs/API.md, "Determinism". */
 typedef enum ocl_reduce_determinism {
   OCL_REDUCE_DETERMINISM_DEFAULT = 0, /* OCL_REDUCE_DETERMINISM, else RUN_TO_RUN */
   OCL_REDUCE_RUN_TO_RUN = 1, OCL_REDUCE_CROSS_DEVICE = 2
@@ -267,8 +242,7 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_devices(ocl_reduce_device_desc *out,
  * a forced path the device cannot take is PATH_UNSUPPORTED. *out is NULL on failure. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_context_create(const ocl_reduce_options *opts,
                                                            ocl_reduce_context **out);
-/* On an application's in-order cl_command_queue (retained), or CUstream (not retained: keep it
- * and its context alive), so that work is ordered with the application's. */
+/* On an application's in-order cl_command_queue (retained), or CUstream (not retained). */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_context_create_opencl(const ocl_reduce_options *opts,
                                                                   void *cl_command_queue,
                                                                   ocl_reduce_context **out);
@@ -319,13 +293,9 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_wrap_cuda(ocl_reduce_context 
                                                              uint64_t device_pointer, size_t bytes,
                                                              ocl_reduce_buffer **out);
 OCL_REDUCE_API void ocl_reduce_buffer_destroy(ocl_reduce_buffer *buf); /* NULL is ignored */
-/* The buffer's bytes (0 for NULL). */
-OCL_REDUCE_API size_t ocl_reduce_buffer_size(const ocl_reduce_buffer *buf);
-/* The buffer's memory as its backend knows it, for an application's own kernels and copies, or a
- * CUDA-aware MPI: its cl_mem (OpenCL; not retained: valid while the buffer lives) or its
- * CUdeviceptr (CUDA); the other is set to NULL or 0, and either pointer may be NULL. Work the
- * library enqueued on it may still run: ocl_reduce_finish first. A group's buffer, whose parts
- * live on several devices, has none (INVALID_ARGUMENT). */
+OCL_REDUCE_API size_t ocl_reduce_buffer_size(const ocl_reduce_buffer *buf); /* 0 for NULL */
+/* The buffer's cl_mem (not retained) or CUdeviceptr, the other NULL or 0; either pointer may be
+ * NULL. Work enqueued on it may still run (docs/API.md, "Contexts and buffers"). */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_native(const ocl_reduce_buffer *buf,
                                                           void **cl_mem, uint64_t *device_pointer);
 /* Blocking copies of `bytes` between host memory and the buffer at byte offset `offset`. */
@@ -334,17 +304,11 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_write(ocl_reduce_buffer *buf,
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_read(const ocl_reduce_buffer *buf,
                                                         size_t offset, void *dst, size_t bytes);
 
-/* Page-locked host memory, which the device's copy engines read and write at the bus's speed:
- * inputs, outputs and buffer copies in it move straight between it and the device, without the
- * library's staging (docs/API.md, "Host memory at the bus's speed"). CUDA: cuMemHostAlloc
- * memory; OpenCL: the mapped host memory of a CL_MEM_ALLOC_HOST_PTR buffer, page-locked on
- * NVIDIA's implementation. The memory holds a reference to the context, and stays valid until
- * ocl_reduce_host_free; *host is NULL on failure (OUT_OF_HOST_MEMORY, BACKEND). On CUDA, memory
- * the application pinned itself (cuMemHostAlloc, cuMemHostRegister) is recognised as well. */
+/* Page-locked host memory, copied to and from the device at the bus's speed (docs/API.md, "Host
+ * memory at the bus's speed"); valid until ocl_reduce_host_free; *host is NULL on failure. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_host_alloc(ocl_reduce_context *ctx, size_t bytes,
                                                        void **host);
-/* Frees memory of ocl_reduce_host_alloc on the same context (NULL is ignored); INVALID_ARGUMENT
- * for any other pointer. */
+/* Frees ocl_reduce_host_alloc's memory of ctx (NULL ignored; another pointer: INVALID_ARGUMENT) */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_host_free(ocl_reduce_context *ctx, void *host);
 
 /* Where a call reads and writes: `bytes` of host memory, or a buffer from element `offset` on
@@ -399,10 +363,8 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_cache_query(const ocl_reduce_options
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_cache_clear(const ocl_reduce_options *opts,
                                                         uint64_t *removed);
 
-/* ---- Reductions -----------------------------------------------------------------------------
- * With a user operator, type is OCL_REDUCE_OP_ELEMENT (or the scalar type its elements are), and
- * inputs are its elements. A call whose every output is a buffer returns once its work is
- * enqueued (see "Enqueueing"); one that writes host memory returns with its results there. */
+/* ---- Reductions: with a user operator, type is OCL_REDUCE_OP_ELEMENT (or its elements' scalar
+ * type). A call whose outputs are all buffers returns once enqueued (see "Enqueueing"). */
 
 /* count elements of host memory to one result of result_bytes: the one-line convenience. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce(ocl_reduce_context *ctx, ocl_reduce_op op,
@@ -433,19 +395,17 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_windows(ocl_reduce_context *ctx, ocl
                                                     size_t count, size_t window,
                                                     ocl_reduce_output results);
 
-/* op_count (1 .. OCL_REDUCE_MULTI_MAX_OPS) operators over the same count elements: result k at
- * k * slot, slot being the largest ocl_reduce_result_size of the operators (a buffer output's
- * offset counts slots). Scalar built-in operators share one pass over the data. */
+/* op_count (1 .. OCL_REDUCE_MULTI_MAX_OPS) operators over the same elements, in one pass where
+ * they are scalar built-ins: result k at k * the largest ocl_reduce_result_size of them. */
 #define OCL_REDUCE_MULTI_MAX_OPS 8
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_multi(ocl_reduce_context *ctx,
                                                   const ocl_reduce_op *ops, size_t op_count,
                                                   ocl_reduce_type type, ocl_reduce_input input,
                                                   size_t count, ocl_reduce_output results);
 
-/* Reductions in parts (across devices, processes, or as data arrives): each part reduces to a
- * state (its first element at index index_base of the whole), states merge into one state, and
- * the final call turns states into the result, always in the order given. A state is
- * ocl_reduce_state_size bytes that may move between contexts and processes of one version. */
+/* Reductions in parts: each part to a state (its first element at index_base of the whole),
+ * states merged, then final to the result, in the order given. A state is state_size bytes that
+ * may move between contexts and processes of one version. */
 OCL_REDUCE_API size_t ocl_reduce_state_size(const ocl_reduce_context *ctx, ocl_reduce_op op,
                                             ocl_reduce_type type); /* ctx may be NULL */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_partial(ocl_reduce_context *ctx, ocl_reduce_op op,
@@ -458,17 +418,13 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_merge(ocl_reduce_context *ctx, ocl_r
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_final(ocl_reduce_context *ctx, ocl_reduce_op op,
                                                   ocl_reduce_type type, ocl_reduce_input states,
                                                   size_t count, ocl_reduce_output result);
-/* ocl_reduce_final of a built-in operator on the calling thread, without a context or device:
- * host memory in and out, states as a context of RUN_TO_RUN determinism makes them (under
- * CROSS_DEVICE, SUM's states on floats are SUM_REPRODUCIBLE's: pass that operator). The same
- * exact results (integers, MIN/MAX, the ARG operators, MINMAX, the reproducible sum) as a
- * device's final stage; float rounding its own, the same on every run for a given count. */
+/* ocl_reduce_final of a built-in operator on the calling thread, no context: host memory in and
+ * out, states of a RUN_TO_RUN context (docs/API.md, "Reductions in parts"). */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_final_host(ocl_reduce_op op, ocl_reduce_type type,
                                                        ocl_reduce_input states, size_t count,
                                                        ocl_reduce_output result);
 
-/* ---- Enqueueing: calls run in order, any number in flight; host outputs, offsets in buffers
- * and options.profiling wait; host input is copied before the call returns. */
+/* ---- Enqueueing: calls run in order, any number in flight (docs/API.md, "Enqueueing"). */
 
 /* Later work waits for these cl_events (OpenCL) or CUevents (CUDA); not retained. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_enqueue_wait(ocl_reduce_context *ctx,
@@ -478,11 +434,10 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_enqueue_marker(ocl_reduce_context *c
 /* Waits for everything enqueued. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_finish(ocl_reduce_context *ctx);
 
-/* ---- Diagnostics: the last reducing call's kernel time (with options.profiling). */
+/* ---- Diagnostics: the last reducing call's kernel time (options.profiling), the plan. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_last_kernel_ns(const ocl_reduce_context *ctx,
                                                            uint64_t *ns);
-/* The planner's plan for count elements (segment_length > 0: segments of it from host memory), in
- * one line of at most capacity bytes, for tools and tuning (the wording may change). */
+/* The plan for count elements (segment_length > 0: in segments), one line for tools and tuning. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_describe_plan(ocl_reduce_context *ctx,
                                                           ocl_reduce_op op, ocl_reduce_type type,
                                                           size_t count, size_t segment_length,
