@@ -56,7 +56,8 @@ may_use() {
   return 1
 }
 
-for f in $(find src -mindepth 1 -type d | sort); do
+# Every folder holding sources (an emptied one left behind in a working tree holds none).
+for f in $(find src -name '*.[ch]' -o -name '*.inc' | xargs -n 1 dirname | sort -u); do
   [ "$(uses "$(folder "$f/x")")" = "?" ] && fail "$f is in no layer: add it to uses() here and to docs/DEVELOPING.md"
 done
 

@@ -136,6 +136,10 @@ ocl_reduce_status orx_cl_device_list_load(ocl_reduce_context *ctx, orx_cl_device
   pthread_mutex_lock(&enumeration);
   const char *given = getenv("OCL_ICD_FILENAMES");
   char *kept = given ? orx_strdup(given) : NULL;
+  if (given && !kept) {
+    pthread_mutex_unlock(&enumeration);
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  }
   const ocl_reduce_status status = device_list_read(ctx, list);
   const char *now = getenv("OCL_ICD_FILENAMES");
   if (kept && (!now || strcmp(now, kept) != 0)) {

@@ -37,15 +37,18 @@ static int version_of(const char *text) {
   return 0;
 }
 
+/* Whether the device's OpenCL C has the feature (3.0's CL_DEVICE_OPENCL_C_FEATURES); -1 when out
+ * of host memory. */
 static int has_c_feature(cl_device_id dev, const char *feature) {
 #ifdef CL_DEVICE_OPENCL_C_FEATURES
   size_t bytes = 0;
   if (clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &bytes) != CL_SUCCESS || !bytes)
     return 0;
   cl_name_version *features = orx_malloc(bytes);
+  if (!features)
+    return -1;
   int found = 0;
-  if (features && clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, bytes, features, NULL) ==
-                      CL_SUCCESS) {
+  if (clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, bytes, features, NULL) == CL_SUCCESS) {
     for (size_t i = 0; i < bytes / sizeof *features; i++)
       if (strcmp(features[i].name, feature) == 0)
         found = 1;
@@ -95,15 +98,19 @@ static void read_sizes(cl_device_id dev, orx_caps *caps) {
   caps->base_align_bytes = align_bits / 8;
 }
 
-/* What the device's extensions (ext) offer: double precision, subgroups, warps, its address. */
-static void read_extensions(cl_device_id dev, const char *ext, orx_caps *caps) {
+/* What the device's extensions (ext) offer: double precision, subgroups, warps, its address; 0
+ * when out of host memory. */
+static int read_extensions(cl_device_id dev, const char *ext, orx_caps *caps) {
   cl_device_fp_config fp64 = 0;
   clGetDeviceInfo(dev, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
   caps->has_fp64 = fp64 != 0 || has_word(ext, "cl_khr_fp64");
   caps->has_khr_shuffle = has_word(ext, "cl_khr_subgroup_shuffle");
   caps->has_intel_subgroups = has_word(ext, "cl_intel_subgroups");
-  caps->has_khr_subgroups =
-      has_word(ext, "cl_khr_subgroups") || has_c_feature(dev, "__opencl_c_subgroups");
+  const int c_subgroups =
+      has_word(ext, "cl_khr_subgroups") ? 1 : has_c_feature(dev, "__opencl_c_subgroups");
+  if (c_subgroups < 0)
+    return 0;
+  caps->has_khr_subgroups = c_subgroups;
   /* NVIDIA's OpenCL has no subgroup extension, but its compiler takes inline PTX; the warp
    * size comes from cl_nv_device_attribute_query. */
   cl_uint warp = 0;
@@ -119,20 +126,27 @@ static void read_extensions(cl_device_id dev, const char *ext, orx_caps *caps) {
     caps->pci_bus = pci.pci_bus;
     caps->pci_device = pci.pci_device;
   }
+  return 1;
 }
 
-static void read_caps(orx_backend *be, orx_caps *caps) {
+/* Out of host memory, the capabilities would be read short (a device without its extensions):
+ * the open fails instead. */
+static ocl_reduce_status read_caps(ocl_reduce_context *ctx, orx_backend *be, orx_caps *caps) {
   cl_device_id dev = be->device;
   memset(caps, 0, sizeof *caps);
   read_names(be, caps);
   read_sizes(dev, caps);
   size_t ext_bytes = 0;
-  char *ext = NULL;
-  if (clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, 0, NULL, &ext_bytes) == CL_SUCCESS &&
-      (ext = orx_calloc(ext_bytes + 1, 1)) != NULL &&
-      clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, ext_bytes, ext, NULL) == CL_SUCCESS)
-    read_extensions(dev, ext, caps);
-  free(ext);
+  if (clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, 0, NULL, &ext_bytes) == CL_SUCCESS) {
+    char *ext = orx_calloc(ext_bytes + 1, 1);
+    const int read = ext && clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, ext_bytes, ext, NULL) ==
+                                CL_SUCCESS;
+    const int complete = ext && (!read || read_extensions(dev, ext, caps));
+    free(ext);
+    if (!complete)
+      return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY,
+                      "out of host memory reading the device's extensions");
+  }
   /* PoCL's CPU device builds subgroup operations from work-group barriers and local memory
    * (lib/kernel/subgroups.cl); the kernels stay correct, only the policy needs to know. */
   caps->emulated_subgroups = strstr(caps->platform_name, "Portable Computing Language") != NULL &&
@@ -145,6 +159,7 @@ static void read_caps(orx_backend *be, orx_caps *caps) {
     be->has_fine_grain_svm = (svm & CL_DEVICE_SVM_FINE_GRAIN_BUFFER) != 0;
   caps->host_visible_memory = be->has_fine_grain_svm;
   be->host_memory_device = caps->type == OCL_REDUCE_DEVICE_CPU;
+  return OCL_REDUCE_OK;
 }
 
 /* ---- Life cycle --------------------------------------------------------------------------------
@@ -246,11 +261,12 @@ ocl_reduce_status orx_cl_open(ocl_reduce_context *ctx, const char *selector, voi
   ocl_reduce_status status = native_queue
                                  ? open_queue(ctx, be, native_queue)
                                  : open_selected(ctx, be, selector, &platform_index, &device_index);
+  if (status == OCL_REDUCE_OK)
+    status = read_caps(ctx, be, caps);
   if (status != OCL_REDUCE_OK) {
     orx_cl_close(be);
     return status;
   }
-  read_caps(be, caps);
   be->buffers_in_place = be->host_memory_device && orx_cl_buffers_in_place(be);
   caps->platform_index = platform_index;
   caps->device_index = device_index;
