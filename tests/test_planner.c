@@ -1201,8 +1201,9 @@ static void test_host_plan_has_a_host_kernel_on_every_cpu_target(void **state) {
             assert_int_equal(orx_plan_takes_host(&t, &r, 1, 0), takes);
             assert_false(orx_plan_takes_host(&t, &r, 0, 0));
             /* A buffer in the device's memory: a crossover of its own, below. */
-            const size_t resident = (op <= ORX_OP_XOR ? ORX_HOST_PLAN_MAX_RESIDENT_BYTES
-                                                      : ORX_HOST_PLAN_MAX_RESIDENT_STATE_BYTES) /
+            const size_t resident = (!(orx_op_flags(op) & ORX_OPF_STATE)
+                                         ? ORX_HOST_PLAN_MAX_RESIDENT_BYTES
+                                         : ORX_HOST_PLAN_MAX_RESIDENT_STATE_BYTES) /
                                     ocl_reduce_type_size(r.type);
             assert_true(resident < ((size_t)4 << 20));
             assert_int_equal(orx_plan_takes_host(&t, &r, resident, 1), takes);

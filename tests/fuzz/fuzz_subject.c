@@ -23,7 +23,7 @@ static ocl_reduce_type pick_type(const fuzz_run *run) {
 }
 
 static test_mode pick_mode(ocl_reduce_op op, ocl_reduce_type type) {
-  if (test_op_index(op) > T_XOR || test_rng_below(3) != 0)
+  if (test_op_structured(op) || test_rng_below(3) != 0)
     return MODE_RANDOM;
   for (;;) {
     const test_mode mode = (test_mode)test_rng_below(MODE_COUNT);
@@ -165,7 +165,7 @@ int fuzz_subject_matches(const fuzz_subject *s, const void *got, const void *dat
   if (index == T_SUM && s->mode == MODE_RANDOM &&
       (s->type == OCL_REDUCE_F32 || s->type == OCL_REDUCE_F64))
     return float_sum_matches(s, got, data, n, why, why_size);
-  if (index > T_XOR || s->mode == MODE_RANDOM)
+  if (test_op_structured(s->op) || s->mode == MODE_RANDOM)
     return test_result_matches(got, data, n, s->op, s->type, why, why_size);
   const test_reference ref = test_reduce_host(data, n, s->op, s->type, s->mode);
   test_value v;

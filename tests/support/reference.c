@@ -394,11 +394,27 @@ size_t test_sizes(test_shape shape, int large, size_t *sizes, size_t capacity) {
   return unique;
 }
 
+_Static_assert(T_OPERATORS == OCL_REDUCE_BUILTIN_OPS,
+               "every built-in operator has its T_ index and its reference here");
+
 int test_op_index(ocl_reduce_op op) {
   for (int i = 0; i < OCL_REDUCE_BUILTIN_OPS; i++)
     if (op == OCL_REDUCE_BUILTIN_OP(i))
       return i;
   return -1;
+}
+
+int test_op_structured(ocl_reduce_op op) {
+  switch (test_op_index(op)) {
+  case T_ARGMIN:
+  case T_ARGMAX:
+  case T_MINMAX:
+  case T_SUM_WIDE:
+  case T_SUM_COMPENSATED:
+  case T_MEAN_VAR:
+  case T_SUM_REPRODUCIBLE: return 1;
+  default: return 0;
+  }
 }
 
 int test_split_keeps_bits(ocl_reduce_op op, ocl_reduce_type type, test_mode mode) {

@@ -52,9 +52,14 @@ enum {
   T_SUM_WIDE,
   T_SUM_COMPENSATED,
   T_MEAN_VAR,
-  T_SUM_REPRODUCIBLE
+  T_SUM_REPRODUCIBLE,
+  T_OPERATORS /* every built-in operator has its reference (reference.c checks the count) */
 };
 int test_op_index(ocl_reduce_op op);
+/* Whether a built-in operator is structured (its result is not one element of the type: ARGMIN,
+ * MINMAX, MEAN_VAR, ...), checked by structured.c's references, rather than scalar, checked by
+ * test_reduce_host. A new built-in operator is listed here as its reference is written. */
+int test_op_structured(ocl_reduce_op op);
 /* Whether the headers promise one array's bits whatever its split into parts, devices or ranks
  * (for MIN and MAX not which NaN, where several NaNs differ): the order-independent operators
  * and integers; other float operators round as the split groups them. */

@@ -248,7 +248,7 @@ int test_structured_matches(const void *got, const void *data, size_t n, ocl_red
 
 int test_result_matches(const void *got, const void *data, size_t n, ocl_reduce_op op,
                         ocl_reduce_type type, char *why, size_t why_size) {
-  if (op > OCL_REDUCE_XOR)
+  if (test_op_structured(op))
     return test_structured_matches(got, data, n, op, type, why, why_size);
   const test_reference ref = test_reduce_host(data, n, op, type, MODE_RANDOM);
   test_value v;
