@@ -16,6 +16,7 @@
 #include "exec/user_operator.h"
 #include "support/custom_ops.h"
 #include "support/fixture.h"
+#include "support/structured.h"
 #include "support/ordered_ops.h"
 #include "support/structured.h"
 #include "support/synthetic.h"
@@ -1245,6 +1246,31 @@ static void test_host_plan_has_a_host_kernel_on_every_cpu_target(void **state) {
   assert_true(checked > 0);
 }
 
+/* The sweeps' tables (TEST_OP_TYPES for the scalar operators, TEST_STRUCTURED_OP_TYPES) hold
+ * exactly the pairs of a built-in operator and a type the library takes, and each operator's
+ * kind agrees with its test reference: a new built-in operator is swept once it is listed. */
+static void test_sweep_tables_cover_every_operator(void **state) {
+  (void)state;
+  int listed[OCL_REDUCE_BUILTIN_OPS][OCL_REDUCE_TYPE_COUNT];
+  memset(listed, 0, sizeof listed);
+#define ORX_LIST_SCALAR(OP, TYPE) listed[test_op_index(OCL_REDUCE_##OP)][OCL_REDUCE_##TYPE] = 1;
+#define ORX_LIST_STRUCTURED(OP, TYPE) listed[test_op_index(OCL_REDUCE_##OP)][OCL_REDUCE_##TYPE] = 2;
+  TEST_OP_TYPES(ORX_LIST_SCALAR)
+  TEST_STRUCTURED_OP_TYPES(ORX_LIST_STRUCTURED)
+  for (int op = 0; op < OCL_REDUCE_BUILTIN_OPS; op++) {
+    const ocl_reduce_op public_op = OCL_REDUCE_BUILTIN_OP(op);
+    const int kind = test_op_structured(public_op) ? 2 : 1;
+    assert_int_equal(kind == 2, (orx_op_flags(op) & ORX_OPF_STATE) != 0);
+    for (int type = 0; type < OCL_REDUCE_TYPE_COUNT; type++) {
+      const int takes = orx_op_type_refusal(op, (ocl_reduce_type)type) == NULL;
+      if (listed[op][type] != (takes ? kind : 0))
+        fail_msg("%s on %s: %s the sweeps' table (tests/support/fixture.h, structured.h)",
+                 ocl_reduce_op_name(public_op), ocl_reduce_type_name((ocl_reduce_type)type),
+                 takes ? "missing from" : "listed in, but not taken by the library, in");
+    }
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_define_a_plan_emits_is_in_the_contract_with_a_default),
@@ -1270,6 +1296,7 @@ int main(void) {
       cmocka_unit_test(test_device_selector),
       cmocka_unit_test(test_identities_and_compute_types),
       cmocka_unit_test(test_host_plan_has_a_host_kernel_on_every_cpu_target),
+      cmocka_unit_test(test_sweep_tables_cover_every_operator),
   };
   return TEST_RUN(tests, NULL, NULL);
 }

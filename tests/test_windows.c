@@ -79,15 +79,13 @@ static ocl_reduce_status run_case(const win_case *c, void *results) {
   return s;
 }
 
-static int is_structured(ocl_reduce_op op) { return op >= OCL_REDUCE_ARGMIN; }
-
 /* Window j's result against the reference; 0 and why on a mismatch. */
 static int window_matches(const win_case *c, const unsigned char *results, size_t j, char *why,
                           size_t size) {
   const size_t elem = ocl_reduce_type_size(c->type);
   const size_t rbytes = ocl_reduce_result_size(c->op, c->type);
   const unsigned char *first = (const unsigned char *)c->data + j * elem;
-  if (is_structured(c->op)) {
+  if (test_op_structured(c->op)) {
     unsigned char got[64];
     memcpy(got, results + j * rbytes, rbytes);
     if (c->op == OCL_REDUCE_ARGMIN || c->op == OCL_REDUCE_ARGMAX) {
@@ -228,7 +226,7 @@ static void sweep(ocl_reduce_op op, ocl_reduce_type type) {
         for (int dm = 0; dm < MODE_COUNT; dm++) {
           if (!test_mode_applies((test_mode)dm, type) || dm == MODE_EXACT ||
               (dm != MODE_RANDOM && (k != 2 || (window != 3 && window != 33))) ||
-              (dm != MODE_RANDOM && is_structured(op)))
+              (dm != MODE_RANDOM && test_op_structured(op)))
             continue;
           c.data_mode = (test_mode)dm;
           c.on_device = (int)((w + k + (size_t)dm) % 2);
