@@ -19,7 +19,7 @@ mkdir -p "$logs"
 build=/tmp/ocl-reduce-h200
 export OCL_ICD_VENDORS=/tmp/ocl-reduce-icd
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-# mpiexec's hwloc would load OpenCL and cut OCL_ICD_FILENAMES for the ranks (README, "Many
+# mpiexec's hwloc would load OpenCL and cut OCL_ICD_FILENAMES for the ranks (docs/GUIDE.md, "Many
 # hosts: MPI").
 export HWLOC_COMPONENTS=-opencl
 gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)

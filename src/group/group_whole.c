@@ -9,7 +9,7 @@
  *     by the threads that claim it (orx_group_each_enqueue: the calling thread alone, which
  *     starts the second device sooner than waking its thread would), then the waits, shared
  *     likewise. That copy after the kernel was most of what the group added to its slowest part
- *     on two H100s (8 of 10-12 us, a host timeline in docs/PERFORMANCE.md); on the threads, with
+ *     on two H100s (8 of 10-12 us, a host timeline in docs/perf/HISTORY.md); on the threads, with
  *     no copy, 0-6 us.
  * Where several operators are all scalar built-ins (a state is a value) a part's states come from
  * ocl_reduce_multi, one pass over the part for all of them. The parts' states then combine in
@@ -17,7 +17,7 @@
  * (host/host_kernels.h): over the p values for scalar operators, over the p states (its FINAL or
  * MERGE stage) for the others. Through ocl_reduce_final (or _merge) on the first device, as user
  * operators still combine, the upload, launch and read cost ARGMIN and MEAN_VAR 32-42 us of
- * group overhead on two H100s; on the calling thread 10-11 us remain (docs/PERFORMANCE.md). A
+ * group overhead on two H100s; on the calling thread 10-11 us remain (docs/perf/HISTORY.md). A
  * call that one device takes whole is that device's one-device call.
  * ============================================================================================== */
 #include <stdalign.h>

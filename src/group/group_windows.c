@@ -9,7 +9,7 @@
  * memory: every device's reads are in flight at once, and each seam reaches its device by an
  * enqueued copy after the inner windows, so that nothing waits for a kernel. On two H100s, the
  * blocking reads and uploads of the first version cost 39 us over the slowest part alone (2^28
- * f32, windows of 32), this 19-21 (docs/PERFORMANCE.md). Larger seams are read one part after the
+ * f32, windows of 32), this 19-21 (docs/perf/HISTORY.md). Larger seams are read one part after the
  * other into host memory and reduced from there before the inner windows, whose kernel their
  * upload would wait for.
  * Every window is one device's window over the same elements with the same indices, so results

@@ -7,7 +7,7 @@
 
 /* The least input a device of a group takes: 64 MiB. Each device beyond the first costs a host
  * thread's start (10-50 us), its own launches and the read of its state: about 12 us on an H200
- * through CUDA (the small-input floor of docs/PERFORMANCE.md), more through OpenCL. An H200
+ * through CUDA (the small-input floor of docs/perf/HISTORY.md), more through OpenCL. An H200
  * streams 64 MiB in about 14 us (4.8 TB/s), so below that a second GPU costs about as much as
  * it saves; CPUs, slower per byte, gain from smaller parts, which part_kib lets tests take. */
 #define ORX_GROUP_MIN_PART_BYTES ((uint64_t)64 << 20)
@@ -18,7 +18,7 @@ uint64_t orx_group_min_part_bytes(const orx_policy_override *forced) {
 
 /* Seams up to 1 MiB (windows up to some 2^17 f32 elements on two devices) are staged: the group
  * then keeps 3 MiB per device for them (twice the seam in page-locked memory, once on the
- * device). Staging saves latencies, about 20 us on two H100s (docs/PERFORMANCE.md); a seam of a
+ * device). Staging saves latencies, about 20 us on two H100s (docs/perf/HISTORY.md); a seam of a
  * MiB takes some 40 us to cross the bus either way. */
 #define ORX_GROUP_SEAM_STAGED_BYTES ((uint64_t)1 << 20)
 

@@ -24,7 +24,7 @@ static int has_float_min_or_max(const orx_plan *plan) {
 
 /* Whether float MIN and MAX stream as integer keys (lib/orx_keys.cl, ORX_FLOAT_KEYS): 0 no, 1 a
  * key per component, 2 whole vectors of keys. Measured against the float compares
- * (docs/PERFORMANCE.md, issue 17). H200, 2^28, one run each: NVIDIA's OpenCL f32 0.79 -> 0.98x
+ * (docs/perf/HISTORY.md, issue 17). H200, 2^28, one run each: NVIDIA's OpenCL f32 0.79 -> 0.98x
  * CUB with keys per component and whole vectors alike, f64 0.80 -> 0.98x per component but
  * 0.80x as vectors of long; CUDA f32 unchanged (0.93x), f64 0.99 -> 0.82x. PoCL 3.1, 2 cores,
  * f32 max of 2^24: floats 25 GB/s, keys per component 16, whole vectors 45 (OpenMP 48). */

@@ -139,7 +139,7 @@ static int stage_pays(const orx_policy *policy, const orx_seg_shape *shape, cons
  * segment needs 4096 elements for 4.1 TB/s (2048: 2.5 TB/s, 1024: 1.6 TB/s). Fewer
  * segments than compute units take a whole-device launch each only where one fills the
  * device's grid: a launch costs microseconds, a 1 MiB segment by one work-group less (H200,
- * 96 segments of 1 MiB, examples/csv_records: launches 1.26 ms in all, see PERFORMANCE.md).
+ * 96 segments of 1 MiB, examples/csv_records: launches 1.26 ms in all, see docs/perf/HISTORY.md).
  * Costly states take a work-group per segment only from 32 KiB a segment (above). */
 static orx_seg_mode gpu_mode(const orx_caps *caps, const orx_policy *policy, unsigned op_id,
                              const orx_seg_shape *shape, const orx_seg_plan *mr, unsigned stage) {
@@ -269,7 +269,7 @@ orx_kernel orx_seg_mode_kernel(orx_seg_mode mode) { return modes[mode].kernel; }
  * at 128-256, 0.90-0.99x at 512-8192, max 0.35-0.37x at 32 and 0.74-0.81x at 2048-8192;
  * PoCL 5 (16 cores) sums 0.60x at 16, 0.72-0.85x at 32, 0.76x at 64, 0.86x at 128,
  * 0.98-1.0x at 256-4096, max 0.34-0.44x at 32; its loops unrolled, PoCL 5 another 0.80-0.85x
- * at 32-128 (docs/PERFORMANCE.md). */
+ * at 32-128 (docs/perf/HISTORY.md). */
 static int lane_vector_runs(const orx_caps *caps, const orx_seg_shape *shape,
                             const orx_plan *plan) {
   const int64_t *d = plan->defines;

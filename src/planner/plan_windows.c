@@ -24,7 +24,7 @@ static uint64_t tile_bytes(unsigned wg, unsigned run, unsigned state) {
 /* Windows up to this long fold directly: the fold reads each element `window` times from cache,
  * the scans combine about five times per result and pass through local memory six times. H200,
  * CUDA, f32 2^26 sums: window 3 folded 138 us against 219 ms a work-group per block; window 32
- * folded 350 us, in tiles 211 us (docs/PERFORMANCE.md). */
+ * folded 350 us, in tiles 211 us (docs/perf/HISTORY.md). */
 #define ORX_WIN_DIRECT_MAX 4
 
 uint64_t orx_win_tile(const orx_plan *plan) {

@@ -131,7 +131,7 @@ static pthread_mutex_t enumeration = PTHREAD_MUTEX_INITIALIZER;
  * application starts afterwards sees the first implementation only (NVIDIA's OpenCL vanished
  * from re-executed tests on the H200 machine; 2.3.1 leaves the variable alone). The variable is
  * put back as the application set it, under the enumeration lock. (mpiexec loads OpenCL itself,
- * through hwloc, and cuts it for its ranks: README, "Many hosts: MPI".) */
+ * through hwloc, and cuts it for its ranks: docs/GUIDE.md, "Many hosts: MPI".) */
 ocl_reduce_status orx_cl_device_list_load(ocl_reduce_context *ctx, orx_cl_device_list *list) {
   pthread_mutex_lock(&enumeration);
   const char *given = getenv("OCL_ICD_FILENAMES");
