@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
-"""The tables that open docs/PERFORMANCE.md ("Today"), from the latest compare.sh run kept in
-docs/perf (its "new" columns: this tree's library), so that they are regenerated, never retyped:
+"""The tables and plots that open docs/PERFORMANCE.md ("Today"), from the latest compare.sh run
+kept in docs/perf (its "new" columns: this tree's library), so that they are regenerated, never
+retyped:
 
-    scripts/perf_today.py [docs/perf/<run>.txt] > /tmp/today.md
-    scripts/perf_today.py --check docs/PERFORMANCE.md   (ctest perf_today: the page holds them)
+    scripts/perf_today.py [docs/perf/<run>.txt] > /tmp/today.md   the tables, and the plots
+                                                                  beside the run (today-*.svg)
+    scripts/perf_today.py --check docs/PERFORMANCE.md   (ctest perf_today: the page and the plots
+                                                         are the run's)
 
-One table per form: whole arrays (device time, and end to end where calls are small), segments,
-ArgMin/ArgMax, and the cross-device sum's cost; each row our speed against CUB's in the same run
-(their time over ours: above 1, ours is faster)."""
+One table and one plot per form: whole arrays (device time, and end to end where calls are
+small), segments, ArgMin/ArgMax, and the cross-device sum's cost; each row our speed against
+CUB's in the same run (their time over ours: above 1, ours is faster), each plot GB/s of every
+contender (log scales)."""
 import collections
+import math
+import os
 import re
 import sys
 
@@ -98,18 +104,91 @@ def cross_cost(rows):
             out.append("| " + " | ".join([f"{typ} {n:,}"] + cells) + " |")
     return "\n".join(out)
 
+COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
+
+
+def plot(rows, title, key, ops):
+    """An SVG of GB/s against n (or the segment length), one line per contender and operator."""
+    lines = collections.OrderedDict()
+    for r in rows:
+        if r["op"] in ops and "local" not in r["who"] and "seg=" not in r["who"]:
+            who = short(r["who"]) if r["who"].startswith("ocl") else "CUB"
+            name = f"{r['op']} {r['type']}: {who}"
+            lines.setdefault(name, []).append((r[key], max(r["gbs"], 0.1)))
+    xs = [x for pts in lines.values() for x, _ in pts]
+    ys = [y for pts in lines.values() for _, y in pts]
+    x0, x1 = math.log10(min(xs)), math.log10(max(xs)) or 1
+    y0, y1 = math.floor(math.log10(min(ys))), math.ceil(math.log10(max(ys)))
+    w, h, left, top, plot_w, plot_h = 760, 420, 70, 40, 470, 320
+
+    def px(x):
+        return left + (math.log10(x) - x0) / (x1 - x0 or 1) * plot_w
+
+    def py(y):
+        return top + plot_h - (math.log10(y) - y0) / (y1 - y0 or 1) * plot_h
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+           f'font-family="sans-serif" font-size="12">',
+           f'<rect width="{w}" height="{h}" fill="white"/>',
+           f'<text x="{left}" y="22" font-size="14">{title}</text>']
+    for e in range(y0, y1 + 1):
+        y = py(10 ** e)
+        out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" '
+                   f'stroke="#ddd"/><text x="{left - 6}" y="{y + 4:.1f}" '
+                   f'text-anchor="end">{10 ** e:g}</text>')
+    for x in sorted({int(x) for x in xs if int(x) & (int(x) - 1) == 0}):  # powers of two
+        out.append(f'<text x="{px(x):.1f}" y="{top + plot_h + 16}" text-anchor="middle" '
+                   f'font-size="10">{x if x < 1024 else f"2^{x.bit_length() - 1}"}</text>')
+    out.append(f'<text x="{left + plot_w / 2}" y="{h - 8}" text-anchor="middle">'
+               f'{"elements" if key == "n" else "segment length"}</text>')
+    out.append(f'<text x="16" y="{top + plot_h / 2}" transform="rotate(-90 16 '
+               f'{top + plot_h / 2})" text-anchor="middle">GB/s (device)</text>')
+    for i, (name, pts) in enumerate(lines.items()):
+        color = COLORS[i % len(COLORS)]
+        dash = ' stroke-dasharray="5,3"' if "CUB" in name else ""
+        path = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in sorted(pts))
+        out.append(f'<polyline points="{path}" fill="none" stroke="{color}" '
+                   f'stroke-width="2"{dash}/>')
+        out.append(f'<line x1="{left + plot_w + 15}" y1="{top + 14 * i}" '
+                   f'x2="{left + plot_w + 35}" y2="{top + 14 * i}" stroke="{color}" '
+                   f'stroke-width="2"{dash}/><text x="{left + plot_w + 40}" '
+                   f'y="{top + 14 * i + 4}">{name}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def plots(run):
+    """The plots of a run, by file name beside it."""
+    t = sections(run)
+    return {"today-sum.svg": plot(t["compare-sum"], "f32 sum, H200", "n", ("sum",)),
+            "today-segments.svg": plot(t["compare-segments"], "f32 sums of 2^26 in segments, H200",
+                                       "seg", ("sum",)),
+            "today-argmin.svg": plot([r for r in t["compare-argmin"] if r["type"] == "f32"],
+                                     "f32 ArgMin and ArgMax, H200", "n", ("argmin", "argmax")),
+            "today-cross.svg": plot([r for r in t["compare-cross"] if r["type"] == "f32"],
+                                    "f32 sum and reproducible sum, H200", "n",
+                                    ("sum", "sum_reproducible"))}
+
 
 def today(run):
     t = sections(run)
+    here = os.path.relpath(os.path.dirname(run), "docs")
+
+    def image(name):
+        return f"\n![{name}]({here}/{name})"
     parts = [f"{MARK}{run} -->",
              "\n### Whole arrays: f32 sum\n",
              ratio_table(t["compare-sum"], "op type n", "n", end_to_end_below=1 << 20),
+             image("today-sum.svg"),
              "\n### Segments: f32 sums of 2^26 elements by segment length\n",
              ratio_table(t["compare-segments"], "segment length", "seg"),
+             image("today-segments.svg"),
              "\n### ArgMin and ArgMax\n",
              ratio_table(t["compare-argmin"], "op type n", "n"),
+             image("today-argmin.svg"),
              "\n### The cross-device (reproducible) sum's cost\n",
-             cross_cost(t["compare-cross"])]
+             cross_cost(t["compare-cross"]),
+             image("today-cross.svg")]
     return "\n".join(parts) + "\n"
 
 
@@ -121,15 +200,22 @@ def check(page):
     expected = today(run)
     if text[start:start + len(expected)] != expected:
         sys.exit(f"{page}: the tables differ from scripts/perf_today.py {run}: regenerate them")
-    print(f"{page}: the tables are {run}'s")
+    for name, svg in plots(run).items():
+        path = os.path.join(os.path.dirname(run), name)
+        if not os.path.exists(path) or open(path, encoding="utf-8").read() != svg:
+            sys.exit(f"{path} differs from scripts/perf_today.py {run}'s plot: regenerate it")
+    print(f"{page}: the tables and plots are {run}'s")
 
 
 def main():
     if len(sys.argv) > 2 and sys.argv[1] == "--check":
         check(sys.argv[2])
     else:
-        sys.stdout.write(today(sys.argv[1] if len(sys.argv) > 1 else
-                               "docs/perf/h200-compare-layers.txt"))
+        run = sys.argv[1] if len(sys.argv) > 1 else "docs/perf/h200-compare-layers.txt"
+        for name, svg in plots(run).items():
+            with open(os.path.join(os.path.dirname(run), name), "w", encoding="utf-8") as f:
+                f.write(svg)
+        sys.stdout.write(today(run))
 
 
 if __name__ == "__main__":
