@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "backends/device_pick.h"
+#include "backends/registry/registry.h"
 #include "planner/host_plan.h"
 #include "exec/program.h"
 #include "exec/run.h"
@@ -1271,6 +1272,30 @@ static void test_sweep_tables_cover_every_operator(void **state) {
   }
 }
 
+/* Every backend built into this library fills every slot backend.h requires. */
+static void test_every_backend_table_is_complete(void **state) {
+  (void)state;
+  int built = 0;
+  for (size_t i = 0; i < orx_backend_row_count(); i++) {
+    const orx_backend_row *row = orx_backend_row_at(i);
+    assert_non_null(orx_backend_row_of(row->kind));
+    if (!row->ops)
+      continue;
+    built++;
+    const char *missing = orx_backend_missing_slot(row->ops);
+    if (missing)
+      fail_msg("the %s backend leaves its %s slot NULL", row->title, missing);
+  }
+  assert_true(built >= 1); /* OpenCL always */
+  /* And an incomplete table is found. */
+  orx_backend_ops partial = *orx_backend_row_at(0)->ops;
+  partial.launch = NULL;
+  assert_string_equal(orx_backend_missing_slot(&partial), "launch");
+  partial = *orx_backend_row_at(0)->ops;
+  partial.read_async = NULL;
+  assert_string_equal(orx_backend_missing_slot(&partial), "alloc_pinned");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_define_a_plan_emits_is_in_the_contract_with_a_default),
@@ -1297,6 +1322,7 @@ int main(void) {
       cmocka_unit_test(test_identities_and_compute_types),
       cmocka_unit_test(test_host_plan_has_a_host_kernel_on_every_cpu_target),
       cmocka_unit_test(test_sweep_tables_cover_every_operator),
+      cmocka_unit_test(test_every_backend_table_is_complete),
   };
   return TEST_RUN(tests, NULL, NULL);
 }

@@ -9,7 +9,9 @@
  *     native error code and name, build log) on ctx through orx_fail().
  *   - Release slots return nothing and accept NULL.
  *   - Copies and launches go to one in-order queue per backend, so they run in call order.
- *   - Optional slots may be NULL; each says what NULL means.
+ *   - Optional slots may be NULL; each says what NULL means. Every other slot is required:
+ *     registry/registry.h's orx_backend_missing_slot names a missing one, no context opens on
+ *     such a table, and test_planner checks every built backend.
  * ============================================================================================== */
 #ifndef ORX_BACKEND_H
 #define ORX_BACKEND_H
@@ -110,8 +112,8 @@ typedef struct orx_backend_ops {
    * memory. Small result slots use it to save a command and a synchronisation per call. */
   ocl_reduce_status (*alloc_host_visible)(ocl_reduce_context *ctx, orx_backend *be, size_t bytes,
                                           orx_mem **out, void **host);
-  /* Optional set, all NULL or all set (NULL: host memory moves by the blocking write and read
-   * only). Page-locked host memory, which the device's copy engines read and write at full speed
+  /* Optional set of three, all NULL or all set (NULL: host memory moves by the blocking write
+   * and read only): alloc_pinned, write_async, read_async. Page-locked host memory, which the device's copy engines read and write at full speed
    * without the driver's own bounce through its staging buffers: CUDA cuMemHostAlloc, OpenCL a
    * CL_MEM_ALLOC_HOST_PTR buffer kept mapped. release_mem() releases it. */
   ocl_reduce_status (*alloc_pinned)(ocl_reduce_context *ctx, orx_backend *be, size_t bytes,
@@ -122,7 +124,8 @@ typedef struct orx_backend_ops {
                                    size_t offset, const void *src, size_t bytes);
   ocl_reduce_status (*read_async)(ocl_reduce_context *ctx, orx_backend *be, const orx_mem *src,
                                   size_t offset, void *dst, size_t bytes);
-  /* Waits for an event of enqueue_marker() and releases it. */
+  /* Waits for an event of enqueue_marker() and releases it (required: group buffers and staging
+   * wait for markers). */
   ocl_reduce_status (*wait_marker)(ocl_reduce_context *ctx, orx_backend *be, void *event);
   /* Optional (NULL: none). Whether host memory [host, host + bytes) is page-locked memory this
    * device copies from and to directly, by the driver's own account (CUDA: cuMemHostAlloc and

@@ -191,6 +191,11 @@ static ocl_reduce_status read_settings(const ocl_reduce_options *opts, settings 
 
 static ocl_reduce_status open_with(ocl_reduce_context *ctx, const orx_backend_row *row,
                                    const char *selector, void *native_queue, int profiling) {
+  const char *missing = orx_backend_missing_slot(row->ops);
+  if (missing)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_INTERNAL,
+                    "the %s backend's table lacks its %s slot (src/backends/backend.h)", row->title,
+                    missing);
   ctx->ops = row->ops;
   ctx->backend_row = row;
   return row->ops->open(ctx, selector, native_queue, profiling, &ctx->backend, &ctx->caps);

@@ -38,6 +38,25 @@ const orx_backend_row *orx_backend_row_of(ocl_reduce_backend kind) {
   return NULL;
 }
 
+const char *orx_backend_missing_slot(const orx_backend_ops *ops) {
+#define ORX_REQUIRED(slot)                                                                         \
+  if (!ops->slot)                                                                                  \
+    return #slot;
+  ORX_REQUIRED(list_devices) ORX_REQUIRED(open) ORX_REQUIRED(close) ORX_REQUIRED(build)
+  ORX_REQUIRED(release_program) ORX_REQUIRED(program_native) ORX_REQUIRED(alloc)
+  ORX_REQUIRED(wrap) ORX_REQUIRED(release_mem) ORX_REQUIRED(mem_native) ORX_REQUIRED(finish)
+  ORX_REQUIRED(enqueue_wait) ORX_REQUIRED(enqueue_marker) ORX_REQUIRED(write) ORX_REQUIRED(read)
+  ORX_REQUIRED(launch) ORX_REQUIRED(native) ORX_REQUIRED(wait_marker)
+#undef ORX_REQUIRED
+  /* Optional sets: all or none. */
+  if (!ops->program_binary != !ops->build_binary)
+    return "program_binary";
+  const int pinned = !!ops->alloc_pinned + !!ops->write_async + !!ops->read_async;
+  if (pinned != 0 && pinned != 3)
+    return "alloc_pinned";
+  return NULL;
+}
+
 const orx_backend_row *orx_backend_row_of_ops(const orx_backend_ops *ops) {
   for (size_t i = 0; i < ORX_ARRAY_SIZE(rows); i++)
     if (rows[i].ops == ops)

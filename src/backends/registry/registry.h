@@ -24,5 +24,9 @@ const orx_backend_row *orx_backend_row_at(size_t index);
 const orx_backend_row *orx_backend_row_of(ocl_reduce_backend kind);
 /* The row whose table is ops (a context's). */
 const orx_backend_row *orx_backend_row_of_ops(const orx_backend_ops *ops);
+/* The first slot backend.h requires that ops leaves NULL ("launch"; a set of optional slots
+ * filled in part: "alloc_pinned"), or NULL when the table is complete. A context is not opened
+ * on an incomplete table, and the planner's tests check every built row. */
+const char *orx_backend_missing_slot(const orx_backend_ops *ops);
 
 #endif /* ORX_REGISTRY_H */
