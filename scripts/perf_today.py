@@ -13,6 +13,7 @@ small), segments, ArgMin/ArgMax, and the cross-device sum's cost; each row our s
 CUB's in the same run (their time over ours: above 1, ours is faster), each plot GB/s of every
 contender (log scales)."""
 import collections
+import csv
 import math
 import os
 import re
@@ -104,16 +105,21 @@ def cross_cost(rows):
             out.append("| " + " | ".join([f"{typ} {n:,}"] + cells) + " |")
     return "\n".join(out)
 
-COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
+COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf",
+          "#7f7f7f"]
 
 
-def plot(rows, title, key, ops):
-    """An SVG of GB/s against n (or the segment length), one line per contender and operator."""
-    lines = collections.OrderedDict()
+def plot(rows, title, key, ops, timed="device"):
+    """An SVG of GB/s against n (or the segment length), one line per contender and operator;
+    ours solid, the competitor dashed."""
+    lines, competitors = collections.OrderedDict(), set()
     for r in rows:
         if r["op"] in ops and "local" not in r["who"] and "seg=" not in r["who"]:
-            who = short(r["who"]) if r["who"].startswith("ocl") else "CUB"
+            ours = r["who"].startswith("ocl")
+            who = short(r["who"]) if ours else r["who"].split()[0]
             name = f"{r['op']} {r['type']}: {who}"
+            if not ours:
+                competitors.add(name)
             lines.setdefault(name, []).append((r[key], max(r["gbs"], 0.1)))
     xs = [x for pts in lines.values() for x, _ in pts]
     ys = [y for pts in lines.values() for _, y in pts]
@@ -142,10 +148,10 @@ def plot(rows, title, key, ops):
     out.append(f'<text x="{left + plot_w / 2}" y="{h - 8}" text-anchor="middle">'
                f'{"elements" if key == "n" else "segment length"}</text>')
     out.append(f'<text x="16" y="{top + plot_h / 2}" transform="rotate(-90 16 '
-               f'{top + plot_h / 2})" text-anchor="middle">GB/s (device)</text>')
+               f'{top + plot_h / 2})" text-anchor="middle">GB/s ({timed})</text>')
     for i, (name, pts) in enumerate(lines.items()):
         color = COLORS[i % len(COLORS)]
-        dash = ' stroke-dasharray="5,3"' if "CUB" in name else ""
+        dash = ' stroke-dasharray="5,3"' if name in competitors else ""
         path = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in sorted(pts))
         out.append(f'<polyline points="{path}" fill="none" stroke="{color}" '
                    f'stroke-width="2"{dash}/>')
@@ -155,6 +161,44 @@ def plot(rows, title, key, ops):
                    f'y="{top + 14 * i + 4}">{name}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+CPU_RUNS = ("pocl5-cpu-whole.csv", "pocl5-cpu-segments.csv")  # beside the GPU run
+
+
+def cpu_rows(folder):
+    """The CPU device's bench CSVs (ocl-reduce bench --csv): ours and the OpenMP loop (the one
+    without huge pages), end-to-end GB/s as "gbs" so that plot() draws them."""
+    rows = []
+    for name in CPU_RUNS:
+        with open(os.path.join(folder, name), newline="", encoding="utf-8") as f:
+            for r in csv.DictReader(f):
+                who = r["contender"]
+                if "huge pages" in who:
+                    continue
+                rows.append({"op": r["op"], "type": r["type"], "n": int(r["n"]),
+                             "seg": int(r["segment_length"]), "e2e": float(r["end_to_end_us"]),
+                             "device": float(r["device_us"]), "gbs": float(r["end_to_end_gbs"]),
+                             "who": "ocl_reduce PoCL" if who.startswith("ocl_reduce")
+                                    else "OpenMP"})
+    return rows
+
+
+def cpu_table(rows):
+    """Ours against the OpenMP loop of the same run: end to end, and on the device."""
+    by = collections.OrderedDict()
+    for r in rows:
+        by.setdefault((r["op"], r["type"], r["n"], r["seg"]), {})[r["who"] == "OpenMP"] = r
+    out = ["| op type n (segment length) | ours / OpenMP, end to end | ours / OpenMP, device |",
+           "|---|---|---|"]
+    for (op, typ, n, seg), pair in by.items():
+        if len(pair) != 2:
+            continue
+        ours, omp = pair[False], pair[True]
+        name = f"{op} {typ} {n:,}" + (f" ({seg})" if seg else "")
+        e2e, device = omp["e2e"] / ours["e2e"], omp["device"] / ours["device"]
+        out.append(f"| {name} | {e2e:.2f} | {device:.2f} |")
+    return "\n".join(out)
 
 
 def plots(run):
@@ -167,7 +211,10 @@ def plots(run):
                                      "f32 ArgMin and ArgMax, H200", "n", ("argmin", "argmax")),
             "today-cross.svg": plot([r for r in t["compare-cross"] if r["type"] == "f32"],
                                     "f32 sum and reproducible sum, H200", "n",
-                                    ("sum", "sum_reproducible"))}
+                                    ("sum", "sum_reproducible")),
+            "today-cpu.svg": plot([r for r in cpu_rows(os.path.dirname(run)) if not r["seg"]],
+                                  "sum and max on PoCL 5's CPU device", "n", ("sum", "max"),
+                                  "end to end")}
 
 
 def today(run):
@@ -188,7 +235,10 @@ def today(run):
              image("today-argmin.svg"),
              "\n### The cross-device (reproducible) sum's cost\n",
              cross_cost(t["compare-cross"]),
-             image("today-cross.svg")]
+             image("today-cross.svg"),
+             "\n### CPU devices: PoCL 5 against the OpenMP loop\n",
+             cpu_table(cpu_rows(os.path.dirname(run))),
+             image("today-cpu.svg")]
     return "\n".join(parts) + "\n"
 
 
