@@ -7,7 +7,8 @@
  * Every call is ocl_reduce_<form>(ctx, op, type, input, <shape>, output): op a built-in or user
  * operator, input and output host memory (with its bytes) or a buffer's elements, everything
  * checked before anything runs (a bad argument: a named status, a message naming it, no output
- * written). A context is used by one thread at a time; contexts are independent.
+ * written). Threads may share a context (its calls run one at a time); a destroyed handle is
+ * MISUSE, never read.
  *   ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, x, n, &sum, sizeof sum);
  */
 #ifndef OCL_REDUCE_H
@@ -55,6 +56,7 @@ OCL_REDUCE_API int ocl_reduce_version(void);
   XX(ERROR_OUT_OF_RANGE, 202, "offset and count reach beyond the buffer")                          \
   XX(ERROR_BAD_OFFSETS, 203, "segment offsets decrease or reach beyond the input")                 \
   XX(ERROR_BAD_WINDOW, 204, "the window is empty or longer than the input")                        \
+  XX(ERROR_MISUSE, 205, "a handle that is destroyed, or that the library did not make")            \
   XX(ERROR_UNSUPPORTED_OPERATION, 300, "operation not supported for this element type")            \
   XX(ERROR_NO_FP64, 400, "the device has no double precision (cl_khr_fp64)")                       \
   XX(ERROR_PATH_UNSUPPORTED, 401, "the device cannot take the requested path")                     \
@@ -76,8 +78,8 @@ OCL_REDUCE_API const char *ocl_reduce_status_string(ocl_reduce_status status);
 
 typedef struct ocl_reduce_context ocl_reduce_context;
 
-/* The most recent failure on ctx ("" when none; ctx NULL: this thread's, of calls without a usable
- * context), valid until the next call on it: the argument and sizes, native call, build log. */
+/* The last failure on ctx ("" when none; ctx NULL: of calls without a usable context): the
+ * calling thread's own there, else ctx's latest; the thread's copy until its next call. */
 OCL_REDUCE_API const char *ocl_reduce_last_error(const ocl_reduce_context *ctx);
 
 /* ---- Element types ---------------------------------------------------------------------- */
@@ -94,10 +96,9 @@ typedef enum ocl_reduce_type {
 OCL_REDUCE_API size_t ocl_reduce_type_size(ocl_reduce_type type);
 OCL_REDUCE_API const char *ocl_reduce_type_name(ocl_reduce_type type);
 
-/* ---- Operators are values: a built-in (a constant, usable in static initializers) or a user
- * operator (ocl_reduce_operator_create), in every form. docs/API.md, "Operators", lists each
- * built-in's types, result (ocl_reduce_result_size bytes) and semantics; a type the operator
- * does not take is OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, naming both. */
+/* ---- Operators are values: a built-in constant or a user operator (ocl_reduce_operator_create).
+ * docs/API.md, "Operators", lists each built-in's types, result and semantics; a type the
+ * operator does not take is OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, naming both. */
 typedef struct ocl_reduce_operator ocl_reduce_operator;
 typedef const ocl_reduce_operator *ocl_reduce_op;
 
@@ -128,8 +129,7 @@ typedef struct ocl_reduce_arg {
 /* MEAN_VAR result: population variance m2 / count, sample variance m2 / (count - 1). */
 typedef struct ocl_reduce_moments {
   uint64_t count;
-  double mean;
-  double m2; /* sum of (x - mean)^2 */
+  double mean, m2; /* m2: the sum of (x - mean)^2 */
 } ocl_reduce_moments;
 
 /* Bytes of one result of op on type (a user operator's state_size); 0 where op does not take it. */
@@ -164,8 +164,9 @@ typedef struct ocl_reduce_operator_desc {
 } ocl_reduce_operator_desc;
 #define OCL_REDUCE_OPERATOR_DESC_INIT OCL_REDUCE_STRUCT_INIT_(ocl_reduce_operator_desc)
 
-/* Checks the descriptor and copies its strings; the first call that uses it compiles it (BUILD,
- * OPERATOR_SIZE). Any number of contexts may use it; destroy it once no call is in flight. */
+/* Checks the descriptor (its source may not redefine the library's macros) and copies its
+ * strings; the first call that uses it compiles it (BUILD, OPERATOR_SIZE). Any number of
+ * contexts may use it; destroy it once no call is in flight. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_operator_create(const ocl_reduce_operator_desc *desc,
                                                             ocl_reduce_operator **out);
 OCL_REDUCE_API void ocl_reduce_operator_destroy(ocl_reduce_operator *op); /* NULL is ignored */
@@ -294,8 +295,7 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_wrap_cuda(ocl_reduce_context 
                                                              ocl_reduce_buffer **out);
 OCL_REDUCE_API void ocl_reduce_buffer_destroy(ocl_reduce_buffer *buf); /* NULL is ignored */
 OCL_REDUCE_API size_t ocl_reduce_buffer_size(const ocl_reduce_buffer *buf); /* 0 for NULL */
-/* The buffer's cl_mem (not retained) or CUdeviceptr, the other NULL or 0; either pointer may be
- * NULL. Work enqueued on it may still run (docs/API.md, "Contexts and buffers"). */
+/* The buffer's cl_mem (not retained) or CUdeviceptr, the other NULL or 0 (docs/API.md). */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_buffer_native(const ocl_reduce_buffer *buf,
                                                           void **cl_mem, uint64_t *device_pointer);
 /* Blocking copies of `bytes` between host memory and the buffer at byte offset `offset`. */
@@ -312,8 +312,7 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_host_alloc(ocl_reduce_context *ctx, 
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_host_free(ocl_reduce_context *ctx, void *host);
 
 /* Where a call reads and writes: `bytes` of host memory, or a buffer from element `offset` on
- * (input elements, results, or uint64_t offsets). Too small for the request: INVALID_ARGUMENT
- * (host) or OUT_OF_RANGE (buffers), naming it and both sizes, before anything runs. */
+ * (elements, results, or uint64_t offsets). Too small: INVALID_ARGUMENT or OUT_OF_RANGE. */
 typedef struct ocl_reduce_input {
   const void *host;
   size_t bytes; /* of host memory */
@@ -352,14 +351,15 @@ static inline ocl_reduce_output ocl_reduce_buffer_output(ocl_reduce_buffer *buff
 typedef struct ocl_reduce_cache_info {
   size_t struct_size; /* OCL_REDUCE_CACHE_INFO_INIT */
   char dir[1024];     /* the directory; "" when the cache is off */
-  uint64_t bytes;     /* the entries' bytes now */
-  uint64_t entries;
+  uint64_t bytes, entries; /* the entries' bytes and number now */
   uint64_t max_bytes; /* the limit (options.cache_max_bytes, OCL_REDUCE_CACHE_MAX, 256 MiB) */
+  char unused_because[256]; /* 0.3: why dir is not used, "" when it is (docs/API.md) */
 } ocl_reduce_cache_info;
 #define OCL_REDUCE_CACHE_INFO_INIT OCL_REDUCE_STRUCT_INIT_(ocl_reduce_cache_info)
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_cache_query(const ocl_reduce_options *opts,
                                                         ocl_reduce_cache_info *info);
-/* Removes every entry (also other processes' programs; they rebuild them); *removed may be NULL. */
+/* Removes every entry (also other processes' programs; they rebuild them) and nothing else;
+ * *removed may be NULL. INVALID_OPTION for a directory the cache does not use. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_cache_clear(const ocl_reduce_options *opts,
                                                         uint64_t *removed);
 

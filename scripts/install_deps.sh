@@ -2,11 +2,12 @@
 # Installs what building and testing ocl_reduce needs on Debian or Ubuntu: a C compiler, CMake,
 # the Khronos OpenCL headers and ICD loader, PoCL (an OpenCL implementation on the CPU), cmocka,
 # OpenMP (the benchmark's CPU contender, part of gcc), Python 3 (the CSV example's check
-# against Python's csv module) and Open MPI (the MPI component and its tests). Uses sudo when not
+# against Python's csv module), Open MPI (the MPI component and its tests) and OpenSSL's libcrypto
+# (the program cache's SHA-256 and HMAC, loaded at run time). Uses sudo when not
 # run as root.
 set -euo pipefail
 packages=(build-essential cmake pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
-          libcmocka-dev clinfo python3 openmpi-bin libopenmpi-dev)
+          libcmocka-dev clinfo python3 openmpi-bin libopenmpi-dev openssl)
 run_as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 missing=()
 for p in "${packages[@]}"; do

@@ -52,10 +52,10 @@ static void remove_tree(const char *path) {
 
 static int exists(const char *path) { return access(path, F_OK) == 0; }
 
-/* The files of a cache directory in readdir order, entries and temporaries (with only_entries, the
- * .bin entries alone): their count, the names of the first `capacity` (when names; names of 64
- * bytes or more are not ours and left out), and their bytes in *bytes (when bytes). */
-static int list_files(const char *dir, int only_entries, char names[][64], int capacity,
+/* The files of a cache directory in readdir order, entries and temporaries but not its secret
+ * (with only_entries, the .bin entries alone): their count, the names of the first `capacity` (when names; names of 64
+ * bytes or more are left out), and their bytes in *bytes (when bytes). */
+static int list_files(const char *dir, int only_entries, char names[][128], int capacity,
                       uint64_t *bytes) {
   DIR *d = opendir(dir);
   int count = 0;
@@ -65,7 +65,7 @@ static int list_files(const char *dir, int only_entries, char names[][64], int c
     return 0;
   for (struct dirent *e; (e = readdir(d)) != NULL;) {
     const size_t length = strlen(e->d_name);
-    if (e->d_name[0] == '.' ||
+    if (e->d_name[0] == '.' || strcmp(e->d_name, "secret") == 0 ||
         (only_entries && (length < 4 || strcmp(e->d_name + length - 4, ".bin") != 0)))
       continue;
     if (bytes) {
@@ -75,7 +75,7 @@ static int list_files(const char *dir, int only_entries, char names[][64], int c
       assert_int_equal(stat(path, &st), 0);
       *bytes += (uint64_t)st.st_size;
     }
-    if (names && count < capacity && length < 64)
+    if (names && count < capacity && length < 128)
       memcpy(names[count], e->d_name, length + 1);
     count++;
   }
@@ -85,10 +85,10 @@ static int list_files(const char *dir, int only_entries, char names[][64], int c
 
 /* The files of a cache directory: their count, and the path of the k-th. */
 static int entries(const char *dir, int k, char *path, size_t size) {
-  char names[128][64];
+  char names[128][128];
   const int count = list_files(dir, 0, names, 128, NULL);
   if (path && k < count && k < 128)
-    snprintf(path, size, "%s/%.63s", dir, names[k]);
+    snprintf(path, size, "%s/%.127s", dir, names[k]);
   return count;
 }
 
@@ -535,7 +535,7 @@ static void write_file(const char *path, size_t bytes, time_t modified) {
  * load marks an entry used. */
 static void test_cache_keeps_to_its_limit(void **state) {
   (void)state;
-  char dir[512], names[64][64], path[1024];
+  char dir[512], names[64][128], path[1024];
   make_dir(dir, sizeof dir, "bounded");
   fresh_context(dir);
   uint64_t real_bytes = 0;
@@ -543,13 +543,13 @@ static void test_cache_keeps_to_its_limit(void **state) {
   assert_true(real >= 2 && real <= 64);
   const time_t now = time(NULL);
   for (int i = 0; i < real; i++) {
-    snprintf(path, sizeof path, "%s/%.63s", dir, names[i]);
+    snprintf(path, sizeof path, "%s/%.127s", dir, names[i]);
     const struct timespec times[2] = {{now - 3600 + i, 0}, {now - 3600 + i, 0}};
     assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
   }
   char stand_in[3][1024];
   for (int k = 0; k < 3; k++) {
-    snprintf(stand_in[k], sizeof stand_in[k], "%s/%032d.bin", dir, k);
+    snprintf(stand_in[k], sizeof stand_in[k], "%s/%064d.bin", dir, k);
     write_file(stand_in[k], 4096, now - 86400 + k);
   }
   ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
@@ -562,7 +562,7 @@ static void test_cache_keeps_to_its_limit(void **state) {
                    OCL_REDUCE_OK);
   ocl_reduce_context_destroy(ctx);
   uint64_t bytes = 0;
-  char after[80][64];
+  char after[80][128];
   const int left = list_files(dir, 1, after, 80, &bytes);
   assert_true(bytes <= opts.cache_max_bytes);
   for (int k = 0; k < 3; k++)
@@ -570,20 +570,20 @@ static void test_cache_keeps_to_its_limit(void **state) {
   /* The real entries that stayed are the most recently used ones: a suffix of the list. */
   int first_kept = real;
   for (int i = real - 1; i >= 0; i--) {
-    snprintf(path, sizeof path, "%s/%.63s", dir, names[i]);
+    snprintf(path, sizeof path, "%s/%.127s", dir, names[i]);
     if (!exists(path))
       break;
     first_kept = i;
   }
   for (int i = 0; i < first_kept; i++) {
-    snprintf(path, sizeof path, "%s/%.63s", dir, names[i]);
+    snprintf(path, sizeof path, "%s/%.127s", dir, names[i]);
     assert_false(exists(path));
   }
   /* And the new entry is there, unless it alone is over the limit. */
   assert_int_equal(left, real - first_kept + 1);
   /* A context that loads a kept entry marks it used. */
   if (first_kept < real) {
-    snprintf(path, sizeof path, "%s/%.63s", dir, names[real - 1]);
+    snprintf(path, sizeof path, "%s/%.127s", dir, names[real - 1]);
     const programs p = fresh_context(dir);
     assert_true(p.loaded >= 1);
     struct stat st;
@@ -594,7 +594,7 @@ static void test_cache_keeps_to_its_limit(void **state) {
 
 static void test_cache_query_clear_and_limits(void **state) {
   (void)state;
-  char dir[512], names[64][64];
+  char dir[512], names[64][128];
   make_dir(dir, sizeof dir, "query");
   fresh_context(dir);
   ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
@@ -647,7 +647,7 @@ static void test_cache_query_clear_and_limits(void **state) {
                "struct_size");
   /* Clearing removes every entry and temporary. */
   char temporary[1024];
-  snprintf(temporary, sizeof temporary, "%s/x.bin.1.1.tmp", dir);
+  snprintf(temporary, sizeof temporary, "%s/%064d.bin.%016d.tmp", dir, 7, 7);
   write_file(temporary, 10, time(NULL));
   uint64_t removed = 0;
   assert_int_equal(ocl_reduce_cache_clear(&opts, &removed), OCL_REDUCE_OK);
@@ -670,10 +670,10 @@ static void test_stale_temporaries_go(void **state) {
   char dir[512], old[1024], young[1024], old_lock[1024], young_lock[1024];
   make_dir(dir, sizeof dir, "stale");
   mkdir(dir, 0700);
-  snprintf(old, sizeof old, "%s/%032d.bin.99999.1.tmp", dir, 1);
-  snprintf(young, sizeof young, "%s/%032d.bin.99999.2.tmp", dir, 2);
-  snprintf(old_lock, sizeof old_lock, "%s/%032d.bin.lock", dir, 3);
-  snprintf(young_lock, sizeof young_lock, "%s/%032d.bin.lock", dir, 4);
+  snprintf(old, sizeof old, "%s/%064d.bin.%016d.tmp", dir, 1, 1);
+  snprintf(young, sizeof young, "%s/%064d.bin.%016d.tmp", dir, 2, 2);
+  snprintf(old_lock, sizeof old_lock, "%s/%064d.bin.lock", dir, 3);
+  snprintf(young_lock, sizeof young_lock, "%s/%064d.bin.lock", dir, 4);
   write_file(old, 100, time(NULL) - 7200);
   write_file(young, 100, time(NULL));
   write_file(old_lock, 0, time(NULL) - 7200);

@@ -4,7 +4,9 @@
  * ============================================================================================== */
 #include <stdlib.h>
 
+#include "base/handles.h"
 #include "exec/context.h"
+#include "exec/entry.h"
 #include "exec/spread_buffer.h"
 
 static ocl_reduce_status new_buffer(ocl_reduce_context *ctx, orx_mem *mem, size_t bytes,
@@ -17,6 +19,11 @@ static ocl_reduce_status new_buffer(ocl_reduce_context *ctx, orx_mem *mem, size_
   buf->ctx = ctx;
   buf->mem = mem;
   buf->bytes = bytes;
+  if (!orx_handle_add(buf, ORX_HANDLE_BUFFER)) {
+    free(buf);
+    ctx->ops->release_mem(mem);
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  }
   orx_context_retain(ctx);
   *out = buf;
   return OCL_REDUCE_OK;
@@ -24,7 +31,7 @@ static ocl_reduce_status new_buffer(ocl_reduce_context *ctx, orx_mem *mem, size_
 
 ocl_reduce_status ocl_reduce_buffer_create(ocl_reduce_context *ctx, size_t bytes,
                                            ocl_reduce_buffer **out) {
-  ORX_CHECK_CTX(ctx, "ocl_reduce_buffer_create");
+  ORX_ENTER(ctx, "ocl_reduce_buffer_create");
   ORX_CHECK_ARG(ctx, out, "ocl_reduce_buffer_create: out is NULL");
   *out = NULL;
   ORX_CHECK_ARG(ctx, bytes > 0, "ocl_reduce_buffer_create: bytes is 0");
@@ -40,7 +47,7 @@ ocl_reduce_status ocl_reduce_buffer_create(ocl_reduce_context *ctx, size_t bytes
 
 ocl_reduce_status ocl_reduce_buffer_wrap_opencl(ocl_reduce_context *ctx, void *cl_mem,
                                                 ocl_reduce_buffer **out) {
-  ORX_CHECK_CTX(ctx, "ocl_reduce_buffer_wrap_opencl");
+  ORX_ENTER(ctx, "ocl_reduce_buffer_wrap_opencl");
   ORX_CHECK_ARG(ctx, out, "ocl_reduce_buffer_wrap_opencl: out is NULL");
   *out = NULL;
   ORX_CHECK_ARG(ctx, cl_mem, "ocl_reduce_buffer_wrap_opencl: cl_mem is NULL");
@@ -55,7 +62,7 @@ ocl_reduce_status ocl_reduce_buffer_wrap_opencl(ocl_reduce_context *ctx, void *c
 
 ocl_reduce_status ocl_reduce_buffer_wrap_cuda(ocl_reduce_context *ctx, uint64_t device_pointer,
                                               size_t bytes, ocl_reduce_buffer **out) {
-  ORX_CHECK_CTX(ctx, "ocl_reduce_buffer_wrap_cuda");
+  ORX_ENTER(ctx, "ocl_reduce_buffer_wrap_cuda");
   ORX_CHECK_ARG(ctx, out, "ocl_reduce_buffer_wrap_cuda: out is NULL");
   *out = NULL;
   ORX_CHECK_ARG(ctx, device_pointer, "ocl_reduce_buffer_wrap_cuda: device_pointer is 0");
@@ -71,23 +78,32 @@ ocl_reduce_status ocl_reduce_buffer_wrap_cuda(ocl_reduce_context *ctx, uint64_t 
 }
 
 void ocl_reduce_buffer_destroy(ocl_reduce_buffer *buf) {
-  if (!buf)
-    return;
+  ocl_reduce_context *owner = NULL;
+  if (!buf || orx_buffer_enter(buf, "ocl_reduce_buffer_destroy", &owner) != OCL_REDUCE_OK)
+    return; /* a second destroy, or no buffer: harmless, nothing of it read */
+  orx_handle_remove(buf, ORX_HANDLE_BUFFER);
   if (buf->spread_ops) {
     buf->spread_ops->destroy(buf->spread);
-    free(buf);
-    return;
+  } else {
+    /* Under the context's lock: a call of another thread that checked buf first is done. */
+    owner->ops->release_mem(buf->mem);
+    orx_context_release(owner); /* buf's reference; the entry holds its own */
   }
-  buf->ctx->ops->release_mem(buf->mem);
-  orx_context_release(buf->ctx);
   free(buf);
+  orx_buffer_leave(owner);
 }
 
-size_t ocl_reduce_buffer_size(const ocl_reduce_buffer *buf) { return buf ? buf->bytes : 0; }
+size_t ocl_reduce_buffer_size(const ocl_reduce_buffer *buf) {
+  ocl_reduce_context *owner = NULL;
+  if (!buf || orx_buffer_enter(buf, "ocl_reduce_buffer_size", &owner) != OCL_REDUCE_OK)
+    return 0;
+  const size_t bytes = buf->bytes;
+  orx_buffer_leave(owner);
+  return bytes;
+}
 
-ocl_reduce_status ocl_reduce_buffer_native(const ocl_reduce_buffer *buf, void **cl_mem,
-                                           uint64_t *device_pointer) {
-  ORX_CHECK_ARG(NULL, buf, "ocl_reduce_buffer_native: buf is NULL");
+static ocl_reduce_status buffer_native(const ocl_reduce_buffer *buf, void **cl_mem,
+                                       uint64_t *device_pointer) {
   ORX_CHECK_ARG(NULL, !buf->spread_ops,
                 "ocl_reduce_buffer_native: buf is a group's buffer, whose parts live on several "
                 "devices");
@@ -99,6 +115,16 @@ ocl_reduce_status ocl_reduce_buffer_native(const ocl_reduce_buffer *buf, void **
   if (device_pointer)
     *device_pointer = address;
   return OCL_REDUCE_OK;
+}
+
+ocl_reduce_status ocl_reduce_buffer_native(const ocl_reduce_buffer *buf, void **cl_mem,
+                                           uint64_t *device_pointer) {
+  ORX_CHECK_ARG(NULL, buf, "ocl_reduce_buffer_native: buf is NULL");
+  ocl_reduce_context *owner = NULL;
+  ORX_FORWARD(orx_buffer_enter(buf, "ocl_reduce_buffer_native", &owner));
+  const ocl_reduce_status status = buffer_native(buf, cl_mem, device_pointer);
+  orx_buffer_leave(owner);
+  return status;
 }
 
 /* Checks shared by read and write: a buffer, and the range inside it. Failures are recorded on the
@@ -115,8 +141,8 @@ static ocl_reduce_status check_copy(const char *function, const ocl_reduce_buffe
   return OCL_REDUCE_OK;
 }
 
-ocl_reduce_status ocl_reduce_buffer_write(ocl_reduce_buffer *buf, size_t offset, const void *src,
-                                          size_t bytes) {
+static ocl_reduce_status buffer_write(ocl_reduce_buffer *buf, size_t offset, const void *src,
+                                      size_t bytes) {
   ORX_FORWARD(check_copy("ocl_reduce_buffer_write", buf, offset, src, bytes));
   if (bytes == 0)
     return OCL_REDUCE_OK;
@@ -127,12 +153,32 @@ ocl_reduce_status ocl_reduce_buffer_write(ocl_reduce_buffer *buf, size_t offset,
   return orx_uploads_done(buf->ctx, orx_upload(buf->ctx, buf->mem, offset, src, bytes));
 }
 
-ocl_reduce_status ocl_reduce_buffer_read(const ocl_reduce_buffer *buf, size_t offset, void *dst,
-                                         size_t bytes) {
+static ocl_reduce_status buffer_read(const ocl_reduce_buffer *buf, size_t offset, void *dst,
+                                     size_t bytes) {
   ORX_FORWARD(check_copy("ocl_reduce_buffer_read", buf, offset, dst, bytes));
   if (bytes == 0)
     return OCL_REDUCE_OK;
   if (buf->spread_ops)
     return buf->spread_ops->read(buf->spread, offset, dst, bytes);
   return orx_download(buf->ctx, buf->mem, offset, dst, bytes);
+}
+
+ocl_reduce_status ocl_reduce_buffer_write(ocl_reduce_buffer *buf, size_t offset, const void *src,
+                                          size_t bytes) {
+  ORX_CHECK_ARG(NULL, buf, "ocl_reduce_buffer_write: buf is NULL");
+  ocl_reduce_context *owner = NULL;
+  ORX_FORWARD(orx_buffer_enter(buf, "ocl_reduce_buffer_write", &owner));
+  const ocl_reduce_status status = buffer_write(buf, offset, src, bytes);
+  orx_buffer_leave(owner);
+  return status;
+}
+
+ocl_reduce_status ocl_reduce_buffer_read(const ocl_reduce_buffer *buf, size_t offset, void *dst,
+                                         size_t bytes) {
+  ORX_CHECK_ARG(NULL, buf, "ocl_reduce_buffer_read: buf is NULL");
+  ocl_reduce_context *owner = NULL;
+  ORX_FORWARD(orx_buffer_enter(buf, "ocl_reduce_buffer_read", &owner));
+  const ocl_reduce_status status = buffer_read(buf, offset, dst, bytes);
+  orx_buffer_leave(owner);
+  return status;
 }

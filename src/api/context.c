@@ -3,6 +3,7 @@
  * options and environment choose, or on an application's queue or stream. The work is
  * execution's (src/exec/context.c).
  * ============================================================================================== */
+#include "base/handles.h"
 #include "exec/context.h"
 
 ocl_reduce_status ocl_reduce_context_create(const ocl_reduce_options *opts,
@@ -40,6 +41,11 @@ ocl_reduce_status ocl_reduce_context_create_cuda(const ocl_reduce_options *opts,
 void ocl_reduce_context_destroy(ocl_reduce_context *ctx) {
   if (!ctx)
     return;
+  /* A second destroy, or a pointer that is no context, is harmless: nothing of it is read. */
+  if (!orx_handle_remove(ctx, ORX_HANDLE_CONTEXT)) {
+    orx_log("ocl_reduce_context_destroy: ctx is not a live context (destroyed already?): ignored");
+    return;
+  }
   if (atomic_load_explicit(&ctx->references, memory_order_relaxed) > 1)
     orx_log("context destroyed while %u buffers, operators or programs made on it are alive: "
             "its device objects go with the last of them",

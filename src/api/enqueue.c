@@ -4,11 +4,12 @@
  * Reducing calls into buffers already return once enqueued; these only add the ordering.
  * ============================================================================================== */
 #include "exec/context.h"
+#include "exec/entry.h"
 
 ocl_reduce_status ocl_reduce_enqueue_wait(ocl_reduce_context *ctx, void *const *events,
                                           size_t count) {
   static const char function[] = "ocl_reduce_enqueue_wait";
-  ORX_CHECK_CTX(ctx, function);
+  ORX_ENTER(ctx, function);
   ORX_CHECK_ARG(ctx, events || count == 0, "%s: events is NULL and count is %zu", function,
                 count);
   for (size_t i = 0; i < count; i++)
@@ -18,7 +19,7 @@ ocl_reduce_status ocl_reduce_enqueue_wait(ocl_reduce_context *ctx, void *const *
 
 ocl_reduce_status ocl_reduce_enqueue_marker(ocl_reduce_context *ctx, void **event) {
   static const char function[] = "ocl_reduce_enqueue_marker";
-  ORX_CHECK_CTX(ctx, function);
+  ORX_ENTER(ctx, function);
   ORX_CHECK_ARG(ctx, event, "%s: event is NULL", function);
   void *marker = NULL;
   ORX_FORWARD(ctx->ops->enqueue_marker(ctx, ctx->backend, &marker));
@@ -27,6 +28,6 @@ ocl_reduce_status ocl_reduce_enqueue_marker(ocl_reduce_context *ctx, void **even
 }
 
 ocl_reduce_status ocl_reduce_finish(ocl_reduce_context *ctx) {
-  ORX_CHECK_CTX(ctx, "ocl_reduce_finish");
+  ORX_ENTER(ctx, "ocl_reduce_finish");
   return ctx->ops->finish(ctx, ctx->backend);
 }

@@ -3,9 +3,10 @@
  * allocations are the context's staging blocks (exec/staging.h), which is how calls know them.
  * ============================================================================================== */
 #include "exec/context.h"
+#include "exec/entry.h"
 
 ocl_reduce_status ocl_reduce_host_alloc(ocl_reduce_context *ctx, size_t bytes, void **host) {
-  ORX_CHECK_CTX(ctx, "ocl_reduce_host_alloc");
+  ORX_ENTER(ctx, "ocl_reduce_host_alloc");
   ORX_CHECK_ARG(ctx, host, "ocl_reduce_host_alloc: host is NULL");
   *host = NULL;
   ORX_CHECK_ARG(ctx, bytes > 0, "ocl_reduce_host_alloc: bytes is 0");
@@ -17,7 +18,8 @@ ocl_reduce_status ocl_reduce_host_alloc(ocl_reduce_context *ctx, size_t bytes, v
 }
 
 ocl_reduce_status ocl_reduce_host_free(ocl_reduce_context *ctx, void *host) {
-  ORX_CHECK_CTX(ctx, "ocl_reduce_host_free");
+  /* Pinned memory keeps its context: freed after the context's destroy too. */
+  ORX_ENTER_AS(ctx, "ocl_reduce_host_free", orx_context_enter_destroyed);
   if (!host)
     return OCL_REDUCE_OK;
   ORX_CHECK_ARG(ctx, orx_pinned_free(ctx, host),

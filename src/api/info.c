@@ -7,6 +7,7 @@
 
 #include "backends/registry/registry.h"
 #include "exec/context.h"
+#include "exec/entry.h"
 #include "exec/io.h"
 #include "exec/launch.h"
 #include "exec/run.h"
@@ -21,14 +22,6 @@ enum {
   FIRST_DEVICE_DESC_SIZE = sizeof(ocl_reduce_device_desc),
   FIRST_CONTEXT_INFO_SIZE = sizeof(ocl_reduce_context_info)
 };
-
-/* Writes the library's `full` struct into the caller's struct of `caller_size` bytes: the fields
- * that fit, and struct_size kept as the caller set it. Nothing past the fields this version
- * knows is written: a caller's larger struct keeps what it holds there. */
-static void write_sized(void *caller, size_t caller_size, const void *full, size_t full_size) {
-  memcpy(caller, full, caller_size < full_size ? caller_size : full_size);
-  memcpy(caller, &caller_size, sizeof caller_size);
-}
 
 /* Every backend's devices in registry order, each list after the ones before: the first
  * `capacity` into `into` (*filled of them), and how many there are in *total. */
@@ -77,7 +70,7 @@ ocl_reduce_status ocl_reduce_devices(ocl_reduce_device_desc *out, size_t capacit
                     "host memory");
   ocl_reduce_status status = list_all(full, wanted, &total, &filled);
   for (size_t i = 0; i < filled && status == OCL_REDUCE_OK; i++)
-    write_sized((char *)out + i * stride, stride, &full[i], sizeof full[i]);
+    orx_copy_sized((char *)out + i * stride, stride, &full[i], sizeof full[i]);
   free(full);
   if (status == OCL_REDUCE_OK)
     *count = total;
@@ -85,7 +78,7 @@ ocl_reduce_status ocl_reduce_devices(ocl_reduce_device_desc *out, size_t capacit
 }
 
 ocl_reduce_status ocl_reduce_context_query(ocl_reduce_context *ctx, ocl_reduce_context_info *info) {
-  ORX_CHECK_CTX(ctx, "ocl_reduce_context_query");
+  ORX_ENTER(ctx, "ocl_reduce_context_query");
   ORX_CHECK_ARG(ctx, info, "ocl_reduce_context_query: info is NULL");
   ORX_CHECK_ARG(ctx,
                 info->struct_size >= FIRST_CONTEXT_INFO_SIZE &&
@@ -131,12 +124,12 @@ ocl_reduce_status ocl_reduce_context_query(ocl_reduce_context *ctx, ocl_reduce_c
   r.bytes_to_device = ctx->bytes_to_device;
   r.device_allocations = ctx->device_allocations;
   r.programs_from_disk = ctx->programs_from_disk;
-  write_sized(info, info->struct_size, &r, sizeof r);
+  orx_copy_sized(info, info->struct_size, &r, sizeof r);
   return OCL_REDUCE_OK;
 }
 
 ocl_reduce_status ocl_reduce_last_kernel_ns(const ocl_reduce_context *ctx, uint64_t *ns) {
-  ORX_CHECK_CTX(ctx, "ocl_reduce_last_kernel_ns");
+  ORX_ENTER(ctx, "ocl_reduce_last_kernel_ns");
   ocl_reduce_context *mut = (ocl_reduce_context *)ctx; /* only its error text changes */
   ORX_CHECK_ARG(mut, ns, "ocl_reduce_last_kernel_ns: ns is NULL");
   ORX_CHECK_ARG(mut, ctx->profiling,
@@ -150,7 +143,7 @@ ocl_reduce_status ocl_reduce_describe_plan(ocl_reduce_context *ctx, ocl_reduce_o
                                            ocl_reduce_type type, size_t count,
                                            size_t segment_length, char *text, size_t capacity) {
   static const char function[] = "ocl_reduce_describe_plan";
-  ORX_CHECK_CTX(ctx, function);
+  ORX_ENTER(ctx, function);
   ORX_CHECK_ARG(ctx, text && capacity > 0, "%s: text is NULL or capacity is 0", function);
   orx_op_call call;
   ORX_FORWARD(orx_resolve_op(ctx, function, op, type, &call));

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "exec/context.h"
+#include "exec/entry.h"
 #include "exec/run.h"
 
 static const char function[] = "ocl_reduce_multi";
@@ -49,7 +50,7 @@ static ocl_reduce_status one_by_one(ocl_reduce_context *ctx, const orx_op_call *
 ocl_reduce_status ocl_reduce_multi(ocl_reduce_context *ctx, const ocl_reduce_op *ops,
                                    size_t op_count, ocl_reduce_type type, ocl_reduce_input input,
                                    size_t count, ocl_reduce_output results) {
-  ORX_CHECK_CTX(ctx, function);
+  ORX_ENTER(ctx, function);
   ORX_CHECK_ARG(ctx, ops, "%s: ops is NULL", function);
   ORX_CHECK_ARG(ctx, op_count >= 1 && op_count <= OCL_REDUCE_MULTI_MAX_OPS,
                 "%s: op_count is %zu, not 1 .. %d", function, op_count, OCL_REDUCE_MULTI_MAX_OPS);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/handles.h"
 #include "base/ids.h"
 #include "exec/io.h"
 #include "exec/user_operator.h"
@@ -107,7 +108,11 @@ ocl_reduce_status ocl_reduce_operator_create(const ocl_reduce_operator_desc *des
     free(op);
     return status;
   }
-  op->magic = ORX_OPERATOR_MAGIC;
+  if (!orx_handle_add(op, ORX_HANDLE_OPERATOR)) {
+    free(op->text);
+    free(op);
+    return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", function);
+  }
   snprintf(op->name, sizeof op->name, "%s", desc->name ? desc->name : desc->combine);
   snprintf(op->element_type, sizeof op->element_type, "%s", desc->element_type);
   snprintf(op->state_type, sizeof op->state_type, "%s", desc->state_type);
@@ -118,9 +123,9 @@ ocl_reduce_status ocl_reduce_operator_create(const ocl_reduce_operator_desc *des
 }
 
 void ocl_reduce_operator_destroy(ocl_reduce_operator *op) {
-  if (!op || !orx_is_user_operator(op))
+  /* A second destroy, or a built-in operator: harmless, nothing of it read. */
+  if (!op || !orx_handle_remove(op, ORX_HANDLE_OPERATOR))
     return;
-  op->magic = 0; /* a use after this is refused while the memory still reads so */
   free(op->text);
   free(op);
 }

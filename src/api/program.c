@@ -4,10 +4,13 @@
  * gives them (plan_program.c), launched on the context's queue.
  * ============================================================================================== */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/handles.h"
 #include "exec/context.h"
+#include "exec/entry.h"
 #include "exec/launch.h"
 #include "base/util.h"
 #include "ocl_reduce_program.h"
@@ -53,7 +56,7 @@ ocl_reduce_status ocl_reduce_program_build(ocl_reduce_context *ctx, const char *
                                            const char *kernel_name, unsigned work_group_size,
                                            ocl_reduce_program **out) {
   static const char call[] = "ocl_reduce_program_build";
-  ORX_CHECK_CTX(ctx, call);
+  ORX_ENTER(ctx, call);
   ORX_CHECK_ARG(ctx, out, "%s: out is NULL", call);
   ORX_CHECK_ARG(ctx, source && *source, "%s: source is NULL or empty", call);
   ORX_CHECK_ARG(ctx, kernel_name && is_identifier(kernel_name),
@@ -82,6 +85,11 @@ ocl_reduce_status ocl_reduce_program_build(ocl_reduce_context *ctx, const char *
   ctx->kernel_builds++;
   ctx->programs_from_disk += from_disk;
   program->ctx = ctx;
+  if (!orx_handle_add(program, ORX_HANDLE_PROGRAM)) {
+    ctx->ops->release_program(program->program);
+    free(program);
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", call);
+  }
   orx_context_retain(ctx);
   program->work_group_size = work_group_size;
   *out = program;
@@ -92,8 +100,13 @@ ocl_reduce_status ocl_reduce_program_launch(ocl_reduce_context *ctx, ocl_reduce_
                                             size_t groups, const ocl_reduce_kernel_arg *args,
                                             size_t nargs) {
   static const char call[] = "ocl_reduce_program_launch";
-  ORX_CHECK_CTX(ctx, call);
+  ORX_ENTER(ctx, call);
   ORX_CHECK_ARG(ctx, program, "%s: program is NULL", call);
+  if (!orx_handle_live(program, ORX_HANDLE_PROGRAM, NULL))
+    return orx_fail(ctx, OCL_REDUCE_ERROR_MISUSE,
+                    "%s: program is not a live program (destroyed, or not one that "
+                    "ocl_reduce_program_build made)",
+                    call);
   ORX_CHECK_ARG(ctx, program->ctx == ctx, "%s: program belongs to another context", call);
   ORX_CHECK_ARG(ctx, groups > 0, "%s: groups is 0", call);
   ORX_CHECK_ARG(ctx, args || nargs == 0, "%s: args is NULL with nargs %zu", call, nargs);
@@ -101,7 +114,11 @@ ocl_reduce_status ocl_reduce_program_launch(ocl_reduce_context *ctx, ocl_reduce_
   ORX_CHECK_ARG(ctx, nargs <= ORX_ARRAY_SIZE(native), "%s: nargs %zu exceeds 16", call, nargs);
   for (size_t i = 0; i < nargs; i++) {
     if (args[i].buffer) {
-      ORX_CHECK_ARG(ctx, args[i].buffer->ctx == ctx,
+      ocl_reduce_context *owner = NULL;
+      char name[32];
+      snprintf(name, sizeof name, "args[%zu].buffer", i);
+      ORX_FORWARD(orx_buffer_check(ctx, args[i].buffer, call, name, &owner));
+      ORX_CHECK_ARG(ctx, owner == ctx,
                     "%s: args[%zu]: the buffer belongs to another context or to a group", call, i);
       native[i] = (orx_arg){ORX_ARG_MEM, args[i].buffer->mem, 0};
     } else {
@@ -129,14 +146,20 @@ ocl_reduce_status ocl_reduce_program_native(const ocl_reduce_program *program,
     return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
                     "ocl_reduce_program_native: %s is NULL",
                     !program ? "program" : !native_program ? "native_program" : "native_kernel");
+  if (!orx_handle_live(program, ORX_HANDLE_PROGRAM, NULL))
+    return orx_fail(NULL, OCL_REDUCE_ERROR_MISUSE,
+                    "ocl_reduce_program_native: program is not a live program (destroyed?)");
   program->ctx->ops->program_native(program->program, native_program, native_kernel);
   return OCL_REDUCE_OK;
 }
 
 void ocl_reduce_program_destroy(ocl_reduce_program *program) {
-  if (!program)
+  /* A second destroy, or no program: harmless, nothing of it read. */
+  if (!program || !orx_handle_remove(program, ORX_HANDLE_PROGRAM))
     return;
+  pthread_mutex_lock(&program->ctx->lock); /* no launch of it is in flight */
   program->ctx->ops->release_program(program->program);
+  pthread_mutex_unlock(&program->ctx->lock);
   orx_context_release(program->ctx);
   free(program);
 }
@@ -144,7 +167,7 @@ void ocl_reduce_program_destroy(ocl_reduce_program *program) {
 ocl_reduce_status ocl_reduce_program_defines(ocl_reduce_context *ctx, unsigned work_group_size,
                                              char *text, size_t capacity) {
   static const char call[] = "ocl_reduce_program_defines";
-  ORX_CHECK_CTX(ctx, call);
+  ORX_ENTER(ctx, call);
   ORX_CHECK_ARG(ctx, text && capacity > 0, "%s: text is NULL or capacity 0", call);
   ORX_FORWARD(check_work_group(ctx, call, work_group_size));
   int64_t defines[ORX_DEFINE_COUNT];

@@ -4,12 +4,13 @@
  * run_array.c's.
  * ============================================================================================== */
 #include "exec/context.h"
+#include "exec/entry.h"
 #include "exec/run.h"
 
 ocl_reduce_status ocl_reduce_into(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type type,
                                   ocl_reduce_input input, size_t count, ocl_reduce_output result) {
   static const char function[] = "ocl_reduce_into";
-  ORX_CHECK_CTX(ctx, function);
+  ORX_ENTER(ctx, function);
   orx_op_call call;
   ORX_FORWARD(orx_resolve_op(ctx, function, op, type, &call));
   orx_io in, out;
@@ -23,7 +24,7 @@ ocl_reduce_status ocl_reduce_into(ocl_reduce_context *ctx, ocl_reduce_op op, ocl
 ocl_reduce_status ocl_reduce(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type type,
                              const void *input, size_t count, void *result, size_t result_bytes) {
   static const char function[] = "ocl_reduce";
-  ORX_CHECK_CTX(ctx, function);
+  ORX_ENTER(ctx, function);
   ORX_CHECK_ARG(ctx, result, "%s: result is NULL", function);
   orx_op_call call;
   ORX_FORWARD(orx_resolve_op(ctx, function, op, type, &call));

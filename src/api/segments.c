@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "exec/context.h"
+#include "exec/entry.h"
 #include "exec/run.h"
 
 /* Offsets in host memory: checked here, before anything runs. */
@@ -96,7 +97,7 @@ ocl_reduce_status ocl_reduce_segments(ocl_reduce_context *ctx, ocl_reduce_op op,
                                       size_t segment_count, size_t segment_length,
                                       ocl_reduce_output results) {
   static const char function[] = "ocl_reduce_segments";
-  ORX_CHECK_CTX(ctx, function);
+  ORX_ENTER(ctx, function);
   orx_seg_call c;
   ORX_FORWARD(operator_call(ctx, &c, function, op, type));
   return equal_segments(ctx, &c, &input, segment_count, segment_length, &results);
@@ -107,7 +108,7 @@ ocl_reduce_status ocl_reduce_segments_offsets(ocl_reduce_context *ctx, ocl_reduc
                                               size_t segment_count, ocl_reduce_input offsets,
                                               ocl_reduce_output results) {
   static const char function[] = "ocl_reduce_segments_offsets";
-  ORX_CHECK_CTX(ctx, function);
+  ORX_ENTER(ctx, function);
   orx_seg_call c;
   ORX_FORWARD(operator_call(ctx, &c, function, op, type));
   return offset_segments(ctx, &c, &input, segment_count, &offsets, &results);

@@ -7,6 +7,7 @@
  * instead (exec/host_combine.h), as groups do their parts'.
  * ============================================================================================== */
 #include "exec/context.h"
+#include "exec/entry.h"
 #include "base/errors.h"
 #include "exec/host_combine.h"
 #include "exec/run.h"
@@ -15,7 +16,7 @@
 static ocl_reduce_status run(ocl_reduce_context *ctx, const char *function, ocl_reduce_op op,
                              ocl_reduce_type type, orx_stage stage, ocl_reduce_input input,
                              size_t count, uint64_t index_base, ocl_reduce_output output) {
-  ORX_CHECK_CTX(ctx, function);
+  ORX_ENTER(ctx, function);
   orx_op_call call;
   ORX_FORWARD(orx_resolve_op(ctx, function, op, type, &call));
   const int reads_states = orx_stage_reads_states(stage);

@@ -9,7 +9,11 @@
 #include <string.h>
 
 static _Thread_local char thread_error[ORX_ERROR_CAPACITY];
-/* The public function this thread is in (ORX_CHECK_CTX sets it): failures found deep down, a
+/* This thread's copy of a context's last failure: its own, or one it read (orx_error_keep), so
+ * that threads sharing a context each read a message no other thread is writing. */
+static _Thread_local char thread_context_error[ORX_ERROR_CAPACITY];
+static _Thread_local const void *thread_context_owner;
+/* The public function this thread is in (exec/entry.c sets it): failures found deep down, a
  * kernel build's, name it as argument checks do. */
 static _Thread_local const char *current_call;
 
@@ -43,10 +47,22 @@ void orx_log(const char *fmt, ...) {
   va_end(args);
 }
 
+const char *orx_error_thread_copy(const ocl_reduce_context *ctx) {
+  return ctx && thread_context_owner == ctx ? thread_context_error : NULL;
+}
+
+const char *orx_error_keep(const ocl_reduce_context *ctx) {
+  orx_strlcpy(thread_context_error, orx_error_text(ctx), sizeof thread_context_error);
+  thread_context_owner = ctx;
+  return thread_context_error;
+}
+
 ocl_reduce_status orx_vfail(ocl_reduce_context *ctx, ocl_reduce_status status, const char *fmt,
                             va_list args) {
   char *buf = error_buffer(ctx);
   vsnprintf(buf, ORX_ERROR_CAPACITY, fmt, args);
+  if (ctx)
+    orx_error_keep(ctx);
   if (orx_log_debug())
     fprintf(stderr, "ocl_reduce: %s: %s\n", orx_status_name(status), buf);
   return status;
@@ -66,6 +82,8 @@ void orx_error_append(ocl_reduce_context *ctx, const char *text) {
   size_t used = strlen(buf);
   if (used + 1 < ORX_ERROR_CAPACITY)
     orx_strlcpy(buf + used, text, ORX_ERROR_CAPACITY - used);
+  if (ctx && thread_context_owner == ctx)
+    orx_error_keep(ctx);
   if (orx_log_debug())
     fputs(text, stderr);
 }

@@ -26,8 +26,14 @@ ocl_reduce_status orx_vfail(ocl_reduce_context *ctx, ocl_reduce_status status, c
                             va_list args);
 /* Appends text (a build log, a device list) to the message of the last failure. */
 void orx_error_append(ocl_reduce_context *ctx, const char *text);
-/* The message of the last failure on ctx, or of this thread when ctx is NULL. */
+/* The message of the last failure on ctx, or of this thread when ctx is NULL (for a context:
+ * while the caller holds it, exec/entry.h). */
 const char *orx_error_text(const ocl_reduce_context *ctx);
+/* This thread's copy of the last failure on ctx when this thread's last failure recorded or read
+ * was ctx's, else NULL; and a fresh copy of ctx's (the caller holds ctx), which it returns.
+ * Thread-local: ocl_reduce_last_error hands these out. */
+const char *orx_error_thread_copy(const ocl_reduce_context *ctx);
+const char *orx_error_keep(const ocl_reduce_context *ctx);
 
 /* "OCL_REDUCE_ERROR_NO_FP64" and its text, from OCL_REDUCE_STATUS_MAP; "OCL_REDUCE_UNKNOWN_STATUS"
  * and "unknown status" outside it. */
@@ -45,19 +51,10 @@ void orx_log(const char *fmt, ...) ORX_PRINTF(1, 2);
       return orx_fail((ctx), OCL_REDUCE_ERROR_INVALID_ARGUMENT, __VA_ARGS__);                      \
   } while (0)
 
-/* The public function this thread is in, for messages of failures found below it ("ocl_reduce"
- * before any). */
+/* The public function this thread is in (exec/entry.h names it), for messages of failures found
+ * below it ("ocl_reduce" before any). */
 void orx_call_named(const char *function);
 const char *orx_call_name(void);
-
-/* Names the entry point for messages, and returns INVALID_ARGUMENT from it when its context is
- * NULL (recorded for the thread). */
-#define ORX_CHECK_CTX(ctx, function)                                                               \
-  do {                                                                                             \
-    orx_call_named(function);                                                                      \
-    if (!(ctx))                                                                                    \
-      return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", function);       \
-  } while (0)
 
 /* Returns the status of expr from the calling function when it is not OK. */
 #define ORX_FORWARD(expr)                                                                          \

@@ -69,3 +69,8 @@ uint64_t orx_hash(uint64_t hash, const void *bytes, size_t size) {
     hash = (hash ^ *p) * 0x100000001b3u;
   return hash;
 }
+
+void orx_copy_sized(void *caller, size_t caller_size, const void *full, size_t full_size) {
+  memcpy(caller, full, caller_size < full_size ? caller_size : full_size);
+  memcpy(caller, &caller_size, sizeof caller_size);
+}

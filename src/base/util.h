@@ -29,6 +29,11 @@ const char *orx_env(const char *name);
 /* The least power of two >= x, at most 2^30. */
 unsigned orx_ceil_pow2(uint64_t x);
 
+/* Writes the library's `full` struct (struct_size first) into the caller's of `caller_size`
+ * bytes: the fields that fit, and struct_size kept as the caller set it. Nothing past the fields
+ * this version knows is written: a caller's larger struct keeps what it holds there. */
+void orx_copy_sized(void *caller, size_t caller_size, const void *full, size_t full_size);
+
 /* A 64-bit hash of bytes (FNV-1a's steps on 8-byte words), continuing from `hash` (start with
  * ORX_HASH_SEED). For keys that are also compared whole, not for anything adversarial. */
 #define ORX_HASH_SEED 0xcbf29ce484222325u

@@ -61,36 +61,61 @@ ocl_reduce_status orx_cache_max(uint64_t option, uint64_t *max) {
 /* ---- The directory's files ------------------------------------------------------------------ */
 
 typedef struct cache_file {
-  char name[72]; /* <32 hex digits>.bin[.<pid>.<serial>.tmp|.lock] (longer ones are not ours) */
+  char name[128];
   uint64_t bytes;
   struct timespec used;
   int temporary;
 } cache_file;
 
-static int ends_with(const char *name, const char *suffix) {
-  const size_t n = strlen(name), s = strlen(suffix);
-  return n >= s && strcmp(name + n - s, suffix) == 0;
+/* Whether `name` has `count` lowercase hex digits at `at`. */
+static int hex_run(const char *name, size_t at, size_t count) {
+  for (size_t i = at; i < at + count; i++)
+    if (!name[i] || !strchr("0123456789abcdef", name[i]))
+      return 0;
+  return 1;
 }
 
-/* The cache's files of dir (malloc'd; *count of them): entries and temporaries, nothing else.
- * Build locks (disk_cache.c) count as temporaries: one left by a builder that died is removed
- * once it is old, as its half-written entry is. */
-static cache_file *list_files(const char *dir, size_t *count) {
+/* Whether `name` is one of the names the cache gives its files, and whether it is a temporary:
+ * <64 hex>.bin (an entry), <64 hex>.bin.lock (a build lock), <64 hex>.bin.<16 hex>.tmp and
+ * secret.<16 hex>.tmp (temporaries). Nothing else in the directory is the cache's to remove,
+ * the secret itself included. */
+static int cache_name(const char *name, int *temporary) {
+  const size_t n = strlen(name), entry = 64 + 4;
+  *temporary = 0;
+  if (n >= entry && hex_run(name, 0, 64) && strncmp(name + 64, ".bin", 4) == 0) {
+    if (n == entry)
+      return 1;
+    *temporary = 1;
+    return strcmp(name + entry, ".lock") == 0 ||
+           (n == entry + 21 && name[entry] == '.' && hex_run(name, entry + 1, 16) &&
+            strcmp(name + entry + 17, ".tmp") == 0);
+  }
+  *temporary = 1;
+  return n == 7 + 21 && strncmp(name, "secret.", 7) == 0 && hex_run(name, 7, 16) &&
+         strcmp(name + 23, ".tmp") == 0;
+}
+
+/* The cache's files of the directory dirfd (malloc'd; *count of them): entries and temporaries
+ * that are regular files, nothing else. Build locks (disk_cache.c) count as temporaries: one
+ * left by a builder that died is removed once it is old, as its half-written entry is. */
+static cache_file *list_files(int dirfd, size_t *count) {
   *count = 0;
-  DIR *d = opendir(dir);
-  if (!d)
+  const int listed = dup(dirfd);
+  DIR *d = listed >= 0 ? fdopendir(listed) : NULL;
+  if (!d) {
+    if (listed >= 0)
+      close(listed);
     return NULL;
+  }
   size_t capacity = 0;
   cache_file *files = NULL;
-  char path[ORX_CACHE_PATH_CAPACITY];
   for (struct dirent *e; (e = readdir(d)) != NULL;) {
-    const int temporary = ends_with(e->d_name, ".tmp") || ends_with(e->d_name, ".lock");
-    if ((!temporary && !ends_with(e->d_name, ".bin")) || strlen(e->d_name) >= sizeof files->name)
+    int temporary;
+    if (strlen(e->d_name) >= sizeof files->name || !cache_name(e->d_name, &temporary))
       continue;
     struct stat st;
-    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-      continue; /* removed meanwhile by another process */
+    if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+      continue; /* removed meanwhile by another process, or not a file the cache wrote */
     if (*count == capacity) {
       capacity = capacity ? 2 * capacity : 64;
       cache_file *grown = orx_realloc(files, capacity * sizeof *files);
@@ -108,6 +133,12 @@ static cache_file *list_files(const char *dir, size_t *count) {
   return files;
 }
 
+/* The cache directory `dir` opened without following a link at its end (a directory swapped for
+ * a link is never walked), or -1. */
+static int open_dir(const char *dir) {
+  return open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
 static int older_first(const void *a, const void *b) {
   const cache_file *x = a, *y = b;
   if (x->used.tv_sec != y->used.tv_sec)
@@ -115,16 +146,17 @@ static int older_first(const void *a, const void *b) {
   return (x->used.tv_nsec > y->used.tv_nsec) - (x->used.tv_nsec < y->used.tv_nsec);
 }
 
-static void remove_file(const char *dir, const char *name) {
-  char path[ORX_CACHE_PATH_CAPACITY];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  if (unlink(path) != 0 && errno != ENOENT)
-    orx_log("program cache: cannot remove %s: %s", path, strerror(errno));
+static void remove_file(int dirfd, const char *dir, const char *name) {
+  if (unlinkat(dirfd, name, 0) != 0 && errno != ENOENT)
+    orx_log("program cache: cannot remove %s/%s: %s", dir, name, strerror(errno));
 }
 
 void orx_cache_usage(const char *dir, uint64_t *bytes, uint64_t *entries) {
   size_t count = 0;
-  cache_file *files = list_files(dir, &count);
+  const int dirfd = open_dir(dir);
+  cache_file *files = dirfd >= 0 ? list_files(dirfd, &count) : NULL;
+  if (dirfd >= 0)
+    close(dirfd);
   *bytes = *entries = 0;
   for (size_t i = 0; i < count; i++)
     if (!files[i].temporary) {
@@ -134,22 +166,21 @@ void orx_cache_usage(const char *dir, uint64_t *bytes, uint64_t *entries) {
   free(files);
 }
 
-void orx_cache_touch(const char *path) {
-  /* A read-only cache cannot record the use: its order stays the writes'. */
-  (void)utimensat(AT_FDCWD, path, NULL, 0);
-}
-
 void orx_cache_trim(const char *dir, uint64_t max, const char *keep) {
   size_t count = 0;
-  cache_file *files = list_files(dir, &count);
-  if (!files)
+  const int dirfd = open_dir(dir);
+  cache_file *files = dirfd >= 0 ? list_files(dirfd, &count) : NULL;
+  if (!files) {
+    if (dirfd >= 0)
+      close(dirfd);
     return;
+  }
   qsort(files, count, sizeof *files, older_first);
   const time_t now = time(NULL);
   uint64_t total = 0;
   for (size_t i = 0; i < count; i++) {
     if (files[i].temporary && now - files[i].used.tv_sec > STALE_SECONDS) {
-      remove_file(dir, files[i].name);
+      remove_file(dirfd, dir, files[i].name);
       files[i].bytes = 0;
     }
     if (!files[i].temporary)
@@ -161,7 +192,7 @@ void orx_cache_trim(const char *dir, uint64_t max, const char *keep) {
       const int is_keep = keep && strcmp(files[i].name, keep) == 0;
       if (files[i].temporary || files[i].bytes == 0 || is_keep != last_pass)
         continue;
-      remove_file(dir, files[i].name);
+      remove_file(dirfd, dir, files[i].name);
       orx_log("program cache: removed %s/%s (%llu bytes), least recently used of %llu bytes over "
               "the limit of %llu",
               dir, files[i].name, (unsigned long long)files[i].bytes, (unsigned long long)total,
@@ -170,13 +201,18 @@ void orx_cache_trim(const char *dir, uint64_t max, const char *keep) {
       files[i].bytes = 0;
     }
   free(files);
+  close(dirfd);
 }
 
 uint64_t orx_cache_clear(const char *dir) {
   size_t count = 0;
-  cache_file *files = list_files(dir, &count);
+  const int dirfd = open_dir(dir);
+  if (dirfd < 0)
+    return 0;
+  cache_file *files = list_files(dirfd, &count);
   for (size_t i = 0; i < count; i++)
-    remove_file(dir, files[i].name);
+    remove_file(dirfd, dir, files[i].name);
   free(files);
+  close(dirfd);
   return count;
 }

@@ -16,7 +16,7 @@
 
 /* The longest cache directory path kept (bytes, with the terminating NUL), and a file's in it. */
 #define ORX_CACHE_DIR_CAPACITY 1024
-#define ORX_CACHE_PATH_CAPACITY (ORX_CACHE_DIR_CAPACITY + 80)
+#define ORX_CACHE_PATH_CAPACITY (ORX_CACHE_DIR_CAPACITY + 128)
 
 /* The default limit: a few hundred programs of PoCL's size, thousands of NVIDIA's. */
 #define ORX_CACHE_MAX_DEFAULT ((uint64_t)256 << 20)
@@ -29,14 +29,12 @@ ocl_reduce_status orx_cache_max(uint64_t option, uint64_t *max);
 /* The cache's entries and their bytes (0 and 0 for a directory that is not there). */
 void orx_cache_usage(const char *dir, uint64_t *bytes, uint64_t *entries);
 
-/* Marks the entry at `path` as just used. */
-void orx_cache_touch(const char *path);
-
 /* Removes the least recently used entries of `dir` until its entries take at most max bytes,
  * and temporaries older than an hour; `keep` (an entry just written) goes last. */
 void orx_cache_trim(const char *dir, uint64_t max, const char *keep);
 
-/* Removes every entry and temporary of `dir`; the number of files removed. */
+/* Removes every entry and temporary of `dir`, and nothing else (only the names the cache gives
+ * its files, only regular files, never through a link); the number of files removed. */
 uint64_t orx_cache_clear(const char *dir);
 
 #endif /* ORX_CACHE_BOUND_H */

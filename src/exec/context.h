@@ -6,6 +6,7 @@
 #ifndef ORX_CONTEXT_H
 #define ORX_CONTEXT_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -18,6 +19,12 @@
 #include "planner/planner.h"
 #include "exec/program.h"
 #include "exec/staging.h"
+
+/* A user operator the context has probed: its text (names, a NUL, source) and its hash. */
+typedef struct orx_probed {
+  uint64_t hash;
+  char *text;
+} orx_probed;
 
 struct ocl_reduce_context {
   /* First, so that the foundation's failures (base/errors.c) reach it without this struct. */
@@ -43,10 +50,11 @@ struct ocl_reduce_context {
 
   char cache_dir[ORX_CACHE_DIR_CAPACITY]; /* the disk cache of programs; "" when off */
   uint64_t cache_max;                     /* its size limit in bytes (cache_bound.h) */
+  int cache_trusted; /* 0 until the first build checks the directory, then 1 or -1 (off) */
+  unsigned char cache_secret[32]; /* its entries' MAC key (cache_trust.h) */
 
-  /* The source hashes of the user operators whose sizes this device has confirmed
-   * (exec/user_operator.c). */
-  uint64_t *probed;
+  /* The user operators whose sizes this device has confirmed (exec/user_operator.c), by text. */
+  orx_probed *probed;
   size_t probed_count, probed_capacity;
 
   uint64_t last_kernel_ns; /* the device time of the last reducing call's kernels */
@@ -55,6 +63,9 @@ struct ocl_reduce_context {
    * reference: its device objects go when the last is released (orx_context_release), so that
    * destroying the context before them is harmless, as with OpenCL objects. */
   atomic_uint references;
+  /* Held by every public call on the context (exec/entry.h): threads may share it. Recursive,
+   * for a public function that calls another on the same context. */
+  pthread_mutex_t lock;
 
   /* Injected faults (fault_inject.h, tests only): NULL unless armed. */
   struct orx_faults *faults;

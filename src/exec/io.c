@@ -3,10 +3,14 @@
  * ============================================================================================== */
 #include "exec/io.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "exec/entry.h"
+
 #include "exec/context.h"
+#include "exec/entry.h"
 #include "base/ids.h"
 #include "exec/user_operator.h"
 
@@ -73,9 +77,16 @@ ocl_reduce_status orx_resolve_op(ocl_reduce_context *ctx, const char *function, 
   const orx_op_id id = orx_builtin_id(op);
   if (id >= 0)
     return resolve_builtin(ctx, function, id, type, call);
-  ORX_CHECK_ARG(ctx, orx_is_user_operator(op),
+  /* A value that is no address malloc gives (small, misaligned) was never an operator. */
+  const uintptr_t address = (uintptr_t)op;
+  ORX_CHECK_ARG(ctx, address > 4096 && address % _Alignof(max_align_t) == 0,
                 "%s: op (%p) is neither a built-in operator nor a live user operator", function,
                 (const void *)op);
+  if (!orx_is_user_operator(op))
+    return orx_fail(ctx, OCL_REDUCE_ERROR_MISUSE,
+                    "%s: op (%p) is neither a built-in operator nor a live user operator "
+                    "(destroyed, or not one that ocl_reduce_operator_create made)",
+                    function, (const void *)op);
   return resolve_user(ctx, function, op, type, call);
 }
 
@@ -88,10 +99,13 @@ orx_request orx_op_request(const orx_op_call *call) {
 static ocl_reduce_status resolve_buffer(ocl_reduce_context *ctx, const char *function,
                                         const char *name, const ocl_reduce_buffer *buffer,
                                         size_t offset, size_t size, size_t needed, orx_io *io) {
-  ORX_CHECK_ARG(ctx, !buffer->spread_ops,
+  ocl_reduce_context *owner = NULL;
+  ORX_FORWARD(orx_buffer_check(ctx, buffer, function, name, &owner));
+  ORX_CHECK_ARG(ctx, owner,
                 "%s: %s is a group's buffer, spread over its devices: the group's calls read it",
                 function, name);
-  ORX_CHECK_ARG(ctx, buffer->ctx == ctx, "%s: %s belongs to another context", function, name);
+  /* Read no further unless it is ctx's: only then does ctx's lock keep it from its destroy. */
+  ORX_CHECK_ARG(ctx, owner == ctx, "%s: %s belongs to another context", function, name);
   ORX_CHECK_ARG(ctx, !ctx->ops->misalignment || ctx->ops->misalignment(buffer->mem) % size == 0,
                 "%s: the device pointer wrapped by %s is not aligned to its %zu-byte elements",
                 function, name, size);

@@ -17,13 +17,30 @@ void orx_program_key_of(const orx_plan *plan, orx_program_key *key) {
   memset(key, 0, sizeof *key);
   key->kernel = plan->kernel;
   memcpy(key->defines, plan->defines, sizeof key->defines);
-  key->op_source_hash = plan->op.source_hash;
   key->state_bytes = plan->op.state_bytes;
   key->state_align = plan->op.state_align;
+  key->op_names = plan->op.source ? plan->op.names : NULL;
+  key->op_source = plan->op.source;
+}
+
+/* Whether two optional texts are equal. */
+static int same_text(const char *a, const char *b) {
+  return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+int orx_program_key_equal(const orx_program_key *a, const orx_program_key *b) {
+  return a->kernel == b->kernel && memcmp(a->defines, b->defines, sizeof a->defines) == 0 &&
+         a->state_bytes == b->state_bytes && a->state_align == b->state_align &&
+         same_text(a->op_names, b->op_names) && same_text(a->op_source, b->op_source);
 }
 
 uint64_t orx_program_key_hash(const orx_program_key *key) {
-  return orx_hash(ORX_HASH_SEED, key, sizeof *key);
+  uint64_t hash = orx_hash(ORX_HASH_SEED, &key->kernel, sizeof key->kernel);
+  hash = orx_hash(hash, key->defines, sizeof key->defines);
+  if (key->op_source)
+    hash = orx_hash(orx_hash(hash, key->op_names, strlen(key->op_names)), key->op_source,
+                    strlen(key->op_source));
+  return hash;
 }
 
 /* ---- Text --------------------------------------------------------------------------------- */
@@ -111,10 +128,26 @@ void orx_program_text_free(orx_program_text *text) {
 /* ---- Cache -------------------------------------------------------------------------------- */
 
 struct orx_program_entry {
-  orx_built built;
+  orx_built built; /* built.key's texts point into op_text */
   uint64_t hash;
+  char *op_text; /* a copy of the operator's names and source: the operator may go first */
   struct orx_program_entry *next;
 };
+
+/* Makes entry's key own its operator's texts (names, a NUL, then source). */
+static int own_texts(struct orx_program_entry *entry) {
+  orx_program_key *key = &entry->built.key;
+  if (!key->op_source)
+    return 1;
+  const size_t names = strlen(key->op_names), source = strlen(key->op_source);
+  if (!(entry->op_text = orx_malloc(names + source + 2)))
+    return 0;
+  memcpy(entry->op_text, key->op_names, names + 1);
+  memcpy(entry->op_text + names + 1, key->op_source, source + 1);
+  key->op_names = entry->op_text;
+  key->op_source = entry->op_text + names + 1;
+  return 1;
+}
 
 static ocl_reduce_status build(ocl_reduce_context *ctx, const orx_plan *plan, orx_built *built) {
   orx_program_text text;
@@ -146,18 +179,22 @@ ocl_reduce_status orx_program_get(ocl_reduce_context *ctx, const orx_plan *plan,
   const uint64_t hash = orx_program_key_hash(&key);
   struct orx_program_entry **bucket = &ctx->programs.buckets[hash % ORX_PROGRAM_BUCKETS];
   for (struct orx_program_entry *e = *bucket; e; e = e->next) {
-    if (e->hash == hash && memcmp(&e->built.key, &key, sizeof key) == 0) {
+    if (e->hash == hash && orx_program_key_equal(&e->built.key, &key)) {
       *out = &e->built;
       return OCL_REDUCE_OK;
     }
   }
   struct orx_program_entry *entry = orx_calloc(1, sizeof *entry);
-  if (!entry)
+  if (entry)
+    entry->built.key = key;
+  if (!entry || !own_texts(entry)) {
+    free(entry);
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
-  entry->built.key = key;
+  }
   entry->hash = hash;
   ocl_reduce_status status = build(ctx, plan, &entry->built);
   if (status != OCL_REDUCE_OK) {
+    free(entry->op_text);
     free(entry);
     return status;
   }
@@ -172,6 +209,7 @@ void orx_program_cache_clear(ocl_reduce_context *ctx) {
     while (ctx->programs.buckets[b]) {
       struct orx_program_entry *next = ctx->programs.buckets[b]->next;
       ctx->ops->release_program(ctx->programs.buckets[b]->built.program);
+      free(ctx->programs.buckets[b]->op_text);
       free(ctx->programs.buckets[b]);
       ctx->programs.buckets[b] = next;
     }

@@ -18,11 +18,16 @@
 typedef struct orx_program_key {
   orx_kernel kernel;
   int64_t defines[ORX_DEFINE_COUNT];
-  uint64_t op_source_hash; /* an operator given as source text */
   unsigned state_bytes, state_align;
+  /* An operator given as source: its names' block and its source, compared whole, so that two
+   * different operators never share a program however their hashes fall (NULL for a built-in
+   * operator). A lookup's point at the plan's operator; a cached key's at the entry's copy. */
+  const char *op_names, *op_source;
 } orx_program_key;
-/* The key of a plan (padding zeroed, so keys compare with memcmp), and its hash. */
+/* The key of a plan (padding zeroed), whether two keys are equal, and a hash of one (which only
+ * spreads keys over buckets: equality is orx_program_key_equal's). */
 void orx_program_key_of(const orx_plan *plan, orx_program_key *key);
+int orx_program_key_equal(const orx_program_key *a, const orx_program_key *b);
 uint64_t orx_program_key_hash(const orx_program_key *key);
 
 /* A program's text: the define block and the expanded body, as two sources. */

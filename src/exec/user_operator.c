@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/handles.h"
 #include "exec/context.h"
 #include "exec/launch.h"
+#include "exec/operator_macros.h"
 
 /* Elements named as one of the library's scalar types load as vectors of it (the kernels' value
  * type is then that type, which the map takes under the same name); others are ORX_CUSTOM. */
@@ -34,23 +36,31 @@ ocl_reduce_status orx_operator_of_desc(const ocl_reduce_operator_desc *d, orx_op
   };
   const char *const names[] = {d->element_type, d->state_type, d->identity, d->map, d->combine};
   _Static_assert(ORX_ARRAY_SIZE(defines) == ORX_ARRAY_SIZE(names), "a name per host name");
-  const size_t source_length = strlen(d->source);
+  char *trailer = NULL; /* the #undef lines that end the source's macros */
+  ORX_FORWARD(orx_operator_macros("ocl_reduce_operator_create", d->source, &trailer));
+  const size_t trailer_length = strlen(trailer);
+  const size_t user_length = strlen(d->source), source_length = user_length + 1 + trailer_length;
   const size_t size = ORX_ARRAY_SIZE(names) * (ORX_NAME_MAX + 32) + source_length + 1;
   char *t = orx_malloc(size);
-  if (!t)
+  if (!t) {
+    free(trailer);
     return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  }
   t[0] = '\0';
   for (size_t i = 0; i < ORX_ARRAY_SIZE(names); i++)
     orx_append(t, size, "#define %s %s\n", defines[i], names[i]);
   const size_t names_length = strlen(t);
-  memcpy(t + names_length + 1, d->source, source_length + 1);
+  char *source = t + names_length + 1;
+  memcpy(source, d->source, user_length);
+  source[user_length] = '\n'; /* a last line without one still ends before the #undefs */
+  memcpy(source + user_length + 1, trailer, trailer_length + 1);
+  free(trailer);
   memset(op, 0, sizeof *op);
   op->id = ORX_OP_CUSTOM;
   op->names = t;
   op->source = t + names_length + 1;
-  /* Programs are cached under this hash with the plan: equal operators share programs. A 64-bit
-   * hash, not the text, so two different operators of one context collide with probability
-   * about 2^-64 per pair. */
+  /* A quick reject before the texts are compared (program.c, probed below): equal operators
+   * share programs, and only equal texts are equal operators. */
   op->source_hash =
       orx_hash(orx_hash(ORX_HASH_SEED, op->names, names_length), op->source, source_length);
   op->element_bytes = (unsigned)d->element_size;
@@ -63,37 +73,48 @@ ocl_reduce_status orx_operator_of_desc(const ocl_reduce_operator_desc *d, orx_op
 }
 
 int orx_is_user_operator(ocl_reduce_op op) {
-  /* Built-in values, small integers and misaligned values are no operators' addresses (which
-   * malloc gave): only a plausible address is read. */
-  const uintptr_t address = (uintptr_t)op;
-  return address > 4096 && address % _Alignof(max_align_t) == 0 && op->magic == ORX_OPERATOR_MAGIC;
+  /* The registry, not the operator's memory: a destroyed operator is never read. */
+  return orx_handle_live(op, ORX_HANDLE_OPERATOR, NULL);
 }
 
-/* Whether ctx has probed an operator of this hash. */
-static int probed(const ocl_reduce_context *ctx, uint64_t hash) {
+/* An operator's whole text as the context keeps it: the names' block, a NUL, the source. */
+static size_t text_bytes(const orx_operator *op) {
+  return strlen(op->names) + 1 + strlen(op->source) + 1;
+}
+
+/* Whether ctx has probed an operator of this text. */
+static int probed(const ocl_reduce_context *ctx, const orx_operator *op) {
+  const size_t names = strlen(op->names) + 1;
   for (size_t i = 0; i < ctx->probed_count; i++)
-    if (ctx->probed[i] == hash)
+    if (ctx->probed[i].hash == op->source_hash && strcmp(ctx->probed[i].text, op->names) == 0 &&
+        strcmp(ctx->probed[i].text + names, op->source) == 0)
       return 1;
   return 0;
 }
 
-static ocl_reduce_status remember(ocl_reduce_context *ctx, uint64_t hash) {
+static ocl_reduce_status remember(ocl_reduce_context *ctx, const orx_operator *op) {
   if (ctx->probed_count == ctx->probed_capacity) {
     const size_t capacity = ctx->probed_capacity ? 2 * ctx->probed_capacity : 8;
-    uint64_t *grown = orx_realloc(ctx->probed, capacity * sizeof *grown);
+    orx_probed *grown = orx_realloc(ctx->probed, capacity * sizeof *grown);
     if (!grown)
       return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
     ctx->probed = grown;
     ctx->probed_capacity = capacity;
   }
-  ctx->probed[ctx->probed_count++] = hash;
+  const size_t names = strlen(op->names) + 1;
+  char *text = orx_malloc(text_bytes(op));
+  if (!text)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  memcpy(text, op->names, names);
+  memcpy(text + names, op->source, strlen(op->source) + 1);
+  ctx->probed[ctx->probed_count++] = (orx_probed){op->source_hash, text};
   return OCL_REDUCE_OK;
 }
 
 ocl_reduce_status orx_user_operator_ready(ocl_reduce_context *ctx, const char *function,
                                           const ocl_reduce_operator *op) {
   /* The size check is a property of the text on this device: equal operators share it. */
-  if (probed(ctx, op->op.source_hash))
+  if (probed(ctx, &op->op))
     return OCL_REDUCE_OK;
   orx_request request = orx_custom_request(&op->op);
   request.entry = ORX_ENTRY_PROBE;
@@ -130,10 +151,12 @@ ocl_reduce_status orx_user_operator_ready(ocl_reduce_context *ctx, const char *f
                     function, op->name, op->element_type, (unsigned long long)sizes[0],
                     op->state_type, (unsigned long long)sizes[1], op->op.element_bytes,
                     op->op.state_bytes);
-  return remember(ctx, op->op.source_hash);
+  return remember(ctx, &op->op);
 }
 
 void orx_user_operators_forget(ocl_reduce_context *ctx) {
+  for (size_t i = 0; i < ctx->probed_count; i++)
+    free(ctx->probed[i].text);
   free(ctx->probed);
   ctx->probed = NULL;
   ctx->probed_count = ctx->probed_capacity = 0;

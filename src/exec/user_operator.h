@@ -15,11 +15,8 @@
 
 /* Longest name a descriptor may give. */
 #define ORX_NAME_MAX 63
-/* A live operator's first field: what tells it from a stray pointer passed as an operator. */
-#define ORX_OPERATOR_MAGIC 0x6f72786f70u /* "orxop" */
-
+/* Live operators are known by the handle registry (base/handles.h), never by their memory. */
 struct ocl_reduce_operator {
-  uint64_t magic;
   orx_operator op; /* source and names point into text */
   char *text;
   char name[ORX_NAME_MAX + 1];         /* desc->name, else the combine's */
@@ -33,7 +30,7 @@ struct ocl_reduce_operator {
 ocl_reduce_status orx_operator_of_desc(const ocl_reduce_operator_desc *d, orx_operator *op,
                                        char **text);
 
-/* Whether op points at a live user operator (not a built-in value). */
+/* Whether op is a live user operator (not a built-in value, nor one destroyed). */
 int orx_is_user_operator(ocl_reduce_op op);
 
 /* Makes op ready on ctx: on its first use there, builds its probe and compares the device's sizes

@@ -171,14 +171,14 @@ typedef enum orx_entry {
 
 /* An operator as a plan carries it: a scalar operator by id; a structured one (ORX_OPF_STATE) by
  * id, with its state and result sizes; or (ORX_OP_CUSTOM, the operators-as-data issue) given as
- * OpenCL C source, identified in the program cache by a hash of its text, with a state of up to
+ * OpenCL C source, identified in the program cache by its whole text, with a state of up to
  * ORX_STATE_MAX_BYTES bytes and its own alignment. */
 #define ORX_STATE_MAX_BYTES 64
 typedef struct orx_operator {
   int id;                /* an orx_op_id, or ORX_OP_CUSTOM */
   const char *source;    /* NULL for a built-in operator */
   const char *names;     /* ORX_OP_CUSTOM: `#define`s of the ORX_HOST_NAMES, one per line */
-  uint64_t source_hash;  /* of source and names; 0 for a built-in operator */
+  uint64_t source_hash;  /* of source and names, for quick rejects only; 0 for a built-in */
   unsigned element_bytes; /* ORX_OP_CUSTOM: one element; 0: one element of the request's type */
   int element_type;       /* ORX_OP_CUSTOM: ORX_CUSTOM, or the scalar type the elements are */
   unsigned state_bytes;  /* 0: one element of the compute type */
