@@ -1,8 +1,9 @@
 /*
  * ocl_reduce: reductions of arrays on any OpenCL device, and on NVIDIA GPUs through CUDA. This is
  * the core (contexts, memory, operators, reductions, enqueueing), each declaration with its
- * contract; ocl_reduce_group.h: several devices; ocl_reduce_program.h: your kernels with the
- * library's collectives; ocl_reduce_mpi.h: MPI ranks. docs/API.md is the reference.
+ * contract; ocl_reduce_cache.h (included): the program cache; ocl_reduce_group.h: several
+ * devices; ocl_reduce_program.h: your kernels with the library's collectives; ocl_reduce_mpi.h:
+ * MPI ranks. docs/API.md is the reference.
  *
  * Every call is ocl_reduce_<form>(ctx, op, type, input, <shape>, output): op a built-in or user
  * operator, input and output host memory (with its bytes) or a buffer's elements, everything
@@ -170,6 +171,11 @@ typedef struct ocl_reduce_operator_desc {
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_operator_create(const ocl_reduce_operator_desc *desc,
                                                             ocl_reduce_operator **out);
 OCL_REDUCE_API void ocl_reduce_operator_destroy(ocl_reduce_operator *op); /* NULL is ignored */
+/* A SHA-256 of all that makes op what it is (a user operator's names, text, sizes and
+ * commutativity; a built-in's index): equal in every process for equal operators (the MPI
+ * component compares ranks' by it). BACKEND_UNAVAILABLE where OpenSSL's libcrypto is not. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_operator_digest(ocl_reduce_op op,
+                                                            unsigned char digest[32]);
 
 /* ---- Contexts: one device through OpenCL or CUDA, kernels built on first use and cached; a
  * field left at its default takes the environment's variable (docs/API.md, "Environment"). */
@@ -346,23 +352,6 @@ static inline ocl_reduce_output ocl_reduce_buffer_output(ocl_reduce_buffer *buff
   return out;
 }
 
-/* ---- The program cache: built programs kept on disk between processes, within a size limit
- * (least recently used entries go first); docs/API.md, "Program cache". opts may be NULL. */
-typedef struct ocl_reduce_cache_info {
-  size_t struct_size; /* OCL_REDUCE_CACHE_INFO_INIT */
-  char dir[1024];     /* the directory; "" when the cache is off */
-  uint64_t bytes, entries; /* the entries' bytes and number now */
-  uint64_t max_bytes; /* the limit (options.cache_max_bytes, OCL_REDUCE_CACHE_MAX, 256 MiB) */
-  char unused_because[256]; /* 0.3: why dir is not used, "" when it is (docs/API.md) */
-} ocl_reduce_cache_info;
-#define OCL_REDUCE_CACHE_INFO_INIT OCL_REDUCE_STRUCT_INIT_(ocl_reduce_cache_info)
-OCL_REDUCE_API ocl_reduce_status ocl_reduce_cache_query(const ocl_reduce_options *opts,
-                                                        ocl_reduce_cache_info *info);
-/* Removes every entry (also other processes' programs; they rebuild them) and nothing else;
- * *removed may be NULL. INVALID_OPTION for a directory the cache does not use. */
-OCL_REDUCE_API ocl_reduce_status ocl_reduce_cache_clear(const ocl_reduce_options *opts,
-                                                        uint64_t *removed);
-
 /* ---- Reductions: with a user operator, type is OCL_REDUCE_OP_ELEMENT (or its elements' scalar
  * type). A call whose outputs are all buffers returns once enqueued (see "Enqueueing"). */
 
@@ -446,5 +435,7 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_describe_plan(ocl_reduce_context *ct
 #ifdef __cplusplus
 }
 #endif
+
+#include "ocl_reduce_cache.h" /* the program cache: where, how much, clearing it */
 
 #endif /* OCL_REDUCE_H */

@@ -51,6 +51,8 @@ expect 1 "err:'1e39' is out of range for f32" "1e39" reduce --type f32
 expect 1 "err:'1e309' is out of range for f64" "1e309" reduce --type f64
 expect 0 "line:inf" "inf 1" reduce --type f32
 expect 0 "line:0" "1e-50" reduce --type f32
+# A NUL inside a number cuts nothing silently.
+expect 1 "err:line 1: a NUL byte in the text" "1\\00002" reduce --type i32
 expect 2 "err:option '--op' needs a value" "" reduce --op
 expect 2 "err:option '-t' needs a value" "" reduce -t
 expect 2 "err:--op: unknown operator 'median'" "" reduce --op median
@@ -62,6 +64,14 @@ printf '5\n7\n' >"$work/numbers.txt"
 expect 0 "line:12" "" reduce --type=u32 "$work/numbers.txt"
 expect 0 "line:12" "" reduce --device=cpu --type=u32 "$work/numbers.txt"
 expect 1 "err:device selector 'no-such-device' matches none" "1" reduce -d no-such-device
+# A result that cannot be written (a full disk) is a failure, said so.
+if [ -w /dev/full ]; then
+  printf '5 7' | "$tool" reduce --type=u32 >/dev/full 2>"$work/err"
+  if [ $? -ne 1 ] || ! grep -qF "cannot write the output" "$work/err"; then
+    echo "FAILED: ocl-reduce reduce >/dev/full: no failure reported"
+    failures=$((failures + 1))
+  fi
+fi
 
 # bench: strict numbers, outputs opened first, escaped machine-readable outputs.
 expect 2 "err:--n '1e3'" "" bench --n 1e3

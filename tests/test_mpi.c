@@ -467,7 +467,7 @@ static void check_errors(void) {
   ocl_reduce_status s = ocl_reduce_mpi_allreduce(
       ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(x, sizeof x), 4,
       ocl_reduce_host_output(rank == bad ? NULL : &result, sizeof result), MPI_COMM_WORLD);
-  char rank_text[48];
+  char rank_text[96];
   snprintf(rank_text, sizeof rank_text, "rank %d: result is NULL", bad);
   CHECK(s == OCL_REDUCE_ERROR_INVALID_ARGUMENT && strstr(ocl_reduce_mpi_last_error(), rank_text),
         "a NULL result on rank %d: %s, '%s'", bad, ocl_reduce_status_name(s),
@@ -488,6 +488,57 @@ static void check_errors(void) {
                             MPI_COMM_WORLD);
   CHECK(s == OCL_REDUCE_ERROR_INVALID_ARGUMENT && strstr(ocl_reduce_mpi_last_error(), "root"),
         "root out of range: %s", ocl_reduce_status_name(s));
+  /* Out of range on one rank only: every rank returns, none waits for the others. */
+  s = ocl_reduce_mpi_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_host_input(x, sizeof x),
+                            4, ocl_reduce_host_output(&result, sizeof result),
+                            rank == bad ? ranks + 5 : 0, MPI_COMM_WORLD);
+  snprintf(rank_text, sizeof rank_text, "rank %d: root %d is not a rank", bad, ranks + 5);
+  CHECK(s == OCL_REDUCE_ERROR_INVALID_ARGUMENT && strstr(ocl_reduce_mpi_last_error(), rank_text),
+        "root out of range on rank %d: %s, '%s'", bad, ocl_reduce_status_name(s),
+        ocl_reduce_mpi_last_error());
+  if (ranks > 1) {
+    /* Roots that differ (each in range): refused on every rank, naming the first that differs,
+     * before any rank gathers to its own root (which hung). */
+    s = ocl_reduce_mpi_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                              ocl_reduce_host_input(x, sizeof x), 4,
+                              ocl_reduce_host_output(&result, sizeof result),
+                              rank == bad ? 1 : 0, MPI_COMM_WORLD);
+    snprintf(rank_text, sizeof rank_text, "rank %d's root is 1, rank 0's is 0", bad);
+    CHECK(s == OCL_REDUCE_ERROR_INVALID_ARGUMENT &&
+              strstr(ocl_reduce_mpi_last_error(), rank_text),
+          "roots that differ: %s, '%s'", ocl_reduce_status_name(s), ocl_reduce_mpi_last_error());
+    /* User operators of one descriptor but another text on one rank. */
+    ocl_reduce_operator_desc d = test_custom_descs[0];
+    char *other = malloc(strlen(d.source) + 32);
+    sprintf(other, "%s\n/* rank %d's own */\n", d.source, rank);
+    if (rank == bad)
+      d.source = other;
+    ocl_reduce_operator *op = NULL;
+    CHECK(ocl_reduce_operator_create(&d, &op) == OCL_REDUCE_OK, "operator: %s",
+          ocl_reduce_last_error(NULL));
+    unsigned char element[64] = {0}, state[64];
+    s = ocl_reduce_mpi_allreduce(ctx, op, OCL_REDUCE_OP_ELEMENT,
+                                 ocl_reduce_host_input(element, d.element_size), 1,
+                                 ocl_reduce_host_output(state, sizeof state), MPI_COMM_WORLD);
+    snprintf(rank_text, sizeof rank_text, "rank %d's operator differs", bad);
+    CHECK(s == OCL_REDUCE_ERROR_INVALID_ARGUMENT &&
+              strstr(ocl_reduce_mpi_last_error(), rank_text),
+          "operator texts that differ: %s, '%s'", ocl_reduce_status_name(s),
+          ocl_reduce_mpi_last_error());
+    ocl_reduce_operator_destroy(op);
+    free(other);
+  }
+  /* A value of OCL_REDUCE_MPI_CUDA_AWARE that means nothing, on one rank. */
+  if (rank == bad)
+    setenv("OCL_REDUCE_MPI_CUDA_AWARE", "yes please", 1);
+  s = ocl_reduce_mpi_allreduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                               ocl_reduce_host_input(x, sizeof x), 4,
+                               ocl_reduce_host_output(&result, sizeof result), MPI_COMM_WORLD);
+  unsetenv("OCL_REDUCE_MPI_CUDA_AWARE");
+  CHECK(s == OCL_REDUCE_ERROR_INVALID_OPTION &&
+            strstr(ocl_reduce_mpi_last_error(), "OCL_REDUCE_MPI_CUDA_AWARE is 'yes please'"),
+        "OCL_REDUCE_MPI_CUDA_AWARE=yes please: %s, '%s'", ocl_reduce_status_name(s),
+        ocl_reduce_mpi_last_error());
   /* A result too small for one result, on one rank: every rank is told which. */
   ocl_reduce_arg arg = {.index = 77};
   s = ocl_reduce_mpi_allreduce(ctx, OCL_REDUCE_ARGMIN, OCL_REDUCE_F32,

@@ -265,11 +265,52 @@ static void test_destroyed_and_foreign_handles_are_misuse(void **state) {
                    OCL_REDUCE_OK);
 }
 
+/* ---- Indices -------------------------------------------------------------------------------- */
+
+static void test_index_base_that_would_overflow_is_refused(void **state) {
+  (void)state;
+  int want = 0;
+  for (int i = 1; i < N; i++)
+    want = data[i] > data[want] ? i : want;
+  size_t state_bytes = ocl_reduce_state_size(test_ctx, OCL_REDUCE_ARGMAX, OCL_REDUCE_I32);
+  assert_true(state_bytes > 0 && state_bytes <= 64);
+  unsigned char part[64], untouched[64];
+  memset(part, 0x6b, sizeof part);
+  memcpy(untouched, part, sizeof part);
+  const ocl_reduce_input in = ocl_reduce_host_input(data, sizeof data);
+  const ocl_reduce_output out = ocl_reduce_host_output(part, state_bytes);
+  /* The last index would be 2^64 - 1, the empty result's: refused, nothing written. */
+  for (ocl_reduce_op op = OCL_REDUCE_ARGMIN; op != NULL;
+       op = op == OCL_REDUCE_ARGMIN ? OCL_REDUCE_ARGMAX : NULL) {
+    expect_error(ocl_reduce_partial(test_ctx, op, OCL_REDUCE_I32, in, N, UINT64_MAX - N + 1, out),
+                 OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "index_base");
+    expect_error(ocl_reduce_partial(test_ctx, op, OCL_REDUCE_I32, in, N, UINT64_MAX, out),
+                 OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "index_base");
+    assert_memory_equal(part, untouched, sizeof part);
+  }
+  /* One less: the highest base there is, and the index is exact. */
+  assert_int_equal(ocl_reduce_partial(test_ctx, OCL_REDUCE_ARGMAX, OCL_REDUCE_I32, in, N,
+                                      UINT64_MAX - N, out),
+                   OCL_REDUCE_OK);
+  ocl_reduce_arg arg;
+  assert_int_equal(ocl_reduce_final(test_ctx, OCL_REDUCE_ARGMAX, OCL_REDUCE_I32,
+                                    ocl_reduce_host_input(part, state_bytes), 1,
+                                    ocl_reduce_host_output(&arg, sizeof arg)),
+                   OCL_REDUCE_OK);
+  assert_true(arg.index == UINT64_MAX - N + (uint64_t)want);
+  assert_int_equal(arg.value.i32, data[want]);
+  /* An operator that sees no index takes any base. */
+  assert_int_equal(ocl_reduce_partial(test_ctx, OCL_REDUCE_MAX, OCL_REDUCE_I32, in, N, UINT64_MAX,
+                                      ocl_reduce_host_output(part, 64)),
+                   OCL_REDUCE_OK);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_operators_with_one_hash_keep_their_programs),
       cmocka_unit_test(test_operator_macros_cannot_rewrite_the_library),
       cmocka_unit_test(test_destroyed_and_foreign_handles_are_misuse),
+      cmocka_unit_test(test_index_base_that_would_overflow_is_refused),
   };
   return TEST_RUN(tests, setup, test_teardown);
 }

@@ -122,6 +122,12 @@ static int read_text(FILE *in, ocl_reduce_type type, unsigned char **data, size_
   *count = 0;
   do {
     c = fgetc(in);
+    if (c == '\0') {
+      /* Binary data, or a number a NUL cuts: "1\0002" is no 1. */
+      fprintf(stderr, "ocl-reduce reduce: line %zu: a NUL byte in the text (for binary input, "
+                      "--binary)\n", line);
+      return 0;
+    }
     if (c == EOF || isspace(c) || c == ',') {
       if (len) {
         word[len] = '\0';

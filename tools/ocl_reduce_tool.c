@@ -1,6 +1,7 @@
 /* =================================================================================================
  * ocl_reduce_tool.c: the ocl-reduce command: one program, one subcommand per concern.
  * ============================================================================================== */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,15 @@ static void usage(FILE *out) {
                "come from OCL_REDUCE_PATH and OCL_REDUCE_SUBGROUP (see include/ocl_reduce.h).\n");
 }
 
+/* The command's exit status, unless what it printed did not all reach stdout (a full disk, a
+ * closed pipe): then a message and 1, never a silent 0 with a lost result. */
+static int written(int status) {
+  if (fflush(stdout) == 0 && !ferror(stdout))
+    return status;
+  fprintf(stderr, "ocl-reduce: cannot write the output: %s\n", strerror(errno));
+  return status ? status : 1;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     usage(argc < 2 ? stderr : stdout);
@@ -39,11 +49,11 @@ int main(int argc, char **argv) {
     /* The library's version, which may differ from the header this tool was built with. */
     const int v = ocl_reduce_version();
     printf("ocl-reduce %d.%d.%d\n", v / 10000, v / 100 % 100, v % 100);
-    return 0;
+    return written(0);
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (strcmp(argv[1], commands[i].name) == 0)
-      return commands[i].run(argc - 1, argv + 1);
+      return written(commands[i].run(argc - 1, argv + 1));
   fprintf(stderr,
           "ocl-reduce: unknown command '%s' (demo, info, reduce, bench, cache; see "
           "ocl-reduce --help)\n",

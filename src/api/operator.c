@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/digest.h"
 #include "base/handles.h"
 #include "base/ids.h"
 #include "exec/io.h"
@@ -128,6 +129,34 @@ void ocl_reduce_operator_destroy(ocl_reduce_operator *op) {
     return;
   free(op->text);
   free(op);
+}
+
+ocl_reduce_status ocl_reduce_operator_digest(ocl_reduce_op op, unsigned char digest[32]) {
+  static const char fn[] = "ocl_reduce_operator_digest";
+  orx_call_named(fn);
+  ORX_CHECK_ARG(NULL, op, "%s: op is NULL", fn);
+  ORX_CHECK_ARG(NULL, digest, "%s: digest is NULL", fn);
+  const int32_t id = orx_builtin_id(op);
+  if (id < 0 && !orx_is_user_operator(op))
+    return orx_fail(NULL, OCL_REDUCE_ERROR_MISUSE,
+                    "%s: op is neither a built-in operator nor a live user operator", fn);
+  const char *why = NULL;
+  if (!orx_digest_ready(&why))
+    return orx_fail(NULL, OCL_REDUCE_ERROR_BACKEND_UNAVAILABLE, "%s: %s", fn, why);
+  orx_digest_stream *stream = orx_digest_begin();
+  orx_digest_feed(stream, &id, sizeof id);
+  if (id < 0) { /* the texts with their ends, then the sizes and the order the kernels keep */
+    const orx_operator *o = &op->op;
+    const uint32_t facts[3] = {o->element_bytes, o->state_bytes, (uint32_t)o->ordered};
+    orx_digest_feed(stream, o->names, strlen(o->names) + 1);
+    orx_digest_feed(stream, o->source, strlen(o->source) + 1);
+    orx_digest_feed(stream, facts, sizeof facts);
+  }
+  orx_digest d;
+  if (!orx_digest_end(stream, &d))
+    return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+  memcpy(digest, d.bytes, sizeof d.bytes);
+  return OCL_REDUCE_OK;
 }
 
 const char *ocl_reduce_op_name(ocl_reduce_op op) {

@@ -10,6 +10,7 @@
 #include "exec/entry.h"
 #include "base/errors.h"
 #include "exec/host_combine.h"
+#include "exec/io.h"
 #include "exec/run.h"
 
 /* Checks one stage's call and runs it. */
@@ -19,6 +20,7 @@ static ocl_reduce_status run(ocl_reduce_context *ctx, const char *function, ocl_
   ORX_ENTER(ctx, function);
   orx_op_call call;
   ORX_FORWARD(orx_resolve_op(ctx, function, op, type, &call));
+  ORX_FORWARD(orx_check_index_base(ctx, function, op, count, index_base));
   const int reads_states = orx_stage_reads_states(stage);
   const int writes_states = orx_stage_writes_states(stage);
   const size_t in_bytes = reads_states ? call.state_bytes : call.elem;

@@ -90,6 +90,19 @@ ocl_reduce_status orx_resolve_op(ocl_reduce_context *ctx, const char *function, 
   return resolve_user(ctx, function, op, type, call);
 }
 
+ocl_reduce_status orx_check_index_base(ocl_reduce_context *ctx, const char *function,
+                                       ocl_reduce_op op, size_t count, uint64_t index_base) {
+  const orx_op_id id = orx_builtin_id(op);
+  if (count == 0 || (id != ORX_OP_ARGMIN && id != ORX_OP_ARGMAX && id >= 0))
+    return OCL_REDUCE_OK;
+  ORX_CHECK_ARG(ctx, index_base <= UINT64_MAX - count,
+                "%s: index_base is %llu, so the last of %zu elements would have index %llu + "
+                "%zu - 1, past 2^64 - 2 (an index of 2^64 - 1 means an empty result)",
+                function, (unsigned long long)index_base, count,
+                (unsigned long long)index_base, count);
+  return OCL_REDUCE_OK;
+}
+
 orx_request orx_op_request(const orx_op_call *call) {
   return call->builtin >= 0 ? orx_reduce_request(call->builtin, call->type)
                             : orx_custom_request(&call->op);

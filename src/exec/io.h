@@ -28,6 +28,12 @@ typedef struct orx_op_call {
 ocl_reduce_status orx_resolve_op(ocl_reduce_context *ctx, const char *function, ocl_reduce_op op,
                                  ocl_reduce_type type, orx_op_call *call);
 
+/* Refuses (INVALID_ARGUMENT naming `function`) an index_base from which count elements' indices
+ * would pass UINT64_MAX - 1 (UINT64_MAX is an empty ARGMIN/ARGMAX's index): for the operators
+ * that see indices, ARGMIN, ARGMAX and user operators (their map's). */
+ocl_reduce_status orx_check_index_base(ocl_reduce_context *ctx, const char *function,
+                                       ocl_reduce_op op, size_t count, uint64_t index_base);
+
 /* The request of a whole-array reduction with a resolved operator. */
 orx_request orx_op_request(const orx_op_call *call);
 

@@ -287,6 +287,7 @@ ocl_reduce_status ocl_reduce_group_partial(ocl_reduce_group *group, ocl_reduce_o
   static const char fn[] = "ocl_reduce_group_partial";
   ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
   ORX_FORWARD(orx_group_check_memory(fn, &input, &state));
+  ORX_FORWARD(orx_check_index_base(NULL, fn, op, count, index_base));
   whole_call w = make_whole(fn, group, &op, 1, type, input);
   w.c.index_base = index_base;
   w.c.to_state = 1;

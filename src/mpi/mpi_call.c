@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpi/mpi_device.h"
 #include "ocl_reduce_mpi.h"
 
 static _Thread_local char last_error[MESSAGE_BYTES + 64];
@@ -29,6 +30,63 @@ ocl_reduce_status orx_mpi_failed(const mpi_call *c, const char *what, int code) 
   return orx_mpi_fail(OCL_REDUCE_ERROR_BACKEND, "%s: %s failed: %s", c->function, what, text);
 }
 
+/* What every rank tells every other before any collective that depends on it: its local checks,
+ * its root and its operator (a user operator by a digest of its text). */
+typedef struct agreement {
+  int32_t status;
+  int32_t root;
+  int32_t op;              /* the built-in's index, -1 for a user operator */
+  int32_t has_digest;      /* a live user operator: digest is its text's */
+  unsigned char digest[32];
+  char message[MESSAGE_BYTES];
+} agreement;
+
+/* This rank's checks that need no other rank, into mine. */
+static void check_here(const mpi_call *c, agreement *mine) {
+  memset(mine, 0, sizeof *mine);
+  mine->root = c->root;
+  mine->op = orx_mpi_builtin_index(c->op);
+  const char *variable = NULL;
+  if (c->root < 0 || c->root >= c->size) {
+    mine->status = OCL_REDUCE_ERROR_INVALID_ARGUMENT;
+    snprintf(mine->message, sizeof mine->message, "root %d is not a rank of comm (%d ranks)",
+             c->root, c->size);
+  } else if (!orx_mpi_cuda_setting_valid(&variable)) {
+    mine->status = OCL_REDUCE_ERROR_INVALID_OPTION;
+    snprintf(mine->message, sizeof mine->message,
+             "OCL_REDUCE_MPI_CUDA_AWARE is '%.200s', not auto or off", variable);
+  } else if (mine->op < 0 && c->op) {
+    const ocl_reduce_status s = ocl_reduce_operator_digest(c->op, mine->digest);
+    /* A dead operator is the part's own check's to report (naming it as every call does). */
+    mine->has_digest = s == OCL_REDUCE_OK;
+    if (s != OCL_REDUCE_OK && s != OCL_REDUCE_ERROR_MISUSE) {
+      mine->status = s;
+      snprintf(mine->message, sizeof mine->message, "%.400s", ocl_reduce_last_error(NULL));
+    }
+  }
+}
+
+/* The verdict every rank reaches alike from every rank's agreement. */
+static ocl_reduce_status judge_agreements(const mpi_call *c, const agreement *all) {
+  for (int r = 0; r < c->size; r++)
+    if (all[r].status != OCL_REDUCE_OK)
+      return orx_mpi_fail((ocl_reduce_status)all[r].status, "%s: rank %d: %.400s", c->function, r,
+                          all[r].message);
+  for (int r = 1; r < c->size; r++) {
+    if (all[r].root != all[0].root)
+      return orx_mpi_fail(OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                          "%s: rank %d's root is %d, rank 0's is %d: the ranks differ", c->function,
+                          r, all[r].root, all[0].root);
+    if (all[r].op != all[0].op || all[r].has_digest != all[0].has_digest ||
+        memcmp(all[r].digest, all[0].digest, sizeof all[0].digest) != 0)
+      return orx_mpi_fail(OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                          "%s: rank %d's operator differs from rank 0's (another operator, or a "
+                          "user operator of another text, sizes or order)",
+                          c->function, r);
+  }
+  return OCL_REDUCE_OK;
+}
+
 ocl_reduce_status orx_mpi_begin(mpi_call *c) {
   if (c->comm == MPI_COMM_NULL)
     return orx_mpi_fail(OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: comm is MPI_COMM_NULL",
@@ -38,11 +96,17 @@ ocl_reduce_status orx_mpi_begin(mpi_call *c) {
     code = MPI_Comm_size(c->comm, &c->size);
   if (code != MPI_SUCCESS)
     return orx_mpi_failed(c, "MPI_Comm_rank", code);
-  if (c->root < 0 || c->root >= c->size)
-    return orx_mpi_fail(OCL_REDUCE_ERROR_INVALID_ARGUMENT,
-                        "%s: root %d is not a rank of comm (%d ranks)", c->function, c->root,
-                        c->size);
-  return OCL_REDUCE_OK;
+  /* Every rank takes part in this exchange whatever it found: a rank that returned alone (a
+   * root out of range, say) would leave the others waiting in the next collective. */
+  agreement mine;
+  check_here(c, &mine);
+  agreement *all = orx_mpi_gather_space(c, sizeof *all);
+  code = MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE,
+                       c->comm);
+  const ocl_reduce_status status = code == MPI_SUCCESS ? judge_agreements(c, all)
+                                                       : orx_mpi_failed(c, "MPI_Allgather", code);
+  free(all);
+  return status;
 }
 
 void orx_mpi_record_failure(rank_record *r, const mpi_call *c, ocl_reduce_status status,

@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ocl_reduce_mpi.h"
 
@@ -31,12 +32,21 @@ static int ask_mpi(void) {
 #endif
 }
 
+int orx_mpi_cuda_setting_valid(const char **value) {
+  const char *setting = getenv("OCL_REDUCE_MPI_CUDA_AWARE");
+  *value = setting;
+  return !setting || !*setting || strcasecmp(setting, "auto") == 0 ||
+         strcasecmp(setting, "off") == 0;
+}
+
 int orx_mpi_cuda_aware(void) {
   static atomic_int known = -1;
   int aware = atomic_load(&known);
   if (aware < 0) {
-    const char *setting = getenv("OCL_REDUCE_MPI_CUDA_AWARE");
-    aware = setting && strcmp(setting, "off") == 0 ? 0 : ask_mpi();
+    const char *setting = NULL;
+    /* Any other value is refused by every call (orx_mpi_begin) before this is asked. */
+    const int valid = orx_mpi_cuda_setting_valid(&setting);
+    aware = valid && !(setting && strcasecmp(setting, "off") == 0) && ask_mpi();
     atomic_store(&known, aware);
   }
   return aware;

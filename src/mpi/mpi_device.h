@@ -15,6 +15,9 @@
  * MPIX_Query_cuda_support, MPICH's MPIX_GPU_query_support), unless OCL_REDUCE_MPI_CUDA_AWARE=off.
  * Asked once. */
 int orx_mpi_cuda_aware(void);
+/* Whether OCL_REDUCE_MPI_CUDA_AWARE is unset, empty, "auto" (ask MPI) or "off" (any case);
+ * *value is its value. */
+int orx_mpi_cuda_setting_valid(const char **value);
 /* Whether a rank of context ctx hands MPI device memory for `buffer`: a CUDA-aware MPI, a CUDA
  * context (its own results' buffer has an address too) and a buffer of a CUDA context (not a
  * group's). *address: the buffer's CUdeviceptr. Taken at every size: with one rank per GPU
