@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds ocl_reduce and runs its test suite on every OpenCL implementation and path present, then
-# builds it again with AddressSanitizer + UndefinedBehaviorSanitizer and runs the suite on PoCL.
-# Warnings are errors in both builds. Usage: scripts/run_tests.sh [build directory prefix]
+# builds it again with AddressSanitizer + UndefinedBehaviorSanitizer and runs the suite on PoCL,
+# and with ThreadSanitizer for the tests of threads. Warnings are errors in every build. Usage: scripts/run_tests.sh [build directory prefix]
 #
 # Intel's CPU runtime for OpenCL (from PyPI, into ~/.cache/ocl_reduce, see
 # scripts/intel_cpu_runtime.sh) is added next to the system's implementations, so that the subgroup
@@ -84,4 +84,19 @@ if ! (cd "$prefix-sanitize" && env -u OCL_ICD_VENDORS ctest --output-on-failure 
     exit 1
   fi
 fi
+
+echo "== build with ThreadSanitizer in $prefix-thread: the library and the tests of threads"
+# The programs whose threads share contexts or that run the library's own threads: 8 threads on
+# one context (test_shared), contexts made at once (test_threads), the worker threads, groups and
+# staging copies. PoCL only (not instrumented itself: TSan sees its locks, not its code).
+thread_tests=(test_shared test_threads test_worker_threads test_group test_staging)
+cmake -S . -B "$prefix-thread" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOCL_REDUCE_WERROR=ON \
+  -DOCL_REDUCE_SANITIZE=thread -DOCL_REDUCE_BENCH_CUB=OFF >/dev/null
+cmake --build "$prefix-thread" -j "$jobs" --target "${thread_tests[@]}"
+echo "== thread tests under ThreadSanitizer: PoCL"
+for t in "${thread_tests[@]}"; do
+  echo "-- $t"
+  env -u OCL_ICD_VENDORS TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    OCL_REDUCE_CACHE_DIR="$PWD/$prefix/tests/program-cache" "$prefix-thread/tests/$t"
+done
 echo "== all tests passed"

@@ -73,6 +73,20 @@ if [ -w /dev/full ]; then
   fi
 fi
 
+# cache warm: the common calls' programs into the cache, then found there; its own errors.
+export OCL_REDUCE_CACHE_DIR="$work/cache"
+expect 0 "out:6 calls: " "" cache warm --ops max --types i32
+expect 0 "out: 0 programs built," "" cache warm --ops=max --types=i32
+expect 0 "out:entries" "" cache
+expect 2 "err:--ops: 'median' is not a built-in operator" "" cache warm --ops sum,median
+expect 2 "err:--types: 'f16' is not" "" cache warm --types f16
+expect 2 "err:unexpected argument 'now'" "" cache warm now
+chmod 777 "$work/cache"
+expect 1 "err:is not used: writable by group or others" "" cache warm
+expect 0 "out:is not used: writable by group or others" "" cache
+chmod 700 "$work/cache"
+unset OCL_REDUCE_CACHE_DIR
+
 # bench: strict numbers, outputs opened first, escaped machine-readable outputs.
 expect 2 "err:--n '1e3'" "" bench --n 1e3
 expect 2 "err:--n '12abc'" "" bench --n 12abc

@@ -12,6 +12,8 @@ int cmd_demo(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_reduce(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
+/* `cache warm` (cmd_cache_warm.c): builds the common calls' programs into the cache. */
+int cmd_cache_warm(int argc, char **argv);
 /* `info --devices LIST` (info_group.c): the group LIST makes ("default": the default group). */
 int info_group(const char *devices, int json);
 
