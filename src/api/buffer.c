@@ -11,7 +11,7 @@
 
 static ocl_reduce_status new_buffer(ocl_reduce_context *ctx, orx_mem *mem, size_t bytes,
                                     ocl_reduce_buffer **out) {
-  ocl_reduce_buffer *buf = orx_calloc(1, sizeof *buf);
+  ocl_reduce_buffer *buf = orx_handle_new(ORX_HANDLE_BUFFER, sizeof *buf);
   if (!buf) {
     ctx->ops->release_mem(mem);
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
@@ -19,11 +19,6 @@ static ocl_reduce_status new_buffer(ocl_reduce_context *ctx, orx_mem *mem, size_
   buf->ctx = ctx;
   buf->mem = mem;
   buf->bytes = bytes;
-  if (!orx_handle_add(buf, ORX_HANDLE_BUFFER)) {
-    free(buf);
-    ctx->ops->release_mem(mem);
-    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
-  }
   orx_context_retain(ctx);
   *out = buf;
   return OCL_REDUCE_OK;
@@ -78,19 +73,20 @@ ocl_reduce_status ocl_reduce_buffer_wrap_cuda(ocl_reduce_context *ctx, uint64_t 
 }
 
 void ocl_reduce_buffer_destroy(ocl_reduce_buffer *buf) {
-  ocl_reduce_context *owner = NULL;
-  if (!buf || orx_buffer_enter(buf, "ocl_reduce_buffer_destroy", &owner) != OCL_REDUCE_OK)
-    return; /* a second destroy, or no buffer: harmless, nothing of it read */
-  orx_handle_remove(buf, ORX_HANDLE_BUFFER);
+  /* A second destroy, or no buffer: harmless, only its state read. */
+  if (!orx_handle_kill(buf, ORX_HANDLE_BUFFER, 0))
+    return;
   if (buf->spread_ops) {
     buf->spread_ops->destroy(buf->spread);
   } else {
-    /* Under the context's lock: a call of another thread that checked buf first is done. */
+    /* Under the context's lock: a call of another thread that found buf live first is done. */
+    ocl_reduce_context *owner = buf->ctx;
+    orx_lock_take(&owner->handle.lock);
     owner->ops->release_mem(buf->mem);
-    orx_context_release(owner); /* buf's reference; the entry holds its own */
+    orx_lock_give(&owner->handle.lock);
+    orx_context_release(owner); /* buf's reference */
   }
-  free(buf);
-  orx_buffer_leave(owner);
+  orx_handle_free(buf, ORX_HANDLE_BUFFER);
 }
 
 size_t ocl_reduce_buffer_size(const ocl_reduce_buffer *buf) {

@@ -41,11 +41,15 @@ ocl_reduce_status ocl_reduce_context_create_cuda(const ocl_reduce_options *opts,
 void ocl_reduce_context_destroy(ocl_reduce_context *ctx) {
   if (!ctx)
     return;
-  /* A second destroy, or a pointer that is no context, is harmless: nothing of it is read. */
-  if (!orx_handle_remove(ctx, ORX_HANDLE_CONTEXT)) {
+  /* A second destroy, or a pointer that is no context, is harmless: only its state is read. */
+  if (!orx_handle_kill(ctx, ORX_HANDLE_CONTEXT, 1)) {
     orx_log("ocl_reduce_context_destroy: ctx is not a live context (destroyed already?): ignored");
     return;
   }
+  /* A call of another thread that entered before is done once the lock is free: the teardown
+   * below never runs under it. Later calls find the context destroyed. */
+  orx_lock_take(&ctx->handle.lock);
+  orx_lock_give(&ctx->handle.lock);
   if (atomic_load_explicit(&ctx->references, memory_order_relaxed) > 1)
     orx_log("context destroyed while %u buffers, operators or programs made on it are alive: "
             "its device objects go with the last of them",

@@ -18,8 +18,8 @@ const char *ocl_reduce_last_error(const ocl_reduce_context *ctx) {
     return orx_error_text(NULL);
   /* A context shared by threads: this thread's own failure there, else a copy of the context's
    * last taken under its lock; either is this thread's to read until its next call. */
-  const char *mine = orx_handle_live(ctx, ORX_HANDLE_CONTEXT, NULL) ? orx_error_thread_copy(ctx)
-                                                                     : NULL;
+  const char *mine = orx_handle_live(ctx, ORX_HANDLE_CONTEXT, 0) ? orx_error_thread_copy(ctx)
+                                                                  : NULL;
   if (mine)
     return mine;
   ocl_reduce_context *entered = (ocl_reduce_context *)(uintptr_t)ctx;

@@ -101,18 +101,13 @@ ocl_reduce_status ocl_reduce_operator_create(const ocl_reduce_operator_desc *des
   ORX_CHECK_ARG(NULL, !desc->name || is_name(desc->name, 0),
                 "%s: desc->name (\"%.80s\") is not a C identifier of at most %d characters",
                 function, desc->name, ORX_NAME_MAX);
-  ocl_reduce_operator *op = orx_calloc(1, sizeof *op);
+  ocl_reduce_operator *op = orx_handle_new(ORX_HANDLE_OPERATOR, sizeof *op);
   if (!op)
     return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", function);
   const ocl_reduce_status status = orx_operator_of_desc(desc, &op->op, &op->text);
   if (status != OCL_REDUCE_OK) {
-    free(op);
+    orx_handle_free(op, ORX_HANDLE_OPERATOR);
     return status;
-  }
-  if (!orx_handle_add(op, ORX_HANDLE_OPERATOR)) {
-    free(op->text);
-    free(op);
-    return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", function);
   }
   snprintf(op->name, sizeof op->name, "%s", desc->name ? desc->name : desc->combine);
   snprintf(op->element_type, sizeof op->element_type, "%s", desc->element_type);
@@ -124,11 +119,11 @@ ocl_reduce_status ocl_reduce_operator_create(const ocl_reduce_operator_desc *des
 }
 
 void ocl_reduce_operator_destroy(ocl_reduce_operator *op) {
-  /* A second destroy, or a built-in operator: harmless, nothing of it read. */
-  if (!op || !orx_handle_remove(op, ORX_HANDLE_OPERATOR))
+  /* A second destroy, or a built-in operator: harmless, nothing of it read but its state. */
+  if (!orx_is_user_operator(op) || !orx_handle_kill(op, ORX_HANDLE_OPERATOR, 0))
     return;
   free(op->text);
-  free(op);
+  orx_handle_free(op, ORX_HANDLE_OPERATOR);
 }
 
 ocl_reduce_status ocl_reduce_operator_digest(ocl_reduce_op op, unsigned char digest[32]) {

@@ -16,6 +16,7 @@
 #include "ocl_reduce_program.h"
 
 struct ocl_reduce_program {
+  orx_handle handle; /* live or not (base/handles.h) */
   ocl_reduce_context *ctx;
   orx_program *program;
   unsigned work_group_size;
@@ -68,7 +69,7 @@ ocl_reduce_status ocl_reduce_program_build(ocl_reduce_context *ctx, const char *
   orx_plan_program(&ctx->target, work_group_size, defines);
   orx_program_text text;
   ORX_FORWARD(orx_user_program_text_of(ctx, defines, ctx->ops->prelude, source, &text));
-  ocl_reduce_program *program = orx_calloc(1, sizeof *program);
+  ocl_reduce_program *program = orx_handle_new(ORX_HANDLE_PROGRAM, sizeof *program);
   ocl_reduce_status status =
       program ? OCL_REDUCE_OK
               : orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
@@ -79,17 +80,13 @@ ocl_reduce_status ocl_reduce_program_build(ocl_reduce_context *ctx, const char *
                                &program->program, &subgroup_size, &from_disk);
   orx_program_text_free(&text);
   if (status != OCL_REDUCE_OK) {
-    free(program);
+    if (program)
+      orx_handle_free(program, ORX_HANDLE_PROGRAM);
     return status;
   }
   ctx->kernel_builds++;
   ctx->programs_from_disk += from_disk;
   program->ctx = ctx;
-  if (!orx_handle_add(program, ORX_HANDLE_PROGRAM)) {
-    ctx->ops->release_program(program->program);
-    free(program);
-    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", call);
-  }
   orx_context_retain(ctx);
   program->work_group_size = work_group_size;
   *out = program;
@@ -102,7 +99,7 @@ ocl_reduce_status ocl_reduce_program_launch(ocl_reduce_context *ctx, ocl_reduce_
   static const char call[] = "ocl_reduce_program_launch";
   ORX_ENTER(ctx, call);
   ORX_CHECK_ARG(ctx, program, "%s: program is NULL", call);
-  if (!orx_handle_live(program, ORX_HANDLE_PROGRAM, NULL))
+  if (!orx_handle_live(program, ORX_HANDLE_PROGRAM, 0))
     return orx_fail(ctx, OCL_REDUCE_ERROR_MISUSE,
                     "%s: program is not a live program (destroyed, or not one that "
                     "ocl_reduce_program_build made)",
@@ -146,7 +143,7 @@ ocl_reduce_status ocl_reduce_program_native(const ocl_reduce_program *program,
     return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
                     "ocl_reduce_program_native: %s is NULL",
                     !program ? "program" : !native_program ? "native_program" : "native_kernel");
-  if (!orx_handle_live(program, ORX_HANDLE_PROGRAM, NULL))
+  if (!orx_handle_live(program, ORX_HANDLE_PROGRAM, 0))
     return orx_fail(NULL, OCL_REDUCE_ERROR_MISUSE,
                     "ocl_reduce_program_native: program is not a live program (destroyed?)");
   program->ctx->ops->program_native(program->program, native_program, native_kernel);
@@ -155,13 +152,13 @@ ocl_reduce_status ocl_reduce_program_native(const ocl_reduce_program *program,
 
 void ocl_reduce_program_destroy(ocl_reduce_program *program) {
   /* A second destroy, or no program: harmless, nothing of it read. */
-  if (!program || !orx_handle_remove(program, ORX_HANDLE_PROGRAM))
+  if (!orx_handle_kill(program, ORX_HANDLE_PROGRAM, 0))
     return;
-  pthread_mutex_lock(&program->ctx->lock); /* no launch of it is in flight */
+  orx_lock_take(&program->ctx->handle.lock); /* no launch of it is in flight */
   program->ctx->ops->release_program(program->program);
-  pthread_mutex_unlock(&program->ctx->lock);
+  orx_lock_give(&program->ctx->handle.lock);
   orx_context_release(program->ctx);
-  free(program);
+  orx_handle_free(program, ORX_HANDLE_PROGRAM);
 }
 
 ocl_reduce_status ocl_reduce_program_defines(ocl_reduce_context *ctx, unsigned work_group_size,

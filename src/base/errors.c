@@ -4,6 +4,7 @@
  * ============================================================================================== */
 #include "base/errors.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,13 +22,14 @@ void orx_call_named(const char *function) { current_call = function; }
 
 const char *orx_call_name(void) { return current_call ? current_call : "ocl_reduce"; }
 
-/* A context's slot is its first member (orx_error_slot). */
+/* A context's slot follows its handle header (ORX_ERROR_SLOT_OFFSET). */
 static char *error_buffer(ocl_reduce_context *ctx) {
-  return ctx ? ((orx_error_slot *)(void *)ctx)->text : thread_error;
+  return ctx ? ((orx_error_slot *)(void *)((char *)ctx + ORX_ERROR_SLOT_OFFSET))->text
+             : thread_error;
 }
 
 const char *orx_error_text(const ocl_reduce_context *ctx) {
-  return ctx ? ((const orx_error_slot *)(const void *)ctx)->text : thread_error;
+  return error_buffer((ocl_reduce_context *)(uintptr_t)ctx);
 }
 
 int orx_log_debug(void) {

@@ -8,16 +8,19 @@
 
 #include <stdarg.h>
 
+#include "base/handles.h"
 #include "base/util.h"
 #include "ocl_reduce.h"
 
 #define ORX_ERROR_CAPACITY 16384
 
-/* A context's message of its last failure. Every context begins with one (exec/context.h
- * asserts it), so that failures recorded here, below the contexts, need not know their struct. */
+/* A context's message of its last failure. Every context has one right after its handle header
+ * (exec/context.h asserts it), so that failures recorded here, below the contexts, need not know
+ * their struct. */
 typedef struct orx_error_slot {
   char text[ORX_ERROR_CAPACITY];
 } orx_error_slot;
+#define ORX_ERROR_SLOT_OFFSET sizeof(orx_handle)
 
 /* Records the message (on ctx, or per thread when ctx is NULL) and returns status. */
 ocl_reduce_status orx_fail(ocl_reduce_context *ctx, ocl_reduce_status status, const char *fmt, ...)

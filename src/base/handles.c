@@ -1,102 +1,86 @@
 /* =================================================================================================
- * handles.c: the set of live handles (handles.h): an open-addressing hash table of addresses
- * under one lock, which calls hold for a few tens of nanoseconds.
+ * handles.c: handles' blocks and their pools (handles.h).
  * ============================================================================================== */
+#define _DEFAULT_SOURCE /* syscall in strict C11 */
 #include "base/handles.h"
 
 #include <pthread.h>
-#include <stdint.h>
-#include <stdlib.h>
+#include <string.h>
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#else
+#include <sched.h>
+#endif
 
 #include "base/util.h"
 
-typedef struct slot {
-  const void *handle; /* NULL: empty; TOMBSTONE: removed */
-  orx_handle_kind kind;
-} slot;
+static struct {
+  pthread_mutex_t lock;
+  orx_handle *free;
+} pools[ORX_HANDLE_KINDS] = {
+    {PTHREAD_MUTEX_INITIALIZER, NULL},
+    {PTHREAD_MUTEX_INITIALIZER, NULL},
+    {PTHREAD_MUTEX_INITIALIZER, NULL},
+    {PTHREAD_MUTEX_INITIALIZER, NULL},
+};
+_Static_assert(ORX_HANDLE_KINDS == 4, "a pool per kind");
 
-static char tombstone;
-#define TOMBSTONE ((const void *)&tombstone)
-
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static slot *table;
-static size_t capacity, used; /* used counts tombstones too: they lengthen probes */
-
-static size_t home_of(const void *handle) {
-  uint64_t h = (uint64_t)(uintptr_t)handle;
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdu;
-  h ^= h >> 33;
-  return (size_t)h & (capacity - 1);
+void *orx_handle_new(orx_handle_kind kind, size_t size) {
+  pthread_mutex_lock(&pools[kind].lock);
+  orx_handle *h = pools[kind].free;
+  if (h)
+    pools[kind].free = h->next_free;
+  pthread_mutex_unlock(&pools[kind].lock);
+  if (h) {
+    /* The header stays: its lock may be held by a call that is about to find the block dead. */
+    memset((char *)h + sizeof *h, 0, size - sizeof *h);
+  } else {
+    if (!(h = orx_calloc(1, size)))
+      return NULL;
+  }
+  h->next_free = NULL;
+  atomic_store_explicit(&h->state, orx_handle_state_of(kind, ORX_HANDLE_LIVE),
+                        memory_order_release);
+  return h;
 }
 
-/* The slot of handle as kind, or NULL. */
-static slot *find(const void *handle, orx_handle_kind kind) {
-  if (!capacity)
-    return NULL;
-  for (size_t i = home_of(handle);; i = (i + 1) & (capacity - 1)) {
-    if (table[i].handle == handle && table[i].kind == kind)
-      return &table[i];
-    if (!table[i].handle)
-      return NULL;
+int orx_handle_kill(void *handle, orx_handle_kind kind, int orphan) {
+  if (!handle)
+    return 0;
+  orx_handle *h = handle;
+  unsigned live = orx_handle_state_of(kind, ORX_HANDLE_LIVE);
+  return atomic_compare_exchange_strong_explicit(
+      &h->state, &live, orphan ? orx_handle_state_of(kind, ORX_HANDLE_ORPHAN) : 0u,
+      memory_order_acq_rel, memory_order_relaxed);
+}
+
+void orx_handle_free(void *handle, orx_handle_kind kind) {
+  orx_handle *h = handle;
+  atomic_store_explicit(&h->state, 0u, memory_order_release);
+  pthread_mutex_lock(&pools[kind].lock);
+  h->next_free = pools[kind].free;
+  pools[kind].free = h;
+  pthread_mutex_unlock(&pools[kind].lock);
+}
+
+void orx_lock_wait(orx_lock *lock) {
+  /* Marks the lock as waited for, and sleeps while it is held; whoever gives it wakes one. */
+  for (unsigned seen = atomic_exchange_explicit(&lock->word, 2u, memory_order_acquire); seen;
+       seen = atomic_exchange_explicit(&lock->word, 2u, memory_order_acquire)) {
+#if defined(__linux__)
+    syscall(SYS_futex, &lock->word, FUTEX_WAIT_PRIVATE, 2u, NULL, NULL, 0);
+#else
+    sched_yield();
+#endif
   }
 }
 
-static void put(const void *handle, orx_handle_kind kind) {
-  size_t i = home_of(handle);
-  while (table[i].handle && table[i].handle != TOMBSTONE)
-    i = (i + 1) & (capacity - 1);
-  used += table[i].handle == NULL;
-  table[i] = (slot){handle, kind};
-}
-
-/* Doubles the table (or rebuilds it without tombstones) when it is half full. */
-static int make_room(void) {
-  if (2 * (used + 1) <= capacity)
-    return 1;
-  size_t live = 0;
-  for (size_t i = 0; i < capacity; i++)
-    live += table[i].handle && table[i].handle != TOMBSTONE;
-  const size_t grown = 4 * (live + 1) > capacity ? (capacity ? 2 * capacity : 64) : capacity;
-  slot *fresh = orx_calloc(grown, sizeof *fresh);
-  if (!fresh)
-    return 0;
-  slot *old = table;
-  const size_t old_capacity = capacity;
-  table = fresh;
-  capacity = grown;
-  used = 0;
-  for (size_t i = 0; i < old_capacity; i++)
-    if (old[i].handle && old[i].handle != TOMBSTONE)
-      put(old[i].handle, old[i].kind);
-  free(old);
-  return 1;
-}
-
-int orx_handle_add(const void *handle, orx_handle_kind kind) {
-  pthread_mutex_lock(&lock);
-  const int added = make_room();
-  if (added)
-    put(handle, kind);
-  pthread_mutex_unlock(&lock);
-  return added;
-}
-
-int orx_handle_remove(const void *handle, orx_handle_kind kind) {
-  pthread_mutex_lock(&lock);
-  slot *s = handle ? find(handle, kind) : NULL;
-  const int was_live = s != NULL;
-  if (was_live)
-    s->handle = TOMBSTONE;
-  pthread_mutex_unlock(&lock);
-  return was_live;
-}
-
-int orx_handle_live(const void *handle, orx_handle_kind kind, void (*hold)(void *handle)) {
-  pthread_mutex_lock(&lock);
-  const int live = handle && find(handle, kind);
-  if (live && hold)
-    hold((void *)(uintptr_t)handle);
-  pthread_mutex_unlock(&lock);
-  return live;
+void orx_lock_wake(orx_lock *lock) {
+#if defined(__linux__)
+  syscall(SYS_futex, &lock->word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+#else
+  (void)lock;
+#endif
 }

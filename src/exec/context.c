@@ -314,20 +314,11 @@ ocl_reduce_status orx_context_create(const ocl_reduce_options *opts, orx_native_
   *out = NULL;
   settings s;
   ORX_FORWARD(read_settings(opts, &s));
-  ocl_reduce_context *ctx = orx_calloc(1, sizeof *ctx);
+  ocl_reduce_context *ctx = orx_handle_new(ORX_HANDLE_CONTEXT, sizeof *ctx);
   if (!ctx)
     return orx_fail(NULL, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", function);
   atomic_init(&ctx->references, 1); /* the application's */
-  pthread_mutexattr_t recursive;
-  pthread_mutexattr_init(&recursive);
-  pthread_mutexattr_settype(&recursive, PTHREAD_MUTEX_RECURSIVE);
-  pthread_mutex_init(&ctx->lock, &recursive);
-  pthread_mutexattr_destroy(&recursive);
   ocl_reduce_status status = open_context(ctx, &s, &queue);
-  if (status == OCL_REDUCE_OK && !orx_handle_add(ctx, ORX_HANDLE_CONTEXT_MEMORY))
-    status = orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
-  if (status == OCL_REDUCE_OK && !orx_handle_add(ctx, ORX_HANDLE_CONTEXT))
-    status = orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   if (status != OCL_REDUCE_OK) {
     /* The context goes away: keep its message where ocl_reduce_last_error(NULL) finds it. */
     orx_fail(NULL, status, "%s: %s", function, ctx->error.text);
@@ -355,9 +346,7 @@ void orx_context_release(ocl_reduce_context *ctx) {
     orx_fault_forget(ctx);
     ctx->ops->close(ctx->backend);
   }
-  orx_handle_remove(ctx, ORX_HANDLE_CONTEXT_MEMORY);
-  pthread_mutex_destroy(&ctx->lock);
-  free(ctx);
+  orx_handle_free(ctx, ORX_HANDLE_CONTEXT);
 }
 
 void orx_context_device(const ocl_reduce_context *ctx, orx_device_facts *facts) {

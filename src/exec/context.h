@@ -6,7 +6,6 @@
 #ifndef ORX_CONTEXT_H
 #define ORX_CONTEXT_H
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +14,7 @@
 #include "exec/context_facts.h"
 #include "exec/disk_cache.h"
 #include "base/errors.h"
+#include "base/handles.h"
 #include "exec/memory.h"
 #include "planner/planner.h"
 #include "exec/program.h"
@@ -27,7 +27,8 @@ typedef struct orx_probed {
 } orx_probed;
 
 struct ocl_reduce_context {
-  /* First, so that the foundation's failures (base/errors.c) reach it without this struct. */
+  orx_handle handle; /* its state, its pool, and the lock of its calls (exec/entry.h) */
+  /* Next, so that the foundation's failures (base/errors.c) reach it without this struct. */
   orx_error_slot error;
   const orx_backend_ops *ops; /* the backend's table (or a faulty copy: fault_inject.h) */
   const orx_backend_row *backend_row;     /* its registry row: kind and names */
@@ -63,17 +64,15 @@ struct ocl_reduce_context {
    * reference: its device objects go when the last is released (orx_context_release), so that
    * destroying the context before them is harmless, as with OpenCL objects. */
   atomic_uint references;
-  /* Held by every public call on the context (exec/entry.h): threads may share it. Recursive,
-   * for a public function that calls another on the same context. */
-  pthread_mutex_t lock;
 
   /* Injected faults (fault_inject.h, tests only): NULL unless armed. */
   struct orx_faults *faults;
 };
-_Static_assert(offsetof(struct ocl_reduce_context, error) == 0,
-               "base/errors.c finds a context's message at its start");
+_Static_assert(offsetof(struct ocl_reduce_context, error) == ORX_ERROR_SLOT_OFFSET,
+               "base/errors.c finds a context's message after its handle header");
 
 struct ocl_reduce_buffer {
+  orx_handle handle;
   ocl_reduce_context *ctx; /* a reference; NULL for a spread buffer */
   orx_mem *mem;
   size_t bytes;

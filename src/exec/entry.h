@@ -1,9 +1,11 @@
 /* =================================================================================================
  * entry.h: how a public call enters a context (entry.c). Contexts may be shared by threads: a
- * call checks that its context is live (handles.h: a destroyed one is MISUSE, never read), holds
- * a reference to it and its lock, a recursive mutex, for the whole call, then lets go. Calls on
- * one context therefore run one at a time, in the order they take the lock; calls on different
- * contexts run at once. An uncontended lock and reference cost some 50 ns a call.
+ * call checks that its context is live (base/handles.h: a destroyed one is MISUSE, its block
+ * never freed), takes the context's lock for the whole call, checks again under it, and lets go
+ * at the end. Calls on one context therefore run one at a time; calls on different contexts run
+ * at once. A destroy waits for the call in flight (it takes the lock before its teardown). The
+ * uncontended check and lock cost some 10 ns a call. The lock is not recursive: no public
+ * function calls another on the same context.
  * ============================================================================================== */
 #ifndef ORX_ENTRY_H
 #define ORX_ENTRY_H
@@ -33,14 +35,14 @@ void orx_context_leave_scope(ocl_reduce_context **entered);
     orx_entered_ = orx_entering_;                                                                  \
   } while (0)
 
-/* Checks that buf is a live buffer, reading its context while the registry holds it (NULL for
- * a group's buffer) into *owner: MISUSE naming `function` and `name`, recorded on ctx (NULL: the
+/* Checks that buf is a live buffer, and reads its context (NULL for a group's buffer) into
+ * *owner: MISUSE naming `function` and `name`, recorded on ctx (NULL: the
  * thread), when it is not. */
 ocl_reduce_status orx_buffer_check(ocl_reduce_context *ctx, const ocl_reduce_buffer *buf,
                                    const char *function, const char *name,
                                    ocl_reduce_context **owner);
 
-/* Enters a call on buf alone (write, read, destroy): checks it, holds its context (*owner; NULL
+/* Enters a call on buf alone (write, read, size, native): checks it, takes its context (*owner; NULL
  * for a group's buffer) and that context's lock, and checks it again under the lock, where no
  * destroy can be half done. orx_buffer_leave(*owner) after an OK. */
 ocl_reduce_status orx_buffer_enter(const ocl_reduce_buffer *buf, const char *function,

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/handles.h"
 #include "exec/context.h"
 #include "exec/launch.h"
 #include "exec/operator_macros.h"
@@ -73,8 +72,11 @@ ocl_reduce_status orx_operator_of_desc(const ocl_reduce_operator_desc *d, orx_op
 }
 
 int orx_is_user_operator(ocl_reduce_op op) {
-  /* The registry, not the operator's memory: a destroyed operator is never read. */
-  return orx_handle_live(op, ORX_HANDLE_OPERATOR, NULL);
+  /* Built-in values, small integers and misaligned values are no operators' addresses (which
+   * malloc gave): only a plausible address has its state read. */
+  const uintptr_t address = (uintptr_t)op;
+  return address > 4096 && address % _Alignof(max_align_t) == 0 &&
+         orx_handle_live(op, ORX_HANDLE_OPERATOR, 0);
 }
 
 /* An operator's whole text as the context keeps it: the names' block, a NUL, the source. */

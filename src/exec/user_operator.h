@@ -15,8 +15,8 @@
 
 /* Longest name a descriptor may give. */
 #define ORX_NAME_MAX 63
-/* Live operators are known by the handle registry (base/handles.h), never by their memory. */
 struct ocl_reduce_operator {
+  orx_handle handle; /* live or not (base/handles.h) */
   orx_operator op; /* source and names point into text */
   char *text;
   char name[ORX_NAME_MAX + 1];         /* desc->name, else the combine's */
