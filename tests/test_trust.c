@@ -72,7 +72,7 @@ static void colliding_sources(const char *names, char *sum, char *max, size_t si
                                    strlen(head) + 8);
   for (unsigned attempt = 0;; attempt++) {
     snprintf(head, sizeof head, "%s", COMBINE_MAX);
-    snprintf(head + strlen(head), sizeof head - strlen(head), COMMON, "INT_MIN");
+    snprintf(head + strlen(head), sizeof head - strlen(head), COMMON, "-2147483647 - 1");
     length = strlen(head);
     snprintf(head + length, sizeof head - length, "/* %08x", attempt);
     length = strlen(head);
