@@ -27,9 +27,8 @@ static int setup(void **state) {
 
 /* ---- Operators with equal hashes ------------------------------------------------------------ */
 
-/* The library's view of an operator's text: its names' block, source, and the 64-bit hash the
- * program cache keyed user operators by before 0.3 (and still rejects by quickly). */
-static orx_operator operator_of(const char *source, char **text) {
+/* A commutative operator on int of identity(), map() and combine() in `source`. */
+static ocl_reduce_operator_desc int_operator(const char *source) {
   ocl_reduce_operator_desc d = OCL_REDUCE_OPERATOR_DESC_INIT;
   d.source = source;
   d.element_type = d.state_type = "int";
@@ -38,6 +37,13 @@ static orx_operator operator_of(const char *source, char **text) {
   d.combine = "combine";
   d.element_size = d.state_size = sizeof(int32_t);
   d.commutative = 1;
+  return d;
+}
+
+/* The library's view of an operator's text: its names' block, source, and the 64-bit hash the
+ * program cache keyed user operators by before 0.3 (and still rejects by quickly). */
+static orx_operator operator_of(const char *source, char **text) {
+  const ocl_reduce_operator_desc d = int_operator(source);
   orx_operator op;
   assert_int_equal(orx_operator_of_desc(&d, &op, text), OCL_REDUCE_OK);
   return op;
@@ -93,15 +99,7 @@ static void colliding_sources(const char *names, char *sum, char *max, size_t si
 }
 
 static ocl_reduce_operator *make_operator(const char *source, const char *name) {
-  /* The descriptor operator_of gives the library, named. */
-  ocl_reduce_operator_desc d = OCL_REDUCE_OPERATOR_DESC_INIT;
-  d.source = source;
-  d.element_type = d.state_type = "int";
-  d.identity = "identity";
-  d.map = "map";
-  d.combine = "combine";
-  d.element_size = d.state_size = sizeof(int32_t);
-  d.commutative = 1;
+  ocl_reduce_operator_desc d = int_operator(source);
   d.name = name;
   ocl_reduce_operator *op = NULL;
   assert_int_equal(ocl_reduce_operator_create(&d, &op), OCL_REDUCE_OK);
@@ -150,14 +148,7 @@ static ocl_reduce_status sum_with(const char *extra, ocl_reduce_operator **op) {
   static char source[1024];
   snprintf(source, sizeof source, "%s\n%s", extra, COMBINE_SUM);
   snprintf(source + strlen(source), sizeof source - strlen(source), COMMON, "0");
-  ocl_reduce_operator_desc d = OCL_REDUCE_OPERATOR_DESC_INIT;
-  d.source = source;
-  d.element_type = d.state_type = "int";
-  d.identity = "identity";
-  d.map = "map";
-  d.combine = "combine";
-  d.element_size = d.state_size = sizeof(int32_t);
-  d.commutative = 1;
+  const ocl_reduce_operator_desc d = int_operator(source);
   *op = NULL; /* untouched by a refusal */
   return ocl_reduce_operator_create(&d, op);
 }
