@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds ocl_reduce and runs its test suite on every OpenCL implementation and path present, then
 # builds it again with AddressSanitizer + UndefinedBehaviorSanitizer and runs the suite on PoCL,
-# and with ThreadSanitizer for the tests of threads. Warnings are errors in every build. Usage: scripts/run_tests.sh [build directory prefix]
+# and with ThreadSanitizer for the tests of threads. Warnings are errors in every build.
+# Usage: scripts/run_tests.sh [build directory prefix]
 #
 # Intel's CPU runtime for OpenCL (from PyPI, into ~/.cache/ocl_reduce, see
 # scripts/intel_cpu_runtime.sh) is added next to the system's implementations, so that the subgroup

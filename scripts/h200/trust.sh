@@ -26,7 +26,8 @@ echo "== 1. trust tests"
   -R '^(trust|shared|cache_trust|cache|errors|errors_many|threads|mpi|tool_cli)(\[|$)' \
   >"$logs/trust-ctest.txt" 2>&1)
 echo "status $?"
-grep -E "^ *[0-9]+/[0-9]+ Test +#|tests passed|tests failed" "$logs/trust-ctest.txt" | sed -E 's/^ *//'
+grep -E "^ *[0-9]+/[0-9]+ Test +#|tests passed|tests failed" "$logs/trust-ctest.txt" |
+  sed -E 's/^ *//'
 fi
 
 if [[ $steps == *2* ]] && [ -n "${1:-}" ]; then
@@ -42,7 +43,8 @@ if [[ $steps == *2* ]] && [ -n "${1:-}" ]; then
       lib=$build
       [ "$which" = old ] && lib=$old
       LD_LIBRARY_PATH=$lib "$tool" bench -d cuda:0 --n 1024 --reps 3000 --no-cub \
-        --paths cuda/auto,cuda/host/auto --csv "$logs/call-cuda-$which-$round.csv" >/dev/null 2>&1
+        --paths cuda/auto,cuda/host/auto --csv "$logs/call-cuda-$which-$round.csv" \
+        >/dev/null 2>&1
       LD_LIBRARY_PATH=$lib "$tool" bench -d pocl --n 1024 --reps 3000 --no-openmp \
         --paths auto,host/auto --csv "$logs/call-pocl-$which-$round.csv" >/dev/null 2>&1
     done
@@ -61,7 +63,8 @@ for device in ("cuda", "pocl"):
         if old and new:
             o, n = statistics.median(old), statistics.median(new)
             print(f"{device:5} {contender:48} old {o:8.3f} us  new {n:8.3f} us  new/old {n / o:.3f}"
-                  f"  (rounds' medians {min(new):.3f}-{max(new):.3f} against {min(old):.3f}-{max(old):.3f})")
+                  f"  (rounds' medians {min(new):.3f}-{max(new):.3f} against "
+                  f"{min(old):.3f}-{max(old):.3f})")
 PY
 fi
 
