@@ -51,6 +51,9 @@ int orx_handle_kill(void *handle, orx_handle_kind kind, int orphan) {
     return 0;
   orx_handle *h = handle;
   unsigned live = orx_handle_state_of(kind, ORX_HANDLE_LIVE);
+  /* Read first: a stray pointer may be to memory that a locked instruction could not write. */
+  if (atomic_load_explicit(&h->state, memory_order_relaxed) != live)
+    return 0;
   return atomic_compare_exchange_strong_explicit(
       &h->state, &live, orphan ? orx_handle_state_of(kind, ORX_HANDLE_ORPHAN) : 0u,
       memory_order_acq_rel, memory_order_relaxed);

@@ -10,9 +10,8 @@
 #include <string.h>
 
 #include "backends/device_pick.h"
-#include "exec/context.h"
-
 #include "base/handles.h"
+#include "exec/context.h"
 #include "exec/fault_inject.h"
 #include "exec/run.h"
 #include "exec/user_operator.h"

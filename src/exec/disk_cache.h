@@ -3,11 +3,12 @@
  * process's first reduction loads a device binary instead of compiling. Every build of the
  * library goes through orx_build_program.
  *
- * An entry is one file, <dir>/<32 hex digits>.bin, named by a 128-bit hash of everything that
- * changes the code: the library's version, the backend, the device, platform, driver and
- * compiler versions, the program's text (defines included), its kernel and work-group size. The
- * file repeats that key and carries the payload's size and checksum; an entry that is truncated,
- * corrupt, another key's or the implementation refuses is ignored and rewritten. Writes go to a
+ * An entry is one file, <dir>/<64 hex digits>.bin, named by a SHA-256 of everything that changes
+ * the code: the library's version, the backend, the device, platform, driver and compiler
+ * versions, the program's text (defines included), its kernel and work-group size. The file
+ * repeats that key and carries the payload's size and an HMAC-SHA-256 under the cache's secret
+ * (cache_trust.h): an entry that is truncated, corrupt, another key's, another cache's or one the
+ * implementation refuses is ignored and rewritten, and nothing reaches a driver unauthenticated. Writes go to a
  * temporary file renamed into place (atomic on POSIX file systems), so processes filling one
  * cache at once never see half an entry, and an entry is built under a lock file beside it
  * (<entry>.lock, flock), so that contexts missing it at once build it once: the others wait and
