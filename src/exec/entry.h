@@ -4,8 +4,8 @@
  * never freed), takes the context's lock for the whole call, checks again under it, and lets go
  * at the end. Calls on one context therefore run one at a time; calls on different contexts run
  * at once. A destroy waits for the call in flight (it takes the lock before its teardown). The
- * uncontended check and lock cost some 10 ns a call. The lock is not recursive: no public
- * function calls another on the same context.
+ * uncontended check and lock add 13-19 ns to a call (the H200 machine's host). The lock is not
+ * recursive: no public function calls another on the same context.
  * ============================================================================================== */
 #ifndef ORX_ENTRY_H
 #define ORX_ENTRY_H
