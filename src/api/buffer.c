@@ -90,12 +90,8 @@ void ocl_reduce_buffer_destroy(ocl_reduce_buffer *buf) {
 }
 
 size_t ocl_reduce_buffer_size(const ocl_reduce_buffer *buf) {
-  ocl_reduce_context *owner = NULL;
-  if (!buf || orx_buffer_enter(buf, "ocl_reduce_buffer_size", &owner) != OCL_REDUCE_OK)
-    return 0;
-  const size_t bytes = buf->bytes;
-  orx_buffer_leave(owner);
-  return bytes;
+  /* Set before the buffer was published live, never changed: no lock needed to read it. */
+  return orx_handle_live(buf, ORX_HANDLE_BUFFER, 0) ? buf->bytes : 0;
 }
 
 static ocl_reduce_status buffer_native(const ocl_reduce_buffer *buf, void **cl_mem,

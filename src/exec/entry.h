@@ -42,7 +42,7 @@ ocl_reduce_status orx_buffer_check(ocl_reduce_context *ctx, const ocl_reduce_buf
                                    const char *function, const char *name,
                                    ocl_reduce_context **owner);
 
-/* Enters a call on buf alone (write, read, size, native): checks it, takes its context's lock
+/* Enters a call on buf alone (write, read, native): checks it, takes its context's lock
  * (*owner: the context; NULL for a group's buffer), and checks it again under the lock, where no
  * destroy can be half done. orx_buffer_leave(*owner) after an OK. */
 ocl_reduce_status orx_buffer_enter(const ocl_reduce_buffer *buf, const char *function,

@@ -21,6 +21,7 @@ void orx_program_key_of(const orx_plan *plan, orx_program_key *key) {
   key->state_align = plan->op.state_align;
   key->op_names = plan->op.source ? plan->op.names : NULL;
   key->op_source = plan->op.source;
+  key->op_hash = plan->op.source_hash;
 }
 
 /* Whether two optional texts are equal. */
@@ -29,18 +30,17 @@ static int same_text(const char *a, const char *b) {
 }
 
 int orx_program_key_equal(const orx_program_key *a, const orx_program_key *b) {
-  return a->kernel == b->kernel && memcmp(a->defines, b->defines, sizeof a->defines) == 0 &&
+  return a->kernel == b->kernel && a->op_hash == b->op_hash &&
+         memcmp(a->defines, b->defines, sizeof a->defines) == 0 &&
          a->state_bytes == b->state_bytes && a->state_align == b->state_align &&
          same_text(a->op_names, b->op_names) && same_text(a->op_source, b->op_source);
 }
 
 uint64_t orx_program_key_hash(const orx_program_key *key) {
+  /* The operator's text by the hash its creation made: a call does not hash the text again. */
   uint64_t hash = orx_hash(ORX_HASH_SEED, &key->kernel, sizeof key->kernel);
   hash = orx_hash(hash, key->defines, sizeof key->defines);
-  if (key->op_source)
-    hash = orx_hash(orx_hash(hash, key->op_names, strlen(key->op_names)), key->op_source,
-                    strlen(key->op_source));
-  return hash;
+  return orx_hash(hash, &key->op_hash, sizeof key->op_hash);
 }
 
 /* ---- Text --------------------------------------------------------------------------------- */

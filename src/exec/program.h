@@ -23,6 +23,7 @@ typedef struct orx_program_key {
    * different operators never share a program however their hashes fall (NULL for a built-in
    * operator). A lookup's point at the plan's operator; a cached key's at the entry's copy. */
   const char *op_names, *op_source;
+  uint64_t op_hash; /* the operator's hash of both (user_operator.c), made once: buckets only */
 } orx_program_key;
 /* The key of a plan (padding zeroed), whether two keys are equal, and a hash of one (which only
  * spreads keys over buckets: equality is orx_program_key_equal's). */
