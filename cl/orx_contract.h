@@ -142,6 +142,18 @@
   X(c, KHR, "khr", 0) X(c, INTEL, "intel", 0) X(c, BUILTIN, "builtin", 0) X(c, NONE, "none", 0)   \
   X(c, NV_PTX, "ptx", 1) X(c, CUDA, "cuda", 1)
 
+/* ---- Ordering between work-groups (lib/orx_finish.cl) ------------------------------------ */
+/* How the groups of one launch order their writes before the last one reads them: a device
+ * fact (caps.device_sync), which the host passes as ORX_SYNC. */
+#define ORX_SYNC_NONE 0       /* none the language defines (OpenCL 1.x): the host finishes by a
+                                 second launch (ORX_FINISH_LAUNCH) */
+#define ORX_SYNC_CL_ATOMICS 1 /* OpenCL C 2.0/3.0 atomics and fences at memory_scope_device
+                                 (built with the device's -cl-std option) */
+#define ORX_SYNC_PTX 2        /* NVIDIA's OpenCL: PTX fences (inline assembly) */
+#define ORX_SYNC_CUDA 3       /* the CUDA backend: __threadfence */
+#define ORX_SYNC_HOST 4       /* the host plan (src/host): C11 atomics, which host_prelude.h
+                                 defines the count with */
+
 /* ---- How a work-item streams its input (lib/orx_stream.cl) -------------------------------- */
 #define ORX_STREAM_STRIDED 0 /* grid-stride: coalesced, one wave of groups (GPUs) */
 #define ORX_STREAM_CHUNK 1   /* a contiguous run per work-item (CPUs) */
@@ -253,10 +265,21 @@
 #ifndef ORX_FINISH_SERIAL
 #define ORX_FINISH_SERIAL 0
 #endif
-/* 1: reduce_all.cl's groups only write their partials, and the host launches one group more
- * over them (src/exec/launch.c). */
+/* 1: reduce_all.cl's and reduce_multi.cl's groups only write their partials, and the host
+ * launches one group more over them (src/exec/launch.c); always where the device has no ordering
+ * between work-groups (ORX_SYNC, below). */
 #ifndef ORX_FINISH_LAUNCH
-#define ORX_FINISH_LAUNCH 0
+#define ORX_FINISH_LAUNCH (ORX_SYNC == ORX_SYNC_NONE)
+#endif
+/* 1: the program is a finish by launch's second launch: one group combines the first launch's `n`
+ * partials (its `partials` argument) into out. A program of its own, not a branch at run time:
+ * PoCL 3.1 lost the finish's write, or crashed, with the branch. */
+#ifndef ORX_FINISH_ONLY
+#define ORX_FINISH_ONLY 0
+#endif
+/* The device's ordering between work-groups (an ORX_SYNC_ id). */
+#ifndef ORX_SYNC
+#define ORX_SYNC ORX_SYNC_NONE
 #endif
 /* 1: the multireduction's loops over slots are unrolled (GPUs). */
 #ifndef ORX_UNROLL_SLOTS
@@ -355,11 +378,11 @@
 #define ORX_HOST_DEFINES(X, c)                                                                     \
   X(c, TYPE_ID) X(c, OP_ID) X(c, SLOTS) X(c, SLOT_OPS) X(c, VEC) X(c, UNROLL) X(c, CHAINS)         \
   X(c, PREFETCH) X(c, WG_SIZE) X(c, STREAM) X(c, SG_IMPL) X(c, SG_SIZE) X(c, SG_BUILTIN_REDUCE)    \
-  X(c, FINISH_SERIAL) X(c, FINISH_LAUNCH) X(c, UNROLL_SLOTS) X(c, MR_Q) X(c, MR_LANES)            \
-  X(c, SEG_OFFSETS) X(c, SEG_LOAD) X(c, SEG_BATCH) X(c, SEG_VECTOR_RUNS) X(c, SEG_STAGE)          \
-  X(c, MIN_GROUPS_PER_CU) X(c, STATE) X(c, PARTIAL_OUT) X(c, INPUT_STATES) X(c, ORDERED)           \
-  X(c, ELEMENT_BYTES) X(c, WIN_ALGO) X(c, WIN_RUN) X(c, WIN_LOCKSTEP) X(c, FLOAT_KEYS)           \
-  X(c, NO_CONTRACT)
+  X(c, FINISH_SERIAL) X(c, FINISH_LAUNCH) X(c, FINISH_ONLY) X(c, SYNC) X(c, UNROLL_SLOTS)          \
+  X(c, MR_Q) X(c, MR_LANES) X(c, SEG_OFFSETS) X(c, SEG_LOAD) X(c, SEG_BATCH)                       \
+  X(c, SEG_VECTOR_RUNS) X(c, SEG_STAGE) X(c, MIN_GROUPS_PER_CU) X(c, STATE) X(c, PARTIAL_OUT)      \
+  X(c, INPUT_STATES) X(c, ORDERED) X(c, ELEMENT_BYTES) X(c, WIN_ALGO) X(c, WIN_RUN)                \
+  X(c, WIN_LOCKSTEP) X(c, FLOAT_KEYS) X(c, NO_CONTRACT)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds ocl_reduce and runs its test suite on every OpenCL implementation and path present, then
-# builds it again with AddressSanitizer + UndefinedBehaviorSanitizer and runs the suite on PoCL,
-# and with ThreadSanitizer for the tests of threads. Warnings are errors in every build.
+# Builds ocl_reduce and runs its test suite on every OpenCL implementation and path present, and
+# every form's kernels under Oclgrind's checks; then builds it again with AddressSanitizer +
+# UndefinedBehaviorSanitizer and runs the suite on PoCL, and with ThreadSanitizer for the tests of
+# threads. Warnings are errors in every build.
 # Usage: scripts/run_tests.sh [build directory prefix]
 #
 # Intel's CPU runtime for OpenCL (from PyPI, into ~/.cache/ocl_reduce, see
@@ -42,6 +43,9 @@ echo "== tests: every implementation and path"
 
 echo "== the installed library as users take it: find_package, pkg-config, the tool, embedding"
 scripts/check_install.sh "$prefix"
+
+echo "== the kernels under Oclgrind: races, memory accesses, API use (every form, light sizes)"
+scripts/oclgrind_light.sh "$prefix"
 
 echo "== build with AddressSanitizer + UndefinedBehaviorSanitizer in $prefix-sanitize"
 # Without the benchmark's CUB contender (nvcc, minutes here): the Release build compiled it.

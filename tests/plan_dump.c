@@ -32,6 +32,7 @@ static orx_caps gpu(void) {
   c.has_fp64 = 1;
   c.max_alloc_bytes = 1ull << 36;
   c.global_mem_bytes = 1ull << 37;
+  c.device_sync = ORX_SYNC_CL_ATOMICS;
   return c;
 }
 
@@ -41,8 +42,10 @@ static void devices(orx_caps *d) {
   d[1].warp_size = 32;
   d[1].has_cuda_shuffle = 1;
   d[1].base_align_bytes = 256;
+  d[1].device_sync = ORX_SYNC_CUDA;
   d[2] = gpu(); /* NVIDIA's OpenCL: inline-PTX shuffles */
   d[2].warp_size = 32;
+  d[2].device_sync = ORX_SYNC_PTX;
   d[3] = gpu(); /* PoCL's CPU device */
   d[3].type = OCL_REDUCE_DEVICE_CPU;
   d[3].compute_units = 16;

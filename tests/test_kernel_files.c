@@ -21,8 +21,8 @@ static void test_every_kernel_file_compiles_alone(void **state) {
     orx_program *program = NULL;
     unsigned subgroup_size = 0;
     const ocl_reduce_status s =
-        test_ctx->ops->build(test_ctx, test_ctx->backend, text.sources, text.count, text.entry,
-                             256, &program, &subgroup_size);
+        test_ctx->ops->build(test_ctx, test_ctx->backend, text.sources, text.count,
+                             text.options, text.entry, 256, &program, &subgroup_size);
     if (s != OCL_REDUCE_OK)
       fail_msg("%s alone: %s: %s", orx_kernel_file(alone.kernel), ocl_reduce_status_name(s),
                ocl_reduce_last_error(test_ctx));

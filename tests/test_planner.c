@@ -643,18 +643,38 @@ static void test_keys_register_caps_and_waits(void **state) {
   assert_int_equal(orx_parse_policy_override("keys=3", &t.forced), OCL_REDUCE_ERROR_INVALID_OPTION);
   assert_int_equal(orx_parse_policy_override("min_groups=0", &t.forced),
                    OCL_REDUCE_ERROR_INVALID_OPTION);
-  /* The last group finishes unless a second launch is forced; never for state operators. */
+  /* The last group finishes, ordered by the device's atomics, unless a second launch is forced
+   * (any operator); a device without ordering between work-groups always finishes by launch. */
   t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
   r = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
   orx_plan_make(&t, &r, &plan);
   assert_false(orx_plan_finish_launch(&plan, 256));
+  assert_int_equal(plan.defines[ORX_DEFINE_SYNC], ORX_SYNC_CL_ATOMICS);
   assert_int_equal(orx_parse_policy_override("finish=launch", &t.forced), OCL_REDUCE_OK);
   orx_plan_make(&t, &r, &plan);
   assert_true(orx_plan_finish_launch(&plan, 256));
   assert_false(orx_plan_finish_launch(&plan, 1));
+  assert_int_equal(plan.defines[ORX_DEFINE_SYNC], ORX_DEFINE_UNSET);
   r = orx_reduce_request(ORX_OP_MEAN_VAR, OCL_REDUCE_F32);
   orx_plan_make(&t, &r, &plan);
+  assert_true(orx_plan_finish_launch(&plan, 256));
+  orx_caps old_gpu = test_gpu();
+  old_gpu.device_sync = ORX_SYNC_NONE; /* OpenCL 1.2 */
+  t = test_target(&old_gpu, OCL_REDUCE_PATH_AUTO);
+  const orx_op_id each[] = {ORX_OP_SUM, ORX_OP_MEAN_VAR, ORX_OP_SUM_REPRODUCIBLE};
+  for (size_t i = 0; i < ORX_ARRAY_SIZE(each); i++) {
+    r = orx_reduce_request(each[i], OCL_REDUCE_F32);
+    orx_plan_make(&t, &r, &plan);
+    assert_true(orx_plan_finish_launch(&plan, 256));
+  }
+  assert_int_equal(orx_parse_policy_override("finish=group", &t.forced), OCL_REDUCE_OK);
+  orx_plan_make(&t, &r, &plan);
+  assert_true(orx_plan_finish_launch(&plan, 256)); /* never the unordered last group */
+  old_gpu.device_sync = ORX_SYNC_CL_ATOMICS;
+  t = test_target(&old_gpu, OCL_REDUCE_PATH_AUTO);
+  orx_plan_make(&t, &r, &plan);
   assert_false(orx_plan_finish_launch(&plan, 256));
+  assert_int_equal(plan.defines[ORX_DEFINE_SYNC], ORX_SYNC_CL_ATOMICS);
   orx_policy_override o;
   assert_int_equal(orx_parse_policy_override(NULL, &o), OCL_REDUCE_OK);
   assert_int_equal(orx_plan_wait_polls(&gpu, &o), 0);

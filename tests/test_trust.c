@@ -4,7 +4,8 @@
  * may not redefine the library's macros (refused by name) and its own macros end where it ends;
  * destroyed, foreign and doubly destroyed handles get OCL_REDUCE_ERROR_MISUSE or nothing, never a
  * read of freed memory (the sanitizer pass runs this); and an ARGMIN/ARGMAX index_base whose
- * indices would overflow is refused.
+ * indices would overflow is refused; and groups that finish by a second launch (what an OpenCL
+ * 1.x device takes, which orders nothing between work-groups) give the last group's bits.
  * ============================================================================================== */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "base/util.h"
 #include "exec/user_operator.h"
+#include "support/custom_ops.h"
 #include "support/fixture.h"
 
 enum { N = 1000 };
@@ -296,12 +298,78 @@ static void test_index_base_that_would_overflow_is_refused(void **state) {
                    OCL_REDUCE_OK);
 }
 
+/* ---- Groups that finish by launch ------------------------------------------------------------ */
+
+/* The f32 reduction of x by op (a built-in) or by user, into 64 prefilled bytes. */
+static ocl_reduce_status both(ocl_reduce_context *ctx, ocl_reduce_op op, const float *x, size_t n,
+                              unsigned char *out) {
+  memset(out, 0x5a, 64);
+  return ocl_reduce(ctx, op, OCL_REDUCE_F32, x, n, out, 64);
+}
+
+/* Scalar, structured and user operators, and several at once: the same bits either way (the
+ * combine order is the same), and right. */
+static void test_finish_by_launch_gives_the_last_groups_bits(void **state) {
+  (void)state;
+  ocl_reduce_context *last = test_context_with_policy("host=off"); /* the device's own finish */
+  ocl_reduce_context *launch = test_context_with_policy("host=off,finish=launch");
+  enum { M = 300007 };
+  float *x = malloc(M * sizeof *x);
+  assert_non_null(x);
+  double sum = 0;
+  for (size_t i = 0; i < M; i++)
+    sum += x[i] = (float)((int)(test_rng_next() % 2001) - 1000) / 8;
+  /* A user operator: the sum of the squares of the elements' bits as uint. */
+  ocl_reduce_operator *user = NULL;
+  assert_int_equal(ocl_reduce_operator_create(&test_custom_descs[TEST_SQUARES], &user),
+                   OCL_REDUCE_OK);
+  const ocl_reduce_op ops[] = {OCL_REDUCE_SUM, OCL_REDUCE_MAX, OCL_REDUCE_ARGMIN,
+                               OCL_REDUCE_MEAN_VAR, OCL_REDUCE_SUM_REPRODUCIBLE};
+  unsigned char a[64], b[64];
+  for (size_t k = 0; k < ORX_ARRAY_SIZE(ops); k++) {
+    assert_int_equal(both(last, ops[k], x, M, a), OCL_REDUCE_OK);
+    assert_int_equal(both(launch, ops[k], x, M, b), OCL_REDUCE_OK);
+    assert_memory_equal(a, b, sizeof a);
+  }
+  memset(a, 0x5a, sizeof a);
+  memset(b, 0x5a, sizeof b);
+  assert_int_equal(ocl_reduce(last, user, OCL_REDUCE_OP_ELEMENT, x, M, a, 8), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce(launch, user, OCL_REDUCE_OP_ELEMENT, x, M, b, 8), OCL_REDUCE_OK);
+  assert_memory_equal(a, b, sizeof a);
+  unsigned char want[64];
+  test_custom_reference(TEST_SQUARES, x, M, want);
+  assert_memory_equal(b, want, test_custom_descs[TEST_SQUARES].state_size);
+  float sums[2];
+  assert_int_equal(both(launch, OCL_REDUCE_SUM_REPRODUCIBLE, x, M, b), OCL_REDUCE_OK);
+  memcpy(&sums[0], b, sizeof(float));
+  assert_true(sums[0] == (float)sum); /* eighths of integers: exact in double */
+  const ocl_reduce_op several[] = {OCL_REDUCE_SUM, OCL_REDUCE_MIN, OCL_REDUCE_MAX};
+  memset(a, 0x5a, sizeof a);
+  memset(b, 0x5a, sizeof b);
+  assert_int_equal(ocl_reduce_multi(last, several, 3, OCL_REDUCE_F32,
+                                    ocl_reduce_host_input(x, M * sizeof *x), M,
+                                    ocl_reduce_host_output(a, sizeof a)),
+                   OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_multi(launch, several, 3, OCL_REDUCE_F32,
+                                    ocl_reduce_host_input(x, M * sizeof *x), M,
+                                    ocl_reduce_host_output(b, sizeof b)),
+                   OCL_REDUCE_OK);
+  assert_memory_equal(a, b, sizeof a);
+  memcpy(sums, b, sizeof(float));
+  assert_true(sums[0] == (float)sum);
+  ocl_reduce_operator_destroy(user);
+  free(x);
+  ocl_reduce_context_destroy(launch);
+  ocl_reduce_context_destroy(last);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_operators_with_one_hash_keep_their_programs),
       cmocka_unit_test(test_operator_macros_cannot_rewrite_the_library),
       cmocka_unit_test(test_destroyed_and_foreign_handles_are_misuse),
       cmocka_unit_test(test_index_base_that_would_overflow_is_refused),
+      cmocka_unit_test(test_finish_by_launch_gives_the_last_groups_bits),
   };
   return TEST_RUN(tests, setup, test_teardown);
 }

@@ -10,9 +10,10 @@
  *      partials and writes out[out_index].
  *
  *      With ORX_FINISH_LAUNCH the groups only write their partials, and the host launches one
- *      group more over them (scalar operators, whose partials are elements; forced only, see
- *      planner.c). The choice is compiled in: a test of a NULL counter at run time instead cost
- *      NVIDIA's OpenCL 8 % of the f32 sum of 2^28 on the H200.
+ *      group of this kernel built with ORX_FINISH_ONLY, which combines them: on devices without
+ *      ordering between work-groups (lib/orx_finish.cl), or when forced (planner.c). The choice
+ *      is compiled in: a test of a NULL counter at run time instead cost NVIDIA's OpenCL 8 % of
+ *      the f32 sum of 2^28 on the H200.
  *
  * How the last group combines the partials (ORX_FINISH_SERIAL):
  *   0 (GPUs): all its work-items, through the work-group reduction again; there may be a thousand.
@@ -39,14 +40,58 @@
 #include "lib/orx_stream.cl"
 #include "lib/orx_workgroup.cl"
 
+/* Combines the `groups` partials at `done` into *out (every work-item calls it). They were
+ * written by other work-groups of this launch (read through volatile so that no stale cached copy
+ * is used) or by the launch before. The combining work-item writes *out itself: PoCL 3.1 lost
+ * that write when the serial result was returned to the kernel for it. */
+ORX_INLINE void orx_finish_partials(ORX_GLOBAL_PTR volatile const A *done, uint groups,
+                                    ORX_GLOBAL_PTR ORX_RESULT_T *out, ORX_LOCAL_PTR A *scratch) {
+  const uint lid = (uint)get_local_id(0);
+#if ORX_FINISH_SERIAL
+  (void)scratch;
+  if (lid == 0) {
+    A acc = orx_read_volatile(done, 0);
+    for (uint g = 1; g < groups; g++)
+      acc = orx_combine(acc, orx_read_volatile(done, g));
+    *out = orx_result(acc);
+  }
+#else
+#if ORX_ORDERED
+  /* Each work-item a contiguous run of the partials, in order (lib/orx_split.cl). */
+  ulong begin, end;
+  orx_chunk_of(groups, lid, ORX_WG_SIZE, &begin, &end);
+  A a = ORX_IDENTITY;
+  for (ulong g = begin; g < end; g++)
+    a = orx_combine(a, orx_read_volatile(done, g));
+  const A result = orx_wg_reduce2(a, ORX_IDENTITY, scratch);
+#else
+  /* Coalesced reads, two partials at a time: the contiguous runs above cost the H200's f32 sum
+   * of 2^28 4 % (a run's reads are dependent volatile loads). */
+  A a = ORX_IDENTITY, b = ORX_IDENTITY;
+  for (uint g = lid; g < groups; g += 2 * ORX_WG_SIZE) {
+    a = orx_combine(a, orx_read_volatile(done, g));
+    if (g + ORX_WG_SIZE < groups)
+      b = orx_combine(b, orx_read_volatile(done, g + ORX_WG_SIZE));
+  }
+  const A result = orx_wg_reduce2(a, b, scratch);
+#endif
+  if (lid == 0)
+    *out = orx_result(result);
+#endif
+}
+
 __kernel ORX_KERNEL_ATTR void orx_reduce_all(__global const T *ORX_RESTRICT in, ulong offset,
                                              ulong n, ulong head, ulong first,
                                              __global A *partials, __global uint *counter,
                                              __global ORX_RESULT_T *out, ulong out_index,
                                              ulong out_stride) {
   __local A scratch[2 * ORX_WG_SIZE];
+#if !ORX_FINISH_LAUNCH && !ORX_FINISH_ONLY
   __local uint is_last_group;
+#endif
+#if !ORX_FINISH_ONLY
   ORX_STREAM_STAGE(stage);
+#endif
 
   const uint lid = (uint)get_local_id(0);
   const ulong item = get_global_id(0);
@@ -55,6 +100,11 @@ __kernel ORX_KERNEL_ATTR void orx_reduce_all(__global const T *ORX_RESTRICT in, 
   __global const T *base = in + offset;
   (void)out_stride;
 
+#if ORX_FINISH_ONLY
+  /* A finish by launch's second launch: one group over the first launch's n partials. */
+  (void)base, (void)item, (void)items, (void)groups, (void)head, (void)first, (void)counter;
+  orx_finish_partials(partials, (uint)n, out + out_index, scratch);
+#else
   /* 1. Aligned vectors, then the few elements of the unaligned head and tail. */
   A a, b;
   orx_span_share(base, n, head, item, items, first, stage, &a, &b);
@@ -72,43 +122,10 @@ __kernel ORX_KERNEL_ATTR void orx_reduce_all(__global const T *ORX_RESTRICT in, 
     partials[get_group_id(0)] = group_result;
 #if ORX_FINISH_LAUNCH
   (void)counter;
-  (void)is_last_group;
-  return;
-#endif
+#else
   if (!orx_last_group(counter, 1, &is_last_group))
     return;
-
-  /* Other groups' partials are read through volatile so that no stale cached copy is used. */
-  __global volatile const A *done = (__global volatile const A *)partials;
-#if ORX_FINISH_SERIAL
-  if (lid == 0) {
-    A acc = orx_read_volatile(done, 0);
-    for (uint g = 1; g < groups; g++)
-      acc = orx_combine(acc, orx_read_volatile(done, g));
-    out[out_index] = orx_result(acc);
-  }
-#elif ORX_ORDERED
-  /* Each work-item a contiguous run of the partials, in order (lib/orx_split.cl). */
-  ulong begin, end;
-  orx_chunk_of(groups, lid, ORX_WG_SIZE, &begin, &end);
-  a = ORX_IDENTITY;
-  for (ulong g = begin; g < end; g++)
-    a = orx_combine(a, orx_read_volatile(done, g));
-  group_result = orx_wg_reduce2(a, ORX_IDENTITY, scratch);
-  if (lid == 0)
-    out[out_index] = orx_result(group_result);
-#else
-  /* Coalesced reads, two partials at a time: the contiguous runs above cost the H200's f32 sum
-   * of 2^28 4 % (a run's reads are dependent volatile loads). */
-  a = ORX_IDENTITY;
-  b = ORX_IDENTITY;
-  for (uint g = lid; g < groups; g += 2 * ORX_WG_SIZE) {
-    a = orx_combine(a, orx_read_volatile(done, g));
-    if (g + ORX_WG_SIZE < groups)
-      b = orx_combine(b, orx_read_volatile(done, g + ORX_WG_SIZE));
-  }
-  group_result = orx_wg_reduce2(a, b, scratch);
-  if (lid == 0)
-    out[out_index] = orx_result(group_result);
+  orx_finish_partials(partials, groups, out + out_index, scratch);
 #endif
+#endif /* ORX_FINISH_ONLY */
 }

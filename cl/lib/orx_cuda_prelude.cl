@@ -56,8 +56,8 @@ typedef unsigned long ulong;
 #define CLK_LOCAL_MEM_FENCE 1
 #define CLK_GLOBAL_MEM_FENCE 2
 #define barrier(flags) __syncthreads()
-#define mem_fence(flags) __threadfence()
 #define atomic_inc(p) atomicAdd((unsigned int *)(p), 1u)
+#define atomic_xchg(p, v) atomicExch((unsigned int *)(p), (v))
 
 /* Leading zero bits and set bits of a 32-bit word. */
 ORX_INLINE uint clz(uint x) { return (uint)__clz((int)x); }

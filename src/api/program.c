@@ -76,7 +76,8 @@ ocl_reduce_status ocl_reduce_program_build(ocl_reduce_context *ctx, const char *
   unsigned subgroup_size = 0;
   int from_disk = 0;
   if (status == OCL_REDUCE_OK)
-    status = orx_build_program(ctx, text.sources, text.count, kernel_name, work_group_size,
+    status = orx_build_program(ctx, text.sources, text.count, text.options, kernel_name,
+                               work_group_size,
                                &program->program, &subgroup_size, &from_disk);
   orx_program_text_free(&text);
   if (status != OCL_REDUCE_OK) {

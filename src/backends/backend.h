@@ -63,12 +63,12 @@ typedef struct orx_backend_ops {
    * Returns 0 where the backend cannot run. */
   int (*adopt)(const orx_caps *opened, const char *selector, char *out, size_t size);
 
-  /* Builds `sources` (in order, as one program text) and looks up kernel `kernel_name`.
-   * *subgroup_size receives the subgroup size the kernel runs with at local size wg_size, or 0
-   * when the device cannot say. */
+  /* Builds `sources` (in order, as one program text) with the compiler `options` ("" or
+   * caps.sync_build_option) and looks up kernel `kernel_name`. *subgroup_size receives the
+   * subgroup size the kernel runs with at local size wg_size, or 0 when the device cannot say. */
   ocl_reduce_status (*build)(ocl_reduce_context *ctx, orx_backend *be, const orx_source *sources,
-                             size_t count, const char *kernel_name, unsigned wg_size,
-                             orx_program **out, unsigned *subgroup_size);
+                             size_t count, const char *options, const char *kernel_name,
+                             unsigned wg_size, orx_program **out, unsigned *subgroup_size);
   /* Optional pair (NULL: programs are not kept on disk). program_binary() gives a built program
    * as bytes (malloc'd; NULL and 0 when the implementation has none); build_binary() builds the
    * same program from them, on the same device, in a later process (exec/disk_cache.c keys them

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "ocl_reduce.h"
+#include "orx_contract.h" /* ORX_SYNC_ ids */
 
 typedef struct orx_caps {
   char platform_name[256];
@@ -37,6 +38,11 @@ typedef struct orx_caps {
   unsigned pci_domain, pci_bus, pci_device;
   int emulated_subgroups;    /* subgroup operations are work-group barriers (PoCL's CPU device) */
   int host_visible_memory;   /* the backend's alloc_host_visible works (OpenCL: fine-grained SVM) */
+  /* How work-groups of one launch order their writes for each other (an ORX_SYNC_ id of
+   * cl/orx_contract.h), and for ORX_SYNC_CL_ATOMICS the compiler option that turns on the OpenCL C
+   * version that has them ("-cl-std=CL3.0"), which the programs that use them are built with. */
+  int device_sync;
+  char sync_build_option[16];
 } orx_caps;
 
 #endif /* ORX_CAPS_H */

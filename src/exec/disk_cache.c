@@ -77,7 +77,8 @@ static void feed_text(orx_digest_stream *key, const char *text) { feed(key, text
 
 /* The SHA-256 of everything that changes the program: equal keys are equal programs. */
 static int key_of(const ocl_reduce_context *ctx, const orx_source *sources, size_t count,
-                  const char *kernel_name, unsigned wg_size, orx_digest *key) {
+                  const char *options, const char *kernel_name, unsigned wg_size,
+                  orx_digest *key) {
   orx_digest_stream *stream = orx_digest_begin();
   feed(stream, ENTRY_MAGIC, sizeof ENTRY_MAGIC);
   const int version = OCL_REDUCE_VERSION;
@@ -88,6 +89,7 @@ static int key_of(const ocl_reduce_context *ctx, const orx_source *sources, size
                             c->device_version, c->driver_version,   c->compiler_version};
   for (size_t i = 0; i < ORX_ARRAY_SIZE(identity); i++)
     feed_text(stream, identity[i]);
+  feed_text(stream, options);
   feed_text(stream, kernel_name);
   feed(stream, &wg_size, sizeof wg_size);
   for (size_t i = 0; i < count; i++)
@@ -284,8 +286,9 @@ static int load_entry(ocl_reduce_context *ctx, const char *path, const orx_diges
 }
 
 ocl_reduce_status orx_build_program(ocl_reduce_context *ctx, const orx_source *sources,
-                                    size_t count, const char *kernel_name, unsigned wg_size,
-                                    orx_program **out, unsigned *subgroup_size, int *from_disk) {
+                                    size_t count, const char *options, const char *kernel_name,
+                                    unsigned wg_size, orx_program **out, unsigned *subgroup_size,
+                                    int *from_disk) {
   const orx_backend_ops *ops = ctx->ops;
   *from_disk = 0;
   if (ctx->cache_dir[0] && ctx->cache_trusted == 0)
@@ -293,8 +296,8 @@ ocl_reduce_status orx_build_program(ocl_reduce_context *ctx, const orx_source *s
         orx_cache_trust(ctx->cache_dir, sizeof ctx->cache_dir, ctx->cache_secret) ? 1 : -1;
   orx_digest key;
   if (ctx->cache_trusted != 1 || !ops->build_binary || !ops->program_binary ||
-      !key_of(ctx, sources, count, kernel_name, wg_size, &key))
-    return ops->build(ctx, ctx->backend, sources, count, kernel_name, wg_size, out,
+      !key_of(ctx, sources, count, options, kernel_name, wg_size, &key))
+    return ops->build(ctx, ctx->backend, sources, count, options, kernel_name, wg_size, out,
                       subgroup_size);
   char path[ORX_CACHE_PATH_CAPACITY], lock_path[ORX_CACHE_PATH_CAPACITY + 8];
   path_of(ctx, &key, path, sizeof path);
@@ -309,7 +312,8 @@ ocl_reduce_status orx_build_program(ocl_reduce_context *ctx, const orx_source *s
     return OCL_REDUCE_OK;
   }
   const ocl_reduce_status built =
-      ops->build(ctx, ctx->backend, sources, count, kernel_name, wg_size, out, subgroup_size);
+      ops->build(ctx, ctx->backend, sources, count, options, kernel_name, wg_size, out,
+                 subgroup_size);
   void *binary = NULL;
   size_t size = 0;
   if (built == OCL_REDUCE_OK &&

@@ -32,7 +32,8 @@ ocl_reduce_status orx_disk_cache_dir(const char *option, char *dir, size_t size)
 /* Builds `sources` for ctx's device, as the backend's build() does, through the disk cache when
  * ctx has one and the backend offers binaries. *from_disk says whether the program was loaded. */
 ocl_reduce_status orx_build_program(ocl_reduce_context *ctx, const orx_source *sources,
-                                    size_t count, const char *kernel_name, unsigned wg_size,
-                                    orx_program **out, unsigned *subgroup_size, int *from_disk);
+                                    size_t count, const char *options, const char *kernel_name,
+                                    unsigned wg_size, orx_program **out, unsigned *subgroup_size,
+                                    int *from_disk);
 
 #endif /* ORX_DISK_CACHE_H */

@@ -81,13 +81,16 @@ ocl_reduce_status orx_launch_array(ocl_reduce_context *ctx, const orx_prepared *
   ORX_FORWARD(orx_launch(ctx, k, groups, args, ORX_ARRAY_SIZE(args)));
   if (!orx_plan_finish_launch(&k->plan, groups))
     return OCL_REDUCE_OK;
-  /* The groups wrote their partials (ORX_FINISH_LAUNCH); one group of the same kernel reduces
-   * them into out. */
+  /* The groups wrote their partials (ORX_FINISH_LAUNCH); one group of the kernel built to finish
+   * (ORX_FINISH_ONLY) combines them into out. */
+  orx_prepared finisher = {.plan = k->plan};
+  finisher.plan.defines[ORX_DEFINE_FINISH_ONLY] = 1;
+  ORX_FORWARD(orx_program_get(ctx, &finisher.plan, &finisher.built));
   const orx_arg finish[] = {
       {ORX_ARG_MEM, partials, 0},
       {ORX_ARG_U64, NULL, 0},
       {ORX_ARG_U64, NULL, groups},
-      {ORX_ARG_U64, NULL, orx_vector_head(ctx, partials, 0, policy->vec, elem)},
+      {ORX_ARG_U64, NULL, 0},
       {ORX_ARG_U64, NULL, 0},
       {ORX_ARG_MEM, partials, 0},
       {ORX_ARG_MEM, counter, 0},
@@ -95,7 +98,7 @@ ocl_reduce_status orx_launch_array(ocl_reduce_context *ctx, const orx_prepared *
       {ORX_ARG_U64, NULL, out_index},
       {ORX_ARG_U64, NULL, out_stride},
   };
-  return orx_launch(ctx, k, 1, finish, ORX_ARRAY_SIZE(finish));
+  return orx_launch(ctx, &finisher, 1, finish, ORX_ARRAY_SIZE(finish));
 }
 
 ocl_reduce_status orx_reduce_host_into(ocl_reduce_context *ctx, const orx_request *request,

@@ -38,9 +38,11 @@ typedef struct orx_program_text {
   char *user_body; /* an application's source, expanded */
   orx_source sources[3];
   size_t count;
-  const char *entry; /* the kernel's name */
+  const char *options; /* the compiler's: "" or caps.sync_build_option */
+  const char *entry;   /* the kernel's name */
 } orx_program_text;
-/* `prelude`: a source name put after the contract (the backend's), or NULL. */
+/* `prelude`: a source name put after the contract (the backend's), or NULL. ctx may be NULL (a text
+ * to look at, not to build: no compiler options). */
 ocl_reduce_status orx_program_text_of(ocl_reduce_context *ctx, const orx_plan *plan,
                                       const char *prelude, orx_program_text *out);
 /* An application's program (ocl_reduce_program_build): the defines, the contract, the prelude

@@ -59,24 +59,14 @@ static _Thread_local size_t orx_host_group, orx_host_groups = 1;
 #define get_global_size(d) orx_host_groups
 
 /* Synchronisation: nothing else runs in a work-group; groups on other threads see each other's
- * partials through the fences and the counter's atomic. */
+ * partials through the counter's acquire-release increment (C11: the increments form one release
+ * sequence), which ThreadSanitizer models. */
 #define CLK_LOCAL_MEM_FENCE 1
 #define CLK_GLOBAL_MEM_FENCE 2
 #define barrier(flags) ((void)0)
-#define atomic_inc(p) __atomic_fetch_add((p), 1u, __ATOMIC_ACQ_REL)
-/* The counter's acquire-release increment already orders every group's partials before the last
- * group's reads (C11: the increments form one release sequence). The fence is kept as the kernels
- * write it, except under ThreadSanitizer, which has no model of fences and refuses them. */
-#if defined(__SANITIZE_THREAD__)
-#define mem_fence(flags) ((void)0)
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define mem_fence(flags) ((void)0)
-#endif
-#endif
-#ifndef mem_fence
-#define mem_fence(flags) __atomic_thread_fence(__ATOMIC_SEQ_CST)
-#endif
+#define orx_count_in(p) __atomic_fetch_add((p), 1u, __ATOMIC_ACQ_REL)
+#define orx_acquire() ((void)0) /* the count acquired */
+#define orx_count_reset(p) __atomic_store_n((p), 0u, __ATOMIC_RELAXED)
 
 /* Leading zero bits and set bits of a 32-bit word (clz(0) is 32, as in OpenCL C). */
 ORX_INLINE uint clz(uint x) { return x ? (uint)__builtin_clz(x) : 32u; }

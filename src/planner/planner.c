@@ -70,7 +70,6 @@ void orx_select_policy(const orx_caps *caps, ocl_reduce_path path, ocl_reduce_su
      * f32 (H200, one run: 21.4-22.4 us against 23.5-24.5) but later from 2^22 (28.6 against
      * 24.5), and its two kernels take 12.4-13.5 us of device time against 7.3-8.8 (each kernel's
      * events carry about 5 us of their own); through CUDA it costs 1-2 us at every size. */
-    p.finish_launch = 0;
     p.wg_size = 256;
     p.vec = elem < 16 ? 16 / elem : 1;
     p.unroll = 4;
@@ -82,6 +81,9 @@ void orx_select_policy(const orx_caps *caps, ocl_reduce_path path, ocl_reduce_su
      * ReduceCrossBarrierValuesPass), and the test programs crashed. */
     p.unroll_slots = 1;
   }
+  /* Where nothing orders work-groups (OpenCL 1.x), a second launch combines the partials. */
+  p.sync = caps->device_sync;
+  p.finish_launch = p.sync == ORX_SYNC_NONE;
   /* Fit the device: work-group size limit, local memory for 2 slots per lane, and vector loads no
    * wider than the alignment every allocation starts at. */
   if (p.wg_size > caps->max_work_group_size)
@@ -181,8 +183,13 @@ static void common_defines(orx_plan *plan) {
   d[ORX_DEFINE_STREAM] = p->stream;
   d[ORX_DEFINE_SG_IMPL] = p->subgroup_impl;
   d[ORX_DEFINE_FINISH_SERIAL] = p->finish_serial;
-  if (p->finish_launch && plan->kernel == ORX_KERNEL_REDUCE_ALL)
-    d[ORX_DEFINE_FINISH_LAUNCH] = 1;
+  /* How the groups of the whole-array kernels finish (lib/orx_finish.cl). */
+  if (plan->kernel == ORX_KERNEL_REDUCE_ALL || plan->kernel == ORX_KERNEL_REDUCE_MULTI) {
+    if (p->finish_launch || p->sync == ORX_SYNC_NONE) /* not even when finish=group is forced */
+      d[ORX_DEFINE_FINISH_LAUNCH] = 1;
+    else
+      d[ORX_DEFINE_SYNC] = p->sync;
+  }
   d[ORX_DEFINE_UNROLL_SLOTS] = p->unroll_slots;
   if (plan->host)
     d[ORX_DEFINE_NO_CONTRACT] = 1;
@@ -231,7 +238,10 @@ static void make_whole(const orx_target *target, const orx_request *request, siz
   /* The host plan is the same on every device, whatever the target's policy (plan_host.c). */
   plan->host = request->host;
   if (request->host) {
+    /* How its groups meet is the runner's: the device's ordering there, C11's on the host. */
     orx_host_policy(elem, &plan->policy);
+    plan->policy.sync = target->caps->device_sync;
+    plan->policy.finish_launch = plan->policy.sync == ORX_SYNC_NONE;
   } else {
     orx_target_policy(target, elem, &plan->policy);
     fit_policy(target, request->entry, 1, &plan->policy);
@@ -244,9 +254,6 @@ static void make_whole(const orx_target *target, const orx_request *request, siz
     orx_fit_ordered(target, &request->op,
                     orx_stage_reads_states(request->stage) ? request->op.state_bytes : elem,
                     &plan->policy);
-  /* A second launch reduces partials as elements: scalar operators only. */
-  if (state || request->op.ordered || request->op.id == ORX_OP_CUSTOM)
-    plan->policy.finish_launch = 0;
   common_defines(plan);
   operator_defines(target, plan);
   if (state && orx_stage_writes_states(request->stage))

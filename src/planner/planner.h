@@ -91,8 +91,9 @@ typedef struct orx_policy {
   size_t small_count;     /* 0: none */
   size_t items_per_group; /* elements one group should get before another group is worth it */
   int finish_serial;      /* the last group combines the partials in one work-item (CPUs) */
-  int finish_launch;      /* whole arrays of scalar operators: a second launch combines the
-                             partials (ORX_FINISH_LAUNCH) */
+  int finish_launch;      /* whole arrays: a second launch combines the partials
+                             (ORX_FINISH_LAUNCH) */
+  int sync;               /* otherwise the last group does, ordered by this (an ORX_SYNC_ id) */
   int unroll_slots;       /* the multireduction's loops over slots unrolled (GPUs, see planner.c) */
 } orx_policy;
 

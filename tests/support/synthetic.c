@@ -4,6 +4,7 @@
  * ============================================================================================== */
 #include "support/synthetic.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "support/fixture.h"
@@ -17,6 +18,8 @@ orx_caps test_gpu(void) {
   c.local_mem_bytes = 48 * 1024;
   c.base_align_bytes = 128;
   c.has_fp64 = 1;
+  c.device_sync = ORX_SYNC_CL_ATOMICS; /* OpenCL 2.0 or later */
+  snprintf(c.sync_build_option, sizeof c.sync_build_option, "-cl-std=CL3.0");
   return c;
 }
 
@@ -34,6 +37,7 @@ orx_caps test_h200_cuda(void) {
   c.base_align_bytes = 256;
   c.warp_size = 32;
   c.has_cuda_shuffle = 1;
+  c.device_sync = ORX_SYNC_CUDA;
   return c;
 }
 

@@ -58,10 +58,11 @@ static ocl_reduce_status load_cubin(ocl_reduce_context *ctx, orx_backend *be, ch
 
 /* Compiles the sources (one translation unit) to a cubin for sm_<arch> and loads it. */
 static ocl_reduce_status cuda_build(ocl_reduce_context *ctx, orx_backend *be,
-                                    const orx_source *sources, size_t count,
+                                    const orx_source *sources, size_t count, const char *options,
                                     const char *kernel_name, unsigned wg_size, orx_program **out,
                                     unsigned *subgroup_size) {
   (void)wg_size;
+  (void)options; /* CUDA's ordering needs none (caps.device_sync is ORX_SYNC_CUDA) */
   char *cubin = NULL;
   size_t size = 0;
   ORX_FORWARD(orx_cu_compile(ctx, sources, count, be->arch, &cubin, &size));

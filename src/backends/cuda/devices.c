@@ -127,6 +127,7 @@ static void read_caps(orx_backend *be, orx_caps *caps) {
   caps->has_fp64 = 1;
   caps->warp_size = (unsigned)orx_cu_attribute(be, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
   caps->has_cuda_shuffle = 1;
+  caps->device_sync = ORX_SYNC_CUDA; /* __threadfence (lib/orx_finish.cl) */
   caps->host_visible_memory = orx_cu_attribute(be, CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY) != 0;
 }
 

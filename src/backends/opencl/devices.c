@@ -129,6 +129,35 @@ static int read_extensions(cl_device_id dev, const char *ext, orx_caps *caps) {
   return 1;
 }
 
+/* How the device's work-groups order their writes for each other (lib/orx_finish.cl): PTX fences
+ * on NVIDIA's OpenCL (the only one with warp_size), else OpenCL C's atomics at device scope where
+ * its 3.0 features or a 2.x version offer them (the programs that use them are built for that
+ * version: the default, 1.2, has none), else none; 0 when out of host memory. */
+static int read_sync(cl_device_id dev, orx_caps *caps) {
+  caps->device_sync = ORX_SYNC_NONE;
+  if (caps->warp_size) {
+    caps->device_sync = ORX_SYNC_PTX;
+    return 1;
+  }
+  const int acq_rel = has_c_feature(dev, "__opencl_c_atomic_order_acq_rel");
+  const int device_scope = has_c_feature(dev, "__opencl_c_atomic_scope_device");
+  if (acq_rel < 0 || device_scope < 0)
+    return 0;
+  char text[128];
+  int major = 0, minor = 0;
+  info_string(dev, CL_DEVICE_OPENCL_C_VERSION, text, sizeof text);
+  const int c_version =
+      sscanf(text, "OpenCL C %d.%d", &major, &minor) == 2 ? major * 10 + minor : 0;
+  const char *option = acq_rel && device_scope             ? "-cl-std=CL3.0"
+                       : c_version >= 20 && c_version < 30 ? "-cl-std=CL2.0"
+                                                           : NULL;
+  if (option) {
+    caps->device_sync = ORX_SYNC_CL_ATOMICS;
+    snprintf(caps->sync_build_option, sizeof caps->sync_build_option, "%s", option);
+  }
+  return 1;
+}
+
 /* Out of host memory, the capabilities would be read short (a device without its extensions):
  * the open fails instead. */
 static ocl_reduce_status read_caps(ocl_reduce_context *ctx, orx_backend *be, orx_caps *caps) {
@@ -141,7 +170,8 @@ static ocl_reduce_status read_caps(ocl_reduce_context *ctx, orx_backend *be, orx
     char *ext = orx_calloc(ext_bytes + 1, 1);
     const int read = ext && clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, ext_bytes, ext, NULL) ==
                                 CL_SUCCESS;
-    const int complete = ext && (!read || read_extensions(dev, ext, caps));
+    const int complete =
+        ext && (!read || read_extensions(dev, ext, caps)) && read_sync(dev, caps);
     free(ext);
     if (!complete)
       return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY,

@@ -76,8 +76,9 @@ ocl_reduce_status orx_cl_list_devices(ocl_reduce_context *ctx, ocl_reduce_device
 
 /* programs.c: the table's program slots. */
 ocl_reduce_status orx_cl_build(ocl_reduce_context *ctx, orx_backend *be,
-                               const orx_source *sources, size_t count, const char *kernel_name,
-                               unsigned wg_size, orx_program **out, unsigned *subgroup_size);
+                               const orx_source *sources, size_t count, const char *options,
+                               const char *kernel_name, unsigned wg_size, orx_program **out,
+                               unsigned *subgroup_size);
 ocl_reduce_status orx_cl_build_binary(ocl_reduce_context *ctx, orx_backend *be,
                                       const void *binary, size_t size, const char *kernel_name,
                                       unsigned wg_size, orx_program **out,
@@ -88,7 +89,7 @@ void orx_cl_release_program(orx_program *program);
 void orx_cl_program_native(orx_program *program, void **native_program, void **native_kernel);
 /* quiet_build.c: clBuildProgram for one device, the compiler's own summary lines kept off stderr
  * (but for OCL_REDUCE_LOG=debug). */
-cl_int orx_cl_build_quietly(cl_program program, cl_device_id device);
+cl_int orx_cl_build_quietly(cl_program program, cl_device_id device, const char *options);
 
 /* devices.c: the table's device slots, and waiting for an event (polled on GPUs). */
 ocl_reduce_status orx_cl_open(ocl_reduce_context *ctx, const char *selector, void *native_queue,

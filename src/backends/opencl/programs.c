@@ -52,9 +52,10 @@ static unsigned kernel_subgroup_size(orx_backend *be, cl_kernel kernel, unsigned
 /* Builds p->program (from source or from a binary), looks up its kernel and reads the subgroup
  * size; releases p on failure. */
 static ocl_reduce_status build_program(ocl_reduce_context *ctx, orx_backend *be, orx_program *p,
-                                       const char *kernel_name, unsigned wg_size,
-                                       orx_program **out, unsigned *subgroup_size) {
-  cl_int code = orx_cl_build_quietly(p->program, be->device);
+                                       const char *options, const char *kernel_name,
+                                       unsigned wg_size, orx_program **out,
+                                       unsigned *subgroup_size) {
+  cl_int code = orx_cl_build_quietly(p->program, be->device, options);
   if (code != CL_SUCCESS) {
     ocl_reduce_status status = orx_fail(
         ctx, code == CL_BUILD_PROGRAM_FAILURE ? OCL_REDUCE_ERROR_BUILD : OCL_REDUCE_ERROR_BACKEND,
@@ -86,8 +87,9 @@ static ocl_reduce_status build_program(ocl_reduce_context *ctx, orx_backend *be,
 }
 
 ocl_reduce_status orx_cl_build(ocl_reduce_context *ctx, orx_backend *be,
-                               const orx_source *sources, size_t count, const char *kernel_name,
-                               unsigned wg_size, orx_program **out, unsigned *subgroup_size) {
+                               const orx_source *sources, size_t count, const char *options,
+                               const char *kernel_name, unsigned wg_size, orx_program **out,
+                               unsigned *subgroup_size) {
   const char *texts[16];
   size_t lengths[16];
   if (count > ORX_ARRAY_SIZE(texts))
@@ -106,7 +108,7 @@ ocl_reduce_status orx_cl_build(ocl_reduce_context *ctx, orx_backend *be,
     orx_cl_release_program(p);
     return orx_cl_fail(ctx, "clCreateProgramWithSource", code);
   }
-  return build_program(ctx, be, p, kernel_name, wg_size, out, subgroup_size);
+  return build_program(ctx, be, p, options, kernel_name, wg_size, out, subgroup_size);
 }
 
 /* A program from the device binary cl_program_binary gave (the disk cache). The implementation
@@ -131,7 +133,8 @@ ocl_reduce_status orx_cl_build_binary(ocl_reduce_context *ctx, orx_backend *be,
     orx_cl_release_program(p);
     return orx_cl_fail(ctx, "clCreateProgramWithBinary", code);
   }
-  return build_program(ctx, be, p, kernel_name, wg_size, out, subgroup_size);
+  /* The binary is compiled already; the options only chose the language it was compiled from. */
+  return build_program(ctx, be, p, "", kernel_name, wg_size, out, subgroup_size);
 }
 
 ocl_reduce_status orx_cl_program_binary(ocl_reduce_context *ctx, orx_backend *be,

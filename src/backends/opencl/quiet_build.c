@@ -32,14 +32,14 @@ static void pass_on(FILE *captured) {
   }
 }
 
-cl_int orx_cl_build_quietly(cl_program program, cl_device_id device) {
+cl_int orx_cl_build_quietly(cl_program program, cl_device_id device, const char *options) {
   static pthread_mutex_t turns = PTHREAD_MUTEX_INITIALIZER;
   pthread_mutex_lock(&turns);
   fflush(stderr);
   FILE *captured = tmpfile();
   const int saved = captured ? dup(STDERR_FILENO) : -1;
   const int redirected = saved >= 0 && dup2(fileno(captured), STDERR_FILENO) >= 0;
-  const cl_int code = clBuildProgram(program, 1, &device, "", NULL, NULL);
+  const cl_int code = clBuildProgram(program, 1, &device, options, NULL, NULL);
   if (redirected) {
     fflush(stderr);
     dup2(saved, STDERR_FILENO);
