@@ -300,7 +300,7 @@ static void test_index_base_that_would_overflow_is_refused(void **state) {
 
 /* ---- Groups that finish by launch ------------------------------------------------------------ */
 
-/* The f32 reduction of x by op (a built-in) or by user, into 64 prefilled bytes. */
+/* The f32 reduction of x by the built-in op, into 64 prefilled bytes. */
 static ocl_reduce_status both(ocl_reduce_context *ctx, ocl_reduce_op op, const float *x, size_t n,
                               unsigned char *out) {
   memset(out, 0x5a, 64);
