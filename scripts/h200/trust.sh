@@ -5,7 +5,7 @@
 #   2. the cost of a shared-safe call at 2^10 elements against the tree before (its source in $1,
 #      e.g. a checkout of the last main carried along), one build after the other, ROUNDS rounds
 #      (default 5) alternating, on CUDA and on PoCL 5 (the host CPU): medians of the end-to-end
-#      time and their ratio;
+#      time and their ratio; then both builds in one pinned process (call_ab.c);
 #   3. a process's first call, cold (an empty program cache, the implementations' own caches off)
 #      against warm (after `ocl-reduce cache warm`), on PoCL 5, NVIDIA's OpenCL and CUDA.
 # STEPS (default 123) picks the parts. Logs and CSVs go to $OUT (else ./h200-logs).
@@ -69,60 +69,20 @@ PY
 fi
 
 if [[ $steps == *2* ]] && [ -n "${1:-}" ]; then
-  echo "== 2b. the same call in a loop of one process, and the entry alone (host_free of NULL)"
-  cat >/tmp/call_cost.c <<'C'
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-#include "ocl_reduce.h"
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-static void sum(ocl_reduce_context *ctx, ocl_reduce_buffer *b, float *s) {
-  ocl_reduce_into(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_buffer_input(b, 0), 1024,
-                  ocl_reduce_host_output(s, sizeof *s));
-}
-int main(int argc, char **argv) {
-  const int calls = argc > 1 ? atoi(argv[1]) : 10000;
-  ocl_reduce_context *ctx = NULL;
-  ocl_reduce_buffer *b = NULL;
-  float x[1024], s = 0;
-  for (int i = 0; i < 1024; i++)
-    x[i] = 1;
-  if (ocl_reduce_context_create(NULL, &ctx) || ocl_reduce_buffer_create(ctx, sizeof x, &b) ||
-      ocl_reduce_buffer_write(b, 0, x, sizeof x))
-    return 1;
-  for (int i = 0; i < 200; i++)
-    sum(ctx, b, &s);
-  double best = 1e9, total = 0;
-  for (int r = 0; r < 5; r++) {
-    const double t0 = now();
-    for (int i = 0; i < calls; i++)
-      sum(ctx, b, &s);
-    const double per = (now() - t0) / calls * 1e6;
-    total += per;
-    best = per < best ? per : best;
-  }
-  const double t0 = now();
-  for (int i = 0; i < calls * 10; i++)
-    ocl_reduce_host_free(ctx, NULL);
-  const double entry = (now() - t0) / (calls * 10) * 1e9;
-  printf("%.3f us best, %.3f us mean; host_free(NULL) %.1f ns\n", best, total / 5, entry);
-  ocl_reduce_buffer_destroy(b);
-  ocl_reduce_context_destroy(ctx);
-  return 0;
-}
-C
-  for which in old h200; do
-    gcc -O2 -I include /tmp/call_cost.c -o "/tmp/call_cost-$which" -L "/tmp/ocl-reduce-$which" \
-      -locl_reduce -Wl,-rpath,"/tmp/ocl-reduce-$which"
-  done
-  for round in 1 2 3 4; do
-    for which in old h200; do
-      echo "cuda $which: $(OCL_REDUCE_DEVICE=cuda:0 "/tmp/call_cost-$which" 20000)"
-      echo "pocl $which: $(OCL_REDUCE_DEVICE=pocl "/tmp/call_cost-$which" 200000)"
+  # Separate processes of one build differ by 1-3 % (above); in one process pinned to a core,
+  # alternating batches of the two builds see the same machine (scripts/h200/call_ab.c). Either
+  # build loaded first, three times each: B/A is new/old, then old/new.
+  echo "== 2b. one process, both builds, alternating batches (pinned to core 5)"
+  gcc -O2 -I include scripts/h200/call_ab.c -o /tmp/call_ab -ldl
+  new_lib=$build/libocl_reduce.so old_lib=/tmp/ocl-reduce-old/libocl_reduce.so
+  for device in pocl cuda:0; do
+    calls=20000
+    [ "$device" = pocl ] || calls=1000
+    for round in 1 2 3; do
+      echo "$device new/old: $(OCL_REDUCE_DEVICE=$device taskset -c 5 /tmp/call_ab "$old_lib" \
+        "$new_lib" "$calls" 201)"
+      echo "$device old/new: $(OCL_REDUCE_DEVICE=$device taskset -c 5 /tmp/call_ab "$new_lib" \
+        "$old_lib" "$calls" 201)"
     done
   done
 fi

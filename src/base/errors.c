@@ -16,11 +16,9 @@ static _Thread_local char thread_context_error[ORX_ERROR_CAPACITY];
 static _Thread_local const void *thread_context_owner;
 /* The public function this thread is in (exec/entry.c sets it): failures found deep down, a
  * kernel build's, name it as argument checks do. */
-static _Thread_local const char *current_call;
+_Thread_local const char *orx_current_call;
 
-void orx_call_named(const char *function) { current_call = function; }
-
-const char *orx_call_name(void) { return current_call ? current_call : "ocl_reduce"; }
+const char *orx_call_name(void) { return orx_current_call ? orx_current_call : "ocl_reduce"; }
 
 /* A context's slot follows its handle header (ORX_ERROR_SLOT_OFFSET). */
 static char *error_buffer(ocl_reduce_context *ctx) {

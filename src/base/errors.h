@@ -55,8 +55,13 @@ void orx_log(const char *fmt, ...) ORX_PRINTF(1, 2);
   } while (0)
 
 /* The public function this thread is in (exec/entry.h names it), for messages of failures found
- * below it ("ocl_reduce" before any). */
-void orx_call_named(const char *function);
+ * below it ("ocl_reduce" before any). Set on every call, inline. */
+#if defined(__GNUC__)
+extern _Thread_local const char *orx_current_call __attribute__((visibility("hidden")));
+#else
+extern _Thread_local const char *orx_current_call;
+#endif
+static inline void orx_call_named(const char *function) { orx_current_call = function; }
 const char *orx_call_name(void);
 
 /* Returns the status of expr from the calling function when it is not OK. */

@@ -3,8 +3,9 @@
  * call checks that its context is live (base/handles.h: a destroyed one is MISUSE, its block
  * never freed), takes the context's lock for the whole call, checks again under it, and lets go
  * at the end. Calls on one context therefore run one at a time; calls on different contexts run
- * at once. A destroy waits for the call in flight (it takes the lock before its teardown). The
- * uncontended check and lock add 13-19 ns to a call (the H200 machine's host). The lock is not
+ * at once. A destroy waits for the call in flight (it takes the lock before its teardown). On
+ * the thread that made the context, the check and the biased lock cost 6-11 ns a call in all
+ * (the H200 machine's host; docs/perf/h200-shared-context-call-cost.txt). The lock is not
  * recursive: no public function calls another on the same context.
  * ============================================================================================== */
 #ifndef ORX_ENTRY_H

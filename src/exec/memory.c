@@ -38,13 +38,22 @@ static ocl_reduce_status allocate(ocl_reduce_context *ctx, orx_scratch_slot slot
   return OCL_REDUCE_OK;
 }
 
+/* The smallest scratch allocation. Implementations hand out device memory in pages of 4 KiB to
+ * 2 MiB anyway, so a floor costs nothing, and calls whose sizes creep up (a few partials more, a
+ * few results more) stop releasing and reallocating their slots. It also keeps the kernels'
+ * check under Oclgrind exact (scripts/oclgrind_light.sh): Oclgrind 21.10 keeps a released
+ * buffer's record of initialized bytes for the next buffer that takes its place, so a slot grown
+ * from 32 to 128 bytes read as uninitialized past byte 32. */
+#define ORX_SCRATCH_FLOOR_BYTES ((size_t)64 << 10)
+
 ocl_reduce_status orx_scratch_get(ocl_reduce_context *ctx, orx_scratch_slot slot, size_t bytes,
                                   orx_mem **out) {
   orx_scratch *s = &ctx->scratch[slot];
   if (!s->mem || s->bytes < bytes) {
     ctx->ops->release_mem(s->mem);
     memset(s, 0, sizeof *s);
-    orx_scratch fresh = {NULL, bytes ? bytes : 1, NULL};
+    orx_scratch fresh = {NULL, bytes > ORX_SCRATCH_FLOOR_BYTES ? bytes : ORX_SCRATCH_FLOOR_BYTES,
+                         NULL};
     ocl_reduce_status status = allocate(ctx, slot, fresh.bytes, &fresh);
     if (status != OCL_REDUCE_OK) {
       ctx->ops->release_mem(fresh.mem);
