@@ -1,9 +1,9 @@
 /*
  * ocl_reduce: reductions of arrays on any OpenCL device, and on NVIDIA GPUs through CUDA. This is
  * the core (contexts, memory, operators, reductions, enqueueing), each declaration with its
- * contract; ocl_reduce_cache.h (included): the program cache; ocl_reduce_group.h: several
- * devices; ocl_reduce_program.h: your kernels with the library's collectives; ocl_reduce_mpi.h:
- * MPI ranks. docs/API.md is the reference.
+ * contract; ocl_reduce_axes.h (included): axes of N-d arrays; ocl_reduce_cache.h (included):
+ * the program cache; ocl_reduce_group.h: several devices; ocl_reduce_program.h: your kernels with
+ * the library's collectives; ocl_reduce_mpi.h: MPI ranks. docs/API.md is the reference.
  *
  * Every call is ocl_reduce_<form>(ctx, op, type, input, <shape>, output): op a built-in or user
  * operator, input and output host memory (with its bytes) or a buffer's elements, everything
@@ -436,6 +436,7 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_describe_plan(ocl_reduce_context *ct
 }
 #endif
 
+#include "ocl_reduce_axes.h"  /* reductions over axes of strided N-d arrays */
 #include "ocl_reduce_cache.h" /* the program cache: where, how much, clearing it */
 
 #endif /* OCL_REDUCE_H */

@@ -12,6 +12,7 @@
 #include "backends/device_pick.h"
 #include "backends/registry/registry.h"
 #include "planner/host_plan.h"
+#include "planner/plan_axes.h"
 #include "exec/program.h"
 #include "exec/run.h"
 #include "exec/user_operator.h"
@@ -1316,9 +1317,76 @@ static void test_every_backend_table_is_complete(void **state) {
   assert_string_equal(orx_backend_missing_slot(&partial), "alloc_pinned");
 }
 
+/* Axes: what drops, what merges, and the form each layout takes (plan_axes.h). */
+static orx_axes_layout axes_layout(unsigned rank, const uint64_t *extents, const uint64_t *strides,
+                                   uint32_t axes) {
+  orx_axes_layout l;
+  assert_int_equal(orx_axes_layout_of(rank, extents, strides, axes, &l), ORX_AXES_OK);
+  return l;
+}
+
+static void test_axes_layouts(void **state) {
+  (void)state;
+  const uint64_t e2[2] = {300, 40}, s2[2] = {40, 1};
+  /* Row sums: rows; all: one run; column sums: general. */
+  orx_axes_layout l = axes_layout(2, e2, s2, 2u);
+  assert_int_equal(l.form, ORX_AXES_ROWS);
+  assert_int_equal(l.results, 300);
+  assert_int_equal(l.length, 40);
+  assert_int_equal(l.reach, 12000);
+  assert_int_equal(axes_layout(2, e2, s2, 3u).form, ORX_AXES_WHOLE);
+  assert_int_equal(axes_layout(2, e2, s2, 1u).form, ORX_AXES_GENERAL);
+  /* [8, 1, 5, 6] dense reducing {2, 3}: the axis of 1 drops, 5 x 6 merges into one run. */
+  const uint64_t e4[4] = {8, 1, 5, 6}, s4[4] = {30, 30, 6, 1};
+  l = axes_layout(4, e4, s4, 0xcu);
+  assert_int_equal(l.form, ORX_AXES_ROWS);
+  assert_int_equal(l.reduced.rank, 1);
+  assert_int_equal(l.length, 30);
+  assert_int_equal(l.kept.rank, 1);
+  /* Reducing {0, 2} of it: 8 x 5 at strides 30 and 6 are one run of 40 at stride 6 (30 = 5 x 6),
+   * not contiguous: general. Reducing {0, 3}: 8 x 6 at 30 and 1 stay two axes. */
+  l = axes_layout(4, e4, s4, 0x5u);
+  assert_int_equal(l.form, ORX_AXES_GENERAL);
+  assert_int_equal(l.reduced.rank, 1);
+  assert_int_equal(l.reduced.strides[0], 6);
+  assert_int_equal(l.length, 40);
+  assert_int_equal(l.results, 6);
+  l = axes_layout(4, e4, s4, 0x9u);
+  assert_int_equal(l.reduced.rank, 2);
+  assert_int_equal(l.kept.rank, 1);
+  /* Padded rows (stride 64 > 40): general; a repeated row (stride 0): general, reach 40. */
+  const uint64_t padded[2] = {64, 1}, repeated[2] = {0, 1};
+  assert_int_equal(axes_layout(2, e2, padded, 2u).form, ORX_AXES_GENERAL);
+  l = axes_layout(2, e2, repeated, 2u);
+  assert_int_equal(l.form, ORX_AXES_GENERAL);
+  assert_int_equal(l.reach, 40);
+  /* A repeated axis reduced alone merges with nothing but stays one axis. */
+  assert_int_equal(axes_layout(2, e2, repeated, 1u).reduced.rank, 1);
+  /* An extent of 0: no result, or identities; nothing reached. */
+  const uint64_t zero[2] = {0, 40};
+  l = axes_layout(2, zero, s2, 2u);
+  assert_int_equal(l.form, ORX_AXES_EMPTY);
+  assert_int_equal(l.results, 0);
+  l = axes_layout(2, zero, s2, 1u);
+  assert_int_equal(l.form, ORX_AXES_EMPTY);
+  assert_int_equal(l.results, 40);
+  assert_int_equal(l.length, 0);
+  assert_int_equal(l.reach, 0);
+  /* Problems. */
+  orx_axes_layout bad;
+  assert_int_equal(orx_axes_layout_of(0, e2, s2, 1u, &bad), ORX_AXES_BAD_RANK);
+  assert_int_equal(orx_axes_layout_of(9, e2, s2, 1u, &bad), ORX_AXES_BAD_RANK);
+  assert_int_equal(orx_axes_layout_of(2, e2, s2, 0u, &bad), ORX_AXES_NO_AXIS);
+  assert_int_equal(orx_axes_layout_of(2, e2, s2, 4u, &bad), ORX_AXES_AXIS_PAST);
+  const uint64_t big[2] = {(uint64_t)1 << 32, (uint64_t)1 << 32}, far[2] = {(uint64_t)1 << 62, 1};
+  assert_int_equal(orx_axes_layout_of(2, big, s2, 3u, &bad), ORX_AXES_TOO_MANY);
+  assert_int_equal(orx_axes_layout_of(2, e2, far, 1u, &bad), ORX_AXES_REACH_PAST);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_define_a_plan_emits_is_in_the_contract_with_a_default),
+      cmocka_unit_test(test_axes_layouts),
       cmocka_unit_test(test_program_keys_tell_plans_and_operators_apart),
       cmocka_unit_test(test_ordered_operators_take_runs_in_order),
       cmocka_unit_test(test_windows_plans),

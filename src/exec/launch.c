@@ -15,8 +15,8 @@ ocl_reduce_status orx_prepare_plan(ocl_reduce_context *ctx, const orx_plan *plan
                                    orx_prepared *out) {
   out->plan = *plan;
   ORX_FORWARD(orx_program_get(ctx, plan, &out->built));
-  if (plan->kernel == ORX_KERNEL_CHECK_OFFSETS)
-    return OCL_REDUCE_OK;
+  if (plan->kernel == ORX_KERNEL_CHECK_OFFSETS || plan->kernel == ORX_KERNEL_GATHER)
+    return OCL_REDUCE_OK; /* no partials, results or counter */
   orx_mem *mem = NULL;
   ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_PARTIALS, plan->partials_bytes, &mem));
   ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_RESULTS, ORX_RESULT_SLOT_BYTES, &mem));
@@ -28,6 +28,15 @@ ocl_reduce_status orx_prepare(ocl_reduce_context *ctx, const orx_request *reques
   orx_plan plan;
   orx_plan_make(&ctx->target, request, &plan);
   return orx_prepare_plan(ctx, &plan, out);
+}
+
+ocl_reduce_status orx_prepare_utility(ocl_reduce_context *ctx, orx_entry entry,
+                                      ocl_reduce_type type, orx_prepared *out) {
+  orx_request request;
+  memset(&request, 0, sizeof request);
+  request.entry = entry;
+  request.type = type;
+  return orx_prepare(ctx, &request, out);
 }
 
 void orx_call_begin(ocl_reduce_context *ctx) {

@@ -24,6 +24,9 @@ ocl_reduce_status orx_prepare(ocl_reduce_context *ctx, const orx_request *reques
 /* The same for a plan already made. */
 ocl_reduce_status orx_prepare_plan(ocl_reduce_context *ctx, const orx_plan *plan,
                                    orx_prepared *out);
+/* The same for a kernel that takes no operator (the offsets check, the gather): entry and type. */
+ocl_reduce_status orx_prepare_utility(ocl_reduce_context *ctx, orx_entry entry,
+                                      ocl_reduce_type type, orx_prepared *out);
 
 /* Starts a reducing call: its kernels' device times add up to the last_kernel_ns it reports. */
 void orx_call_begin(ocl_reduce_context *ctx);

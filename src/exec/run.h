@@ -1,7 +1,8 @@
 /* =================================================================================================
  * run.h: the reducing calls, once the entry points (src/api/) have checked their arguments:
- * whole arrays and several operators over one array (run_array.c), segments (run_segments.c) and
- * sliding windows (run_windows.c). Each plans its request, prepares and launches (launch.h).
+ * whole arrays and several operators over one array (run_array.c), segments (run_segments.c),
+ * axes of N-d views (run_axes.c) and sliding windows (run_windows.c). Each plans its request,
+ * prepares and launches (launch.h).
  * ============================================================================================== */
 #ifndef ORX_RUN_H
 #define ORX_RUN_H
@@ -10,6 +11,7 @@
 #include <stdint.h>
 
 #include "exec/io.h"
+#include "planner/plan_axes.h"
 #include "planner/planner.h"
 
 /* Reduces the count elements of `in` as a whole-array request says (of any stage; the first
@@ -57,6 +59,11 @@ typedef struct orx_seg_call {
 
 /* Runs it: offsets in device memory are checked there first, then batches of whole segments. */
 ocl_reduce_status orx_run_segments(ocl_reduce_context *ctx, orx_seg_call *call);
+
+/* An axes call (ocl_reduce_axes), checked, by its layout's form (run_axes.c). */
+ocl_reduce_status orx_run_axes(ocl_reduce_context *ctx, const char *function,
+                               const orx_op_call *call, const orx_axes_layout *layout,
+                               const orx_io *in, const orx_io *out);
 
 /* A sliding-window call, checked: count >= window >= 1 elements of `in`, count - window + 1
  * results of result_bytes each to `out`; element 0 of `in` has index first_index (what ARGMIN,

@@ -23,12 +23,8 @@ static uint64_t segment_begin(const orx_seg_call *c, size_t s) {
 
 /* Offsets in device memory: checked by a kernel; also reports the first and last offset. */
 static ocl_reduce_status check_device_offsets(ocl_reduce_context *ctx, orx_seg_call *c) {
-  orx_request request;
-  memset(&request, 0, sizeof request);
-  request.entry = ORX_ENTRY_CHECK_OFFSETS;
-  request.type = OCL_REDUCE_U64;
   orx_prepared k;
-  ORX_FORWARD(orx_prepare(ctx, &request, &k));
+  ORX_FORWARD(orx_prepare_utility(ctx, ORX_ENTRY_CHECK_OFFSETS, OCL_REDUCE_U64, &k));
   orx_mem *report_mem = NULL;
   ORX_FORWARD(
       orx_scratch_get(ctx, ORX_SCRATCH_OFFSETS_REPORT, 3 * sizeof(uint64_t), &report_mem));

@@ -330,10 +330,12 @@ static void make_windows(const orx_target *target, const orx_request *request, s
   operator_defines(target, plan);
 }
 
-/* The offsets check reads no define: only its launch. */
-static void make_check_offsets(const orx_target *target, orx_plan *plan) {
-  plan->kernel = ORX_KERNEL_CHECK_OFFSETS;
-  plan->type = OCL_REDUCE_U64;
+/* The offsets check (on u64 offsets) and the gather (copying u32 words) read no define: only
+ * their launch. */
+static void make_utility(const orx_target *target, orx_kernel kernel, ocl_reduce_type type,
+                         orx_plan *plan) {
+  plan->kernel = kernel;
+  plan->type = type;
   orx_target_policy(target, orx_type_size(plan->type), &plan->policy);
 }
 
@@ -380,7 +382,10 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
   case ORX_ENTRY_SEGMENTS: make_segments(target, request, elem, plan); break;
   case ORX_ENTRY_MULTI: make_multi(target, request, elem, plan); break;
   case ORX_ENTRY_WINDOWS: make_windows(target, request, elem, plan); break;
-  case ORX_ENTRY_CHECK_OFFSETS: make_check_offsets(target, plan); break;
+  case ORX_ENTRY_CHECK_OFFSETS:
+    make_utility(target, ORX_KERNEL_CHECK_OFFSETS, OCL_REDUCE_U64, plan);
+    break;
+  case ORX_ENTRY_GATHER: make_utility(target, ORX_KERNEL_GATHER, OCL_REDUCE_U32, plan); break;
   case ORX_ENTRY_PROBE: make_probe(target, request, elem, plan); break;
   }
   state_sizes(request, elem, plan);

@@ -10,7 +10,7 @@
  * paths and subgroup implementations; plan_segments.c: how segments spread over work-items;
  * plan_windows.c: sliding windows; plan_describe.c: the plan in words; plan_group.c: how a
  * group of devices shares a request; plan_staging.c: how host memory crosses the bus;
- * policy_override.c: OCL_REDUCE_POLICY.
+ * plan_axes.c (plan_axes.h): the layout of an axes reduction; policy_override.c: OCL_REDUCE_POLICY.
  * ============================================================================================== */
 #ifndef ORX_PLANNER_H
 #define ORX_PLANNER_H
@@ -32,7 +32,8 @@
   X(SEGMENTS_STAGED, "kernels/segments_staged.cl", "orx_segments_staged")                          \
   X(CHECK_OFFSETS, "kernels/check_offsets.cl", "orx_check_offsets")                               \
   X(WINDOWS, "kernels/windows.cl", "orx_windows")                                                  \
-  X(OPERATOR_PROBE, "kernels/operator_probe.cl", "orx_operator_probe")
+  X(OPERATOR_PROBE, "kernels/operator_probe.cl", "orx_operator_probe")                             \
+  X(GATHER, "kernels/gather.cl", "orx_gather")
 
 typedef enum orx_kernel {
 #define ORX_KERNEL_ENUM(ID, file, entry) ORX_KERNEL_##ID,
@@ -167,7 +168,8 @@ typedef enum orx_entry {
   ORX_ENTRY_MULTI,        /* several operators over one array */
   ORX_ENTRY_CHECK_OFFSETS, /* the device-side check of segment offsets */
   ORX_ENTRY_PROBE,         /* a user operator's sizes as the device compiler sees them */
-  ORX_ENTRY_WINDOWS        /* one per sliding window */
+  ORX_ENTRY_WINDOWS,       /* one per sliding window */
+  ORX_ENTRY_GATHER         /* a strided view copied into dense order (run_axes.c) */
 } orx_entry;
 
 /* An operator as a plan carries it: a scalar operator by id; a structured one (ORX_OPF_STATE) by
@@ -362,7 +364,6 @@ uint64_t orx_stage_segments(const orx_policy *policy, const orx_seg_plan *plan, 
 /* Work-groups for `count` segments of `length` (equal lengths) with a plan (not LAUNCH). */
 size_t orx_segment_groups(const orx_policy *policy, const orx_seg_plan *plan, size_t count,
                           uint64_t length);
-
 /* ---- Sliding windows (plan_windows.c) ---------------------------------------------------- */
 /* The plan of a window request (plan->policy, type and operator set; forced: an ORX_WIN_ id or
  * -1; a forced BLOCKS whose window does not fit half a tile becomes LONG), with its defines. */
@@ -374,7 +375,6 @@ uint64_t orx_win_tile(const orx_plan *plan);
 size_t orx_win_groups(const orx_plan *plan, uint64_t n_out, uint64_t window, size_t scratch);
 /* Scratch states LONG and SERIAL keep per work-group (zero for the others). */
 uint64_t orx_win_scratch_states(const orx_plan *plan, uint64_t window);
-
 /* ---- Applications' programs (plan_program.c) --------------------------------------------- */
 /* The defines of a program that uses the collectives (cl/ocl_reduce_collectives.h), built for
  * work-groups of wg_size work-items: the target's subgroup implementation and warp size, and

@@ -1,0 +1,332 @@
+/* =================================================================================================
+ * test_axes.c: ocl_reduce_axes and ocl_reduce_shape_dense. Random views (ranks 1-5, extents with
+ * 0 and 1, dense, permuted, strided and repeating strides, random axes) of host memory and of a
+ * buffer at an offset, for a scalar built-in (SUM on i32: exact), a structured one (ARGMIN on
+ * f32: the row-major position within the reduced axes), a state (MEAN_VAR on f64), a user
+ * operator on 1-byte elements (a histogram) and an order-preserving one (2x2 matrix products:
+ * row-major order of the reduced axes),
+ * against the host: each result's elements gathered in that order and reduced by the suite's
+ * references. Column sums of a 5000 x 300 matrix. Every bad shape, axis set and size refused by
+ * name, with the output untouched.
+ * ============================================================================================== */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/custom_ops.h"
+#include "support/fixture.h"
+#include "support/ordered_ops.h"
+#include "support/structured.h"
+
+#define MAX_RESULT 64
+
+typedef enum kind { SCALAR, STRUCTURED, STATE, BYTES, ORDERED, KINDS } kind;
+static const char *const kind_names[KINDS] = {"sum i32", "argmin f32", "mean_var f64",
+                                              "user histogram of bytes", "user matrix product"};
+static ocl_reduce_operator *histogram, *matrix;
+
+static ocl_reduce_op op_of(kind k) {
+  return k == SCALAR       ? OCL_REDUCE_SUM
+         : k == STRUCTURED ? OCL_REDUCE_ARGMIN
+         : k == STATE      ? OCL_REDUCE_MEAN_VAR
+         : k == BYTES      ? histogram
+                           : matrix;
+}
+static ocl_reduce_type type_of(kind k) {
+  return k == SCALAR ? OCL_REDUCE_I32
+         : k == STATE ? OCL_REDUCE_F64
+         : k == STRUCTURED ? OCL_REDUCE_F32
+                           : OCL_REDUCE_OP_ELEMENT;
+}
+static size_t elem_of(kind k) {
+  return k == ORDERED ? test_ordered_descs[TEST_MATRIX].element_size
+         : k == BYTES ? 1 /* the gather's bytewise copy */
+         : k == STATE ? 8
+                      : 4;
+}
+static size_t result_of(kind k) { return ocl_reduce_result_size(op_of(k), type_of(k)); }
+
+static void *fill(kind k, size_t n) {
+  void *data = malloc((n ? n : 1) * elem_of(k));
+  assert_non_null(data);
+  if (k == ORDERED)
+    test_ordered_fill(TEST_MATRIX, data, n);
+  else if (k == BYTES)
+    test_custom_fill(TEST_HISTOGRAM, data, n);
+  else
+    test_fill(data, n, op_of(k), type_of(k), MODE_RANDOM);
+  return data;
+}
+
+/* ---- The host's view ------------------------------------------------------------------------ */
+
+enum { MAX_POSITIONS = 4096 };
+
+/* Element offsets of every position of the axes in `mask`, in row-major order of those axes (the
+ * outer axes vary slowest); returns how many. */
+static size_t positions(const ocl_reduce_shape *s, uint32_t mask, uint64_t *out) {
+  static uint64_t before[MAX_POSITIONS];
+  size_t count = 1;
+  out[0] = 0;
+  for (unsigned k = 0; k < s->rank; k++) {
+    if (!((mask >> k) & 1u))
+      continue;
+    memcpy(before, out, count * sizeof *out);
+    size_t next = 0;
+    for (size_t p = 0; p < count; p++)
+      for (uint64_t i = 0; i < s->extents[k]; i++)
+        out[next++] = before[p] + i * s->strides[k];
+    count = next;
+  }
+  return count;
+}
+
+static int matches(kind k, const void *data, size_t n, const void *got, char *why, size_t size) {
+  if (k == ORDERED) {
+    snprintf(why, size, "not the ordered product");
+    return test_ordered_matches(TEST_MATRIX, data, n, got);
+  }
+  if (k == BYTES) {
+    unsigned char want[MAX_RESULT];
+    test_custom_reference(TEST_HISTOGRAM, data, n, want);
+    snprintf(why, size, "not the histogram");
+    return memcmp(got, want, result_of(k)) == 0;
+  }
+  return test_result_matches(got, data, n, op_of(k), type_of(k), why, size);
+}
+
+/* Checks every result of a view against the host: the kept positions in row-major order, each
+ * one's reduced positions gathered in row-major order. */
+static void check_results(kind k, const void *data, const ocl_reduce_shape *s, uint32_t axes,
+                          const unsigned char *got, const char *what) {
+  const uint32_t all = (1u << s->rank) - 1;
+  uint64_t *kept = malloc(MAX_POSITIONS * sizeof *kept),
+           *reduced = malloc(MAX_POSITIONS * sizeof *reduced);
+  assert_non_null(kept);
+  assert_non_null(reduced);
+  const size_t results = positions(s, all & ~axes, kept), length = positions(s, axes, reduced);
+  const size_t elem = elem_of(k);
+  unsigned char *run = malloc((length ? length : 1) * elem);
+  assert_non_null(run);
+  char why[256];
+  for (size_t r = 0; r < results; r++) {
+    for (size_t j = 0; j < length; j++)
+      memcpy(run + j * elem, (const char *)data + (kept[r] + reduced[j]) * elem, elem);
+    if (!matches(k, run, length, got + r * result_of(k), why, sizeof why))
+      fail_msg("%s, %s: result %zu of %zu (%zu elements): %s", kind_names[k], what, r, results,
+               length, why);
+  }
+  free(run);
+  free(kept);
+  free(reduced);
+}
+
+/* ---- Random views ------------------------------------------------------------------------- */
+
+/* A random view of rank 1-5 (extents 0-5, 0 and 1 now and then, at most 1024 positions): dense,
+ * dense with its axes' strides permuted, padded rows with a stride of 1 or 3 inside, or random
+ * strides from 0 (repeats) to 6. Returns the elements it reaches. */
+static uint64_t random_view(ocl_reduce_shape *s) {
+  const ocl_reduce_shape init = OCL_REDUCE_SHAPE_INIT;
+  *s = init;
+  s->rank = 1 + (unsigned)test_rng_below(5);
+  uint64_t product = 1;
+  for (unsigned k = 0; k < s->rank; k++) {
+    const uint64_t pick = test_rng_below(12);
+    s->extents[k] = pick == 0 ? 0 : pick < 3 ? 1 : 2 + test_rng_below(4);
+    while (s->extents[k] > 1 && product * s->extents[k] > 1024)
+      s->extents[k]--;
+    product *= s->extents[k] ? s->extents[k] : 1;
+  }
+  ocl_reduce_shape dense;
+  assert_int_equal(ocl_reduce_shape_dense(s->rank, s->extents, &dense), OCL_REDUCE_OK);
+  switch (test_rng_below(4)) {
+  case 0: memcpy(s->strides, dense.strides, sizeof s->strides); break;
+  case 1: /* the dense strides of the axes in another order */
+    memcpy(s->strides, dense.strides, sizeof s->strides);
+    for (unsigned k = s->rank; k-- > 1;) {
+      const unsigned j = (unsigned)test_rng_below(k + 1);
+      const uint64_t t = s->strides[k];
+      s->strides[k] = s->strides[j];
+      s->strides[j] = t;
+    }
+    break;
+  case 2: { /* padded: each row of the innermost axis twice as far apart, 1 or 3 inside */
+    const uint64_t inner = test_rng_below(2) ? 1 : 3;
+    for (unsigned k = 0; k < s->rank; k++)
+      s->strides[k] = k + 1 == s->rank ? inner : 2 * inner * dense.strides[k];
+    break;
+  }
+  default:
+    for (unsigned k = 0; k < s->rank; k++)
+      s->strides[k] = test_rng_below(7);
+  }
+  uint64_t reach = 1;
+  for (unsigned k = 0; k < s->rank; k++) {
+    if (s->extents[k] == 0)
+      return 0;
+    reach += (s->extents[k] - 1) * s->strides[k];
+  }
+  return reach;
+}
+
+static size_t kept_positions(const ocl_reduce_shape *s, uint32_t axes) {
+  size_t results = 1;
+  for (unsigned k = 0; k < s->rank; k++)
+    if (!((axes >> k) & 1u))
+      results *= s->extents[k];
+  return results;
+}
+
+/* The view reduced from host memory, then from a buffer 2 elements in (garbage before). */
+static void one_view(kind k, const ocl_reduce_shape *s, uint32_t axes, uint64_t reach) {
+  const size_t elem = elem_of(k), rsize = result_of(k), results = kept_positions(s, axes);
+  void *data = fill(k, (size_t)reach);
+  unsigned char *got = malloc((results ? results : 1) * rsize);
+  assert_non_null(got);
+  const ocl_reduce_output out = ocl_reduce_host_output(got, results * rsize);
+  ocl_reduce_status st = ocl_reduce_axes(test_ctx, op_of(k), type_of(k),
+                                         ocl_reduce_host_input(data, reach * elem), s, axes, out);
+  if (st != OCL_REDUCE_OK)
+    fail_msg("%s: host memory: %s (%s)", kind_names[k], ocl_reduce_status_name(st),
+             ocl_reduce_last_error(test_ctx));
+  check_results(k, data, s, axes, got, "host memory");
+  ocl_reduce_buffer *buf = NULL;
+  unsigned char *whole = calloc(reach + 2, elem);
+  assert_non_null(whole);
+  memcpy(whole + 2 * elem, data, reach * elem);
+  assert_int_equal(ocl_reduce_buffer_create(test_ctx, (reach + 2) * elem, &buf), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(buf, 0, whole, (reach + 2) * elem), OCL_REDUCE_OK);
+  memset(got, 0, results * rsize);
+  st = ocl_reduce_axes(test_ctx, op_of(k), type_of(k), ocl_reduce_buffer_input(buf, 2), s, axes,
+                       out);
+  if (st != OCL_REDUCE_OK)
+    fail_msg("%s: a buffer: %s (%s)", kind_names[k], ocl_reduce_status_name(st),
+             ocl_reduce_last_error(test_ctx));
+  check_results(k, data, s, axes, got, "a buffer");
+  ocl_reduce_buffer_destroy(buf);
+  free(whole);
+  free(got);
+  free(data);
+}
+
+static void test_random_views(void **state) {
+  (void)state;
+  for (int k = 0; k < KINDS; k++)
+    for (int round = 0; round < (test_light() ? 25 : 60); round++) {
+      ocl_reduce_shape s;
+      const uint64_t reach = random_view(&s);
+      const uint32_t axes = 1 + (uint32_t)test_rng_below((1u << s.rank) - 1);
+      one_view((kind)k, &s, axes, reach);
+    }
+}
+
+/* The first case: the column sums of a 5000 x 300 row-major matrix. */
+static void test_column_sums(void **state) {
+  (void)state;
+  enum { ROWS = 5000, COLUMNS = 300 };
+  int32_t *m = malloc(ROWS * COLUMNS * sizeof *m);
+  uint32_t sums[COLUMNS], want[COLUMNS] = {0}; /* i32 sums wrap */
+  assert_non_null(m);
+  for (size_t i = 0; i < ROWS * COLUMNS; i++) {
+    m[i] = (int32_t)test_rng_below(2000001) - 1000000;
+    want[i % COLUMNS] += (uint32_t)m[i];
+  }
+  ocl_reduce_shape s;
+  const uint64_t extents[2] = {ROWS, COLUMNS};
+  assert_int_equal(ocl_reduce_shape_dense(2, extents, &s), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_axes(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32,
+                                   ocl_reduce_host_input(m, ROWS * COLUMNS * sizeof *m), &s, 1u,
+                                   ocl_reduce_host_output(sums, sizeof sums)),
+                   OCL_REDUCE_OK);
+  assert_memory_equal(sums, want, sizeof sums);
+  free(m);
+}
+
+/* ---- Refusals ----------------------------------------------------------------------------- */
+
+#define GUARD 0xc3
+
+static void expect_refused(ocl_reduce_status got, const char *needle, const unsigned char *out,
+                           size_t bytes) {
+  expect_error(got, OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, needle);
+  for (size_t i = 0; i < bytes; i++)
+    if (out[i] != GUARD)
+      fail_msg("byte %zu of the output was written by a refused call (%s)", i, needle);
+}
+
+static void test_bad_shapes_axes_and_sizes_are_refused_by_name(void **state) {
+  (void)state;
+  int32_t data[12] = {0};
+  unsigned char out[64];
+  memset(out, GUARD, sizeof out);
+  const ocl_reduce_input in = ocl_reduce_host_input(data, sizeof data);
+  const ocl_reduce_output o = ocl_reduce_host_output(out, sizeof out);
+  ocl_reduce_shape s;
+  const uint64_t extents[2] = {3, 4};
+  assert_int_equal(ocl_reduce_shape_dense(2, extents, &s), OCL_REDUCE_OK);
+  assert_int_equal(s.strides[0], 4);
+  assert_int_equal(s.strides[1], 1);
+#define AXES(shape, axes, input, output)                                                           \
+  ocl_reduce_axes(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, input, shape, axes, output)
+  expect_refused(AXES(NULL, 1u, in, o), "shape is NULL", out, sizeof out);
+  ocl_reduce_shape bad = s;
+  bad.struct_size = 8;
+  expect_refused(AXES(&bad, 1u, in, o), "struct_size", out, sizeof out);
+  bad = s;
+  bad.rank = 0;
+  expect_refused(AXES(&bad, 1u, in, o), "rank is 0", out, sizeof out);
+  bad.rank = OCL_REDUCE_MAX_RANK + 1;
+  expect_refused(AXES(&bad, 1u, in, o), "rank is 9", out, sizeof out);
+  expect_refused(AXES(&s, 0u, in, o), "axes is 0", out, sizeof out);
+  expect_refused(AXES(&s, 4u, in, o), "at or above", out, sizeof out);
+  bad = s;
+  bad.extents[0] = bad.extents[1] = (uint64_t)1 << 33;
+  expect_refused(AXES(&bad, 3u, in, o), "overflow 64 bits", out, sizeof out);
+  bad = s;
+  bad.strides[0] = (uint64_t)1 << 63;
+  expect_refused(AXES(&bad, 1u, in, o), "largest position", out, sizeof out);
+  /* One element short: a 3 x 4 view needs 12. */
+  expect_refused(AXES(&s, 1u, ocl_reduce_host_input(data, sizeof data - 4), o), "input", out,
+                 sizeof out);
+  /* Four column sums need 16 bytes. */
+  expect_refused(AXES(&s, 1u, in, ocl_reduce_host_output(out, 15)), "output", out, sizeof out);
+#undef AXES
+  /* ocl_reduce_shape_dense's own. */
+  ocl_reduce_shape kept = s;
+  expect_error(ocl_reduce_shape_dense(0, extents, &s), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               "rank is 0");
+  expect_error(ocl_reduce_shape_dense(2, NULL, &s), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               "extents is NULL");
+  expect_error(ocl_reduce_shape_dense(2, extents, NULL), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               "shape is NULL");
+  const uint64_t huge[3] = {2, (uint64_t)1 << 40, (uint64_t)1 << 40};
+  expect_error(ocl_reduce_shape_dense(3, huge, &s), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
+               "overflows 64 bits");
+  assert_memory_equal(&s, &kept, sizeof s);
+}
+
+static int setup(void **state) {
+  if (test_setup(state) != 0)
+    return -1;
+  return ocl_reduce_operator_create(&test_ordered_descs[TEST_MATRIX], &matrix) == OCL_REDUCE_OK &&
+                 ocl_reduce_operator_create(&test_custom_descs[TEST_HISTOGRAM], &histogram) ==
+                     OCL_REDUCE_OK
+             ? 0
+             : -1;
+}
+
+static int teardown(void **state) {
+  ocl_reduce_operator_destroy(histogram);
+  ocl_reduce_operator_destroy(matrix);
+  return test_teardown(state);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_random_views),
+      cmocka_unit_test(test_column_sums),
+      cmocka_unit_test(test_bad_shapes_axes_and_sizes_are_refused_by_name),
+  };
+  return TEST_RUN(tests, setup, teardown);
+}
