@@ -211,17 +211,7 @@ static void one_view(kind k, const ocl_reduce_shape *s, uint32_t axes, uint64_t 
 }
 
 
-/* Whether the device has double precision, which MEAN_VAR needs (else it is left out, named). */
-static int has_fp64(void) {
-  const double x = 1;
-  unsigned char got[MAX_RESULT];
-  const ocl_reduce_status s =
-      ocl_reduce(test_ctx, OCL_REDUCE_MEAN_VAR, OCL_REDUCE_F64, &x, 1, got, sizeof got);
-  if (s == OCL_REDUCE_ERROR_NO_FP64)
-    print_message("no double precision: MEAN_VAR on f64 is left out\n");
-  return s != OCL_REDUCE_ERROR_NO_FP64;
-}
-static int fp64 = 1;
+static int fp64 = 1; /* test_has_fp64(), at setup */
 
 static void test_random_views(void **state) {
   (void)state;
@@ -322,7 +312,7 @@ static void test_bad_shapes_axes_and_sizes_are_refused_by_name(void **state) {
 static int setup(void **state) {
   if (test_setup(state) != 0)
     return -1;
-  fp64 = has_fp64();
+  fp64 = test_has_fp64();
   return ocl_reduce_operator_create(&test_ordered_descs[TEST_MATRIX], &matrix) == OCL_REDUCE_OK &&
                  ocl_reduce_operator_create(&test_custom_descs[TEST_HISTOGRAM], &histogram) ==
                      OCL_REDUCE_OK

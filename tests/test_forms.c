@@ -272,17 +272,7 @@ static void over_a_group(kind k) {
 }
 
 
-/* Whether the device has double precision, which MEAN_VAR needs (else it is left out, named). */
-static int has_fp64(void) {
-  const double x = 1;
-  unsigned char got[MAX_RESULT];
-  const ocl_reduce_status s =
-      ocl_reduce(test_ctx, OCL_REDUCE_MEAN_VAR, OCL_REDUCE_F64, &x, 1, got, sizeof got);
-  if (s == OCL_REDUCE_ERROR_NO_FP64)
-    print_message("no double precision: MEAN_VAR on f64 is left out\n");
-  return s != OCL_REDUCE_ERROR_NO_FP64;
-}
-static int fp64 = 1;
+static int fp64 = 1; /* test_has_fp64(), at setup */
 
 #define FORM_TEST(FORM)                                                                            \
   static void test_##FORM(void **state) {                                                          \
@@ -404,7 +394,7 @@ static int setup(void **state) {
   if (ocl_reduce_operator_create(&test_custom_descs[TEST_SQUARES], &squares) != OCL_REDUCE_OK ||
       ocl_reduce_operator_create(&test_ordered_descs[TEST_MATRIX], &matrix) != OCL_REDUCE_OK)
     return -1;
-  fp64 = has_fp64();
+  fp64 = test_has_fp64();
   for (int d = 0; d < 2; d++)
     if (!(members[d] = test_context_with_policy("part_kib=1")))
       return -1;

@@ -71,6 +71,16 @@ int test_light(void) {
   return light && strcmp(light, "1") == 0;
 }
 
+int test_has_fp64(void) {
+  const double x = 1;
+  unsigned char got[64];
+  const ocl_reduce_status s =
+      ocl_reduce(test_ctx, OCL_REDUCE_MEAN_VAR, OCL_REDUCE_F64, &x, 1, got, sizeof got);
+  if (s == OCL_REDUCE_ERROR_NO_FP64)
+    print_message("no double precision: MEAN_VAR on f64 is left out\n");
+  return s != OCL_REDUCE_ERROR_NO_FP64;
+}
+
 void expect_error(ocl_reduce_status got, ocl_reduce_status expected, const ocl_reduce_context *c,
                   const char *needle) {
   const char *message = ocl_reduce_last_error(c);

@@ -43,6 +43,9 @@ test_shape test_context_shape(ocl_reduce_context *ctx);
  * implementation's automatic path, or with OCL_REDUCE_TEST_FULL=NAME (CI's time budget) on that
  * implementation's only. */
 int test_light(void);
+/* Whether test_ctx's device has double precision, which MEAN_VAR needs; without it, says so once
+ * (the test leaves those cases out by name). */
+int test_has_fp64(void);
 
 /* Fails the test unless `got` is `expected` and the last error (of c, or of the thread when c is
  * NULL) contains `needle`. */
