@@ -206,6 +206,9 @@
   X(c, DIRECT, "direct") X(c, SHUFFLE, "shuffle") X(c, MR, "mr") X(c, BLOCKS, "blocks")            \
   X(c, LONG, "long") X(c, SERIAL, "serial")
 
+/* ---- Axes of N-d views (ocl_reduce_axes; kernels/gather.cl, kernels/axes_columns.cl) ------ */
+#define ORX_MAX_RANK 8 /* OCL_REDUCE_MAX_RANK: axes of a view, kept or reduced */
+
 /* ---- The defines the host may emit, with their defaults ----------------------------------- */
 
 /* The type the kernel computes in (an ORX_<type> id above). */
@@ -314,6 +317,11 @@
 #ifndef ORX_SEG_STAGE
 #define ORX_SEG_STAGE 4096
 #endif
+/* Axes reductions read in place (kernels/axes_columns.cl): neighbouring kept positions a
+ * work-item takes. */
+#ifndef ORX_COL_RUN
+#define ORX_COL_RUN 1
+#endif
 /* Sliding windows: the algorithm (an ORX_WIN_ id) and, for BLOCKS and LONG, the elements of a
  * work-item's run (a power of two). */
 #ifndef ORX_WIN_ALGO
@@ -382,7 +390,7 @@
   X(c, MR_Q) X(c, MR_LANES) X(c, SEG_OFFSETS) X(c, SEG_LOAD) X(c, SEG_BATCH)                       \
   X(c, SEG_VECTOR_RUNS) X(c, SEG_STAGE) X(c, MIN_GROUPS_PER_CU) X(c, STATE) X(c, PARTIAL_OUT)      \
   X(c, INPUT_STATES) X(c, ORDERED) X(c, ELEMENT_BYTES) X(c, WIN_ALGO) X(c, WIN_RUN)                \
-  X(c, WIN_LOCKSTEP) X(c, FLOAT_KEYS) X(c, NO_CONTRACT)
+  X(c, WIN_LOCKSTEP) X(c, FLOAT_KEYS) X(c, NO_CONTRACT) X(c, COL_RUN)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them.

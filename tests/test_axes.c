@@ -1,13 +1,13 @@
 /* =================================================================================================
  * test_axes.c: ocl_reduce_axes and ocl_reduce_shape_dense. Random views (ranks 1-5, extents with
  * 0 and 1, dense, permuted, strided and repeating strides, random axes) of host memory and of a
- * buffer at an offset, for a scalar built-in (SUM on i32: exact), a structured one (ARGMIN on
- * f32: the row-major position within the reduced axes), a state (MEAN_VAR on f64), a user
- * operator on 1-byte elements (a histogram) and an order-preserving one (2x2 matrix products:
- * row-major order of the reduced axes),
+ * buffer at an offset (read in place and gathered, both forced, on every device), for a scalar
+ * built-in (SUM on i32: exact), a structured one (ARGMIN on f32: the row-major position within
+ * the reduced axes), a state (MEAN_VAR on f64), a user operator on 1-byte elements (a histogram)
+ * and an order-preserving one (2x2 matrix products: row-major order of the reduced axes),
  * against the host: each result's elements gathered in that order and reduced by the suite's
- * references. Column sums of a 5000 x 300 matrix. Every bad shape, axis set and size refused by
- * name, with the output untouched.
+ * references. Column sums of a 5000 x 300 matrix, and tall and wide ones for every kind. Every
+ * bad shape, axis set and size refused by name, with the output untouched.
  * ============================================================================================== */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,7 +60,7 @@ static void *fill(kind k, size_t n) {
 
 /* ---- The host's view ------------------------------------------------------------------------ */
 
-enum { MAX_POSITIONS = 4096 };
+enum { MAX_POSITIONS = 16384 };
 
 /* Element offsets of every position of the axes in `mask`, in row-major order of those axes (the
  * outer axes vary slowest); returns how many. */
@@ -178,7 +178,13 @@ static size_t kept_positions(const ocl_reduce_shape *s, uint32_t axes) {
   return results;
 }
 
-/* The view reduced from host memory, then from a buffer 2 elements in (garbage before). */
+/* Contexts whose buffers' views of the COLUMNS form are read in place, and gathered (forced:
+ * each device has its default, plan_columns.c). */
+static ocl_reduce_context *forced[2];
+static const char *const forced_names[2] = {"a buffer, in place", "a buffer, gathered"};
+
+/* The view reduced from host memory, then from a buffer 2 elements in (garbage before), on each
+ * forced context. */
 static void one_view(kind k, const ocl_reduce_shape *s, uint32_t axes, uint64_t reach) {
   const size_t elem = elem_of(k), rsize = result_of(k), results = kept_positions(s, axes);
   void *data = fill(k, (size_t)reach);
@@ -191,25 +197,26 @@ static void one_view(kind k, const ocl_reduce_shape *s, uint32_t axes, uint64_t 
     fail_msg("%s: host memory: %s (%s)", kind_names[k], ocl_reduce_status_name(st),
              ocl_reduce_last_error(test_ctx));
   check_results(k, data, s, axes, got, "host memory");
-  ocl_reduce_buffer *buf = NULL;
   unsigned char *whole = calloc(reach + 2, elem);
   assert_non_null(whole);
   memcpy(whole + 2 * elem, data, reach * elem);
-  assert_int_equal(ocl_reduce_buffer_create(test_ctx, (reach + 2) * elem, &buf), OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_write(buf, 0, whole, (reach + 2) * elem), OCL_REDUCE_OK);
-  memset(got, 0, results * rsize);
-  st = ocl_reduce_axes(test_ctx, op_of(k), type_of(k), ocl_reduce_buffer_input(buf, 2), s, axes,
-                       out);
-  if (st != OCL_REDUCE_OK)
-    fail_msg("%s: a buffer: %s (%s)", kind_names[k], ocl_reduce_status_name(st),
-             ocl_reduce_last_error(test_ctx));
-  check_results(k, data, s, axes, got, "a buffer");
-  ocl_reduce_buffer_destroy(buf);
+  for (int f = 0; f < 2; f++) {
+    ocl_reduce_buffer *buf = NULL;
+    assert_int_equal(ocl_reduce_buffer_create(forced[f], (reach + 2) * elem, &buf), OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_buffer_write(buf, 0, whole, (reach + 2) * elem), OCL_REDUCE_OK);
+    memset(got, 0, results * rsize);
+    st = ocl_reduce_axes(forced[f], op_of(k), type_of(k), ocl_reduce_buffer_input(buf, 2), s,
+                         axes, out);
+    if (st != OCL_REDUCE_OK)
+      fail_msg("%s: %s: %s (%s)", kind_names[k], forced_names[f], ocl_reduce_status_name(st),
+               ocl_reduce_last_error(forced[f]));
+    check_results(k, data, s, axes, got, forced_names[f]);
+    ocl_reduce_buffer_destroy(buf);
+  }
   free(whole);
   free(got);
   free(data);
 }
-
 
 static int fp64 = 1; /* test_has_fp64(), at setup */
 
@@ -224,26 +231,21 @@ static void test_random_views(void **state) {
     }
 }
 
-/* The first case: the column sums of a 5000 x 300 row-major matrix. */
+/* The issue's first case, the column sums of a 5000 x 300 row-major matrix; and tall columns
+ * (10000 x 2, x 3): few kept positions, the reduced ones cut into parts whose partials take two
+ * more launches (kernels/axes_columns.cl; three launches in all on CPU devices too), for every
+ * kind of operator, from host memory and from a buffer. */
 static void test_column_sums(void **state) {
   (void)state;
-  enum { ROWS = 5000, COLUMNS = 300 };
-  int32_t *m = malloc(ROWS * COLUMNS * sizeof *m);
-  uint32_t sums[COLUMNS], want[COLUMNS] = {0}; /* i32 sums wrap */
-  assert_non_null(m);
-  for (size_t i = 0; i < ROWS * COLUMNS; i++) {
-    m[i] = (int32_t)test_rng_below(2000001) - 1000000;
-    want[i % COLUMNS] += (uint32_t)m[i];
-  }
-  ocl_reduce_shape s;
-  const uint64_t extents[2] = {ROWS, COLUMNS};
-  assert_int_equal(ocl_reduce_shape_dense(2, extents, &s), OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_axes(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32,
-                                   ocl_reduce_host_input(m, ROWS * COLUMNS * sizeof *m), &s, 1u,
-                                   ocl_reduce_host_output(sums, sizeof sums)),
-                   OCL_REDUCE_OK);
-  assert_memory_equal(sums, want, sizeof sums);
-  free(m);
+  const uint64_t shapes[][2] = {{5000, 300}, {10000, 2}, {10000, 3}, {70, 3000}};
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+    for (int k = 0; k < KINDS; k++) {
+      if ((k == STATE && !fp64) || (i == 0 && k != SCALAR))
+        continue;
+      ocl_reduce_shape s;
+      assert_int_equal(ocl_reduce_shape_dense(2, shapes[i], &s), OCL_REDUCE_OK);
+      one_view((kind)k, &s, 1u, shapes[i][0] * shapes[i][1]);
+    }
 }
 
 /* ---- Refusals ----------------------------------------------------------------------------- */
@@ -313,6 +315,9 @@ static int setup(void **state) {
   if (test_setup(state) != 0)
     return -1;
   fp64 = test_has_fp64();
+  if (!(forced[0] = test_context_with_policy("axes=columns")) ||
+      !(forced[1] = test_context_with_policy("axes=gather")))
+    return -1;
   return ocl_reduce_operator_create(&test_ordered_descs[TEST_MATRIX], &matrix) == OCL_REDUCE_OK &&
                  ocl_reduce_operator_create(&test_custom_descs[TEST_HISTOGRAM], &histogram) ==
                      OCL_REDUCE_OK
@@ -323,6 +328,8 @@ static int setup(void **state) {
 static int teardown(void **state) {
   ocl_reduce_operator_destroy(histogram);
   ocl_reduce_operator_destroy(matrix);
+  ocl_reduce_context_destroy(forced[0]);
+  ocl_reduce_context_destroy(forced[1]);
   return test_teardown(state);
 }
 

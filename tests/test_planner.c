@@ -1328,14 +1328,14 @@ static orx_axes_layout axes_layout(unsigned rank, const uint64_t *extents, const
 static void test_axes_layouts(void **state) {
   (void)state;
   const uint64_t e2[2] = {300, 40}, s2[2] = {40, 1};
-  /* Row sums: rows; all: one run; column sums: general. */
+  /* Row sums: rows; all: one run; column sums: columns. */
   orx_axes_layout l = axes_layout(2, e2, s2, 2u);
   assert_int_equal(l.form, ORX_AXES_ROWS);
   assert_int_equal(l.results, 300);
   assert_int_equal(l.length, 40);
   assert_int_equal(l.reach, 12000);
   assert_int_equal(axes_layout(2, e2, s2, 3u).form, ORX_AXES_WHOLE);
-  assert_int_equal(axes_layout(2, e2, s2, 1u).form, ORX_AXES_GENERAL);
+  assert_int_equal(axes_layout(2, e2, s2, 1u).form, ORX_AXES_COLUMNS);
   /* [8, 1, 5, 6] dense reducing {2, 3}: the axis of 1 drops, 5 x 6 merges into one run. */
   const uint64_t e4[4] = {8, 1, 5, 6}, s4[4] = {30, 30, 6, 1};
   l = axes_layout(4, e4, s4, 0xcu);
@@ -1344,21 +1344,24 @@ static void test_axes_layouts(void **state) {
   assert_int_equal(l.length, 30);
   assert_int_equal(l.kept.rank, 1);
   /* Reducing {0, 2} of it: 8 x 5 at strides 30 and 6 are one run of 40 at stride 6 (30 = 5 x 6),
-   * not contiguous: general. Reducing {0, 3}: 8 x 6 at 30 and 1 stay two axes. */
+   * not contiguous, around the kept axis of stride 1: columns. Reducing {0, 3}: 8 x 6 at 30
+   * and 1 stay two axes, the inner one contiguous, around a kept axis of stride 6: general. */
   l = axes_layout(4, e4, s4, 0x5u);
-  assert_int_equal(l.form, ORX_AXES_GENERAL);
+  assert_int_equal(l.form, ORX_AXES_COLUMNS);
   assert_int_equal(l.reduced.rank, 1);
   assert_int_equal(l.reduced.strides[0], 6);
   assert_int_equal(l.length, 40);
   assert_int_equal(l.results, 6);
   l = axes_layout(4, e4, s4, 0x9u);
+  assert_int_equal(l.form, ORX_AXES_GENERAL);
   assert_int_equal(l.reduced.rank, 2);
   assert_int_equal(l.kept.rank, 1);
-  /* Padded rows (stride 64 > 40): general; a repeated row (stride 0): general, reach 40. */
+  /* Padded rows (stride 64 > 40): general; a repeated row (stride 0): every work-item of the
+   * columns' reads the same element at each step, reach 40. */
   const uint64_t padded[2] = {64, 1}, repeated[2] = {0, 1};
   assert_int_equal(axes_layout(2, e2, padded, 2u).form, ORX_AXES_GENERAL);
   l = axes_layout(2, e2, repeated, 2u);
-  assert_int_equal(l.form, ORX_AXES_GENERAL);
+  assert_int_equal(l.form, ORX_AXES_COLUMNS);
   assert_int_equal(l.reach, 40);
   /* A repeated axis reduced alone merges with nothing but stays one axis. */
   assert_int_equal(axes_layout(2, e2, repeated, 1u).reduced.rank, 1);

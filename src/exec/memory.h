@@ -21,8 +21,9 @@ typedef enum orx_scratch_slot {
   ORX_SCRATCH_SEGMENT_OFFSETS, /* segment offsets uploaded from host memory */
   ORX_SCRATCH_OFFSETS_REPORT,  /* the device-side offsets check's report */
   ORX_SCRATCH_WINDOW_SUFFIXES, /* long windows: each work-group's block of suffix states */
-  ORX_SCRATCH_AXES_VIEW,       /* a view of a buffer gathered into dense order (run_axes.c) */
-  ORX_SCRATCH_AXES_DIMS,       /* its axes' extents and strides, for the gather */
+  ORX_SCRATCH_AXES_VIEW,       /* a view of a buffer gathered into dense order, or the columns'
+                                  partial states (run_axes.c) */
+  ORX_SCRATCH_AXES_DIMS,       /* the axes' extents and strides, for the gather or the columns */
   ORX_SCRATCH_COUNT
 } orx_scratch_slot;
 

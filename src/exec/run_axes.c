@@ -1,11 +1,11 @@
 /* =================================================================================================
  * run_axes.c: an axes reduction, once checked (run.h), by the form of its layout
- * (planner/plan_axes.h): identities, a whole-array reduction, equal segments in place, or any
- * other view gathered into the order equal segments read (results row-major over the kept axes,
- * each one's elements row-major over the reduced axes), on the host for host memory and by
- * kernels/gather.cl for a buffer, then reduced as equal segments. A gathered view costs a copy
- * (and memory for it: a repeated axis is copied out in full); kernels that read views in place
- * are the next step (issue 55).
+ * (planner/plan_axes.h): identities, a whole-array reduction, equal segments in place, columns in
+ * place (kernels/axes_columns.cl: a buffer's view whose kept positions lie closer together than
+ * its reduced ones), or any other view gathered into the order equal segments read (results
+ * row-major over the kept axes, each one's elements row-major over the reduced axes), on the host
+ * for host memory and by kernels/gather.cl for a buffer, then reduced as equal segments. A
+ * gathered view costs a copy (and memory for it: a repeated axis is copied out in full).
  * ============================================================================================== */
 #include <stdlib.h>
 #include <string.h>
@@ -59,25 +59,39 @@ static void host_gather(const orx_axes_layout *l, const unsigned char *base, siz
   } while (!next_position(&l->kept, kept_index, &kept_at));
 }
 
-/* The view of a buffer gathered into `dense` (results x length elements) by a kernel. */
-static ocl_reduce_status device_gather(ocl_reduce_context *ctx, const orx_op_call *call,
-                                       const orx_axes_layout *l, const orx_io *in,
-                                       orx_mem *dense) {
-  uint64_t dims[2 + 4 * ORX_AXES_MAX_RANK];
+/* The axes as kernels/gather.cl and kernels/axes_columns.cl read them, into dims: the ranks,
+ * then the kept extents and strides, then the reduced ones; the ulongs written. */
+#define ORX_DIMS_WORDS (2 + 4 * ORX_AXES_MAX_RANK)
+static size_t dims_words(const orx_axes_dims *kept, const orx_axes_dims *reduced, uint64_t *dims) {
   size_t n = 0;
-  dims[n++] = l->kept.rank;
-  dims[n++] = l->reduced.rank;
-  const orx_axes_dims *both[2] = {&l->kept, &l->reduced};
+  dims[n++] = kept->rank;
+  dims[n++] = reduced->rank;
+  const orx_axes_dims *both[2] = {kept, reduced};
   for (int d = 0; d < 2; d++) {
     memcpy(dims + n, both[d]->extents, both[d]->rank * sizeof *dims);
     memcpy(dims + n + both[d]->rank, both[d]->strides, both[d]->rank * sizeof *dims);
     n += 2 * both[d]->rank;
   }
+  return n;
+}
+
+/* `words` ulongs of axes into the context's dims buffer. */
+static ocl_reduce_status upload_dims(ocl_reduce_context *ctx, const uint64_t *dims, size_t words,
+                                     orx_mem **mem) {
+  ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_AXES_DIMS, words * sizeof *dims, mem));
+  return ctx->ops->write(ctx, ctx->backend, *mem, 0, dims, words * sizeof *dims);
+}
+
+/* The view of a buffer gathered into `dense` (results x length elements) by a kernel. */
+static ocl_reduce_status device_gather(ocl_reduce_context *ctx, const orx_op_call *call,
+                                       const orx_axes_layout *l, const orx_io *in,
+                                       orx_mem *dense) {
+  uint64_t dims[ORX_DIMS_WORDS];
+  const size_t words = dims_words(&l->kept, &l->reduced, dims);
   orx_prepared k;
   ORX_FORWARD(orx_prepare_utility(ctx, ORX_ENTRY_GATHER, OCL_REDUCE_U32, &k));
   orx_mem *dims_mem = NULL;
-  ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_AXES_DIMS, sizeof dims, &dims_mem));
-  ORX_FORWARD(ctx->ops->write(ctx, ctx->backend, dims_mem, 0, dims, n * sizeof *dims));
+  ORX_FORWARD(upload_dims(ctx, dims, words, &dims_mem));
   const orx_arg args[] = {
       {ORX_ARG_MEM, in->mem, 0},      {ORX_ARG_U64, NULL, in->offset},
       {ORX_ARG_MEM, dense, 0},        {ORX_ARG_U64, NULL, l->results},
@@ -86,6 +100,103 @@ static ocl_reduce_status device_gather(ocl_reduce_context *ctx, const orx_op_cal
   };
   return orx_launch(ctx, &k, orx_plan_groups(&k.plan, (size_t)(l->results * l->length), 0), args,
                     ORX_ARRAY_SIZE(args));
+}
+
+/* ---- Columns in place (kernels/axes_columns.cl) -------------------------------------------- */
+/* Launches beyond the first: partials of `parts` chunks shrink at least 64-fold each
+ * (plan_columns.c), so 64-bit counts need at most 11. */
+#define ORX_COLUMN_LEVELS 12
+
+typedef struct column_level {
+  orx_stage stage;
+  uint64_t parts;  /* chunks this launch cuts its reduced positions into */
+  uint64_t length; /* its reduced positions: the view's, then the last level's parts */
+} column_level;
+
+/* One launch: `in` (elements or states) from in_offset, results or partials at out_index. */
+static ocl_reduce_status column_launch(ocl_reduce_context *ctx, const orx_prepared *k,
+                                       const orx_axes_layout *l, const column_level *level,
+                                       orx_mem *in, size_t in_offset, orx_mem *out,
+                                       size_t out_index, orx_mem *dims, size_t dims_index) {
+  const orx_arg args[] = {
+      {ORX_ARG_MEM, in, 0},           {ORX_ARG_U64, NULL, in_offset},
+      {ORX_ARG_MEM, out, 0},          {ORX_ARG_U64, NULL, out_index},
+      {ORX_ARG_U64, NULL, l->results}, {ORX_ARG_U64, NULL, level->length},
+      {ORX_ARG_U64, NULL, level->parts}, {ORX_ARG_MEM, dims, 0},
+      {ORX_ARG_U64, NULL, dims_index},
+  };
+  const uint64_t items = orx_plan_columns_items(&k->plan, l->results, level->parts);
+  return orx_launch(ctx, k, orx_plan_groups(&k->plan, (size_t)items, 0), args,
+                    ORX_ARRAY_SIZE(args));
+}
+
+/* The launches: the view to partials (or results), then partials to fewer until one part is
+ * left; their axes into dims (the view's at 0, level i's at i * ORX_DIMS_WORDS). The parts are
+ * the planner's for the first stage of each level (a launch's bits depend on them alone). */
+static size_t column_levels(const ocl_reduce_context *ctx, const orx_axes_layout *l,
+                            orx_request *request, column_level *levels, uint64_t *dims) {
+  uint64_t length = l->length;
+  dims_words(&l->kept, &l->reduced, dims);
+  for (size_t n = 0;; n++) {
+    orx_plan plan;
+    request->stage = n == 0 ? ORX_STAGE_WHOLE : ORX_STAGE_FINAL;
+    orx_plan_make(&ctx->target, request, &plan);
+    uint64_t parts = orx_plan_columns_parts(&plan, l->results, length);
+    if (n + 1 == ORX_COLUMN_LEVELS) /* never reached (see above); the last level folds all */
+      parts = 1;
+    levels[n].stage = n == 0 ? (parts > 1 ? ORX_STAGE_PARTIAL : ORX_STAGE_WHOLE)
+                             : (parts > 1 ? ORX_STAGE_MERGE : ORX_STAGE_FINAL);
+    levels[n].parts = parts;
+    levels[n].length = length;
+    if (n > 0) { /* partials: `length` parts of `results` states each, part-major */
+      const orx_axes_dims kept = {1, {l->results}, {1}}, reduced = {1, {length}, {l->results}};
+      dims_words(&kept, &reduced, dims + n * ORX_DIMS_WORDS);
+    }
+    if (parts == 1)
+      return n + 1;
+    length = parts;
+  }
+}
+
+/* A buffer's view read in place: each level's launch, partials ping-ponging between two regions
+ * of one scratch buffer (level i writes region i % 2; region 1 holds the largest odd level). */
+static ocl_reduce_status columns(ocl_reduce_context *ctx, const orx_op_call *call,
+                                 const orx_axes_layout *l, const orx_io *in, const orx_io *out) {
+  orx_request request = orx_op_request(call);
+  request.entry = ORX_ENTRY_COLUMNS;
+  const unsigned inner = l->kept.rank - 1;
+  request.kept_run = l->kept.strides[inner] == 1 ? l->kept.extents[inner] : 1;
+  column_level levels[ORX_COLUMN_LEVELS];
+  uint64_t dims[ORX_COLUMN_LEVELS * ORX_DIMS_WORDS];
+  const size_t n = column_levels(ctx, l, &request, levels, dims);
+  orx_mem *dims_mem = NULL, *partials = NULL, *out_mem = out->mem;
+  ORX_FORWARD(upload_dims(ctx, dims, n * ORX_DIMS_WORDS, &dims_mem));
+  size_t out_index = out->offset;
+  const size_t results = (size_t)l->results;
+  if (out->host_out) {
+    ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_SEGMENT_RESULTS, results * call->result_bytes,
+                                &out_mem));
+    out_index = 0;
+  }
+  const size_t region[2] = {0, (size_t)levels[0].parts * results};
+  for (size_t i = 0; i < n; i++) {
+    orx_prepared k;
+    request.stage = levels[i].stage;
+    ORX_FORWARD(orx_prepare(ctx, &request, &k));
+    if (i == 0 && n > 1) {
+      const size_t states = (size_t)(levels[0].parts + (n > 2 ? levels[1].parts : 0)) * results;
+      ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_AXES_VIEW, states * k.plan.op.state_bytes,
+                                  &partials));
+    }
+    orx_mem *from = i == 0 ? in->mem : partials, *to = i + 1 == n ? out_mem : partials;
+    const size_t from_index = i == 0 ? in->offset : region[(i - 1) % 2];
+    const size_t to_index = i + 1 == n ? out_index : region[i % 2];
+    ORX_FORWARD(column_launch(ctx, &k, l, &levels[i], from, from_index, to, to_index, dims_mem,
+                              i * ORX_DIMS_WORDS));
+  }
+  if (out->host_out)
+    return orx_download(ctx, out_mem, 0, out->host_out, results * call->result_bytes);
+  return OCL_REDUCE_OK;
 }
 
 /* Any other view: gathered, then equal segments. */
@@ -111,8 +222,12 @@ static ocl_reduce_status gathered_rows(ocl_reduce_context *ctx, const char *func
     ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_AXES_VIEW, bytes, &dense.mem));
     status = device_gather(ctx, call, l, in, dense.mem);
   }
-  if (status == OCL_REDUCE_OK)
+  if (status == OCL_REDUCE_OK) {
+    /* The segments count their own kernel time from zero: the gather's is added back. */
+    const uint64_t gather_ns = ctx->last_kernel_ns;
     status = rows(ctx, function, call, &dense, count, length, out);
+    ctx->last_kernel_ns += gather_ns;
+  }
   free(host);
   return status;
 }
@@ -120,6 +235,7 @@ static ocl_reduce_status gathered_rows(ocl_reduce_context *ctx, const char *func
 ocl_reduce_status orx_run_axes(ocl_reduce_context *ctx, const char *function,
                                const orx_op_call *call, const orx_axes_layout *l,
                                const orx_io *in, const orx_io *out) {
+  orx_call_begin(ctx); /* the kernel time of this call alone (ocl_reduce_last_kernel_ns) */
   switch (l->form) {
   case ORX_AXES_EMPTY:
     return l->results ? rows(ctx, function, call, in, (size_t)l->results, 0, out)
@@ -128,6 +244,10 @@ ocl_reduce_status orx_run_axes(ocl_reduce_context *ctx, const char *function,
     return orx_run_call(ctx, call, ORX_STAGE_WHOLE, in, (size_t)l->length, 0, out);
   case ORX_AXES_ROWS:
     return rows(ctx, function, call, in, (size_t)l->results, (size_t)l->length, out);
+  case ORX_AXES_COLUMNS: /* host memory: gathered (the view may be sparse in what it reaches) */
+    return in->mem && orx_plan_columns_in_place(&ctx->target)
+               ? columns(ctx, call, l, in, out)
+               : gathered_rows(ctx, function, call, l, in, out);
   default: return gathered_rows(ctx, function, call, l, in, out);
   }
 }

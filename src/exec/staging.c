@@ -16,6 +16,7 @@
 
 #include "exec/context.h"
 #include "base/threads.h"
+#include "planner/plan_staging.h"
 
 /* Read once: sysconf reads a file under /sys, too slow for every small copy. */
 static unsigned host_cores(void) {

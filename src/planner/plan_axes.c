@@ -49,12 +49,15 @@ static orx_axes_form form_of(const orx_axes_layout *l) {
     return ORX_AXES_EMPTY;
   /* The reduced positions of a result are one contiguous run (or a single element). */
   const int run = l->reduced.rank == 0 || (l->reduced.rank == 1 && l->reduced.strides[0] == 1);
-  if (!run)
-    return ORX_AXES_GENERAL;
-  if (l->kept.rank == 0)
+  if (run && l->kept.rank == 0)
     return ORX_AXES_WHOLE;
-  if (l->kept.rank == 1 && l->kept.strides[0] == l->length)
+  if (run && l->kept.rank == 1 && l->kept.strides[0] == l->length)
     return ORX_AXES_ROWS;
+  /* Neighbouring kept positions closer than neighbouring reduced ones: work-items on kept
+   * positions read neighbouring elements. */
+  if (l->kept.rank > 0 && l->reduced.rank > 0 &&
+      l->kept.strides[l->kept.rank - 1] < l->reduced.strides[l->reduced.rank - 1])
+    return ORX_AXES_COLUMNS;
   return ORX_AXES_GENERAL;
 }
 

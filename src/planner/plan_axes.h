@@ -12,19 +12,27 @@
  *   WHOLE     every axis reduced, one contiguous run: a whole-array reduction;
  *   ROWS      one kept axis over one contiguous reduced run, rows back to back (stride = length):
  *             equal segments;
- *   GENERAL   anything else (strided rows, outer reduced axes, several of either).
+ *   COLUMNS   the innermost kept axis's stride below the innermost reduced axis's (column sums,
+ *             outer reduced axes): read in place, a work-item per kept position
+ *             (kernels/axes_columns.cl; plan_columns.c);
+ *   GENERAL   anything else (strided rows, several reduced runs apart): gathered into the rows'
+ *             order, then equal segments.
  * ============================================================================================== */
 #ifndef ORX_PLAN_AXES_H
 #define ORX_PLAN_AXES_H
 
 #include <stdint.h>
 
-#define ORX_AXES_MAX_RANK 8 /* OCL_REDUCE_MAX_RANK */
+#include "orx_contract.h"
+#include "planner/planner.h"
+
+#define ORX_AXES_MAX_RANK ORX_MAX_RANK /* OCL_REDUCE_MAX_RANK */
 
 typedef enum orx_axes_form {
   ORX_AXES_EMPTY,
   ORX_AXES_WHOLE,
   ORX_AXES_ROWS,
+  ORX_AXES_COLUMNS,
   ORX_AXES_GENERAL
 } orx_axes_form;
 
@@ -57,5 +65,18 @@ typedef enum orx_axes_problem {
 orx_axes_problem orx_axes_layout_of(unsigned rank, const uint64_t *extents,
                                     const uint64_t *strides, uint32_t axes,
                                     orx_axes_layout *layout);
+
+/* ---- The COLUMNS form's plan (plan_columns.c) ------------------------------------------- */
+/* Whether a buffer's view of the COLUMNS form is read in place (else gathered, as GENERAL). */
+int orx_plan_columns_in_place(const orx_target *target);
+/* A plan made as a whole-array request of the same stage becomes the columns' (request->entry
+ * COLUMNS, request->kept_run set): the kernel, and the kept positions a work-item takes. */
+void orx_plan_columns(const orx_target *target, const orx_request *request, orx_plan *plan);
+/* The chunks the reduced positions are cut into (each folded to a partial state) for `results`
+ * kept positions of `length` reduced ones each; 1: no partials. A function of the plan and the
+ * sizes only, so that a device gives the same bits every run. */
+uint64_t orx_plan_columns_parts(const orx_plan *plan, uint64_t results, uint64_t length);
+/* Work-items the launch takes: one per run of kept positions and part. */
+uint64_t orx_plan_columns_items(const orx_plan *plan, uint64_t results, uint64_t parts);
 
 #endif /* ORX_PLAN_AXES_H */

@@ -8,7 +8,7 @@
  * while the copy engine drains the previous one; the caller's own page-locked memory is copied
  * directly (registering the caller's memory instead cost 113 ms per GiB: slower than copying it).
  * ============================================================================================== */
-#include "planner/planner.h"
+#include "planner/plan_staging.h"
 
 /* Below this, the driver's own bounce is as fast. On the H200 machine, in 16 MiB pieces: 4 MiB
  * took 649 us staged against 265 through the driver (which stages so little itself); 64 MiB

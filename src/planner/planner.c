@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "planner/plan_axes.h"
 
 /* ---- Kernel files ------------------------------------------------------------------------ */
 
@@ -363,7 +364,8 @@ static void state_sizes(const orx_request *request, size_t elem, orx_plan *plan)
   if (!plan->op.result_bytes)
     plan->op.result_bytes = plan->op.state_bytes;
   plan->element_bytes =
-      request->entry == ORX_ENTRY_REDUCE && orx_stage_reads_states(request->stage)
+      (request->entry == ORX_ENTRY_REDUCE || request->entry == ORX_ENTRY_COLUMNS) &&
+              orx_stage_reads_states(request->stage)
           ? plan->op.state_bytes
           : (unsigned)elem;
   plan->partials_bytes = (size_t)plan->policy.max_groups * plan->slots * plan->op.state_bytes;
@@ -386,6 +388,10 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
     make_utility(target, ORX_KERNEL_CHECK_OFFSETS, OCL_REDUCE_U64, plan);
     break;
   case ORX_ENTRY_GATHER: make_utility(target, ORX_KERNEL_GATHER, OCL_REDUCE_U32, plan); break;
+  case ORX_ENTRY_COLUMNS: /* the whole-array plan of the same stage, read as columns */
+    make_whole(target, request, elem, plan);
+    orx_plan_columns(target, request, plan);
+    break;
   case ORX_ENTRY_PROBE: make_probe(target, request, elem, plan); break;
   }
   state_sizes(request, elem, plan);

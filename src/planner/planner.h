@@ -9,8 +9,9 @@
  * planner.c: launch policies, whole-array and multi-operator plans, the defines; plan_path.c:
  * paths and subgroup implementations; plan_segments.c: how segments spread over work-items;
  * plan_windows.c: sliding windows; plan_describe.c: the plan in words; plan_group.c: how a
- * group of devices shares a request; plan_staging.c: how host memory crosses the bus;
- * plan_axes.c (plan_axes.h): the layout of an axes reduction; policy_override.c: OCL_REDUCE_POLICY.
+ * group of devices shares a request; plan_staging.c (plan_staging.h): how host memory crosses
+ * the bus; plan_axes.c, plan_columns.c (plan_axes.h): the layout of an axes reduction, and its
+ * columns read in place; policy_override.c: OCL_REDUCE_POLICY.
  * ============================================================================================== */
 #ifndef ORX_PLANNER_H
 #define ORX_PLANNER_H
@@ -33,7 +34,8 @@
   X(CHECK_OFFSETS, "kernels/check_offsets.cl", "orx_check_offsets")                               \
   X(WINDOWS, "kernels/windows.cl", "orx_windows")                                                  \
   X(OPERATOR_PROBE, "kernels/operator_probe.cl", "orx_operator_probe")                             \
-  X(GATHER, "kernels/gather.cl", "orx_gather")
+  X(GATHER, "kernels/gather.cl", "orx_gather")                                                     \
+  X(AXES_COLUMNS, "kernels/axes_columns.cl", "orx_axes_columns")
 
 typedef enum orx_kernel {
 #define ORX_KERNEL_ENUM(ID, file, entry) ORX_KERNEL_##ID,
@@ -143,6 +145,7 @@ typedef struct orx_policy_override {
   unsigned copy_threads; /* staging: threads that copy between caller and pinned memory */
   unsigned stage_kib;    /* staging: bytes of one pinned piece, in KiB */
   long spin_us;          /* -1 (the planner's), or how long threads spin for the next call */
+  int axes_columns;      /* -1, 0 (gathered) or 1 (in place): the COLUMNS form (plan_columns.c) */
 } orx_policy_override;
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out);
 /* OCL_REDUCE_POLICY's host=thread|device|off: host plans (plan_host.c) run on the calling thread
@@ -169,7 +172,8 @@ typedef enum orx_entry {
   ORX_ENTRY_CHECK_OFFSETS, /* the device-side check of segment offsets */
   ORX_ENTRY_PROBE,         /* a user operator's sizes as the device compiler sees them */
   ORX_ENTRY_WINDOWS,       /* one per sliding window */
-  ORX_ENTRY_GATHER         /* a strided view copied into dense order (run_axes.c) */
+  ORX_ENTRY_GATHER,        /* a strided view copied into dense order (run_axes.c) */
+  ORX_ENTRY_COLUMNS        /* an axes reduction read in place (plan_axes.h, COLUMNS) */
 } orx_entry;
 
 /* An operator as a plan carries it: a scalar operator by id; a structured one (ORX_OPF_STATE) by
@@ -216,7 +220,8 @@ typedef struct orx_request {
   unsigned op_count;
   orx_seg_shape shape;      /* SEGMENTS */
   orx_win_shape windows;    /* WINDOWS */
-  orx_stage stage;          /* REDUCE */
+  orx_stage stage;          /* REDUCE, COLUMNS */
+  uint64_t kept_run;        /* COLUMNS: kept positions that lie one after another */
   int host;                 /* REDUCE: the host plan (orx_plan_takes_host) */
 } orx_request;
 /* The request of a whole-array reduction with a built-in operator (the other entries start from
@@ -294,22 +299,6 @@ uint64_t orx_plan_per_round(const orx_plan *plan, uint64_t length);
 #define ORX_STAGING_BYTES ((size_t)64 << 20)
 size_t orx_plan_staging_piece(const orx_caps *caps, const orx_plan *plan);
 
-/* ---- Host memory to and from the device (plan_staging.c) ---------------------------------- */
-typedef enum orx_copy_mode {
-  ORX_COPY_BLOCKING, /* the backend's blocking copy (the driver bounces pageable memory itself) */
-  ORX_COPY_DIRECT,   /* enqueued copies from or to the caller's own pinned memory */
-  ORX_COPY_BOUNCE    /* through the context's pinned pieces, host copies overlapping the bus's */
-} orx_copy_mode;
-typedef struct orx_copy_plan {
-  orx_copy_mode mode;
-  size_t piece;     /* BOUNCE: bytes of one pinned piece */
-  size_t chunk;     /* BOUNCE: bytes moved through a piece at a time (at most piece) */
-  unsigned threads; /* BOUNCE: threads that copy each piece between caller and pinned memory */
-} orx_copy_plan;
-/* How `bytes` of host memory (`pinned`: page-locked memory the backend knows) move to or from
- * the device, on a host of `host_cores` cores. */
-orx_copy_plan orx_plan_copy(const orx_target *target, size_t bytes, int pinned,
-                            unsigned host_cores);
 /* The plan in words: its kernel file, its policy in OCL_REDUCE_POLICY syntax, and what follows
  * from it for `count` elements in segments of `length` (0: one reduction). */
 void orx_plan_describe(const orx_plan *plan, size_t count, uint64_t length, char *text,

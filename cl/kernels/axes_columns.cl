@@ -1,0 +1,102 @@
+/* =================================================================================================
+ * axes_columns.cl: an axes reduction read in place where the kept positions lie closer together
+ * than the reduced ones (column sums: planner/plan_axes.h's COLUMNS form). Each work-item owns
+ * ORX_COL_RUN neighbouring kept positions and folds them along the reduced axes, so that the
+ * work-items of a group, on neighbouring kept positions, read neighbouring elements at every step
+ * (coalesced on GPUs; on CPUs, where this kernel is only forced for now (plan_columns.c), a run
+ * is up to a kilobyte of a contiguous kept axis). PyTorch's Reduce.cuh reads outer-axis
+ * reductions the same way.
+ *
+ * When kept positions are too few to fill the device, the reduced positions are cut into `parts`
+ * contiguous chunks (row-major order), each folded by its own work-items into a state at
+ * out[out_index + part * results + r]; the host then reduces those partials the same way, as a
+ * `parts` x `results` view of states reduced along its outer axis (ORX_INPUT_STATES), until one
+ * part is left. A work-item folds its chunk in order and partials combine in part order, so
+ * order-preserving operators get the row-major fold, and the bits depend on `parts` only.
+ * State operators see an element's row-major position within the reduced axes (ARGMIN's index).
+ *
+ * dims + dims_index holds, as ulongs: the kept rank K, the reduced rank R, the kept extents and
+ * strides (K each, outermost first), then the reduced ones (R each), as kernels/gather.cl reads.
+ * Element (kept r, reduced j) is in[in_offset + offset of r + offset of j].
+ *
+ * Launch: get_local_size(0) == ORX_WG_SIZE, any number of groups (a grid-stride loop over the
+ * (part, run) pairs, runs fastest).
+ * ============================================================================================== */
+#include "lib/orx_ops.cl"
+
+/* Position p (row-major over `rank` axes: extents at d, strides at d + rank) as an index per axis
+ * and an element offset. */
+ORX_INLINE ulong orx_col_position(ORX_GLOBAL_PTR const ulong *d, ulong rank, ulong p,
+                                  ulong *index) {
+  ulong at = 0;
+  for (ulong k = rank; k-- > 0;) {
+    const ulong extent = d[k];
+    index[k] = p % extent;
+    at += index[k] * d[rank + k];
+    p /= extent;
+  }
+  return at;
+}
+
+/* One step past the end of the innermost axis: carries into the outer axes (index[last] has
+ * reached its extent, *at is one past its last element). */
+ORX_INLINE void orx_col_carry(ORX_GLOBAL_PTR const ulong *d, ulong rank, ulong *index,
+                              ulong *at) {
+  for (ulong k = rank; k-- > 0;) {
+    if (index[k] < d[k])
+      return;
+    *at -= d[k] * d[rank + k]; /* unsigned: wraps back exactly */
+    index[k] = 0;
+    if (k > 0) {
+      index[k - 1]++;
+      *at += d[rank + k - 1];
+    }
+  }
+}
+
+__kernel ORX_KERNEL_ATTR void orx_axes_columns(__global const T *ORX_RESTRICT in, ulong in_offset,
+                                               __global ORX_RESULT_T *out, ulong out_index,
+                                               ulong results, ulong length, ulong parts,
+                                               __global const ulong *ORX_RESTRICT dims,
+                                               ulong dims_index) {
+  ORX_GLOBAL_PTR const ulong *d = dims + dims_index;
+  const ulong kept_rank = d[0], reduced_rank = d[1];
+  ORX_GLOBAL_PTR const ulong *kept = d + 2, *reduced = d + 2 + 2 * kept_rank;
+  ORX_GLOBAL_PTR const T *base = in + in_offset;
+  const ulong inner_extent = reduced[reduced_rank - 1];
+  const ulong inner_stride = reduced[2 * reduced_rank - 1];
+  const ulong runs = (results + ORX_COL_RUN - 1) / ORX_COL_RUN;
+  for (ulong g = get_global_id(0); g < runs * parts; g += get_global_size(0)) {
+    const ulong part = g / runs, first_kept = (g - part * runs) * ORX_COL_RUN;
+    ulong kept_index[ORX_MAX_RANK];
+    /* ORX_COL_RUN > 1 only along a contiguous kept axis whose extent it divides: one run. */
+    const ulong kept_at = orx_col_position(kept, kept_rank, first_kept, kept_index);
+    ulong first = part * (length / parts), end = first + length / parts;
+    const ulong spare = length % parts; /* the first `spare` parts take one more */
+    first += part < spare ? part : spare;
+    end += part < spare ? part + 1 : spare;
+    ulong index[ORX_MAX_RANK];
+    ulong at = orx_col_position(reduced, reduced_rank, first, index) + kept_at;
+    A acc[ORX_COL_RUN];
+    for (uint k = 0; k < ORX_COL_RUN; k++)
+      acc[k] = ORX_IDENTITY;
+    for (ulong i = first; i < end;) {
+      /* A straight run along the innermost reduced axis, then a carry into the outer ones. */
+      const ulong left = inner_extent - index[reduced_rank - 1];
+      const ulong steps = left < end - i ? left : end - i;
+#pragma unroll 8
+      for (ulong t = 0; t < steps; t++) {
+        for (uint k = 0; k < ORX_COL_RUN; k++)
+          acc[k] = orx_absorb(acc[k], base[at + k], i + t);
+        at += inner_stride;
+      }
+      i += steps;
+      index[reduced_rank - 1] += steps;
+      orx_col_carry(reduced, reduced_rank, index, &at);
+    }
+    ORX_GLOBAL_PTR ORX_RESULT_T *to = out + out_index + part * results + first_kept;
+    const ulong n = results - first_kept < ORX_COL_RUN ? results - first_kept : ORX_COL_RUN;
+    for (uint k = 0; k < n; k++)
+      to[k] = orx_result(acc[k]);
+  }
+}

@@ -1,0 +1,65 @@
+/* =================================================================================================
+ * plan_columns.c: how an axes reduction of the COLUMNS form (plan_axes.h) runs in place
+ * (kernels/axes_columns.cl): the kept positions a work-item takes, and how many chunks the
+ * reduced positions are cut into when the kept positions alone leave the device idle.
+ *
+ * The policy is the whole-array one of the same type and operator (its work-group size and grid:
+ * the work-items that fill the device); only the shape of a work-item's work differs.
+ * ============================================================================================== */
+#include "planner/plan_axes.h"
+
+/* A chunk shorter than this is not worth a partial state (its write and read back cost about
+ * one more element each). */
+#define ORX_COLUMNS_MIN_CHUNK 64
+/* CPUs: the bytes of elements (or states) a work-item's run of kept positions covers, so that
+ * each step reads a whole kilobyte of one row (sequential lines that the prefetcher follows) into
+ * accumulators that stay in L1. On GPUs a run is one position: a warp's lanes, on neighbouring
+ * positions, are what makes its loads coalesce. */
+#define ORX_COLUMNS_CPU_RUN_BYTES 1024
+
+int orx_plan_columns_in_place(const orx_target *target) {
+  if (target->forced.axes_columns >= 0)
+    return target->forced.axes_columns;
+  /* Not yet on CPU devices: there the gather and the segments' kernels are faster for now. PoCL
+   * 3.1, 2 cores, f32 [2^8, 2^14] along axis 0 from a buffer (bench_axes, same run): in place
+   * 11.8 ms, gathered 1.1 ms; [2^6, 2^14] of a 2^14-wide matrix 2.2 ms against 0.26 ms. */
+  return target->caps->type != OCL_REDUCE_DEVICE_CPU;
+}
+
+void orx_plan_columns(const orx_target *target, const orx_request *request, orx_plan *plan) {
+  plan->kernel = ORX_KERNEL_AXES_COLUMNS;
+  /* No last group finishes: partials are reduced by further launches. */
+  plan->defines[ORX_DEFINE_FINISH_LAUNCH] = ORX_DEFINE_UNSET;
+  plan->defines[ORX_DEFINE_SYNC] = ORX_DEFINE_UNSET;
+  uint64_t run = 1;
+  if (target->caps->type == OCL_REDUCE_DEVICE_CPU) {
+    const size_t elem = orx_request_element_bytes(request);
+    const size_t state = plan->op.state_bytes > elem ? plan->op.state_bytes : elem;
+    const uint64_t most = ORX_COLUMNS_CPU_RUN_BYTES / state;
+    /* A power of two that divides the contiguous kept run: a run never crosses its end. */
+    while (run * 2 <= most && request->kept_run % (run * 2) == 0)
+      run *= 2;
+  }
+  plan->defines[ORX_DEFINE_COL_RUN] = (int64_t)run;
+}
+
+static uint64_t run_of(const orx_plan *plan) {
+  const int64_t run = plan->defines[ORX_DEFINE_COL_RUN];
+  return run > 0 ? (uint64_t)run : 1;
+}
+
+uint64_t orx_plan_columns_items(const orx_plan *plan, uint64_t results, uint64_t parts) {
+  const uint64_t run = run_of(plan);
+  return (results + run - 1) / run * parts;
+}
+
+uint64_t orx_plan_columns_parts(const orx_plan *plan, uint64_t results, uint64_t length) {
+  /* The whole-array grid: the work-items that fill the device. */
+  const uint64_t wanted = (uint64_t)plan->policy.max_groups * plan->policy.wg_size;
+  const uint64_t runs = orx_plan_columns_items(plan, results, 1);
+  const uint64_t most = (length + ORX_COLUMNS_MIN_CHUNK - 1) / ORX_COLUMNS_MIN_CHUNK;
+  uint64_t parts = (wanted + runs - 1) / runs;
+  if (parts > most)
+    parts = most;
+  return parts ? parts : 1;
+}
