@@ -19,8 +19,10 @@
  * The input is 0s and 1s, so every sum is exact in any order: every contender's results must
  * equal the host's (computed once, serially).
  *
- *   bench_axes [ROUNDS [FILTER [SHIFT]]]   (20 rounds; cases whose name holds FILTER; SHIFT
- *                                         halves the outermost extent SHIFT times, for CPUs)
+ *   bench_axes [ROUNDS [FILTER [SHIFT]]]   (bench_axes_main.c: 20 rounds; cases whose name holds
+ *                                         FILTER; SHIFT halves the outermost extent SHIFT times)
+ *   ocl-reduce bench --shape S --axes A    one view (cmd_bench.c), its OpenMP loops compiled for
+ *                                         any CPU of the architecture, no CUDA anchors
  * ============================================================================================== */
 #include <omp.h>
 #include <stdio.h>
@@ -296,14 +298,9 @@ done:
   return bad;
 }
 
-int main(int argc, char **argv) {
-  const int rounds = argc > 1 ? atoi(argv[1]) : 20;
-  const char *filter = argc > 2 ? argv[2] : "";
-  const unsigned shift = argc > 3 ? (unsigned)atoi(argv[3]) : 0;
-  if (rounds < 1 || shift > 8) {
-    fprintf(stderr, "usage: bench_axes [ROUNDS [FILTER [SHIFT]]]\n");
-    return 2;
-  }
+/* The cases on one profiling context (the device and backend from OCL_REDUCE_DEVICE and
+ * OCL_REDUCE_BACKEND); 1 when any failed. */
+static int run(const axes_case *list, size_t n, int rounds, const char *filter, unsigned shift) {
   ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
   opts.profiling = 1;
   ocl_reduce_context *ctx = NULL;
@@ -318,12 +315,29 @@ int main(int argc, char **argv) {
          "view's elements once\n",
          info.device_name, info.backend_name, rounds);
   int bad = 0;
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-    if (strstr(cases[i].name, filter)) {
-      const axes_case c = complete(&cases[i], shift);
+  for (size_t i = 0; i < n; i++)
+    if (strstr(list[i].name, filter)) {
+      const axes_case c = complete(&list[i], shift);
       bad |= one_case(ctx, &c, cpu, rounds);
       fflush(stdout);
     }
   ocl_reduce_context_destroy(ctx);
   return bad;
+}
+
+int bench_axes_table(int rounds, const char *filter, unsigned shift) {
+  return run(cases, sizeof cases / sizeof cases[0], rounds, filter, shift);
+}
+
+int bench_axes_view(const char *name, const ocl_reduce_shape *shape, uint32_t axes,
+                    ocl_reduce_type type, int rounds) {
+  axes_case c;
+  memset(&c, 0, sizeof c);
+  c.name = name;
+  c.type = type;
+  c.rank = shape->rank;
+  memcpy(c.extents, shape->extents, sizeof c.extents);
+  memcpy(c.strides, shape->strides, sizeof c.strides);
+  c.axes = axes;
+  return run(&c, 1, rounds, "", 0);
 }

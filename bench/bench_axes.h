@@ -34,6 +34,13 @@ typedef struct axes_anchor {
   char why[96];
 } axes_anchor;
 
+/* bench_axes.c: issue 55's cases (those whose name holds `filter`; `shift` halves their
+ * outermost extent that many times), or one view (`name` prints it), side by side with whole
+ * arrays and the anchors; 1 when a contender failed or differed from the host. */
+int bench_axes_table(int rounds, const char *filter, unsigned shift);
+int bench_axes_view(const char *name, const ocl_reduce_shape *shape, uint32_t axes,
+                    ocl_reduce_type type, int rounds);
+
 enum { AXES_ANCHORS = 4 };
 /* CUDA device 0, the `reach` elements of `data` (host memory), the view's sums by each anchor that
  * applies: CUB's fixed-size segments (rows of the input itself), CUB's fixed-size segments over a

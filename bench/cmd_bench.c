@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_axes.h"
 #include "omp_baseline.h"
 #include "tool_common.h"
 
@@ -48,6 +49,7 @@ typedef struct bench_args {
   int no_openmp, no_cub, quick, opencl_baseline;
   const char *csv, *json, *svg;
   const char *devices; /* --devices: a group, against its first device alone */
+  const char *shape, *axes; /* --shape, --axes: one view along axes (bench_axes.c) */
   int device_given;    /* -d */
 } bench_args;
 
@@ -57,6 +59,10 @@ static void usage(void) {
           "  --sizes MIN:MAX[:STEP]  element counts 2^MIN ... 2^MAX (default 10:28:2 on GPUs,\n"
           "                          10:26:2 on CPU devices, capped by device memory)\n"
           "  --n COUNT               one element count instead\n"
+          "  --shape E0xE1x... --axes A,B,...   SUM along those axes of a dense array of the\n"
+          "                          first --types type (i32, f32, f64), from a buffer, against\n"
+          "                          our whole-array sum of as many elements and, on CPU\n"
+          "                          devices, OpenMP loops (--reps calls, default 20)\n"
           "  --segments LIST|sweep   segmented reductions of the --n elements (default 2^26 on\n"
           "                          GPUs, 2^24 on CPU devices) in segments of each length in\n"
           "                          LIST; sweep: 1, 2, 4, ..., 65536 and 3, 33, 101,\n"
@@ -169,7 +175,7 @@ static int parse_sizes(const char *value, bench_args *a) {
 /* Parses the options into *a; returns -1 to go on, else the exit status (0 after --help). */
 static int parse(int argc, char **argv, bench_args *a) {
   enum { QUICK = 256, NO_OPENMP, NO_CUB, OPENCL_BASELINE, SIZES, N, OPS, TYPES, PATHS, SEGMENTS,
-         REPS, WARMUP, CSV, JSON, SVG, DEVICES };
+         REPS, WARMUP, CSV, JSON, SVG, DEVICES, SHAPE, AXES };
   static const struct option longs[] = {
       {"quick", no_argument, NULL, QUICK},        {"no-openmp", no_argument, NULL, NO_OPENMP},
       {"no-cub", no_argument, NULL, NO_CUB},      {"sizes", required_argument, NULL, SIZES},
@@ -181,6 +187,7 @@ static int parse(int argc, char **argv, bench_args *a) {
       {"csv", required_argument, NULL, CSV},      {"json", required_argument, NULL, JSON},
       {"svg", required_argument, NULL, SVG},      {"device", required_argument, NULL, 'd'},
       {"devices", required_argument, NULL, DEVICES},
+      {"shape", required_argument, NULL, SHAPE},  {"axes", required_argument, NULL, AXES},
       {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
   memset(a, 0, sizeof *a);
   a->log2_min = 10;
@@ -250,6 +257,8 @@ static int parse(int argc, char **argv, bench_args *a) {
     case JSON: a->json = optarg; break;
     case SVG: a->svg = optarg; break;
     case DEVICES: a->devices = optarg; break;
+    case SHAPE: a->shape = optarg; break;
+    case AXES: a->axes = optarg; break;
     case 'd':
       tool_select_device(optarg);
       a->device_given = 1;
@@ -415,11 +424,35 @@ static int measure(contender *cs, int count, const bench_case *bc, int reps, int
   return ok;
 }
 
+/* --shape and --axes: one view along axes (bench_axes.c). */
+static int bench_view(const bench_args *a) {
+  ocl_reduce_shape shape;
+  uint32_t axes = 0;
+  int done = tool_parse_shape("bench", a->shape, &shape);
+  if (done < 0 && a->axes)
+    done = tool_parse_axes("bench", a->axes, shape.rank, &axes);
+  if (done >= 0)
+    return done;
+  if (!a->axes)
+    axes = (1u << shape.rank) - 1;
+  const ocl_reduce_type type = a->types[0];
+  if (type != OCL_REDUCE_I32 && type != OCL_REDUCE_F32 && type != OCL_REDUCE_F64)
+    return tool_usage_error("bench", "--shape: i32, f32 or f64 (--types)");
+  char name[160];
+  snprintf(name, sizeof name, "%s %s --axes %s", ocl_reduce_type_name(type), a->shape,
+           a->axes ? a->axes : "(all)");
+  return bench_axes_view(name, &shape, axes, type, a->reps ? a->reps : 20);
+}
+
 int cmd_bench(int argc, char **argv) {
   bench_args a;
   const int parsed = parse(argc, argv, &a);
   if (parsed >= 0)
     return parsed;
+  if (a.shape)
+    return bench_view(&a);
+  if (a.axes)
+    return tool_usage_error("bench", "--axes needs --shape");
   bench_outputs outputs;
   if (!open_outputs(&a, &outputs))
     return 1;

@@ -1,7 +1,7 @@
 /* =================================================================================================
- * tool_args.c: what every subcommand's argument parsing shares (tool_common.h): getopt_long's errors
- * that name the argument, strict numbers, the device option, and the text escapes of the
- * machine-readable outputs.
+ * tool_args.c: what every subcommand's argument parsing shares (tool_common.h): getopt_long's
+ * errors that name the argument, strict numbers, shapes and axes, the device option, and the text
+ * escapes of the machine-readable outputs.
  * ============================================================================================== */
 #define _DEFAULT_SOURCE /* setenv */
 #include <errno.h>
@@ -54,6 +54,56 @@ int tool_parse_count(const char *text, unsigned long long max, unsigned long lon
     return -1;
   *out = value;
   return 1;
+}
+
+/* An option's text into copy[256], for strtok_r: -1, or 2 (said) when it is longer. */
+static int copy_option(const char *command, const char *option, const char *text, char *copy) {
+  if (strlen(text) >= 256)
+    return tool_usage_error(command, "%s '%.32s...': too long", option, text);
+  strcpy(copy, text);
+  return -1;
+}
+
+int tool_parse_shape(const char *command, const char *text, ocl_reduce_shape *shape) {
+  uint64_t extents[OCL_REDUCE_MAX_RANK];
+  unsigned rank = 0;
+  char copy[256];
+  if (copy_option(command, "--shape", text, copy) >= 0)
+    return 2;
+  for (char *save = NULL, *e = strtok_r(copy, "x", &save); e; e = strtok_r(NULL, "x", &save)) {
+    unsigned long long v;
+    if (rank == OCL_REDUCE_MAX_RANK)
+      return tool_usage_error(command, "--shape '%s': more than %d extents", text,
+                              OCL_REDUCE_MAX_RANK);
+    if (tool_parse_count(e, UINT64_MAX, &v) != 1)
+      return tool_usage_error(command, "--shape '%s': '%s' is not an extent", text, e);
+    extents[rank++] = v;
+  }
+  if (rank == 0 || text[0] == 'x' || text[strlen(text) - 1] == 'x' || strstr(text, "xx"))
+    return tool_usage_error(command, "--shape '%s': extents separated by x, as 5000x300", text);
+  if (ocl_reduce_shape_dense(rank, extents, shape) != OCL_REDUCE_OK)
+    return tool_usage_error(command, "--shape '%s': %s", text, ocl_reduce_last_error(NULL));
+  return -1;
+}
+
+int tool_parse_axes(const char *command, const char *text, unsigned rank, uint32_t *axes) {
+  char copy[256];
+  if (copy_option(command, "--axes", text, copy) >= 0)
+    return 2;
+  *axes = 0;
+  for (char *save = NULL, *a = strtok_r(copy, ",", &save); a; a = strtok_r(NULL, ",", &save)) {
+    unsigned long long k;
+    if (tool_parse_count(a, rank ? rank - 1 : 0, &k) != 1 || rank == 0)
+      return tool_usage_error(command, "--axes '%s': '%s' is not an axis of the shape (0 .. %u)",
+                              text, a, rank ? rank - 1 : 0);
+    if (*axes & (1u << k))
+      return tool_usage_error(command, "--axes '%s': axis %llu twice", text, k);
+    *axes |= 1u << k;
+  }
+  if (*axes == 0)
+    return tool_usage_error(command, "--axes '%s': axis numbers separated by commas, as 0,2",
+                            text);
+  return -1;
 }
 
 int tool_parse_int(const char *text, int min, int max, int *out) {

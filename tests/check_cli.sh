@@ -64,6 +64,25 @@ printf '5\n7\n' >"$work/numbers.txt"
 expect 0 "line:12" "" reduce --type=u32 "$work/numbers.txt"
 expect 0 "line:12" "" reduce --device=cpu --type=u32 "$work/numbers.txt"
 expect 1 "err:device selector 'no-such-device' matches none" "1" reduce -d no-such-device
+# reduce --shape/--axes: column and row sums, every axis, a structured result per line, and the
+# shape and axes refused by name.
+expect 0 "line:9" "1 2 3\\n4 5 6" reduce --type i32 --shape 2x3 --axes 0
+expect 0 "line:15" "1 2 3\\n4 5 6" reduce --type i32 --shape 2x3 --axes 1
+expect 0 "line:21" "1 2 3 4 5 6" reduce --type=i32 --shape=2x3
+expect 0 "line:6 2" "1 2 3 4 5 6" reduce --op argmax --type f32 --shape 2x3 --axes 1
+expect 0 "line:22" "1 2 3 4 5 6 7 8" reduce --type u32 --shape 2x2x2 --axes 0,2
+expect 1 "err:--shape 2x3 holds 6 elements, the input 5" "1 2 3 4 5" reduce --shape 2x3
+expect 2 "err:--shape '2xx3': extents separated by x" "1" reduce --shape 2xx3
+expect 2 "err:--shape '2x-3': '-3' is not an extent" "1" reduce --shape 2x-3
+expect 2 "err:--shape '1x1x1x1x1x1x1x1x1': more than 8 extents" "1" reduce --shape 1x1x1x1x1x1x1x1x1
+expect 2 "err:--axes '2': '2' is not an axis of the shape (0 .. 1)" "1" reduce --shape 1x1 --axes 2
+expect 2 "err:--axes '0,0': axis 0 twice" "1 2" reduce --shape 2 --axes 0,0
+expect 2 "err:--axes needs --shape" "1" reduce --axes 0
+# bench --shape/--axes: one view against the whole-array sum (its results checked by the host).
+expect 0 "out:of whole" "" bench --shape 64x96 --axes 0 --reps 2
+expect 2 "err:--axes '3': '3' is not an axis of the shape (0 .. 1)" "" bench --shape 10x10 --axes 3
+expect 2 "err:--axes needs --shape" "" bench --axes 0
+expect 2 "err:--shape: i32, f32 or f64 (--types)" "" bench --shape 4x4 --types u32
 # A result that cannot be written (a full disk) is a failure, said so.
 if [ -w /dev/full ]; then
   printf '5 7' | "$tool" reduce --type=u32 >/dev/full 2>"$work/err"

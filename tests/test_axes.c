@@ -183,8 +183,9 @@ static size_t kept_positions(const ocl_reduce_shape *s, uint32_t axes) {
 static ocl_reduce_context *forced[2];
 static const char *const forced_names[2] = {"a buffer, in place", "a buffer, gathered"};
 
-/* The view reduced from host memory, then from a buffer 2 elements in (garbage before), on each
- * forced context. */
+/* The view reduced from host memory, then from a buffer on each forced context, at its start
+ * when the view reaches a multiple of 8 elements, else 2 elements in (garbage before; GPUs load
+ * short columns' runs element by element then, else as vectors). */
 static void one_view(kind k, const ocl_reduce_shape *s, uint32_t axes, uint64_t reach) {
   const size_t elem = elem_of(k), rsize = result_of(k), results = kept_positions(s, axes);
   void *data = fill(k, (size_t)reach);
@@ -197,15 +198,16 @@ static void one_view(kind k, const ocl_reduce_shape *s, uint32_t axes, uint64_t 
     fail_msg("%s: host memory: %s (%s)", kind_names[k], ocl_reduce_status_name(st),
              ocl_reduce_last_error(test_ctx));
   check_results(k, data, s, axes, got, "host memory");
+  const size_t at = reach % 8 ? 2 : 0;
   unsigned char *whole = calloc(reach + 2, elem);
   assert_non_null(whole);
-  memcpy(whole + 2 * elem, data, reach * elem);
+  memcpy(whole + at * elem, data, reach * elem);
   for (int f = 0; f < 2; f++) {
     ocl_reduce_buffer *buf = NULL;
     assert_int_equal(ocl_reduce_buffer_create(forced[f], (reach + 2) * elem, &buf), OCL_REDUCE_OK);
     assert_int_equal(ocl_reduce_buffer_write(buf, 0, whole, (reach + 2) * elem), OCL_REDUCE_OK);
     memset(got, 0, results * rsize);
-    st = ocl_reduce_axes(forced[f], op_of(k), type_of(k), ocl_reduce_buffer_input(buf, 2), s,
+    st = ocl_reduce_axes(forced[f], op_of(k), type_of(k), ocl_reduce_buffer_input(buf, at), s,
                          axes, out);
     if (st != OCL_REDUCE_OK)
       fail_msg("%s: %s: %s (%s)", kind_names[k], forced_names[f], ocl_reduce_status_name(st),
@@ -233,11 +235,13 @@ static void test_random_views(void **state) {
 
 /* The issue's first case, the column sums of a 5000 x 300 row-major matrix; and tall columns
  * (10000 x 2, x 3): few kept positions, the reduced ones cut into parts whose partials take two
- * more launches (kernels/axes_columns.cl; three launches in all on CPU devices too), for every
- * kind of operator, from host memory and from a buffer. */
+ * more launches (kernels/axes_columns.cl; three launches in all on CPU devices too); and short
+ * ones (40 x 3000 from a buffer's start, 43 x 3004 from 2 elements in: vector runs on GPUs), for
+ * every kind of operator, from host memory and from a buffer. */
 static void test_column_sums(void **state) {
   (void)state;
-  const uint64_t shapes[][2] = {{5000, 300}, {10000, 2}, {10000, 3}, {70, 3000}};
+  const uint64_t shapes[][2] = {{5000, 300}, {10000, 2}, {10000, 3}, {70, 3000}, {40, 3000},
+                                {43, 3004}};
   for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
     for (int k = 0; k < KINDS; k++) {
       if ((k == STATE && !fp64) || (i == 0 && k != SCALAR))

@@ -1,7 +1,9 @@
 /* =================================================================================================
  * cmd_reduce.c: `ocl-reduce reduce`: the quickest way to try the library. Reads numbers from a
  * file or stdin, as text (separated by white space or commas) or as raw binary elements (--binary,
- * little-endian, of --type), reduces them on the device OCL_REDUCE_DEVICE names, prints the result.
+ * little-endian, of --type), reduces them on the device OCL_REDUCE_DEVICE names, prints the result;
+ * or, with --shape and --axes, reads them as a dense row-major array and prints the results of
+ * ocl_reduce_axes, one per line.
  * ============================================================================================== */
 #include <ctype.h>
 #include <errno.h>
@@ -45,6 +47,10 @@ static void usage(void) {
   print_names(0, "  -t, --type TYPE     ");
   printf(" (default f64)\n");
   printf("  -b, --binary        raw little-endian elements of TYPE instead of text\n"
+         "  --shape E0xE1x...   the numbers are a dense row-major array of these extents (at\n"
+         "                      most 8, axis 0 outermost); one result per line for each\n"
+         "                      position of the axes not in --axes, in row-major order\n"
+         "  --axes A,B,...      the axes of --shape to reduce (default: all of them)\n"
          "  --determinism D     run_to_run (default) or cross_device: float sums give the same\n"
          "                      bits on every device\n"
          "  -d, --device DEV    the device, as OCL_REDUCE_DEVICE (P:D, cuda:N, pocl, intel,\n"
@@ -188,9 +194,16 @@ static FILE *open_input(const char *path, int binary) {
   return in;
 }
 
-static int parse_args(int argc, char **argv, ocl_reduce_op *op, ocl_reduce_type *type,
-                      ocl_reduce_determinism *determinism, int *binary, int *verbose,
-                      const char **path) {
+typedef struct reduce_args {
+  ocl_reduce_op op;
+  ocl_reduce_type type;
+  ocl_reduce_determinism determinism;
+  int binary, verbose;
+  const char *path;
+  const char *shape, *axes; /* --shape, --axes: NULL when not given */
+} reduce_args;
+
+static int parse_args(int argc, char **argv, reduce_args *r) {
   static const struct option longs[] = {{"op", required_argument, NULL, 'o'},
                                         {"type", required_argument, NULL, 't'},
                                         {"binary", no_argument, NULL, 'b'},
@@ -198,6 +211,8 @@ static int parse_args(int argc, char **argv, ocl_reduce_op *op, ocl_reduce_type 
                                         {"verbose", no_argument, NULL, 'v'},
                                         {"help", no_argument, NULL, 'h'},
                                         {"determinism", required_argument, NULL, 'D'},
+                                        {"shape", required_argument, NULL, 'S'},
+                                        {"axes", required_argument, NULL, 'A'},
                                         {NULL, 0, NULL, 0}};
   optind = 1;
   opterr = 0;
@@ -207,15 +222,15 @@ static int parse_args(int argc, char **argv, ocl_reduce_op *op, ocl_reduce_type 
     case 'o':
       for (int o = 0; o < OCL_REDUCE_BUILTIN_OPS; o++)
         if (!strcmp(optarg, ocl_reduce_op_name(OCL_REDUCE_BUILTIN_OP(o))))
-          *op = OCL_REDUCE_BUILTIN_OP(o), found = 1;
+          r->op = OCL_REDUCE_BUILTIN_OP(o), found = 1;
       if (!found)
         return tool_usage_error("reduce", "--op: unknown operator '%s' (see --help)", optarg);
       break;
     case 'D':
       if (!strcmp(optarg, "run_to_run"))
-        *determinism = OCL_REDUCE_RUN_TO_RUN;
+        r->determinism = OCL_REDUCE_RUN_TO_RUN;
       else if (!strcmp(optarg, "cross_device"))
-        *determinism = OCL_REDUCE_CROSS_DEVICE;
+        r->determinism = OCL_REDUCE_CROSS_DEVICE;
       else
         return tool_usage_error("reduce", "--determinism: '%s' is not run_to_run or cross_device",
                                 optarg);
@@ -223,21 +238,25 @@ static int parse_args(int argc, char **argv, ocl_reduce_op *op, ocl_reduce_type 
     case 't':
       for (int t = 0; t < OCL_REDUCE_TYPE_COUNT; t++)
         if (!strcmp(optarg, ocl_reduce_type_name((ocl_reduce_type)t)))
-          *type = (ocl_reduce_type)t, found = 1;
+          r->type = (ocl_reduce_type)t, found = 1;
       if (!found)
         return tool_usage_error("reduce", "--type: unknown type '%s' (i32, u32, i64, u64, f32, "
                                           "f64)", optarg);
       break;
-    case 'b': *binary = 1; break;
+    case 'b': r->binary = 1; break;
     case 'd': tool_select_device(optarg); break;
-    case 'v': *verbose = 1; break;
+    case 'v': r->verbose = 1; break;
+    case 'S': r->shape = optarg; break;
+    case 'A': r->axes = optarg; break;
     case 'h': usage(); return 0;
     default: return tool_option_error("reduce", argv, c);
     }
   }
   if (optind + 1 < argc)
     return tool_usage_error("reduce", "one input file at most: '%s' is a second", argv[optind + 1]);
-  *path = optind < argc ? argv[optind] : NULL;
+  if (r->axes && !r->shape)
+    return tool_usage_error("reduce", "--axes needs --shape");
+  r->path = optind < argc ? argv[optind] : NULL;
   return -1;
 }
 
@@ -282,34 +301,76 @@ static void print_result(const void *result, ocl_reduce_op op, ocl_reduce_type t
   }
 }
 
+/* The numbers as the --shape array, reduced along --axes: one result per line. */
+static ocl_reduce_status reduce_shape(ocl_reduce_context *ctx, const reduce_args *r,
+                                      const ocl_reduce_shape *shape, uint32_t axes,
+                                      const unsigned char *data, size_t count) {
+  const size_t rsize = ocl_reduce_result_size(r->op, r->type);
+  uint64_t results = 1;
+  for (unsigned k = 0; k < shape->rank; k++)
+    if (!((axes >> k) & 1u))
+      results *= shape->extents[k]; /* below count, checked by the caller */
+  unsigned char *out = malloc(results ? (size_t)results * rsize : 1);
+  if (!out)
+    return OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY;
+  const ocl_reduce_status s = ocl_reduce_axes(
+      ctx, r->op, r->type, ocl_reduce_host_input(data, count * ocl_reduce_type_size(r->type)),
+      shape, axes, ocl_reduce_host_output(out, (size_t)results * rsize));
+  for (uint64_t i = 0; s == OCL_REDUCE_OK && i < results; i++)
+    print_result(out + i * rsize, r->op, r->type);
+  free(out);
+  return s;
+}
+
+/* --shape and --axes against the numbers read: -1 to go on, else the exit status. */
+static int check_shape(const reduce_args *r, size_t count, ocl_reduce_shape *shape,
+                       uint32_t *axes) {
+  int done = tool_parse_shape("reduce", r->shape, shape);
+  if (done < 0)
+    done = r->axes ? tool_parse_axes("reduce", r->axes, shape->rank, axes) : -1;
+  if (!r->axes)
+    *axes = (1u << shape->rank) - 1;
+  uint64_t elements = 1;
+  for (unsigned k = 0; done < 0 && k < shape->rank; k++)
+    elements = shape->extents[k] && elements > UINT64_MAX / shape->extents[k]
+                   ? UINT64_MAX
+                   : elements * shape->extents[k];
+  if (done < 0 && elements != count) {
+    fprintf(stderr, "ocl-reduce reduce: --shape %s holds %" PRIu64 " elements, the input %zu\n",
+            r->shape, elements, count);
+    return 1;
+  }
+  return done;
+}
+
 int cmd_reduce(int argc, char **argv) {
-  ocl_reduce_op op = OCL_REDUCE_SUM;
-  ocl_reduce_type type = OCL_REDUCE_F64;
-  ocl_reduce_determinism determinism = OCL_REDUCE_DETERMINISM_DEFAULT;
-  int binary = 0, verbose = 0;
-  const char *path = NULL;
-  const int done = parse_args(argc, argv, &op, &type, &determinism, &binary, &verbose, &path);
+  reduce_args r = {OCL_REDUCE_SUM, OCL_REDUCE_F64, OCL_REDUCE_DETERMINISM_DEFAULT, 0, 0, NULL,
+                   NULL, NULL};
+  const int done = parse_args(argc, argv, &r);
   if (done >= 0)
     return done;
-  FILE *in = open_input(path, binary);
+  FILE *in = open_input(r.path, r.binary);
   if (!in)
     return 1;
   unsigned char *data = NULL;
   size_t count = 0;
-  int ok = binary ? read_binary(in, type, &data, &count) : read_text(in, type, &data, &count);
+  int ok = r.binary ? read_binary(in, r.type, &data, &count) : read_text(in, r.type, &data, &count);
   if (ok && ferror(in)) {
-    fprintf(stderr, "ocl-reduce reduce: cannot read %s: %s\n", path && strcmp(path, "-") ? path
-                    : "stdin", strerror(errno));
+    fprintf(stderr, "ocl-reduce reduce: cannot read %s: %s\n",
+            r.path && strcmp(r.path, "-") ? r.path : "stdin", strerror(errno));
     ok = 0;
   }
   if (in != stdin)
     fclose(in);
-  if (!ok) {
+  ocl_reduce_shape shape;
+  uint32_t axes = 0;
+  const int shape_done = ok && r.shape ? check_shape(&r, count, &shape, &axes) : -1;
+  if (!ok || shape_done >= 0) {
     free(data);
-    return 1;
+    return ok ? shape_done : 1;
   }
   ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
-  opts.determinism = determinism;
+  opts.determinism = r.determinism;
   ocl_reduce_context *ctx = NULL;
   ocl_reduce_status s = ocl_reduce_context_create(&opts, &ctx);
   if (s != OCL_REDUCE_OK) {
@@ -317,20 +378,20 @@ int cmd_reduce(int argc, char **argv) {
     return tool_fail("creating a context", s, NULL);
   }
   unsigned char result[64] = {0};
-  s = ocl_reduce(ctx, op, type, data, count, result, sizeof result);
-  if (s == OCL_REDUCE_OK && verbose) {
+  s = r.shape ? reduce_shape(ctx, &r, &shape, axes, data, count)
+              : ocl_reduce(ctx, r.op, r.type, data, count, result, sizeof result);
+  if (s == OCL_REDUCE_OK && r.verbose) {
     ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
     ocl_reduce_context_query(ctx, &info);
-    fprintf(stderr, "%s of %zu %s on %s / %s (%s path)\n", ocl_reduce_op_name(op), count,
-            ocl_reduce_type_name(type), info.platform_name, info.device_name,
+    fprintf(stderr, "%s of %zu %s on %s / %s (%s path)\n", ocl_reduce_op_name(r.op), count,
+            ocl_reduce_type_name(r.type), info.platform_name, info.device_name,
             info.path == OCL_REDUCE_PATH_SUBGROUP ? "subgroup" : "local");
   }
   int rc = 0;
-  if (s != OCL_REDUCE_OK) {
+  if (s != OCL_REDUCE_OK)
     rc = tool_fail("reducing", s, ctx);
-  } else {
-    print_result(result, op, type);
-  }
+  else if (!r.shape)
+    print_result(result, r.op, r.type);
   ocl_reduce_context_destroy(ctx);
   free(data);
   return rc;

@@ -20,20 +20,31 @@
  * Element (kept r, reduced j) is in[in_offset + offset of r + offset of j].
  *
  * Launch: get_local_size(0) == ORX_WG_SIZE, any number of groups (a grid-stride loop over the
- * (part, run) pairs, runs fastest).
+ * (part, run) pairs, runs fastest); `aligned` only where every run starts on a vector boundary.
  * ============================================================================================== */
 #include "lib/orx_ops.cl"
 
-/* Position p (row-major over `rank` axes: extents at d, strides at d + rank) as an index per axis
- * and an element offset. */
+/* A run loads as one vector where every run of the launch starts on a vector boundary (the host
+ * says so: `aligned`): scalar built-in operators over a contiguous kept axis, ORX_COL_RUN ==
+ * ORX_VEC (16 bytes on GPUs, as the whole-array kernels load). */
+#define ORX_COL_VECTOR                                                                             \
+  (ORX_COL_RUN > 1 && ORX_COL_RUN == ORX_VEC && !ORX_STATE && ORX_TYPE_ID != ORX_CUSTOM)
+
+/* Position p (row-major over `rank` axes: extents at d, strides at d + rank; p below their
+ * product) as an index per axis and an element offset. 64-bit divisions cost GPUs dozens of
+ * instructions: one axis and position 0 (every launch's common cases) take none. */
 ORX_INLINE ulong orx_col_position(ORX_GLOBAL_PTR const ulong *d, ulong rank, ulong p,
                                   ulong *index) {
+  if (rank == 1) {
+    index[0] = p;
+    return p * d[1];
+  }
   ulong at = 0;
   for (ulong k = rank; k-- > 0;) {
     const ulong extent = d[k];
-    index[k] = p % extent;
+    index[k] = p ? p % extent : 0;
     at += index[k] * d[rank + k];
-    p /= extent;
+    p = p ? p / extent : 0;
   }
   return at;
 }
@@ -54,11 +65,25 @@ ORX_INLINE void orx_col_carry(ORX_GLOBAL_PTR const ulong *d, ulong rank, ulong *
   }
 }
 
+/* The run of ORX_COL_RUN elements at p into c. */
+ORX_INLINE_ALWAYS void orx_col_load(ORX_GLOBAL_PTR const T *p, ulong aligned, T *c) {
+#if ORX_COL_VECTOR
+  if (aligned) {
+    ORX_STORE_V(*(ORX_GLOBAL_PTR const TV *)p, c);
+    return;
+  }
+#else
+  (void)aligned;
+#endif
+  for (uint k = 0; k < ORX_COL_RUN; k++)
+    c[k] = p[k];
+}
+
 __kernel ORX_KERNEL_ATTR void orx_axes_columns(__global const T *ORX_RESTRICT in, ulong in_offset,
                                                __global ORX_RESULT_T *out, ulong out_index,
                                                ulong results, ulong length, ulong parts,
                                                __global const ulong *ORX_RESTRICT dims,
-                                               ulong dims_index) {
+                                               ulong dims_index, ulong aligned) {
   ORX_GLOBAL_PTR const ulong *d = dims + dims_index;
   const ulong kept_rank = d[0], reduced_rank = d[1];
   ORX_GLOBAL_PTR const ulong *kept = d + 2, *reduced = d + 2 + 2 * kept_rank;
@@ -67,7 +92,7 @@ __kernel ORX_KERNEL_ATTR void orx_axes_columns(__global const T *ORX_RESTRICT in
   const ulong inner_stride = reduced[2 * reduced_rank - 1];
   const ulong runs = (results + ORX_COL_RUN - 1) / ORX_COL_RUN;
   for (ulong g = get_global_id(0); g < runs * parts; g += get_global_size(0)) {
-    const ulong part = g / runs, first_kept = (g - part * runs) * ORX_COL_RUN;
+    const ulong part = parts == 1 ? 0 : g / runs, first_kept = (g - part * runs) * ORX_COL_RUN;
     ulong kept_index[ORX_MAX_RANK];
     /* ORX_COL_RUN > 1 only along a contiguous kept axis whose extent it divides: one run. */
     const ulong kept_at = orx_col_position(kept, kept_rank, first_kept, kept_index);
@@ -86,8 +111,10 @@ __kernel ORX_KERNEL_ATTR void orx_axes_columns(__global const T *ORX_RESTRICT in
       const ulong steps = left < end - i ? left : end - i;
 #pragma unroll 8
       for (ulong t = 0; t < steps; t++) {
+        T c[ORX_COL_RUN];
+        orx_col_load(base + at, aligned, c);
         for (uint k = 0; k < ORX_COL_RUN; k++)
-          acc[k] = orx_absorb(acc[k], base[at + k], i + t);
+          acc[k] = orx_absorb(acc[k], c[k], i + t);
         at += inner_stride;
       }
       i += steps;

@@ -113,17 +113,36 @@ typedef struct column_level {
   uint64_t length; /* its reduced positions: the view's, then the last level's parts */
 } column_level;
 
-/* One launch: `in` (elements or states) from in_offset, results or partials at out_index. */
+/* Whether every run of `run` kept positions of the view starts on a vector boundary: the
+ * allocation's, the offset and every stride but the contiguous kept axis's a multiple of it. */
+static int runs_aligned(const ocl_reduce_context *ctx, const orx_axes_layout *l,
+                        const orx_io *in, unsigned run, size_t elem) {
+  if (run < 2 || in->offset % run ||
+      (ctx->ops->misalignment && ctx->ops->misalignment(in->mem) % (run * elem)))
+    return 0;
+  for (unsigned k = 0; k < l->reduced.rank; k++)
+    if (l->reduced.strides[k] % run)
+      return 0;
+  for (unsigned k = 0; k + 1 < l->kept.rank; k++)
+    if (l->kept.strides[k] % run)
+      return 0;
+  return 1;
+}
+
+/* One launch: `in` (elements or states) from in_offset, results or partials at out_index; the
+ * partials' runs are aligned when the view's are (their offsets are multiples of `results`,
+ * which the run divides). */
 static ocl_reduce_status column_launch(ocl_reduce_context *ctx, const orx_prepared *k,
                                        const orx_axes_layout *l, const column_level *level,
                                        orx_mem *in, size_t in_offset, orx_mem *out,
-                                       size_t out_index, orx_mem *dims, size_t dims_index) {
+                                       size_t out_index, orx_mem *dims, size_t dims_index,
+                                       int aligned) {
   const orx_arg args[] = {
       {ORX_ARG_MEM, in, 0},           {ORX_ARG_U64, NULL, in_offset},
       {ORX_ARG_MEM, out, 0},          {ORX_ARG_U64, NULL, out_index},
       {ORX_ARG_U64, NULL, l->results}, {ORX_ARG_U64, NULL, level->length},
       {ORX_ARG_U64, NULL, level->parts}, {ORX_ARG_MEM, dims, 0},
-      {ORX_ARG_U64, NULL, dims_index},
+      {ORX_ARG_U64, NULL, dims_index}, {ORX_ARG_U64, NULL, (uint64_t)aligned},
   };
   const uint64_t items = orx_plan_columns_items(&k->plan, l->results, level->parts);
   return orx_launch(ctx, k, orx_plan_groups(&k->plan, (size_t)items, 0), args,
@@ -140,6 +159,7 @@ static size_t column_levels(const ocl_reduce_context *ctx, const orx_axes_layout
   for (size_t n = 0;; n++) {
     orx_plan plan;
     request->stage = n == 0 ? ORX_STAGE_WHOLE : ORX_STAGE_FINAL;
+    request->shape.length = length;
     orx_plan_make(&ctx->target, request, &plan);
     uint64_t parts = orx_plan_columns_parts(&plan, l->results, length);
     if (n + 1 == ORX_COLUMN_LEVELS) /* never reached (see above); the last level folds all */
@@ -182,6 +202,7 @@ static ocl_reduce_status columns(ocl_reduce_context *ctx, const orx_op_call *cal
   for (size_t i = 0; i < n; i++) {
     orx_prepared k;
     request.stage = levels[i].stage;
+    request.shape.length = levels[i].length;
     ORX_FORWARD(orx_prepare(ctx, &request, &k));
     if (i == 0 && n > 1) {
       const size_t states = (size_t)(levels[0].parts + (n > 2 ? levels[1].parts : 0)) * results;
@@ -191,8 +212,10 @@ static ocl_reduce_status columns(ocl_reduce_context *ctx, const orx_op_call *cal
     orx_mem *from = i == 0 ? in->mem : partials, *to = i + 1 == n ? out_mem : partials;
     const size_t from_index = i == 0 ? in->offset : region[(i - 1) % 2];
     const size_t to_index = i + 1 == n ? out_index : region[i % 2];
+    const unsigned run = orx_plan_columns_run(&k.plan);
+    const int aligned = i == 0 ? runs_aligned(ctx, l, in, run, call->elem) : run > 1;
     ORX_FORWARD(column_launch(ctx, &k, l, &levels[i], from, from_index, to, to_index, dims_mem,
-                              i * ORX_DIMS_WORDS));
+                              i * ORX_DIMS_WORDS, aligned));
   }
   if (out->host_out)
     return orx_download(ctx, out_mem, 0, out->host_out, results * call->result_bytes);

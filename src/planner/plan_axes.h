@@ -78,5 +78,7 @@ void orx_plan_columns(const orx_target *target, const orx_request *request, orx_
 uint64_t orx_plan_columns_parts(const orx_plan *plan, uint64_t results, uint64_t length);
 /* Work-items the launch takes: one per run of kept positions and part. */
 uint64_t orx_plan_columns_items(const orx_plan *plan, uint64_t results, uint64_t parts);
+/* Kept positions a work-item takes (ORX_COL_RUN). */
+unsigned orx_plan_columns_run(const orx_plan *plan);
 
 #endif /* ORX_PLAN_AXES_H */

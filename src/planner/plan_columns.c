@@ -13,8 +13,13 @@
 #define ORX_COLUMNS_MIN_CHUNK 64
 /* CPUs: the bytes of elements (or states) a work-item's run of kept positions covers, so that
  * each step reads a whole kilobyte of one row (sequential lines that the prefetcher follows) into
- * accumulators that stay in L1. On GPUs a run is one position: a warp's lanes, on neighbouring
- * positions, are what makes its loads coalesce. */
+ * accumulators that stay in L1. On GPUs a run is one position (a warp's lanes, on neighbouring
+ * positions, are what makes its loads coalesce), or one vector of the whole-array policy (16
+ * bytes) where a scalar built-in reads a contiguous kept axis whose columns are too short to cut
+ * into chunks: a lane's few loads had better be wide. H200, f32 sums of 2^28 (bench_axes, same
+ * runs; docs/perf/h200-axes.txt): [2^4, 2^24] along axis 0 took 389-403 us a position per lane,
+ * 340-342 us a vector per lane; the longer columns were slower by vectors (the window of
+ * [2^13, 2^13]: 87 us against 103, [2^14, 2^14]: 265 against 268-272). */
 #define ORX_COLUMNS_CPU_RUN_BYTES 1024
 
 int orx_plan_columns_in_place(const orx_target *target) {
@@ -39,17 +44,20 @@ void orx_plan_columns(const orx_target *target, const orx_request *request, orx_
     /* A power of two that divides the contiguous kept run: a run never crosses its end. */
     while (run * 2 <= most && request->kept_run % (run * 2) == 0)
       run *= 2;
+  } else if (!orx_operator_is_state(&plan->op) && request->kept_run % plan->policy.vec == 0 &&
+             request->shape.length < ORX_COLUMNS_MIN_CHUNK) {
+    run = plan->policy.vec;
   }
   plan->defines[ORX_DEFINE_COL_RUN] = (int64_t)run;
 }
 
-static uint64_t run_of(const orx_plan *plan) {
+unsigned orx_plan_columns_run(const orx_plan *plan) {
   const int64_t run = plan->defines[ORX_DEFINE_COL_RUN];
-  return run > 0 ? (uint64_t)run : 1;
+  return run > 0 ? (unsigned)run : 1;
 }
 
 uint64_t orx_plan_columns_items(const orx_plan *plan, uint64_t results, uint64_t parts) {
-  const uint64_t run = run_of(plan);
+  const uint64_t run = orx_plan_columns_run(plan);
   return (results + run - 1) / run * parts;
 }
 
