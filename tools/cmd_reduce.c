@@ -326,8 +326,9 @@ static ocl_reduce_status reduce_shape(ocl_reduce_context *ctx, const reduce_args
 static int check_shape(const reduce_args *r, size_t count, ocl_reduce_shape *shape,
                        uint32_t *axes) {
   int done = tool_parse_shape("reduce", r->shape, shape);
-  if (done < 0)
-    done = r->axes ? tool_parse_axes("reduce", r->axes, shape->rank, axes) : -1;
+  if (done >= 0)
+    return done; /* no shape: its rank is not set */
+  done = r->axes ? tool_parse_axes("reduce", r->axes, shape->rank, axes) : -1;
   if (!r->axes)
     *axes = (1u << shape->rank) - 1;
   uint64_t elements = 1;
