@@ -429,12 +429,10 @@ static int bench_view(const bench_args *a) {
   ocl_reduce_shape shape;
   uint32_t axes = 0;
   int done = tool_parse_shape("bench", a->shape, &shape);
-  if (done < 0 && a->axes)
+  if (done < 0)
     done = tool_parse_axes("bench", a->axes, shape.rank, &axes);
   if (done >= 0)
     return done;
-  if (!a->axes)
-    axes = (1u << shape.rank) - 1;
   const ocl_reduce_type type = a->types[0];
   if (type != OCL_REDUCE_I32 && type != OCL_REDUCE_F32 && type != OCL_REDUCE_F64)
     return tool_usage_error("bench", "--shape: i32, f32 or f64 (--types)");

@@ -87,6 +87,10 @@ int tool_parse_shape(const char *command, const char *text, ocl_reduce_shape *sh
 }
 
 int tool_parse_axes(const char *command, const char *text, unsigned rank, uint32_t *axes) {
+  if (!text) {
+    *axes = (1u << rank) - 1;
+    return -1;
+  }
   char copy[256];
   if (copy_option(command, "--axes", text, copy) >= 0)
     return 2;

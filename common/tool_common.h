@@ -29,8 +29,8 @@ int tool_parse_count(const char *text, unsigned long long max, unsigned long lon
 /* The same with an optional '-', within [min, max]. */
 int tool_parse_int(const char *text, int min, int max, int *out);
 /* --shape E0xE1x...: a dense row-major shape of 1 .. OCL_REDUCE_MAX_RANK extents; --axes
- * A,B,...: the axes' bits (each below rank, none twice). Each prints a usage error naming
- * `command` and returns 2, or returns -1. */
+ * A,B,...: the axes' bits (each below rank, none twice; text NULL: every axis). Each prints a
+ * usage error naming `command` and returns 2, or returns -1. */
 int tool_parse_shape(const char *command, const char *text, ocl_reduce_shape *shape);
 int tool_parse_axes(const char *command, const char *text, unsigned rank, uint32_t *axes);
 /* -d / --device: OCL_REDUCE_DEVICE's syntax, for every context this process creates. */

@@ -328,9 +328,7 @@ static int check_shape(const reduce_args *r, size_t count, ocl_reduce_shape *sha
   int done = tool_parse_shape("reduce", r->shape, shape);
   if (done >= 0)
     return done; /* no shape: its rank is not set */
-  done = r->axes ? tool_parse_axes("reduce", r->axes, shape->rank, axes) : -1;
-  if (!r->axes)
-    *axes = (1u << shape->rank) - 1;
+  done = tool_parse_axes("reduce", r->axes, shape->rank, axes);
   uint64_t elements = 1;
   for (unsigned k = 0; done < 0 && k < shape->rank; k++)
     elements = shape->extents[k] && elements > UINT64_MAX / shape->extents[k]
