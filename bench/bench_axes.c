@@ -298,6 +298,18 @@ done:
   return bad;
 }
 
+/* The plan ocl_reduce_axes takes for the case, under its line. */
+static void print_plan(ocl_reduce_context *ctx, const axes_case *c) {
+  ocl_reduce_shape s = OCL_REDUCE_SHAPE_INIT;
+  s.rank = c->rank;
+  memcpy(s.extents, c->extents, sizeof s.extents);
+  memcpy(s.strides, c->strides, sizeof s.strides);
+  char text[2048];
+  if (ocl_reduce_describe_axes(ctx, OCL_REDUCE_SUM, c->type, &s, c->axes, 0, text,
+                               sizeof text) == OCL_REDUCE_OK)
+    printf("    plan: %s\n", text);
+}
+
 /* The cases on one profiling context (the device and backend from OCL_REDUCE_DEVICE and
  * OCL_REDUCE_BACKEND); 1 when any failed. */
 static int run(const axes_case *list, size_t n, int rounds, const char *filter, unsigned shift) {
@@ -319,6 +331,7 @@ static int run(const axes_case *list, size_t n, int rounds, const char *filter, 
     if (strstr(list[i].name, filter)) {
       const axes_case c = complete(&list[i], shift);
       bad |= one_case(ctx, &c, cpu, rounds);
+      print_plan(ctx, &c);
       fflush(stdout);
     }
   ocl_reduce_context_destroy(ctx);

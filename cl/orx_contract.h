@@ -300,6 +300,12 @@
 #ifndef ORX_SEG_OFFSETS
 #define ORX_SEG_OFFSETS 0
 #endif
+/* Segments of equal lengths: 1 when they start `pitch` elements apart (a buffer's rows apart or
+ * overlapping), 0 when back to back (the pitch is the length: the kernels' code then is what it
+ * was before pitches, one register fewer where CUDA caps them; lib/orx_segments.cl). */
+#ifndef ORX_SEG_PITCH
+#define ORX_SEG_PITCH 0
+#endif
 /* Segments, multireduction: what a lane's load takes (an ORX_SEG_ load id), and the sets of
  * ORX_MR_Q segments a lane group takes at a time. */
 #ifndef ORX_SEG_LOAD
@@ -390,7 +396,7 @@
   X(c, MR_Q) X(c, MR_LANES) X(c, SEG_OFFSETS) X(c, SEG_LOAD) X(c, SEG_BATCH)                       \
   X(c, SEG_VECTOR_RUNS) X(c, SEG_STAGE) X(c, MIN_GROUPS_PER_CU) X(c, STATE) X(c, PARTIAL_OUT)      \
   X(c, INPUT_STATES) X(c, ORDERED) X(c, ELEMENT_BYTES) X(c, WIN_ALGO) X(c, WIN_RUN)                \
-  X(c, WIN_LOCKSTEP) X(c, FLOAT_KEYS) X(c, NO_CONTRACT) X(c, COL_RUN)
+  X(c, WIN_LOCKSTEP) X(c, FLOAT_KEYS) X(c, NO_CONTRACT) X(c, COL_RUN) X(c, SEG_PITCH)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them.

@@ -42,6 +42,16 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_axes(ocl_reduce_context *ctx, ocl_re
                                                  const ocl_reduce_shape *shape, uint32_t axes,
                                                  ocl_reduce_output output);
 
+/* How ocl_reduce_axes would run this view, from host memory (from_host nonzero) or a buffer, in
+ * one line: its form (whole array, rows, read in place, two passes, or gathered and why) and the
+ * plan of each launch, as ocl_reduce_describe_plan gives it. The same checks as ocl_reduce_axes
+ * on op, type, shape and axes; nothing runs. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_describe_axes(ocl_reduce_context *ctx,
+                                                          ocl_reduce_op op, ocl_reduce_type type,
+                                                          const ocl_reduce_shape *shape,
+                                                          uint32_t axes, int from_host,
+                                                          char *text, size_t capacity);
+
 #ifdef __cplusplus
 }
 #endif

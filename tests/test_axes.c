@@ -180,12 +180,37 @@ static size_t kept_positions(const ocl_reduce_shape *s, uint32_t axes) {
 
 /* Contexts whose buffers' views of the COLUMNS form are read in place, and gathered (forced:
  * each device has its default, plan_columns.c). */
-static ocl_reduce_context *forced[2];
-static const char *const forced_names[2] = {"a buffer, in place", "a buffer, gathered"};
+static ocl_reduce_context *forced[3];
+static const char *const forced_names[3] = {"a buffer, in place", "a buffer, gathered",
+                                            "a buffer, in two passes where they apply"};
 
-/* The view reduced from host memory, then from a buffer on each forced context, at its start
- * when the view reaches a multiple of 8 elements, else 2 elements in (garbage before; GPUs load
- * short columns' runs element by element then, else as vectors). */
+/* The view of `data` reduced from a buffer on ctx, at its start when the view reaches a
+ * multiple of 8 elements, else 2 elements in (garbage before; GPUs load short columns' runs
+ * element by element then, else as vectors). */
+static void buffer_view(ocl_reduce_context *ctx, const char *name, kind k, const void *data,
+                        const ocl_reduce_shape *s, uint32_t axes, uint64_t reach) {
+  const size_t elem = elem_of(k), rsize = result_of(k), results = kept_positions(s, axes);
+  const size_t at = reach % 8 ? 2 : 0;
+  unsigned char *whole = calloc(reach + 2, elem), *got = calloc(results ? results : 1, rsize);
+  assert_non_null(whole);
+  assert_non_null(got);
+  memcpy(whole + at * elem, data, reach * elem);
+  ocl_reduce_buffer *buf = NULL;
+  assert_int_equal(ocl_reduce_buffer_create(ctx, (reach + 2) * elem, &buf), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(buf, 0, whole, (reach + 2) * elem), OCL_REDUCE_OK);
+  const ocl_reduce_status st = ocl_reduce_axes(ctx, op_of(k), type_of(k),
+                                               ocl_reduce_buffer_input(buf, at), s, axes,
+                                               ocl_reduce_host_output(got, results * rsize));
+  if (st != OCL_REDUCE_OK)
+    fail_msg("%s: %s: %s (%s)", kind_names[k], name, ocl_reduce_status_name(st),
+             ocl_reduce_last_error(ctx));
+  check_results(k, data, s, axes, got, name);
+  ocl_reduce_buffer_destroy(buf);
+  free(whole);
+  free(got);
+}
+
+/* The view reduced from host memory, then from a buffer on each forced context. */
 static void one_view(kind k, const ocl_reduce_shape *s, uint32_t axes, uint64_t reach) {
   const size_t elem = elem_of(k), rsize = result_of(k), results = kept_positions(s, axes);
   void *data = fill(k, (size_t)reach);
@@ -198,24 +223,8 @@ static void one_view(kind k, const ocl_reduce_shape *s, uint32_t axes, uint64_t 
     fail_msg("%s: host memory: %s (%s)", kind_names[k], ocl_reduce_status_name(st),
              ocl_reduce_last_error(test_ctx));
   check_results(k, data, s, axes, got, "host memory");
-  const size_t at = reach % 8 ? 2 : 0;
-  unsigned char *whole = calloc(reach + 2, elem);
-  assert_non_null(whole);
-  memcpy(whole + at * elem, data, reach * elem);
-  for (int f = 0; f < 2; f++) {
-    ocl_reduce_buffer *buf = NULL;
-    assert_int_equal(ocl_reduce_buffer_create(forced[f], (reach + 2) * elem, &buf), OCL_REDUCE_OK);
-    assert_int_equal(ocl_reduce_buffer_write(buf, 0, whole, (reach + 2) * elem), OCL_REDUCE_OK);
-    memset(got, 0, results * rsize);
-    st = ocl_reduce_axes(forced[f], op_of(k), type_of(k), ocl_reduce_buffer_input(buf, at), s,
-                         axes, out);
-    if (st != OCL_REDUCE_OK)
-      fail_msg("%s: %s: %s (%s)", kind_names[k], forced_names[f], ocl_reduce_status_name(st),
-               ocl_reduce_last_error(forced[f]));
-    check_results(k, data, s, axes, got, forced_names[f]);
-    ocl_reduce_buffer_destroy(buf);
-  }
-  free(whole);
+  for (int f = 0; f < 3; f++)
+    buffer_view(forced[f], forced_names[f], k, data, s, axes, reach);
   free(got);
   free(data);
 }
@@ -250,6 +259,118 @@ static void test_column_sums(void **state) {
       assert_int_equal(ocl_reduce_shape_dense(2, shapes[i], &s), OCL_REDUCE_OK);
       one_view((kind)k, &s, 1u, shapes[i][0] * shapes[i][1]);
     }
+}
+
+/* Rows of a buffer apart (padded) or overlapping, read in place as equal segments with a pitch
+ * by every segment strategy (forced; a stage, and runs of segments, take only rows back to back,
+ * so those plans fall back), for every kind of operator: pitches that keep rows on vector
+ * boundaries and pitches that do not. */
+static void test_rows_with_a_pitch(void **state) {
+  (void)state;
+  static const char *const modes[] = {"seg=mr", "seg=group", "seg=lane", "seg=staged",
+                                      "seg=launch"};
+  const uint64_t rows[][3] = {/* rows, length, pitch */
+                              {1000, 32, 40}, {300, 33, 37}, {64, 1000, 1024},
+                              {200, 12, 5},   {3, 5000, 7001}};
+  for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+    ocl_reduce_context *ctx = test_context_with_policy(modes[m]);
+    assert_non_null(ctx);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+      for (int k = 0; k < KINDS; k++) {
+        if ((k == STATE && !fp64) || (m == 4 && i < 3 && k != SCALAR))
+          continue;
+        ocl_reduce_shape s = {sizeof s, 2, {rows[i][0], rows[i][1]}, {rows[i][2], 1}};
+        const uint64_t reach = (rows[i][0] - 1) * rows[i][2] + rows[i][1];
+        void *data = fill((kind)k, (size_t)reach);
+        buffer_view(ctx, modes[m], (kind)k, data, &s, 2u, reach);
+        free(data);
+      }
+    ocl_reduce_context_destroy(ctx);
+  }
+}
+
+/* A tensor's outer and inner axes together ({0, 2}): on GPUs (and every device forced) rows
+ * along the inner axis, then columns, for every kind of operator (those without two passes take
+ * their usual way). */
+static void test_outer_and_inner_axes(void **state) {
+  (void)state;
+  const uint64_t tensors[][3] = {{8, 6, 5}, {33, 7, 100}, {3, 1000, 17}, {300, 40, 3}};
+  for (size_t i = 0; i < sizeof tensors / sizeof tensors[0]; i++)
+    for (int k = 0; k < KINDS; k++) {
+      if (k == STATE && !fp64)
+        continue;
+      ocl_reduce_shape s;
+      assert_int_equal(ocl_reduce_shape_dense(3, tensors[i], &s), OCL_REDUCE_OK);
+      one_view((kind)k, &s, 5u, tensors[i][0] * tensors[i][1] * tensors[i][2]);
+    }
+}
+
+/* ---- Plans in words ------------------------------------------------------------------------ */
+
+/* The form ocl_reduce_describe_axes gives a 2-D view of `extents` reducing `axes`, on ctx, starts
+ * with `form`; the rest names the launch's kernel file. */
+static void expect_described(ocl_reduce_context *ctx, const uint64_t *extents, uint32_t axes,
+                             int from_host, const char *form, const char *file) {
+  ocl_reduce_shape s;
+  assert_int_equal(ocl_reduce_shape_dense(2, extents, &s), OCL_REDUCE_OK);
+  char text[2048];
+  assert_int_equal(ocl_reduce_describe_axes(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, &s, axes,
+                                            from_host, text, sizeof text),
+                   OCL_REDUCE_OK);
+  if (strncmp(text, form, strlen(form)) != 0 || !strstr(text, file))
+    fail_msg("[%llu, %llu] axes 0x%x: \"%s\" does not start with \"%s\" or lacks %s",
+             (unsigned long long)extents[0], (unsigned long long)extents[1], axes, text, form,
+             file);
+}
+
+/* Each form, and the gather's reasons, as ocl_reduce_axes takes them (describe.c); tall columns
+ * in place are cut into parts. */
+static void test_describe_names_each_form(void **state) {
+  (void)state;
+  const uint64_t square[2] = {300, 200}, tall[2] = {100000, 2}, none[2] = {0, 5};
+  expect_described(test_ctx, square, 3u, 1, "whole array", "reduce_all.cl");
+  expect_described(test_ctx, square, 2u, 1, "rows: 300 of 200", "segments_");
+  expect_described(test_ctx, square, 1u, 1, "gathered (host memory", "segments_");
+  expect_described(forced[0], square, 1u, 0, "columns in place", "axes_columns.cl");
+  expect_described(forced[0], tall, 1u, 0, "columns in place", "launch(es) over their partial");
+  expect_described(forced[1], square, 1u, 0, "gathered (as OCL_REDUCE_POLICY", "gather.cl");
+  /* A tensor's outer and inner axes: rows along the inner one, then columns; ARGMIN has no two
+   * passes (its results are not its elements). */
+  ocl_reduce_shape t;
+  const uint64_t tensor[3] = {8, 6, 5};
+  assert_int_equal(ocl_reduce_shape_dense(3, tensor, &t), OCL_REDUCE_OK);
+  char split_text[2048];
+  assert_int_equal(ocl_reduce_describe_axes(forced[2], OCL_REDUCE_SUM, OCL_REDUCE_F32, &t, 5u, 0,
+                                            split_text, sizeof split_text),
+                   OCL_REDUCE_OK);
+  assert_non_null(strstr(split_text, "two passes: rows along the innermost reduced axis, 48 of 5"));
+  assert_non_null(strstr(split_text, "axes_columns.cl"));
+  assert_int_equal(ocl_reduce_describe_axes(forced[2], OCL_REDUCE_ARGMIN, OCL_REDUCE_F32, &t, 5u,
+                                            0, split_text, sizeof split_text),
+                   OCL_REDUCE_OK);
+  assert_int_not_equal(strncmp(split_text, "two passes", 10), 0);
+  expect_described(test_ctx, none, 2u, 0, "nothing: no kept position", "");
+  expect_described(test_ctx, none, 1u, 0, "identities: 5 results", "");
+  /* A strided view: every second column of a 300 x 200 matrix, along its rows. */
+  ocl_reduce_shape s = {sizeof s, 2, {300, 100}, {200, 2}};
+  char text[2048];
+  assert_int_equal(ocl_reduce_describe_axes(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, &s, 2u, 0,
+                                            text, sizeof text),
+                   OCL_REDUCE_OK);
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
+  assert_int_equal(ocl_reduce_context_query(test_ctx, &info), OCL_REDUCE_OK);
+  const char *want = info.device_type == OCL_REDUCE_DEVICE_CPU
+                         ? "in place (a CPU device"
+                         : "gathered (its reduced positions are not one run";
+  if (strncmp(text, want, strlen(want)) != 0)
+    fail_msg("a strided view: \"%s\" does not start with \"%s\"", text, want);
+  /* The same checks as ocl_reduce_axes. */
+  expect_error(ocl_reduce_describe_axes(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, &s, 4u, 0, text,
+                                        sizeof text),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "at or above");
+  expect_error(ocl_reduce_describe_axes(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, &s, 1u, 0, NULL,
+                                        0),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "text is NULL");
 }
 
 /* ---- Refusals ----------------------------------------------------------------------------- */
@@ -320,7 +441,8 @@ static int setup(void **state) {
     return -1;
   fp64 = test_has_fp64();
   if (!(forced[0] = test_context_with_policy("axes=columns")) ||
-      !(forced[1] = test_context_with_policy("axes=gather")))
+      !(forced[1] = test_context_with_policy("axes=gather")) ||
+      !(forced[2] = test_context_with_policy("axes=split")))
     return -1;
   return ocl_reduce_operator_create(&test_ordered_descs[TEST_MATRIX], &matrix) == OCL_REDUCE_OK &&
                  ocl_reduce_operator_create(&test_custom_descs[TEST_HISTOGRAM], &histogram) ==
@@ -332,8 +454,8 @@ static int setup(void **state) {
 static int teardown(void **state) {
   ocl_reduce_operator_destroy(histogram);
   ocl_reduce_operator_destroy(matrix);
-  ocl_reduce_context_destroy(forced[0]);
-  ocl_reduce_context_destroy(forced[1]);
+  for (int f = 0; f < 3; f++)
+    ocl_reduce_context_destroy(forced[f]);
   return test_teardown(state);
 }
 
@@ -341,6 +463,9 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_random_views),
       cmocka_unit_test(test_column_sums),
+      cmocka_unit_test(test_rows_with_a_pitch),
+      cmocka_unit_test(test_outer_and_inner_axes),
+      cmocka_unit_test(test_describe_names_each_form),
       cmocka_unit_test(test_bad_shapes_axes_and_sizes_are_refused_by_name),
   };
   return TEST_RUN(tests, setup, teardown);

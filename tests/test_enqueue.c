@@ -129,6 +129,21 @@ static void held_back_by_a_user_event(const ocl_reduce_context_info *info) {
   assert_int_equal(ocl_reduce_buffer_write(in, 0, x, sizeof x), OCL_REDUCE_OK);
   assert_int_equal(ocl_reduce_buffer_create(test_ctx, SEGMENTS * sizeof(int32_t), &out),
                    OCL_REDUCE_OK);
+  /* Column sums of the same data as a SEGMENTS x LENGTH matrix, read in place: once before the
+   * gate, which copies the view's axes to the device (a blocking write), then behind it, where
+   * the axes are already there and nothing may wait. */
+  ocl_reduce_buffer *columns = NULL;
+  assert_int_equal(ocl_reduce_buffer_create(test_ctx, LENGTH * sizeof(int32_t), &columns),
+                   OCL_REDUCE_OK);
+  ocl_reduce_shape matrix;
+  const uint64_t extents[2] = {SEGMENTS, LENGTH};
+  assert_int_equal(ocl_reduce_shape_dense(2, extents, &matrix), OCL_REDUCE_OK);
+#define COLUMN_SUMS                                                                                \
+  ocl_reduce_axes(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, ocl_reduce_buffer_input(in, 0),        \
+                  &matrix, 1u, ocl_reduce_buffer_output(columns, 0))
+  assert_int_equal(COLUMN_SUMS, OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(columns, 0, x, LENGTH * sizeof(int32_t)),
+                   OCL_REDUCE_OK); /* garbage, overwritten behind the gate */
   cl_int code = CL_SUCCESS;
   cl_event gate = clCreateUserEvent((cl_context)info->native_context, &code);
   assert_int_equal(code, CL_SUCCESS);
@@ -138,6 +153,8 @@ static void held_back_by_a_user_event(const ocl_reduce_context_info *info) {
                                        ocl_reduce_buffer_input(in, 0), SEGMENTS, LENGTH,
                                        ocl_reduce_buffer_output(out, 0)),
                    OCL_REDUCE_OK);
+  assert_int_equal(COLUMN_SUMS, OCL_REDUCE_OK);
+#undef COLUMN_SUMS
   void *marker = NULL;
   assert_int_equal(ocl_reduce_enqueue_marker(test_ctx, &marker), OCL_REDUCE_OK);
   assert_non_null(marker);
@@ -154,6 +171,15 @@ static void held_back_by_a_user_event(const ocl_reduce_context_info *info) {
   assert_int_equal(ocl_reduce_buffer_read(out, 0, got, sizeof got), OCL_REDUCE_OK);
   for (size_t s = 0; s < SEGMENTS; s++)
     assert_int_equal(got[s], fold(OCL_REDUCE_MAX, x + s * LENGTH, LENGTH));
+  int32_t sums[LENGTH];
+  assert_int_equal(ocl_reduce_buffer_read(columns, 0, sums, sizeof sums), OCL_REDUCE_OK);
+  for (size_t j = 0; j < LENGTH; j++) {
+    int32_t want = 0;
+    for (size_t s = 0; s < SEGMENTS; s++)
+      want += x[s * LENGTH + j];
+    assert_int_equal(sums[j], want);
+  }
+  ocl_reduce_buffer_destroy(columns);
   clReleaseEvent((cl_event)marker);
   clReleaseEvent(gate);
   ocl_reduce_buffer_destroy(in);

@@ -140,7 +140,7 @@ static orx_seg_plan plan(const orx_caps *c, int forced, size_t count, size_t len
   orx_select_policy(c, OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_KHR, sizeof(float), &p);
   orx_seg_plan out;
   /* Equal lengths from an element past a vector boundary (so never whole vectors). */
-  const orx_seg_shape shape = {count, (uint64_t)count * length, length, 0, 4, 1};
+  const orx_seg_shape shape = {count, (uint64_t)count * length, length, 0, 0, 4, 1};
   orx_plan_segments(c, &p, forced, ORX_OP_SUM, &shape, &out);
   return out;
 }
@@ -148,7 +148,7 @@ static orx_seg_plan plan(const orx_caps *c, int forced, size_t count, size_t len
 /* ... for aligned segments of whole vectors, with a given policy. */
 static void plan_aligned(const orx_caps *c, const orx_policy *p, int forced, size_t count,
                          uint64_t elements, orx_seg_plan *out) {
-  const orx_seg_shape shape = {count, elements, elements / count, 0, 4, 0};
+  const orx_seg_shape shape = {count, elements, elements / count, 0, 0, 4, 0};
   orx_plan_segments(c, p, forced, ORX_OP_SUM, &shape, out);
 }
 
@@ -190,7 +190,7 @@ static void test_segments_spread_by_length(void **state) {
   assert_int_equal(orx_stage_segments(&sp, &staged, 32), 256);
   assert_int_equal(orx_segment_groups(&sp, &staged, 1000, 33), 5);
   /* Staging needs equal lengths that fit the stage: forced otherwise, it is the multireduction. */
-  const orx_seg_shape ragged = {1000, 33000, 0, 1, 4, 0};
+  const orx_seg_shape ragged = {1000, 33000, 0, 0, 1, 4, 0};
   orx_seg_plan forced_staged;
   orx_plan_segments(&g, &sp, ORX_SEG_STAGED, ORX_OP_SUM, &ragged, &forced_staged);
   assert_int_equal(forced_staged.mode, ORX_SEG_MR);
@@ -551,6 +551,39 @@ static void test_small_work_groups_per_segment(void **state) {
  * work-items take contiguous runs (CPUs), for scalar unordered operators, with a run for every
  * work-item: never for segments that are not whole vectors from a vector boundary, state
  * operators, strided streams or CUDA; a work-group then takes ORX_VEC times the segments. */
+/* Rows apart (a pitch) compile the pitch in (ORX_SEG_PITCH) and never take what reads segments
+ * as one span: a stage, runs of segments, vector loads that the pitch would misalign; rows back
+ * to back (pitch 0 or the length) plan as before, without the define. */
+static void test_rows_apart_take_a_pitch(void **state) {
+  (void)state;
+  const orx_caps cpu = test_cpu(), gpu = test_gpu();
+  const orx_request sum = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
+  for (int d = 0; d < 2; d++) {
+    orx_target t = test_target(d ? &gpu : &cpu, OCL_REDUCE_PATH_AUTO);
+    for (int mode = -1; mode <= ORX_SEG_STAGED; mode++) {
+      t.forced.seg_mode = mode;
+      orx_request r = sum;
+      r.shape.pitch = 48; /* 32-element rows, 48 apart: whole vectors, vector-aligned starts */
+      orx_plan apart = segment_plan(&t, r, 1 << 20, 32, 0);
+      r.shape.pitch = 32;
+      const orx_plan back_to_back = segment_plan(&t, r, 1 << 20, 32, 0);
+      assert_int_equal(apart.defines[ORX_DEFINE_SEG_PITCH], 1);
+      assert_int_equal(back_to_back.defines[ORX_DEFINE_SEG_PITCH], ORX_DEFINE_UNSET);
+      assert_true(apart.seg.mode != ORX_SEG_STAGED);
+      assert_false(apart.seg.vector_runs);
+      r.shape.pitch = 45; /* starts off vector boundaries: no whole-vector loads */
+      apart = segment_plan(&t, r, 1 << 20, 32, 0);
+      if (apart.seg.mode == ORX_SEG_MR)
+        assert_true(apart.seg.load != ORX_SEG_VECTORS);
+    }
+    /* Unforced on the GPU, 32-element rows back to back are staged. */
+    if (d) {
+      t.forced.seg_mode = -1;
+      assert_int_equal(segment_plan(&t, sum, 1 << 20, 32, 0).seg.mode, ORX_SEG_STAGED);
+    }
+  }
+}
+
 static void test_lane_mode_folds_runs_of_whole_vector_segments(void **state) {
   (void)state;
   const orx_caps cpu = test_cpu(), gpu = test_gpu(), cuda = test_h200_cuda();
@@ -1356,10 +1389,14 @@ static void test_axes_layouts(void **state) {
   assert_int_equal(l.form, ORX_AXES_GENERAL);
   assert_int_equal(l.reduced.rank, 2);
   assert_int_equal(l.kept.rank, 1);
-  /* Padded rows (stride 64 > 40): general; a repeated row (stride 0): every work-item of the
-   * columns' reads the same element at each step, reach 40. */
-  const uint64_t padded[2] = {64, 1}, repeated[2] = {0, 1};
-  assert_int_equal(axes_layout(2, e2, padded, 2u).form, ORX_AXES_GENERAL);
+  /* Padded rows (stride 64 > 40) and overlapping ones (stride 8 < 40): rows with a pitch; a
+   * repeated row (stride 0): every work-item of the columns' reads the same element at each
+   * step, reach 40. */
+  const uint64_t padded[2] = {64, 1}, overlapping[2] = {8, 1}, repeated[2] = {0, 1};
+  l = axes_layout(2, e2, padded, 2u);
+  assert_int_equal(l.form, ORX_AXES_ROWS);
+  assert_int_equal(l.reach, 299 * 64 + 40);
+  assert_int_equal(axes_layout(2, e2, overlapping, 2u).form, ORX_AXES_ROWS);
   l = axes_layout(2, e2, repeated, 2u);
   assert_int_equal(l.form, ORX_AXES_COLUMNS);
   assert_int_equal(l.reach, 40);
@@ -1375,6 +1412,25 @@ static void test_axes_layouts(void **state) {
   assert_int_equal(l.results, 40);
   assert_int_equal(l.length, 0);
   assert_int_equal(l.reach, 0);
+  /* [8, 6, 5] dense reducing {0, 2}: general, in two passes where asked: 48 rows of 5, then the
+   * column sums of [8, 6] (kept 6 at stride 1 inside reduced 8 at stride 6). Not when the
+   * innermost reduced axis is strided. */
+  const uint64_t e3[3] = {8, 6, 5}, s3[3] = {30, 5, 1}, strided3[3] = {60, 10, 2};
+  l = axes_layout(3, e3, s3, 5u);
+  assert_int_equal(l.form, ORX_AXES_GENERAL);
+  assert_true(l.split.possible);
+  assert_int_equal(l.split.rows, 48);
+  assert_int_equal(l.split.length, 5);
+  assert_int_equal(l.split.pitch, 5);
+  const orx_axes_layout rest = orx_axes_split_rest(&l);
+  assert_int_equal(rest.kept.rank, 1);
+  assert_int_equal(rest.kept.extents[0], 6);
+  assert_int_equal(rest.kept.strides[0], 1);
+  assert_int_equal(rest.reduced.rank, 1);
+  assert_int_equal(rest.reduced.extents[0], 8);
+  assert_int_equal(rest.reduced.strides[0], 6);
+  assert_int_equal(rest.length, 8);
+  assert_false(axes_layout(3, e3, strided3, 5u).split.possible);
   /* Problems. */
   orx_axes_layout bad;
   assert_int_equal(orx_axes_layout_of(0, e2, s2, 1u, &bad), ORX_AXES_BAD_RANK);
@@ -1390,6 +1446,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_define_a_plan_emits_is_in_the_contract_with_a_default),
       cmocka_unit_test(test_axes_layouts),
+      cmocka_unit_test(test_rows_apart_take_a_pitch),
       cmocka_unit_test(test_program_keys_tell_plans_and_operators_apart),
       cmocka_unit_test(test_ordered_operators_take_runs_in_order),
       cmocka_unit_test(test_windows_plans),

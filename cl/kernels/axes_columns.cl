@@ -1,11 +1,12 @@
 /* =================================================================================================
  * axes_columns.cl: an axes reduction read in place where the kept positions lie closer together
- * than the reduced ones (column sums: planner/plan_axes.h's COLUMNS form). Each work-item owns
- * ORX_COL_RUN neighbouring kept positions and folds them along the reduced axes, so that the
- * work-items of a group, on neighbouring kept positions, read neighbouring elements at every step
- * (coalesced on GPUs; on CPUs, where this kernel is only forced for now (plan_columns.c), a run
- * is up to a kilobyte of a contiguous kept axis). PyTorch's Reduce.cuh reads outer-axis
- * reductions the same way.
+ * than the reduced ones (column sums: planner/plan_axes.h's COLUMNS form), and on CPU devices
+ * any view that is neither whole nor rows (plan_columns.c). Each work-item owns ORX_COL_RUN
+ * neighbouring kept positions and folds them along the reduced axes, so that the work-items of a
+ * group, on neighbouring kept positions, read neighbouring elements at every step (coalesced on
+ * GPUs; on CPUs a run is up to a kilobyte of a contiguous kept axis, and a work-item's straight
+ * runs along the innermost reduced axis are sequential lines). PyTorch's Reduce.cuh reads
+ * outer-axis reductions the same way.
  *
  * When kept positions are too few to fill the device, the reduced positions are cut into `parts`
  * contiguous chunks (row-major order), each folded by its own work-items into a state at

@@ -10,7 +10,7 @@
 #include "lib/orx_workgroup.cl"
 
 __kernel ORX_KERNEL_ATTR void orx_segments_group(ORX_SEGMENTS_ARGS) {
-  const orx_segments g = orx_segments_of(in, in_offset, misalign, count, length, offsets,
+  const orx_segments g = orx_segments_of(in, in_offset, misalign, count, length, pitch, offsets,
                                          offsets_index, bias, 0);
   (void)per_round;
   __local A scratch[2 * ORX_WG_SIZE];

@@ -6,11 +6,12 @@
  * deterministic, and in index order for ORX_ORDERED (one element per load, one chain).
  *
  * ORX_SEG_VECTOR_RUNS (the planner's choice: equal lengths of whole vectors from a vector boundary,
- * contiguous runs, a scalar unordered operator, OpenCL C vectors): a work-item reduces ORX_VEC
- * segments at a time, one vector accumulator each, and folds the ORX_VEC accumulators into one
- * vector of ORX_VEC results together (orx_fold_halves), with one store. Folding each segment's
- * vector alone took a chain of ORX_VEC - 1 dependent combines and a trip through memory per
- * segment: 32-element f32 segments ran at 0.6x of an OpenMP loop on PoCL (see plan_segments.c).
+ * back to back (pitch == length), contiguous runs, a scalar unordered operator, OpenCL C
+ * vectors): a work-item reduces ORX_VEC segments at a time, one vector accumulator each, and
+ * folds the ORX_VEC accumulators into one vector of ORX_VEC results together (orx_fold_halves),
+ * with one store. Folding each segment's vector alone took a chain of ORX_VEC - 1 dependent
+ * combines and a trip through memory per segment: 32-element f32 segments ran at 0.6x of an
+ * OpenMP loop on PoCL (see plan_segments.c).
  *
  * Launch: get_local_size(0) == ORX_WG_SIZE, any number of groups.
  * ============================================================================================== */
@@ -57,7 +58,7 @@ ORX_INLINE void orx_vector_run(const orx_segments *g, ulong s, ulong nvec,
 #endif
 
 __kernel ORX_KERNEL_ATTR void orx_segments_lane(ORX_SEGMENTS_ARGS) {
-  const orx_segments g = orx_segments_of(in, in_offset, misalign, count, length, offsets,
+  const orx_segments g = orx_segments_of(in, in_offset, misalign, count, length, pitch, offsets,
                                          offsets_index, bias, 0);
   (void)per_round;
   ORX_STREAM_STAGE(stage); /* unused: each work-item streams alone */

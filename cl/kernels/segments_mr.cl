@@ -111,7 +111,7 @@ ORX_INLINE void orx_seg_lane_loads(ulong steps, uint lane, ulong *begin, ulong *
 }
 
 __kernel ORX_KERNEL_ATTR void orx_segments_mr(ORX_SEGMENTS_ARGS) {
-  const orx_segments g = orx_segments_of(in, in_offset, misalign, count, length, offsets,
+  const orx_segments g = orx_segments_of(in, in_offset, misalign, count, length, pitch, offsets,
                                          offsets_index, bias, ORX_SEG_LOAD == ORX_SEG_MASKED);
   (void)per_round;
   __local A scratch[2 * ORX_WG_SIZE];
@@ -129,7 +129,7 @@ __kernel ORX_KERNEL_ATTR void orx_segments_mr(ORX_SEGMENTS_ARGS) {
     for (uint q = 0; q < ORX_SEG_SLOTS; q++)
       v[q] = ORX_IDENTITY;
 #if !ORX_SEG_OFFSETS
-    /* Equal lengths: slot q's segment starts at s * length; a slot past the last segment reads
+    /* Equal lengths: slot q's segment starts at s * pitch; a slot past the last segment reads
      * segment 0 (block < count, so it exists) and is ignored. No per-slot positions or lengths
      * live across the loop: on the H200, 56 registers instead of 80 for 8 vector slots, and
      * 32-element segments at 3.4-3.7 TB/s instead of 2.7-2.9. */
@@ -144,15 +144,15 @@ __kernel ORX_KERNEL_ATTR void orx_segments_mr(ORX_SEGMENTS_ARGS) {
 #endif
       for (uint q = 0; q < ORX_SEG_SLOTS; q++) {
         const ulong s = orx_mr_slot(block, group, q);
-        x[q] = orx_seg_load(&g, (s < count ? s : 0) * g.length, j);
+        x[q] = orx_seg_load(&g, (s < count ? s : 0) * ORX_SEG_PITCH_OF(&g), j);
       }
 #if ORX_UNROLL_SLOTS
 #pragma unroll
 #endif
       for (uint q = 0; q < ORX_SEG_SLOTS; q++) {
         const ulong s = orx_mr_slot(block, group, q);
-        const A y = orx_combine(v[q], orx_seg_fold(&g, x[q], (s < count ? s : 0) * g.length,
-                                                   g.length, j));
+        const ulong begin = (s < count ? s : 0) * ORX_SEG_PITCH_OF(&g);
+        const A y = orx_combine(v[q], orx_seg_fold(&g, x[q], begin, g.length, j));
         v[q] = s < count ? y : v[q];
       }
     }

@@ -10,7 +10,8 @@
  * then where _READY(&t, count), _ABSORB(&t, x) per element and _RESULT(t)), as the f32
  * reproducible sum does; the segments it does not take go the operator's usual way.
  *
- * Launch: get_local_size(0) == ORX_WG_SIZE, any number of groups; equal lengths only, with
+ * Launch: get_local_size(0) == ORX_WG_SIZE, any number of groups; equal lengths back to back
+ * (pitch == length: a tile is one contiguous run) only, with
  * 1 <= per_round <= ORX_WG_SIZE and per_round * length <= ORX_SEG_STAGE (the planner's tile).
  * ============================================================================================== */
 #include "lib/orx_segments.cl"
@@ -29,7 +30,7 @@
 #endif
 
 __kernel ORX_KERNEL_ATTR void orx_segments_staged(ORX_SEGMENTS_ARGS) {
-  const orx_segments g = orx_segments_of(in, in_offset, misalign, count, length, offsets,
+  const orx_segments g = orx_segments_of(in, in_offset, misalign, count, length, pitch, offsets,
                                          offsets_index, bias, 1);
   __local T stage[ORX_STAGE_AT(ORX_SEG_STAGE + 2 * ORX_VEC)];
   const uint lid = (uint)get_local_id(0);

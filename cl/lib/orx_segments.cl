@@ -2,15 +2,17 @@
  * orx_segments.cl: what the segmented kernels (kernels/segments_*.cl, one per strategy) share:
  * their arguments, where each segment lies, and loads from the aligned grid of vectors.
  *
- * Segment s is `length` elements from element s * length (equal lengths), or elements
- * [offsets[s], offsets[s + 1]) (ORX_SEG_OFFSETS, CSR-style begin offsets); an empty segment gives
- * the identity. Result s goes to out[out_index + s]. State operators see an element's index in its
- * segment.
+ * Segment s is `length` elements from element s * pitch (equal lengths: rows of a matrix whose
+ * rows start `pitch` elements apart, back to back when pitch == length, overlapping when it is
+ * less), or elements [offsets[s], offsets[s + 1]) (ORX_SEG_OFFSETS, CSR-style begin offsets); an
+ * empty segment gives the identity. Result s goes to out[out_index + s]. State operators see an
+ * element's index in its segment.
  *
  * Every strategy takes ORX_SEGMENTS_ARGS, so that the host launches them alike:
  *   in, in_offset  the input: positions count from base = in + in_offset;
  *   misalign       base lies `misalign` (< ORX_VEC) elements past a vector boundary;
- *   count, length  segments, and their length (equal lengths);
+ *   count, length, pitch  segments, their length and the distance between their starts (equal
+ *                  lengths; the planner stages, and folds runs of, only back-to-back ones);
  *   offsets, offsets_index, bias   offsets[offsets_index + s] - bias is where segment s starts
  *                  (the host uploads a batch of segments to the start of a staging buffer);
  *   out, out_index the results;
@@ -24,7 +26,7 @@
 
 #define ORX_SEGMENTS_ARGS                                                                          \
   __global const T *ORX_RESTRICT in, ulong in_offset, ulong misalign, ulong count, ulong length,   \
-      __global const ulong *ORX_RESTRICT offsets, ulong offsets_index, ulong bias,                 \
+      ulong pitch, __global const ulong *ORX_RESTRICT offsets, ulong offsets_index, ulong bias,    \
       __global ORX_RESULT_T *out, ulong out_index, ulong per_round
 
 /* The segments a launch sees. Vectors of the aligned grid (vector i holds positions
@@ -33,22 +35,37 @@
 typedef struct orx_segments {
   ORX_GLOBAL_PTR const T *base;
   ulong count, length;                 /* length: equal-length segments only */
+#if ORX_SEG_PITCH
+  ulong pitch;                         /* equal lengths apart */
+#endif
   ORX_GLOBAL_PTR const ulong *offsets; /* offsets + offsets_index: offsets only */
   ulong bias, misalign;
   ulong total;                         /* elements the input holds from base */
   ulong whole_first, whole_count;
 } orx_segments;
 
+/* Elements from one equal segment's start to the next's. */
+#if ORX_SEG_PITCH
+#define ORX_SEG_PITCH_OF(g) ((g)->pitch)
+#else
+#define ORX_SEG_PITCH_OF(g) ((g)->length)
+#endif
+
 /* The launch's segments; `grid` (a constant): also the range of whole vectors, which grid loads
  * need (one more global read with offsets, so only where they are used). */
 ORX_INLINE orx_segments orx_segments_of(ORX_GLOBAL_PTR const T *in, ulong in_offset,
-                                        ulong misalign, ulong count, ulong length,
+                                        ulong misalign, ulong count, ulong length, ulong pitch,
                                         ORX_GLOBAL_PTR const ulong *offsets, ulong offsets_index,
                                         ulong bias, int grid) {
   orx_segments g;
   g.base = in + in_offset;
   g.count = count;
   g.length = length;
+#if ORX_SEG_PITCH
+  g.pitch = pitch;
+#else
+  (void)pitch; /* the length */
+#endif
   g.offsets = offsets + offsets_index;
   g.bias = bias;
   g.misalign = misalign;
@@ -57,7 +74,7 @@ ORX_INLINE orx_segments orx_segments_of(ORX_GLOBAL_PTR const T *in, ulong in_off
 #if ORX_SEG_OFFSETS
     g.total = g.offsets[count] - bias; /* elements the input holds from base */
 #else
-    g.total = count * length;
+    g.total = count ? (count - 1) * ORX_SEG_PITCH_OF(&g) + length : 0;
 #endif
     g.whole_first = misalign ? 1 : 0; /* misalign < ORX_VEC */
     const ulong whole_end = (misalign + g.total) / ORX_VEC;
@@ -73,7 +90,7 @@ ORX_INLINE void orx_segment(const orx_segments *g, ulong s, ulong *begin, ulong 
   *begin = first - g->bias;
   *n = end - first;
 #else
-  *begin = s * g->length;
+  *begin = s * ORX_SEG_PITCH_OF(g);
   *n = g->length;
 #endif
 }

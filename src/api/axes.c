@@ -3,6 +3,7 @@
  * anything runs (the layout: planner/plan_axes.h), then the run (exec/run_axes.c).
  * ============================================================================================== */
 #include "exec/context.h"
+#include "exec/describe.h"
 #include "exec/entry.h"
 #include "exec/run.h"
 #include "planner/plan_axes.h"
@@ -81,4 +82,19 @@ ocl_reduce_status ocl_reduce_axes(ocl_reduce_context *ctx, ocl_reduce_op op, ocl
                                  &out, (size_t)l.results * call.result_bytes, call.result_bytes,
                                  call.elem));
   return orx_run_axes(ctx, function, &call, &l, &in, &out);
+}
+
+ocl_reduce_status ocl_reduce_describe_axes(ocl_reduce_context *ctx, ocl_reduce_op op,
+                                           ocl_reduce_type type, const ocl_reduce_shape *shape,
+                                           uint32_t axes, int from_host, char *text,
+                                           size_t capacity) {
+  static const char function[] = "ocl_reduce_describe_axes";
+  ORX_ENTER(ctx, function);
+  ORX_CHECK_ARG(ctx, text && capacity > 0, "%s: text is NULL or capacity is 0", function);
+  orx_op_call call;
+  ORX_FORWARD(orx_resolve_op(ctx, function, op, type, &call));
+  orx_axes_layout l;
+  ORX_FORWARD(layout_of(ctx, function, shape, axes, &l));
+  orx_describe_axes(ctx, &call, &l, from_host != 0, text, capacity);
+  return OCL_REDUCE_OK;
 }

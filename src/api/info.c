@@ -7,6 +7,7 @@
 
 #include "backends/registry/registry.h"
 #include "exec/context.h"
+#include "exec/describe.h"
 #include "exec/entry.h"
 #include "exec/io.h"
 #include "exec/launch.h"
@@ -147,22 +148,6 @@ ocl_reduce_status ocl_reduce_describe_plan(ocl_reduce_context *ctx, ocl_reduce_o
   ORX_CHECK_ARG(ctx, text && capacity > 0, "%s: text is NULL or capacity is 0", function);
   orx_op_call call;
   ORX_FORWARD(orx_resolve_op(ctx, function, op, type, &call));
-  orx_request request = orx_op_request(&call);
-  if (segment_length) {
-    request.entry = ORX_ENTRY_SEGMENTS;
-    request.shape.count = count / segment_length;
-    request.shape.length = segment_length;
-    request.shape.elements = (uint64_t)request.shape.count * segment_length;
-    request.shape.elem = call.elem;
-  }
-  request.host = orx_plan_takes_host(&ctx->target, &request, count, 0);
-  orx_plan plan;
-  orx_plan_make(&ctx->target, &request, &plan);
-  orx_plan_describe(&plan, count, segment_length, text, capacity);
-  if (plan.host)
-    orx_append(text, capacity, "; from host memory: %s",
-               ctx->target.forced.host == ORX_HOST_DEVICE ? "the device runs it (host=device)"
-               : orx_host_can_run(&plan)                  ? "the calling thread runs it"
-                                         : "the device runs it (no host kernel for its text)");
+  orx_describe_request(ctx, &call, count, segment_length, text, capacity);
   return OCL_REDUCE_OK;
 }

@@ -16,6 +16,7 @@
 #include "base/errors.h"
 #include "base/handles.h"
 #include "exec/memory.h"
+#include "planner/plan_axes.h"
 #include "planner/planner.h"
 #include "exec/program.h"
 #include "exec/staging.h"
@@ -25,6 +26,14 @@ typedef struct orx_probed {
   uint64_t hash;
   char *text;
 } orx_probed;
+
+/* What the axes' dims buffer (ORX_SCRATCH_AXES_DIMS) holds, so that a view's axes called again
+ * are not written again (exec/run_axes.c). */
+typedef struct orx_axes_dims_held {
+  uint64_t serial; /* the slot's allocation they were written to (orx_scratch); 0: none */
+  size_t words;
+  uint64_t words_held[ORX_COLUMN_LEVELS * ORX_AXES_DIMS_WORDS];
+} orx_axes_dims_held;
 
 struct ocl_reduce_context {
   orx_handle handle; /* its state, its pool, and the lock of its calls (exec/entry.h) */
@@ -40,6 +49,7 @@ struct ocl_reduce_context {
 
   orx_program_cache programs;
   orx_scratch scratch[ORX_SCRATCH_COUNT];
+  orx_axes_dims_held axes_dims;
   orx_staging staging; /* host memory to and from the device (staging.h) */
   struct orx_threads *host_threads; /* the host plan's groups (host_run.c), started on first use */
 

@@ -53,12 +53,13 @@ ocl_reduce_status orx_scratch_get(ocl_reduce_context *ctx, orx_scratch_slot slot
     ctx->ops->release_mem(s->mem);
     memset(s, 0, sizeof *s);
     orx_scratch fresh = {NULL, bytes > ORX_SCRATCH_FLOOR_BYTES ? bytes : ORX_SCRATCH_FLOOR_BYTES,
-                         NULL};
+                         NULL, 0};
     ocl_reduce_status status = allocate(ctx, slot, fresh.bytes, &fresh);
     if (status != OCL_REDUCE_OK) {
       ctx->ops->release_mem(fresh.mem);
       return status;
     }
+    fresh.serial = ctx->device_allocations;
     *s = fresh;
   }
   *out = s->mem;

@@ -24,6 +24,7 @@ typedef enum orx_scratch_slot {
   ORX_SCRATCH_AXES_VIEW,       /* a view of a buffer gathered into dense order, or the columns'
                                   partial states (run_axes.c) */
   ORX_SCRATCH_AXES_DIMS,       /* the axes' extents and strides, for the gather or the columns */
+  ORX_SCRATCH_AXES_ROWS,       /* the rows' results of a view in two passes (run_axes.c) */
   ORX_SCRATCH_COUNT
 } orx_scratch_slot;
 
@@ -31,6 +32,8 @@ typedef struct orx_scratch {
   orx_mem *mem;
   size_t bytes;
   void *host; /* host-visible memory's host address, or NULL */
+  uint64_t serial; /* which allocation this is: the context's count of them once it was made (a
+                      new allocation, a new number), so that what a slot holds can be known */
 } orx_scratch;
 
 /* Bytes of the result slot: room for the most results a whole-array call writes. */

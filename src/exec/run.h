@@ -49,6 +49,8 @@ typedef struct orx_seg_call {
   size_t result_bytes;          /* bytes per result */
   size_t count;                 /* segments, > 0 */
   size_t length;                /* equal lengths */
+  size_t pitch;                 /* equal lengths in a buffer: elements from one segment's start
+                                   to the next's; 0: length (back to back) */
   int by_offsets;
   const uint64_t *host_offsets; /* offsets in host memory (or read back for LAUNCH) */
   orx_io offsets;               /* offsets in device memory: offsets.mem set */
@@ -57,8 +59,14 @@ typedef struct orx_seg_call {
   uint64_t reach;               /* elements of the input up to the end of the last segment */
 } orx_seg_call;
 
+/* The planner's request for it (in.mem NULL: host input). */
+orx_request orx_seg_request(const ocl_reduce_context *ctx, const orx_seg_call *c);
 /* Runs it: offsets in device memory are checked there first, then batches of whole segments. */
 ocl_reduce_status orx_run_segments(ocl_reduce_context *ctx, orx_seg_call *call);
+
+/* Whether an operator's axes reduction may go in two passes (run_axes.c; plan_axes.h's
+ * orx_axes_split): pass two folds pass one's results as its elements. */
+int orx_axes_splittable(const orx_op_call *call);
 
 /* An axes call (ocl_reduce_axes), checked, by its layout's form (run_axes.c). */
 ocl_reduce_status orx_run_axes(ocl_reduce_context *ctx, const char *function,

@@ -1,11 +1,13 @@
 /* =================================================================================================
  * run_axes.c: an axes reduction, once checked (run.h), by the form of its layout
- * (planner/plan_axes.h): identities, a whole-array reduction, equal segments in place, columns in
- * place (kernels/axes_columns.cl: a buffer's view whose kept positions lie closer together than
- * its reduced ones), or any other view gathered into the order equal segments read (results
- * row-major over the kept axes, each one's elements row-major over the reduced axes), on the host
- * for host memory and by kernels/gather.cl for a buffer, then reduced as equal segments. A
- * gathered view costs a copy (and memory for it: a repeated axis is copied out in full).
+ * (planner/plan_axes.h) and the way the planner reads it (orx_plan_axes_route): identities, a
+ * whole-array reduction, equal segments in place (with a pitch for a buffer's rows apart), a
+ * buffer's view read in place by kernels/axes_columns.cl (columns; on CPU devices any view), two
+ * passes (rows along the innermost reduced axis, then columns of their results), or any other
+ * view gathered into the order equal segments read (results row-major over the kept axes, each
+ * one's elements row-major over the reduced axes), on the host for host memory and by
+ * kernels/gather.cl for a buffer, then reduced as equal segments. A gathered view costs a copy
+ * (and memory for it: a repeated axis is copied out in full).
  * ============================================================================================== */
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +17,11 @@
 #include "exec/memory.h"
 #include "exec/run.h"
 
-/* count equal segments of `length` elements of `in` (count > 0; length may be 0: identities). */
+/* count equal segments of `length` elements of `in`, `pitch` apart (count > 0; length may be 0:
+ * identities). */
 static ocl_reduce_status rows(ocl_reduce_context *ctx, const char *function,
                               const orx_op_call *call, const orx_io *in, size_t count,
-                              size_t length, const orx_io *out) {
+                              size_t length, size_t pitch, const orx_io *out) {
   orx_seg_call c;
   memset(&c, 0, sizeof c);
   c.function = function;
@@ -28,9 +31,11 @@ static ocl_reduce_status rows(ocl_reduce_context *ctx, const char *function,
   c.result_bytes = call->result_bytes;
   c.count = count;
   c.length = length;
+  c.pitch = pitch;
   c.in = *in;
   c.out = *out;
-  c.elements = c.reach = (uint64_t)count * length;
+  c.elements = (uint64_t)count * length;
+  c.reach = (uint64_t)(count - 1) * pitch + length;
   return orx_run_segments(ctx, &c);
 }
 
@@ -61,7 +66,7 @@ static void host_gather(const orx_axes_layout *l, const unsigned char *base, siz
 
 /* The axes as kernels/gather.cl and kernels/axes_columns.cl read them, into dims: the ranks,
  * then the kept extents and strides, then the reduced ones; the ulongs written. */
-#define ORX_DIMS_WORDS (2 + 4 * ORX_AXES_MAX_RANK)
+#define ORX_DIMS_WORDS ORX_AXES_DIMS_WORDS
 static size_t dims_words(const orx_axes_dims *kept, const orx_axes_dims *reduced, uint64_t *dims) {
   size_t n = 0;
   dims[n++] = kept->rank;
@@ -75,11 +80,24 @@ static size_t dims_words(const orx_axes_dims *kept, const orx_axes_dims *reduced
   return n;
 }
 
-/* `words` ulongs of axes into the context's dims buffer. */
+/* `words` ulongs of axes into the context's dims buffer. The copy is a blocking write, which waits
+ * for the work enqueued before it; so a buffer that already holds them (the last view's axes
+ * again: the same shape called again) is not written, and such a call whose output is a buffer
+ * returns without waiting for the device. */
 static ocl_reduce_status upload_dims(ocl_reduce_context *ctx, const uint64_t *dims, size_t words,
                                      orx_mem **mem) {
   ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_AXES_DIMS, words * sizeof *dims, mem));
-  return ctx->ops->write(ctx, ctx->backend, *mem, 0, dims, words * sizeof *dims);
+  orx_axes_dims_held *held = &ctx->axes_dims;
+  const uint64_t serial = ctx->scratch[ORX_SCRATCH_AXES_DIMS].serial;
+  if (held->serial == serial && held->words == words &&
+      !memcmp(held->words_held, dims, words * sizeof *dims))
+    return OCL_REDUCE_OK;
+  held->serial = 0; /* unknown until the write succeeds */
+  ORX_FORWARD(orx_device_write(ctx, *mem, 0, dims, words * sizeof *dims));
+  memcpy(held->words_held, dims, words * sizeof *dims);
+  held->words = words;
+  held->serial = serial;
+  return OCL_REDUCE_OK;
 }
 
 /* The view of a buffer gathered into `dense` (results x length elements) by a kernel. */
@@ -103,15 +121,6 @@ static ocl_reduce_status device_gather(ocl_reduce_context *ctx, const orx_op_cal
 }
 
 /* ---- Columns in place (kernels/axes_columns.cl) -------------------------------------------- */
-/* Launches beyond the first: partials of `parts` chunks shrink at least 64-fold each
- * (plan_columns.c), so 64-bit counts need at most 11. */
-#define ORX_COLUMN_LEVELS 12
-
-typedef struct column_level {
-  orx_stage stage;
-  uint64_t parts;  /* chunks this launch cuts its reduced positions into */
-  uint64_t length; /* its reduced positions: the view's, then the last level's parts */
-} column_level;
 
 /* Whether every run of `run` kept positions of the view starts on a vector boundary: the
  * allocation's, the offset and every stride but the contiguous kept axis's a multiple of it. */
@@ -133,7 +142,7 @@ static int runs_aligned(const ocl_reduce_context *ctx, const orx_axes_layout *l,
  * partials' runs are aligned when the view's are (their offsets are multiples of `results`,
  * which the run divides). */
 static ocl_reduce_status column_launch(ocl_reduce_context *ctx, const orx_prepared *k,
-                                       const orx_axes_layout *l, const column_level *level,
+                                       const orx_axes_layout *l, const orx_column_level *level,
                                        orx_mem *in, size_t in_offset, orx_mem *out,
                                        size_t out_index, orx_mem *dims, size_t dims_index,
                                        int aligned) {
@@ -149,32 +158,21 @@ static ocl_reduce_status column_launch(ocl_reduce_context *ctx, const orx_prepar
                     ORX_ARRAY_SIZE(args));
 }
 
-/* The launches: the view to partials (or results), then partials to fewer until one part is
- * left; their axes into dims (the view's at 0, level i's at i * ORX_DIMS_WORDS). The parts are
- * the planner's for the first stage of each level (a launch's bits depend on them alone). */
-static size_t column_levels(const ocl_reduce_context *ctx, const orx_axes_layout *l,
-                            orx_request *request, column_level *levels, uint64_t *dims) {
-  uint64_t length = l->length;
-  dims_words(&l->kept, &l->reduced, dims);
-  for (size_t n = 0;; n++) {
-    orx_plan plan;
-    request->stage = n == 0 ? ORX_STAGE_WHOLE : ORX_STAGE_FINAL;
-    request->shape.length = length;
-    orx_plan_make(&ctx->target, request, &plan);
-    uint64_t parts = orx_plan_columns_parts(&plan, l->results, length);
-    if (n + 1 == ORX_COLUMN_LEVELS) /* never reached (see above); the last level folds all */
-      parts = 1;
-    levels[n].stage = n == 0 ? (parts > 1 ? ORX_STAGE_PARTIAL : ORX_STAGE_WHOLE)
-                             : (parts > 1 ? ORX_STAGE_MERGE : ORX_STAGE_FINAL);
-    levels[n].parts = parts;
-    levels[n].length = length;
-    if (n > 0) { /* partials: `length` parts of `results` states each, part-major */
-      const orx_axes_dims kept = {1, {l->results}, {1}}, reduced = {1, {length}, {l->results}};
-      dims_words(&kept, &reduced, dims + n * ORX_DIMS_WORDS);
-    }
-    if (parts == 1)
-      return n + 1;
-    length = parts;
+/* The levels' axes into dims, as the kernel reads them: the view's at 0, level i's (partials:
+ * `length` parts of `results` states each, part-major) at i * ORX_DIMS_WORDS. */
+static void column_dims(const orx_axes_layout *l, const orx_column_level *levels, size_t n,
+                        uint64_t *dims) {
+  orx_axes_dims view = l->reduced;
+  if (view.rank == 0) { /* one element a result: the kernel walks one axis at least */
+    view.rank = 1;
+    view.extents[0] = 1;
+    view.strides[0] = 0;
+  }
+  dims_words(&l->kept, &view, dims);
+  for (size_t i = 1; i < n; i++) {
+    const orx_axes_dims kept = {1, {l->results}, {1}}, reduced = {1, {levels[i].length},
+                                                                  {l->results}};
+    dims_words(&kept, &reduced, dims + i * ORX_DIMS_WORDS);
   }
 }
 
@@ -183,12 +181,10 @@ static size_t column_levels(const ocl_reduce_context *ctx, const orx_axes_layout
 static ocl_reduce_status columns(ocl_reduce_context *ctx, const orx_op_call *call,
                                  const orx_axes_layout *l, const orx_io *in, const orx_io *out) {
   orx_request request = orx_op_request(call);
-  request.entry = ORX_ENTRY_COLUMNS;
-  const unsigned inner = l->kept.rank - 1;
-  request.kept_run = l->kept.strides[inner] == 1 ? l->kept.extents[inner] : 1;
-  column_level levels[ORX_COLUMN_LEVELS];
-  uint64_t dims[ORX_COLUMN_LEVELS * ORX_DIMS_WORDS];
-  const size_t n = column_levels(ctx, l, &request, levels, dims);
+  orx_column_level levels[ORX_COLUMN_LEVELS];
+  const size_t n = orx_plan_column_levels(&ctx->target, l, &request, levels);
+  uint64_t dims[ORX_COLUMN_LEVELS * ORX_DIMS_WORDS] = {0}; /* compared whole (upload_dims) */
+  column_dims(l, levels, n, dims);
   orx_mem *dims_mem = NULL, *partials = NULL, *out_mem = out->mem;
   ORX_FORWARD(upload_dims(ctx, dims, n * ORX_DIMS_WORDS, &dims_mem));
   size_t out_index = out->offset;
@@ -248,11 +244,35 @@ static ocl_reduce_status gathered_rows(ocl_reduce_context *ctx, const char *func
   if (status == OCL_REDUCE_OK) {
     /* The segments count their own kernel time from zero: the gather's is added back. */
     const uint64_t gather_ns = ctx->last_kernel_ns;
-    status = rows(ctx, function, call, &dense, count, length, out);
+    status = rows(ctx, function, call, &dense, count, length, length, out);
     ctx->last_kernel_ns += gather_ns;
   }
   free(host);
   return status;
+}
+
+/* ---- Two passes (plan_axes.h, orx_axes_split) ------------------------------------------- */
+
+int orx_axes_splittable(const orx_op_call *call) {
+  /* Pass two folds pass one's results as elements: SUM through XOR (ORX_OP_SUM .. ORX_OP_XOR),
+   * whose results are their elements' type. */
+  return call->builtin >= ORX_OP_SUM && call->builtin <= ORX_OP_XOR &&
+         call->result_bytes == call->elem;
+}
+
+/* The rows along the innermost reduced axis into a scratch array, then its columns in place. */
+static ocl_reduce_status split(ocl_reduce_context *ctx, const char *function,
+                               const orx_op_call *call, const orx_axes_layout *l,
+                               const orx_io *in, const orx_io *out) {
+  const orx_axes_split *sp = &l->split;
+  const size_t rows_count = (size_t)sp->rows;
+  orx_io results = {NULL, NULL, NULL, 0, rows_count};
+  ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_AXES_ROWS, rows_count * call->result_bytes,
+                              &results.mem));
+  ORX_FORWARD(rows(ctx, function, call, in, rows_count, (size_t)sp->length, (size_t)sp->pitch,
+                   &results));
+  const orx_axes_layout rest = orx_axes_split_rest(l);
+  return columns(ctx, call, &rest, &results, out); /* its launches add to the rows' time */
 }
 
 ocl_reduce_status orx_run_axes(ocl_reduce_context *ctx, const char *function,
@@ -261,16 +281,19 @@ ocl_reduce_status orx_run_axes(ocl_reduce_context *ctx, const char *function,
   orx_call_begin(ctx); /* the kernel time of this call alone (ocl_reduce_last_kernel_ns) */
   switch (l->form) {
   case ORX_AXES_EMPTY:
-    return l->results ? rows(ctx, function, call, in, (size_t)l->results, 0, out)
+    return l->results ? rows(ctx, function, call, in, (size_t)l->results, 0, 0, out)
                       : OCL_REDUCE_OK;
   case ORX_AXES_WHOLE:
     return orx_run_call(ctx, call, ORX_STAGE_WHOLE, in, (size_t)l->length, 0, out);
-  case ORX_AXES_ROWS:
-    return rows(ctx, function, call, in, (size_t)l->results, (size_t)l->length, out);
-  case ORX_AXES_COLUMNS: /* host memory: gathered (the view may be sparse in what it reaches) */
-    return in->mem && orx_plan_columns_in_place(&ctx->target)
-               ? columns(ctx, call, l, in, out)
-               : gathered_rows(ctx, function, call, l, in, out);
+  default:
+    break;
+  }
+  switch (orx_plan_axes_route(&ctx->target, l, in->mem == NULL, orx_axes_splittable(call))) {
+  case ORX_AXES_IN_PLACE:
+    return l->form == ORX_AXES_ROWS ? rows(ctx, function, call, in, (size_t)l->results,
+                                           (size_t)l->length, (size_t)l->kept.strides[0], out)
+                                    : columns(ctx, call, l, in, out);
+  case ORX_AXES_SPLIT: return split(ctx, function, call, l, in, out);
   default: return gathered_rows(ctx, function, call, l, in, out);
   }
 }

@@ -13,10 +13,18 @@
 #include "exec/launch.h"
 #include "exec/run.h"
 
-/* Where segment s starts, counted from the input's first element (host offsets or equal lengths).
- */
+/* Elements from one equal segment's start to the next's. */
+static uint64_t pitch_of(const orx_seg_call *c) {
+  return c->pitch ? c->pitch : c->length;
+}
+
+/* Where segment s starts, and where it ends, counted from the input's first element (host
+ * offsets or equal lengths). */
 static uint64_t segment_begin(const orx_seg_call *c, size_t s) {
-  return c->by_offsets ? c->host_offsets[s] : (uint64_t)s * c->length;
+  return c->by_offsets ? c->host_offsets[s] : (uint64_t)s * pitch_of(c);
+}
+static uint64_t segment_end(const orx_seg_call *c, size_t s) {
+  return c->by_offsets ? c->host_offsets[s + 1] : segment_begin(c, s) + c->length;
 }
 
 /* ---- Checks ------------------------------------------------------------------------------ */
@@ -92,13 +100,13 @@ static size_t batch_end(const orx_seg_call *c, const seg_run *r, size_t a, size_
   if (c->in.mem)
     return b;
   const uint64_t first = segment_begin(c, a);
-  if (segment_begin(c, b) - first <= r->in_limit)
+  if (segment_end(c, b - 1) - first <= r->in_limit)
     return b;
-  /* The last segment end within the limit (segment_begin does not decrease). */
+  /* The last segment end within the limit (host input's segment ends do not decrease). */
   size_t lo = a + 1, hi = b;
   while (lo < hi) {
     const size_t mid = lo + (hi - lo + 1) / 2;
-    if (segment_begin(c, mid) - first <= r->in_limit)
+    if (segment_end(c, mid - 1) - first <= r->in_limit)
       lo = mid;
     else
       hi = mid - 1;
@@ -115,7 +123,7 @@ static ocl_reduce_status launch_batch(ocl_reduce_context *ctx, const orx_seg_cal
   if (r->plan.seg.mode == ORX_SEG_LAUNCH) {
     for (size_t s = a; s < b; s++) {
       const uint64_t begin = segment_begin(c, s) - base;
-      const uint64_t n = segment_begin(c, s + 1) - segment_begin(c, s);
+      const uint64_t n = segment_end(c, s) - segment_begin(c, s);
       ORX_FORWARD(orx_launch_array(ctx, &r->all, in_mem, in_offset + (size_t)begin, (size_t)n, 0,
                                    out_mem, out_index + (s - a), 1));
     }
@@ -141,6 +149,7 @@ static ocl_reduce_status launch_batch(ocl_reduce_context *ctx, const orx_seg_cal
       {ORX_ARG_U64, NULL, (misaligned + in_offset) % plan->policy.vec},
       {ORX_ARG_U64, NULL, n_seg},
       {ORX_ARG_U64, NULL, c->length},
+      {ORX_ARG_U64, NULL, pitch_of(c)},
       {ORX_ARG_MEM, offsets_mem, 0},
       {ORX_ARG_U64, NULL, offsets_index},
       {ORX_ARG_U64, NULL, base},
@@ -171,7 +180,7 @@ static ocl_reduce_status run_batch(ocl_reduce_context *ctx, const orx_seg_call *
     ORX_FORWARD(launch_batch(ctx, c, r, a, b, base, c->in.mem, c->in.offset + (size_t)base,
                              out_mem, out_index));
   } else {
-    const size_t n = (size_t)(segment_begin(c, b) - base);
+    const size_t n = (size_t)(segment_end(c, b - 1) - base);
     const char *src = n ? (const char *)c->in.host + (size_t)base * c->elem : NULL;
     if (n > r->in_limit) { /* one segment, too big to stage whole */
       const orx_request request = reduce_request_of(c);
@@ -191,8 +200,7 @@ static ocl_reduce_status run_batch(ocl_reduce_context *ctx, const orx_seg_call *
   return OCL_REDUCE_OK;
 }
 
-/* The planner's request for the call. */
-static orx_request request_of(const ocl_reduce_context *ctx, const orx_seg_call *c) {
+orx_request orx_seg_request(const ocl_reduce_context *ctx, const orx_seg_call *c) {
   orx_request request;
   memset(&request, 0, sizeof request);
   request.entry = ORX_ENTRY_SEGMENTS;
@@ -202,6 +210,7 @@ static orx_request request_of(const ocl_reduce_context *ctx, const orx_seg_call 
   shape->count = c->count;
   shape->elements = c->elements;
   shape->length = c->by_offsets ? 0 : c->length;
+  shape->pitch = c->by_offsets || pitch_of(c) == c->length ? 0 : c->pitch;
   shape->offsets = c->by_offsets;
   shape->elem = c->elem;
   if (c->in.mem) /* host input is staged at the start of an allocation */
@@ -217,7 +226,7 @@ static ocl_reduce_status run_segments(ocl_reduce_context *ctx, orx_seg_call *c) 
 
   seg_run r;
   memset(&r, 0, sizeof r);
-  const orx_request request = request_of(ctx, c);
+  const orx_request request = orx_seg_request(ctx, c);
   orx_plan_make(&ctx->target, &request, &r.plan);
   if (r.plan.seg.mode == ORX_SEG_LAUNCH)
     ORX_FORWARD(need_reduce_all(ctx, c, &r));

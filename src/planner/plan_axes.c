@@ -1,5 +1,6 @@
 /* =================================================================================================
- * plan_axes.c: the layout of an axes reduction (plan_axes.h).
+ * plan_axes.c: the layout of an axes reduction (plan_axes.h), its two passes, and the launches of
+ * a view read in place.
  * ============================================================================================== */
 #include "planner/plan_axes.h"
 
@@ -51,7 +52,7 @@ static orx_axes_form form_of(const orx_axes_layout *l) {
   const int run = l->reduced.rank == 0 || (l->reduced.rank == 1 && l->reduced.strides[0] == 1);
   if (run && l->kept.rank == 0)
     return ORX_AXES_WHOLE;
-  if (run && l->kept.rank == 1 && l->kept.strides[0] == l->length)
+  if (run && l->kept.rank == 1 && l->kept.strides[0] > 0)
     return ORX_AXES_ROWS;
   /* Neighbouring kept positions closer than neighbouring reduced ones: work-items on kept
    * positions read neighbouring elements. */
@@ -61,7 +62,7 @@ static orx_axes_form form_of(const orx_axes_layout *l) {
   return ORX_AXES_GENERAL;
 }
 
-orx_axes_problem orx_axes_layout_of(unsigned rank, const uint64_t *extents,
+static orx_axes_problem layout_core(unsigned rank, const uint64_t *extents,
                                     const uint64_t *strides, uint32_t axes,
                                     orx_axes_layout *layout) {
   memset(layout, 0, sizeof *layout);
@@ -88,4 +89,86 @@ orx_axes_problem orx_axes_layout_of(unsigned rank, const uint64_t *extents,
     return ORX_AXES_REACH_PAST;
   layout->form = form_of(layout);
   return ORX_AXES_OK;
+}
+
+/* The two passes of a GENERAL view (orx_axes_split), where its innermost reduced axis k is
+ * contiguous, the rows along it are one kept axis apart (every other axis merges into one), and
+ * what is left of the rows' results are columns. */
+static void split_of(unsigned rank, const uint64_t *extents, const uint64_t *strides,
+                     uint32_t axes, orx_axes_split *split) {
+  unsigned k = rank;
+  while (k-- > 0 && !(((axes >> k) & 1u) && extents[k] > 1))
+    ;
+  orx_axes_layout rows, rest;
+  if (k >= rank || strides[k] != 1 || layout_core(rank, extents, strides, 1u << k, &rows) ||
+      rows.form != ORX_AXES_ROWS)
+    return;
+  /* The rows' results, dense and row-major over every axis but k. */
+  uint64_t left[ORX_AXES_MAX_RANK], dense[ORX_AXES_MAX_RANK], stride = 1;
+  uint32_t left_axes = 0;
+  unsigned n = 0;
+  for (unsigned j = 0; j < rank; j++)
+    if (j != k) {
+      left_axes |= ((axes >> j) & 1u) << n;
+      left[n++] = extents[j];
+    }
+  for (unsigned j = n; j-- > 0;) {
+    dense[j] = stride;
+    stride *= left[j]; /* at most the view's results x lengths, which fit (checked) */
+  }
+  if (!left_axes || layout_core(n, left, dense, left_axes, &rest) ||
+      rest.form != ORX_AXES_COLUMNS)
+    return;
+  split->possible = 1;
+  split->rows = rows.results;
+  split->length = rows.length;
+  split->pitch = rows.kept.strides[0];
+  split->kept = rest.kept;
+  split->reduced = rest.reduced;
+}
+
+orx_axes_problem orx_axes_layout_of(unsigned rank, const uint64_t *extents,
+                                    const uint64_t *strides, uint32_t axes,
+                                    orx_axes_layout *layout) {
+  const orx_axes_problem problem = layout_core(rank, extents, strides, axes, layout);
+  if (problem == ORX_AXES_OK && layout->form == ORX_AXES_GENERAL)
+    split_of(rank, extents, strides, axes, &layout->split);
+  return problem;
+}
+
+orx_axes_layout orx_axes_split_rest(const orx_axes_layout *l) {
+  orx_axes_layout rest;
+  memset(&rest, 0, sizeof rest);
+  rest.form = ORX_AXES_COLUMNS;
+  rest.kept = l->split.kept;
+  rest.reduced = l->split.reduced;
+  rest.results = l->results;
+  rest.length = l->length / l->split.length;
+  rest.reach = l->split.rows;
+  return rest;
+}
+
+/* Here, not in plan_columns.c: it plans (orx_plan_make), and the planner calls plan_columns.c. */
+size_t orx_plan_column_levels(const orx_target *target, const orx_axes_layout *l,
+                              orx_request *request, orx_column_level *levels) {
+  const unsigned kept = l->kept.rank; /* 0: every axis reduced (one result) */
+  request->entry = ORX_ENTRY_COLUMNS;
+  request->kept_run = kept && l->kept.strides[kept - 1] == 1 ? l->kept.extents[kept - 1] : 1;
+  uint64_t length = l->length;
+  for (size_t n = 0;; n++) {
+    orx_plan plan;
+    request->stage = n == 0 ? ORX_STAGE_WHOLE : ORX_STAGE_FINAL;
+    request->shape.length = length;
+    orx_plan_make(target, request, &plan);
+    uint64_t parts = orx_plan_columns_parts(&plan, l->results, length);
+    if (n + 1 == ORX_COLUMN_LEVELS) /* never reached (see plan_axes.h); the last level folds all */
+      parts = 1;
+    levels[n].stage = n == 0 ? (parts > 1 ? ORX_STAGE_PARTIAL : ORX_STAGE_WHOLE)
+                             : (parts > 1 ? ORX_STAGE_MERGE : ORX_STAGE_FINAL);
+    levels[n].parts = parts;
+    levels[n].length = length;
+    if (parts == 1)
+      return n + 1;
+    length = parts;
+  }
 }

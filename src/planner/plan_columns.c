@@ -22,13 +22,33 @@
  * [2^13, 2^13]: 87 us against 103, [2^14, 2^14]: 265 against 268-272). */
 #define ORX_COLUMNS_CPU_RUN_BYTES 1024
 
-int orx_plan_columns_in_place(const orx_target *target) {
-  if (target->forced.axes_columns >= 0)
-    return target->forced.axes_columns;
-  /* Not yet on CPU devices: there the gather and the segments' kernels are faster for now. PoCL
-   * 3.1, 2 cores, f32 [2^8, 2^14] along axis 0 from a buffer (bench_axes, same run): in place
-   * 11.8 ms, gathered 1.1 ms; [2^6, 2^14] of a 2^14-wide matrix 2.2 ms against 0.26 ms. */
-  return target->caps->type != OCL_REDUCE_DEVICE_CPU;
+orx_axes_route orx_plan_axes_route(const orx_target *target, const orx_axes_layout *l,
+                                   int from_host, int splittable) {
+  if (l->form == ORX_AXES_EMPTY || l->form == ORX_AXES_WHOLE)
+    return ORX_AXES_IN_PLACE;
+  if (l->form == ORX_AXES_ROWS)
+    return !from_host || l->kept.strides[0] == l->length ? ORX_AXES_IN_PLACE : ORX_AXES_GATHER;
+  const int split = l->split.possible && splittable;
+  if (from_host)
+    return ORX_AXES_GATHER;
+  switch (target->forced.axes_route) {
+  case ORX_AXES_FORCE_GATHER: return ORX_AXES_GATHER;
+  case ORX_AXES_FORCE_IN_PLACE: return ORX_AXES_IN_PLACE;
+  case ORX_AXES_FORCE_SPLIT: if (split) return ORX_AXES_SPLIT; break;
+  default: break;
+  }
+  /* GPUs read columns in place (coalesced along the kept axis) and split or gather the rest: a
+   * work-item along its own row would read alone. H200, f32 [256, 1024, 1024] reducing {0, 2}:
+   * gathered 3.2 ms, 0.075x our whole-array rate; in two passes 262-267 us, 0.90-0.95x
+   * (docs/perf/h200-axes.txt, runs D and E). CPUs read every view in place: a work-item's
+   * straight runs are sequential lines, and the gather (a division per axis per element) is the
+   * slower by far. f32 from a buffer, medians of 20 (bench_axes through `ocl-reduce bench`), a
+   * 2-core machine, in place against gathered: PoCL [2^8, 2^14] {0} 2.6 ms against 38 ms,
+   * [2^20, 2^4] {0} 5.3 against 214, [64, 64, 1024] {1} 3.3 against 42, {0, 2} 2.3 against 66;
+   * Intel's runtime alike. */
+  if (l->form == ORX_AXES_COLUMNS || target->caps->type == OCL_REDUCE_DEVICE_CPU)
+    return ORX_AXES_IN_PLACE;
+  return split ? ORX_AXES_SPLIT : ORX_AXES_GATHER;
 }
 
 void orx_plan_columns(const orx_target *target, const orx_request *request, orx_plan *plan) {

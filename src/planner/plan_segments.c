@@ -82,9 +82,15 @@ static unsigned stage_elements(const orx_caps *caps, const orx_policy *policy, s
   return n >= 32 ? n : 0;
 }
 
+/* Equal lengths back to back: what a stage or a run of segments takes as one contiguous span. */
+static int back_to_back(const orx_seg_shape *shape) {
+  return !shape->offsets && (shape->pitch == 0 || shape->pitch == shape->length);
+}
+
 /* Equal lengths of whole vectors from a vector boundary: every segment is whole vectors. */
 static int whole_vectors(const orx_policy *policy, const orx_seg_shape *shape) {
-  return !shape->offsets && shape->length % policy->vec == 0 && shape->start % policy->vec == 0;
+  return !shape->offsets && shape->length % policy->vec == 0 &&
+         shape->pitch % policy->vec == 0 && shape->start % policy->vec == 0;
 }
 
 /* ARGMIN, ARGMAX and MEAN_VAR: a work-group per segment combines 256 states of 12-24 bytes
@@ -124,7 +130,7 @@ static orx_seg_mode cpu_mode(const orx_policy *policy, size_t count, uint64_t av
 static int stage_pays(const orx_policy *policy, const orx_seg_shape *shape, const orx_seg_plan *mr,
                       unsigned stage) {
   const uint64_t average = shape->count ? shape->elements / shape->count : 0;
-  const int stageable = shape->length && shape->length <= stage;
+  const int stageable = back_to_back(shape) && shape->length && shape->length <= stage;
   const int mr_idle = mr->load != ORX_SEG_ELEMENTS &&
                       mr_loads(policy, average, mr->load) * 4 < (uint64_t)mr->width * 3;
   return stageable && stage / shape->length * 4 > policy->wg_size &&
@@ -166,7 +172,8 @@ void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int force
   orx_seg_mode mode;
   if (forced >= 0) {
     mode = (orx_seg_mode)forced;
-    if (mode == ORX_SEG_STAGED && !(shape->length && shape->length <= stage))
+    if (mode == ORX_SEG_STAGED && !(back_to_back(shape) && shape->length &&
+                                    shape->length <= stage))
       mode = ORX_SEG_MR;
   } else if (caps->type == OCL_REDUCE_DEVICE_CPU) {
     mode = cpu_mode(policy, shape->count, average);
@@ -273,7 +280,8 @@ orx_kernel orx_seg_mode_kernel(orx_seg_mode mode) { return modes[mode].kernel; }
 static int lane_vector_runs(const orx_caps *caps, const orx_seg_shape *shape,
                             const orx_plan *plan) {
   const int64_t *d = plan->defines;
-  return shape->length && whole_vectors(&plan->policy, shape) && plan->policy.vec > 1 &&
+  return shape->length && back_to_back(shape) && whole_vectors(&plan->policy, shape) &&
+         plan->policy.vec > 1 &&
          shape->count >=
              (uint64_t)plan->policy.max_groups * plan->policy.wg_size * plan->policy.vec &&
          plan->policy.stream == ORX_STREAM_CHUNK && !caps->has_cuda_shuffle &&
@@ -324,6 +332,8 @@ void orx_seg_defines(const orx_caps *caps, const orx_seg_shape *shape, orx_plan 
   orx_seg_plan *seg = &plan->seg;
   int64_t *d = plan->defines;
   d[ORX_DEFINE_SEG_OFFSETS] = shape->offsets;
+  if (!shape->offsets && !back_to_back(shape))
+    d[ORX_DEFINE_SEG_PITCH] = 1;
   switch (seg->mode) {
   case ORX_SEG_LANE:
     seg->vector_runs = lane_vector_runs(caps, shape, plan);

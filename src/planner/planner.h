@@ -115,12 +115,15 @@ typedef struct orx_seg_shape {
   size_t count;
   uint64_t elements; /* elements the segments span */
   uint64_t length;   /* equal lengths; 0 with offsets */
+  uint64_t pitch;    /* equal lengths: elements from one segment's start to the next's; 0: length
+                        (back to back) */
   int offsets;       /* segments given by offsets */
   size_t elem;       /* bytes per element */
   uint64_t start;    /* the input's first element lies `start` elements past a 256-byte boundary
                         (host input: 0, it is staged at the start of an allocation) */
 } orx_seg_shape;
 
+enum { ORX_AXES_FORCE_GATHER, ORX_AXES_FORCE_IN_PLACE, ORX_AXES_FORCE_SPLIT };
 /* Policy fields forced through OCL_REDUCE_POLICY ("wg=64,vec=4,unroll=2,chains=1,prefetch=1,
  * groups=32,stream=strided,finish=group,seg=mr,slots=8"), for tests and tuning; 0 / -1 leave a
  * field to the planner. */
@@ -145,7 +148,7 @@ typedef struct orx_policy_override {
   unsigned copy_threads; /* staging: threads that copy between caller and pinned memory */
   unsigned stage_kib;    /* staging: bytes of one pinned piece, in KiB */
   long spin_us;          /* -1 (the planner's), or how long threads spin for the next call */
-  int axes_columns;      /* -1, 0 (gathered) or 1 (in place): the COLUMNS form (plan_columns.c) */
+  int axes_route;        /* -1, or an ORX_AXES_FORCE_ way for axes views (plan_columns.c) */
 } orx_policy_override;
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out);
 /* OCL_REDUCE_POLICY's host=thread|device|off: host plans (plan_host.c) run on the calling thread

@@ -114,8 +114,15 @@ static int word_entry(const char *key, const char *value, orx_policy_override *o
     return host_entry(value, o);
   if (strcmp(key, "staging") == 0)
     return either(value, "off", "pinned", &o->staging);
-  if (strcmp(key, "axes") == 0)
-    return either(value, "gather", "columns", &o->axes_columns);
+  if (strcmp(key, "axes") == 0) {
+    static const char *const ways[] = {"gather", "columns", "split"}; /* ORX_AXES_FORCE_ */
+    for (int w = 0; w < 3; w++)
+      if (strcmp(value, ways[w]) == 0) {
+        o->axes_route = w;
+        return 1;
+      }
+    return 0;
+  }
   if (strcmp(key, "spin_us") == 0) { /* 0 too */
     char *end = NULL;
     const unsigned long number = strtoul(value, &end, 10);
@@ -134,7 +141,7 @@ static const char keys_help[] =
     "width=<1..32, power of two>, win=direct|shuffle|mr|blocks|long, wait=block|poll, "
     "keys=0|1|2, min_groups=<1..32>, part_kib=<1..65536>, seam_kib=<n>, "
     "host=thread|device|off, host_kib=<n>, staging=pinned|off, copy_threads=<1..64>, "
-    "stage_kib=<1..65536>, spin_us=<0..65536>, axes=columns|gather";
+    "stage_kib=<1..65536>, spin_us=<0..65536>, axes=columns|gather|split";
 
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out) {
   /* Zero and -1: the planner's own choice. */
@@ -148,7 +155,7 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
                            .float_keys = -1,
                            .host = -1,
                            .staging = -1,
-                           .axes_columns = -1,
+                           .axes_route = -1,
                            .spin_us = -1};
   char list[256];
   orx_strlcpy(list, text ? text : "", sizeof list);
