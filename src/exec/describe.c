@@ -53,13 +53,12 @@ static void describe_columns(const ocl_reduce_context *ctx, const orx_op_call *c
   request.shape.length = levels[0].length;
   orx_plan plan;
   orx_plan_make(&ctx->target, &request, &plan);
-  const unsigned inner_kept = l->kept.rank - 1, inner_reduced = l->reduced.rank - 1;
-  if (l->form == ORX_AXES_COLUMNS)
+  if (l->form == ORX_AXES_COLUMNS) /* COLUMNS has a kept and a reduced axis at least */
     orx_append(text, capacity, "columns in place (the innermost kept axis, stride %llu, lies "
                "inside the innermost reduced one, stride %llu)",
-               (unsigned long long)l->kept.strides[inner_kept],
-               (unsigned long long)l->reduced.strides[inner_reduced]);
-  else
+               (unsigned long long)l->kept.strides[l->kept.rank - 1],
+               (unsigned long long)l->reduced.strides[l->reduced.rank - 1]);
+  else /* GENERAL: CPU devices (or OCL_REDUCE_POLICY=axes=columns anywhere) */
     orx_append(text, capacity, "in place (a CPU device: each work-item walks the reduced "
                "positions of its own)");
   orx_append(text, capacity, ": a work-item per run of %u kept position(s)",
