@@ -50,6 +50,12 @@ static const axes_case cases[] = {
      0, 0, 0},
     {"f32 window [2^13, 2^13] of 2^14 {1}", OCL_REDUCE_F32, 2, {E(13), E(13)}, {E(14), 1}, 2u,
      0, 0, 0},
+    /* The columns' reads at a row stride that is not a power of two (the cases above are),
+     * which spreads their rows over the memory's channels otherwise. */
+    {"f32 [2^4, 2^24] rows 2^24+64 apart {0}", OCL_REDUCE_F32, 2, {E(4), E(24)},
+     {E(24) + 64, 1}, 1u, 0, 0, 0},
+    {"f32 [2^14, 2^14] rows 2^14+64 apart {0}", OCL_REDUCE_F32, 2, {E(14), E(14)},
+     {E(14) + 64, 1}, 1u, 0, 0, 0},
     {"i32 [2^14, 2^14] {1}", OCL_REDUCE_I32, 2, {E(14), E(14)}, {0}, 2u, 0, 0, 0},
     {"f64 [2^14, 2^14] {1}", OCL_REDUCE_F64, 2, {E(14), E(14)}, {0}, 2u, 0, 0, 0},
     {"f64 [2^14, 2^14] {0}", OCL_REDUCE_F64, 2, {E(14), E(14)}, {0}, 1u, 0, 0, 0},

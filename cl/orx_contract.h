@@ -328,6 +328,10 @@
 #ifndef ORX_COL_RUN
 #define ORX_COL_RUN 1
 #endif
+/* ... and 1 where the view has at most one kept axis and one reduced axis. */
+#ifndef ORX_COL_FLAT
+#define ORX_COL_FLAT 0
+#endif
 /* Sliding windows: the algorithm (an ORX_WIN_ id) and, for BLOCKS and LONG, the elements of a
  * work-item's run (a power of two). */
 #ifndef ORX_WIN_ALGO
@@ -396,7 +400,8 @@
   X(c, MR_Q) X(c, MR_LANES) X(c, SEG_OFFSETS) X(c, SEG_LOAD) X(c, SEG_BATCH)                       \
   X(c, SEG_VECTOR_RUNS) X(c, SEG_STAGE) X(c, MIN_GROUPS_PER_CU) X(c, STATE) X(c, PARTIAL_OUT)      \
   X(c, INPUT_STATES) X(c, ORDERED) X(c, ELEMENT_BYTES) X(c, WIN_ALGO) X(c, WIN_RUN)                \
-  X(c, WIN_LOCKSTEP) X(c, FLOAT_KEYS) X(c, NO_CONTRACT) X(c, COL_RUN) X(c, SEG_PITCH)
+  X(c, WIN_LOCKSTEP) X(c, FLOAT_KEYS) X(c, NO_CONTRACT) X(c, COL_RUN) X(c, SEG_PITCH)              \
+  X(c, COL_FLAT)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them.

@@ -6,6 +6,7 @@
 #define OCL_REDUCE_GROUP_H
 
 #include "ocl_reduce.h"
+#include "ocl_reduce_axes.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -166,6 +167,21 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_multi(ocl_reduce_group *group,
                                                         ocl_reduce_type type,
                                                         ocl_reduce_input input, size_t count,
                                                         ocl_reduce_output results);
+/* ocl_reduce_axes over the group (ocl_reduce_axes.h), results to host memory. A view with several
+ * results is split along its outermost kept axis (axes of extent 1 dropped, neighbours that are
+ * one run merged): each device reduces the results of its run of that axis's indices, as its
+ * own ocl_reduce_axes would, on its own thread. A view with one result is split along its
+ * reduced positions and the devices' states combined, as ocl_reduce_group_reduce: over the view
+ * in place where it is one contiguous run, else over its elements gathered on the calling thread
+ * in row-major order (memory for them). Input is host memory, or a group buffer for the views
+ * that are its whole array or its rows back to back (those take ocl_reduce_group_reduce's and
+ * ocl_reduce_group_segments' ways, results in a group buffer included); other views of a group
+ * buffer are UNSUPPORTED_OPERATION. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_axes(ocl_reduce_group *group, ocl_reduce_op op,
+                                                       ocl_reduce_type type,
+                                                       ocl_reduce_input input,
+                                                       const ocl_reduce_shape *shape,
+                                                       uint32_t axes, ocl_reduce_output results);
 /* ocl_reduce_partial over the group: count elements (their first at index_base of the whole) to
  * one state, the devices' states merged in device order. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_partial(ocl_reduce_group *group, ocl_reduce_op op,

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ocl_reduce_group.h"
 #include "support/custom_ops.h"
 #include "support/fixture.h"
 #include "support/ordered_ops.h"
@@ -210,19 +211,32 @@ static void buffer_view(ocl_reduce_context *ctx, const char *name, kind k, const
   free(got);
 }
 
-/* The view reduced from host memory, then from a buffer on each forced context. */
+/* A group of three contexts on the device under test, uneven shares and parts of a KiB, so
+ * that views of a few hundred elements spread over all three (ocl_reduce_group_axes). */
+#define MEMBERS 3
+static ocl_reduce_context *members[MEMBERS];
+static ocl_reduce_group *group;
+
+/* The view reduced from host memory, by one context and by the group, then from a buffer on
+ * each forced context. */
 static void one_view(kind k, const ocl_reduce_shape *s, uint32_t axes, uint64_t reach) {
   const size_t elem = elem_of(k), rsize = result_of(k), results = kept_positions(s, axes);
   void *data = fill(k, (size_t)reach);
   unsigned char *got = malloc((results ? results : 1) * rsize);
   assert_non_null(got);
   const ocl_reduce_output out = ocl_reduce_host_output(got, results * rsize);
-  ocl_reduce_status st = ocl_reduce_axes(test_ctx, op_of(k), type_of(k),
-                                         ocl_reduce_host_input(data, reach * elem), s, axes, out);
+  const ocl_reduce_input in = ocl_reduce_host_input(data, reach * elem);
+  ocl_reduce_status st = ocl_reduce_axes(test_ctx, op_of(k), type_of(k), in, s, axes, out);
   if (st != OCL_REDUCE_OK)
     fail_msg("%s: host memory: %s (%s)", kind_names[k], ocl_reduce_status_name(st),
              ocl_reduce_last_error(test_ctx));
   check_results(k, data, s, axes, got, "host memory");
+  memset(got, 0xc3, results * rsize);
+  if ((st = ocl_reduce_group_axes(group, op_of(k), type_of(k), in, s, axes, out)) !=
+      OCL_REDUCE_OK)
+    fail_msg("%s: a group: %s (%s)", kind_names[k], ocl_reduce_status_name(st),
+             ocl_reduce_last_error(NULL));
+  check_results(k, data, s, axes, got, "a group, host memory");
   for (int f = 0; f < 3; f++)
     buffer_view(forced[f], forced_names[f], k, data, s, axes, reach);
   free(got);
@@ -303,6 +317,46 @@ static void test_outer_and_inner_axes(void **state) {
       assert_int_equal(ocl_reduce_shape_dense(3, tensors[i], &s), OCL_REDUCE_OK);
       one_view((kind)k, &s, 5u, tensors[i][0] * tensors[i][1] * tensors[i][2]);
     }
+}
+
+/* A group buffer's whole array and its rows back to back (the group's reduction and segments),
+ * results to host memory and, for rows, to a group buffer; its other views refused by name with
+ * the results untouched. */
+static void test_group_buffer_views(void **state) {
+  (void)state;
+  enum { ROWS = 300, LENGTH = 37 };
+  const uint64_t extents[2] = {ROWS, LENGTH};
+  ocl_reduce_shape s;
+  assert_int_equal(ocl_reduce_shape_dense(2, extents, &s), OCL_REDUCE_OK);
+  void *data = fill(SCALAR, ROWS * LENGTH);
+  ocl_reduce_buffer *b = NULL, *r = NULL;
+  assert_int_equal(ocl_reduce_group_buffer_create(group, 4, ROWS * LENGTH, LENGTH, &b),
+                   OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(b, 0, data, ROWS * LENGTH * 4), OCL_REDUCE_OK);
+  int32_t got[ROWS];
+  const ocl_reduce_input in = ocl_reduce_buffer_input(b, 0);
+  const ocl_reduce_output out = ocl_reduce_host_output(got, sizeof got);
+  assert_int_equal(ocl_reduce_group_axes(group, OCL_REDUCE_SUM, OCL_REDUCE_I32, in, &s, 3u, out),
+                   OCL_REDUCE_OK);
+  check_results(SCALAR, data, &s, 3u, (const unsigned char *)got, "a group buffer, whole");
+  assert_int_equal(ocl_reduce_group_axes(group, OCL_REDUCE_SUM, OCL_REDUCE_I32, in, &s, 2u, out),
+                   OCL_REDUCE_OK);
+  check_results(SCALAR, data, &s, 2u, (const unsigned char *)got, "a group buffer, rows");
+  assert_int_equal(ocl_reduce_group_buffer_create_results(b, LENGTH, 4, &r), OCL_REDUCE_OK);
+  memset(got, 0, sizeof got);
+  assert_int_equal(ocl_reduce_group_axes(group, OCL_REDUCE_SUM, OCL_REDUCE_I32, in, &s, 2u,
+                                         ocl_reduce_buffer_output(r, 0)),
+                   OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_read(r, 0, got, sizeof got), OCL_REDUCE_OK);
+  check_results(SCALAR, data, &s, 2u, (const unsigned char *)got, "a group buffer of results");
+  memset(got, 0xc3, sizeof got);
+  expect_error(ocl_reduce_group_axes(group, OCL_REDUCE_SUM, OCL_REDUCE_I32, in, &s, 1u, out),
+               OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, NULL, "host memory");
+  for (size_t i = 0; i < sizeof got; i++)
+    assert_int_equal(((unsigned char *)got)[i], 0xc3);
+  ocl_reduce_buffer_destroy(r);
+  ocl_reduce_buffer_destroy(b);
+  free(data);
 }
 
 /* ---- Plans in words ------------------------------------------------------------------------ */
@@ -422,6 +476,24 @@ static void test_bad_shapes_axes_and_sizes_are_refused_by_name(void **state) {
   /* Four column sums need 16 bytes. */
   expect_refused(AXES(&s, 1u, in, ocl_reduce_host_output(out, 15)), "output", out, sizeof out);
 #undef AXES
+  /* The group's, named as ocl_reduce_group_axes's, the output untouched. */
+#define GROUP_AXES(shape, axes, input, output)                                                     \
+  ocl_reduce_group_axes(group, OCL_REDUCE_SUM, OCL_REDUCE_I32, input, shape, axes, output)
+#define GROUP_REFUSED(call, needle)                                                                \
+  do {                                                                                             \
+    expect_error(call, OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, needle);                           \
+    for (size_t i = 0; i < sizeof out; i++)                                                        \
+      assert_int_equal(out[i], GUARD);                                                             \
+  } while (0)
+  GROUP_REFUSED(GROUP_AXES(NULL, 1u, in, o), "ocl_reduce_group_axes: shape is NULL");
+  GROUP_REFUSED(GROUP_AXES(&s, 4u, in, o), "at or above");
+  GROUP_REFUSED(GROUP_AXES(&s, 1u, ocl_reduce_host_input(data, sizeof data - 4), o),
+                "input is 44 bytes");
+  GROUP_REFUSED(GROUP_AXES(&s, 1u, in, ocl_reduce_host_output(out, 15)), "results is 15 bytes");
+  GROUP_REFUSED(ocl_reduce_group_axes(NULL, OCL_REDUCE_SUM, OCL_REDUCE_I32, in, &s, 1u, o),
+                "group is NULL");
+#undef GROUP_REFUSED
+#undef GROUP_AXES
   /* ocl_reduce_shape_dense's own. */
   ocl_reduce_shape kept = s;
   expect_error(ocl_reduce_shape_dense(0, extents, &s), OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL,
@@ -440,6 +512,14 @@ static int setup(void **state) {
   if (test_setup(state) != 0)
     return -1;
   fp64 = test_has_fp64();
+  static const double weights[MEMBERS] = {1.0, 2.0, 1.0};
+  for (int d = 0; d < MEMBERS; d++)
+    if (!(members[d] = test_context_with_policy("part_kib=1")))
+      return -1;
+  if (ocl_reduce_group_create_from(members, MEMBERS, &group) != OCL_REDUCE_OK ||
+      ocl_reduce_group_set_shares(group, OCL_REDUCE_SHARES_HOST, weights) != OCL_REDUCE_OK ||
+      ocl_reduce_group_set_shares(group, OCL_REDUCE_SHARES_RESIDENT, weights) != OCL_REDUCE_OK)
+    return -1;
   if (!(forced[0] = test_context_with_policy("axes=columns")) ||
       !(forced[1] = test_context_with_policy("axes=gather")) ||
       !(forced[2] = test_context_with_policy("axes=split")))
@@ -456,6 +536,9 @@ static int teardown(void **state) {
   ocl_reduce_operator_destroy(matrix);
   for (int f = 0; f < 3; f++)
     ocl_reduce_context_destroy(forced[f]);
+  ocl_reduce_group_destroy(group);
+  for (int d = 0; d < MEMBERS; d++)
+    ocl_reduce_context_destroy(members[d]);
   return test_teardown(state);
 }
 
@@ -465,6 +548,7 @@ int main(void) {
       cmocka_unit_test(test_column_sums),
       cmocka_unit_test(test_rows_with_a_pitch),
       cmocka_unit_test(test_outer_and_inner_axes),
+      cmocka_unit_test(test_group_buffer_views),
       cmocka_unit_test(test_describe_names_each_form),
       cmocka_unit_test(test_bad_shapes_axes_and_sizes_are_refused_by_name),
   };

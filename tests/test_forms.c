@@ -5,7 +5,8 @@
  * (ARGMIN on f32), a built-in whose state is not its result (MEAN_VAR on f64), the reproducible
  * sum (on f32), a commutative user operator (the sum of squares) and an order-preserving one
  * (2x2 matrix products), each through ocl_reduce, ocl_reduce_into, both segmented calls,
- * ocl_reduce_windows, ocl_reduce_multi, reductions in parts and a group, against host references
+ * ocl_reduce_windows, ocl_reduce_multi, reductions in parts, a group, and ocl_reduce_axes over
+ * views of a buffer read in place (columns, rows apart, two passes), against host references
  * on fresh random data. Then each entry point is given memory one byte too small, for its input,
  * its results and its offsets: a named status, a message with both sizes, and guard bytes intact.
  * ============================================================================================== */
@@ -271,6 +272,68 @@ static void over_a_group(kind k) {
   free(data);
 }
 
+/* Contexts whose buffers' views are read in place by the columns kernel, and in two passes where
+ * they apply (forced, as OCL_REDUCE_POLICY's axes= says). */
+static ocl_reduce_context *by_columns, *by_split;
+
+/* The element offset of position p, row-major over the axes in `mask`. */
+static uint64_t offset_of(const ocl_reduce_shape *v, uint32_t mask, uint64_t p) {
+  uint64_t at = 0;
+  for (unsigned a = v->rank; a-- > 0;)
+    if ((mask >> a) & 1u) {
+      at += p % v->extents[a] * v->strides[a];
+      p /= v->extents[a];
+    }
+  return at;
+}
+
+/* A view of a buffer (written whole; the view starts 2 elements in) reduced on ctx, each result
+ * checked against its elements gathered in row-major order of the reduced axes. */
+static void buffer_axes(kind k, ocl_reduce_context *ctx, const char *how,
+                        const ocl_reduce_shape *v, uint32_t axes) {
+  const size_t elem = elem_of(k), rsize = result_of(k);
+  uint64_t reach = 1, results = 1, length = 1;
+  for (unsigned a = 0; a < v->rank; a++) {
+    reach += (v->extents[a] - 1) * v->strides[a];
+    *((axes >> a) & 1u ? &length : &results) *= v->extents[a];
+  }
+  unsigned char *data = fill(k, (size_t)reach + 2), *got = malloc((size_t)results * rsize);
+  unsigned char *run = malloc((size_t)length * elem);
+  assert_non_null(got);
+  assert_non_null(run);
+  ocl_reduce_buffer *in = NULL;
+  OK(k, ocl_reduce_buffer_create(ctx, ((size_t)reach + 2) * elem, &in));
+  OK(k, ocl_reduce_buffer_write(in, 0, data, ((size_t)reach + 2) * elem));
+  OK(k, ocl_reduce_axes(ctx, op_of(k), type_of(k), ocl_reduce_buffer_input(in, 2), v, axes,
+                        ocl_reduce_host_output(got, (size_t)results * rsize)));
+  const uint32_t kept = ((1u << v->rank) - 1) & ~axes;
+  char why[256];
+  for (uint64_t r = 0; r < results; r++) {
+    for (uint64_t j = 0; j < length; j++)
+      memcpy(run + j * elem, data + (2 + offset_of(v, kept, r) + offset_of(v, axes, j)) * elem,
+             elem);
+    CHECK(k, matches(k, run, (size_t)length, got + r * rsize, 0, why, sizeof why),
+          "axes, %s: result %llu: %s", how, (unsigned long long)r, why);
+  }
+  ocl_reduce_buffer_destroy(in);
+  free(run);
+  free(got);
+  free(data);
+}
+
+/* Each way a buffer's view is read in place: columns (cut into parts, with the launches over
+ * their partial states, where they are tall), rows a pitch apart, and a tensor's outer and inner
+ * axes in two passes (or gathered, for the operators that have none). */
+static void axes(kind k) {
+  const ocl_reduce_shape columns = {sizeof columns, 2, {23, 9}, {9, 1}},
+                         tall = {sizeof tall, 2, {300, 2}, {2, 1}},
+                         apart = {sizeof apart, 2, {6, 10}, {13, 1}},
+                         tensor = {sizeof tensor, 3, {3, 4, 5}, {20, 5, 1}};
+  buffer_axes(k, by_columns, "columns", &columns, 1u);
+  buffer_axes(k, by_columns, "tall columns", &tall, 1u);
+  buffer_axes(k, test_ctx, "rows apart", &apart, 2u);
+  buffer_axes(k, by_split, "a tensor's {0, 2}", &tensor, 5u);
+}
 
 static int fp64 = 1; /* test_has_fp64(), at setup */
 
@@ -287,6 +350,7 @@ FORM_TEST(windows)
 FORM_TEST(multi)
 FORM_TEST(parts)
 FORM_TEST(over_a_group)
+FORM_TEST(axes)
 
 /* ---- Memory too small by one byte, on every entry point ----------------------------------- */
 
@@ -395,6 +459,9 @@ static int setup(void **state) {
       ocl_reduce_operator_create(&test_ordered_descs[TEST_MATRIX], &matrix) != OCL_REDUCE_OK)
     return -1;
   fp64 = test_has_fp64();
+  if (!(by_columns = test_context_with_policy("axes=columns")) ||
+      !(by_split = test_context_with_policy("axes=split")))
+    return -1;
   for (int d = 0; d < 2; d++)
     if (!(members[d] = test_context_with_policy("part_kib=1")))
       return -1;
@@ -402,6 +469,8 @@ static int setup(void **state) {
 }
 
 static int teardown(void **state) {
+  ocl_reduce_context_destroy(by_columns);
+  ocl_reduce_context_destroy(by_split);
   ocl_reduce_group_destroy(group);
   for (int d = 0; d < 2; d++)
     ocl_reduce_context_destroy(members[d]);
@@ -415,6 +484,6 @@ int main(void) {
       cmocka_unit_test(test_whole),         cmocka_unit_test(test_segments),
       cmocka_unit_test(test_windows),       cmocka_unit_test(test_multi),
       cmocka_unit_test(test_parts),         cmocka_unit_test(test_over_a_group),
-      cmocka_unit_test(test_one_byte_short)};
+      cmocka_unit_test(test_axes),          cmocka_unit_test(test_one_byte_short)};
   return TEST_RUN(tests, setup, teardown);
 }

@@ -20,6 +20,8 @@
  * strides (K each, outermost first), then the reduced ones (R each), as kernels/gather.cl reads.
  * Element (kept r, reduced j) is in[in_offset + offset of r + offset of j].
  *
+ * ORX_COL_FLAT: the view has at most one kept axis and one reduced axis (d[1] == 1, d[0] <= 1).
+ *
  * Launch: get_local_size(0) == ORX_WG_SIZE, any number of groups (a grid-stride loop over the
  * (part, run) pairs, runs fastest); `aligned` only where every run starts on a vector boundary.
  * ============================================================================================== */
@@ -94,18 +96,32 @@ __kernel ORX_KERNEL_ATTR void orx_axes_columns(__global const T *ORX_RESTRICT in
   const ulong runs = (results + ORX_COL_RUN - 1) / ORX_COL_RUN;
   for (ulong g = get_global_id(0); g < runs * parts; g += get_global_size(0)) {
     const ulong part = parts == 1 ? 0 : g / runs, first_kept = (g - part * runs) * ORX_COL_RUN;
-    ulong kept_index[ORX_MAX_RANK];
-    /* ORX_COL_RUN > 1 only along a contiguous kept axis whose extent it divides: one run. */
-    const ulong kept_at = orx_col_position(kept, kept_rank, first_kept, kept_index);
     ulong first = part * (length / parts), end = first + length / parts;
     const ulong spare = length % parts; /* the first `spare` parts take one more */
     first += part < spare ? part : spare;
     end += part < spare ? part + 1 : spare;
-    ulong index[ORX_MAX_RANK];
-    ulong at = orx_col_position(reduced, reduced_rank, first, index) + kept_at;
     A acc[ORX_COL_RUN];
     for (uint k = 0; k < ORX_COL_RUN; k++)
       acc[k] = ORX_IDENTITY;
+#if ORX_COL_FLAT
+    /* One kept axis (or none) and one reduced axis: no index per axis, one straight run (the
+     * registers the general walk holds halved the resident warps on GPUs: plan_columns.c). */
+    (void)inner_extent;
+    ulong at = (kept_rank ? first_kept * kept[1] : 0) + first * inner_stride;
+#pragma unroll 8
+    for (ulong i = first; i < end; i++) {
+      T c[ORX_COL_RUN];
+      orx_col_load(base + at, aligned, c);
+      for (uint k = 0; k < ORX_COL_RUN; k++)
+        acc[k] = orx_absorb(acc[k], c[k], i);
+      at += inner_stride;
+    }
+#else
+    ulong kept_index[ORX_MAX_RANK];
+    /* ORX_COL_RUN > 1 only along a contiguous kept axis whose extent it divides: one run. */
+    const ulong kept_at = orx_col_position(kept, kept_rank, first_kept, kept_index);
+    ulong index[ORX_MAX_RANK];
+    ulong at = orx_col_position(reduced, reduced_rank, first, index) + kept_at;
     for (ulong i = first; i < end;) {
       /* A straight run along the innermost reduced axis, then a carry into the outer ones. */
       const ulong left = inner_extent - index[reduced_rank - 1];
@@ -122,6 +138,7 @@ __kernel ORX_KERNEL_ATTR void orx_axes_columns(__global const T *ORX_RESTRICT in
       index[reduced_rank - 1] += steps;
       orx_col_carry(reduced, reduced_rank, index, &at);
     }
+#endif
     ORX_GLOBAL_PTR ORX_RESULT_T *to = out + out_index + part * results + first_kept;
     const ulong n = results - first_kept < ORX_COL_RUN ? results - first_kept : ORX_COL_RUN;
     for (uint k = 0; k < n; k++)

@@ -32,36 +32,6 @@ ocl_reduce_status ocl_reduce_shape_dense(unsigned rank, const uint64_t *extents,
   return OCL_REDUCE_OK;
 }
 
-/* The layout of a checked shape, or INVALID_ARGUMENT naming what is wrong. */
-static ocl_reduce_status layout_of(ocl_reduce_context *ctx, const char *function,
-                                   const ocl_reduce_shape *shape, uint32_t axes,
-                                   orx_axes_layout *layout) {
-  ORX_CHECK_ARG(ctx, shape, "%s: shape is NULL", function);
-  ORX_CHECK_ARG(ctx, shape->struct_size >= sizeof(ocl_reduce_shape),
-                "%s: shape->struct_size is %zu, below %zu (use OCL_REDUCE_SHAPE_INIT)", function,
-                shape->struct_size, sizeof(ocl_reduce_shape));
-  switch (orx_axes_layout_of(shape->rank, shape->extents, shape->strides, axes, layout)) {
-  case ORX_AXES_OK: return OCL_REDUCE_OK;
-  case ORX_AXES_BAD_RANK:
-    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: shape->rank is %u, not 1 .. %d",
-                    function, shape->rank, OCL_REDUCE_MAX_RANK);
-  case ORX_AXES_NO_AXIS:
-    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: axes is 0: no axis to reduce",
-                    function);
-  case ORX_AXES_AXIS_PAST:
-    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
-                    "%s: axes is 0x%x, with a bit at or above shape->rank (%u)", function, axes,
-                    shape->rank);
-  case ORX_AXES_TOO_MANY:
-    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
-                    "%s: shape->extents: the results, or the elements of one, overflow 64 bits",
-                    function);
-  default:
-    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
-                    "%s: shape: the largest position reached overflows 64 bits", function);
-  }
-}
-
 ocl_reduce_status ocl_reduce_axes(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type type,
                                   ocl_reduce_input input, const ocl_reduce_shape *shape,
                                   uint32_t axes, ocl_reduce_output output) {
@@ -70,7 +40,7 @@ ocl_reduce_status ocl_reduce_axes(ocl_reduce_context *ctx, ocl_reduce_op op, ocl
   orx_op_call call;
   ORX_FORWARD(orx_resolve_op(ctx, function, op, type, &call));
   orx_axes_layout l;
-  ORX_FORWARD(layout_of(ctx, function, shape, axes, &l));
+  ORX_FORWARD(orx_axes_layout_checked(ctx, function, shape, axes, &l));
   ORX_CHECK_ARG(ctx, l.results <= SIZE_MAX && l.reach <= SIZE_MAX && l.length <= SIZE_MAX,
                 "%s: shape: more elements than size_t counts", function);
   ORX_FORWARD(orx_check_index_base(ctx, function, op, (size_t)l.length, 0));
@@ -94,7 +64,7 @@ ocl_reduce_status ocl_reduce_describe_axes(ocl_reduce_context *ctx, ocl_reduce_o
   orx_op_call call;
   ORX_FORWARD(orx_resolve_op(ctx, function, op, type, &call));
   orx_axes_layout l;
-  ORX_FORWARD(layout_of(ctx, function, shape, axes, &l));
+  ORX_FORWARD(orx_axes_layout_checked(ctx, function, shape, axes, &l));
   orx_describe_axes(ctx, &call, &l, from_host != 0, text, capacity);
   return OCL_REDUCE_OK;
 }

@@ -51,6 +51,7 @@ static void describe_columns(const ocl_reduce_context *ctx, const orx_op_call *c
   const size_t n = orx_plan_column_levels(&ctx->target, l, &request, levels);
   request.stage = levels[0].stage;
   request.shape.length = levels[0].length;
+  request.columns_flat = levels[0].flat;
   orx_plan plan;
   orx_plan_make(&ctx->target, &request, &plan);
   if (l->form == ORX_AXES_COLUMNS) /* COLUMNS has a kept and a reduced axis at least */

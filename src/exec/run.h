@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "exec/io.h"
+#include "ocl_reduce_axes.h"
 #include "planner/plan_axes.h"
 #include "planner/planner.h"
 
@@ -67,6 +68,17 @@ ocl_reduce_status orx_run_segments(ocl_reduce_context *ctx, orx_seg_call *call);
 /* Whether an operator's axes reduction may go in two passes (run_axes.c; plan_axes.h's
  * orx_axes_split): pass two folds pass one's results as its elements. */
 int orx_axes_splittable(const orx_op_call *call);
+
+/* The layout of a shape and its axes (ocl_reduce_axes.h), or INVALID_ARGUMENT naming what is
+ * wrong with them, as `function`'s (ctx NULL: the thread's last error). */
+ocl_reduce_status orx_axes_layout_checked(ocl_reduce_context *ctx, const char *function,
+                                          const ocl_reduce_shape *shape, uint32_t axes,
+                                          orx_axes_layout *layout);
+
+/* A view of host memory at `base` copied to `to` in the rows' order: results row-major over the
+ * kept axes, each one's elements row-major over the reduced axes (results x length elements). */
+void orx_axes_gather_host(const orx_axes_layout *l, const unsigned char *base, size_t elem,
+                          unsigned char *to);
 
 /* An axes call (ocl_reduce_axes), checked, by its layout's form (run_axes.c). */
 ocl_reduce_status orx_run_axes(ocl_reduce_context *ctx, const char *function,

@@ -7,7 +7,8 @@
  * view gathered into the order equal segments read (results row-major over the kept axes, each
  * one's elements row-major over the reduced axes), on the host for host memory and by
  * kernels/gather.cl for a buffer, then reduced as equal segments. A gathered view costs a copy
- * (and memory for it: a repeated axis is copied out in full).
+ * (and memory for it: a repeated axis is copied out in full). Also the shape's checks, which
+ * ocl_reduce_axes and ocl_reduce_group_axes share, and the host's gather, which groups use too.
  * ============================================================================================== */
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,36 @@
 #include "exec/launch.h"
 #include "exec/memory.h"
 #include "exec/run.h"
+
+/* The layout of a checked shape, or INVALID_ARGUMENT naming what is wrong. */
+ocl_reduce_status orx_axes_layout_checked(ocl_reduce_context *ctx, const char *function,
+                                          const ocl_reduce_shape *shape, uint32_t axes,
+                                          orx_axes_layout *layout) {
+  ORX_CHECK_ARG(ctx, shape, "%s: shape is NULL", function);
+  ORX_CHECK_ARG(ctx, shape->struct_size >= sizeof(ocl_reduce_shape),
+                "%s: shape->struct_size is %zu, below %zu (use OCL_REDUCE_SHAPE_INIT)", function,
+                shape->struct_size, sizeof(ocl_reduce_shape));
+  switch (orx_axes_layout_of(shape->rank, shape->extents, shape->strides, axes, layout)) {
+  case ORX_AXES_OK: return OCL_REDUCE_OK;
+  case ORX_AXES_BAD_RANK:
+    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: shape->rank is %u, not 1 .. %d",
+                    function, shape->rank, OCL_REDUCE_MAX_RANK);
+  case ORX_AXES_NO_AXIS:
+    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: axes is 0: no axis to reduce",
+                    function);
+  case ORX_AXES_AXIS_PAST:
+    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "%s: axes is 0x%x, with a bit at or above shape->rank (%u)", function, axes,
+                    shape->rank);
+  case ORX_AXES_TOO_MANY:
+    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "%s: shape->extents: the results, or the elements of one, overflow 64 bits",
+                    function);
+  default:
+    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "%s: shape: the largest position reached overflows 64 bits", function);
+  }
+}
 
 /* count equal segments of `length` elements of `in`, `pitch` apart (count > 0; length may be 0:
  * identities). */
@@ -52,8 +83,8 @@ static int next_position(const orx_axes_dims *dims, uint64_t *index, uint64_t *a
   return 1;
 }
 
-static void host_gather(const orx_axes_layout *l, const unsigned char *base, size_t elem,
-                        unsigned char *to) {
+void orx_axes_gather_host(const orx_axes_layout *l, const unsigned char *base, size_t elem,
+                          unsigned char *to) {
   uint64_t kept_index[ORX_AXES_MAX_RANK] = {0}, kept_at = 0;
   do {
     uint64_t reduced_index[ORX_AXES_MAX_RANK] = {0}, at = kept_at;
@@ -199,6 +230,7 @@ static ocl_reduce_status columns(ocl_reduce_context *ctx, const orx_op_call *cal
     orx_prepared k;
     request.stage = levels[i].stage;
     request.shape.length = levels[i].length;
+    request.columns_flat = levels[i].flat;
     ORX_FORWARD(orx_prepare(ctx, &request, &k));
     if (i == 0 && n > 1) {
       const size_t states = (size_t)(levels[0].parts + (n > 2 ? levels[1].parts : 0)) * results;
@@ -234,7 +266,7 @@ static ocl_reduce_status gathered_rows(ocl_reduce_context *ctx, const char *func
     if (!(host = malloc(bytes)))
       return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY,
                       "%s: out of host memory for the gathered view (%zu bytes)", function, bytes);
-    host_gather(l, in->host, elem, host);
+    orx_axes_gather_host(l, in->host, elem, host);
     dense.host = host;
   } else {
     /* A scratch slot: kept for the next call, as the segments' own are. */

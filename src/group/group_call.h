@@ -42,4 +42,15 @@ ocl_reduce_input orx_group_call_part_input(const group_call *c, size_t d);
 /* The device that takes a call alone: the one part's, or the first (no part: nothing to read). */
 size_t orx_group_call_only_device(const group_call *c);
 
+/* ocl_reduce_group_reduce and ocl_reduce_group_segments, their messages naming `function` (the
+ * axes of a group take these forms: group_axes.c). */
+ocl_reduce_status orx_group_reduce_named(const char *function, ocl_reduce_group *group,
+                                         ocl_reduce_op op, ocl_reduce_type type,
+                                         ocl_reduce_input input, size_t count,
+                                         ocl_reduce_output result);
+ocl_reduce_status orx_group_segments_named(const char *function, ocl_reduce_group *group,
+                                           ocl_reduce_op op, ocl_reduce_type type,
+                                           ocl_reduce_input input, size_t segment_count,
+                                           size_t segment_length, ocl_reduce_output results);
+
 #endif /* ORX_GROUP_CALL_H */

@@ -207,11 +207,10 @@ ocl_reduce_status orx_group_check_memory(const char *function, const ocl_reduce_
   return OCL_REDUCE_OK;
 }
 
-ocl_reduce_status ocl_reduce_group_segments(ocl_reduce_group *group, ocl_reduce_op op,
-                                            ocl_reduce_type type, ocl_reduce_input input,
-                                            size_t segment_count, size_t segment_length,
-                                            ocl_reduce_output results) {
-  static const char fn[] = "ocl_reduce_group_segments";
+ocl_reduce_status orx_group_segments_named(const char *fn, ocl_reduce_group *group,
+                                           ocl_reduce_op op, ocl_reduce_type type,
+                                           ocl_reduce_input input, size_t segment_count,
+                                           size_t segment_length, ocl_reduce_output results) {
   ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
   /* Results may stay on the devices, in a group buffer whose parts follow the segments. */
   ORX_FORWARD(orx_group_check_input(fn, &input));
@@ -228,6 +227,14 @@ ocl_reduce_status ocl_reduce_group_segments(ocl_reduce_group *group, ocl_reduce_
   group_call c = orx_group_call_make(fn, group, op, type, input, segment_length);
   c.out_gbuf = out_gbuf;
   return reduce_segments(&c, segment_count, results.host, results.bytes);
+}
+
+ocl_reduce_status ocl_reduce_group_segments(ocl_reduce_group *group, ocl_reduce_op op,
+                                            ocl_reduce_type type, ocl_reduce_input input,
+                                            size_t segment_count, size_t segment_length,
+                                            ocl_reduce_output results) {
+  return orx_group_segments_named("ocl_reduce_group_segments", group, op, type, input,
+                                  segment_count, segment_length, results);
 }
 
 ocl_reduce_status orx_group_operator(const ocl_reduce_group *group, const char *function,

@@ -270,14 +270,20 @@ static whole_call make_whole(const char *function, ocl_reduce_group *group,
   return w;
 }
 
-ocl_reduce_status ocl_reduce_group_reduce(ocl_reduce_group *group, ocl_reduce_op op,
-                                          ocl_reduce_type type, ocl_reduce_input input,
-                                          size_t count, ocl_reduce_output result) {
-  static const char fn[] = "ocl_reduce_group_reduce";
+ocl_reduce_status orx_group_reduce_named(const char *fn, ocl_reduce_group *group,
+                                         ocl_reduce_op op, ocl_reduce_type type,
+                                         ocl_reduce_input input, size_t count,
+                                         ocl_reduce_output result) {
   ORX_CHECK_ARG(NULL, group, "%s: group is NULL", fn);
   ORX_FORWARD(orx_group_check_memory(fn, &input, &result));
   whole_call w = make_whole(fn, group, &op, 1, type, input);
   return reduce_whole(&w, count, result.host, result.bytes);
+}
+
+ocl_reduce_status ocl_reduce_group_reduce(ocl_reduce_group *group, ocl_reduce_op op,
+                                          ocl_reduce_type type, ocl_reduce_input input,
+                                          size_t count, ocl_reduce_output result) {
+  return orx_group_reduce_named("ocl_reduce_group_reduce", group, op, type, input, count, result);
 }
 
 ocl_reduce_status ocl_reduce_group_partial(ocl_reduce_group *group, ocl_reduce_op op,

@@ -159,12 +159,17 @@ size_t orx_plan_column_levels(const orx_target *target, const orx_axes_layout *l
     orx_plan plan;
     request->stage = n == 0 ? ORX_STAGE_WHOLE : ORX_STAGE_FINAL;
     request->shape.length = length;
+    const int flat = n > 0 || (kept <= 1 && l->reduced.rank <= 1);
+    request->columns_flat = flat;
     orx_plan_make(target, request, &plan);
     uint64_t parts = orx_plan_columns_parts(&plan, l->results, length);
     if (n + 1 == ORX_COLUMN_LEVELS) /* never reached (see plan_axes.h); the last level folds all */
       parts = 1;
     levels[n].stage = n == 0 ? (parts > 1 ? ORX_STAGE_PARTIAL : ORX_STAGE_WHOLE)
                              : (parts > 1 ? ORX_STAGE_MERGE : ORX_STAGE_FINAL);
+    /* The straight loop only where a work-item folds whole columns (plan_columns.c). */
+    levels[n].flat = flat && parts == 1;
+    request->columns_flat = levels[n].flat;
     levels[n].parts = parts;
     levels[n].length = length;
     if (parts == 1)

@@ -118,6 +118,8 @@ unsigned orx_plan_columns_run(const orx_plan *plan);
 #define ORX_COLUMN_LEVELS 12
 typedef struct orx_column_level {
   orx_stage stage;
+  int flat;        /* the request's columns_flat: its view has at most one kept axis and one
+                      reduced axis (partials always), and it is not cut into parts */
   uint64_t parts;  /* chunks this launch cuts its reduced positions into */
   uint64_t length; /* its reduced positions: the view's, then the last level's parts */
 } orx_column_level;

@@ -69,6 +69,19 @@ void orx_plan_columns(const orx_target *target, const orx_request *request, orx_
     run = plan->policy.vec;
   }
   plan->defines[ORX_DEFINE_COL_RUN] = (int64_t)run;
+  /* One kept axis and one reduced axis (2-D views, a tensor's outer axis over its merged inner
+   * ones, the last launch over partials) whose columns are not cut into parts: a position's
+   * offset is one product and a work-item's positions one straight run, so the kernel keeps no
+   * index per axis. H200, CUDA, f32 SUM of 2^28 (Nsight Compute; bench_axes, the same binary
+   * with the straight loop on and off, two rounds each, docs/perf/h200-axes.txt run F): the
+   * general kernel takes 64 registers for [2^4, 2^24] along axis 0, leaving 48 % of the SM's
+   * warps resident and DRAM at 74 % of its peak (the whole array's: 91 %); the straight loop
+   * takes 44 (56 %), 343 -> 327 us, and the tensor [256, 1024, 1024] along axis 0 268 -> 259 us.
+   * Columns cut into parts ran slower straight: [2^14, 2^14] 315 -> 349 us, f64 532 -> 653,
+   * [2^24, 2^4] 295 -> 310. Capping the general kernel's registers at 32 (min_groups=8) spilled:
+   * 1.3x slower. */
+  if (request->columns_flat)
+    plan->defines[ORX_DEFINE_COL_FLAT] = 1;
 }
 
 unsigned orx_plan_columns_run(const orx_plan *plan) {

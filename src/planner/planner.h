@@ -225,6 +225,8 @@ typedef struct orx_request {
   orx_win_shape windows;    /* WINDOWS */
   orx_stage stage;          /* REDUCE, COLUMNS */
   uint64_t kept_run;        /* COLUMNS: kept positions that lie one after another */
+  int columns_flat;         /* COLUMNS: at most one kept axis and one reduced axis, not cut into
+                               parts (ORX_COL_FLAT: plan_columns.c) */
   int host;                 /* REDUCE: the host plan (orx_plan_takes_host) */
 } orx_request;
 /* The request of a whole-array reduction with a built-in operator (the other entries start from

@@ -9,6 +9,7 @@
  *   fuzz_memory.c   inputs and outputs in host memory or buffers, with guard bytes around them
  *   fuzz_subject.c  what a case reduces (operator, type, data) and its comparison with the host
  *   fuzz_forms.c    the valid calls: whole arrays, segments, offsets, windows, multi, parts
+ *   fuzz_axes.c     axes of random N-d views (and their refusal past the input's end)
  *   fuzz_invalid.c  calls that must be refused with a named status, outputs untouched
  *   fuzz.c          what the drivers share; fuzz_main.c and fuzz_mpi.c, the drivers
  * ============================================================================================== */
@@ -128,6 +129,8 @@ void fuzz_check_result(fuzz_run *run, const fuzz_subject *s, const unsigned char
                        const unsigned char *data, size_t begin, size_t length, uint64_t first,
                        const char *which, size_t i);
 void fuzz_valid_case(fuzz_run *run);
+/* One call of the axes form (fuzz_axes.c), now and then one that must be refused. */
+void fuzz_axes_case(fuzz_run *run);
 void fuzz_invalid_case(fuzz_run *run);
 
 #endif /* ORX_FUZZ_H */
