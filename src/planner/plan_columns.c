@@ -12,15 +12,22 @@
  * one more element each). */
 #define ORX_COLUMNS_MIN_CHUNK 64
 /* CPUs: the bytes of elements (or states) a work-item's run of kept positions covers, so that
- * each step reads a whole kilobyte of one row (sequential lines that the prefetcher follows) into
- * accumulators that stay in L1. On GPUs a run is one position (a warp's lanes, on neighbouring
+ * each step reads a whole page of one row (sequential lines that the prefetcher, which stops at
+ * a 4 KiB page, follows to its end) into accumulators that stay in L1. A kilobyte, as first
+ * chosen, read 16 lines of a page and jumped a row: f32 SUM from a buffer, this 2-core machine,
+ * medians of 20 (`ocl-reduce bench --shape S --axes A`), 1 KiB -> 4 KiB (16 KiB: between):
+ * PoCL 3.1 [2048, 16384] {0} 22.1 -> 12.2 ms (0.87 -> 1.37x an OpenMP loop), [256, 16384] {0}
+ * 2.7 -> 1.6 ms, [64, 256, 1024] {0} 10.9 -> 6.0, [64, 64, 1024] {1} 3.4 -> 2.2; Intel's
+ * runtime [2048, 16384] {0} 28.5 -> 22.3, [64, 256, 1024] {0} 14.6 -> 10.2. PoCL 5 on a
+ * 16-core host had 1 KiB runs at 0.51x OpenMP for [2^11, 2^14] {0} (docs/perf/h200-axes.txt,
+ * run G). On GPUs a run is one position (a warp's lanes, on neighbouring
  * positions, are what makes its loads coalesce), or one vector of the whole-array policy (16
  * bytes) where a scalar built-in reads a contiguous kept axis whose columns are too short to cut
  * into chunks: a lane's few loads had better be wide. H200, f32 sums of 2^28 (bench_axes, same
  * runs; docs/perf/h200-axes.txt): [2^4, 2^24] along axis 0 took 389-403 us a position per lane,
  * 340-342 us a vector per lane; the longer columns were slower by vectors (the window of
  * [2^13, 2^13]: 87 us against 103, [2^14, 2^14]: 265 against 268-272). */
-#define ORX_COLUMNS_CPU_RUN_BYTES 1024
+#define ORX_COLUMNS_CPU_RUN_BYTES 4096
 
 orx_axes_route orx_plan_axes_route(const orx_target *target, const orx_axes_layout *l,
                                    int from_host, int splittable) {
