@@ -80,8 +80,12 @@ static ocl_reduce_status kept_task(void *arg, size_t d) {
 static ocl_reduce_status split_kept(axes_call *c) {
   shape_of_layout(c);
   const uint64_t extent = c->l.kept.extents[0];
-  orx_group_parts(c->group, OCL_REDUCE_SHARES_HOST, extent, c->block * c->l.length * c->elem,
-                  c->count);
+  /* An index's elements in bytes, for the least part, capped (a repeating view's may pass 64
+   * bits, and the cut multiplies it by indices): past a TiB no part is too small. */
+  const uint64_t most = (uint64_t)1 << 40, length = c->l.length ? c->l.length : 1;
+  const uint64_t elements = c->block < most / length ? c->block * length : most;
+  const uint64_t unit = elements < most / c->elem ? elements * c->elem : most;
+  orx_group_parts(c->group, OCL_REDUCE_SHARES_HOST, extent, unit, c->count);
   uint64_t first = 0;
   for (size_t d = 0; d < c->group->size; d++) {
     c->first[d] = first;
