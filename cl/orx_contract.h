@@ -332,6 +332,10 @@
 #ifndef ORX_COL_FLAT
 #define ORX_COL_FLAT 0
 #endif
+/* ... and the runs a work-item loads before it absorbs them (a batch in flight). */
+#ifndef ORX_COL_STEPS
+#define ORX_COL_STEPS 1
+#endif
 /* Sliding windows: the algorithm (an ORX_WIN_ id) and, for BLOCKS and LONG, the elements of a
  * work-item's run (a power of two). */
 #ifndef ORX_WIN_ALGO
@@ -401,7 +405,7 @@
   X(c, SEG_VECTOR_RUNS) X(c, SEG_STAGE) X(c, MIN_GROUPS_PER_CU) X(c, STATE) X(c, PARTIAL_OUT)      \
   X(c, INPUT_STATES) X(c, ORDERED) X(c, ELEMENT_BYTES) X(c, WIN_ALGO) X(c, WIN_RUN)                \
   X(c, WIN_LOCKSTEP) X(c, FLOAT_KEYS) X(c, NO_CONTRACT) X(c, COL_RUN) X(c, SEG_PITCH)              \
-  X(c, COL_FLAT)
+  X(c, COL_FLAT) X(c, COL_STEPS)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them.

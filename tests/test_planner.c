@@ -285,6 +285,9 @@ static void test_policy_override_parses_and_rejects(void **state) {
   assert_int_equal(o.seg_slots, 4);
   assert_int_equal(orx_parse_policy_override("slots=6", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
   assert_int_equal(orx_parse_policy_override("chains=17", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+  assert_int_equal(orx_parse_policy_override("col_run=256", &o), OCL_REDUCE_OK);
+  assert_int_equal(o.col_run, 256);
+  assert_int_equal(orx_parse_policy_override("col_run=3", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
   /* Threads' spin: the planner's 250 us unless forced, 0 included; groups' seams likewise. */
   assert_int_equal(orx_parse_policy_override("", &o), OCL_REDUCE_OK);
   assert_int_equal(orx_plan_spin_ns(&o), 250000);
@@ -1442,10 +1445,62 @@ static void test_axes_layouts(void **state) {
   assert_int_equal(orx_axes_layout_of(2, e2, far, 1u, &bad), ORX_AXES_REACH_PAST);
 }
 
+/* The first launch's plan of a dense [rows, columns] view reduced along its rows (column sums). */
+static orx_plan column_plan(const orx_target *t, ocl_reduce_type type, uint64_t rows,
+                            uint64_t columns) {
+  const uint64_t extents[2] = {rows, columns}, strides[2] = {columns, 1};
+  const orx_axes_layout l = axes_layout(2, extents, strides, 1u);
+  orx_request r = orx_reduce_request(ORX_OP_SUM, type);
+  orx_column_level levels[ORX_COLUMN_LEVELS];
+  orx_plan_column_levels(t, &l, &r, levels);
+  r.stage = levels[0].stage;
+  r.shape.length = levels[0].length;
+  r.columns_flat = levels[0].flat;
+  orx_plan plan;
+  orx_plan_make(t, &r, &plan);
+  return plan;
+}
+
+static void test_columns_batch_their_loads_and_fill_every_core(void **state) {
+  (void)state;
+  const orx_caps cpu = test_cpu(), gpu = test_gpu();
+  orx_target t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
+  /* GPUs: a position per work-item and 16 loads in flight (64 bytes of f32, 128 of f64); short
+   * columns a vector per work-item, 8 of them (128 bytes). */
+  orx_plan p = column_plan(&t, OCL_REDUCE_F32, 1 << 14, 1 << 14);
+  assert_int_equal(p.defines[ORX_DEFINE_COL_RUN], 1);
+  assert_int_equal(p.defines[ORX_DEFINE_COL_STEPS], 16);
+  assert_int_equal(column_plan(&t, OCL_REDUCE_F64, 1 << 14, 1 << 14).defines[ORX_DEFINE_COL_STEPS],
+                   16);
+  p = column_plan(&t, OCL_REDUCE_F32, 16, 1 << 20);
+  assert_int_equal(p.defines[ORX_DEFINE_COL_RUN], p.policy.vec);
+  assert_int_equal(p.defines[ORX_DEFINE_COL_STEPS] * p.policy.vec * 4, 128);
+  t.forced.col_run = 4; /* forced: at most 4, and what divides the row */
+  assert_int_equal(column_plan(&t, OCL_REDUCE_F32, 1 << 14, 1 << 14).defines[ORX_DEFINE_COL_RUN],
+                   4);
+  assert_int_equal(column_plan(&t, OCL_REDUCE_F32, 1 << 14, 6).defines[ORX_DEFINE_COL_RUN], 2);
+  /* CPUs: a page of a row per run and no batches where the runs fill the device; fewer kept
+   * positions per run where the runs, cut into chunks of 64 rows at most, would leave cores
+   * without groups. */
+  t = test_target(&cpu, OCL_REDUCE_PATH_AUTO);
+  p = column_plan(&t, OCL_REDUCE_F32, 1 << 12, 1 << 20);
+  assert_int_equal(p.defines[ORX_DEFINE_COL_RUN], 1024);
+  assert_int_equal(p.defines[ORX_DEFINE_COL_STEPS], 1);
+  const uint64_t wanted = (uint64_t)p.policy.max_groups * p.policy.wg_size;
+  for (uint64_t rows = 64; rows <= 4096; rows *= 4) {
+    const uint64_t columns = 4096, parts = rows / 64;
+    const int64_t run = column_plan(&t, OCL_REDUCE_F32, rows, columns).defines[ORX_DEFINE_COL_RUN];
+    assert_true(run >= 1 && run <= 1024);
+    assert_true(columns / (uint64_t)run * parts >= wanted || run == 1);
+    assert_true(run == 1024 || columns / (uint64_t)run / 2 * parts < wanted);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_define_a_plan_emits_is_in_the_contract_with_a_default),
       cmocka_unit_test(test_axes_layouts),
+      cmocka_unit_test(test_columns_batch_their_loads_and_fill_every_core),
       cmocka_unit_test(test_rows_apart_take_a_pitch),
       cmocka_unit_test(test_program_keys_tell_plans_and_operators_apart),
       cmocka_unit_test(test_ordered_operators_take_runs_in_order),

@@ -4,7 +4,7 @@
  * any view that is neither whole nor rows (plan_columns.c). Each work-item owns ORX_COL_RUN
  * neighbouring kept positions and folds them along the reduced axes, so that the work-items of a
  * group, on neighbouring kept positions, read neighbouring elements at every step (coalesced on
- * GPUs; on CPUs a run is up to a kilobyte of a contiguous kept axis, and a work-item's straight
+ * GPUs; on CPUs a run is up to a page of a contiguous kept axis, and a work-item's straight
  * runs along the innermost reduced axis are sequential lines). PyTorch's Reduce.cuh reads
  * outer-axis reductions the same way.
  *
@@ -82,6 +82,32 @@ ORX_INLINE_ALWAYS void orx_col_load(ORX_GLOBAL_PTR const T *p, ulong aligned, T 
     c[k] = p[k];
 }
 
+/* `n` runs from `at` on, `stride` apart, absorbed in order into acc (the first one the reduced
+ * position i). Returns the offset past the last. Batches of ORX_COL_STEPS runs are loaded into
+ * registers before any is absorbed, so that that many reads are in flight whatever the compiler
+ * schedules (plan_columns.c). */
+ORX_INLINE_ALWAYS ulong orx_col_straight(ORX_GLOBAL_PTR const T *base, ulong at, ulong stride,
+                                         ulong n, ulong i, ulong aligned, A *acc) {
+  ulong t = 0;
+  for (; t + ORX_COL_STEPS <= n; t += ORX_COL_STEPS) {
+    T c[ORX_COL_STEPS][ORX_COL_RUN];
+    for (uint u = 0; u < ORX_COL_STEPS; u++)
+      orx_col_load(base + at + u * stride, aligned, c[u]);
+    for (uint u = 0; u < ORX_COL_STEPS; u++)
+      for (uint k = 0; k < ORX_COL_RUN; k++)
+        acc[k] = orx_absorb(acc[k], c[u][k], i + t + u);
+    at += ORX_COL_STEPS * stride;
+  }
+  for (; t < n; t++) {
+    T c[ORX_COL_RUN];
+    orx_col_load(base + at, aligned, c);
+    for (uint k = 0; k < ORX_COL_RUN; k++)
+      acc[k] = orx_absorb(acc[k], c[k], i + t);
+    at += stride;
+  }
+  return at;
+}
+
 __kernel ORX_KERNEL_ATTR void orx_axes_columns(__global const T *ORX_RESTRICT in, ulong in_offset,
                                                __global ORX_RESULT_T *out, ulong out_index,
                                                ulong results, ulong length, ulong parts,
@@ -107,15 +133,8 @@ __kernel ORX_KERNEL_ATTR void orx_axes_columns(__global const T *ORX_RESTRICT in
     /* One kept axis (or none) and one reduced axis: no index per axis, one straight run (the
      * registers the general walk holds halved the resident warps on GPUs: plan_columns.c). */
     (void)inner_extent;
-    ulong at = (kept_rank ? first_kept * kept[1] : 0) + first * inner_stride;
-#pragma unroll 8
-    for (ulong i = first; i < end; i++) {
-      T c[ORX_COL_RUN];
-      orx_col_load(base + at, aligned, c);
-      for (uint k = 0; k < ORX_COL_RUN; k++)
-        acc[k] = orx_absorb(acc[k], c[k], i);
-      at += inner_stride;
-    }
+    const ulong at = (kept_rank ? first_kept * kept[1] : 0) + first * inner_stride;
+    orx_col_straight(base, at, inner_stride, end - first, first, aligned, acc);
 #else
     ulong kept_index[ORX_MAX_RANK];
     /* ORX_COL_RUN > 1 only along a contiguous kept axis whose extent it divides: one run. */
@@ -126,14 +145,7 @@ __kernel ORX_KERNEL_ATTR void orx_axes_columns(__global const T *ORX_RESTRICT in
       /* A straight run along the innermost reduced axis, then a carry into the outer ones. */
       const ulong left = inner_extent - index[reduced_rank - 1];
       const ulong steps = left < end - i ? left : end - i;
-#pragma unroll 8
-      for (ulong t = 0; t < steps; t++) {
-        T c[ORX_COL_RUN];
-        orx_col_load(base + at, aligned, c);
-        for (uint k = 0; k < ORX_COL_RUN; k++)
-          acc[k] = orx_absorb(acc[k], c[k], i + t);
-        at += inner_stride;
-      }
+      at = orx_col_straight(base, at, inner_stride, steps, i, aligned, acc);
       i += steps;
       index[reduced_rank - 1] += steps;
       orx_col_carry(reduced, reduced_rank, index, &at);

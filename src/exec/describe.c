@@ -62,10 +62,11 @@ static void describe_columns(const ocl_reduce_context *ctx, const orx_op_call *c
   else /* GENERAL: CPU devices (or OCL_REDUCE_POLICY=axes=columns anywhere) */
     orx_append(text, capacity, "in place (a CPU device: each work-item walks the reduced "
                "positions of its own)");
-  orx_append(text, capacity, ": a work-item per run of %u kept position(s)",
-             orx_plan_columns_run(&plan));
+  orx_append(text, capacity, ": a work-item per run of %u kept position(s)%s, loading %lld "
+             "run(s) at a time", orx_plan_columns_run(&plan), n > 1 ? " and part" : "",
+             (long long)plan.defines[ORX_DEFINE_COL_STEPS]);
   if (n > 1)
-    orx_append(text, capacity, " and part; the reduced positions cut into %llu parts, then %zu "
+    orx_append(text, capacity, "; the reduced positions cut into %llu parts, then %zu "
                "launch(es) over their partial states", (unsigned long long)levels[0].parts, n - 1);
   char launch[512];
   orx_plan_describe(&plan, (size_t)orx_plan_columns_items(&plan, l->results, levels[0].parts), 0,

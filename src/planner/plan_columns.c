@@ -58,6 +58,25 @@ orx_axes_route orx_plan_axes_route(const orx_target *target, const orx_axes_layo
   return split ? ORX_AXES_SPLIT : ORX_AXES_GATHER;
 }
 
+/* The runs a work-item loads before it absorbs them. GPUs: 16, at most 128 bytes, loaded into
+ * registers first (the loop the compiler unrolled kept 8 scalar loads in flight; a work-item
+ * walks its column alone, so reads in flight per SM, not occupancy, set the rate). H200, CUDA,
+ * f32 SUM of 2^28, bench_axes, one call, medians of 3 (docs/perf/h200-axes.txt run H): the
+ * unrolled loop [2^14, 2^14] along axis 0 310 us (0.78x our whole-array rate; Nsight Compute:
+ * 64 registers, DRAM at 75 % of its peak), batches of 4 412 us, of 8 266 us (48 registers,
+ * DRAM 90 %), of 16 259 us (0.93x); f64 521 / 580 / 570 / 491 us. CPU devices: one, their run
+ * is a page of a row already. */
+static unsigned columns_steps(const orx_target *target, const orx_request *request,
+                              uint64_t run) {
+  if (target->caps->type == OCL_REDUCE_DEVICE_CPU)
+    return 1;
+  const size_t elem = orx_request_element_bytes(request); /* a batch holds elements */
+  unsigned steps = 16;
+  while (steps > 1 && steps * run * elem > 128)
+    steps /= 2;
+  return steps;
+}
+
 void orx_plan_columns(const orx_target *target, const orx_request *request, orx_plan *plan) {
   plan->kernel = ORX_KERNEL_AXES_COLUMNS;
   /* No last group finishes: partials are reduced by further launches. */
@@ -71,11 +90,28 @@ void orx_plan_columns(const orx_target *target, const orx_request *request, orx_
     /* A power of two that divides the contiguous kept run: a run never crosses its end. */
     while (run * 2 <= most && request->kept_run % (run * 2) == 0)
       run *= 2;
+    /* ... halved while the runs, each cut into as many parts as chunks allow, are fewer than
+     * the whole-array grid's work-items, which leave every core groups to run: PoCL 5 on a
+     * 16-core host, f32 [2^11, 2^14] {0} (16 page-long runs, 32 chunks: 512 work-items of its
+     * 1024) 0.37x an OpenMP loop with pages, 0.63x with half pages; f64 0.55 -> 0.71x, the
+     * window [2^10, 2^13] of 2^14 {0} 0.32 -> 0.39x (docs/perf/h200-axes.txt, run I, a noisy
+     * host). The 2-core machine's figures above keep their pages. */
+    const uint64_t wanted = (uint64_t)plan->policy.max_groups * plan->policy.wg_size;
+    const uint64_t parts = (request->shape.length + ORX_COLUMNS_MIN_CHUNK - 1) /
+                           ORX_COLUMNS_MIN_CHUNK;
+    while (run > 1 && (request->shape.count + run - 1) / run * (parts ? parts : 1) < wanted)
+      run /= 2;
   } else if (!orx_operator_is_state(&plan->op) && request->kept_run % plan->policy.vec == 0 &&
              request->shape.length < ORX_COLUMNS_MIN_CHUNK) {
     run = plan->policy.vec;
   }
+  if (target->forced.col_run) { /* the most that divides the contiguous kept run */
+    run = 1;
+    while (run * 2 <= target->forced.col_run && request->kept_run % (run * 2) == 0)
+      run *= 2;
+  }
   plan->defines[ORX_DEFINE_COL_RUN] = (int64_t)run;
+  plan->defines[ORX_DEFINE_COL_STEPS] = (int64_t)columns_steps(target, request, run);
   /* One kept axis and one reduced axis (2-D views, a tensor's outer axis over its merged inner
    * ones, the last launch over partials) whose columns are not cut into parts: a position's
    * offset is one product and a work-item's positions one straight run, so the kernel keeps no

@@ -149,6 +149,7 @@ typedef struct orx_policy_override {
   unsigned stage_kib;    /* staging: bytes of one pinned piece, in KiB */
   long spin_us;          /* -1 (the planner's), or how long threads spin for the next call */
   int axes_route;        /* -1, or an ORX_AXES_FORCE_ way for axes views (plan_columns.c) */
+  unsigned col_run;      /* axes columns: a work-item's kept positions, at most this many */
 } orx_policy_override;
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out);
 /* OCL_REDUCE_POLICY's host=thread|device|off: host plans (plan_host.c) run on the calling thread
@@ -221,7 +222,8 @@ typedef struct orx_request {
   orx_operator op;          /* REDUCE, SEGMENTS */
   const orx_op_id *ops;     /* MULTI: op_count operators */
   unsigned op_count;
-  orx_seg_shape shape;      /* SEGMENTS; COLUMNS: length, the reduced positions per result */
+  orx_seg_shape shape;      /* SEGMENTS; COLUMNS: length, the reduced positions per result, and
+                               count, the results */
   orx_win_shape windows;    /* WINDOWS */
   orx_stage stage;          /* REDUCE, COLUMNS */
   uint64_t kept_run;        /* COLUMNS: kept positions that lie one after another */

@@ -39,7 +39,7 @@ static const numeric_key numeric_keys[] = {
     {"width", ORX_FIELD(seg_width), 32, 1},        {"min_groups", ORX_FIELD(min_groups), 32, 0},
     {"part_kib", ORX_FIELD(part_kib), 65536, 0},   {"seam_kib", ORX_FIELD(seam_kib), 65536, 0},
     {"host_kib", ORX_FIELD(host_kib), 65536, 0},   {"copy_threads", ORX_FIELD(copy_threads), 64, 0},
-    {"stage_kib", ORX_FIELD(stage_kib), 65536, 0},
+    {"stage_kib", ORX_FIELD(stage_kib), 65536, 0}, {"col_run", ORX_FIELD(col_run), 1024, 1},
 };
 #undef ORX_FIELD
 
@@ -141,7 +141,8 @@ static const char keys_help[] =
     "width=<1..32, power of two>, win=direct|shuffle|mr|blocks|long, wait=block|poll, "
     "keys=0|1|2, min_groups=<1..32>, part_kib=<1..65536>, seam_kib=<n>, "
     "host=thread|device|off, host_kib=<n>, staging=pinned|off, copy_threads=<1..64>, "
-    "stage_kib=<1..65536>, spin_us=<0..65536>, axes=columns|gather|split";
+    "stage_kib=<1..65536>, spin_us=<0..65536>, axes=columns|gather|split, "
+    "col_run=<1..1024, power of two>";
 
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out) {
   /* Zero and -1: the planner's own choice. */
