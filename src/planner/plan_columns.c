@@ -58,6 +58,25 @@ orx_axes_route orx_plan_axes_route(const orx_target *target, const orx_axes_layo
   return split ? ORX_AXES_SPLIT : ORX_AXES_GATHER;
 }
 
+/* The work-items that fill the device: the whole-array grid. */
+static uint64_t grid_items(const orx_plan *plan) {
+  return (uint64_t)plan->policy.max_groups * plan->policy.wg_size;
+}
+
+/* The most parts `length` reduced positions are cut into: chunks of ORX_COLUMNS_MIN_CHUNK. */
+static uint64_t most_parts(uint64_t length) {
+  return (length + ORX_COLUMNS_MIN_CHUNK - 1) / ORX_COLUMNS_MIN_CHUNK;
+}
+
+/* The longest run up to `most` kept positions, a power of two that divides the contiguous kept
+ * run: a run never crosses its end. */
+static uint64_t run_dividing(uint64_t most, uint64_t kept_run) {
+  uint64_t run = 1;
+  while (run * 2 <= most && kept_run % (run * 2) == 0)
+    run *= 2;
+  return run;
+}
+
 /* The runs a work-item loads before it absorbs them. GPUs: 16, at most 128 bytes, loaded into
  * registers first (the loop the compiler unrolled kept 8 scalar loads in flight; a work-item
  * walks its column alone, so reads in flight per SM, not occupancy, set the rate). H200, CUDA,
@@ -86,30 +105,23 @@ void orx_plan_columns(const orx_target *target, const orx_request *request, orx_
   if (target->caps->type == OCL_REDUCE_DEVICE_CPU) {
     const size_t elem = orx_request_element_bytes(request);
     const size_t state = plan->op.state_bytes > elem ? plan->op.state_bytes : elem;
-    const uint64_t most = ORX_COLUMNS_CPU_RUN_BYTES / state;
-    /* A power of two that divides the contiguous kept run: a run never crosses its end. */
-    while (run * 2 <= most && request->kept_run % (run * 2) == 0)
-      run *= 2;
+    run = run_dividing(ORX_COLUMNS_CPU_RUN_BYTES / state, request->kept_run);
     /* ... halved while the runs, each cut into as many parts as chunks allow, are fewer than
      * the whole-array grid's work-items, which leave every core groups to run: PoCL 5 on a
      * 16-core host, f32 [2^11, 2^14] {0} (16 page-long runs, 32 chunks: 512 work-items of its
      * 1024) 0.37x an OpenMP loop with pages, 0.63x with half pages; f64 0.55 -> 0.71x, the
      * window [2^10, 2^13] of 2^14 {0} 0.32 -> 0.39x (docs/perf/h200-axes.txt, run I, a noisy
      * host). The 2-core machine's figures above keep their pages. */
-    const uint64_t wanted = (uint64_t)plan->policy.max_groups * plan->policy.wg_size;
-    const uint64_t parts = (request->shape.length + ORX_COLUMNS_MIN_CHUNK - 1) /
-                           ORX_COLUMNS_MIN_CHUNK;
-    while (run > 1 && (request->shape.count + run - 1) / run * (parts ? parts : 1) < wanted)
+    const uint64_t parts = most_parts(request->shape.length);
+    while (run > 1 && (request->shape.count + run - 1) / run * (parts ? parts : 1) <
+                          grid_items(plan))
       run /= 2;
   } else if (!orx_operator_is_state(&plan->op) && request->kept_run % plan->policy.vec == 0 &&
              request->shape.length < ORX_COLUMNS_MIN_CHUNK) {
     run = plan->policy.vec;
   }
-  if (target->forced.col_run) { /* the most that divides the contiguous kept run */
-    run = 1;
-    while (run * 2 <= target->forced.col_run && request->kept_run % (run * 2) == 0)
-      run *= 2;
-  }
+  if (target->forced.col_run)
+    run = run_dividing(target->forced.col_run, request->kept_run);
   plan->defines[ORX_DEFINE_COL_RUN] = (int64_t)run;
   plan->defines[ORX_DEFINE_COL_STEPS] = (int64_t)columns_steps(target, request, run);
   /* One kept axis and one reduced axis (2-D views, a tensor's outer axis over its merged inner
@@ -138,10 +150,8 @@ uint64_t orx_plan_columns_items(const orx_plan *plan, uint64_t results, uint64_t
 }
 
 uint64_t orx_plan_columns_parts(const orx_plan *plan, uint64_t results, uint64_t length) {
-  /* The whole-array grid: the work-items that fill the device. */
-  const uint64_t wanted = (uint64_t)plan->policy.max_groups * plan->policy.wg_size;
-  const uint64_t runs = orx_plan_columns_items(plan, results, 1);
-  const uint64_t most = (length + ORX_COLUMNS_MIN_CHUNK - 1) / ORX_COLUMNS_MIN_CHUNK;
+  const uint64_t wanted = grid_items(plan), runs = orx_plan_columns_items(plan, results, 1);
+  const uint64_t most = most_parts(length);
   uint64_t parts = (wanted + runs - 1) / runs;
   if (parts > most)
     parts = most;
