@@ -154,7 +154,6 @@ size_t orx_plan_column_levels(const orx_target *target, const orx_axes_layout *l
   const unsigned kept = l->kept.rank; /* 0: every axis reduced (one result) */
   request->entry = ORX_ENTRY_COLUMNS;
   request->kept_run = kept && l->kept.strides[kept - 1] == 1 ? l->kept.extents[kept - 1] : 1;
-  request->shape.count = (size_t)l->results;
   uint64_t length = l->length;
   for (size_t n = 0;; n++) {
     orx_plan plan;

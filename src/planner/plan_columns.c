@@ -106,16 +106,11 @@ void orx_plan_columns(const orx_target *target, const orx_request *request, orx_
     const size_t elem = orx_request_element_bytes(request);
     const size_t state = plan->op.state_bytes > elem ? plan->op.state_bytes : elem;
     run = run_dividing(ORX_COLUMNS_CPU_RUN_BYTES / state, request->kept_run);
-    /* ... halved while the runs, each cut into as many parts as chunks allow, are fewer than
-     * the whole-array grid's work-items, which leave every core groups to run: PoCL 5 on a
-     * 16-core host, f32 [2^11, 2^14] {0} (16 page-long runs, 32 chunks: 512 work-items of its
-     * 1024) 0.37x an OpenMP loop with pages, 0.63x with half pages; f64 0.55 -> 0.71x, the
-     * window [2^10, 2^13] of 2^14 {0} 0.32 -> 0.39x (docs/perf/h200-axes.txt, run I, a noisy
-     * host). The 2-core machine's figures above keep their pages. */
-    const uint64_t parts = most_parts(request->shape.length);
-    while (run > 1 && (request->shape.count + run - 1) / run * (parts ? parts : 1) <
-                          grid_items(plan))
-      run /= 2;
+    /* Not halved where the runs leave cores without groups: PoCL 5 on a 16-core host gained
+     * on some views ([2^11, 2^14] {0} 0.37 -> 0.63x an OpenMP loop) and lost on others (the
+     * tensor's {1} 0.76 -> 0.64x; docs/perf/h200-axes.txt, run I, a noisy host), and here
+     * (2 cores) PoCL [256, 16384] {0} took 2.0-2.4 ms against 1.5-1.8 with pages, [64, 64,
+     * 1024] {1} 2.0-2.1 against 1.2-1.8. */
   } else if (!orx_operator_is_state(&plan->op) && request->kept_run % plan->policy.vec == 0 &&
              request->shape.length < ORX_COLUMNS_MIN_CHUNK) {
     run = plan->policy.vec;

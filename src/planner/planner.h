@@ -222,8 +222,7 @@ typedef struct orx_request {
   orx_operator op;          /* REDUCE, SEGMENTS */
   const orx_op_id *ops;     /* MULTI: op_count operators */
   unsigned op_count;
-  orx_seg_shape shape;      /* SEGMENTS; COLUMNS: length, the reduced positions per result, and
-                               count, the results */
+  orx_seg_shape shape;      /* SEGMENTS; COLUMNS: length, the reduced positions per result */
   orx_win_shape windows;    /* WINDOWS */
   orx_stage stage;          /* REDUCE, COLUMNS */
   uint64_t kept_run;        /* COLUMNS: kept positions that lie one after another */
