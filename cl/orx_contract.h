@@ -336,6 +336,10 @@
 #ifndef ORX_COL_STEPS
 #define ORX_COL_STEPS 1
 #endif
+/* ... and 1 where a work-item absorbs a run straight from global memory, not from a copy. */
+#ifndef ORX_COL_DIRECT
+#define ORX_COL_DIRECT 0
+#endif
 /* Sliding windows: the algorithm (an ORX_WIN_ id) and, for BLOCKS and LONG, the elements of a
  * work-item's run (a power of two). */
 #ifndef ORX_WIN_ALGO
@@ -405,7 +409,7 @@
   X(c, SEG_VECTOR_RUNS) X(c, SEG_STAGE) X(c, MIN_GROUPS_PER_CU) X(c, STATE) X(c, PARTIAL_OUT)      \
   X(c, INPUT_STATES) X(c, ORDERED) X(c, ELEMENT_BYTES) X(c, WIN_ALGO) X(c, WIN_RUN)                \
   X(c, WIN_LOCKSTEP) X(c, FLOAT_KEYS) X(c, NO_CONTRACT) X(c, COL_RUN) X(c, SEG_PITCH)              \
-  X(c, COL_FLAT) X(c, COL_STEPS)
+  X(c, COL_FLAT) X(c, COL_STEPS) X(c, COL_DIRECT)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them.

@@ -796,10 +796,13 @@ static size_t synthetic_devices(orx_caps *out) {
   c.has_khr_subgroups = c.has_khr_shuffle = c.has_intel_subgroups = 1; /* Intel's CPU runtime */
   out[n++] = c;
   c = test_cpu();
-  c.has_khr_subgroups = c.emulated_subgroups = 1; /* PoCL's CPU device */
+  c.has_khr_subgroups = c.emulated_subgroups = c.work_items_in_turn = 1; /* PoCL's CPU device */
   out[n++] = c;
   return n;
 }
+
+static orx_plan column_plan(const orx_target *t, ocl_reduce_type type, uint64_t rows,
+                            uint64_t columns);
 
 /* Checks one plan's generated block: every define in it is listed by the contract
  * (ORX_HOST_DEFINES), has its default there (#ifndef NAME / #define NAME), and comes once. */
@@ -969,6 +972,13 @@ static void test_every_define_a_plan_emits_is_in_the_contract_with_a_default(voi
         orx_plan_make(&t, &r, &plan);
         check_defines(&plan, contract, prelude, &checked);
       }
+      /* Columns: wide rows, tall narrow ones, f64. */
+      plan = column_plan(&t, OCL_REDUCE_F32, 1 << 11, 1 << 14);
+      check_defines(&plan, contract, prelude, &checked);
+      plan = column_plan(&t, OCL_REDUCE_F32, 1 << 20, 16);
+      check_defines(&plan, contract, prelude, &checked);
+      plan = column_plan(&t, OCL_REDUCE_F64, 1 << 11, 1 << 14);
+      check_defines(&plan, contract, prelude, &checked);
       memset(&r, 0, sizeof r);
       r.entry = ORX_ENTRY_CHECK_OFFSETS;
       r.type = OCL_REDUCE_U64;
@@ -1489,11 +1499,47 @@ static void test_columns_batch_their_loads_on_gpus(void **state) {
   assert_int_equal(column_plan(&t, OCL_REDUCE_F64, 64, 4096).defines[ORX_DEFINE_COL_RUN], 512);
 }
 
+static void test_columns_on_cpus_read_straight_and_take_a_group_each(void **state) {
+  (void)state;
+  orx_caps pocl = test_cpu(), intel = test_cpu(), gpu = test_gpu();
+  pocl.emulated_subgroups = pocl.work_items_in_turn = 1;
+  intel.has_khr_subgroups = intel.has_intel_subgroups = 1;
+  /* PoCL: every run absorbed straight from memory, wide or narrow; Intel's runtime and GPUs
+   * through a copy. */
+  orx_target t = test_target(&pocl, OCL_REDUCE_PATH_AUTO);
+  assert_int_equal(column_plan(&t, OCL_REDUCE_F32, 1 << 11, 1 << 14).defines[ORX_DEFINE_COL_DIRECT],
+                   1);
+  assert_int_equal(column_plan(&t, OCL_REDUCE_F32, 1 << 20, 16).defines[ORX_DEFINE_COL_DIRECT], 1);
+  const orx_caps *others[] = {&intel, &gpu};
+  for (size_t k = 0; k < 2; k++) {
+    t = test_target(others[k], OCL_REDUCE_PATH_AUTO);
+    const orx_plan p = column_plan(&t, OCL_REDUCE_F32, 1 << 11, 1 << 14);
+    assert_int_equal(p.defines[ORX_DEFINE_COL_DIRECT], ORX_DEFINE_UNSET);
+  }
+  /* CPU devices: a work-item per group, as many groups as the whole-array grid's work-items;
+   * GPUs keep the whole-array groups. */
+  const orx_caps *cpus[] = {&pocl, &intel};
+  for (size_t k = 0; k < 2; k++) {
+    t = test_target(cpus[k], OCL_REDUCE_PATH_AUTO);
+    orx_request r = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
+    orx_plan whole;
+    orx_plan_make(&t, &r, &whole);
+    const orx_plan p = column_plan(&t, OCL_REDUCE_F32, 1 << 11, 1 << 14);
+    assert_int_equal(p.policy.wg_size, 1);
+    assert_int_equal(p.defines[ORX_DEFINE_WG_SIZE], 1);
+    assert_int_equal(p.policy.max_groups, whole.policy.max_groups * whole.policy.wg_size);
+    assert_int_equal(orx_plan_groups(&p, 100, 0), 100);
+  }
+  t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
+  assert_true(column_plan(&t, OCL_REDUCE_F32, 1 << 11, 1 << 14).policy.wg_size > 1);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_define_a_plan_emits_is_in_the_contract_with_a_default),
       cmocka_unit_test(test_axes_layouts),
       cmocka_unit_test(test_columns_batch_their_loads_on_gpus),
+      cmocka_unit_test(test_columns_on_cpus_read_straight_and_take_a_group_each),
       cmocka_unit_test(test_rows_apart_take_a_pitch),
       cmocka_unit_test(test_program_keys_tell_plans_and_operators_apart),
       cmocka_unit_test(test_ordered_operators_take_runs_in_order),

@@ -21,11 +21,20 @@
  * Element (kept r, reduced j) is in[in_offset + offset of r + offset of j].
  *
  * ORX_COL_FLAT: the view has at most one kept axis and one reduced axis (d[1] == 1, d[0] <= 1).
+ * ORX_COL_DIRECT: a run is absorbed straight from global memory, not from a copy (PoCL).
  *
  * Launch: get_local_size(0) == ORX_WG_SIZE, any number of groups (a grid-stride loop over the
  * (part, run) pairs, runs fastest); `aligned` only where every run starts on a vector boundary.
  * ============================================================================================== */
 #include "lib/orx_ops.cl"
+
+/* Loops over a short run are unrolled, so that its accumulators stay in registers: as a loop,
+ * PoCL kept them in memory, each row's sums waiting on the last row's stores (plan_columns.c). */
+#if ORX_COL_RUN <= 64
+#define ORX_COL_UNROLL _Pragma("unroll")
+#else
+#define ORX_COL_UNROLL
+#endif
 
 /* A run loads as one vector where every run of the launch starts on a vector boundary (the host
  * says so: `aligned`): scalar built-in operators over a contiguous kept axis, ORX_COL_RUN ==
@@ -78,7 +87,7 @@ ORX_INLINE_ALWAYS void orx_col_load(ORX_GLOBAL_PTR const T *p, ulong aligned, T 
 #else
   (void)aligned;
 #endif
-  for (uint k = 0; k < ORX_COL_RUN; k++)
+  ORX_COL_UNROLL for (uint k = 0; k < ORX_COL_RUN; k++)
     c[k] = p[k];
 }
 
@@ -89,6 +98,7 @@ ORX_INLINE_ALWAYS void orx_col_load(ORX_GLOBAL_PTR const T *p, ulong aligned, T 
 ORX_INLINE_ALWAYS ulong orx_col_straight(ORX_GLOBAL_PTR const T *base, ulong at, ulong stride,
                                          ulong n, ulong i, ulong aligned, A *acc) {
   ulong t = 0;
+#if ORX_COL_STEPS > 1
   for (; t + ORX_COL_STEPS <= n; t += ORX_COL_STEPS) {
     T c[ORX_COL_STEPS][ORX_COL_RUN];
     for (uint u = 0; u < ORX_COL_STEPS; u++)
@@ -98,10 +108,15 @@ ORX_INLINE_ALWAYS ulong orx_col_straight(ORX_GLOBAL_PTR const T *base, ulong at,
         acc[k] = orx_absorb(acc[k], c[u][k], i + t + u);
     at += ORX_COL_STEPS * stride;
   }
+#endif
   for (; t < n; t++) {
+#if ORX_COL_DIRECT && !ORX_COL_VECTOR
+    ORX_GLOBAL_PTR const T *c = base + at;
+#else
     T c[ORX_COL_RUN];
     orx_col_load(base + at, aligned, c);
-    for (uint k = 0; k < ORX_COL_RUN; k++)
+#endif
+    ORX_COL_UNROLL for (uint k = 0; k < ORX_COL_RUN; k++)
       acc[k] = orx_absorb(acc[k], c[k], i + t);
     at += stride;
   }
@@ -127,7 +142,7 @@ __kernel ORX_KERNEL_ATTR void orx_axes_columns(__global const T *ORX_RESTRICT in
     first += part < spare ? part : spare;
     end += part < spare ? part + 1 : spare;
     A acc[ORX_COL_RUN];
-    for (uint k = 0; k < ORX_COL_RUN; k++)
+    ORX_COL_UNROLL for (uint k = 0; k < ORX_COL_RUN; k++)
       acc[k] = ORX_IDENTITY;
 #if ORX_COL_FLAT
     /* One kept axis (or none) and one reduced axis: no index per axis, one straight run (the

@@ -37,6 +37,8 @@ typedef struct orx_caps {
   int has_pci_address;       /* pci_*: where the device sits (cl_khr_pci_bus_info) */
   unsigned pci_domain, pci_bus, pci_device;
   int emulated_subgroups;    /* subgroup operations are work-group barriers (PoCL's CPU device) */
+  int work_items_in_turn;    /* a group's work-items run one after another between barriers (PoCL's
+                                CPU device: a loop over them per stretch between barriers) */
   int host_visible_memory;   /* the backend's alloc_host_visible works (OpenCL: fine-grained SVM) */
   /* How work-groups of one launch order their writes for each other (an ORX_SYNC_ id of
    * cl/orx_contract.h), and for ORX_SYNC_CL_ATOMICS the compiler option that turns on the OpenCL C

@@ -4,7 +4,8 @@
  * reduced positions are cut into when the kept positions alone leave the device idle.
  *
  * The policy is the whole-array one of the same type and operator (its work-group size and grid:
- * the work-items that fill the device); only the shape of a work-item's work differs.
+ * the work-items that fill the device); only the shape of a work-item's work differs, and on CPU
+ * devices the groups, a work-item each (orx_plan_columns).
  * ============================================================================================== */
 #include "planner/plan_axes.h"
 
@@ -96,6 +97,34 @@ static unsigned columns_steps(const orx_target *target, const orx_request *reque
   return steps;
 }
 
+/* What CPU devices do differently. */
+static void columns_on_cpus(const orx_target *target, orx_plan *plan) {
+  /* PoCL's work-items absorb a run best straight from memory (its compiler vectorizes a
+   * work-item's loop over the run); Intel's runtime, which runs work-items side by side in
+   * vector lanes, was up to 1.6x slower that way. PoCL 5, the H200 machine's 16 cores, f32 SUM
+   * of 2^25 (bench_axes 3 "{0}" 3, one call, docs/perf/h200-axes.txt run J), the previous main
+   * against straight loads (and short runs unrolled, axes_columns.cl): [2^11, 2^14] {0} 4.1-4.2
+   * -> 3.0-3.5 ms, the window {0} 1.35-1.45 -> 1.17, [256, 1024, 1024] {1} 3.5-3.8 -> 3.0-3.1,
+   * [2^24, 2^4] {0} 2.2-2.4 -> 1.6-1.8; this 2-core machine (PoCL 3.1, `ocl-reduce bench --shape
+   * S --axes A`, two rounds) [2048, 16384] {0} 6.2-6.4 -> 4.6-4.7, [64, 64, 1024] {1} 0.41-0.50
+   * -> 0.16-0.26, [2^22, 16] {0} 11.3-11.4 -> 6.3-7.1 ms. */
+  if (target->caps->work_items_in_turn)
+    plan->defines[ORX_DEFINE_COL_DIRECT] = 1;
+  /* CPU devices: a work-item per group, as many groups as the whole-array grid has work-items.
+   * A CPU device runs its groups on its cores (a group's work-items on one), so groups of 16
+   * left cores idle or unevenly loaded where the runs and parts are few: [2^11, 2^14] {0} cut
+   * into 32 parts of 16 runs is 32 groups for 16 cores. PoCL 5, the H200 machine's 16 cores,
+   * f32 SUM of 2^25, bench_axes 3 "{0}" 3, one call (docs/perf/h200-axes.txt run J), groups of
+   * 16 against groups of 1 (OCL_REDUCE_POLICY=wg=1,groups=1024): [2^11, 2^14] {0} 3.0-3.5 ->
+   * 1.8-2.0 ms (0.41-0.56 -> 0.81-0.86x an OpenMP loop), rows 2^14 + 64 apart 2.8-3.7 -> 1.8-2.0,
+   * the window {0} 1.17 -> 0.54-0.78, f64 4.0-4.2 -> 3.3-3.4, [256, 1024, 1024] {1} 3.0-3.1 ->
+   * 1.9; level within the noise where the runs were many ([2^4, 2^24] {0} 2.5-2.7 -> 2.7-3.4,
+   * the tensor's {0} 1.9-2.0 -> 2.1-2.4, [2^24, 2^4] {0} 1.6-1.8 -> 1.5-1.8). */
+  plan->policy.max_groups = (unsigned)grid_items(plan);
+  plan->policy.wg_size = 1;
+  plan->defines[ORX_DEFINE_WG_SIZE] = 1;
+}
+
 void orx_plan_columns(const orx_target *target, const orx_request *request, orx_plan *plan) {
   plan->kernel = ORX_KERNEL_AXES_COLUMNS;
   /* No last group finishes: partials are reduced by further launches. */
@@ -132,6 +161,8 @@ void orx_plan_columns(const orx_target *target, const orx_request *request, orx_
    * 1.3x slower. */
   if (request->columns_flat)
     plan->defines[ORX_DEFINE_COL_FLAT] = 1;
+  if (target->caps->type == OCL_REDUCE_DEVICE_CPU)
+    columns_on_cpus(target, plan);
 }
 
 unsigned orx_plan_columns_run(const orx_plan *plan) {

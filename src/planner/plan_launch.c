@@ -17,7 +17,7 @@ size_t orx_plan_groups(const orx_plan *plan, size_t count, uint64_t length) {
   case ORX_KERNEL_CHECK_OFFSETS:
   case ORX_KERNEL_GATHER:
   case ORX_KERNEL_AXES_COLUMNS: /* count: work-items (orx_plan_columns_items) */ {
-    const size_t groups = (count + 1) / p->wg_size + 1;
+    const size_t groups = count ? (count + p->wg_size - 1) / p->wg_size : 1;
     return groups < p->max_groups ? groups : p->max_groups;
   }
   default:

@@ -181,6 +181,8 @@ static ocl_reduce_status read_caps(ocl_reduce_context *ctx, orx_backend *be, orx
    * (lib/kernel/subgroups.cl); the kernels stay correct, only the policy needs to know. */
   caps->emulated_subgroups = strstr(caps->platform_name, "Portable Computing Language") != NULL &&
                              caps->type == OCL_REDUCE_DEVICE_CPU;
+  /* ... and runs a work-group's work-items in turn, a loop over them between barriers. */
+  caps->work_items_in_turn = caps->emulated_subgroups;
   be->can_query_subgroups = version_of(caps->platform_version) >= 21 &&
                             version_of(caps->device_version) >= 21;
   cl_device_svm_capabilities svm = 0;
