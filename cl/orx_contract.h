@@ -340,6 +340,10 @@
 #ifndef ORX_COL_DIRECT
 #define ORX_COL_DIRECT 0
 #endif
+/* ... and the bits of its `aligned` argument: every run it reads starts on a vector boundary;
+ * every run of results it stores does. */
+#define ORX_COL_ALIGNED_IN 1
+#define ORX_COL_ALIGNED_OUT 2
 /* Sliding windows: the algorithm (an ORX_WIN_ id) and, for BLOCKS and LONG, the elements of a
  * work-item's run (a power of two). */
 #ifndef ORX_WIN_ALGO

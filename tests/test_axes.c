@@ -187,25 +187,35 @@ static const char *const forced_names[3] = {"a buffer, in place", "a buffer, gat
 
 /* The view of `data` reduced from a buffer on ctx, at its start when the view reaches a
  * multiple of 8 elements, else 2 elements in (garbage before; GPUs load short columns' runs
- * element by element then, else as vectors). */
+ * element by element then, else as vectors), into a buffer at result 0, 1 or 2 (GPUs store
+ * short columns' runs as vectors only on a vector boundary), the results before untouched. */
 static void buffer_view(ocl_reduce_context *ctx, const char *name, kind k, const void *data,
                         const ocl_reduce_shape *s, uint32_t axes, uint64_t reach) {
   const size_t elem = elem_of(k), rsize = result_of(k), results = kept_positions(s, axes);
-  const size_t at = reach % 8 ? 2 : 0;
-  unsigned char *whole = calloc(reach + 2, elem), *got = calloc(results ? results : 1, rsize);
+  const size_t at = reach % 8 ? 2 : 0, out_at = (size_t)(reach % 3);
+  const size_t out_bytes = (out_at + results ? out_at + results : 1) * rsize;
+  unsigned char *whole = calloc(reach + 2, elem), *got = malloc(out_bytes);
   assert_non_null(whole);
   assert_non_null(got);
   memcpy(whole + at * elem, data, reach * elem);
-  ocl_reduce_buffer *buf = NULL;
+  memset(got, 0xc3, out_bytes);
+  ocl_reduce_buffer *buf = NULL, *res = NULL;
   assert_int_equal(ocl_reduce_buffer_create(ctx, (reach + 2) * elem, &buf), OCL_REDUCE_OK);
   assert_int_equal(ocl_reduce_buffer_write(buf, 0, whole, (reach + 2) * elem), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_create(ctx, out_bytes, &res), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(res, 0, got, out_bytes), OCL_REDUCE_OK);
   const ocl_reduce_status st = ocl_reduce_axes(ctx, op_of(k), type_of(k),
                                                ocl_reduce_buffer_input(buf, at), s, axes,
-                                               ocl_reduce_host_output(got, results * rsize));
+                                               ocl_reduce_buffer_output(res, out_at));
   if (st != OCL_REDUCE_OK)
     fail_msg("%s: %s: %s (%s)", kind_names[k], name, ocl_reduce_status_name(st),
              ocl_reduce_last_error(ctx));
-  check_results(k, data, s, axes, got, name);
+  assert_int_equal(ocl_reduce_buffer_read(res, 0, got, out_bytes), OCL_REDUCE_OK);
+  for (size_t i = 0; i < out_at * rsize; i++)
+    if (got[i] != 0xc3)
+      fail_msg("%s: %s: byte %zu before the results was written", kind_names[k], name, i);
+  check_results(k, data, s, axes, got + out_at * rsize, name);
+  ocl_reduce_buffer_destroy(res);
   ocl_reduce_buffer_destroy(buf);
   free(whole);
   free(got);

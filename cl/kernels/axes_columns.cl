@@ -24,7 +24,8 @@
  * ORX_COL_DIRECT: a run is absorbed straight from global memory, not from a copy (PoCL).
  *
  * Launch: get_local_size(0) == ORX_WG_SIZE, any number of groups (a grid-stride loop over the
- * (part, run) pairs, runs fastest); `aligned` only where every run starts on a vector boundary.
+ * (part, run) pairs, runs fastest); `aligned`: ORX_COL_ALIGNED_IN where every run read starts on
+ * a vector boundary, ORX_COL_ALIGNED_OUT where every run of results stored does.
  * ============================================================================================== */
 #include "lib/orx_ops.cl"
 
@@ -37,8 +38,9 @@
 #endif
 
 /* A run loads as one vector where every run of the launch starts on a vector boundary (the host
- * says so: `aligned`): scalar built-in operators over a contiguous kept axis, ORX_COL_RUN ==
- * ORX_VEC (16 bytes on GPUs, as the whole-array kernels load). */
+ * says so: `aligned`), and its results store as one likewise: scalar built-in operators over a
+ * contiguous kept axis, ORX_COL_RUN == ORX_VEC (16 bytes on GPUs, as the whole-array kernels
+ * load). */
 #define ORX_COL_VECTOR                                                                             \
   (ORX_COL_RUN > 1 && ORX_COL_RUN == ORX_VEC && !ORX_STATE && ORX_TYPE_ID != ORX_CUSTOM)
 
@@ -80,7 +82,7 @@ ORX_INLINE void orx_col_carry(ORX_GLOBAL_PTR const ulong *d, ulong rank, ulong *
 /* The run of ORX_COL_RUN elements at p into c. */
 ORX_INLINE_ALWAYS void orx_col_load(ORX_GLOBAL_PTR const T *p, ulong aligned, T *c) {
 #if ORX_COL_VECTOR
-  if (aligned) {
+  if (aligned & ORX_COL_ALIGNED_IN) {
     ORX_STORE_V(*(ORX_GLOBAL_PTR const TV *)p, c);
     return;
   }
@@ -168,6 +170,15 @@ __kernel ORX_KERNEL_ATTR void orx_axes_columns(__global const T *ORX_RESTRICT in
 #endif
     ORX_GLOBAL_PTR ORX_RESULT_T *to = out + out_index + part * results + first_kept;
     const ulong n = results - first_kept < ORX_COL_RUN ? results - first_kept : ORX_COL_RUN;
+#if ORX_COL_VECTOR
+    /* A whole run on a vector boundary is stored as one vector: stored element by element (a
+     * loop of n), a warp wrote each 32-byte sector in four parts, and DRAM took half as many
+     * bytes again (plan_columns.c). */
+    if ((aligned & ORX_COL_ALIGNED_OUT) && n == ORX_COL_RUN) {
+      *(ORX_GLOBAL_PTR TV *)to = ORX_LOAD_V(acc);
+      continue;
+    }
+#endif
     for (uint k = 0; k < n; k++)
       to[k] = orx_result(acc[k]);
   }

@@ -153,12 +153,19 @@ static ocl_reduce_status device_gather(ocl_reduce_context *ctx, const orx_op_cal
 
 /* ---- Columns in place (kernels/axes_columns.cl) -------------------------------------------- */
 
-/* Whether every run of `run` kept positions of the view starts on a vector boundary: the
- * allocation's, the offset and every stride but the contiguous kept axis's a multiple of it. */
+/* Whether `run` elements of `elem` bytes at element `index` of `mem` start on a vector boundary:
+ * the allocation's and the index. */
+static int run_aligned(const ocl_reduce_context *ctx, const orx_mem *mem, size_t index,
+                       unsigned run, size_t elem) {
+  return run > 1 && index % run == 0 &&
+         !(ctx->ops->misalignment && ctx->ops->misalignment(mem) % (run * elem));
+}
+
+/* Whether every run of `run` kept positions of the view starts on a vector boundary: the first,
+ * and every stride but the contiguous kept axis's a multiple of the run. */
 static int runs_aligned(const ocl_reduce_context *ctx, const orx_axes_layout *l,
                         const orx_io *in, unsigned run, size_t elem) {
-  if (run < 2 || in->offset % run ||
-      (ctx->ops->misalignment && ctx->ops->misalignment(in->mem) % (run * elem)))
+  if (!run_aligned(ctx, in->mem, in->offset, run, elem))
     return 0;
   for (unsigned k = 0; k < l->reduced.rank; k++)
     if (l->reduced.strides[k] % run)
@@ -169,9 +176,8 @@ static int runs_aligned(const ocl_reduce_context *ctx, const orx_axes_layout *l,
   return 1;
 }
 
-/* One launch: `in` (elements or states) from in_offset, results or partials at out_index; the
- * partials' runs are aligned when the view's are (their offsets are multiples of `results`,
- * which the run divides). */
+/* One launch: `in` (elements or states) from in_offset, results or partials at out_index;
+ * `aligned` as the kernel reads it (ORX_COL_ALIGNED_ bits). */
 static ocl_reduce_status column_launch(ocl_reduce_context *ctx, const orx_prepared *k,
                                        const orx_axes_layout *l, const orx_column_level *level,
                                        orx_mem *in, size_t in_offset, orx_mem *out,
@@ -241,7 +247,13 @@ static ocl_reduce_status columns(ocl_reduce_context *ctx, const orx_op_call *cal
     const size_t from_index = i == 0 ? in->offset : region[(i - 1) % 2];
     const size_t to_index = i + 1 == n ? out_index : region[i % 2];
     const unsigned run = orx_plan_columns_run(&k.plan);
-    const int aligned = i == 0 ? runs_aligned(ctx, l, in, run, call->elem) : run > 1;
+    /* The partials' runs are aligned (the scratch buffer's, at multiples of `results`, which
+     * the run divides); the view's and the results' are checked. */
+    const int aligned =
+        ((i == 0 ? runs_aligned(ctx, l, in, run, call->elem) : run > 1) ? ORX_COL_ALIGNED_IN : 0) |
+        ((i + 1 < n ? run > 1 : run_aligned(ctx, out_mem, out_index, run, call->result_bytes))
+             ? ORX_COL_ALIGNED_OUT
+             : 0);
     ORX_FORWARD(column_launch(ctx, &k, l, &levels[i], from, from_index, to, to_index, dims_mem,
                               i * ORX_DIMS_WORDS, aligned));
   }

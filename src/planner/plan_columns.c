@@ -21,13 +21,17 @@
  * 2.7 -> 1.6 ms, [64, 256, 1024] {0} 10.9 -> 6.0, [64, 64, 1024] {1} 3.4 -> 2.2; Intel's
  * runtime [2048, 16384] {0} 28.5 -> 22.3, [64, 256, 1024] {0} 14.6 -> 10.2. PoCL 5 on a
  * 16-core host had 1 KiB runs at 0.51x OpenMP for [2^11, 2^14] {0} (docs/perf/h200-axes.txt,
- * run G). On GPUs a run is one position (a warp's lanes, on neighbouring
- * positions, are what makes its loads coalesce), or one vector of the whole-array policy (16
- * bytes) where a scalar built-in reads a contiguous kept axis whose columns are too short to cut
- * into chunks: a lane's few loads had better be wide. H200, f32 sums of 2^28 (bench_axes, same
- * runs; docs/perf/h200-axes.txt): [2^4, 2^24] along axis 0 took 389-403 us a position per lane,
- * 340-342 us a vector per lane; the longer columns were slower by vectors (the window of
- * [2^13, 2^13]: 87 us against 103, [2^14, 2^14]: 265 against 268-272). */
+ * run G), and longer runs were slower there too (run L, col_run=N, f32 SUM of 2^25, one call,
+ * pages against 8/16/32 KiB): the window's {0} 511-581 us against 775/611/680-691,
+ * [2^11, 2^14] {0} 1892-2099 against 2018/2236/2408-2569. On GPUs a run is one position (a
+ * warp's lanes, on neighbouring positions, are what makes its loads coalesce), or one vector of
+ * the whole-array policy (16 bytes) where a scalar built-in reads a contiguous kept axis whose
+ * columns are too short to cut into chunks: a lane's few loads had better be wide. H200, f32
+ * sums of 2^28 (bench_axes, same runs; docs/perf/h200-axes.txt): [2^4, 2^24] along axis 0 took
+ * 389-403 us a position per lane, 340-342 us a vector per lane, and 283-287 us (0.86-0.90x our
+ * whole-array rate, was 0.76-0.78) once the run is stored as one vector too (axes_columns.cl;
+ * run L); the longer columns were slower by vectors (the window of [2^13, 2^13]: 87 us against
+ * 103, [2^14, 2^14]: 265 against 268-272). */
 #define ORX_COLUMNS_CPU_RUN_BYTES 4096
 
 orx_axes_route orx_plan_axes_route(const orx_target *target, const orx_axes_layout *l,
@@ -84,10 +88,14 @@ static uint64_t run_dividing(uint64_t most, uint64_t kept_run) {
  * f32 SUM of 2^28, bench_axes, one call, medians of 3 (docs/perf/h200-axes.txt run H): the
  * unrolled loop [2^14, 2^14] along axis 0 310 us (0.78x our whole-array rate; Nsight Compute:
  * 64 registers, DRAM at 75 % of its peak), batches of 4 412 us, of 8 266 us (48 registers,
- * DRAM 90 %), of 16 259 us (0.93x); f64 521 / 580 / 570 / 491 us. CPU devices: one, their run
- * is a page of a row already. */
+ * DRAM 90 %), of 16 259 us (0.93x); f64 521 / 580 / 570 / 491 us. Batches of 32 (col_steps=32,
+ * run L) gained where a warp reads two parts' short rows ([2^24, 2^4] along axis 0 302-304 ->
+ * 285-289 us) and lost on the square (265 -> 286) and f64 (503-506 -> 531-533): not taken, one
+ * backend measured. CPU devices: one, their run is a page of a row already. */
 static unsigned columns_steps(const orx_target *target, const orx_request *request,
                               uint64_t run) {
+  if (target->forced.col_steps)
+    return target->forced.col_steps;
   if (target->caps->type == OCL_REDUCE_DEVICE_CPU)
     return 1;
   const size_t elem = orx_request_element_bytes(request); /* a batch holds elements */

@@ -150,6 +150,7 @@ typedef struct orx_policy_override {
   long spin_us;          /* -1 (the planner's), or how long threads spin for the next call */
   int axes_route;        /* -1, or an ORX_AXES_FORCE_ way for axes views (plan_columns.c) */
   unsigned col_run;      /* axes columns: a work-item's kept positions, at most this many */
+  unsigned col_steps;    /* axes columns: runs a work-item loads before it absorbs them */
 } orx_policy_override;
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out);
 /* OCL_REDUCE_POLICY's host=thread|device|off: host plans (plan_host.c) run on the calling thread

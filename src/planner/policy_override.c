@@ -40,6 +40,7 @@ static const numeric_key numeric_keys[] = {
     {"part_kib", ORX_FIELD(part_kib), 65536, 0},   {"seam_kib", ORX_FIELD(seam_kib), 65536, 0},
     {"host_kib", ORX_FIELD(host_kib), 65536, 0},   {"copy_threads", ORX_FIELD(copy_threads), 64, 0},
     {"stage_kib", ORX_FIELD(stage_kib), 65536, 0}, {"col_run", ORX_FIELD(col_run), 1024, 1},
+    {"col_steps", ORX_FIELD(col_steps), 32, 1},
 };
 #undef ORX_FIELD
 
@@ -142,7 +143,7 @@ static const char keys_help[] =
     "keys=0|1|2, min_groups=<1..32>, part_kib=<1..65536>, seam_kib=<n>, "
     "host=thread|device|off, host_kib=<n>, staging=pinned|off, copy_threads=<1..64>, "
     "stage_kib=<1..65536>, spin_us=<0..65536>, axes=columns|gather|split, "
-    "col_run=<1..1024, power of two>";
+    "col_run=<1..1024, power of two>, col_steps=<1..32, power of two>";
 
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out) {
   /* Zero and -1: the planner's own choice. */
