@@ -292,6 +292,9 @@ static void test_policy_override_parses_and_rejects(void **state) {
   assert_int_equal(o.col_steps, 32);
   assert_int_equal(orx_parse_policy_override("col_steps=12", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
   assert_int_equal(orx_parse_policy_override("col_steps=64", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+  assert_int_equal(orx_parse_policy_override("col_flat=1", &o), OCL_REDUCE_OK);
+  assert_int_equal(o.col_flat, 1);
+  assert_int_equal(orx_parse_policy_override("col_flat=2", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
   /* Threads' spin: the planner's 250 us unless forced, 0 included; groups' seams likewise. */
   assert_int_equal(orx_parse_policy_override("", &o), OCL_REDUCE_OK);
   assert_int_equal(orx_plan_spin_ns(&o), 250000);
@@ -1497,6 +1500,18 @@ static void test_columns_batch_their_loads_on_gpus(void **state) {
   assert_int_equal(column_plan(&t, OCL_REDUCE_F32, 1 << 14, 1 << 14).defines[ORX_DEFINE_COL_STEPS],
                    32);
   t.forced.col_steps = 0;
+  /* The straight loop where columns are whole, forced either way ([2^14, 2^14] is cut into
+   * parts on the test GPU, [16, 2^20] is not). */
+  assert_int_equal(column_plan(&t, OCL_REDUCE_F32, 1 << 14, 1 << 14).defines[ORX_DEFINE_COL_FLAT],
+                   ORX_DEFINE_UNSET);
+  assert_int_equal(column_plan(&t, OCL_REDUCE_F32, 16, 1 << 20).defines[ORX_DEFINE_COL_FLAT], 1);
+  t.forced.col_flat = 1;
+  assert_int_equal(column_plan(&t, OCL_REDUCE_F32, 1 << 14, 1 << 14).defines[ORX_DEFINE_COL_FLAT],
+                   1);
+  t.forced.col_flat = 0;
+  assert_int_equal(column_plan(&t, OCL_REDUCE_F32, 16, 1 << 20).defines[ORX_DEFINE_COL_FLAT],
+                   ORX_DEFINE_UNSET);
+  t.forced.col_flat = -1;
   /* CPUs: a page of a row per run and no batches, however few the runs (fewer kept positions
    * per run lost here: plan_columns.c). */
   t = test_target(&cpu, OCL_REDUCE_PATH_AUTO);

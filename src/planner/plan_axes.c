@@ -167,8 +167,10 @@ size_t orx_plan_column_levels(const orx_target *target, const orx_axes_layout *l
       parts = 1;
     levels[n].stage = n == 0 ? (parts > 1 ? ORX_STAGE_PARTIAL : ORX_STAGE_WHOLE)
                              : (parts > 1 ? ORX_STAGE_MERGE : ORX_STAGE_FINAL);
-    /* The straight loop only where a work-item folds whole columns (plan_columns.c). */
-    levels[n].flat = flat && parts == 1;
+    /* The straight loop only where a work-item folds whole columns (plan_columns.c), unless
+     * forced either way (OCL_REDUCE_POLICY=col_flat). */
+    const int forced = target->forced.col_flat;
+    levels[n].flat = flat && (forced < 0 ? parts == 1 : forced);
     request->columns_flat = levels[n].flat;
     levels[n].parts = parts;
     levels[n].length = length;

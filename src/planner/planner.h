@@ -151,6 +151,7 @@ typedef struct orx_policy_override {
   int axes_route;        /* -1, or an ORX_AXES_FORCE_ way for axes views (plan_columns.c) */
   unsigned col_run;      /* axes columns: a work-item's kept positions, at most this many */
   unsigned col_steps;    /* axes columns: runs a work-item loads before it absorbs them */
+  int col_flat;          /* -1, 0 (the general walk) or 1 (the straight loop, parts or not) */
 } orx_policy_override;
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out);
 /* OCL_REDUCE_POLICY's host=thread|device|off: host plans (plan_host.c) run on the calling thread
