@@ -249,11 +249,11 @@ static ocl_reduce_status columns(ocl_reduce_context *ctx, const orx_op_call *cal
     const unsigned run = orx_plan_columns_run(&k.plan);
     /* The partials' runs are aligned (the scratch buffer's, at multiples of `results`, which
      * the run divides); the view's and the results' are checked. */
-    const int aligned =
-        ((i == 0 ? runs_aligned(ctx, l, in, run, call->elem) : run > 1) ? ORX_COL_ALIGNED_IN : 0) |
-        ((i + 1 < n ? run > 1 : run_aligned(ctx, out_mem, out_index, run, call->result_bytes))
-             ? ORX_COL_ALIGNED_OUT
-             : 0);
+    const int reads_aligned = i == 0 ? runs_aligned(ctx, l, in, run, call->elem) : run > 1;
+    const int writes_aligned =
+        i + 1 < n ? run > 1 : run_aligned(ctx, out_mem, out_index, run, call->result_bytes);
+    const int aligned = (reads_aligned ? ORX_COL_ALIGNED_IN : 0) |
+                        (writes_aligned ? ORX_COL_ALIGNED_OUT : 0);
     ORX_FORWARD(column_launch(ctx, &k, l, &levels[i], from, from_index, to, to_index, dims_mem,
                               i * ORX_DIMS_WORDS, aligned));
   }
