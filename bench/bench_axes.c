@@ -20,7 +20,8 @@
  * equal the host's (computed once, serially).
  *
  *   bench_axes [ROUNDS [FILTER [SHIFT]]]   (bench_axes_main.c: 20 rounds; cases whose name holds
- *                                         FILTER; SHIFT halves the outermost extent SHIFT times)
+ *                                         FILTER; SHIFT halves the outermost extent SHIFT times;
+ *                                         BENCH_AXES_COMPETITORS=0: ours and whole only)
  *   ocl-reduce bench --shape S --axes A    one view (cmd_bench.c), its OpenMP loops compiled for
  *                                         any CPU of the architecture, no CUDA anchors
  * ============================================================================================== */
@@ -231,8 +232,12 @@ static double time_openmp(const axes_case *c, const void *x, size_t elem, const 
   return best;
 }
 
-/* One case: the input, the host's sums, each contender. */
+/* One case: the input, the host's sums, each contender (ours and whole only where the
+ * environment has BENCH_AXES_COMPETITORS=0: A/B runs of our own variants, a minute shorter a
+ * table on the GPU). */
 static int one_case(ocl_reduce_context *ctx, const axes_case *c, int cpu, int rounds) {
+  const char *env = getenv("BENCH_AXES_COMPETITORS");
+  const int competitors = !env || strcmp(env, "0") != 0;
   const size_t elem = c->type == OCL_REDUCE_F64 ? 8 : 4;
   unsigned char *x = calloc(c->reach, elem), *want = malloc(c->results * elem);
   unsigned char *got = malloc(c->results * elem);
@@ -271,7 +276,9 @@ static int one_case(ocl_reduce_context *ctx, const axes_case *c, int cpu, int ro
          bytes / ours / 1e9, 1e6 * whole, whole / ours);
   axes_anchor anchors[AXES_ANCHORS];
   char why[128];
-  if (!cpu && cub_axes_anchors(c, x, want, rounds, anchors, why, sizeof why)) {
+  if (!competitors) {
+    printf("\n");
+  } else if (!cpu && cub_axes_anchors(c, x, want, rounds, anchors, why, sizeof why)) {
     int best = -1;
     for (int a = 0; a < AXES_ANCHORS; a++)
       if (anchors[a].seconds > 0 && (best < 0 || anchors[a].seconds < anchors[best].seconds))

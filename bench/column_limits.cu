@@ -97,10 +97,9 @@ __global__ void parts(const float *in, size_t rows, size_t cols, size_t stride, 
   atomicAdd(&out[c], s);
 }
 
-// [R, 16] {0}: four threads a row (a float4 each), blocks over rows, then atomics.
-__global__ void tall16(const float4 *in, size_t rows, float *out) {
+// A thread's quarter (q: a float4) of the [R, 16] rows the grid deals it, summed.
+__device__ float4 quarter_rows(const float4 *in, size_t rows, size_t q) {
   float4 s = make_float4(0, 0, 0, 0);
-  const size_t q = threadIdx.x & 3;
   for (size_t r = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 2; r < rows;
        r += ((size_t)gridDim.x * blockDim.x) >> 2) {
     float4 v = in[r * 4 + q];
@@ -109,6 +108,13 @@ __global__ void tall16(const float4 *in, size_t rows, float *out) {
     s.z += v.z;
     s.w += v.w;
   }
+  return s;
+}
+
+// [R, 16] {0}: four threads a row (a float4 each), blocks over rows, then atomics.
+__global__ void tall16(const float4 *in, size_t rows, float *out) {
+  const size_t q = threadIdx.x & 3;
+  float4 s = quarter_rows(in, rows, q);
   // lanes with the same q: xor-shuffle over 4, 8, 16
   for (int o = 4; o < 32; o <<= 1) {
     s.x += __shfl_xor_sync(0xffffffffu, s.x, o);
@@ -122,6 +128,71 @@ __global__ void tall16(const float4 *in, size_t rows, float *out) {
     atomicAdd(&out[q * 4 + 2], s.z);
     atomicAdd(&out[q * 4 + 3], s.w);
   }
+}
+
+// [R, 16] {0} deterministic: tall16's reads, the block's 64 lanes of each quarter combined in
+// shared memory (a fixed tree), one partial of 16 a block, and the last block to finish folds
+// the partials (threadfence and a counter, as cl/lib/orx_finish.cl): one launch, no atomics on
+// the results. ATOMIC: the block's partial added atomically instead (16 atomics a block, not a
+// warp's 16: tall16's end is 135k atomics on one 64-byte line).
+// The block's 256 float4s combined over the lanes of each quarter (lanes 4 apart, a fixed tree):
+// lanes 0-3 hold the four sums.
+__device__ void block_quarters(float4 *sm, unsigned t, float4 s) {
+  sm[t] = s;
+  __syncthreads();
+  for (unsigned h = 128; h >= 4; h >>= 1) {
+    if (t < h) {
+      float4 o = sm[t + h];
+      sm[t].x += o.x;
+      sm[t].y += o.y;
+      sm[t].z += o.z;
+      sm[t].w += o.w;
+    }
+    __syncthreads();
+  }
+}
+
+template <bool ATOMIC>
+__global__ void tall16_blocks(const float4 *in, size_t rows, float4 *partials, unsigned *counter,
+                              float *out) {
+  __shared__ float4 sm[256];
+  __shared__ bool last;
+  const unsigned t = threadIdx.x, q = t & 3;
+  float4 s = quarter_rows(in, rows, q);
+  block_quarters(sm, t, s);
+  if (ATOMIC) {
+    if (t < 4) {
+      atomicAdd(&out[q * 4 + 0], sm[t].x);
+      atomicAdd(&out[q * 4 + 1], sm[t].y);
+      atomicAdd(&out[q * 4 + 2], sm[t].z);
+      atomicAdd(&out[q * 4 + 3], sm[t].w);
+    }
+    return;
+  }
+  if (t < 4)
+    partials[blockIdx.x * 4 + t] = sm[t];
+  __syncthreads();
+  if (t == 0) {
+    __threadfence();
+    last = atomicInc(counter, 0xffffffffu) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last)
+    return;
+  __threadfence();
+  s = make_float4(0, 0, 0, 0);
+  for (unsigned g = t >> 2; g < gridDim.x; g += 64) {
+    volatile float *v = (volatile float *)&partials[g * 4 + q];
+    s.x += v[0];
+    s.y += v[1];
+    s.z += v[2];
+    s.w += v[3];
+  }
+  block_quarters(sm, t, s);
+  if (t < 4)
+    ((float4 *)out)[t] = sm[t];
+  if (t == 0)
+    *counter = 0;
 }
 
 template <class F> static float median_us(F f) {
@@ -183,6 +254,23 @@ int main() {
   for (int g : {G, G * 2, G * 4}) {
     float t = median_us([&] { tall16<<<g, B>>>((const float4 *)in, N / 16, out); });
     printf("[2^24, 2^4] {0} tall16 grid %d: %.1f us, of whole %.3f\n", g, t, tw28 / t);
+  }
+  {
+    float4 *partials;
+    unsigned *counter;
+    CK(cudaMalloc(&partials, (size_t)G * 16 * 4 * sizeof(float4)));
+    CK(cudaMalloc(&counter, sizeof(unsigned)));
+    CK(cudaMemset(counter, 0, sizeof(unsigned)));
+    for (int g : {G / 2, G, G * 2, G * 4}) {
+      float t = median_us([&] {
+        tall16_blocks<false><<<g, B>>>((const float4 *)in, N / 16, partials, counter, out);
+      });
+      float ta = median_us([&] {
+        tall16_blocks<true><<<g, B>>>((const float4 *)in, N / 16, partials, counter, out);
+      });
+      printf("[2^24, 2^4] {0} blocks+last grid %d: %.1f us, of whole %.3f; blocks+atomics %.1f us, "
+             "%.3f\n", g, t, tw28 / t, ta, tw28 / ta);
+    }
   }
   // [2^14, 2^14] {0} and the window [2^13, 2^13] of 2^14 {0}, in parts
   for (size_t P : {8, 16, 33, 64}) {

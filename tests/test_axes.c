@@ -313,6 +313,33 @@ static void test_rows_with_a_pitch(void **state) {
   }
 }
 
+/* Tall columns (kernels/axes_columns.cl, ORX_COL_TALL: a work-group reads short rows side by
+ * side and combines them), forced on every device and off, for every kind of operator (the
+ * order-preserving one keeps its own way): rows back to back and apart, runs that fill a group
+ * or a fraction of one (one kept position too), and lengths that leave parts without rows. */
+static void test_tall_columns(void **state) {
+  (void)state;
+  static const char *const modes[] = {"col_tall=1", "col_tall=0"};
+  const uint64_t rows[][3] = {/* rows, kept extent, pitch */
+                              {16000, 16, 16}, {3001, 64, 64}, {5000, 2, 2}, {999, 8, 11},
+                              {70, 4, 4},      {16384, 1, 1},  {257, 32, 40}};
+  for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+    ocl_reduce_context *ctx = test_context_with_policy(modes[m]);
+    assert_non_null(ctx);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+      for (int k = 0; k < KINDS; k++) {
+        if ((k == STATE && !fp64) || (rows[i][0] * rows[i][1] > 100000 && k != SCALAR))
+          continue;
+        ocl_reduce_shape s = {sizeof s, 2, {rows[i][0], rows[i][1]}, {rows[i][2], 1}};
+        const uint64_t reach = (rows[i][0] - 1) * rows[i][2] + rows[i][1];
+        void *data = fill((kind)k, (size_t)reach);
+        buffer_view(ctx, modes[m], (kind)k, data, &s, 1u, reach);
+        free(data);
+      }
+    ocl_reduce_context_destroy(ctx);
+  }
+}
+
 /* A tensor's outer and inner axes together ({0, 2}): on GPUs (and every device forced) rows
  * along the inner axis, then columns, for every kind of operator (those without two passes take
  * their usual way). */
@@ -557,6 +584,7 @@ int main(void) {
       cmocka_unit_test(test_random_views),
       cmocka_unit_test(test_column_sums),
       cmocka_unit_test(test_rows_with_a_pitch),
+      cmocka_unit_test(test_tall_columns),
       cmocka_unit_test(test_outer_and_inner_axes),
       cmocka_unit_test(test_group_buffer_views),
       cmocka_unit_test(test_describe_names_each_form),

@@ -80,6 +80,23 @@ static orx_plan segments_plan(orx_target t, orx_op_id op, ocl_reduce_type type, 
   return plan;
 }
 
+/* The plan of columns read in place (kernels/axes_columns.cl) for a 2-D view of `kept`
+ * positions a row, contiguous, and `length` rows: tall columns where the kept positions are few
+ * (plan_columns.c); checked to be what it is named for. */
+static orx_plan columns_plan(const orx_target *t, orx_op_id op, ocl_reduce_type type, uint64_t kept,
+                             uint64_t length, int tall) {
+  orx_request r = orx_reduce_request(op, type);
+  r.entry = ORX_ENTRY_COLUMNS;
+  r.kept_run = kept;
+  r.shape.count = (size_t)kept;
+  r.shape.length = length;
+  r.columns_flat = 1;
+  orx_plan plan;
+  orx_plan_make(t, &r, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_COL_TALL] == 1, tall);
+  return plan;
+}
+
 /* A whole-array reduction, and for sums and maxima segments by the multireduction at its widest
  * with each kind of load. Returns the kernels compiled. */
 static int compile_op_type(const orx_target t, orx_op_id op, ocl_reduce_type type) {
@@ -95,6 +112,11 @@ static int compile_op_type(const orx_target t, orx_op_id op, ocl_reduce_type typ
   plan = segments_plan(t, op, type, ORX_SEG_MR, 0, 8, 8, ORX_SEG_VECTORS);
   compiled += compile(&plan);
   plan = segments_plan(t, op, type, ORX_SEG_MR, 0, 32, 8, ORX_SEG_MASKED);
+  compiled += compile(&plan);
+  /* Columns: tall ones (vector runs and a group's tree), and a work-item per column. */
+  plan = columns_plan(&t, op, type, 16, 1 << 20, 1);
+  compiled += compile(&plan);
+  plan = columns_plan(&t, op, type, 4096, 1 << 12, 0);
   return compiled + compile(&plan);
 }
 
@@ -128,6 +150,9 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
   plan = segments_plan(t, ORX_OP_##OP, OCL_REDUCE_##TYPE, ORX_SEG_MR, 0, 32, 8, ORX_SEG_MASKED);   \
   compiled += compile(&plan);
     TEST_STRUCTURED_OP_TYPES(ORX_COMPILE_STRUCTURED)
+    /* Tall columns of states (a position per row). */
+    plan = columns_plan(&t, ORX_OP_ARGMIN, OCL_REDUCE_F32, 16, 1 << 20, 1);
+    compiled += compile(&plan);
 #undef ORX_COMPILE_STRUCTURED
     /* The tests' user operators, the same OpenCL C, commutative and order-preserving: the
      * probe, every stage, and segments by a work-item, by the multireduction and by

@@ -295,6 +295,9 @@ static void test_policy_override_parses_and_rejects(void **state) {
   assert_int_equal(orx_parse_policy_override("col_flat=1", &o), OCL_REDUCE_OK);
   assert_int_equal(o.col_flat, 1);
   assert_int_equal(orx_parse_policy_override("col_flat=2", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+  assert_int_equal(orx_parse_policy_override("col_tall=0", &o), OCL_REDUCE_OK);
+  assert_int_equal(o.col_tall, 0);
+  assert_int_equal(orx_parse_policy_override("col_tall=yes", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
   /* Threads' spin: the planner's 250 us unless forced, 0 included; groups' seams likewise. */
   assert_int_equal(orx_parse_policy_override("", &o), OCL_REDUCE_OK);
   assert_int_equal(orx_plan_spin_ns(&o), 250000);
@@ -1522,6 +1525,45 @@ static void test_columns_batch_their_loads_on_gpus(void **state) {
   assert_int_equal(column_plan(&t, OCL_REDUCE_F64, 64, 4096).defines[ORX_DEFINE_COL_RUN], 512);
 }
 
+/* Short rows (plan_columns.c, columns_tall): on GPUs a work-group reads rows side by side and
+ * combines them into a partial per part, where a row holds a quarter of a group's runs at most,
+ * in a power of two; half the grid's groups; CPU devices only when forced. */
+static void test_short_rows_are_tall_columns_on_gpus(void **state) {
+  (void)state;
+  const orx_caps cpu = test_cpu(), gpu = test_gpu();
+  orx_target t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
+  orx_plan p = column_plan(&t, OCL_REDUCE_F32, 1 << 24, 16);
+  const uint64_t vec = p.policy.vec, wg = p.policy.wg_size;
+  assert_int_equal(p.defines[ORX_DEFINE_COL_TALL], 1);
+  assert_int_equal(p.defines[ORX_DEFINE_COL_RUN], vec);
+  assert_int_equal(p.defines[ORX_DEFINE_COL_FLAT], ORX_DEFINE_UNSET);
+  const uint64_t parts = orx_plan_columns_parts(&p, 16, 1 << 24);
+  assert_int_equal(parts, p.policy.max_groups / 2);
+  assert_int_equal(orx_plan_columns_items(&p, 16, parts), parts * wg);
+  /* Few rows: fewer parts, each work-item 64 rows at least. */
+  assert_int_equal(orx_plan_columns_parts(&p, 16, 1000), 1);
+  assert_int_equal(orx_plan_columns_parts(&p, 16, (wg / (16 / vec)) * 64 * 3), 3);
+  const uint64_t quarter = wg / 4 * vec;
+  assert_int_equal(column_plan(&t, OCL_REDUCE_F32, 1 << 20, quarter).defines[ORX_DEFINE_COL_TALL],
+                   1);
+  assert_int_equal(
+      column_plan(&t, OCL_REDUCE_F32, 1 << 18, 2 * quarter).defines[ORX_DEFINE_COL_TALL],
+      ORX_DEFINE_UNSET);
+  assert_int_equal(column_plan(&t, OCL_REDUCE_F32, 1 << 20, 3 * vec).defines[ORX_DEFINE_COL_TALL],
+                   ORX_DEFINE_UNSET);
+  t.forced.col_tall = 0;
+  assert_int_equal(column_plan(&t, OCL_REDUCE_F32, 1 << 24, 16).defines[ORX_DEFINE_COL_TALL],
+                   ORX_DEFINE_UNSET);
+  /* CPU devices: forced only, with their policy's groups (not a work-item each). */
+  t = test_target(&cpu, OCL_REDUCE_PATH_AUTO);
+  assert_int_equal(column_plan(&t, OCL_REDUCE_F32, 1 << 20, 16).defines[ORX_DEFINE_COL_TALL],
+                   ORX_DEFINE_UNSET);
+  t.forced.col_tall = 1;
+  p = column_plan(&t, OCL_REDUCE_F32, 1 << 20, 16);
+  assert_int_equal(p.defines[ORX_DEFINE_COL_TALL], 1);
+  assert_true(p.policy.wg_size > 1);
+}
+
 static void test_columns_on_cpus_read_straight_and_take_a_group_each(void **state) {
   (void)state;
   orx_caps pocl = test_cpu(), intel = test_cpu(), gpu = test_gpu();
@@ -1562,6 +1604,7 @@ int main(void) {
       cmocka_unit_test(test_every_define_a_plan_emits_is_in_the_contract_with_a_default),
       cmocka_unit_test(test_axes_layouts),
       cmocka_unit_test(test_columns_batch_their_loads_on_gpus),
+      cmocka_unit_test(test_short_rows_are_tall_columns_on_gpus),
       cmocka_unit_test(test_columns_on_cpus_read_straight_and_take_a_group_each),
       cmocka_unit_test(test_rows_apart_take_a_pitch),
       cmocka_unit_test(test_program_keys_tell_plans_and_operators_apart),

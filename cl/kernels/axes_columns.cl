@@ -22,10 +22,13 @@
  *
  * ORX_COL_FLAT: the view has at most one kept axis and one reduced axis (d[1] == 1, d[0] <= 1).
  * ORX_COL_DIRECT: a run is absorbed straight from global memory, not from a copy (PoCL).
+ * ORX_COL_TALL: such a view with few kept positions a row, read a work-group per part, rows
+ * dealt to the parts in turn (orx_col_tall, below).
  *
  * Launch: get_local_size(0) == ORX_WG_SIZE, any number of groups (a grid-stride loop over the
- * (part, run) pairs, runs fastest); `aligned`: ORX_COL_ALIGNED_IN where every run read starts on
- * a vector boundary, ORX_COL_ALIGNED_OUT where every run of results stored does.
+ * (part, run) pairs, runs fastest; ORX_COL_TALL: over the parts, a group each); `aligned`:
+ * ORX_COL_ALIGNED_IN where every run read starts on a vector boundary, ORX_COL_ALIGNED_OUT where
+ * every run of results stored does.
  * ============================================================================================== */
 #include "lib/orx_ops.cl"
 
@@ -94,11 +97,11 @@ ORX_INLINE_ALWAYS void orx_col_load(ORX_GLOBAL_PTR const T *p, ulong aligned, T 
 }
 
 /* `n` runs from `at` on, `stride` apart, absorbed in order into acc (the first one the reduced
- * position i). Returns the offset past the last. Batches of ORX_COL_STEPS runs are loaded into
- * registers before any is absorbed, so that that many reads are in flight whatever the compiler
- * schedules (plan_columns.c). */
+ * position i, each next one `pitch` positions on). Returns the offset past the last. Batches of
+ * ORX_COL_STEPS runs are loaded into registers before any is absorbed, so that that many reads
+ * are in flight whatever the compiler schedules (plan_columns.c). */
 ORX_INLINE_ALWAYS ulong orx_col_straight(ORX_GLOBAL_PTR const T *base, ulong at, ulong stride,
-                                         ulong n, ulong i, ulong aligned, A *acc) {
+                                         ulong n, ulong i, ulong pitch, ulong aligned, A *acc) {
   ulong t = 0;
 #if ORX_COL_STEPS > 1
   for (; t + ORX_COL_STEPS <= n; t += ORX_COL_STEPS) {
@@ -107,7 +110,7 @@ ORX_INLINE_ALWAYS ulong orx_col_straight(ORX_GLOBAL_PTR const T *base, ulong at,
       orx_col_load(base + at + u * stride, aligned, c[u]);
     for (uint u = 0; u < ORX_COL_STEPS; u++)
       for (uint k = 0; k < ORX_COL_RUN; k++)
-        acc[k] = orx_absorb(acc[k], c[u][k], i + t + u);
+        acc[k] = orx_absorb(acc[k], c[u][k], i + (t + u) * pitch);
     at += ORX_COL_STEPS * stride;
   }
 #endif
@@ -119,11 +122,79 @@ ORX_INLINE_ALWAYS ulong orx_col_straight(ORX_GLOBAL_PTR const T *base, ulong at,
     orx_col_load(base + at, aligned, c);
 #endif
     ORX_COL_UNROLL for (uint k = 0; k < ORX_COL_RUN; k++)
-      acc[k] = orx_absorb(acc[k], c[k], i + t);
+      acc[k] = orx_absorb(acc[k], c[k], i + t * pitch);
     at += stride;
   }
   return at;
 }
+
+/* The results (or partial states) of the run of kept positions from first_kept into to[]. */
+ORX_INLINE_ALWAYS void orx_col_store(ORX_GLOBAL_PTR ORX_RESULT_T *to, ulong results,
+                                     ulong first_kept, ulong aligned, A *acc) {
+  to += first_kept;
+  const ulong n = results - first_kept < ORX_COL_RUN ? results - first_kept : ORX_COL_RUN;
+#if ORX_COL_VECTOR
+  /* A whole run on a vector boundary is stored as one vector: stored element by element (a
+   * loop of n), a warp wrote each 32-byte sector in four parts, and DRAM took half as many
+   * bytes again (plan_columns.c). */
+  if ((aligned & ORX_COL_ALIGNED_OUT) && n == ORX_COL_RUN) {
+    *(ORX_GLOBAL_PTR TV *)to = ORX_LOAD_V(acc);
+    return;
+  }
+#else
+  (void)aligned;
+#endif
+  for (uint k = 0; k < n; k++)
+    to[k] = orx_result(acc[k]);
+}
+
+#if ORX_COL_TALL
+/* Tall columns (plan_columns.c): a 2-D view whose rows hold at most a quarter of a work-group's
+ * worth of runs. The group's work-items are laid out as `runs` runs of a row side by side and
+ * ORX_WG_SIZE / runs rows, and rows are dealt round-robin to (part, row of the group) pairs, so
+ * that each step of the launch reads neighbouring whole rows: a dense view is read as the
+ * whole-array kernels read it. Each part's work-items then combine their rows in local memory
+ * (a fixed tree: rows h apart, h halving) and the first row stores the part's partial. Not for
+ * order-preserving operators (rows dealt, not in order); state operators see each element's
+ * row. PyTorch's Reduce.cuh reduces short rows with the same 2-D work-group. */
+ORX_INLINE_ALWAYS void orx_col_tall(ORX_GLOBAL_PTR const T *base, ulong kept_stride,
+                                    ulong inner_stride, ulong results, ulong length, ulong parts,
+                                    ulong aligned, ORX_GLOBAL_PTR ORX_RESULT_T *out,
+                                    ORX_LOCAL_PTR A *scratch) {
+  const uint lid = (uint)get_local_id(0);
+  const uint runs = (uint)((results + ORX_COL_RUN - 1) / ORX_COL_RUN); /* a power of two */
+  const uint rows = ORX_WG_SIZE / runs, row = lid / runs;
+  const uint first_kept = (lid % runs) * ORX_COL_RUN;
+  const ulong step = parts * rows;
+  for (ulong part = get_group_id(0); part < parts; part += get_num_groups(0)) {
+    A acc[ORX_COL_RUN];
+    ORX_COL_UNROLL for (uint k = 0; k < ORX_COL_RUN; k++)
+      acc[k] = ORX_IDENTITY;
+    const ulong first = part * rows + row;
+    if (row < rows && first < length)
+      orx_col_straight(base, first_kept * kept_stride + first * inner_stride,
+                       step * inner_stride, (length - first - 1) / step + 1, first, step,
+                       aligned, acc);
+    ORX_COL_UNROLL for (uint k = 0; k < ORX_COL_RUN; k++)
+      scratch[k * ORX_WG_SIZE + lid] = acc[k];
+    for (uint h = ORX_WG_SIZE / 2; h >= runs; h /= 2) {
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (lid < h) {
+        ORX_COL_UNROLL for (uint k = 0; k < ORX_COL_RUN; k++)
+          scratch[k * ORX_WG_SIZE + lid] =
+              orx_combine(scratch[k * ORX_WG_SIZE + lid], scratch[k * ORX_WG_SIZE + lid + h]);
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < runs) {
+      ORX_COL_UNROLL for (uint k = 0; k < ORX_COL_RUN; k++)
+        acc[k] = scratch[k * ORX_WG_SIZE + lid];
+      orx_col_store(out + part * results, results, first_kept, aligned, acc);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE); /* the scratch's reads before the next part's writes */
+  }
+}
+#endif
 
 __kernel ORX_KERNEL_ATTR void orx_axes_columns(__global const T *ORX_RESTRICT in, ulong in_offset,
                                                __global ORX_RESULT_T *out, ulong out_index,
@@ -136,6 +207,12 @@ __kernel ORX_KERNEL_ATTR void orx_axes_columns(__global const T *ORX_RESTRICT in
   ORX_GLOBAL_PTR const T *base = in + in_offset;
   const ulong inner_extent = reduced[reduced_rank - 1];
   const ulong inner_stride = reduced[2 * reduced_rank - 1];
+#if ORX_COL_TALL
+  __local A scratch[ORX_COL_RUN * ORX_WG_SIZE];
+  (void)inner_extent;
+  orx_col_tall(base, kept_rank ? kept[1] : 0, inner_stride, results, length, parts, aligned,
+               out + out_index, scratch);
+#else
   const ulong runs = (results + ORX_COL_RUN - 1) / ORX_COL_RUN;
   for (ulong g = get_global_id(0); g < runs * parts; g += get_global_size(0)) {
     const ulong part = parts == 1 ? 0 : g / runs, first_kept = (g - part * runs) * ORX_COL_RUN;
@@ -151,7 +228,7 @@ __kernel ORX_KERNEL_ATTR void orx_axes_columns(__global const T *ORX_RESTRICT in
      * registers the general walk holds halved the resident warps on GPUs: plan_columns.c). */
     (void)inner_extent;
     const ulong at = (kept_rank ? first_kept * kept[1] : 0) + first * inner_stride;
-    orx_col_straight(base, at, inner_stride, end - first, first, aligned, acc);
+    orx_col_straight(base, at, inner_stride, end - first, first, 1, aligned, acc);
 #else
     ulong kept_index[ORX_MAX_RANK];
     /* ORX_COL_RUN > 1 only along a contiguous kept axis whose extent it divides: one run. */
@@ -162,24 +239,13 @@ __kernel ORX_KERNEL_ATTR void orx_axes_columns(__global const T *ORX_RESTRICT in
       /* A straight run along the innermost reduced axis, then a carry into the outer ones. */
       const ulong left = inner_extent - index[reduced_rank - 1];
       const ulong steps = left < end - i ? left : end - i;
-      at = orx_col_straight(base, at, inner_stride, steps, i, aligned, acc);
+      at = orx_col_straight(base, at, inner_stride, steps, i, 1, aligned, acc);
       i += steps;
       index[reduced_rank - 1] += steps;
       orx_col_carry(reduced, reduced_rank, index, &at);
     }
 #endif
-    ORX_GLOBAL_PTR ORX_RESULT_T *to = out + out_index + part * results + first_kept;
-    const ulong n = results - first_kept < ORX_COL_RUN ? results - first_kept : ORX_COL_RUN;
-#if ORX_COL_VECTOR
-    /* A whole run on a vector boundary is stored as one vector: stored element by element (a
-     * loop of n), a warp wrote each 32-byte sector in four parts, and DRAM took half as many
-     * bytes again (plan_columns.c). */
-    if ((aligned & ORX_COL_ALIGNED_OUT) && n == ORX_COL_RUN) {
-      *(ORX_GLOBAL_PTR TV *)to = ORX_LOAD_V(acc);
-      continue;
-    }
-#endif
-    for (uint k = 0; k < n; k++)
-      to[k] = orx_result(acc[k]);
+    orx_col_store(out + out_index + part * results, results, first_kept, aligned, acc);
   }
+#endif /* ORX_COL_TALL */
 }

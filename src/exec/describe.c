@@ -62,9 +62,19 @@ static void describe_columns(const ocl_reduce_context *ctx, const orx_op_call *c
   else /* GENERAL: CPU devices (or OCL_REDUCE_POLICY=axes=columns anywhere) */
     orx_append(text, capacity, "in place (a CPU device: each work-item walks the reduced "
                "positions of its own)");
-  orx_append(text, capacity, ": a work-item per run of %u kept position(s)%s, loading %lld "
-             "run(s) at a time", orx_plan_columns_run(&plan), n > 1 ? " and part" : "",
-             (long long)plan.defines[ORX_DEFINE_COL_STEPS]);
+  const unsigned run = orx_plan_columns_run(&plan);
+  if (plan.defines[ORX_DEFINE_COL_TALL] == 1) /* plan_columns.c */
+    orx_append(text, capacity,
+               ": tall, a work-group per part reading %llu row(s) side by side "
+               "(a run of %u kept position(s) per work-item, loading %lld run(s) at a time), "
+               "the rows dealt to the parts in turn and combined in the group",
+               (unsigned long long)(plan.policy.wg_size / ((l->results + run - 1) / run)), run,
+               (long long)plan.defines[ORX_DEFINE_COL_STEPS]);
+  else
+    orx_append(text, capacity,
+               ": a work-item per run of %u kept position(s)%s, loading %lld "
+               "run(s) at a time",
+               run, n > 1 ? " and part" : "", (long long)plan.defines[ORX_DEFINE_COL_STEPS]);
   if (n > 1)
     orx_append(text, capacity, "; the reduced positions cut into %llu parts, then %zu "
                "launch(es) over their partial states", (unsigned long long)levels[0].parts, n - 1);

@@ -154,6 +154,7 @@ size_t orx_plan_column_levels(const orx_target *target, const orx_axes_layout *l
   const unsigned kept = l->kept.rank; /* 0: every axis reduced (one result) */
   request->entry = ORX_ENTRY_COLUMNS;
   request->kept_run = kept && l->kept.strides[kept - 1] == 1 ? l->kept.extents[kept - 1] : 1;
+  request->shape.count = (size_t)l->results;
   uint64_t length = l->length;
   for (size_t n = 0;; n++) {
     orx_plan plan;
@@ -168,9 +169,9 @@ size_t orx_plan_column_levels(const orx_target *target, const orx_axes_layout *l
     levels[n].stage = n == 0 ? (parts > 1 ? ORX_STAGE_PARTIAL : ORX_STAGE_WHOLE)
                              : (parts > 1 ? ORX_STAGE_MERGE : ORX_STAGE_FINAL);
     /* The straight loop only where a work-item folds whole columns (plan_columns.c), unless
-     * forced either way (OCL_REDUCE_POLICY=col_flat). */
-    const int forced = target->forced.col_flat;
-    levels[n].flat = flat && (forced < 0 ? parts == 1 : forced);
+     * forced either way (OCL_REDUCE_POLICY=col_flat); tall columns stay tall. */
+    const int forced = target->forced.col_flat, tall = plan.defines[ORX_DEFINE_COL_TALL] == 1;
+    levels[n].flat = flat && (tall || (forced < 0 ? parts == 1 : forced));
     request->columns_flat = levels[n].flat;
     levels[n].parts = parts;
     levels[n].length = length;

@@ -133,27 +133,72 @@ static void columns_on_cpus(const orx_target *target, orx_plan *plan) {
   plan->defines[ORX_DEFINE_WG_SIZE] = 1;
 }
 
-void orx_plan_columns(const orx_target *target, const orx_request *request, orx_plan *plan) {
-  plan->kernel = ORX_KERNEL_AXES_COLUMNS;
-  /* No last group finishes: partials are reduced by further launches. */
-  plan->defines[ORX_DEFINE_FINISH_LAUNCH] = ORX_DEFINE_UNSET;
-  plan->defines[ORX_DEFINE_SYNC] = ORX_DEFINE_UNSET;
+/* Bytes of one accumulator: a state, or an element at least. */
+static size_t accumulator_bytes(const orx_request *request, const orx_plan *plan) {
+  const size_t elem = orx_request_element_bytes(request);
+  return plan->op.state_bytes > elem ? plan->op.state_bytes : elem;
+}
+
+/* The kept positions a work-item takes: a vector of the whole-array policy where tall columns
+ * load rows (scalar built-ins over a contiguous kept axis it divides), else as below. */
+static uint64_t columns_run(const orx_target *target, const orx_request *request,
+                            const orx_plan *plan, int tall) {
+  const int vector = !orx_operator_is_state(&plan->op) && request->kept_run % plan->policy.vec == 0;
   uint64_t run = 1;
-  if (target->caps->type == OCL_REDUCE_DEVICE_CPU) {
-    const size_t elem = orx_request_element_bytes(request);
-    const size_t state = plan->op.state_bytes > elem ? plan->op.state_bytes : elem;
-    run = run_dividing(ORX_COLUMNS_CPU_RUN_BYTES / state, request->kept_run);
+  if (tall) {
+    run = vector ? plan->policy.vec : 1;
+  } else if (target->caps->type == OCL_REDUCE_DEVICE_CPU) {
+    run = run_dividing(ORX_COLUMNS_CPU_RUN_BYTES / accumulator_bytes(request, plan),
+                       request->kept_run);
     /* Not halved where the runs leave cores without groups: PoCL 5 on a 16-core host gained
      * on some views ([2^11, 2^14] {0} 0.37 -> 0.63x an OpenMP loop) and lost on others (the
      * tensor's {1} 0.76 -> 0.64x; docs/perf/h200-axes.txt, run I, a noisy host), and here
      * (2 cores) PoCL [256, 16384] {0} took 2.0-2.4 ms against 1.5-1.8 with pages, [64, 64,
      * 1024] {1} 2.0-2.1 against 1.2-1.8. */
-  } else if (!orx_operator_is_state(&plan->op) && request->kept_run % plan->policy.vec == 0 &&
-             request->shape.length < ORX_COLUMNS_MIN_CHUNK) {
+  } else if (vector && request->shape.length < ORX_COLUMNS_MIN_CHUNK) {
     run = plan->policy.vec;
   }
   if (target->forced.col_run)
     run = run_dividing(target->forced.col_run, request->kept_run);
+  return run;
+}
+
+/* Runs of `run` kept positions in a row of `results`. */
+static uint64_t runs_of(uint64_t results, uint64_t run) { return (results + run - 1) / run; }
+
+/* Whether a view's columns are tall (axes_columns.cl, ORX_COL_TALL): a 2-D view (request->
+ * columns_flat) whose contiguous kept axis holds at most a quarter of a work-group's runs, so
+ * that a group reads four rows or more side by side, as the whole-array kernels read, and its
+ * rows combine into one partial per part. GPUs only (CPU devices keep a work-item per page of a
+ * row); not for order-preserving operators (rows are dealt to parts); a power of two of runs (a
+ * fixed tree over whole rows); the group's accumulators fit local memory. H200, f32 SUM of
+ * [2^24, 2^4] along axis 0 (bench/column_limits.cu, one call): a hand-written kernel of this
+ * layout, 1056 groups, then its last group over the partials, took 248.9 us (0.99x its
+ * whole-array sum), where a work-item per column and part, as below, took 290-296 us through
+ * CUDA (0.82-0.83x our whole-array rate). Forced either way by OCL_REDUCE_POLICY=col_tall
+ * (on CPU devices too, with their policy's groups: how the tests reach it there). */
+static int columns_tall(const orx_target *target, const orx_request *request,
+                        const orx_plan *plan) {
+  const int forced = target->forced.col_tall;
+  if (forced == 0 || !request->columns_flat || plan->op.ordered ||
+      request->kept_run != request->shape.count)
+    return 0;
+  const uint64_t runs = runs_of(request->shape.count, columns_run(target, request, plan, 1));
+  const uint64_t wg = plan->policy.wg_size;
+  if ((runs & (runs - 1)) != 0 || runs > wg ||
+      wg * (uint64_t)plan->policy.vec * accumulator_bytes(request, plan) + 64 >
+          target->caps->local_mem_bytes)
+    return 0;
+  return forced == 1 || (target->caps->type != OCL_REDUCE_DEVICE_CPU && runs * 4 <= wg);
+}
+
+void orx_plan_columns(const orx_target *target, const orx_request *request, orx_plan *plan) {
+  plan->kernel = ORX_KERNEL_AXES_COLUMNS;
+  /* No last group finishes: partials are reduced by further launches. */
+  plan->defines[ORX_DEFINE_FINISH_LAUNCH] = ORX_DEFINE_UNSET;
+  plan->defines[ORX_DEFINE_SYNC] = ORX_DEFINE_UNSET;
+  const int tall = columns_tall(target, request, plan);
+  const uint64_t run = columns_run(target, request, plan, tall);
   plan->defines[ORX_DEFINE_COL_RUN] = (int64_t)run;
   plan->defines[ORX_DEFINE_COL_STEPS] = (int64_t)columns_steps(target, request, run);
   /* One kept axis and one reduced axis (2-D views, a tensor's outer axis over its merged inner
@@ -167,11 +212,15 @@ void orx_plan_columns(const orx_target *target, const orx_request *request, orx_
    * Columns cut into parts ran slower straight: [2^14, 2^14] 315 -> 349 us, f64 532 -> 653,
    * [2^24, 2^4] 295 -> 310. Capping the general kernel's registers at 32 (min_groups=8) spilled:
    * 1.3x slower. */
-  if (request->columns_flat)
+  if (tall)
+    plan->defines[ORX_DEFINE_COL_TALL] = 1;
+  else if (request->columns_flat)
     plan->defines[ORX_DEFINE_COL_FLAT] = 1;
-  if (target->caps->type == OCL_REDUCE_DEVICE_CPU)
+  if (target->caps->type == OCL_REDUCE_DEVICE_CPU && !tall)
     columns_on_cpus(target, plan);
 }
+
+static int plan_is_tall(const orx_plan *plan) { return plan->defines[ORX_DEFINE_COL_TALL] == 1; }
 
 unsigned orx_plan_columns_run(const orx_plan *plan) {
   const int64_t run = plan->defines[ORX_DEFINE_COL_RUN];
@@ -179,13 +228,25 @@ unsigned orx_plan_columns_run(const orx_plan *plan) {
 }
 
 uint64_t orx_plan_columns_items(const orx_plan *plan, uint64_t results, uint64_t parts) {
-  const uint64_t run = orx_plan_columns_run(plan);
-  return (results + run - 1) / run * parts;
+  if (plan_is_tall(plan)) /* a group a part */
+    return parts * plan->policy.wg_size;
+  return runs_of(results, orx_plan_columns_run(plan)) * parts;
 }
 
 uint64_t orx_plan_columns_parts(const orx_plan *plan, uint64_t results, uint64_t length) {
-  const uint64_t wanted = grid_items(plan), runs = orx_plan_columns_items(plan, results, 1);
-  const uint64_t most = most_parts(length);
+  const uint64_t runs = runs_of(results, orx_plan_columns_run(plan));
+  if (plan_is_tall(plan)) {
+    /* Half the grid's groups (one wave of groups), each work-item ORX_COLUMNS_MIN_CHUNK rows
+     * at least. H200, f32 SUM of [2^24, 2^4] along axis 0 (bench_axes, medians of 5, two
+     * rounds, one call; groups forced through the policy's groups=N, which sets this grid):
+     * CUDA 528 / 1056 / 2112 groups 263-264 / 264-265 / 266-267 us, NVIDIA's OpenCL 262-264 /
+     * 281-286 / 259-260 (1056 groups of 256 are more than its registers leave resident: a
+     * second wave for a few). */
+    const uint64_t chunk = plan->policy.wg_size / runs * ORX_COLUMNS_MIN_CHUNK;
+    const uint64_t parts = (length + chunk - 1) / chunk, most = plan->policy.max_groups / 2;
+    return parts < 1 ? 1 : most < 1 ? 1 : parts < most ? parts : most;
+  }
+  const uint64_t wanted = grid_items(plan), most = most_parts(length);
   uint64_t parts = (wanted + runs - 1) / runs;
   if (parts > most)
     parts = most;

@@ -152,6 +152,7 @@ typedef struct orx_policy_override {
   unsigned col_run;      /* axes columns: a work-item's kept positions, at most this many */
   unsigned col_steps;    /* axes columns: runs a work-item loads before it absorbs them */
   int col_flat;          /* -1, 0 (the general walk) or 1 (the straight loop, parts or not) */
+  int col_tall;          /* -1, 0 or 1: tall columns (a group's rows combined) where they apply */
 } orx_policy_override;
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out);
 /* OCL_REDUCE_POLICY's host=thread|device|off: host plans (plan_host.c) run on the calling thread
@@ -224,12 +225,13 @@ typedef struct orx_request {
   orx_operator op;          /* REDUCE, SEGMENTS */
   const orx_op_id *ops;     /* MULTI: op_count operators */
   unsigned op_count;
-  orx_seg_shape shape;      /* SEGMENTS; COLUMNS: length, the reduced positions per result */
+  orx_seg_shape shape;      /* SEGMENTS; COLUMNS: length, the reduced positions per result, and
+                               count, the results */
   orx_win_shape windows;    /* WINDOWS */
   orx_stage stage;          /* REDUCE, COLUMNS */
   uint64_t kept_run;        /* COLUMNS: kept positions that lie one after another */
   int columns_flat;         /* COLUMNS: at most one kept axis and one reduced axis, not cut into
-                               parts (ORX_COL_FLAT: plan_columns.c) */
+                               parts (ORX_COL_FLAT: plan_columns.c), or tall (ORX_COL_TALL) */
   int host;                 /* REDUCE: the host plan (orx_plan_takes_host) */
 } orx_request;
 /* The request of a whole-array reduction with a built-in operator (the other entries start from
