@@ -285,6 +285,17 @@ static void test_column_sums(void **state) {
     }
 }
 
+/* A [rows, length] view of a buffer, rows `pitch` elements apart (row = {rows, length, pitch}),
+ * reduced along `axes` by ctx and checked (buffer_view). */
+static void pitched_view(ocl_reduce_context *ctx, const char *name, kind k, const uint64_t *row,
+                         uint32_t axes) {
+  ocl_reduce_shape s = {sizeof s, 2, {row[0], row[1]}, {row[2], 1}};
+  const uint64_t reach = (row[0] - 1) * row[2] + row[1];
+  void *data = fill(k, (size_t)reach);
+  buffer_view(ctx, name, k, data, &s, axes, reach);
+  free(data);
+}
+
 /* Rows of a buffer apart (padded) or overlapping, read in place as equal segments with a pitch
  * by every segment strategy (forced; a stage, and runs of segments, take only rows back to back,
  * so those plans fall back), for every kind of operator: pitches that keep rows on vector
@@ -303,11 +314,7 @@ static void test_rows_with_a_pitch(void **state) {
       for (int k = 0; k < KINDS; k++) {
         if ((k == STATE && !fp64) || (m == 4 && i < 3 && k != SCALAR))
           continue;
-        ocl_reduce_shape s = {sizeof s, 2, {rows[i][0], rows[i][1]}, {rows[i][2], 1}};
-        const uint64_t reach = (rows[i][0] - 1) * rows[i][2] + rows[i][1];
-        void *data = fill((kind)k, (size_t)reach);
-        buffer_view(ctx, modes[m], (kind)k, data, &s, 2u, reach);
-        free(data);
+        pitched_view(ctx, modes[m], (kind)k, rows[i], 2u);
       }
     ocl_reduce_context_destroy(ctx);
   }
@@ -330,11 +337,7 @@ static void test_tall_columns(void **state) {
       for (int k = 0; k < KINDS; k++) {
         if ((k == STATE && !fp64) || (rows[i][0] * rows[i][1] > 100000 && k != SCALAR))
           continue;
-        ocl_reduce_shape s = {sizeof s, 2, {rows[i][0], rows[i][1]}, {rows[i][2], 1}};
-        const uint64_t reach = (rows[i][0] - 1) * rows[i][2] + rows[i][1];
-        void *data = fill((kind)k, (size_t)reach);
-        buffer_view(ctx, modes[m], (kind)k, data, &s, 1u, reach);
-        free(data);
+        pitched_view(ctx, modes[m], (kind)k, rows[i], 1u);
       }
     ocl_reduce_context_destroy(ctx);
   }
