@@ -345,6 +345,11 @@
 #ifndef ORX_COL_TALL
 #define ORX_COL_TALL 0
 #endif
+/* ... and 1 where the last of a block's parts to arrive folds the block's partials into its
+ * results (one launch where the partials would take a second). */
+#ifndef ORX_COL_FINISH
+#define ORX_COL_FINISH 0
+#endif
 /* ... and the bits of its `aligned` argument: every run it reads starts on a vector boundary;
  * every run of results it stores does. */
 #define ORX_COL_ALIGNED_IN 1
@@ -418,7 +423,7 @@
   X(c, SEG_VECTOR_RUNS) X(c, SEG_STAGE) X(c, MIN_GROUPS_PER_CU) X(c, STATE) X(c, PARTIAL_OUT)      \
   X(c, INPUT_STATES) X(c, ORDERED) X(c, ELEMENT_BYTES) X(c, WIN_ALGO) X(c, WIN_RUN)                \
   X(c, WIN_LOCKSTEP) X(c, FLOAT_KEYS) X(c, NO_CONTRACT) X(c, COL_RUN) X(c, SEG_PITCH)              \
-  X(c, COL_FLAT) X(c, COL_STEPS) X(c, COL_DIRECT) X(c, COL_TALL)
+  X(c, COL_FLAT) X(c, COL_STEPS) X(c, COL_DIRECT) X(c, COL_TALL) X(c, COL_FINISH)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them.

@@ -343,6 +343,86 @@ static void test_tall_columns(void **state) {
   }
 }
 
+/* The results of view s (reaching `reach` elements of data) by ctx, from a buffer, into got. */
+static void reduce_buffer_view(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type type,
+                               const void *data, size_t elem, const ocl_reduce_shape *s,
+                               uint32_t axes, uint64_t reach, void *got, size_t got_bytes) {
+  ocl_reduce_buffer *buf = NULL;
+  assert_int_equal(ocl_reduce_buffer_create(ctx, reach * elem, &buf), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(buf, 0, data, reach * elem), OCL_REDUCE_OK);
+  const ocl_reduce_status st = ocl_reduce_axes(ctx, op, type, ocl_reduce_buffer_input(buf, 0), s,
+                                               axes, ocl_reduce_host_output(got, got_bytes));
+  if (st != OCL_REDUCE_OK)
+    fail_msg("%s (%s)", ocl_reduce_status_name(st), ocl_reduce_last_error(ctx));
+  ocl_reduce_buffer_destroy(buf);
+}
+
+/* Columns cut into parts whose one launch folds its own partials (kernels/axes_columns.cl,
+ * ORX_COL_FINISH: wherever the device orders work-groups), and the same views with a launch over
+ * the partials (finish=launch), for every kind of operator: flat views, rows apart, and two
+ * reduced axes; and an f32 sum of random floats (any other order rounds differently) gives the
+ * same bits both ways. */
+static void test_columns_finish_in_one_launch(void **state) {
+  (void)state;
+  static const char *const modes[] = {"", "finish=launch"};
+  ocl_reduce_context *ctx[2];
+  for (int m = 0; m < 2; m++)
+    assert_non_null(ctx[m] = test_context_with_policy(modes[m]));
+  const ocl_reduce_shape views[] = {
+      {sizeof(ocl_reduce_shape), 2, {3000, 1000}, {1000, 1}},
+      {sizeof(ocl_reduce_shape), 2, {640, 48}, {50, 1}},
+      {sizeof(ocl_reduce_shape), 3, {2000, 6, 10}, {60, 10, 1}},
+      {sizeof(ocl_reduce_shape), 3, {40, 50, 60}, {3000, 60, 1}},
+  };
+  const uint32_t axes[] = {1u, 1u, 1u, 3u};
+  /* Whether the device orders work-groups: its whole-array plan finishes in the last group. */
+  char text[2048];
+  ocl_reduce_shape whole;
+  assert_int_equal(ocl_reduce_shape_dense(1, (const uint64_t[]){1u << 20}, &whole), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_describe_axes(ctx[0], OCL_REDUCE_SUM, OCL_REDUCE_F32, &whole, 1u, 0,
+                                            text, sizeof text),
+                   OCL_REDUCE_OK);
+  const int ordered = strstr(text, "finish=launch") == NULL;
+  for (size_t v = 0; v < sizeof views / sizeof views[0]; v++) {
+    const ocl_reduce_shape *s = &views[v];
+    uint64_t reach = 1;
+    for (unsigned k = 0; k < s->rank; k++)
+      reach += (s->extents[k] - 1) * s->strides[k];
+    for (int m = 0; m < 2; m++) {
+      assert_int_equal(ocl_reduce_describe_axes(ctx[m], OCL_REDUCE_SUM, OCL_REDUCE_F32, s, axes[v],
+                                                0, text, sizeof text),
+                       OCL_REDUCE_OK);
+      const char *want = m == 0 && ordered ? "(one launch)" : "launch(es) over their partial";
+      if (!strstr(text, want))
+        fail_msg("view %zu, policy \"%s\": \"%s\" lacks \"%s\"", v, modes[m], text, want);
+      for (int k = 0; k < KINDS; k++) {
+        if ((k == STATE && !fp64) || (reach > 100000 && k != SCALAR))
+          continue;
+        void *data = fill((kind)k, (size_t)reach);
+        buffer_view(ctx[m], modes[m][0] ? modes[m] : "one launch", (kind)k, data, s, axes[v],
+                    reach);
+        free(data);
+      }
+    }
+    const size_t results = kept_positions(s, axes[v]);
+    float *data = malloc(reach * sizeof *data), *got[2];
+    assert_non_null(data);
+    test_fill(data, (size_t)reach, OCL_REDUCE_SUM, OCL_REDUCE_F32, MODE_RANDOM);
+    for (int m = 0; m < 2; m++) {
+      assert_non_null(got[m] = malloc(results * sizeof *got[m]));
+      reduce_buffer_view(ctx[m], OCL_REDUCE_SUM, OCL_REDUCE_F32, data, sizeof *data, s, axes[v],
+                         reach, got[m], results * sizeof *got[m]);
+    }
+    if (memcmp(got[0], got[1], results * sizeof *got[0]) != 0)
+      fail_msg("view %zu: f32 sums differ between one launch and a launch over the partials", v);
+    for (int m = 0; m < 2; m++)
+      free(got[m]);
+    free(data);
+  }
+  for (int m = 0; m < 2; m++)
+    ocl_reduce_context_destroy(ctx[m]);
+}
+
 /* A tensor's outer and inner axes together ({0, 2}): on GPUs (and every device forced) rows
  * along the inner axis, then columns, for every kind of operator (those without two passes take
  * their usual way). */
@@ -588,6 +668,7 @@ int main(void) {
       cmocka_unit_test(test_column_sums),
       cmocka_unit_test(test_rows_with_a_pitch),
       cmocka_unit_test(test_tall_columns),
+      cmocka_unit_test(test_columns_finish_in_one_launch),
       cmocka_unit_test(test_outer_and_inner_axes),
       cmocka_unit_test(test_group_buffer_views),
       cmocka_unit_test(test_describe_names_each_form),

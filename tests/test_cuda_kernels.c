@@ -81,10 +81,11 @@ static orx_plan segments_plan(orx_target t, orx_op_id op, ocl_reduce_type type, 
 }
 
 /* The plan of columns read in place (kernels/axes_columns.cl) for a 2-D view of `kept`
- * positions a row, contiguous, and `length` rows: tall columns where the kept positions are few
- * (plan_columns.c); checked to be what it is named for. */
+ * positions a row, contiguous, and `length` rows: tall columns where the kept positions are few,
+ * a launch that finishes itself where they are cut into a few parts (plan_columns.c); checked
+ * to be what it is named for. */
 static orx_plan columns_plan(const orx_target *t, orx_op_id op, ocl_reduce_type type, uint64_t kept,
-                             uint64_t length, int tall) {
+                             uint64_t length, int tall, int finish) {
   orx_request r = orx_reduce_request(op, type);
   r.entry = ORX_ENTRY_COLUMNS;
   r.kept_run = kept;
@@ -94,6 +95,7 @@ static orx_plan columns_plan(const orx_target *t, orx_op_id op, ocl_reduce_type 
   orx_plan plan;
   orx_plan_make(t, &r, &plan);
   assert_int_equal(plan.defines[ORX_DEFINE_COL_TALL] == 1, tall);
+  assert_int_equal(plan.defines[ORX_DEFINE_COL_FINISH] == 1, finish);
   return plan;
 }
 
@@ -113,10 +115,13 @@ static int compile_op_type(const orx_target t, orx_op_id op, ocl_reduce_type typ
   compiled += compile(&plan);
   plan = segments_plan(t, op, type, ORX_SEG_MR, 0, 32, 8, ORX_SEG_MASKED);
   compiled += compile(&plan);
-  /* Columns: tall ones (vector runs and a group's tree), and a work-item per column. */
-  plan = columns_plan(&t, op, type, 16, 1 << 20, 1);
+  /* Columns: tall ones (vector runs and a group's tree), and a work-item per column and part,
+   * 64 parts that finish in the launch and one part. */
+  plan = columns_plan(&t, op, type, 16, 1 << 20, 1, 0);
   compiled += compile(&plan);
-  plan = columns_plan(&t, op, type, 4096, 1 << 12, 0);
+  plan = columns_plan(&t, op, type, 4096, 1 << 12, 0, 1);
+  compiled += compile(&plan);
+  plan = columns_plan(&t, op, type, 1 << 20, 64, 0, 0);
   return compiled + compile(&plan);
 }
 
@@ -150,8 +155,11 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
   plan = segments_plan(t, ORX_OP_##OP, OCL_REDUCE_##TYPE, ORX_SEG_MR, 0, 32, 8, ORX_SEG_MASKED);   \
   compiled += compile(&plan);
     TEST_STRUCTURED_OP_TYPES(ORX_COMPILE_STRUCTURED)
-    /* Tall columns of states (a position per row). */
-    plan = columns_plan(&t, ORX_OP_ARGMIN, OCL_REDUCE_F32, 16, 1 << 20, 1);
+    /* Columns of states: tall ones (a position per row), and parts finished in the launch
+     * (partial states read back through volatile words). */
+    plan = columns_plan(&t, ORX_OP_ARGMIN, OCL_REDUCE_F32, 16, 1 << 20, 1, 0);
+    compiled += compile(&plan);
+    plan = columns_plan(&t, ORX_OP_MEAN_VAR, OCL_REDUCE_F64, 4096, 1 << 12, 0, 1);
     compiled += compile(&plan);
 #undef ORX_COMPILE_STRUCTURED
     /* The tests' user operators, the same OpenCL C, commutative and order-preserving: the

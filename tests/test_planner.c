@@ -1564,6 +1564,67 @@ static void test_short_rows_are_tall_columns_on_gpus(void **state) {
   assert_true(p.policy.wg_size > 1);
 }
 
+/* Columns cut into 2 to 64 parts (plan_columns.c, columns_finish): one launch whose last tile of
+ * a block folds the block's partials (the fold the launch over them would do), on devices that
+ * order work-groups, for views of 512 MiB at most, unless finish=launch; more parts, larger
+ * views, tall columns and unordered devices keep their launches over the partials. */
+static void test_columns_cut_into_few_parts_finish_in_their_launch(void **state) {
+  (void)state;
+  const orx_caps gpu = test_gpu(), cpu = test_cpu();
+  orx_caps old_gpu = test_gpu();
+  old_gpu.device_sync = ORX_SYNC_NONE; /* OpenCL 1.2 */
+  orx_target t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
+  const uint64_t extents[2] = {1 << 13, 1 << 13}, strides[2] = {1 << 14, 1};
+  const orx_axes_layout window = axes_layout(2, extents, strides, 1u);
+  orx_request r = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
+  orx_column_level levels[ORX_COLUMN_LEVELS];
+  assert_int_equal(orx_plan_column_levels(&t, &window, &r, levels), 1);
+  assert_int_equal(levels[0].stage, ORX_STAGE_WHOLE);
+  assert_true(levels[0].parts > 1 && levels[0].parts <= 64);
+  orx_plan p = column_plan(&t, OCL_REDUCE_F32, 1 << 13, 1 << 13);
+  assert_int_equal(p.defines[ORX_DEFINE_COL_FINISH], 1);
+  assert_int_equal(p.defines[ORX_DEFINE_SYNC], gpu.device_sync);
+  const uint64_t blocks = orx_plan_columns_blocks(&p, 1 << 13);
+  assert_int_equal(blocks, (1 << 13) / p.policy.wg_size);
+  assert_int_equal(orx_plan_columns_items(&p, 1 << 13, levels[0].parts),
+                   blocks * p.policy.wg_size * levels[0].parts);
+  /* Not a multiple of the group's runs: a tile's last work-items idle. */
+  p = column_plan(&t, OCL_REDUCE_F32, 3000, 1000);
+  assert_int_equal(orx_plan_columns_blocks(&p, 1000),
+                   (1000 + p.policy.wg_size - 1) / p.policy.wg_size);
+  /* A view of more than 512 MiB: the launch's registers would cost its fold more than a
+   * launch over the partials. */
+  p = column_plan(&t, OCL_REDUCE_F32, 1 << 14, 1 << 14);
+  assert_int_equal(p.defines[ORX_DEFINE_COL_FINISH], ORX_DEFINE_UNSET);
+  /* More parts than 64: launches over the partials. */
+  const uint64_t narrow[2] = {1 << 20, 256};
+  const uint64_t narrow_strides[2] = {256, 1};
+  const orx_axes_layout many = axes_layout(2, narrow, narrow_strides, 1u);
+  r = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
+  assert_true(orx_plan_column_levels(&t, &many, &r, levels) > 1);
+  assert_int_equal(levels[0].stage, ORX_STAGE_PARTIAL);
+  /* One part, tall columns: nothing to finish. */
+  assert_int_equal(column_plan(&t, OCL_REDUCE_F32, 64, 1 << 20).defines[ORX_DEFINE_COL_FINISH],
+                   ORX_DEFINE_UNSET);
+  assert_int_equal(column_plan(&t, OCL_REDUCE_F32, 1 << 24, 16).defines[ORX_DEFINE_COL_FINISH],
+                   ORX_DEFINE_UNSET);
+  /* CPU devices too (a group per work-item: a block per run). */
+  t = test_target(&cpu, OCL_REDUCE_PATH_AUTO);
+  p = column_plan(&t, OCL_REDUCE_F32, 3000, 1000);
+  assert_int_equal(p.defines[ORX_DEFINE_COL_FINISH], 1);
+  assert_int_equal(orx_plan_columns_blocks(&p, 1000), 1000 / orx_plan_columns_run(&p));
+  /* Not where work-groups are not ordered, nor where finish=launch is forced. */
+  t = test_target(&old_gpu, OCL_REDUCE_PATH_AUTO);
+  r = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
+  assert_int_equal(orx_plan_column_levels(&t, &window, &r, levels), 2);
+  assert_int_equal(levels[0].stage, ORX_STAGE_PARTIAL);
+  t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
+  assert_int_equal(orx_parse_policy_override("finish=launch", &t.forced), OCL_REDUCE_OK);
+  p = column_plan(&t, OCL_REDUCE_F32, 1 << 13, 1 << 13);
+  assert_int_equal(p.defines[ORX_DEFINE_COL_FINISH], ORX_DEFINE_UNSET);
+  assert_int_equal(orx_plan_columns_blocks(&p, 1 << 13), 0);
+}
+
 static void test_columns_on_cpus_read_straight_and_take_a_group_each(void **state) {
   (void)state;
   orx_caps pocl = test_cpu(), intel = test_cpu(), gpu = test_gpu();
@@ -1605,6 +1666,7 @@ int main(void) {
       cmocka_unit_test(test_axes_layouts),
       cmocka_unit_test(test_columns_batch_their_loads_on_gpus),
       cmocka_unit_test(test_short_rows_are_tall_columns_on_gpus),
+      cmocka_unit_test(test_columns_cut_into_few_parts_finish_in_their_launch),
       cmocka_unit_test(test_columns_on_cpus_read_straight_and_take_a_group_each),
       cmocka_unit_test(test_rows_apart_take_a_pitch),
       cmocka_unit_test(test_program_keys_tell_plans_and_operators_apart),

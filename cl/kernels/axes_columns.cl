@@ -14,6 +14,11 @@
  * `parts` x `results` view of states reduced along its outer axis (ORX_INPUT_STATES), until one
  * part is left. A work-item folds its chunk in order and partials combine in part order, so
  * order-preserving operators get the row-major fold, and the bits depend on `parts` only.
+ * ORX_COL_FINISH: where that would be one more launch of one part, this launch finishes itself.
+ * Its work-groups take tiles (a block of ORX_WG_SIZE runs, one part), write the tile's states to
+ * partials[part * results + r], and count themselves on the block's counter (lib/orx_finish.cl);
+ * the last of the block's `parts` tiles folds the block's partials in part order, as the launch
+ * over them would (the same bits), into out[out_index + r].
  * State operators see an element's row-major position within the reduced axes (ARGMIN's index).
  *
  * dims + dims_index holds, as ulongs: the kept rank K, the reduced rank R, the kept extents and
@@ -26,10 +31,12 @@
  * dealt to the parts in turn (orx_col_tall, below).
  *
  * Launch: get_local_size(0) == ORX_WG_SIZE, any number of groups (a grid-stride loop over the
- * (part, run) pairs, runs fastest; ORX_COL_TALL: over the parts, a group each); `aligned`:
+ * (part, run) pairs, runs fastest; ORX_COL_TALL: over the parts, a group each; ORX_COL_FINISH:
+ * over the tiles, blocks fastest, and counters[b] is zero for each block b); `aligned`:
  * ORX_COL_ALIGNED_IN where every run read starts on a vector boundary, ORX_COL_ALIGNED_OUT where
  * every run of results stored does.
  * ============================================================================================== */
+#include "lib/orx_finish.cl"
 #include "lib/orx_ops.cl"
 
 /* Loops over a short run are unrolled, so that its accumulators stay in registers: as a loop,
@@ -144,8 +151,13 @@ ORX_INLINE_ALWAYS void orx_col_store(ORX_GLOBAL_PTR ORX_RESULT_T *to, ulong resu
 #else
   (void)aligned;
 #endif
-  for (uint k = 0; k < n; k++)
-    to[k] = orx_result(acc[k]);
+  /* Over the whole run, unrolled, so that acc is indexed by constants: a loop of n indexed it
+   * at run time, which kept it on the stack (a store per batch of loads, nvcc). H200, CUDA, f32
+   * SUM of [2^4, 2^24] along axis 0: 280-281 -> 271 us (plan_columns.c). */
+  ORX_COL_UNROLL for (uint k = 0; k < ORX_COL_RUN; k++) {
+    if (k < n)
+      to[k] = orx_result(acc[k]);
+  }
 }
 
 #if ORX_COL_TALL
@@ -196,11 +208,46 @@ ORX_INLINE_ALWAYS void orx_col_tall(ORX_GLOBAL_PTR const T *base, ulong kept_str
 }
 #endif
 
+#if ORX_COL_FINISH
+/* Partial states the finish loads before it combines any: four at most, as its registers set
+ * the whole kernel's, hence its resident warps (ptxas for sm_90, f32 SUM of a 2-D view cut into
+ * parts: 64 registers one at a time, 60 four, 80 sixteen; 48 without the finish). */
+#define ORX_COL_FINISH_STEPS (ORX_COL_STEPS < 4 ? ORX_COL_STEPS : 4)
+
+/* The last tile of a block: the results of the run from first_kept (a run never crosses the
+ * end of the results: plan_columns.c), its `parts` partial states (written by this launch's
+ * groups: read through volatile) folded in part order. They are loaded in batches, whose reads
+ * are in flight together: one at a time, each waited for the combine before it (the launch's
+ * last groups spend that wait). */
+ORX_INLINE_ALWAYS void orx_col_finish(ORX_GLOBAL_PTR volatile const A *partials, ulong results,
+                                      ulong parts, ulong first_kept, ulong aligned,
+                                      ORX_GLOBAL_PTR ORX_RESULT_T *out) {
+  A acc[ORX_COL_RUN];
+  ORX_COL_UNROLL for (uint k = 0; k < ORX_COL_RUN; k++)
+    acc[k] = ORX_IDENTITY;
+  for (ulong p = 0; p < parts; p += ORX_COL_FINISH_STEPS) {
+    A c[ORX_COL_FINISH_STEPS][ORX_COL_RUN];
+    for (uint u = 0; u < ORX_COL_FINISH_STEPS; u++)
+      ORX_COL_UNROLL for (uint k = 0; k < ORX_COL_RUN; k++) {
+        if (p + u < parts)
+          c[u][k] = orx_read_volatile(partials, (p + u) * results + first_kept + k);
+      }
+    for (uint u = 0; u < ORX_COL_FINISH_STEPS; u++)
+      ORX_COL_UNROLL for (uint k = 0; k < ORX_COL_RUN; k++) {
+        if (p + u < parts)
+          acc[k] = orx_combine(acc[k], c[u][k]);
+      }
+  }
+  orx_col_store(out, results, first_kept, aligned, acc);
+}
+#endif
+
 __kernel ORX_KERNEL_ATTR void orx_axes_columns(__global const T *ORX_RESTRICT in, ulong in_offset,
                                                __global ORX_RESULT_T *out, ulong out_index,
                                                ulong results, ulong length, ulong parts,
                                                __global const ulong *ORX_RESTRICT dims,
-                                               ulong dims_index, ulong aligned) {
+                                               ulong dims_index, ulong aligned,
+                                               __global A *partials, __global uint *counters) {
   ORX_GLOBAL_PTR const ulong *d = dims + dims_index;
   const ulong kept_rank = d[0], reduced_rank = d[1];
   ORX_GLOBAL_PTR const ulong *kept = d + 2, *reduced = d + 2 + 2 * kept_rank;
@@ -209,43 +256,68 @@ __kernel ORX_KERNEL_ATTR void orx_axes_columns(__global const T *ORX_RESTRICT in
   const ulong inner_stride = reduced[2 * reduced_rank - 1];
 #if ORX_COL_TALL
   __local A scratch[ORX_COL_RUN * ORX_WG_SIZE];
-  (void)inner_extent;
+  (void)inner_extent, (void)partials, (void)counters;
   orx_col_tall(base, kept_rank ? kept[1] : 0, inner_stride, results, length, parts, aligned,
                out + out_index, scratch);
 #else
+  /* A loop over (part, run) pairs; or, finishing in the launch, over tiles (a block of runs,
+   * one part), whose groups then count on the block's counter. One body folds a chunk either
+   * way, written out here: as a function, inlined, nvcc gave the kernel 56 registers, not 48. */
   const ulong runs = (results + ORX_COL_RUN - 1) / ORX_COL_RUN;
+#if ORX_COL_FINISH
+  __local uint is_last_group;
+  const ulong blocks = (runs + ORX_WG_SIZE - 1) / ORX_WG_SIZE;
+  for (ulong t = get_group_id(0); t < blocks * parts; t += get_num_groups(0)) {
+    const ulong part = t / blocks, block = t - part * blocks;
+    const ulong first_kept = (block * ORX_WG_SIZE + get_local_id(0)) * ORX_COL_RUN;
+    if (first_kept < results) {
+#else
+  (void)partials, (void)counters;
   for (ulong g = get_global_id(0); g < runs * parts; g += get_global_size(0)) {
     const ulong part = parts == 1 ? 0 : g / runs, first_kept = (g - part * runs) * ORX_COL_RUN;
-    ulong first = part * (length / parts), end = first + length / parts;
-    const ulong spare = length % parts; /* the first `spare` parts take one more */
-    first += part < spare ? part : spare;
-    end += part < spare ? part + 1 : spare;
-    A acc[ORX_COL_RUN];
-    ORX_COL_UNROLL for (uint k = 0; k < ORX_COL_RUN; k++)
-      acc[k] = ORX_IDENTITY;
+    {
+#endif
+      ulong first = part * (length / parts), end = first + length / parts;
+      const ulong spare = length % parts; /* the first `spare` parts take one more */
+      first += part < spare ? part : spare;
+      end += part < spare ? part + 1 : spare;
+      A acc[ORX_COL_RUN];
+      ORX_COL_UNROLL for (uint k = 0; k < ORX_COL_RUN; k++)
+        acc[k] = ORX_IDENTITY;
 #if ORX_COL_FLAT
-    /* One kept axis (or none) and one reduced axis: no index per axis, one straight run (the
-     * registers the general walk holds halved the resident warps on GPUs: plan_columns.c). */
-    (void)inner_extent;
-    const ulong at = (kept_rank ? first_kept * kept[1] : 0) + first * inner_stride;
-    orx_col_straight(base, at, inner_stride, end - first, first, 1, aligned, acc);
+      /* One kept axis (or none) and one reduced axis: no index per axis, one straight run (the
+       * registers the general walk holds halved the resident warps on GPUs: plan_columns.c). */
+      (void)inner_extent;
+      const ulong at = (kept_rank ? first_kept * kept[1] : 0) + first * inner_stride;
+      orx_col_straight(base, at, inner_stride, end - first, first, 1, aligned, acc);
 #else
-    ulong kept_index[ORX_MAX_RANK];
-    /* ORX_COL_RUN > 1 only along a contiguous kept axis whose extent it divides: one run. */
-    const ulong kept_at = orx_col_position(kept, kept_rank, first_kept, kept_index);
-    ulong index[ORX_MAX_RANK];
-    ulong at = orx_col_position(reduced, reduced_rank, first, index) + kept_at;
-    for (ulong i = first; i < end;) {
-      /* A straight run along the innermost reduced axis, then a carry into the outer ones. */
-      const ulong left = inner_extent - index[reduced_rank - 1];
-      const ulong steps = left < end - i ? left : end - i;
-      at = orx_col_straight(base, at, inner_stride, steps, i, 1, aligned, acc);
-      i += steps;
-      index[reduced_rank - 1] += steps;
-      orx_col_carry(reduced, reduced_rank, index, &at);
+      ulong kept_index[ORX_MAX_RANK];
+      /* ORX_COL_RUN > 1 only along a contiguous kept axis whose extent it divides: one run. */
+      const ulong kept_at = orx_col_position(kept, kept_rank, first_kept, kept_index);
+      ulong index[ORX_MAX_RANK];
+      ulong at = orx_col_position(reduced, reduced_rank, first, index) + kept_at;
+      for (ulong i = first; i < end;) {
+        /* A straight run along the innermost reduced axis, then a carry into the outer ones. */
+        const ulong left = inner_extent - index[reduced_rank - 1];
+        const ulong steps = left < end - i ? left : end - i;
+        at = orx_col_straight(base, at, inner_stride, steps, i, 1, aligned, acc);
+        i += steps;
+        index[reduced_rank - 1] += steps;
+        orx_col_carry(reduced, reduced_rank, index, &at);
+      }
+#endif
+#if ORX_COL_FINISH
+      ORX_GLOBAL_PTR A *to = partials + part * results + first_kept;
+      ORX_COL_UNROLL for (uint k = 0; k < ORX_COL_RUN; k++)
+        to[k] = acc[k]; /* a run never crosses the end (plan_columns.c) */
+    }
+    if (orx_last_group(counters + block, ORX_WG_SIZE, (uint)parts, &is_last_group) &&
+        first_kept < results)
+      orx_col_finish(partials, results, parts, first_kept, aligned, out + out_index);
+#else
+      orx_col_store(out + out_index + part * results, results, first_kept, aligned, acc);
     }
 #endif
-    orx_col_store(out + out_index + part * results, results, first_kept, aligned, acc);
   }
-#endif /* ORX_COL_TALL */
+#endif
 }

@@ -123,7 +123,7 @@ __kernel ORX_KERNEL_ATTR void orx_reduce_all(__global const T *ORX_RESTRICT in, 
 #if ORX_FINISH_LAUNCH
   (void)counter;
 #else
-  if (!orx_last_group(counter, 1, &is_last_group))
+  if (!orx_last_group(counter, 1, (uint)get_num_groups(0), &is_last_group))
     return;
   orx_finish_partials(partials, groups, out + out_index, scratch);
 #endif

@@ -117,7 +117,7 @@ __kernel ORX_KERNEL_ATTR void orx_reduce_multi(__global const T *ORX_RESTRICT in
   if (groups == 1)
     return;
 #if !ORX_FINISH_LAUNCH
-  if (!orx_last_group(counter, 1, &is_last_group))
+  if (!orx_last_group(counter, 1, (uint)get_num_groups(0), &is_last_group))
     return;
   orx_partials_results(partials, groups, out + out_index, out_stride, scratch);
 #endif
@@ -137,7 +137,7 @@ __kernel ORX_KERNEL_ATTR void orx_reduce_multi(__global const T *ORX_RESTRICT in
   if (lid < ORX_SLOTS)
     partials[(ulong)lid * groups + group] = x;
 #if !ORX_FINISH_LAUNCH
-  if (!orx_last_group(counter, ORX_SLOTS, &is_last_group))
+  if (!orx_last_group(counter, ORX_SLOTS, (uint)get_num_groups(0), &is_last_group))
     return;
   orx_partials_results(partials, groups, out + out_index, out_stride, scratch);
 #endif

@@ -66,17 +66,18 @@ ORX_INLINE void orx_count_reset(ORX_GLOBAL_PTR uint *counter) {
 #endif
 
 /* Called by every work-item of the group once work-items [0, writers) have written the group's
- * partials. Returns 1 in every work-item of the last group to arrive, which may then read the
+ * partials; `arrivals` groups count on *counter (the launch's, or those of one block of
+ * columns: kernels/axes_columns.cl). Returns 1 in every work-item of the last group to arrive, which may then read the
  * other groups' partials through a volatile pointer; 0 in the other groups, which are done. Only
  * the last group pays for the acquire and its second barrier: at 2^16 to 2^22 elements a fence
  * after every group's count cost the H200 5-16 % of the f32 sum. */
-ORX_INLINE int orx_last_group(ORX_GLOBAL_PTR uint *counter, uint writers,
+ORX_INLINE int orx_last_group(ORX_GLOBAL_PTR uint *counter, uint writers, uint arrivals,
                               ORX_LOCAL_PTR uint *is_last) {
   const uint lid = (uint)get_local_id(0);
   if (writers > 1)
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); /* the writers' partials first */
   if (lid == 0) {
-    *is_last = orx_count_in(counter) == (uint)get_num_groups(0) - 1 ? 1u : 0u;
+    *is_last = orx_count_in(counter) == arrivals - 1 ? 1u : 0u;
     if (*is_last) {
       orx_acquire();
       orx_count_reset(counter); /* every group has counted itself: ready for the next launch */

@@ -74,8 +74,14 @@ static void describe_columns(const ocl_reduce_context *ctx, const orx_op_call *c
     orx_append(text, capacity,
                ": a work-item per run of %u kept position(s)%s, loading %lld "
                "run(s) at a time",
-               run, n > 1 ? " and part" : "", (long long)plan.defines[ORX_DEFINE_COL_STEPS]);
-  if (n > 1)
+               run, levels[0].parts > 1 ? " and part" : "",
+               (long long)plan.defines[ORX_DEFINE_COL_STEPS]);
+  if (plan.defines[ORX_DEFINE_COL_FINISH] == 1)
+    orx_append(text, capacity,
+               "; the reduced positions cut into %llu parts, the last of a "
+               "block's parts to finish folding their partial states (one launch)",
+               (unsigned long long)levels[0].parts);
+  else if (n > 1)
     orx_append(text, capacity, "; the reduced positions cut into %llu parts, then %zu "
                "launch(es) over their partial states", (unsigned long long)levels[0].parts, n - 1);
   char launch[512];

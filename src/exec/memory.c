@@ -3,6 +3,7 @@
  * ============================================================================================== */
 #include "exec/memory.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "exec/context.h"
@@ -21,7 +22,7 @@ ocl_reduce_status orx_device_write(ocl_reduce_context *ctx, orx_mem *dst, size_t
 }
 
 /* A new allocation for the slot: the result slot in memory the host reads directly where the
- * backend has it (one command per call, not two), the counter zeroed (scratch set-up, not
+ * backend has it (one command per call, not two), the counters zeroed (scratch set-up, not
  * application data: not counted in bytes_to_device). */
 static ocl_reduce_status allocate(ocl_reduce_context *ctx, orx_scratch_slot slot, size_t bytes,
                                   orx_scratch *s) {
@@ -31,9 +32,14 @@ static ocl_reduce_status allocate(ocl_reduce_context *ctx, orx_scratch_slot slot
     return OCL_REDUCE_OK;
   }
   ORX_FORWARD(orx_device_alloc(ctx, bytes, &s->mem));
-  if (slot == ORX_SCRATCH_COUNTER) {
-    static const unsigned char zero[8] = {0};
-    ORX_FORWARD(ctx->ops->write(ctx, ctx->backend, s->mem, 0, zero, bytes < 8 ? bytes : 8));
+  if (slot == ORX_SCRATCH_COUNTER || slot == ORX_SCRATCH_COLUMN_COUNTERS) {
+    void *zeros = calloc(1, bytes);
+    if (!zeros)
+      return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY,
+                      "out of host memory zeroing %zu bytes of counters", bytes);
+    const ocl_reduce_status status = ctx->ops->write(ctx, ctx->backend, s->mem, 0, zeros, bytes);
+    free(zeros);
+    return status;
   }
   return OCL_REDUCE_OK;
 }

@@ -25,6 +25,8 @@ typedef enum orx_scratch_slot {
                                   partial states (run_axes.c) */
   ORX_SCRATCH_AXES_DIMS,       /* the axes' extents and strides, for the gather or the columns */
   ORX_SCRATCH_AXES_ROWS,       /* the rows' results of a view in two passes (run_axes.c) */
+  ORX_SCRATCH_COLUMN_COUNTERS, /* a counter per block of columns whose launch finishes itself
+                                  (run_axes.c; zero between launches) */
   ORX_SCRATCH_COUNT
 } orx_scratch_slot;
 

@@ -176,19 +176,31 @@ static int runs_aligned(const ocl_reduce_context *ctx, const orx_axes_layout *l,
   return 1;
 }
 
-/* One launch: `in` (elements or states) from in_offset, results or partials at out_index;
- * `aligned` as the kernel reads it (ORX_COL_ALIGNED_ bits). */
+/* Where a launch's data lie: `in` (elements or states) from in_offset, results or partials at
+ * out_index, the axes at dims_index of dims; and, for a launch that finishes itself, its
+ * partials (from 0) and its blocks' counters. */
+typedef struct column_memory {
+  orx_mem *in, *out, *dims, *partials, *counters;
+  size_t in_offset, out_index, dims_index;
+} column_memory;
+
+/* One launch; `aligned` as the kernel reads it (ORX_COL_ALIGNED_ bits). */
 static ocl_reduce_status column_launch(ocl_reduce_context *ctx, const orx_prepared *k,
                                        const orx_axes_layout *l, const orx_column_level *level,
-                                       orx_mem *in, size_t in_offset, orx_mem *out,
-                                       size_t out_index, orx_mem *dims, size_t dims_index,
-                                       int aligned) {
+                                       const column_memory *m, int aligned) {
   const orx_arg args[] = {
-      {ORX_ARG_MEM, in, 0},           {ORX_ARG_U64, NULL, in_offset},
-      {ORX_ARG_MEM, out, 0},          {ORX_ARG_U64, NULL, out_index},
-      {ORX_ARG_U64, NULL, l->results}, {ORX_ARG_U64, NULL, level->length},
-      {ORX_ARG_U64, NULL, level->parts}, {ORX_ARG_MEM, dims, 0},
-      {ORX_ARG_U64, NULL, dims_index}, {ORX_ARG_U64, NULL, (uint64_t)aligned},
+      {ORX_ARG_MEM, m->in, 0},
+      {ORX_ARG_U64, NULL, m->in_offset},
+      {ORX_ARG_MEM, m->out, 0},
+      {ORX_ARG_U64, NULL, m->out_index},
+      {ORX_ARG_U64, NULL, l->results},
+      {ORX_ARG_U64, NULL, level->length},
+      {ORX_ARG_U64, NULL, level->parts},
+      {ORX_ARG_MEM, m->dims, 0},
+      {ORX_ARG_U64, NULL, m->dims_index},
+      {ORX_ARG_U64, NULL, (uint64_t)aligned},
+      {ORX_ARG_MEM, m->partials, 0},
+      {ORX_ARG_MEM, m->counters, 0},
   };
   const uint64_t items = orx_plan_columns_items(&k->plan, l->results, level->parts);
   return orx_launch(ctx, k, orx_plan_groups(&k->plan, (size_t)items, 0), args,
@@ -214,7 +226,8 @@ static void column_dims(const orx_axes_layout *l, const orx_column_level *levels
 }
 
 /* A buffer's view read in place: each level's launch, partials ping-ponging between two regions
- * of one scratch buffer (level i writes region i % 2; region 1 holds the largest odd level). */
+ * of one scratch buffer (level i writes region i % 2; region 1 holds the largest odd level); or
+ * one launch that folds its own partials (region 0) on its blocks' counters. */
 static ocl_reduce_status columns(ocl_reduce_context *ctx, const orx_op_call *call,
                                  const orx_axes_layout *l, const orx_io *in, const orx_io *out) {
   orx_request request = orx_op_request(call);
@@ -222,7 +235,7 @@ static ocl_reduce_status columns(ocl_reduce_context *ctx, const orx_op_call *cal
   const size_t n = orx_plan_column_levels(&ctx->target, l, &request, levels);
   uint64_t dims[ORX_COLUMN_LEVELS * ORX_DIMS_WORDS] = {0}; /* compared whole (upload_dims) */
   column_dims(l, levels, n, dims);
-  orx_mem *dims_mem = NULL, *partials = NULL, *out_mem = out->mem;
+  orx_mem *dims_mem = NULL, *partials = NULL, *counters = NULL, *out_mem = out->mem;
   ORX_FORWARD(upload_dims(ctx, dims, n * ORX_DIMS_WORDS, &dims_mem));
   size_t out_index = out->offset;
   const size_t results = (size_t)l->results;
@@ -238,14 +251,25 @@ static ocl_reduce_status columns(ocl_reduce_context *ctx, const orx_op_call *cal
     request.shape.length = levels[i].length;
     request.columns_flat = levels[i].flat;
     ORX_FORWARD(orx_prepare(ctx, &request, &k));
-    if (i == 0 && n > 1) {
+    if (i == 0) { /* every launch takes both (unread where there are no partials) */
       const size_t states = (size_t)(levels[0].parts + (n > 2 ? levels[1].parts : 0)) * results;
-      ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_AXES_VIEW, states * k.plan.op.state_bytes,
+      ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_AXES_VIEW,
+                                  levels[0].parts > 1 ? states * k.plan.op.state_bytes : 0,
                                   &partials));
+      const size_t blocks = (size_t)orx_plan_columns_blocks(&k.plan, l->results);
+      ORX_FORWARD(
+          orx_scratch_get(ctx, ORX_SCRATCH_COLUMN_COUNTERS, blocks * sizeof(uint32_t), &counters));
     }
-    orx_mem *from = i == 0 ? in->mem : partials, *to = i + 1 == n ? out_mem : partials;
-    const size_t from_index = i == 0 ? in->offset : region[(i - 1) % 2];
-    const size_t to_index = i + 1 == n ? out_index : region[i % 2];
+    const column_memory m = {
+        i == 0 ? in->mem : partials,
+        i + 1 == n ? out_mem : partials,
+        dims_mem,
+        partials,
+        counters,
+        i == 0 ? in->offset : region[(i - 1) % 2],
+        i + 1 == n ? out_index : region[i % 2],
+        i * ORX_DIMS_WORDS,
+    };
     const unsigned run = orx_plan_columns_run(&k.plan);
     /* The partials' runs are aligned (the scratch buffer's, at multiples of `results`, which
      * the run divides); the view's and the results' are checked. */
@@ -254,8 +278,7 @@ static ocl_reduce_status columns(ocl_reduce_context *ctx, const orx_op_call *cal
         i + 1 < n ? run > 1 : run_aligned(ctx, out_mem, out_index, run, call->result_bytes);
     const int aligned = (reads_aligned ? ORX_COL_ALIGNED_IN : 0) |
                         (writes_aligned ? ORX_COL_ALIGNED_OUT : 0);
-    ORX_FORWARD(column_launch(ctx, &k, l, &levels[i], from, from_index, to, to_index, dims_mem,
-                              i * ORX_DIMS_WORDS, aligned));
+    ORX_FORWARD(column_launch(ctx, &k, l, &levels[i], &m, aligned));
   }
   if (out->host_out)
     return orx_download(ctx, out_mem, 0, out->host_out, results * call->result_bytes);

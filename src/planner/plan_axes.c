@@ -166,7 +166,9 @@ size_t orx_plan_column_levels(const orx_target *target, const orx_axes_layout *l
     uint64_t parts = orx_plan_columns_parts(&plan, l->results, length);
     if (n + 1 == ORX_COLUMN_LEVELS) /* never reached (see plan_axes.h); the last level folds all */
       parts = 1;
-    levels[n].stage = n == 0 ? (parts > 1 ? ORX_STAGE_PARTIAL : ORX_STAGE_WHOLE)
+    /* A launch that finishes itself (plan_columns.c) is the only one. */
+    const int finish = plan.defines[ORX_DEFINE_COL_FINISH] == 1;
+    levels[n].stage = n == 0 ? (parts > 1 && !finish ? ORX_STAGE_PARTIAL : ORX_STAGE_WHOLE)
                              : (parts > 1 ? ORX_STAGE_MERGE : ORX_STAGE_FINAL);
     /* The straight loop only where a work-item folds whole columns (plan_columns.c), unless
      * forced either way (OCL_REDUCE_POLICY=col_flat); tall columns stay tall. */
@@ -175,7 +177,7 @@ size_t orx_plan_column_levels(const orx_target *target, const orx_axes_layout *l
     request->columns_flat = levels[n].flat;
     levels[n].parts = parts;
     levels[n].length = length;
-    if (parts == 1)
+    if (parts == 1 || finish)
       return n + 1;
     length = parts;
   }

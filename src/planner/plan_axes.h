@@ -109,12 +109,16 @@ void orx_plan_columns(const orx_target *target, const orx_request *request, orx_
 uint64_t orx_plan_columns_parts(const orx_plan *plan, uint64_t results, uint64_t length);
 /* Work-items the launch takes: one per run of kept positions and part. */
 uint64_t orx_plan_columns_items(const orx_plan *plan, uint64_t results, uint64_t parts);
+/* The blocks of ORX_WG_SIZE runs whose parts count on a counter each (ORX_COL_FINISH), or 0
+ * where the launch does not finish itself. */
+uint64_t orx_plan_columns_blocks(const orx_plan *plan, uint64_t results);
 /* Kept positions a work-item takes (ORX_COL_RUN). */
 unsigned orx_plan_columns_run(const orx_plan *plan);
 
 /* The launches of a view read in place: the view to partial states (or results), then partials
- * to fewer until one part is left. Partials of `parts` chunks shrink at least 64-fold a launch
- * (plan_columns.c), so 64-bit counts need at most 11 launches beyond the first. */
+ * to fewer until one part is left; or one launch that folds its own partials (ORX_COL_FINISH).
+ * Partials of `parts` chunks shrink at least 64-fold a launch (plan_columns.c), so 64-bit
+ * counts need at most 11 launches beyond the first. */
 #define ORX_COLUMN_LEVELS 12
 typedef struct orx_column_level {
   orx_stage stage;

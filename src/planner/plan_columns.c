@@ -192,6 +192,31 @@ static int columns_tall(const orx_target *target, const orx_request *request,
   return forced == 1 || (target->caps->type != OCL_REDUCE_DEVICE_CPU && runs * 4 <= wg);
 }
 
+static int plan_is_tall(const orx_plan *plan) { return plan->defines[ORX_DEFINE_COL_TALL] == 1; }
+
+/* Whether the first launch finishes itself (axes_columns.cl, ORX_COL_FINISH): where its
+ * partials would take one more launch of one part (64 parts at most: the same fold, so the same
+ * bits), the device orders work-groups (lib/orx_finish.cl; not where OCL_REDUCE_POLICY says
+ * finish=launch), and the view is small enough that the launch saved outweighs what the finish
+ * costs the fold: its registers (ptxas, sm_90, f32: 60 against 48) leave a group fewer per SM
+ * resident. H200, f32 SUM along axis 0, bench_axes 3, one call, this launch / a launch over the
+ * partials (docs/perf/h200-axes.txt, run N): the [2^13, 2^13] window of a [2^13, 2^14] matrix
+ * (256 MiB read, 33 parts) CUDA 78.3 / 86.5 us, NVIDIA's OpenCL 78.7 / 83.1; [2^14, 2^14]
+ * (1 GiB, 17 parts) 278.5 / 264.2 and 286.0 / 280.9; f64 (2 GiB) 522.2 / 498.6 and 524.0 /
+ * 525.1. So views of 512 MiB at most (between the two, not measured). Tall columns keep their
+ * launch over the parts' partials. */
+#define ORX_COLUMNS_FINISH_MAX_BYTES ((uint64_t)512 << 20)
+static int columns_finish(const orx_request *request, const orx_plan *plan) {
+  if (request->stage != ORX_STAGE_WHOLE || plan->policy.finish_launch || plan_is_tall(plan))
+    return 0;
+  const uint64_t results = request->shape.count, length = request->shape.length;
+  const size_t elem = orx_request_element_bytes(request);
+  if (length > ORX_COLUMNS_FINISH_MAX_BYTES / elem / (results ? results : 1))
+    return 0;
+  const uint64_t parts = orx_plan_columns_parts(plan, results, length);
+  return parts > 1 && parts <= ORX_COLUMNS_MIN_CHUNK;
+}
+
 void orx_plan_columns(const orx_target *target, const orx_request *request, orx_plan *plan) {
   plan->kernel = ORX_KERNEL_AXES_COLUMNS;
   /* No last group finishes: partials are reduced by further launches. */
@@ -218,9 +243,11 @@ void orx_plan_columns(const orx_target *target, const orx_request *request, orx_
     plan->defines[ORX_DEFINE_COL_FLAT] = 1;
   if (target->caps->type == OCL_REDUCE_DEVICE_CPU && !tall)
     columns_on_cpus(target, plan);
+  if (columns_finish(request, plan)) {
+    plan->defines[ORX_DEFINE_COL_FINISH] = 1;
+    plan->defines[ORX_DEFINE_SYNC] = plan->policy.sync;
+  }
 }
-
-static int plan_is_tall(const orx_plan *plan) { return plan->defines[ORX_DEFINE_COL_TALL] == 1; }
 
 unsigned orx_plan_columns_run(const orx_plan *plan) {
   const int64_t run = plan->defines[ORX_DEFINE_COL_RUN];
@@ -230,7 +257,15 @@ unsigned orx_plan_columns_run(const orx_plan *plan) {
 uint64_t orx_plan_columns_items(const orx_plan *plan, uint64_t results, uint64_t parts) {
   if (plan_is_tall(plan)) /* a group a part */
     return parts * plan->policy.wg_size;
+  if (plan->defines[ORX_DEFINE_COL_FINISH] == 1) /* a group a tile */
+    return orx_plan_columns_blocks(plan, results) * plan->policy.wg_size * parts;
   return runs_of(results, orx_plan_columns_run(plan)) * parts;
+}
+
+uint64_t orx_plan_columns_blocks(const orx_plan *plan, uint64_t results) {
+  if (plan->defines[ORX_DEFINE_COL_FINISH] != 1)
+    return 0;
+  return runs_of(runs_of(results, orx_plan_columns_run(plan)), plan->policy.wg_size);
 }
 
 uint64_t orx_plan_columns_parts(const orx_plan *plan, uint64_t results, uint64_t length) {
