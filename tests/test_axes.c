@@ -358,13 +358,13 @@ static void reduce_buffer_view(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_re
 }
 
 /* Columns cut into parts whose one launch folds its own partials (kernels/axes_columns.cl,
- * ORX_COL_FINISH: wherever the device orders work-groups), and the same views with a launch over
- * the partials (finish=launch), for every kind of operator: flat views, rows apart, and two
- * reduced axes; and an f32 sum of random floats (any other order rounds differently) gives the
- * same bits both ways. */
+ * ORX_COL_FINISH, forced: wherever the device orders work-groups), and the same views with a
+ * launch over the partials (finish=launch), for every kind of operator: flat views, rows apart,
+ * and two reduced axes; and an f32 sum of random floats (any other order rounds differently)
+ * gives the same bits both ways. */
 static void test_columns_finish_in_one_launch(void **state) {
   (void)state;
-  static const char *const modes[] = {"", "finish=launch"};
+  static const char *const modes[] = {"col_finish=1", "finish=launch"};
   ocl_reduce_context *ctx[2];
   for (int m = 0; m < 2; m++)
     assert_non_null(ctx[m] = test_context_with_policy(modes[m]));
@@ -399,8 +399,7 @@ static void test_columns_finish_in_one_launch(void **state) {
         if ((k == STATE && !fp64) || (reach > 100000 && k != SCALAR))
           continue;
         void *data = fill((kind)k, (size_t)reach);
-        buffer_view(ctx[m], modes[m][0] ? modes[m] : "one launch", (kind)k, data, s, axes[v],
-                    reach);
+        buffer_view(ctx[m], modes[m], (kind)k, data, s, axes[v], reach);
         free(data);
       }
     }

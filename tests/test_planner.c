@@ -298,6 +298,9 @@ static void test_policy_override_parses_and_rejects(void **state) {
   assert_int_equal(orx_parse_policy_override("col_tall=0", &o), OCL_REDUCE_OK);
   assert_int_equal(o.col_tall, 0);
   assert_int_equal(orx_parse_policy_override("col_tall=yes", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+  assert_int_equal(orx_parse_policy_override("col_finish=1", &o), OCL_REDUCE_OK);
+  assert_int_equal(o.col_finish, 1);
+  assert_int_equal(orx_parse_policy_override("col_finish=2", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
   /* Threads' spin: the planner's 250 us unless forced, 0 included; groups' seams likewise. */
   assert_int_equal(orx_parse_policy_override("", &o), OCL_REDUCE_OK);
   assert_int_equal(orx_plan_spin_ns(&o), 250000);
@@ -1566,8 +1569,9 @@ static void test_short_rows_are_tall_columns_on_gpus(void **state) {
 
 /* Columns cut into 2 to 64 parts (plan_columns.c, columns_finish): one launch whose last tile of
  * a block folds the block's partials (the fold the launch over them would do), on devices that
- * order work-groups, for views of 512 MiB at most, unless finish=launch; more parts, larger
- * views, tall columns and unordered devices keep their launches over the partials. */
+ * order work-groups: GPUs for views of 512 MiB at most, any device and size where col_finish=1,
+ * none where col_finish=0 or finish=launch; more parts, tall columns and unordered devices keep
+ * their launches over the partials. */
 static void test_columns_cut_into_few_parts_finish_in_their_launch(void **state) {
   (void)state;
   const orx_caps gpu = test_gpu(), cpu = test_cpu();
@@ -1608,8 +1612,18 @@ static void test_columns_cut_into_few_parts_finish_in_their_launch(void **state)
                    ORX_DEFINE_UNSET);
   assert_int_equal(column_plan(&t, OCL_REDUCE_F32, 1 << 24, 16).defines[ORX_DEFINE_COL_FINISH],
                    ORX_DEFINE_UNSET);
-  /* CPU devices too (a group per work-item: a block per run). */
+  /* Forced (col_finish=1): views of any size. */
+  assert_int_equal(orx_parse_policy_override("col_finish=1", &t.forced), OCL_REDUCE_OK);
+  assert_int_equal(column_plan(&t, OCL_REDUCE_F32, 1 << 14, 1 << 14).defines[ORX_DEFINE_COL_FINISH],
+                   1);
+  assert_int_equal(orx_parse_policy_override("col_finish=0", &t.forced), OCL_REDUCE_OK);
+  assert_int_equal(column_plan(&t, OCL_REDUCE_F32, 1 << 13, 1 << 13).defines[ORX_DEFINE_COL_FINISH],
+                   ORX_DEFINE_UNSET);
+  /* CPU devices: forced only (a group per work-item: a block per run). */
   t = test_target(&cpu, OCL_REDUCE_PATH_AUTO);
+  p = column_plan(&t, OCL_REDUCE_F32, 3000, 1000);
+  assert_int_equal(p.defines[ORX_DEFINE_COL_FINISH], ORX_DEFINE_UNSET);
+  assert_int_equal(orx_parse_policy_override("col_finish=1", &t.forced), OCL_REDUCE_OK);
   p = column_plan(&t, OCL_REDUCE_F32, 3000, 1000);
   assert_int_equal(p.defines[ORX_DEFINE_COL_FINISH], 1);
   assert_int_equal(orx_plan_columns_blocks(&p, 1000), 1000 / orx_plan_columns_run(&p));

@@ -151,13 +151,20 @@ ORX_INLINE_ALWAYS void orx_col_store(ORX_GLOBAL_PTR ORX_RESULT_T *to, ulong resu
 #else
   (void)aligned;
 #endif
-  /* Over the whole run, unrolled, so that acc is indexed by constants: a loop of n indexed it
-   * at run time, which kept it on the stack (a store per batch of loads, nvcc). H200, CUDA, f32
-   * SUM of [2^4, 2^24] along axis 0: 280-281 -> 271 us (plan_columns.c). */
+#if ORX_COL_RUN <= 64
+  /* A short run over the whole run, unrolled, so that acc is indexed by constants: a loop of n
+   * indexed it at run time, which kept it on the stack (a store per batch of loads, nvcc).
+   * H200, CUDA, f32 SUM of [2^4, 2^24] along axis 0: 280-281 -> 271 us (plan_columns.c). A
+   * CPU's page-long run as a loop of n: as 1024 tests, PoCL 3.1 took [256, 64, 1024] along
+   * axis 0 in 3.6-4.5 ms, not 2.0-2.1. */
   ORX_COL_UNROLL for (uint k = 0; k < ORX_COL_RUN; k++) {
     if (k < n)
       to[k] = orx_result(acc[k]);
   }
+#else
+  for (uint k = 0; k < n; k++)
+    to[k] = orx_result(acc[k]);
+#endif
 }
 
 #if ORX_COL_TALL

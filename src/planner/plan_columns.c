@@ -203,18 +203,27 @@ static int plan_is_tall(const orx_plan *plan) { return plan->defines[ORX_DEFINE_
  * partials (docs/perf/h200-axes.txt, run N): the [2^13, 2^13] window of a [2^13, 2^14] matrix
  * (256 MiB read, 33 parts) CUDA 78.3 / 86.5 us, NVIDIA's OpenCL 78.7 / 83.1; [2^14, 2^14]
  * (1 GiB, 17 parts) 278.5 / 264.2 and 286.0 / 280.9; f64 (2 GiB) 522.2 / 498.6 and 524.0 /
- * 525.1. So views of 512 MiB at most (between the two, not measured). Tall columns keep their
- * launch over the parts' partials. */
+ * 525.1. So views of 512 MiB at most (between the two, not measured). Not on CPU devices,
+ * where it was slower: PoCL 3.1, this 2-core machine, f32 SUM along axis 0 (`ocl-reduce bench
+ * --shape S --axes 0`, the previous main's library against this one, three rounds, the fastest
+ * of each, the host noisy): [256, 64, 1024] (2 parts) 2.02 -> 2.34 ms, [4096, 8192] (16 parts)
+ * 4.36 -> 4.84 ms. Tall columns keep their launch over the parts' partials.
+ * OCL_REDUCE_POLICY=col_finish=1 takes it wherever the device orders work-groups (how the
+ * tests reach it on CPU devices), col_finish=0 nowhere. */
 #define ORX_COLUMNS_FINISH_MAX_BYTES ((uint64_t)512 << 20)
-static int columns_finish(const orx_request *request, const orx_plan *plan) {
-  if (request->stage != ORX_STAGE_WHOLE || plan->policy.finish_launch || plan_is_tall(plan))
+static int columns_finish(const orx_target *target, const orx_request *request,
+                          const orx_plan *plan) {
+  const int forced = target->forced.col_finish;
+  if (forced == 0 || request->stage != ORX_STAGE_WHOLE || plan->policy.finish_launch ||
+      plan_is_tall(plan))
     return 0;
   const uint64_t results = request->shape.count, length = request->shape.length;
-  const size_t elem = orx_request_element_bytes(request);
-  if (length > ORX_COLUMNS_FINISH_MAX_BYTES / elem / (results ? results : 1))
-    return 0;
   const uint64_t parts = orx_plan_columns_parts(plan, results, length);
-  return parts > 1 && parts <= ORX_COLUMNS_MIN_CHUNK;
+  if (parts < 2 || parts > ORX_COLUMNS_MIN_CHUNK)
+    return 0;
+  const size_t elem = orx_request_element_bytes(request);
+  return forced == 1 || (target->caps->type != OCL_REDUCE_DEVICE_CPU &&
+                         length <= ORX_COLUMNS_FINISH_MAX_BYTES / elem / (results ? results : 1));
 }
 
 void orx_plan_columns(const orx_target *target, const orx_request *request, orx_plan *plan) {
@@ -243,7 +252,7 @@ void orx_plan_columns(const orx_target *target, const orx_request *request, orx_
     plan->defines[ORX_DEFINE_COL_FLAT] = 1;
   if (target->caps->type == OCL_REDUCE_DEVICE_CPU && !tall)
     columns_on_cpus(target, plan);
-  if (columns_finish(request, plan)) {
+  if (columns_finish(target, request, plan)) {
     plan->defines[ORX_DEFINE_COL_FINISH] = 1;
     plan->defines[ORX_DEFINE_SYNC] = plan->policy.sync;
   }

@@ -119,6 +119,8 @@ static int word_entry(const char *key, const char *value, orx_policy_override *o
     return either(value, "0", "1", &o->col_flat);
   if (strcmp(key, "col_tall") == 0)
     return either(value, "0", "1", &o->col_tall);
+  if (strcmp(key, "col_finish") == 0)
+    return either(value, "0", "1", &o->col_finish);
   if (strcmp(key, "axes") == 0) {
     static const char *const ways[] = {"gather", "columns", "split"}; /* ORX_AXES_FORCE_ */
     for (int w = 0; w < 3; w++)
@@ -148,7 +150,7 @@ static const char keys_help[] =
     "host=thread|device|off, host_kib=<n>, staging=pinned|off, copy_threads=<1..64>, "
     "stage_kib=<1..65536>, spin_us=<0..65536>, axes=columns|gather|split, "
     "col_run=<1..1024, power of two>, col_steps=<1..32, power of two>, col_flat=0|1, "
-    "col_tall=0|1";
+    "col_tall=0|1, col_finish=0|1";
 
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out) {
   /* Zero and -1: the planner's own choice. */
@@ -165,6 +167,7 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
                            .axes_route = -1,
                            .col_flat = -1,
                            .col_tall = -1,
+                           .col_finish = -1,
                            .spin_us = -1};
   char list[256];
   orx_strlcpy(list, text ? text : "", sizeof list);
