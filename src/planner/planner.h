@@ -153,8 +153,7 @@ typedef struct orx_policy_override {
   unsigned col_steps;    /* axes columns: runs a work-item loads before it absorbs them */
   int col_flat;          /* -1, 0 (the general walk) or 1 (the straight loop, parts or not) */
   int col_tall;          /* -1, 0 or 1: tall columns (a group's rows combined) where they apply */
-  int col_finish;        /* -1, 0 or 1: columns cut into parts finish in their launch where they
-                            can (plan_columns.c) */
+  int col_finish;        /* -1, 0 or 1: parts finished in their launch (plan_columns.c) */
 } orx_policy_override;
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out);
 /* OCL_REDUCE_POLICY's host=thread|device|off: host plans (plan_host.c) run on the calling thread
