@@ -1639,6 +1639,34 @@ static void test_columns_cut_into_few_parts_finish_in_their_launch(void **state)
   assert_int_equal(orx_plan_columns_blocks(&p, 1 << 13), 0);
 }
 
+/* GPUs: columns not cut into parts launch half the whole-array grid (groups that are resident
+ * together); columns cut into parts, and a grid set by OCL_REDUCE_POLICY, keep it. */
+static void test_columns_of_one_part_take_one_wave_of_groups(void **state) {
+  (void)state;
+  const orx_caps gpu = test_gpu(), cpu = test_cpu();
+  orx_target t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
+  const orx_plan parted = column_plan(&t, OCL_REDUCE_F32, 1 << 13, 1 << 13);
+  const orx_plan one = column_plan(&t, OCL_REDUCE_F32, 256, 1 << 20);
+  assert_true(orx_plan_columns_parts(&parted, 1 << 13, 1 << 13) > 1);
+  assert_int_equal(orx_plan_columns_parts(&one, 1 << 20, 256), 1);
+  assert_true(parted.policy.max_groups >= 2);
+  assert_int_equal(one.policy.max_groups, parted.policy.max_groups / 2);
+  const uint64_t items = orx_plan_columns_items(&one, 1 << 20, 1);
+  assert_int_equal(orx_plan_groups(&one, (size_t)items, 256), one.policy.max_groups);
+  /* Short columns read a vector per work-item: one part, half the grid too. */
+  assert_int_equal(column_plan(&t, OCL_REDUCE_F32, 16, 1 << 24).policy.max_groups,
+                   parted.policy.max_groups / 2);
+  /* Forced groups stay as forced. */
+  assert_int_equal(orx_parse_policy_override("groups=96", &t.forced), OCL_REDUCE_OK);
+  assert_int_equal(column_plan(&t, OCL_REDUCE_F32, 256, 1 << 20).policy.max_groups, 96);
+  /* CPU devices keep their group per work-item over the whole grid's work-items. */
+  t = test_target(&cpu, OCL_REDUCE_PATH_AUTO);
+  const orx_plan cpu_one = column_plan(&t, OCL_REDUCE_F32, 256, 1 << 20);
+  assert_int_equal(cpu_one.policy.wg_size, 1);
+  assert_int_equal(cpu_one.policy.max_groups,
+                   column_plan(&t, OCL_REDUCE_F32, 1 << 13, 1 << 13).policy.max_groups);
+}
+
 static void test_columns_on_cpus_read_straight_and_take_a_group_each(void **state) {
   (void)state;
   orx_caps pocl = test_cpu(), intel = test_cpu(), gpu = test_gpu();
@@ -1681,6 +1709,7 @@ int main(void) {
       cmocka_unit_test(test_columns_batch_their_loads_on_gpus),
       cmocka_unit_test(test_short_rows_are_tall_columns_on_gpus),
       cmocka_unit_test(test_columns_cut_into_few_parts_finish_in_their_launch),
+      cmocka_unit_test(test_columns_of_one_part_take_one_wave_of_groups),
       cmocka_unit_test(test_columns_on_cpus_read_straight_and_take_a_group_each),
       cmocka_unit_test(test_rows_apart_take_a_pitch),
       cmocka_unit_test(test_program_keys_tell_plans_and_operators_apart),

@@ -216,35 +216,22 @@ ORX_INLINE_ALWAYS void orx_col_tall(ORX_GLOBAL_PTR const T *base, ulong kept_str
 #endif
 
 #if ORX_COL_FINISH
-/* Partial states the finish loads before it combines any: four at most, as its registers set
- * the whole kernel's, hence its resident warps (ptxas for sm_90, f32 SUM of a 2-D view cut into
- * parts: 64 registers one at a time, 60 four, 80 sixteen; 48 without the finish). */
-#define ORX_COL_FINISH_STEPS (ORX_COL_STEPS < 4 ? ORX_COL_STEPS : 4)
-
 /* The last tile of a block: the results of the run from first_kept (a run never crosses the
  * end of the results: plan_columns.c), its `parts` partial states (written by this launch's
- * groups: read through volatile) folded in part order. They are loaded in batches, whose reads
- * are in flight together: one at a time, each waited for the combine before it (the launch's
- * last groups spend that wait). */
+ * groups: read through volatile) folded in part order. One partial at a time: batches of four
+ * (60 registers, ptxas sm_90, against 64) kept more reads in flight but were slower. H200, f32
+ * SUM of the [2^13, 2^13] window of a [2^13, 2^14] matrix along axis 0 (33 parts), bench_axes
+ * 3, one call, medians of 3 (docs/perf/h200-axes.txt run O): CUDA 78.8 -> 78.2 us, NVIDIA's
+ * OpenCL 82.6 -> 78.0; the previous session's call 78.3 -> 75.5-76.1 through CUDA. */
 ORX_INLINE_ALWAYS void orx_col_finish(ORX_GLOBAL_PTR volatile const A *partials, ulong results,
                                       ulong parts, ulong first_kept, ulong aligned,
                                       ORX_GLOBAL_PTR ORX_RESULT_T *out) {
   A acc[ORX_COL_RUN];
   ORX_COL_UNROLL for (uint k = 0; k < ORX_COL_RUN; k++)
     acc[k] = ORX_IDENTITY;
-  for (ulong p = 0; p < parts; p += ORX_COL_FINISH_STEPS) {
-    A c[ORX_COL_FINISH_STEPS][ORX_COL_RUN];
-    for (uint u = 0; u < ORX_COL_FINISH_STEPS; u++)
-      ORX_COL_UNROLL for (uint k = 0; k < ORX_COL_RUN; k++) {
-        if (p + u < parts)
-          c[u][k] = orx_read_volatile(partials, (p + u) * results + first_kept + k);
-      }
-    for (uint u = 0; u < ORX_COL_FINISH_STEPS; u++)
-      ORX_COL_UNROLL for (uint k = 0; k < ORX_COL_RUN; k++) {
-        if (p + u < parts)
-          acc[k] = orx_combine(acc[k], c[u][k]);
-      }
-  }
+  for (ulong p = 0; p < parts; p++)
+    ORX_COL_UNROLL for (uint k = 0; k < ORX_COL_RUN; k++)
+      acc[k] = orx_combine(acc[k], orx_read_volatile(partials, p * results + first_kept + k));
   orx_col_store(out, results, first_kept, aligned, acc);
 }
 #endif

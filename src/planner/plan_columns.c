@@ -166,6 +166,22 @@ static uint64_t columns_run(const orx_target *target, const orx_request *request
 /* Runs of `run` kept positions in a row of `results`. */
 static uint64_t runs_of(uint64_t results, uint64_t run) { return (results + run - 1) / run; }
 
+/* GPUs: columns not cut into parts (at least as many runs as the whole-array grid has
+ * work-items, which then loop over them) take half its groups, four of 256 work-items per SM
+ * (1056 on an H200): resident together whatever the kernel's registers (48-64: five such groups
+ * per SM at most), where the whole grid left a second wave of groups to start while the first
+ * looped. H200, f32 SUM along axis 0, bench_axes 3, main against this in one call, three rounds
+ * (docs/perf/h200-axes.txt run O): [256, 1024, 1024] CUDA 270.6-274.1 -> 253.9-258.4 us (0.91
+ * -> 0.97-0.98x our whole-array rate), NVIDIA's OpenCL 266.9-267.8 -> 256.4-259.6; [2^4, 2^24]
+ * level (274.5 / 273.9, 270.4 / 273.1). Columns cut into parts keep the grid: with half of it
+ * their parts halve too (OCL_REDUCE_POLICY=groups=528: [2^14, 2^14] 264 -> 353 us, the window
+ * 79 -> 91). Not where OCL_REDUCE_POLICY sets groups=N. */
+static void columns_one_wave(const orx_target *target, const orx_request *request, orx_plan *plan) {
+  const uint64_t runs = runs_of(request->shape.count, orx_plan_columns_run(plan));
+  if (!target->forced.max_groups && runs >= grid_items(plan) && plan->policy.max_groups >= 2)
+    plan->policy.max_groups /= 2;
+}
+
 /* Whether a view's columns are tall (axes_columns.cl, ORX_COL_TALL): a 2-D view (request->
  * columns_flat) whose contiguous kept axis holds at most a quarter of a work-group's runs, so
  * that a group reads four rows or more side by side, as the whole-array kernels read, and its
@@ -198,7 +214,7 @@ static int plan_is_tall(const orx_plan *plan) { return plan->defines[ORX_DEFINE_
  * partials would take one more launch of one part (64 parts at most: the same fold, so the same
  * bits), the device orders work-groups (lib/orx_finish.cl; not where OCL_REDUCE_POLICY says
  * finish=launch), and the view is small enough that the launch saved outweighs what the finish
- * costs the fold: its registers (ptxas, sm_90, f32: 60 against 48) leave a group fewer per SM
+ * costs the fold: its registers (ptxas, sm_90, f32: 60-64 against 48) leave a group fewer per SM
  * resident. H200, f32 SUM along axis 0, bench_axes 3, one call, this launch / a launch over the
  * partials (docs/perf/h200-axes.txt, run N): the [2^13, 2^13] window of a [2^13, 2^14] matrix
  * (256 MiB read, 33 parts) CUDA 78.3 / 86.5 us, NVIDIA's OpenCL 78.7 / 83.1; [2^14, 2^14]
@@ -252,6 +268,8 @@ void orx_plan_columns(const orx_target *target, const orx_request *request, orx_
     plan->defines[ORX_DEFINE_COL_FLAT] = 1;
   if (target->caps->type == OCL_REDUCE_DEVICE_CPU && !tall)
     columns_on_cpus(target, plan);
+  else if (!tall)
+    columns_one_wave(target, request, plan);
   if (columns_finish(target, request, plan)) {
     plan->defines[ORX_DEFINE_COL_FINISH] = 1;
     plan->defines[ORX_DEFINE_SYNC] = plan->policy.sync;
