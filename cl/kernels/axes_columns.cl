@@ -90,25 +90,26 @@ ORX_INLINE void orx_col_carry(ORX_GLOBAL_PTR const ulong *d, ulong rank, ulong *
 }
 
 /* The run of ORX_COL_RUN elements at p into c. */
-ORX_INLINE_ALWAYS void orx_col_load(ORX_GLOBAL_PTR const T *p, ulong aligned, T *c) {
+ORX_INLINE_ALWAYS void orx_col_load(ORX_GLOBAL_PTR const ORX_ELEM_T *p, ulong aligned, T *c) {
 #if ORX_COL_VECTOR
   if (aligned & ORX_COL_ALIGNED_IN) {
-    ORX_STORE_V(*(ORX_GLOBAL_PTR const TV *)p, c);
+    ORX_STORE_V(ORX_READ_V((ORX_GLOBAL_PTR const ORX_ELEM_V *)p, 0), c);
     return;
   }
 #else
   (void)aligned;
 #endif
   ORX_COL_UNROLL for (uint k = 0; k < ORX_COL_RUN; k++)
-    c[k] = p[k];
+    c[k] = ORX_READ(p, k);
 }
 
 /* `n` runs from `at` on, `stride` apart, absorbed in order into acc (the first one the reduced
  * position i, each next one `pitch` positions on). Returns the offset past the last. Batches of
  * ORX_COL_STEPS runs are loaded into registers before any is absorbed, so that that many reads
  * are in flight whatever the compiler schedules (plan_columns.c). */
-ORX_INLINE_ALWAYS ulong orx_col_straight(ORX_GLOBAL_PTR const T *base, ulong at, ulong stride,
-                                         ulong n, ulong i, ulong pitch, ulong aligned, A *acc) {
+ORX_INLINE_ALWAYS ulong orx_col_straight(ORX_GLOBAL_PTR const ORX_ELEM_T *base, ulong at,
+                                         ulong stride, ulong n, ulong i, ulong pitch,
+                                         ulong aligned, A *acc) {
   ulong t = 0;
 #if ORX_COL_STEPS > 1
   for (; t + ORX_COL_STEPS <= n; t += ORX_COL_STEPS) {
@@ -123,13 +124,15 @@ ORX_INLINE_ALWAYS ulong orx_col_straight(ORX_GLOBAL_PTR const T *base, ulong at,
 #endif
   for (; t < n; t++) {
 #if ORX_COL_DIRECT && !ORX_COL_VECTOR
-    ORX_GLOBAL_PTR const T *c = base + at;
+    ORX_GLOBAL_PTR const ORX_ELEM_T *c = base + at;
+    ORX_COL_UNROLL for (uint k = 0; k < ORX_COL_RUN; k++)
+      acc[k] = orx_absorb(acc[k], ORX_READ(c, k), i + t * pitch);
 #else
     T c[ORX_COL_RUN];
     orx_col_load(base + at, aligned, c);
-#endif
     ORX_COL_UNROLL for (uint k = 0; k < ORX_COL_RUN; k++)
       acc[k] = orx_absorb(acc[k], c[k], i + t * pitch);
+#endif
     at += stride;
   }
   return at;
@@ -159,11 +162,11 @@ ORX_INLINE_ALWAYS void orx_col_store(ORX_GLOBAL_PTR ORX_RESULT_T *to, ulong resu
    * axis 0 in 3.6-4.5 ms, not 2.0-2.1. */
   ORX_COL_UNROLL for (uint k = 0; k < ORX_COL_RUN; k++) {
     if (k < n)
-      to[k] = orx_result(acc[k]);
+      ORX_WRITE_RESULT(to, k, acc[k]);
   }
 #else
   for (uint k = 0; k < n; k++)
-    to[k] = orx_result(acc[k]);
+    ORX_WRITE_RESULT(to, k, acc[k]);
 #endif
 }
 
@@ -176,7 +179,7 @@ ORX_INLINE_ALWAYS void orx_col_store(ORX_GLOBAL_PTR ORX_RESULT_T *to, ulong resu
  * (a fixed tree: rows h apart, h halving) and the first row stores the part's partial. Not for
  * order-preserving operators (rows dealt, not in order); state operators see each element's
  * row. PyTorch's Reduce.cuh reduces short rows with the same 2-D work-group. */
-ORX_INLINE_ALWAYS void orx_col_tall(ORX_GLOBAL_PTR const T *base, ulong kept_stride,
+ORX_INLINE_ALWAYS void orx_col_tall(ORX_GLOBAL_PTR const ORX_ELEM_T *base, ulong kept_stride,
                                     ulong inner_stride, ulong results, ulong length, ulong parts,
                                     ulong aligned, ORX_GLOBAL_PTR ORX_RESULT_T *out,
                                     ORX_LOCAL_PTR A *scratch) {
@@ -236,16 +239,16 @@ ORX_INLINE_ALWAYS void orx_col_finish(ORX_GLOBAL_PTR volatile const A *partials,
 }
 #endif
 
-__kernel ORX_KERNEL_ATTR void orx_axes_columns(__global const T *ORX_RESTRICT in, ulong in_offset,
-                                               __global ORX_RESULT_T *out, ulong out_index,
-                                               ulong results, ulong length, ulong parts,
-                                               __global const ulong *ORX_RESTRICT dims,
+__kernel ORX_KERNEL_ATTR void orx_axes_columns(__global const ORX_ELEM_T *ORX_RESTRICT in,
+                                               ulong in_offset, __global ORX_RESULT_T *out,
+                                               ulong out_index, ulong results, ulong length,
+                                               ulong parts, __global const ulong *ORX_RESTRICT dims,
                                                ulong dims_index, ulong aligned,
                                                __global A *partials, __global uint *counters) {
   ORX_GLOBAL_PTR const ulong *d = dims + dims_index;
   const ulong kept_rank = d[0], reduced_rank = d[1];
   ORX_GLOBAL_PTR const ulong *kept = d + 2, *reduced = d + 2 + 2 * kept_rank;
-  ORX_GLOBAL_PTR const T *base = in + in_offset;
+  ORX_GLOBAL_PTR const ORX_ELEM_T *base = in + in_offset;
   const ulong inner_extent = reduced[reduced_rank - 1];
   const ulong inner_stride = reduced[2 * reduced_rank - 1];
 #if ORX_COL_TALL

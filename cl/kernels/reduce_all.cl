@@ -53,7 +53,7 @@ ORX_INLINE void orx_finish_partials(ORX_GLOBAL_PTR volatile const A *done, uint 
     A acc = orx_read_volatile(done, 0);
     for (uint g = 1; g < groups; g++)
       acc = orx_combine(acc, orx_read_volatile(done, g));
-    *out = orx_result(acc);
+    ORX_WRITE_RESULT(out, 0, acc);
   }
 #else
 #if ORX_ORDERED
@@ -76,12 +76,12 @@ ORX_INLINE void orx_finish_partials(ORX_GLOBAL_PTR volatile const A *done, uint 
   const A result = orx_wg_reduce2(a, b, scratch);
 #endif
   if (lid == 0)
-    *out = orx_result(result);
+    ORX_WRITE_RESULT(out, 0, result);
 #endif
 }
 
-__kernel ORX_KERNEL_ATTR void orx_reduce_all(__global const T *ORX_RESTRICT in, ulong offset,
-                                             ulong n, ulong head, ulong first,
+__kernel ORX_KERNEL_ATTR void orx_reduce_all(__global const ORX_ELEM_T *ORX_RESTRICT in,
+                                             ulong offset, ulong n, ulong head, ulong first,
                                              __global A *partials, __global uint *counter,
                                              __global ORX_RESULT_T *out, ulong out_index,
                                              ulong out_stride) {
@@ -97,7 +97,7 @@ __kernel ORX_KERNEL_ATTR void orx_reduce_all(__global const T *ORX_RESTRICT in, 
   const ulong item = get_global_id(0);
   const ulong items = get_global_size(0);
   const uint groups = (uint)get_num_groups(0);
-  __global const T *base = in + offset;
+  __global const ORX_ELEM_T *base = in + offset;
   (void)out_stride;
 
 #if ORX_FINISH_ONLY
@@ -113,7 +113,7 @@ __kernel ORX_KERNEL_ATTR void orx_reduce_all(__global const T *ORX_RESTRICT in, 
   A group_result = orx_wg_reduce2(a, b, scratch);
   if (groups == 1) {
     if (lid == 0)
-      out[out_index] = orx_result(group_result);
+      ORX_WRITE_RESULT(out, out_index, group_result);
     return;
   }
 

@@ -62,11 +62,10 @@ ORX_INLINE void orx_partials_results(ORX_GLOBAL_PTR volatile const T *done, uint
 #endif
 }
 
-__kernel ORX_KERNEL_ATTR void orx_reduce_multi(__global const T *ORX_RESTRICT in, ulong offset,
-                                               ulong n, ulong head, ulong first,
+__kernel ORX_KERNEL_ATTR void orx_reduce_multi(__global const ORX_ELEM_T *ORX_RESTRICT in,
+                                               ulong offset, ulong n, ulong head, ulong first,
                                                __global T *partials, __global uint *counter,
-                                               __global T *out, ulong out_index,
-                                               ulong out_stride) {
+                                               __global T *out, ulong out_index, ulong out_stride) {
 #if !ORX_FINISH_LAUNCH && !ORX_FINISH_ONLY
   __local uint is_last_group;
 #endif

@@ -24,6 +24,6 @@ __kernel ORX_KERNEL_ATTR void orx_segments_group(ORX_SEGMENTS_ARGS) {
                    stage, &a, &b);
     const A r = orx_wg_reduce2(a, b, scratch);
     if (lid == 0)
-      out[out_index + s] = orx_result(r);
+      ORX_WRITE_RESULT(out, out_index + s, r);
   }
 }

@@ -37,17 +37,17 @@ ORX_INLINE TV orx_fold_halves(TV x, TV y) {
 /* The ORX_VEC segments from segment s, of nvec vectors each, into out[s...]. */
 ORX_INLINE void orx_vector_run(const orx_segments *g, ulong s, ulong nvec,
                                ORX_GLOBAL_PTR ORX_RESULT_T *out) {
-  ORX_GLOBAL_PTR const TV *v = (ORX_GLOBAL_PTR const TV *)(g->base + s * g->length);
+  ORX_GLOBAL_PTR const ORX_ELEM_V *v = (ORX_GLOBAL_PTR const ORX_ELEM_V *)(g->base + s * g->length);
   /* ORX_VEC independent chains, one per segment; unrolled, so that they stay in registers (on
    * PoCL 5 the rolled loops kept them on the stack: 20 % slower). */
   TV part[ORX_VEC];
 #pragma unroll
   for (int j = 0; j < ORX_VEC; j++)
-    part[j] = v[j * nvec];
+    part[j] = ORX_READ_V(v, j * nvec);
   for (ulong k = 1; k < nvec; k++)
 #pragma unroll
     for (int j = 0; j < ORX_VEC; j++)
-      part[j] = orx_combine_v(part[j], v[j * nvec + k]);
+      part[j] = orx_combine_v(part[j], ORX_READ_V(v, j * nvec + k));
 #pragma unroll
   for (int pairs = ORX_VEC / 2; pairs >= 1; pairs /= 2)
 #pragma unroll
@@ -87,6 +87,6 @@ __kernel ORX_KERNEL_ATTR void orx_segments_lane(ORX_SEGMENTS_ARGS) {
     A a, b;
     orx_span_share(g.base + begin, n, orx_span_head(misalign + begin, n), 0, 1, 0, stage, &a,
                    &b);
-    out[out_index + s] = orx_result(orx_combine(a, b));
+    ORX_WRITE_RESULT(out, out_index + s, orx_combine(a, b));
   }
 }

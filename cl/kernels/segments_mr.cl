@@ -61,9 +61,9 @@ ORX_INLINE ulong orx_seg_steps(const orx_segments *g, ulong begin, ulong n) {
 /* Load j of the segment at `begin`. */
 ORX_INLINE orx_seg_load_t orx_seg_load(const orx_segments *g, ulong begin, ulong j) {
 #if ORX_SEG_LOAD == ORX_SEG_ELEMENTS
-  return g->base[begin + j];
+  return ORX_READ(g->base, begin + j);
 #elif ORX_SEG_LOAD == ORX_SEG_VECTORS
-  return ((ORX_GLOBAL_PTR const TV *)(g->base + begin))[j];
+  return ORX_READ_V((ORX_GLOBAL_PTR const ORX_ELEM_V *)(g->base + begin), j);
 #else
   return orx_seg_grid_load(g, (g->misalign + begin) / ORX_VEC + j);
 #endif
@@ -209,7 +209,7 @@ __kernel ORX_KERNEL_ATTR void orx_segments_mr(ORX_SEGMENTS_ARGS) {
       const A x = orx_mr_reduce(v + b * ORX_MR_Q, lane, shuffle, scratch);
       const ulong s = orx_mr_slot(block, group, b * ORX_MR_Q + lane % ORX_MR_Q);
       if (lane < ORX_MR_Q && s < count)
-        out[out_index + s] = orx_result(x);
+        ORX_WRITE_RESULT(out, out_index + s, x);
     }
   }
 }

@@ -93,12 +93,12 @@ __kernel ORX_KERNEL_ATTR void orx_segments_staged(ORX_SEGMENTS_ARGS) {
                                         : ORX_STATE_CHAIN_NEUTRAL;
           ORX_STATE_CHAIN_ABSORB(&chain, ORX_LOAD_V(e), j);
         }
-        out[out_index + first + lid] = orx_result(ORX_STATE_CHAIN_STATE(chain));
+        ORX_WRITE_RESULT(out, out_index + first + lid, ORX_STATE_CHAIN_STATE(chain));
 #else
         A r = ORX_IDENTITY;
         for (uint j = 0; j < (uint)length; j++)
           r = orx_absorb(r, stage[ORX_STAGE_AT(head + j)], j);
-        out[out_index + first + lid] = orx_result(r);
+        ORX_WRITE_RESULT(out, out_index + first + lid, r);
 #endif
       }
     }

@@ -27,7 +27,7 @@
 #include "lib/orx_multireduce.cl"
 
 #define ORX_WINDOWS_ARGS                                                                           \
-  __global const T *ORX_RESTRICT in, ulong in_offset, ulong n_out, ulong window,                   \
+  __global const ORX_ELEM_T *ORX_RESTRICT in, ulong in_offset, ulong n_out, ulong window,          \
       ulong first_index, __global ORX_RESULT_T *out, ulong out_index, __global A *scratch
 
 /* Block k of the launch (LONG, SERIAL) starts at ORX_WIN_BLOCK_START(k) for k >= 1, block 0 at
@@ -39,7 +39,7 @@
 /* A work-group takes ORX_WIN_RUN * ORX_WG_SIZE consecutive windows at a time, a work-item every
  * ORX_WG_SIZE-th of them: each step of the fold issues ORX_WIN_RUN coalesced loads. */
 __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
-  ORX_GLOBAL_PTR const T *base = in + in_offset;
+  ORX_GLOBAL_PTR const ORX_ELEM_T *base = in + in_offset;
   (void)scratch;
   for (ulong tile = get_group_id(0) * ORX_WIN_TILE; tile < n_out;
        tile += get_num_groups(0) * ORX_WIN_TILE) { /* the same trips for the whole group */
@@ -48,14 +48,14 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
     ORX_WIN_UNROLL
     for (uint i = 0; i < ORX_WIN_RUN; i++) {
       const ulong j = first + i * ORX_WG_SIZE;
-      r[i] = j < n_out ? ORX_MAP(base[j], first_index + j) : ORX_IDENTITY;
+      r[i] = j < n_out ? ORX_MAP(ORX_READ(base, j), first_index + j) : ORX_IDENTITY;
     }
     for (ulong k = 1; k < window; k++) {
       ORX_WIN_UNROLL
       for (uint i = 0; i < ORX_WIN_RUN; i++) {
         const ulong j = first + i * ORX_WG_SIZE;
         if (j < n_out)
-          r[i] = orx_absorb(r[i], base[j + k], first_index + j + k);
+          r[i] = orx_absorb(r[i], ORX_READ(base, j + k), first_index + j + k);
       }
 #if ORX_WIN_LOCKSTEP
       /* PoCL runs the work-items between barriers as one loop, which it vectorizes: a step of
@@ -67,7 +67,7 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
     for (uint i = 0; i < ORX_WIN_RUN; i++) {
       const ulong j = first + i * ORX_WG_SIZE;
       if (j < n_out)
-        out[out_index + j] = orx_result(r[i]);
+        ORX_WRITE_RESULT(out, out_index + j, r[i]);
     }
   }
 }
@@ -84,18 +84,18 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
 
 /* This lane's share of the window at `start`: elements start + lane, + q, ... (identity where the
  * window has none, or past the last window). */
-ORX_INLINE A orx_win_share(ORX_GLOBAL_PTR const T *base, ulong start, ulong n_out, ulong window,
-                           ulong first_index, uint lane) {
+ORX_INLINE A orx_win_share(ORX_GLOBAL_PTR const ORX_ELEM_T *base, ulong start, ulong n_out,
+                           ulong window, ulong first_index, uint lane) {
   A r = ORX_IDENTITY;
   if (start < n_out)
     for (ulong k = lane; k < window; k += ORX_MR_Q)
-      r = orx_combine(r, ORX_MAP(base[start + k], first_index + start + k));
+      r = orx_combine(r, ORX_MAP(ORX_READ(base, start + k), first_index + start + k));
   return r;
 }
 
 __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
   __local A exchange[2 * ORX_WG_SIZE];
-  ORX_GLOBAL_PTR const T *base = in + in_offset;
+  ORX_GLOBAL_PTR const ORX_ELEM_T *base = in + in_offset;
   const int shuffle = orx_mr_can_shuffle();
   const uint lane = (uint)get_local_id(0) % ORX_MR_Q;
   const ulong groups = get_global_size(0) / ORX_MR_Q;
@@ -134,7 +134,7 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
     const A mine = pending[ORX_WIN_LEVELS - 1];
 #endif
     if (first + lane < n_out)
-      out[out_index + first + lane] = orx_result(mine);
+      ORX_WRITE_RESULT(out, out_index + first + lane, mine);
   }
 }
 
@@ -142,7 +142,7 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
 
 __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
   __local orx_win_local l;
-  ORX_GLOBAL_PTR const T *base = in + in_offset;
+  ORX_GLOBAL_PTR const ORX_ELEM_T *base = in + in_offset;
   const uint lid = (uint)get_local_id(0);
   const ulong count = n_out + window - 1;
   const ulong per_tile = ORX_WIN_TILE - window + 1; /* the host keeps window <= tile / 2 + 1 */
@@ -201,7 +201,7 @@ ORX_INLINE orx_win_tile orx_win_block_tile(ulong start, ulong end, ulong first_i
 
 __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
   __local orx_win_local l;
-  ORX_GLOBAL_PTR const T *base = in + in_offset;
+  ORX_GLOBAL_PTR const ORX_ELEM_T *base = in + in_offset;
   const uint lid = (uint)get_local_id(0);
   ORX_GLOBAL_PTR A *suffixes = scratch + get_group_id(0) * window;
   const ulong phase = first_index % window;
@@ -234,8 +234,8 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
           suffixes[p - lo] = suf[r];
         /* Output j = p - (window - 1) takes P[p]. */
         if (!suffix && p < next_end && p + 1 >= window + lo)
-          out[out_index + p + 1 - window] =
-              orx_result(orx_combine(suffixes[p + 1 - window - lo], pre[r]));
+          ORX_WRITE_RESULT(out, out_index + p + 1 - window,
+                           orx_combine(suffixes[p + 1 - window - lo], pre[r]));
       }
       /* The suffixes, for every work-item once the prefixes start; the prefixes start afresh. */
       barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
@@ -244,7 +244,7 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
     }
     /* The window at lo alone is the whole block, when lo starts one. */
     if (lid == 0 && (k || phase == 0))
-      out[out_index + lo] = orx_result(suffixes[0]);
+      ORX_WRITE_RESULT(out, out_index + lo, suffixes[0]);
   }
 }
 
@@ -253,7 +253,7 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
 /* A work-item takes a contiguous range of blocks, so that short windows pay for the block
  * arithmetic once per range. */
 __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
-  ORX_GLOBAL_PTR const T *base = in + in_offset;
+  ORX_GLOBAL_PTR const ORX_ELEM_T *base = in + in_offset;
   ORX_GLOBAL_PTR A *suffixes = scratch + get_global_id(0) * window;
   const ulong phase = first_index % window;
   const ulong blocks = (phase + n_out + window - 1) / window;
@@ -266,23 +266,23 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
     const ulong block_end = ORX_WIN_BLOCK_START(k + 1); /* <= count, since lo < n_out */
     const ulong hi = block_end < n_out ? block_end : n_out;
     /* The suffixes of the block, kept for its windows [lo, hi). */
-    A s = ORX_MAP(base[block_end - 1], first_index + block_end - 1);
+    A s = ORX_MAP(ORX_READ(base, block_end - 1), first_index + block_end - 1);
     if (block_end - 1 < hi)
       suffixes[block_end - 1 - lo] = s;
     for (ulong p = block_end - 1; p-- > lo;) {
-      s = orx_combine(ORX_MAP(base[p], first_index + p), s);
+      s = orx_combine(ORX_MAP(ORX_READ(base, p), first_index + p), s);
       if (p < hi)
         suffixes[p - lo] = s;
     }
     if (k > k0 || first_whole) /* the window at lo is the whole block */
-      out[out_index + lo] = orx_result(s);
+      ORX_WRITE_RESULT(out, out_index + lo, s);
     /* The next block's prefixes complete the others: window j takes P[j + window - 1]. */
     A pre = ORX_IDENTITY;
     for (ulong p = block_end; p < hi + window - 1; p++) {
-      pre = orx_absorb(pre, base[p], first_index + p);
+      pre = orx_absorb(pre, ORX_READ(base, p), first_index + p);
       if (p + 1 >= window + lo)
-        out[out_index + p + 1 - window] =
-            orx_result(orx_combine(suffixes[p + 1 - window - lo], pre));
+        ORX_WRITE_RESULT(out, out_index + p + 1 - window,
+                         orx_combine(suffixes[p + 1 - window - lo], pre));
     }
     lo = block_end;
   }

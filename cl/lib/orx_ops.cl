@@ -134,4 +134,9 @@ ORX_INLINE TV orx_splat_v(T x) {
 
 #endif /* ORX_STATE */
 
+/* Stores x as result i of p (ORX_RESULT_T, what orx_result makes of it). Every kernel stores its
+ * results and partials through this one macro, so that a result narrower than the kernel's
+ * compute type converts where it is stored (docs/design/half-and-pairs.md). */
+#define ORX_WRITE_RESULT(p, i, x) ((p)[i] = orx_result(x))
+
 #endif /* ORX_OPS_CL */

@@ -25,15 +25,15 @@
 #include "lib/orx_ops.cl"
 
 #define ORX_SEGMENTS_ARGS                                                                          \
-  __global const T *ORX_RESTRICT in, ulong in_offset, ulong misalign, ulong count, ulong length,   \
-      ulong pitch, __global const ulong *ORX_RESTRICT offsets, ulong offsets_index, ulong bias,    \
-      __global ORX_RESULT_T *out, ulong out_index, ulong per_round
+  __global const ORX_ELEM_T *ORX_RESTRICT in, ulong in_offset, ulong misalign, ulong count,        \
+      ulong length, ulong pitch, __global const ulong *ORX_RESTRICT offsets, ulong offsets_index,  \
+      ulong bias, __global ORX_RESULT_T *out, ulong out_index, ulong per_round
 
 /* The segments a launch sees. Vectors of the aligned grid (vector i holds positions
  * i * ORX_VEC - misalign onwards) that the input holds whole: whole_count of them from
  * whole_first (set by orx_segments_of with `grid`). */
 typedef struct orx_segments {
-  ORX_GLOBAL_PTR const T *base;
+  ORX_GLOBAL_PTR const ORX_ELEM_T *base;
   ulong count, length;                 /* length: equal-length segments only */
 #if ORX_SEG_PITCH
   ulong pitch;                         /* equal lengths apart */
@@ -53,7 +53,7 @@ typedef struct orx_segments {
 
 /* The launch's segments; `grid` (a constant): also the range of whole vectors, which grid loads
  * need (one more global read with offsets, so only where they are used). */
-ORX_INLINE orx_segments orx_segments_of(ORX_GLOBAL_PTR const T *in, ulong in_offset,
+ORX_INLINE orx_segments orx_segments_of(ORX_GLOBAL_PTR const ORX_ELEM_T *in, ulong in_offset,
                                         ulong misalign, ulong count, ulong length, ulong pitch,
                                         ORX_GLOBAL_PTR const ulong *offsets, ulong offsets_index,
                                         ulong bias, int grid) {
@@ -106,11 +106,11 @@ ORX_INLINE void orx_segment(const orx_segments *g, ulong s, ulong *begin, ulong 
 #endif
 ORX_INLINE TV orx_seg_grid_load(const orx_segments *g, ulong vi) {
   if (vi - g->whole_first < g->whole_count)
-    return ((ORX_GLOBAL_PTR const TV *)(g->base - g->misalign))[vi];
+    return ORX_READ_V((ORX_GLOBAL_PTR const ORX_ELEM_V *)(g->base - g->misalign), vi);
   T c[ORX_VEC];
   for (uint k = 0; k < ORX_VEC; k++) {
     const ulong at = vi * ORX_VEC + k - g->misalign; /* before base, it wraps past total */
-    c[k] = at < g->total ? g->base[at] : ORX_GRID_FILLER;
+    c[k] = at < g->total ? ORX_READ(g->base, at) : ORX_GRID_FILLER;
   }
   return ORX_LOAD_V(c);
 }

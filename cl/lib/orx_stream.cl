@@ -135,8 +135,8 @@ ORX_INLINE void orx_absorb_loads(ORX_CHAIN_V part[ORX_CHAINS][ORX_SLOTS], const 
 
 /* Accumulates vectors [begin, end) with step `step` of `in` (step 1: a contiguous run) into
  * acc[k], one per operator slot; vector v's first element has index first + v * ORX_VEC. */
-ORX_INLINE void orx_stream_range(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong begin, ulong end,
-                                 ulong step, ulong first, ORX_ACC_V *acc) {
+ORX_INLINE void orx_stream_range(ORX_GLOBAL_PTR const ORX_ELEM_V *ORX_RESTRICT in, ulong begin,
+                                 ulong end, ulong step, ulong first, ORX_ACC_V *acc) {
   ORX_CHAIN_V part[ORX_CHAINS][ORX_SLOTS];
   for (int u = 0; u < ORX_CHAINS; u++)
     for (int k = 0; k < ORX_SLOTS; k++)
@@ -150,13 +150,13 @@ ORX_INLINE void orx_stream_range(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong
     if (end - v > span) {
       TV x[ORX_UNROLL];
       for (int u = 0; u < ORX_UNROLL; u++)
-        x[u] = in[v + (ulong)u * step];
+        x[u] = ORX_READ_V(in, v + (ulong)u * step);
       for (;;) {
         const int more = end - v > stride + span;
         TV next[ORX_UNROLL];
         if (more)
           for (int u = 0; u < ORX_UNROLL; u++)
-            next[u] = in[v + stride + (ulong)u * step];
+            next[u] = ORX_READ_V(in, v + stride + (ulong)u * step);
         orx_absorb_loads(part, x, v, step, first);
         v += stride;
         if (!more)
@@ -169,20 +169,21 @@ ORX_INLINE void orx_stream_range(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong
     for (; v < end && end - v > span; v += stride)
       for (int u = 0; u < ORX_UNROLL; u++)
         for (int k = 0; k < ORX_SLOTS; k++)
-          orx_chain_absorb(orx_slot_op(k), &part[u % ORX_CHAINS][k], in[v + (ulong)u * step],
+          orx_chain_absorb(orx_slot_op(k), &part[u % ORX_CHAINS][k],
+                           ORX_READ_V(in, v + (ulong)u * step),
                            first + (v + (ulong)u * step) * ORX_VEC);
 #else
     for (; v < end && end - v > span; v += stride) {
       TV x[ORX_UNROLL];
       for (int u = 0; u < ORX_UNROLL; u++)
-        x[u] = in[v + (ulong)u * step];
+        x[u] = ORX_READ_V(in, v + (ulong)u * step);
       orx_absorb_loads(part, x, v, step, first);
     }
 #endif
   }
   for (; v < end; v += step)
     for (int k = 0; k < ORX_SLOTS; k++)
-      orx_chain_absorb(orx_slot_op(k), &part[0][k], in[v], first + v * ORX_VEC);
+      orx_chain_absorb(orx_slot_op(k), &part[0][k], ORX_READ_V(in, v), first + v * ORX_VEC);
   /* The chains merged in a fixed order. One operator's keys merge into a variable and become
    * values once; the other accumulators merge into acc[k] (merging them into part[0][k] instead
    * cost NVRTC's work-group-per-segment kernel 7-14 % on the H200), a multi-operator kernel's
@@ -228,8 +229,8 @@ ORX_INLINE void orx_stream_range(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong
 #define ORX_STREAM_STAGE(name) __local T name[ORX_WG_SIZE * ORX_STAGE_ROW]
 
 /* Every work-item of the group calls this with the same n and items (it has barriers). */
-ORX_INLINE void orx_stream_transposed(ORX_GLOBAL_PTR const T *ORX_RESTRICT in, ulong n, ulong item,
-                                      ulong items, ulong first, ORX_LOCAL_PTR T *stage,
+ORX_INLINE void orx_stream_transposed(ORX_GLOBAL_PTR const ORX_ELEM_T *ORX_RESTRICT in, ulong n,
+                                      ulong item, ulong items, ulong first, ORX_LOCAL_PTR T *stage,
                                       ORX_ACC_V *acc) {
   const uint lid = (uint)get_local_id(0);
   const ulong per = (n + items - 1) / items, group_item = item - lid;
@@ -242,7 +243,7 @@ ORX_INLINE void orx_stream_transposed(ORX_GLOBAL_PTR const T *ORX_RESTRICT in, u
       const uint row = f / ORX_PIECE, j = f % ORX_PIECE;
       const ulong at = (group_item + row) * per + from + j;
       if (from + j < per && at < n)
-        stage[row * ORX_STAGE_ROW + j] = in[at];
+        stage[row * ORX_STAGE_ROW + j] = ORX_READ(in, at);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const ulong begin = item * per + from;
@@ -271,8 +272,8 @@ ORX_INLINE void orx_stream_transposed(ORX_GLOBAL_PTR const T *ORX_RESTRICT in, u
  * take Q log2(32) exchanges; lane q holds tile q, a butterfly over Q lanes combines the tiles in
  * order, and the block joins the warp's run. No barrier, no local memory, Q loads in flight per
  * lane. Lane 0 returns the run, the other lanes the identity. */
-ORX_INLINE void orx_stream_warp_tiles(ORX_GLOBAL_PTR const T *ORX_RESTRICT in, ulong n, ulong item,
-                                      ulong items, ulong first, ORX_ACC_V *acc) {
+ORX_INLINE void orx_stream_warp_tiles(ORX_GLOBAL_PTR const ORX_ELEM_T *ORX_RESTRICT in, ulong n,
+                                      ulong item, ulong items, ulong first, ORX_ACC_V *acc) {
   const uint lane = orx_sg_lane();
   const ulong warps = items / ORX_SG_SIZE, per = (n + warps - 1) / warps;
   const ulong begin = item / ORX_SG_SIZE * per;
@@ -283,7 +284,7 @@ ORX_INLINE void orx_stream_warp_tiles(ORX_GLOBAL_PTR const T *ORX_RESTRICT in, u
 #pragma unroll
     for (uint q = 0; q < ORX_MR_Q; q++) {
       const ulong at = block + q * ORX_SG_SIZE + lane;
-      v[q] = at < end ? ORX_MAP(in[at], first + at) : ORX_IDENTITY;
+      v[q] = at < end ? ORX_MAP(ORX_READ(in, at), first + at) : ORX_IDENTITY;
     }
     A x = orx_mr_reduce(v, lane, 1, (ORX_LOCAL_PTR A *)0);
     for (uint mask = 1; mask < ORX_MR_Q; mask <<= 1)
@@ -298,8 +299,8 @@ ORX_INLINE void orx_stream_warp_tiles(ORX_GLOBAL_PTR const T *ORX_RESTRICT in, u
 
 /* This work-item's share of `nvec` vectors, as work-item `item` of `items`, into acc[k]; the
  * first element of vector 0 has index `first`. `stage`: the kernel's ORX_STREAM_STAGE. */
-ORX_INLINE void orx_stream_share(ORX_GLOBAL_PTR const TV *ORX_RESTRICT in, ulong nvec, ulong item,
-                                 ulong items, ulong first, ORX_LOCAL_PTR T *stage,
+ORX_INLINE void orx_stream_share(ORX_GLOBAL_PTR const ORX_ELEM_V *ORX_RESTRICT in, ulong nvec,
+                                 ulong item, ulong items, ulong first, ORX_LOCAL_PTR T *stage,
                                  ORX_ACC_V *acc) {
 #if ORX_STREAM == ORX_STREAM_TRANSPOSED
   orx_stream_transposed(in, nvec, item, items, first, stage, acc);
@@ -384,18 +385,19 @@ ORX_INLINE T orx_fold_op(TV v, int op) {
 /* Work-item `item` of `items` reduces its share of a span with every operator of the kernel:
  * v[k] for operator orx_slot_op(k). The aligned vectors go through orx_stream_share, then at
  * most one of the loose elements. Element i of the span has index i. */
-ORX_INLINE void orx_span_share_ops(ORX_GLOBAL_PTR const T *ORX_RESTRICT base, ulong n, ulong head,
-                                   ulong item, ulong items, ORX_LOCAL_PTR T *stage, A *v) {
+ORX_INLINE void orx_span_share_ops(ORX_GLOBAL_PTR const ORX_ELEM_T *ORX_RESTRICT base, ulong n,
+                                   ulong head, ulong item, ulong items, ORX_LOCAL_PTR T *stage,
+                                   A *v) {
   const orx_span s = orx_span_of(n, head);
   ORX_ACC_V acc[ORX_SLOTS];
-  orx_stream_share((ORX_GLOBAL_PTR const TV *)(base + head), s.nvec, item, items, head, stage,
-                   acc);
+  orx_stream_share((ORX_GLOBAL_PTR const ORX_ELEM_V *)(base + head), s.nvec, item, items, head,
+                   stage, acc);
   for (int k = 0; k < ORX_SLOTS; k++)
     v[k] = orx_acc_fold(acc[k], orx_slot_op(k));
   for (ulong r = item; r < s.loose; r += items) {
     const ulong at = orx_span_loose(&s, r);
     for (int k = 0; k < ORX_SLOTS; k++)
-      v[k] = orx_combine_op(orx_slot_op(k), v[k], ORX_MAP(base[at], at));
+      v[k] = orx_combine_op(orx_slot_op(k), v[k], ORX_MAP(ORX_READ(base, at), at));
   }
 }
 
@@ -435,17 +437,17 @@ ORX_INLINE void orx_fold_pair(ORX_ACC_V v, A *even, A *odd) {
  * `head` (<= n) is the first on a vector boundary, like orx_span_share_ops for the one operator,
  * but returns two independent partials, as orx_fold_pair gives them. base[i] has index
  * first + i. */
-ORX_INLINE void orx_span_share(ORX_GLOBAL_PTR const T *ORX_RESTRICT base, ulong n, ulong head,
-                               ulong item, ulong items, ulong first, ORX_LOCAL_PTR T *stage, A *a,
-                               A *b) {
+ORX_INLINE void orx_span_share(ORX_GLOBAL_PTR const ORX_ELEM_T *ORX_RESTRICT base, ulong n,
+                               ulong head, ulong item, ulong items, ulong first,
+                               ORX_LOCAL_PTR T *stage, A *a, A *b) {
   const orx_span s = orx_span_of(n, head);
   ORX_ACC_V acc[1];
-  orx_stream_share((ORX_GLOBAL_PTR const TV *)(base + head), s.nvec, item, items, first + head,
-                   stage, acc);
+  orx_stream_share((ORX_GLOBAL_PTR const ORX_ELEM_V *)(base + head), s.nvec, item, items,
+                   first + head, stage, acc);
   orx_fold_pair(acc[0], a, b);
   for (ulong r = item; r < s.loose; r += items) {
     const ulong at = orx_span_loose(&s, r);
-    *a = orx_combine(*a, ORX_MAP(base[at], first + at));
+    *a = orx_combine(*a, ORX_MAP(ORX_READ(base, at), first + at));
   }
 }
 

@@ -77,6 +77,16 @@
 #define ORX_FROM_BITS_V ORX_CAT(as_, TV)
 #endif
 
+/* ORX_ELEM_T, ORX_ELEM_V: what a kernel's input holds, an element and a vector of ORX_VEC of
+ * them; ORX_READ(p, i) and ORX_READ_V(p, v): element i of p and vector v of p as the kernel
+ * computes on them (T, TV). Every kernel reads its input elements through these two only, so that
+ * a type stored narrower than it computes converts where it is loaded, and a second input joins
+ * there (docs/design/half-and-pairs.md). */
+#define ORX_ELEM_T T
+#define ORX_ELEM_V TV
+#define ORX_READ(p, i) ((p)[i])
+#define ORX_READ_V(p, v) ((p)[v])
+
 /* The identity of operator `op` as a T: the contract's bit pattern, the same the host answers
  * count == 0 with. */
 #define ORX_IDENTITY_OF(op) ORX_FROM_BITS((ORX_BITS_T)(ORX_IDENTITY_BITS_OF(op, ORX_TYPE_ID)))

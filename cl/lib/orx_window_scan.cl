@@ -78,16 +78,16 @@ ORX_INLINE uint orx_win_cut_bits(ulong first_index, ulong start, ulong window, u
   (ORX_WIN_AT(lid) + (k) * (ORX_WG_SIZE / ORX_WIN_RUN) * (ORX_WIN_RUN + 1))
 
 /* Loads positions [start, start + n) of `base` as states into the stage; identities after n. */
-ORX_INLINE void orx_win_load(ORX_GLOBAL_PTR const T *base, const orx_win_tile *t,
+ORX_INLINE void orx_win_load(ORX_GLOBAL_PTR const ORX_ELEM_T *base, const orx_win_tile *t,
                              ORX_LOCAL_PTR orx_win_local *l) {
   const uint lid = (uint)get_local_id(0);
-  ORX_GLOBAL_PTR const T *tile = base + t->start;
+  ORX_GLOBAL_PTR const ORX_ELEM_T *tile = base + t->start;
   /* Every load of the work-item in flight before the first store (coalesced across the group). */
   T x[ORX_WIN_RUN];
   ORX_WIN_UNROLL
   for (uint k = 0; k < ORX_WIN_RUN; k++) {
     const uint q = lid + k * ORX_WG_SIZE;
-    x[k] = q < t->n ? tile[q] : ORX_WIN_FILLER;
+    x[k] = q < t->n ? ORX_READ(tile, q) : ORX_WIN_FILLER;
   }
   ORX_WIN_UNROLL
   for (uint k = 0; k < ORX_WIN_RUN; k++) {
@@ -105,7 +105,7 @@ ORX_INLINE void orx_win_store(ORX_GLOBAL_PTR ORX_RESULT_T *out, uint n,
   for (uint k = 0; k < ORX_WIN_RUN; k++) {
     const uint q = lid + k * ORX_WG_SIZE;
     if (q < n)
-      out[q] = orx_result(l->stage[ORX_WIN_COALESCED_AT(lid, k)]);
+      ORX_WRITE_RESULT(out, q, l->stage[ORX_WIN_COALESCED_AT(lid, k)]);
   }
 }
 
