@@ -67,10 +67,10 @@ ORX_INLINE void orx_count_reset(ORX_GLOBAL_PTR uint *counter) {
 
 /* Called by every work-item of the group once work-items [0, writers) have written the group's
  * partials; `arrivals` groups count on *counter (the launch's, or those of one block of
- * columns: kernels/axes_columns.cl). Returns 1 in every work-item of the last group to arrive, which may then read the
- * other groups' partials through a volatile pointer; 0 in the other groups, which are done. Only
- * the last group pays for the acquire and its second barrier: at 2^16 to 2^22 elements a fence
- * after every group's count cost the H200 5-16 % of the f32 sum. */
+ * columns: kernels/axes_columns.cl). Returns 1 in every work-item of the last group to arrive,
+ * which may then read the other groups' partials through a volatile pointer; 0 in the other
+ * groups, which are done. Only the last group pays for the acquire and its second barrier: at
+ * 2^16 to 2^22 elements a fence after every group's count cost the H200 5-16 % of the f32 sum. */
 ORX_INLINE int orx_last_group(ORX_GLOBAL_PTR uint *counter, uint writers, uint arrivals,
                               ORX_LOCAL_PTR uint *is_last) {
   const uint lid = (uint)get_local_id(0);

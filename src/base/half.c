@@ -38,7 +38,8 @@ float orx_f16_to_f32(uint16_t h) {
 
 /* `value` >> `shift` rounded to nearest, ties to even (shift 1 .. 31). */
 static uint32_t shift_to_even(uint32_t value, unsigned shift) {
-  const uint32_t kept = value >> shift, rest = value & ((1u << shift) - 1), half = 1u << (shift - 1);
+  const uint32_t kept = value >> shift, rest = value & ((1u << shift) - 1);
+  const uint32_t half = 1u << (shift - 1);
   return kept + (rest > half || (rest == half && (kept & 1u)));
 }
 
