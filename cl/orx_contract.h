@@ -31,6 +31,8 @@
 #define ORX_U64 3
 #define ORX_F32 4
 #define ORX_F64 5
+#define ORX_F16 6  /* IEEE binary16 */
+#define ORX_BF16 7 /* bfloat16: an f32's top half */
 
 /* X(c, ID, name, bytes, is_float, is_signed, one, highest, lowest), for ORX_<ID>: the last three
  * are the bit patterns of 1, the largest value and the smallest (for floats +inf and -inf). */
@@ -40,11 +42,15 @@
   X(c, I64, "i64", 8, 0, 1, 0x1, 0x7fffffffffffffff, 0x8000000000000000)                           \
   X(c, U64, "u64", 8, 0, 0, 0x1, 0xffffffffffffffff, 0x0)                                          \
   X(c, F32, "f32", 4, 1, 1, 0x3f800000, 0x7f800000, 0xff800000)                                    \
-  X(c, F64, "f64", 8, 1, 1, 0x3ff0000000000000, 0x7ff0000000000000, 0xfff0000000000000)
+  X(c, F64, "f64", 8, 1, 1, 0x3ff0000000000000, 0x7ff0000000000000, 0xfff0000000000000)          \
+  X(c, F16, "f16", 2, 1, 1, 0x3c00, 0x7c00, 0xfc00)                                                \
+  X(c, BF16, "bf16", 2, 1, 1, 0x3f80, 0x7f80, 0xff80)
 
 /* The element type of a user operator (ORX_ELEMENT_T, ORX_ELEMENT_BYTES bytes): not a public
  * type, so not in ORX_TYPES. */
-#define ORX_CUSTOM 6
+#define ORX_CUSTOM 256
+/* No type: ORX_ELEM_TYPE_ID's default. */
+#define ORX_NO_TYPE 255
 
 /* One case of an accessor: `c` is the type looked up. */
 #define ORX_TYPE_CASE_BYTES(c, ID, name, bytes, flt, sgn, one, hi, lo) ((c) == ORX_##ID) ? bytes :
@@ -408,6 +414,11 @@
 #ifndef ORX_ORDERED
 #define ORX_ORDERED 0
 #endif
+/* Elements stored narrower than the kernel computes (ORX_TYPE_ID is then F32): ORX_F16 or
+ * ORX_BF16, each converted exactly as it is read (lib/orx_types.cl); ORX_NO_TYPE otherwise. */
+#ifndef ORX_ELEM_TYPE_ID
+#define ORX_ELEM_TYPE_ID ORX_NO_TYPE
+#endif
 /* ORX_CUSTOM elements: their size in bytes (the host checked it against the compiler's). */
 #ifndef ORX_ELEMENT_BYTES
 #define ORX_ELEMENT_BYTES 4
@@ -423,7 +434,8 @@
   X(c, SEG_VECTOR_RUNS) X(c, SEG_STAGE) X(c, MIN_GROUPS_PER_CU) X(c, STATE) X(c, PARTIAL_OUT)      \
   X(c, INPUT_STATES) X(c, ORDERED) X(c, ELEMENT_BYTES) X(c, WIN_ALGO) X(c, WIN_RUN)                \
   X(c, WIN_LOCKSTEP) X(c, FLOAT_KEYS) X(c, NO_CONTRACT) X(c, COL_RUN) X(c, SEG_PITCH)              \
-  X(c, COL_FLAT) X(c, COL_STEPS) X(c, COL_DIRECT) X(c, COL_TALL) X(c, COL_FINISH)
+  X(c, COL_FLAT) X(c, COL_STEPS) X(c, COL_DIRECT) X(c, COL_TALL) X(c, COL_FINISH)                  \
+  X(c, ELEM_TYPE_ID)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them.

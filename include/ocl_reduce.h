@@ -86,12 +86,15 @@ OCL_REDUCE_API const char *ocl_reduce_last_error(const ocl_reduce_context *ctx);
 /* ---- Element types ---------------------------------------------------------------------- */
 typedef enum ocl_reduce_type {
   OCL_REDUCE_I32 = 0, OCL_REDUCE_U32 = 1, OCL_REDUCE_I64 = 2, OCL_REDUCE_U64 = 3,
-  OCL_REDUCE_F32 = 4, OCL_REDUCE_F64 = 5 /* F64 needs double precision (cl_khr_fp64) */
+  OCL_REDUCE_F32 = 4, OCL_REDUCE_F64 = 5, /* F64 needs double precision (cl_khr_fp64) */
+  /* 16-bit floats, IEEE binary16 and bfloat16: summed in f32 (docs/API.md, "16-bit floats") */
+  OCL_REDUCE_F16 = 6, OCL_REDUCE_BF16 = 7
 } ocl_reduce_type;
-#define OCL_REDUCE_TYPE_COUNT 6
+#define OCL_REDUCE_TYPE_COUNT 8
 /* The type argument that goes with a user operator: its own element type. Not an enumerator, so
- * that switch statements over the element types stay complete without it. */
-#define OCL_REDUCE_OP_ELEMENT ((ocl_reduce_type)6)
+ * that switch statements over the element types stay complete without it. (It was 6 before 0.3:
+ * programs that pass it are rebuilt against this header.) */
+#define OCL_REDUCE_OP_ELEMENT ((ocl_reduce_type)0x100)
 
 /* Bytes of one element (0 for OCL_REDUCE_OP_ELEMENT and unknown values); "f32". */
 OCL_REDUCE_API size_t ocl_reduce_type_size(ocl_reduce_type type);

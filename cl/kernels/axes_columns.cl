@@ -143,7 +143,7 @@ ORX_INLINE_ALWAYS void orx_col_store(ORX_GLOBAL_PTR ORX_RESULT_T *to, ulong resu
                                      ulong first_kept, ulong aligned, A *acc) {
   to += first_kept;
   const ulong n = results - first_kept < ORX_COL_RUN ? results - first_kept : ORX_COL_RUN;
-#if ORX_COL_VECTOR
+#if ORX_COL_VECTOR && !ORX_NARROW_RESULT
   /* A whole run on a vector boundary is stored as one vector: stored element by element (a
    * loop of n), a warp wrote each 32-byte sector in four parts, and DRAM took half as many
    * bytes again (plan_columns.c). */

@@ -53,7 +53,14 @@ ORX_INLINE void orx_vector_run(const orx_segments *g, ulong s, ulong nvec,
 #pragma unroll
     for (int j = 0; j < pairs; j++)
       part[j] = orx_fold_halves(part[2 * j], part[2 * j + 1]);
+#if ORX_NARROW_RESULT
+  T r[ORX_VEC];
+  ORX_STORE_V(part[0], r);
+  for (uint j = 0; j < ORX_VEC; j++)
+    ORX_WRITE_RESULT(out, s + j, r[j]);
+#else
   ORX_CAT(vstore, ORX_VEC)(part[0], 0, out + s);
+#endif
 }
 #endif
 

@@ -77,16 +77,6 @@
 #define ORX_FROM_BITS_V ORX_CAT(as_, TV)
 #endif
 
-/* ORX_ELEM_T, ORX_ELEM_V: what a kernel's input holds, an element and a vector of ORX_VEC of
- * them; ORX_READ(p, i) and ORX_READ_V(p, v): element i of p and vector v of p as the kernel
- * computes on them (T, TV). Every kernel reads its input elements through these two only, so that
- * a type stored narrower than it computes converts where it is loaded, and a second input joins
- * there (docs/design/half-and-pairs.md). */
-#define ORX_ELEM_T T
-#define ORX_ELEM_V TV
-#define ORX_READ(p, i) ((p)[i])
-#define ORX_READ_V(p, v) ((p)[v])
-
 /* The identity of operator `op` as a T: the contract's bit pattern, the same the host answers
  * count == 0 with. */
 #define ORX_IDENTITY_OF(op) ORX_FROM_BITS((ORX_BITS_T)(ORX_IDENTITY_BITS_OF(op, ORX_TYPE_ID)))
@@ -103,6 +93,49 @@
 #define ORX_LOAD_V(p) ((p)[0])
 #else
 #define ORX_LOAD_V(p) ORX_CAT(vload, ORX_VEC)(0, (p))
+#endif
+
+/* ORX_ELEM_T, ORX_ELEM_V: what a kernel's input holds, an element and a vector of ORX_VEC of
+ * them; ORX_READ(p, i) and ORX_READ_V(p, v): element i of p and vector v of p as the kernel
+ * computes on them (T, TV). Every kernel reads its input elements through these two only, so that
+ * a type stored narrower than it computes converts where it is loaded, and a second input joins
+ * there (docs/design/half-and-pairs.md). */
+#if ORX_ELEM_TYPE_ID != ORX_NO_TYPE && !ORX_INPUT_STATES
+#if ORX_TYPE_ID != ORX_F32
+#error "16-bit elements are read into f32 kernels"
+#endif
+/* 16-bit floats: a pointer to single elements, vector v the ORX_VEC elements from v * ORX_VEC
+ * (vload_halfN's convention). f16 through vload_half (core OpenCL C; the CUDA and host preludes
+ * give it too), bf16 by shifting its bits into an f32's top half. Both exact. */
+#if ORX_ELEM_TYPE_ID == ORX_F16
+#define ORX_ELEM_T half
+#define ORX_READ(p, i) vload_half((i), (p))
+#else
+#define ORX_ELEM_T ushort
+#define ORX_READ(p, i) as_float((uint)(p)[i] << 16)
+#endif
+#define ORX_ELEM_V ORX_ELEM_T
+ORX_INLINE TV orx_read_narrow_v(ORX_GLOBAL_PTR const ORX_ELEM_T *p, ulong v) {
+#if ORX_VEC == 1
+  return ORX_READ(p, v);
+#elif ORX_ELEM_TYPE_ID == ORX_F16
+  return ORX_CAT(vload_half, ORX_VEC)(v, p);
+#elif ORX_NATIVE_VECTORS
+  return ORX_CAT(as_float, ORX_VEC)(ORX_CAT(convert_uint, ORX_VEC)(ORX_CAT(vload, ORX_VEC)(v, p))
+                                    << 16);
+#else
+  T c[ORX_VEC];
+  for (uint k = 0; k < ORX_VEC; k++)
+    c[k] = ORX_READ(p, v * ORX_VEC + k);
+  return ORX_LOAD_V(c);
+#endif
+}
+#define ORX_READ_V(p, v) orx_read_narrow_v((p), (v))
+#else
+#define ORX_ELEM_T T
+#define ORX_ELEM_V TV
+#define ORX_READ(p, i) ((p)[i])
+#define ORX_READ_V(p, v) ((p)[v])
 #endif
 
 #endif /* ORX_TYPES_CL */

@@ -82,9 +82,23 @@ uint64_t orx_identity_bits(orx_op_id op, ocl_reduce_type type) {
   return (uint64_t)ORX_IDENTITY_BITS_OF(op, type);
 }
 
+int orx_type_is_narrow(ocl_reduce_type type) {
+  return type == OCL_REDUCE_F16 || type == OCL_REDUCE_BF16;
+}
+
+/* MIN and MAX of 16-bit elements return one of them; their other results are f32's. */
+static int narrow_result(orx_op_id op, ocl_reduce_type type) {
+  return orx_type_is_narrow(type) && (op == ORX_OP_MIN || op == ORX_OP_MAX);
+}
+
 void orx_write_identity(orx_op_id op, ocl_reduce_type type, void *result) {
+  if (orx_type_is_narrow(type) && !narrow_result(op, type))
+    type = OCL_REDUCE_F32;
   const uint64_t bits = orx_identity_bits(op, type);
-  if (orx_type_size(type) == 4) {
+  if (orx_type_size(type) == 2) {
+    const uint16_t half = (uint16_t)bits;
+    memcpy(result, &half, 2);
+  } else if (orx_type_size(type) == 4) {
     const uint32_t narrow = (uint32_t)bits;
     memcpy(result, &narrow, 4);
   } else {
@@ -93,6 +107,8 @@ void orx_write_identity(orx_op_id op, ocl_reduce_type type, void *result) {
 }
 
 orx_state_facts orx_state_facts_of(orx_op_id op, ocl_reduce_type type) {
+  if (orx_type_is_narrow(type)) /* states of the f32 kernel the elements are read into */
+    return (orx_state_facts){4, 4, narrow_result(op, type) ? 2u : 4u, 0};
   const unsigned size = (unsigned)orx_type_size(type);
   /* Each as lib/orx_state_ops.cl lays its state out (tests/test_operators.c checks them against
    * the device compiler's sizeof). */
@@ -120,10 +136,14 @@ const char *orx_op_type_refusal(orx_op_id op, ocl_reduce_type type) {
     return "float types only";
   if ((flags & ORX_OPF_NARROW_ONLY) && orx_type_size(type) != 4)
     return "32-bit types only (i32, u32, f32)";
+  if ((flags & ORX_OPF_STATE) && orx_type_is_narrow(type)) /* issue 56, step 2 */
+    return "SUM, PROD, MIN and MAX only on f16 and bf16 so far";
   return NULL;
 }
 
 ocl_reduce_type orx_compute_type(orx_op_id op, ocl_reduce_type type) {
+  if (orx_type_is_narrow(type))
+    return OCL_REDUCE_F32; /* read into f32 kernels (lib/orx_types.cl) */
   if (!(orx_op_flags(op) & ORX_OPF_UNSIGNED))
     return type;
   if (type == OCL_REDUCE_I32)

@@ -65,10 +65,11 @@ ocl_reduce_status orx_run_call(ocl_reduce_context *ctx, const orx_op_call *call,
     unsigned char identity[ORX_RESULT_SLOT_BYTES];
     orx_write_identity(call->builtin, call->type, identity);
     if (out->host_out) {
-      memcpy(out->host_out, identity, call->elem);
+      memcpy(out->host_out, identity, call->result_bytes);
       return OCL_REDUCE_OK;
     }
-    return orx_device_write(ctx, out->mem, out->offset * call->elem, identity, call->elem);
+    return orx_device_write(ctx, out->mem, out->offset * call->result_bytes, identity,
+                            call->result_bytes);
   }
   return orx_run_reduce(ctx, &request, in, count, first, out);
 }

@@ -10,7 +10,8 @@ orx_operator orx_builtin_operator(orx_op_id op, ocl_reduce_type type) {
   orx_operator o;
   memset(&o, 0, sizeof o);
   o.id = op;
-  if (orx_op_flags(op) & ORX_OPF_STATE) {
+  /* 16-bit elements: f32 states, and results of their own size (ids.c). */
+  if ((orx_op_flags(op) & ORX_OPF_STATE) || orx_type_is_narrow(type)) {
     const orx_state_facts f = orx_state_facts_of(op, type);
     o.state_bytes = f.state_bytes;
     o.state_align = f.state_align;

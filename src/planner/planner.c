@@ -224,7 +224,7 @@ static void operator_defines(const orx_target *target, orx_plan *plan) {
 /* Scalar operators compute integers on their unsigned bits where ORX_OPF_UNSIGNED says so;
  * state operators take the elements as they are. */
 static ocl_reduce_type compute_type(const orx_request *request) {
-  return orx_operator_is_state(&request->op)
+  return orx_operator_is_state(&request->op) && !orx_type_is_narrow(request->type)
              ? request->type
              : orx_compute_type((orx_op_id)request->op.id, request->type);
 }
@@ -372,7 +372,10 @@ static void state_sizes(const orx_request *request, size_t elem, orx_plan *plan)
 }
 
 void orx_plan_make(const orx_target *target, const orx_request *request, orx_plan *plan) {
+  /* 16-bit elements take the policy of the f32 kernel they are read into. */
+  const int narrow = orx_type_is_narrow(request->type);
   const size_t elem = orx_request_element_bytes(request);
+  const size_t policy_elem = narrow ? sizeof(float) : elem;
   /* Filled in place: the planner runs on every call. */
   memset(plan, 0, sizeof *plan);
   for (int i = 0; i < ORX_DEFINE_COUNT; i++)
@@ -380,19 +383,21 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
   plan->slots = 1;
   plan->op = request->op;
   switch (request->entry) {
-  case ORX_ENTRY_REDUCE: make_whole(target, request, elem, plan); break;
-  case ORX_ENTRY_SEGMENTS: make_segments(target, request, elem, plan); break;
-  case ORX_ENTRY_MULTI: make_multi(target, request, elem, plan); break;
-  case ORX_ENTRY_WINDOWS: make_windows(target, request, elem, plan); break;
+  case ORX_ENTRY_REDUCE: make_whole(target, request, policy_elem, plan); break;
+  case ORX_ENTRY_SEGMENTS: make_segments(target, request, policy_elem, plan); break;
+  case ORX_ENTRY_MULTI: make_multi(target, request, policy_elem, plan); break;
+  case ORX_ENTRY_WINDOWS: make_windows(target, request, policy_elem, plan); break;
   case ORX_ENTRY_CHECK_OFFSETS:
     make_utility(target, ORX_KERNEL_CHECK_OFFSETS, OCL_REDUCE_U64, plan);
     break;
   case ORX_ENTRY_GATHER: make_utility(target, ORX_KERNEL_GATHER, OCL_REDUCE_U32, plan); break;
   case ORX_ENTRY_COLUMNS: /* the whole-array plan of the same stage, read as columns */
-    make_whole(target, request, elem, plan);
+    make_whole(target, request, policy_elem, plan);
     orx_plan_columns(target, request, plan);
     break;
   case ORX_ENTRY_PROBE: make_probe(target, request, elem, plan); break;
   }
   state_sizes(request, elem, plan);
+  if (narrow && plan->kernel != ORX_KERNEL_GATHER && plan->kernel != ORX_KERNEL_CHECK_OFFSETS)
+    plan->defines[ORX_DEFINE_ELEM_TYPE_ID] = request->type;
 }
