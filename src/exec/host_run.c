@@ -39,7 +39,10 @@ static int same_defines(const orx_host_kernel *k, const orx_plan *plan) {
 static const orx_host_kernel *kernel_for(const orx_plan *plan) {
   if (!plan->host || plan->kernel != ORX_KERNEL_REDUCE_ALL || !orx_sources_embedded())
     return NULL;
-  const orx_host_kernel *k = orx_host_kernel_of(plan->op.id, plan->type, ORX_STAGE_WHOLE);
+  /* 16-bit elements: their own kernels (f32 kernels that read them narrow). */
+  const int64_t narrow = plan->defines[ORX_DEFINE_ELEM_TYPE_ID];
+  const ocl_reduce_type type = narrow != ORX_DEFINE_UNSET ? (ocl_reduce_type)narrow : plan->type;
+  const orx_host_kernel *k = orx_host_kernel_of(plan->op.id, type, ORX_STAGE_WHOLE);
   return k && same_defines(k, plan) ? k : NULL;
 }
 
