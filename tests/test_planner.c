@@ -1300,9 +1300,11 @@ static void test_host_plan_has_a_host_kernel_on_every_cpu_target(void **state) {
                        ocl_reduce_op_name(OCL_REDUCE_BUILTIN_OP(op)),
                        ocl_reduce_type_name((ocl_reduce_type)type), devices[dev].device_name);
             checked++;
-            /* The host plan's grid: one group per ORX_HOST_PLAN_GROUP_BYTES, at most
-             * ORX_HOST_PLAN_MAX_GROUPS, whatever the device. */
-            const size_t per_group = ORX_HOST_PLAN_GROUP_BYTES / ocl_reduce_type_size(r.type);
+            /* The host plan's grid: one group per ORX_HOST_PLAN_GROUP_BYTES of what its kernel
+             * computes in (16-bit elements: f32's), at most ORX_HOST_PLAN_MAX_GROUPS, whatever
+             * the device. */
+            const size_t per_group =
+                ORX_HOST_PLAN_GROUP_BYTES / orx_type_size(orx_compute_type(op, r.type));
             assert_int_equal(orx_plan_groups(&plan, per_group, 0), 1);
             assert_int_equal(orx_plan_groups(&plan, per_group + 1, 0), 2);
             assert_int_equal(orx_plan_groups(&plan, 3 * per_group, 0), 3);

@@ -85,13 +85,13 @@ static void describe(const seg_case *c, char *buf, size_t size) {
 /* Runs the case with results written to `results` (host memory), through buffers when
  * c->on_device. Returns the status. */
 static ocl_reduce_status run_case(const seg_case *c, void *results) {
-  const size_t elem = ocl_reduce_type_size(c->type);
+  const size_t elem = ocl_reduce_type_size(c->type), rsize = ocl_reduce_result_size(c->op, c->type);
   const size_t total = c->offsets ? (size_t)c->offsets[c->count] : c->count * c->length;
   if (!c->on_device) {
     /* Exactly the memory the request needs: a check of one byte too many would fail. */
     const ocl_reduce_input in = ocl_reduce_host_input(c->data, total * elem);
     const ocl_reduce_output out =
-        ocl_reduce_host_output(results, c->count * ocl_reduce_result_size(c->op, c->type));
+        ocl_reduce_host_output(results, c->count * rsize);
     if (c->offsets)
       return ocl_reduce_segments_offsets(c->ctx, c->op, c->type, in, c->count,
                                          ocl_reduce_host_input(c->offsets, (c->count + 1) * 8),
@@ -105,7 +105,7 @@ static ocl_reduce_status run_case(const seg_case *c, void *results) {
   if (s == OCL_REDUCE_OK && total)
     s = ocl_reduce_buffer_write(in, in_at * elem, c->data, total * elem);
   if (s == OCL_REDUCE_OK)
-    s = ocl_reduce_buffer_create(c->ctx, (c->count + out_at) * elem, &out);
+    s = ocl_reduce_buffer_create(c->ctx, (c->count + out_at) * rsize, &out);
   if (s == OCL_REDUCE_OK && c->offsets) {
     s = ocl_reduce_buffer_create(c->ctx, (c->count + 2) * 8, &offs);
     if (s == OCL_REDUCE_OK)
@@ -120,7 +120,7 @@ static ocl_reduce_status run_case(const seg_case *c, void *results) {
                                          ocl_reduce_buffer_input(in, in_at), c->count, c->length,
                                          ocl_reduce_buffer_output(out, out_at));
   if (s == OCL_REDUCE_OK && c->count)
-    s = ocl_reduce_buffer_read(out, out_at * elem, results, c->count * elem);
+    s = ocl_reduce_buffer_read(out, out_at * rsize, results, c->count * rsize);
   ocl_reduce_buffer_destroy(in);
   ocl_reduce_buffer_destroy(out);
   ocl_reduce_buffer_destroy(offs);
@@ -129,12 +129,13 @@ static ocl_reduce_status run_case(const seg_case *c, void *results) {
 
 /* Checks every segment's result against the host reference; returns the number of failures. */
 static int check_case(const seg_case *c) {
-  const size_t elem = ocl_reduce_type_size(c->type);
-  unsigned char *results = malloc(c->count * elem + 16);
-  unsigned char *again = malloc(c->count * elem + 16);
+  /* Results have their own size: 16-bit elements' sums are f32. */
+  const size_t elem = ocl_reduce_type_size(c->type), rsize = ocl_reduce_result_size(c->op, c->type);
+  unsigned char *results = malloc(c->count * rsize + 16);
+  unsigned char *again = malloc(c->count * rsize + 16);
   assert_non_null(results);
   assert_non_null(again);
-  memset(results, 0xa5, c->count * elem + 16);
+  memset(results, 0xa5, c->count * rsize + 16);
   char what[256], why[256];
   describe(c, what, sizeof what);
   int failures = 0;
@@ -144,7 +145,7 @@ static int check_case(const seg_case *c) {
     failures = 1;
   }
   /* Nothing past the last result is written. */
-  for (size_t i = c->count * elem; i < c->count * elem + 16 && !failures; i++)
+  for (size_t i = c->count * rsize; i < c->count * rsize + 16 && !failures; i++)
     if (results[i] != 0xa5) {
       print_error("%s: wrote past the last result\n", what);
       failures = 1;
@@ -157,7 +158,7 @@ static int check_case(const seg_case *c) {
     const test_reference ref = test_reduce_host(bytes + begin * elem, n, c->op, c->type,
                                                 c->data_mode);
     test_value got;
-    memcpy(got.bytes, results + i * elem, elem);
+    memcpy(got.bytes, results + i * rsize, rsize);
     if (!test_matches(&got, &ref, c->op, c->type, why, sizeof why)) {
       if (reported++ < 5)
         print_error("%s: segment %zu (elements [%zu, %zu)): %s\n", what, i, begin, begin + n, why);
@@ -166,7 +167,7 @@ static int check_case(const seg_case *c) {
   }
   if (!failures && (c->type == OCL_REDUCE_F32 || c->type == OCL_REDUCE_F64)) {
     s = run_case(c, again);
-    if (s != OCL_REDUCE_OK || memcmp(again, results, c->count * elem) != 0) {
+    if (s != OCL_REDUCE_OK || memcmp(again, results, c->count * rsize) != 0) {
       print_error("%s: a second run gave different bits (%s)\n", what, ocl_reduce_status_name(s));
       failures++;
     }

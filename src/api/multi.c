@@ -14,10 +14,12 @@ static const char function[] = "ocl_reduce_multi";
 
 /* Whether the operators share one pass: scalar built-ins as the context runs them (a state
  * operator, user operators and SUM under OCL_REDUCE_CROSS_DEVICE included, has no slot in the
- * multi-operator kernel), their ids into `ids`. */
+ * multi-operator kernel), their ids into `ids`. 16-bit elements not yet: the multi-operator
+ * kernel stores every slot's result as the compute type (issue 56, step 3). */
 static int one_pass(const orx_op_call *calls, size_t op_count, orx_op_id *ids) {
   for (size_t k = 0; k < op_count; k++) {
-    if (calls[k].builtin < 0 || orx_operator_is_state(&calls[k].op))
+    if (calls[k].builtin < 0 || orx_operator_is_state(&calls[k].op) ||
+        orx_type_is_narrow(calls[k].type))
       return 0;
     ids[k] = calls[k].builtin;
   }

@@ -47,7 +47,46 @@ static const char *const mode_names[MODE_COUNT] = {
 const char *test_mode_name(test_mode mode) { return mode_names[mode]; }
 
 static int is_float(ocl_reduce_type type) {
-  return type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64;
+  return type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64 || type == OCL_REDUCE_F16 ||
+         type == OCL_REDUCE_BF16;
+}
+
+/* 16-bit floats, converted here independently of the library: f16 by the compiler's _Float16
+ * (IEEE's conversions), bf16 as an f32's top half rounded to nearest even. */
+static int narrow(ocl_reduce_type type) {
+  return type == OCL_REDUCE_F16 || type == OCL_REDUCE_BF16;
+}
+
+static uint16_t narrow_bits(ocl_reduce_type type, double x) {
+  uint16_t h;
+  if (type == OCL_REDUCE_F16) {
+    const _Float16 f = (_Float16)x;
+    memcpy(&h, &f, 2);
+    return h;
+  }
+  const float f = (float)x;
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  if (isnan(f))
+    return (uint16_t)((u >> 16) | 0x40u);
+  return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+static float narrow_value(ocl_reduce_type type, uint16_t h) {
+  if (type == OCL_REDUCE_F16) {
+    _Float16 f;
+    memcpy(&f, &h, 2);
+    return (float)f;
+  }
+  const uint32_t u = (uint32_t)h << 16;
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+/* Whether op's result on type is a 16-bit element (MIN and MAX), else an f32 (the sums). */
+static int narrow_result(ocl_reduce_op op, ocl_reduce_type type) {
+  return narrow(type) && (op == OCL_REDUCE_MIN || op == OCL_REDUCE_MAX);
 }
 
 int test_mode_applies(test_mode mode, ocl_reduce_type type) {
@@ -76,7 +115,9 @@ static void put_int(void *data, size_t i, ocl_reduce_type type, uint64_t bits) {
 }
 
 static void put_float(void *data, size_t i, ocl_reduce_type type, double x) {
-  if (type == OCL_REDUCE_F32)
+  if (narrow(type))
+    ((uint16_t *)data)[i] = narrow_bits(type, x);
+  else if (type == OCL_REDUCE_F32)
     ((float *)data)[i] = (float)x;
   else
     ((double *)data)[i] = x;
@@ -118,7 +159,9 @@ static void fill_int(void *data, size_t n, ocl_reduce_op op, ocl_reduce_type typ
 
 static void fill_float(void *data, size_t n, ocl_reduce_op op, ocl_reduce_type type,
                        test_mode mode) {
-  const double max = type == OCL_REDUCE_F32 ? FLT_MAX : DBL_MAX;
+  const double max = type == OCL_REDUCE_F16   ? 65504.0
+                     : type == OCL_REDUCE_F32 || type == OCL_REDUCE_BF16 ? FLT_MAX
+                                                                         : DBL_MAX;
   const double constant = op == OCL_REDUCE_SUM ? 1.0 : op == OCL_REDUCE_PROD ? -1.0
                                                                              : 2 * test_rng_unit() - 1;
   /* EXACT sums: small integers whose partial sums stay exact (|sum| < 2^24 for f32). */
@@ -194,6 +237,8 @@ static uint64_t get_bits(const void *data, size_t i, ocl_reduce_type type) {
 }
 
 static long double get_float(const void *data, size_t i, ocl_reduce_type type) {
+  if (narrow(type))
+    return narrow_value(type, ((const uint16_t *)data)[i]);
   return type == OCL_REDUCE_F32 ? ((const float *)data)[i] : ((const double *)data)[i];
 }
 
@@ -256,8 +301,13 @@ static long double ieee_minmax(long double a, long double b, int want_min) {
   return (a < b) == want_min ? a : b;
 }
 
-static void set_float(test_value *v, ocl_reduce_type type, long double x) {
-  if (type == OCL_REDUCE_F32)
+/* The result of op on type: 16-bit elements' sums are f32 (the library sums them in f32). */
+static void set_float(test_value *v, ocl_reduce_op op, ocl_reduce_type type, long double x) {
+  if (narrow_result(op, type)) {
+    memset(v, 0, sizeof *v);
+    const uint16_t h = narrow_bits(type, (double)x);
+    memcpy(v->bytes, &h, 2);
+  } else if (type == OCL_REDUCE_F32 || narrow(type))
     v->f32 = (float)x;
   else
     v->f64 = (double)x;
@@ -267,7 +317,7 @@ static test_reference reduce_float(const void *data, size_t n, ocl_reduce_op op,
                                    ocl_reduce_type type, test_mode mode) {
   test_reference r;
   memset(&r, 0, sizeof r);
-  const long double unit = type == OCL_REDUCE_F32 ? 0x1p-24L : 0x1p-53L;
+  const long double unit = type == OCL_REDUCE_F64 ? 0x1p-53L : 0x1p-24L; /* 16-bit: f32 sums */
   long double acc = op == OCL_REDUCE_PROD ? 1.0L
                     : op == OCL_REDUCE_MIN ? (long double)INFINITY
                     : op == OCL_REDUCE_MAX ? -(long double)INFINITY
@@ -287,7 +337,7 @@ static test_reference reduce_float(const void *data, size_t n, ocl_reduce_op op,
       break;
     }
   }
-  set_float(&r.value, type, acc);
+  set_float(&r.value, op, type, acc);
   /* Random reals. Sums: the bound of a tree reduction, (log2 n + 2) u sum|x|; the data are
    * zero-mean and symmetric under x -> -x, so rounding errors do not pile up one way, and real
    * errors stay far below it. Products: values near 1 (else they overflow) do pile up a one-sided
@@ -295,8 +345,10 @@ static test_reference reduce_float(const void *data, size_t n, ocl_reduce_op op,
    * host), so they get the bound for any evaluation order, (n + 1) u |p|. The same holds where
    * random reals are mixed with NaN or infinities and a result stays finite (a segment without
    * them). The exact modes check every element to the bit (by value: -0.0 == +0.0). */
+  /* 16-bit elements' huge values: their f32 sums and products round rather than overflow. */
   const int random_reals = mode == MODE_RANDOM || mode == MODE_NAN || mode == MODE_INF ||
-                           mode == MODE_INFS; /* random reals among the special values */
+                           mode == MODE_INFS || /* random reals among the special values */
+                           (narrow(type) && mode == MODE_HUGE);
   if (random_reals && op == OCL_REDUCE_SUM)
     r.tolerance = (double)((log2l((long double)n + 1) + 2) * unit * magnitude);
   else if (random_reals && op == OCL_REDUCE_PROD)
@@ -313,6 +365,14 @@ test_reference test_reduce_host(const void *data, size_t n, ocl_reduce_op op,
 
 void test_format(const test_value *v, ocl_reduce_type type, char *buf, size_t size) {
   switch (type) {
+  case OCL_REDUCE_F16:
+  case OCL_REDUCE_BF16: { /* a 16-bit result's bits, or an f32 sum's */
+    uint16_t h;
+    memcpy(&h, v->bytes, 2);
+    snprintf(buf, size, "0x%04x (%.5g) or f32 %a (%.9g)", h, (double)narrow_value(type, h),
+             (double)v->f32, (double)v->f32);
+    break;
+  }
   case OCL_REDUCE_I32: snprintf(buf, size, "%" PRId32, v->i32); break;
   case OCL_REDUCE_U32: snprintf(buf, size, "%" PRIu32, v->u32); break;
   case OCL_REDUCE_I64: snprintf(buf, size, "%" PRId64, v->i64); break;
@@ -328,12 +388,17 @@ int test_matches(const test_value *got, const test_reference *ref, ocl_reduce_op
   if (!is_float(type)) {
     ok = memcmp(got->bytes, ref->value.bytes, ocl_reduce_type_size(type)) == 0;
   } else {
-    double g = type == OCL_REDUCE_F32 ? got->f32 : got->f64;
-    double e = type == OCL_REDUCE_F32 ? ref->value.f32 : ref->value.f64;
+    uint16_t gh, eh;
+    memcpy(&gh, got->bytes, 2);
+    memcpy(&eh, ref->value.bytes, 2);
+    const int wide = type == OCL_REDUCE_F64;
+    double g = narrow_result(op, type) ? narrow_value(type, gh) : wide ? got->f64 : got->f32;
+    double e = narrow_result(op, type) ? narrow_value(type, eh) : wide ? ref->value.f64
+                                                                        : ref->value.f32;
     if (isnan(e) || isnan(g))
       ok = isnan(e) && isnan(g);
     else if (op == OCL_REDUCE_MIN || op == OCL_REDUCE_MAX)
-      ok = memcmp(got->bytes, ref->value.bytes, ocl_reduce_type_size(type)) == 0;
+      ok = memcmp(got->bytes, ref->value.bytes, ocl_reduce_result_size(op, type)) == 0;
     else if (isinf(e) || isinf(g) || ref->tolerance == 0)
       ok = g == e;
     else
@@ -418,7 +483,7 @@ int test_op_structured(ocl_reduce_op op) {
 }
 
 int test_split_keeps_bits(ocl_reduce_op op, ocl_reduce_type type, test_mode mode) {
-  const int is_float = type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64;
+  const int is_float = type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64 || narrow(type);
   switch (test_op_index(op)) {
   case T_MIN:
   case T_MAX: return mode != MODE_NAN;
