@@ -419,6 +419,11 @@
 #ifndef ORX_ELEM_TYPE_ID
 #define ORX_ELEM_TYPE_ID ORX_NO_TYPE
 #endif
+/* ... and results stored as 16-bit elements (MIN and MAX of them, in the stage that writes
+ * results: the stages that read states read f32's), else ORX_NO_TYPE. */
+#ifndef ORX_RESULT_NARROW
+#define ORX_RESULT_NARROW ORX_NO_TYPE
+#endif
 /* ORX_CUSTOM elements: their size in bytes (the host checked it against the compiler's). */
 #ifndef ORX_ELEMENT_BYTES
 #define ORX_ELEMENT_BYTES 4
@@ -435,7 +440,7 @@
   X(c, INPUT_STATES) X(c, ORDERED) X(c, ELEMENT_BYTES) X(c, WIN_ALGO) X(c, WIN_RUN)                \
   X(c, WIN_LOCKSTEP) X(c, FLOAT_KEYS) X(c, NO_CONTRACT) X(c, COL_RUN) X(c, SEG_PITCH)              \
   X(c, COL_FLAT) X(c, COL_STEPS) X(c, COL_DIRECT) X(c, COL_TALL) X(c, COL_FINISH)                  \
-  X(c, ELEM_TYPE_ID)
+  X(c, ELEM_TYPE_ID) X(c, RESULT_NARROW)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them.

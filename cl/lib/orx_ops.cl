@@ -138,11 +138,10 @@ ORX_INLINE TV orx_splat_v(T x) {
  * results and partials through this one macro, so that a result narrower than the kernel's
  * compute type converts where it is stored (docs/design/half-and-pairs.md): MIN and MAX of 16-bit
  * elements return one of them, which converts back exactly (partials stay f32). */
-#if ORX_ELEM_TYPE_ID != ORX_NO_TYPE && !ORX_PARTIAL_OUT && !ORX_STATE &&                           \
-    (ORX_OP_ID == ORX_OP_MIN || ORX_OP_ID == ORX_OP_MAX)
+#if ORX_RESULT_NARROW != ORX_NO_TYPE && !ORX_PARTIAL_OUT && !ORX_STATE
 #define ORX_NARROW_RESULT 1
 #undef ORX_RESULT_T
-#if ORX_ELEM_TYPE_ID == ORX_F16
+#if ORX_RESULT_NARROW == ORX_F16
 #define ORX_RESULT_T half
 #define ORX_WRITE_RESULT(p, i, x) vstore_half_rte(orx_result(x), (i), (p))
 #else

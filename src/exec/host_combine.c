@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/errors.h"
+#include "base/half.h"
 #include "base/ids.h"
 #include "exec/memory.h"
 
@@ -19,10 +20,16 @@ int orx_call_is_scalar(const orx_op_call *call) {
          call->state_bytes == call->elem && call->result_bytes == call->elem;
 }
 
+/* 16-bit elements under a scalar built-in: f32 states, which the f32 kernel combines as its
+ * elements; MIN and MAX narrow the result back, exactly (it is one of the elements). */
+static int narrow_scalar(const orx_op_call *call) {
+  return orx_type_is_narrow(call->type) && call->builtin >= 0 && !orx_operator_is_state(&call->op);
+}
+
 const orx_host_kernel *orx_host_combiner(const orx_op_call *call, int to_state) {
   if (call->builtin < 0)
     return NULL;
-  const int scalar = orx_call_is_scalar(call);
+  const int scalar = orx_call_is_scalar(call) || narrow_scalar(call);
   const orx_stage stage = scalar ? ORX_STAGE_WHOLE : to_state ? ORX_STAGE_MERGE : ORX_STAGE_FINAL;
   const orx_host_kernel *k = orx_host_kernel_of((unsigned)call->builtin,
                                                 orx_compute_type(call->builtin, call->type), stage);
@@ -35,9 +42,10 @@ ocl_reduce_status orx_host_combine(const orx_host_kernel *k, const orx_op_call *
                                    const void *states, size_t count, void *out) {
   const size_t out_bytes = to_state ? call->state_bytes : call->result_bytes;
   alignas(16) unsigned char value[ORX_RESULT_SLOT_BYTES];
-  if (count == 0 && orx_call_is_scalar(call)) {
-    /* As a device's final stage: the contract's identity bits. */
-    orx_write_identity(call->builtin, call->type, value);
+  const int narrow = narrow_scalar(call);
+  if (count == 0 && (orx_call_is_scalar(call) || narrow)) {
+    /* As a device's final stage: the contract's identity bits (of the f32 state, to a state). */
+    orx_write_identity(call->builtin, narrow && to_state ? OCL_REDUCE_F32 : call->type, value);
     memcpy(out, value, out_bytes);
     return OCL_REDUCE_OK;
   }
@@ -52,6 +60,12 @@ ocl_reduce_status orx_host_combine(const orx_host_kernel *k, const orx_op_call *
     states = memcpy(copy, states, bytes);
   }
   k->reduce(states, count, 0, NULL, NULL, 0, 1, value);
+  if (narrow && !to_state && out_bytes == 2) {
+    float f;
+    memcpy(&f, value, sizeof f);
+    const uint16_t h = call->type == OCL_REDUCE_F16 ? orx_f32_to_f16(f) : orx_f32_to_bf16(f);
+    memcpy(value, &h, 2);
+  }
   memcpy(out, value, out_bytes);
   free(copy);
   return OCL_REDUCE_OK;

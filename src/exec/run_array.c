@@ -62,14 +62,17 @@ ocl_reduce_status orx_run_call(ocl_reduce_context *ctx, const orx_op_call *call,
   request.stage = stage;
   if (count == 0 && !orx_operator_is_state(&request.op)) {
     /* A scalar operator's state is its result, one element: the contract's identity bits. */
+    /* 16-bit elements: a state is an f32, a MIN or MAX result a 16-bit element (ids.c). */
+    const int state = orx_stage_writes_states(stage);
+    const size_t bytes = state ? call->state_bytes : call->result_bytes;
     unsigned char identity[ORX_RESULT_SLOT_BYTES];
-    orx_write_identity(call->builtin, call->type, identity);
+    orx_write_identity(call->builtin,
+                       state ? orx_compute_type(call->builtin, call->type) : call->type, identity);
     if (out->host_out) {
-      memcpy(out->host_out, identity, call->result_bytes);
+      memcpy(out->host_out, identity, bytes);
       return OCL_REDUCE_OK;
     }
-    return orx_device_write(ctx, out->mem, out->offset * call->result_bytes, identity,
-                            call->result_bytes);
+    return orx_device_write(ctx, out->mem, out->offset * bytes, identity, bytes);
   }
   return orx_run_reduce(ctx, &request, in, count, first, out);
 }

@@ -398,6 +398,13 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
   case ORX_ENTRY_PROBE: make_probe(target, request, elem, plan); break;
   }
   state_sizes(request, elem, plan);
-  if (narrow && plan->kernel != ORX_KERNEL_GATHER && plan->kernel != ORX_KERNEL_CHECK_OFFSETS)
-    plan->defines[ORX_DEFINE_ELEM_TYPE_ID] = request->type;
+  /* 16-bit elements: read narrow where a stage reads elements, MIN and MAX stored narrow where
+   * it writes results (lib/orx_types.cl, lib/orx_ops.cl). */
+  if (narrow && plan->kernel != ORX_KERNEL_GATHER && plan->kernel != ORX_KERNEL_CHECK_OFFSETS) {
+    if (!orx_stage_reads_states(request->stage))
+      plan->defines[ORX_DEFINE_ELEM_TYPE_ID] = request->type;
+    if (!orx_stage_writes_states(request->stage) &&
+        (request->op.id == ORX_OP_MIN || request->op.id == ORX_OP_MAX))
+      plan->defines[ORX_DEFINE_RESULT_NARROW] = request->type;
+  }
 }

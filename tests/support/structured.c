@@ -252,6 +252,6 @@ int test_result_matches(const void *got, const void *data, size_t n, ocl_reduce_
     return test_structured_matches(got, data, n, op, type, why, why_size);
   const test_reference ref = test_reduce_host(data, n, op, type, MODE_RANDOM);
   test_value v;
-  memcpy(v.bytes, got, ocl_reduce_type_size(type));
+  memcpy(v.bytes, got, ocl_reduce_result_size(op, type));
   return test_matches(&v, &ref, op, type, why, why_size);
 }
