@@ -39,8 +39,10 @@ static void test_segments_reject_bad_arguments(void **state) {
       ocl_reduce_segments(test_ctx, OCL_REDUCE_BUILTIN_OP(19), OCL_REDUCE_U32, in, 8, 8, out),
       OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx,
       "neither a built-in operator nor a live user operator");
-  expect_error(ocl_reduce_segments(test_ctx, OCL_REDUCE_SUM, (ocl_reduce_type)7, in, 8, 8, out),
-               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "type has unknown value 7");
+  expect_error(ocl_reduce_segments(test_ctx, OCL_REDUCE_SUM, (ocl_reduce_type)OCL_REDUCE_TYPE_COUNT,
+                                   in, 8, 8, out),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx,
+               "type has unknown value " TEST_TEXT_OF(OCL_REDUCE_TYPE_COUNT));
   expect_error(ocl_reduce_segments(test_ctx, OCL_REDUCE_OR, OCL_REDUCE_F32, in, 8, 8, out),
                OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "integer types only");
   expect_error(ocl_reduce_segments(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_U32, in, 8, 8,

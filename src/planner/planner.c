@@ -224,9 +224,8 @@ static void operator_defines(const orx_target *target, orx_plan *plan) {
 /* Scalar operators compute integers on their unsigned bits where ORX_OPF_UNSIGNED says so;
  * state operators take the elements as they are. */
 static ocl_reduce_type compute_type(const orx_request *request) {
-  return orx_operator_is_state(&request->op) && !orx_type_is_narrow(request->type)
-             ? request->type
-             : orx_compute_type((orx_op_id)request->op.id, request->type);
+  const int state = orx_operator_is_state(&request->op) && !orx_type_is_narrow(request->type);
+  return state ? request->type : orx_compute_type((orx_op_id)request->op.id, request->type);
 }
 
 /* ---- One maker per entry point: the kernel, type, policy and defines of its plan ----------- */
@@ -372,10 +371,9 @@ static void state_sizes(const orx_request *request, size_t elem, orx_plan *plan)
 }
 
 void orx_plan_make(const orx_target *target, const orx_request *request, orx_plan *plan) {
-  /* 16-bit elements take the policy of the f32 kernel they are read into. */
-  const int narrow = orx_type_is_narrow(request->type);
   const size_t elem = orx_request_element_bytes(request);
-  const size_t policy_elem = narrow ? sizeof(float) : elem;
+  /* 16-bit elements take the policy of the f32 kernel they are read into (plan_narrow.c). */
+  const size_t policy_elem = orx_type_is_narrow(request->type) ? sizeof(float) : elem;
   /* Filled in place: the planner runs on every call. */
   memset(plan, 0, sizeof *plan);
   for (int i = 0; i < ORX_DEFINE_COUNT; i++)
@@ -398,13 +396,5 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
   case ORX_ENTRY_PROBE: make_probe(target, request, elem, plan); break;
   }
   state_sizes(request, elem, plan);
-  /* 16-bit elements: read narrow where a stage reads elements, MIN and MAX stored narrow where
-   * it writes results (lib/orx_types.cl, lib/orx_ops.cl). */
-  if (narrow && plan->kernel != ORX_KERNEL_GATHER && plan->kernel != ORX_KERNEL_CHECK_OFFSETS) {
-    if (!orx_stage_reads_states(request->stage))
-      plan->defines[ORX_DEFINE_ELEM_TYPE_ID] = request->type;
-    if (!orx_stage_writes_states(request->stage) &&
-        (request->op.id == ORX_OP_MIN || request->op.id == ORX_OP_MAX))
-      plan->defines[ORX_DEFINE_RESULT_NARROW] = request->type;
-  }
+  orx_plan_narrow(request, plan);
 }
