@@ -54,6 +54,8 @@ void tool_store_integer(ocl_reduce_type type, void *data, size_t i, long long v)
   case OCL_REDUCE_U64: ((uint64_t *)data)[i] = (uint64_t)v; break;
   case OCL_REDUCE_F32: ((float *)data)[i] = (float)v; break;
   case OCL_REDUCE_F64: ((double *)data)[i] = (double)v; break;
+  case OCL_REDUCE_F16:
+  case OCL_REDUCE_BF16: ((uint16_t *)data)[i] = ocl_reduce_half_from_float(type, (float)v); break;
   default: break;
   }
 }

@@ -99,6 +99,11 @@ typedef enum ocl_reduce_type {
 /* Bytes of one element (0 for OCL_REDUCE_OP_ELEMENT and unknown values); "f32". */
 OCL_REDUCE_API size_t ocl_reduce_type_size(ocl_reduce_type type);
 OCL_REDUCE_API const char *ocl_reduce_type_name(ocl_reduce_type type);
+/* 16-bit floats (type OCL_REDUCE_F16 or OCL_REDUCE_BF16) by their bits, as the library converts
+ * them: to float exactly, from float rounded to nearest, ties to even; NaN stays NaN, infinities
+ * and signed zeros are kept. Any other type: 0 and NaN. */
+OCL_REDUCE_API uint16_t ocl_reduce_half_from_float(ocl_reduce_type type, float value);
+OCL_REDUCE_API float ocl_reduce_float_from_half(ocl_reduce_type type, uint16_t bits);
 
 /* ---- Operators are values: a built-in constant or a user operator (ocl_reduce_operator_create).
  * docs/API.md, "Operators", lists each built-in's types, result and semantics; a type the

@@ -56,7 +56,11 @@ expect 1 "err:line 1: a NUL byte in the text" "1\\00002" reduce --type i32
 expect 2 "err:option '--op' needs a value" "" reduce --op
 expect 2 "err:option '-t' needs a value" "" reduce -t
 expect 2 "err:--op: unknown operator 'median'" "" reduce --op median
-expect 2 "err:--type: unknown type 'f16'" "" reduce --type f16
+expect 2 "err:--type: unknown type 'f8'" "" reduce --type f8
+# 16-bit floats: decimal in, their sums as f32, their MIN and MAX as elements; out of range refused
+expect 0 "out:65504.75" "1.5 2.25 -3 65504" reduce --op sum --type f16
+expect 0 "out:65536" "1.5 2.25 -3 65504" reduce --op max --type bf16
+expect 1 "err:'70000' is out of range for f16" "1 70000" reduce --op sum --type f16
 expect 2 "err:'b' is a second" "" reduce a b
 expect 1 "err:is a directory" "" reduce "$work"
 expect 1 "err:cannot open $work/missing" "" reduce "$work/missing"
@@ -98,7 +102,7 @@ expect 0 "out:6 calls: " "" cache warm --ops max --types i32
 expect 0 "out: 0 programs built," "" cache warm --ops=max --types=i32
 expect 0 "out:entries" "" cache
 expect 2 "err:--ops: 'median' is not a built-in operator" "" cache warm --ops sum,median
-expect 2 "err:--types: 'f16' is not" "" cache warm --types f16
+expect 2 "err:--types: 'f8' is not" "" cache warm --types f8
 expect 2 "err:unexpected argument 'now'" "" cache warm now
 chmod 777 "$work/cache"
 expect 1 "err:is not used: writable by group or others" "" cache warm

@@ -55,6 +55,13 @@ static int self_check(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type
   case OCL_REDUCE_U64: got = (long long)*(uint64_t *)result; break;
   case OCL_REDUCE_F32: got = (long long)*(float *)result; break;
   case OCL_REDUCE_F64: got = (long long)*(double *)result; break;
+  case OCL_REDUCE_F16:
+  case OCL_REDUCE_BF16: /* SUM's result is f32, MIN's and MAX's an element */
+    if (op == OCL_REDUCE_SUM)
+      got = (long long)*(float *)result;
+    else
+      got = (long long)ocl_reduce_float_from_half(type, *(uint16_t *)result);
+    break;
   }
   return got == expect;
 }

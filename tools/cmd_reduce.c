@@ -95,7 +95,17 @@ static int append_text(const char *word, ocl_reduce_type type, unsigned char **d
   }
   unsigned char *at = *data + *count * size;
   int valid = 1, in_range = 1;
-  if (type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64) {
+  const int half = type == OCL_REDUCE_F16 || type == OCL_REDUCE_BF16;
+  if (half) { /* decimal, rounded to the 16-bit type as the library converts */
+    char *end = NULL;
+    errno = 0;
+    const double v = strtod(word, &end);
+    valid = end != word && *end == '\0';
+    const uint16_t bits = ocl_reduce_half_from_float(type, (float)v);
+    in_range = !(errno == ERANGE && fabs(v) == HUGE_VAL) &&
+               !(isfinite(v) && isinf(ocl_reduce_float_from_half(type, bits)));
+    memcpy(at, &bits, 2);
+  } else if (type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64) {
     char *end = NULL;
     errno = 0;
     const double v = strtod(word, &end);
@@ -241,7 +251,7 @@ static int parse_args(int argc, char **argv, reduce_args *r) {
           r->type = (ocl_reduce_type)t, found = 1;
       if (!found)
         return tool_usage_error("reduce", "--type: unknown type '%s' (i32, u32, i64, u64, f32, "
-                                          "f64)", optarg);
+                                          "f64, f16, bf16)", optarg);
       break;
     case 'b': r->binary = 1; break;
     case 'd': tool_select_device(optarg); break;
@@ -269,6 +279,13 @@ static void print_value(const void *value, ocl_reduce_type type) {
   case OCL_REDUCE_U64: printf("%" PRIu64, *(const uint64_t *)value); break;
   case OCL_REDUCE_F32: printf("%.9g", (double)*(const float *)value); break;
   case OCL_REDUCE_F64: printf("%.17g", *(const double *)value); break;
+  case OCL_REDUCE_F16:
+  case OCL_REDUCE_BF16: {
+    uint16_t bits;
+    memcpy(&bits, value, 2);
+    printf("%.9g", (double)ocl_reduce_float_from_half(type, bits));
+    break;
+  }
   }
 }
 
@@ -296,7 +313,9 @@ static void print_result(const void *result, ocl_reduce_op op, ocl_reduce_type t
                                                  : OCL_REDUCE_F64);
     printf("\n");
   } else {
-    print_value(result, type);
+    /* 16-bit elements' sums are f32 (their MIN and MAX are elements). */
+    const int f32 = ocl_reduce_result_size(op, type) == 4 && ocl_reduce_type_size(type) == 2;
+    print_value(result, f32 ? OCL_REDUCE_F32 : type);
     printf("\n");
   }
 }
