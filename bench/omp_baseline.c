@@ -161,6 +161,8 @@ int omp_reduce_segments(ocl_reduce_op op, ocl_reduce_type type, const void *data
   case OCL_REDUCE_U64: SEGMENTS(u64, uint64_t);
   case OCL_REDUCE_F32: SEGMENTS(f32, float);
   case OCL_REDUCE_F64: SEGMENTS(f64, double);
+  case OCL_REDUCE_F16: /* no OpenMP loop of 16-bit segments yet */
+  case OCL_REDUCE_BF16: return 0;
   }
 #undef SEGMENTS
   return 0;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "support/fixture.h"
+#include "support/reference.h"
 #include "support/repro_reference.h"
 
 /* The host plan's crossovers (src/planner/host_plan.h): arrays of at most this many bytes, with a
@@ -76,20 +77,29 @@ static int reduce_on(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type 
  * words of the result's own type (MEAN_VAR's are doubles). */
 static int same_result(const unsigned char *a, const unsigned char *b, size_t bytes,
                        ocl_reduce_op op, ocl_reduce_type type) {
-  const size_t word = type == OCL_REDUCE_F32 && op != OCL_REDUCE_MEAN_VAR ? 4 : 8;
+  const int narrow = type == OCL_REDUCE_F16 || type == OCL_REDUCE_BF16; /* f32 sums, 16-bit MIN */
+  const size_t word = narrow ? (bytes == 2 ? 2 : 4)
+                      : type == OCL_REDUCE_F32 && op != OCL_REDUCE_MEAN_VAR ? 4
+                                                                            : 8;
   for (size_t at = 0; at < bytes; at += word) {
     if (memcmp(a + at, b + at, word) == 0)
       continue;
     float fa = 0, fb = 0;
     double da = 0, db = 0;
-    if (word == 4) {
+    if (word == 2) {
+      uint16_t ha, hb;
+      memcpy(&ha, a + at, 2);
+      memcpy(&hb, b + at, 2);
+      fa = test_narrow_value(type, ha);
+      fb = test_narrow_value(type, hb);
+    } else if (word == 4) {
       memcpy(&fa, a + at, 4);
       memcpy(&fb, b + at, 4);
     } else {
       memcpy(&da, a + at, 8);
       memcpy(&db, b + at, 8);
     }
-    const int both_nan = word == 4 ? fa != fa && fb != fb : da != da && db != db;
+    const int both_nan = word <= 4 ? fa != fa && fb != fb : da != da && db != db;
     if (!both_nan)
       return 0;
   }

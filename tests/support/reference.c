@@ -72,7 +72,7 @@ static uint16_t narrow_bits(ocl_reduce_type type, double x) {
   return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
 
-static float narrow_value(ocl_reduce_type type, uint16_t h) {
+float test_narrow_value(ocl_reduce_type type, uint16_t h) {
   if (type == OCL_REDUCE_F16) {
     _Float16 f;
     memcpy(&f, &h, 2);
@@ -238,7 +238,7 @@ static uint64_t get_bits(const void *data, size_t i, ocl_reduce_type type) {
 
 static long double get_float(const void *data, size_t i, ocl_reduce_type type) {
   if (narrow(type))
-    return narrow_value(type, ((const uint16_t *)data)[i]);
+    return test_narrow_value(type, ((const uint16_t *)data)[i]);
   return type == OCL_REDUCE_F32 ? ((const float *)data)[i] : ((const double *)data)[i];
 }
 
@@ -369,7 +369,7 @@ void test_format(const test_value *v, ocl_reduce_type type, char *buf, size_t si
   case OCL_REDUCE_BF16: { /* a 16-bit result's bits, or an f32 sum's */
     uint16_t h;
     memcpy(&h, v->bytes, 2);
-    snprintf(buf, size, "0x%04x (%.5g) or f32 %a (%.9g)", h, (double)narrow_value(type, h),
+    snprintf(buf, size, "0x%04x (%.5g) or f32 %a (%.9g)", h, (double)test_narrow_value(type, h),
              (double)v->f32, (double)v->f32);
     break;
   }
@@ -392,8 +392,8 @@ int test_matches(const test_value *got, const test_reference *ref, ocl_reduce_op
     memcpy(&gh, got->bytes, 2);
     memcpy(&eh, ref->value.bytes, 2);
     const int wide = type == OCL_REDUCE_F64;
-    double g = narrow_result(op, type) ? narrow_value(type, gh) : wide ? got->f64 : got->f32;
-    double e = narrow_result(op, type) ? narrow_value(type, eh) : wide ? ref->value.f64
+    double g = narrow_result(op, type) ? test_narrow_value(type, gh) : wide ? got->f64 : got->f32;
+    double e = narrow_result(op, type) ? test_narrow_value(type, eh) : wide ? ref->value.f64
                                                                         : ref->value.f32;
     if (isnan(e) || isnan(g))
       ok = isnan(e) && isnan(g);

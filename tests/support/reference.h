@@ -68,6 +68,8 @@ int test_split_keeps_bits(ocl_reduce_op op, ocl_reduce_type type, test_mode mode
 const char *test_mode_name(test_mode mode);
 /* Whether the mode applies to this type (float-only and integer-only modes). */
 int test_mode_applies(test_mode mode, ocl_reduce_type type);
+/* An f16 or bf16 element's value (bits h), converted independently of the library. */
+float test_narrow_value(ocl_reduce_type type, uint16_t h);
 /* Fills n elements of type for reducing with op. */
 void test_fill(void *data, size_t n, ocl_reduce_op op, ocl_reduce_type type, test_mode mode);
 

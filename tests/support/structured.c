@@ -26,8 +26,13 @@ static element element_at(const void *data, size_t i, ocl_reduce_type type) {
   element e = {0, 0, 0.0L, 0};
   const unsigned char *p = (const unsigned char *)data;
   const int four = type == OCL_REDUCE_I32 || type == OCL_REDUCE_U32 || type == OCL_REDUCE_F32;
+  const int two = type == OCL_REDUCE_F16 || type == OCL_REDUCE_BF16;
   uint32_t low = 0;
-  if (four) {
+  if (two) {
+    uint16_t h;
+    memcpy(&h, p + 2 * i, 2);
+    e.bits = low = h;
+  } else if (four) {
     memcpy(&low, p + 4 * i, 4);
     e.bits = low;
   } else {
@@ -42,6 +47,10 @@ static element element_at(const void *data, size_t i, ocl_reduce_type type) {
   case OCL_REDUCE_U64: e.s = (int64_t)e.bits, e.f = (long double)e.bits; break;
   case OCL_REDUCE_F32: memcpy(&f32, &low, 4), e.f = f32, e.is_nan = isnan(f32); break;
   case OCL_REDUCE_F64: memcpy(&f64, &e.bits, 8), e.f = f64, e.is_nan = isnan(f64); break;
+  case OCL_REDUCE_F16:
+  case OCL_REDUCE_BF16:
+    f32 = test_narrow_value(type, (uint16_t)low), e.f = f32, e.is_nan = isnan(f32);
+    break;
   }
   return e;
 }
@@ -51,7 +60,8 @@ static element element_at(const void *data, size_t i, ocl_reduce_type type) {
 static int strictly_before(element a, element b, ocl_reduce_type type, int want_min) {
   if (a.is_nan || b.is_nan)
     return a.is_nan && !b.is_nan;
-  const int is_float = type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64;
+  const int is_float = type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64 ||
+                       type == OCL_REDUCE_F16 || type == OCL_REDUCE_BF16;
   if (!is_float && type == OCL_REDUCE_U64)
     return want_min ? a.bits < b.bits : a.bits > b.bits;
   if (!is_float)
