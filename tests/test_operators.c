@@ -304,6 +304,17 @@ static void test_structured_errors(void **state) {
   assert_int_equal(ocl_reduce_result_size(OCL_REDUCE_MEAN_VAR, OCL_REDUCE_U64),
                    sizeof(ocl_reduce_moments));
   assert_int_equal(ocl_reduce_result_size(OCL_REDUCE_SUM, OCL_REDUCE_F64), 8);
+  /* 16-bit elements: results of elements hold them, the rest are f32's results. */
+  assert_int_equal(ocl_reduce_result_size(OCL_REDUCE_MIN, OCL_REDUCE_F16), 2);
+  assert_int_equal(ocl_reduce_result_size(OCL_REDUCE_MINMAX, OCL_REDUCE_BF16), 4);
+  assert_int_equal(ocl_reduce_result_size(OCL_REDUCE_ARGMAX, OCL_REDUCE_F16),
+                   sizeof(ocl_reduce_arg));
+  assert_int_equal(ocl_reduce_result_size(OCL_REDUCE_SUM, OCL_REDUCE_BF16), 4);
+  assert_int_equal(ocl_reduce_result_size(OCL_REDUCE_SUM_WIDE, OCL_REDUCE_F16), 8);
+  assert_int_equal(ocl_reduce_result_size(OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_F16), 4);
+  assert_int_equal(ocl_reduce_result_size(OCL_REDUCE_MEAN_VAR, OCL_REDUCE_BF16),
+                   sizeof(ocl_reduce_moments));
+  assert_int_equal(ocl_reduce_result_size(OCL_REDUCE_XOR, OCL_REDUCE_F16), 0);
   assert_int_equal(ocl_reduce_result_size(OCL_REDUCE_BUILTIN_OP(99), OCL_REDUCE_F64), 0);
   int64_t data[4] = {1, 2, 3, 4};
   unsigned char out[32];

@@ -46,8 +46,12 @@ ORX_INLINE A orx_combine(A a, A b) { return ORX_STATE_COMBINE(a, b); }
 #endif
 
 /* What the kernel stores. Operators that project their state define ORX_STATE_RESULT and
- * ORX_STATE_RESULT_T (built-ins only). */
-#if ORX_PARTIAL_OUT || !defined(ORX_STATE_RESULT)
+ * ORX_STATE_RESULT_T (built-ins only); those whose results hold elements, ORX_STATE_NARROW and
+ * ORX_STATE_NARROW_T for 16-bit elements (ORX_RESULT_NARROW). */
+#if !ORX_PARTIAL_OUT && defined(ORX_STATE_NARROW)
+#define ORX_RESULT_T ORX_STATE_NARROW_T
+#define orx_result(x) ORX_STATE_NARROW(x)
+#elif ORX_PARTIAL_OUT || !defined(ORX_STATE_RESULT)
 #define ORX_RESULT_T A
 #define orx_result(x) (x)
 #else

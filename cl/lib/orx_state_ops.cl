@@ -329,4 +329,38 @@ ORX_INLINE void orx_state_lanes_absorb(orx_state *lane, const ORX_VALUE_T *c, ul
 
 #endif /* ORX_OP_ID */
 
+/* 16-bit elements (ORX_RESULT_NARROW): ARGMIN and ARGMAX return the element in the first 2 bytes
+ * of ocl_reduce_arg's value, MINMAX two elements; their states stay f32's. */
+#if ORX_RESULT_NARROW != ORX_NO_TYPE
+#if ORX_OP_ID == ORX_OP_ARGMIN || ORX_OP_ID == ORX_OP_ARGMAX
+/* The value's 8 bytes as two words, as the f32 state lays them out (little-endian devices: the
+ * element in the first 2 bytes). */
+typedef struct orx_narrow_result {
+  uint value, zero;
+  ulong index;
+} orx_narrow_result;
+ORX_INLINE orx_narrow_result orx_narrow_of(orx_state s) {
+  orx_narrow_result r;
+  r.value = orx_narrow_bits(s.value);
+  r.zero = 0;
+  r.index = s.index;
+  return r;
+}
+#define ORX_STATE_NARROW orx_narrow_of
+#define ORX_STATE_NARROW_T orx_narrow_result
+#elif ORX_OP_ID == ORX_OP_MINMAX
+typedef struct orx_narrow_result {
+  ushort min, max;
+} orx_narrow_result;
+ORX_INLINE orx_narrow_result orx_narrow_of(orx_state s) {
+  orx_narrow_result r;
+  r.min = orx_narrow_bits(s.min);
+  r.max = orx_narrow_bits(s.max);
+  return r;
+}
+#define ORX_STATE_NARROW orx_narrow_of
+#define ORX_STATE_NARROW_T orx_narrow_result
+#endif
+#endif
+
 #endif /* ORX_STATE_OPS_CL */

@@ -138,4 +138,16 @@ ORX_INLINE TV orx_read_narrow_v(ORX_GLOBAL_PTR const ORX_ELEM_T *p, ulong v) {
 #define ORX_READ_V(p, v) ((p)[v])
 #endif
 
+/* A 16-bit result's bits (ORX_RESULT_NARROW) from the f32 it was computed in: one of the
+ * elements, so the conversion back is exact. */
+#if ORX_RESULT_NARROW == ORX_F16
+ORX_INLINE ushort orx_narrow_bits(float x) {
+  ushort h;
+  vstore_half_rte(x, 0, (half *)&h);
+  return h;
+}
+#elif ORX_RESULT_NARROW == ORX_BF16
+ORX_INLINE ushort orx_narrow_bits(float x) { return (ushort)(as_uint(x) >> 16); }
+#endif
+
 #endif /* ORX_TYPES_CL */

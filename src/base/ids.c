@@ -86,7 +86,13 @@ int orx_type_is_narrow(ocl_reduce_type type) {
   return type == OCL_REDUCE_F16 || type == OCL_REDUCE_BF16;
 }
 
-/* MIN and MAX of 16-bit elements return one of them; their other results are f32's. */
+int orx_result_is_element(orx_op_id op) {
+  return op == ORX_OP_MIN || op == ORX_OP_MAX || op == ORX_OP_ARGMIN || op == ORX_OP_ARGMAX ||
+         op == ORX_OP_MINMAX;
+}
+
+/* MIN and MAX of 16-bit elements return one of them; their other results are f32's (ARGMIN,
+ * ARGMAX and MINMAX hold elements in results of their own size). */
 static int narrow_result(orx_op_id op, ocl_reduce_type type) {
   return orx_type_is_narrow(type) && (op == ORX_OP_MIN || op == ORX_OP_MAX);
 }
@@ -107,8 +113,12 @@ void orx_write_identity(orx_op_id op, ocl_reduce_type type, void *result) {
 }
 
 orx_state_facts orx_state_facts_of(orx_op_id op, ocl_reduce_type type) {
-  if (orx_type_is_narrow(type)) /* states of the f32 kernel the elements are read into */
-    return (orx_state_facts){4, 4, narrow_result(op, type) ? 2u : 4u, 0};
+  if (orx_type_is_narrow(type)) { /* states of the f32 kernel the elements are read into */
+    orx_state_facts f = orx_state_facts_of(op, OCL_REDUCE_F32);
+    if (op == ORX_OP_MIN || op == ORX_OP_MAX || op == ORX_OP_MINMAX)
+      f.result_bytes = op == ORX_OP_MINMAX ? 4 : 2; /* elements; ARGMIN's is ocl_reduce_arg */
+    return f;
+  }
   const unsigned size = (unsigned)orx_type_size(type);
   /* Each as lib/orx_state_ops.cl lays its state out (tests/test_operators.c checks them against
    * the device compiler's sizeof). */
@@ -134,10 +144,8 @@ const char *orx_op_type_refusal(orx_op_id op, ocl_reduce_type type) {
     return "integer types only";
   if ((flags & ORX_OPF_FLOAT_ONLY) && !orx_type_is_float(type))
     return "float types only";
-  if ((flags & ORX_OPF_NARROW_ONLY) && orx_type_size(type) != 4)
-    return "32-bit types only (i32, u32, f32)";
-  if ((flags & ORX_OPF_STATE) && orx_type_is_narrow(type)) /* issue 56, step 2 */
-    return "SUM, PROD, MIN and MAX only on f16 and bf16 so far";
+  if ((flags & ORX_OPF_NARROW_ONLY) && orx_type_size(type) != 4 && !orx_type_is_narrow(type))
+    return "32-bit types only (i32, u32, f32) and 16-bit floats";
   return NULL;
 }
 

@@ -45,6 +45,9 @@ typedef struct orx_state_facts {
 orx_state_facts orx_state_facts_of(orx_op_id op, ocl_reduce_type type);
 /* Whether type is stored narrower than it computes (f16, bf16: read into f32 kernels). */
 int orx_type_is_narrow(ocl_reduce_type type);
+/* Whether op's result holds elements of the input (MIN, MAX, ARGMIN, ARGMAX, MINMAX): 16-bit ones
+ * for 16-bit input. */
+int orx_result_is_element(orx_op_id op);
 /* Whether op is defined on type (NULL) or, if not, why (a phrase: "integer types only"). */
 const char *orx_op_type_refusal(orx_op_id op, ocl_reduce_type type);
 /* The type a kernel computes in: integers on their unsigned bits for ORX_OPF_UNSIGNED

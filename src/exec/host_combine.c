@@ -31,8 +31,12 @@ const orx_host_kernel *orx_host_combiner(const orx_op_call *call, int to_state) 
     return NULL;
   const int scalar = orx_call_is_scalar(call) || narrow_scalar(call);
   const orx_stage stage = scalar ? ORX_STAGE_WHOLE : to_state ? ORX_STAGE_MERGE : ORX_STAGE_FINAL;
-  const orx_host_kernel *k = orx_host_kernel_of((unsigned)call->builtin,
-                                                orx_compute_type(call->builtin, call->type), stage);
+  /* State operators on 16-bit elements: their own kernels, which read f32 states and store
+   * results of elements narrow (host_kernel.inc). */
+  const ocl_reduce_type type = !scalar && orx_type_is_narrow(call->type)
+                                   ? call->type
+                                   : orx_compute_type(call->builtin, call->type);
+  const orx_host_kernel *k = orx_host_kernel_of((unsigned)call->builtin, type, stage);
   if (!k || !k->reduce || (!scalar && k->accumulator_bytes != call->state_bytes))
     return NULL;
   return k;

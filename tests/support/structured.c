@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "support/reference.h"
@@ -83,6 +84,8 @@ static int check_arg(const void *got, const void *data, size_t n, ocl_reduce_op 
   uint64_t best = UINT64_MAX, want_bits = identity.value.u64;
   if (ocl_reduce_type_size(type) == 4)
     want_bits = identity.value.u32;
+  if (ocl_reduce_type_size(type) == 2) /* a 16-bit element in the value's first 2 bytes */
+    want_bits = identity.value.u64 & 0xffffu;
   element best_element;
   memset(&best_element, 0, sizeof best_element);
   for (size_t i = 0; i < n; i++) {
@@ -146,7 +149,7 @@ static int close_to(long double got, long double want, long double tolerance, ch
 
 static int check_sum_wide(const void *got, const void *data, size_t n, ocl_reduce_type type,
                           char *why, size_t size) {
-  if (type != OCL_REDUCE_F32) {
+  if (type == OCL_REDUCE_I32 || type == OCL_REDUCE_U32) {
     uint64_t want = 0, r;
     memcpy(&r, got, 8);
     for (size_t i = 0; i < n; i++)
@@ -173,7 +176,7 @@ static int check_sum_compensated(const void *got, const void *data, size_t n,
   long double sum, magnitude;
   int any_nan;
   sums(data, n, type, &sum, &magnitude, &any_nan);
-  const int f32 = type == OCL_REDUCE_F32;
+  const int f32 = type != OCL_REDUCE_F64; /* 16-bit elements sum in f32 too */
   long double r, want;
   if (f32) {
     float v;
@@ -196,9 +199,21 @@ static int check_sum_compensated(const void *got, const void *data, size_t n,
 /* SUM_REPRODUCIBLE: exactly the bits of the definition's host evaluation. */
 static int check_sum_reproducible(const void *got, const void *data, size_t n,
                                   ocl_reduce_type type, char *why, size_t size) {
-  const size_t bytes = ocl_reduce_type_size(type);
+  const size_t bytes = type == OCL_REDUCE_F64 ? 8 : 4; /* 16-bit elements: an f32 */
   uint64_t want = 0, have = 0;
-  test_repro_sum(data, n, type, &want);
+  if (ocl_reduce_type_size(type) == 2) { /* the definition over their f32 values */
+    float *values = malloc((n ? n : 1) * sizeof *values);
+    if (!values) {
+      snprintf(why, size, "out of host memory");
+      return 0;
+    }
+    for (size_t i = 0; i < n; i++)
+      values[i] = (float)element_at(data, i, type).f;
+    test_repro_sum(values, n, OCL_REDUCE_F32, &want);
+    free(values);
+  } else {
+    test_repro_sum(data, n, type, &want);
+  }
   memcpy(&have, got, bytes);
   if (have == want)
     return 1;

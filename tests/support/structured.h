@@ -15,13 +15,16 @@
 /* Every structured operator on every type it is defined on, X(OP, TYPE) for OCL_REDUCE_<OP> and
  * OCL_REDUCE_<TYPE>. */
 #define TEST_EVERY_TYPE(X, OP) X(OP, I32) X(OP, U32) X(OP, I64) X(OP, U64) X(OP, F32) X(OP, F64)
+#define TEST_HALVES(X, OP) X(OP, F16) X(OP, BF16)
 #define TEST_STRUCTURED_OP_TYPES(X)                                                                \
   TEST_EVERY_TYPE(X, ARGMIN)                                                                       \
   TEST_EVERY_TYPE(X, ARGMAX)                                                                       \
   TEST_EVERY_TYPE(X, MINMAX)                                                                       \
   X(SUM_WIDE, I32) X(SUM_WIDE, U32) X(SUM_WIDE, F32) X(SUM_COMPENSATED, F32)                       \
   X(SUM_COMPENSATED, F64) TEST_EVERY_TYPE(X, MEAN_VAR) X(SUM_REPRODUCIBLE, F32)                  \
-  X(SUM_REPRODUCIBLE, F64)
+  X(SUM_REPRODUCIBLE, F64) TEST_HALVES(X, ARGMIN) TEST_HALVES(X, ARGMAX) TEST_HALVES(X, MINMAX)   \
+  TEST_HALVES(X, SUM_WIDE) TEST_HALVES(X, SUM_COMPENSATED) TEST_HALVES(X, MEAN_VAR)                \
+  TEST_HALVES(X, SUM_REPRODUCIBLE)
 
 /* Compares one result (ocl_reduce_result_size(op, type) bytes at got) of op over the n elements
  * of `data` with the reference; on a mismatch writes why and returns 0. */
