@@ -78,6 +78,11 @@ ORX_INLINE void orx_finish_partials(ORX_GLOBAL_PTR volatile const A *done, uint 
   if (lid == 0)
     ORX_WRITE_RESULT(out, 0, result);
 #endif
+  /* The kernel's last region ends here, not after the stores: in a launch's last group (the
+   * others have returned), PoCL 3.1 ran that region's work-items all as work-item 0, so every
+   * one of them stored, its own value (ARGMIN and ARGMAX after a group finish: the identity of
+   * the last; 16-bit results garbled). */
+  barrier(CLK_GLOBAL_MEM_FENCE);
 }
 
 __kernel ORX_KERNEL_ATTR void orx_reduce_all(__global const ORX_ELEM_T *ORX_RESTRICT in,

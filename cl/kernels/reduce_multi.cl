@@ -60,6 +60,7 @@ ORX_INLINE void orx_partials_results(ORX_GLOBAL_PTR volatile const T *done, uint
   if (lid < ORX_SLOTS)
     out[lid * out_stride] = y;
 #endif
+  barrier(CLK_GLOBAL_MEM_FENCE); /* the stores' region not the last: reduce_all.cl */
 }
 
 __kernel ORX_KERNEL_ATTR void orx_reduce_multi(__global const ORX_ELEM_T *ORX_RESTRICT in,

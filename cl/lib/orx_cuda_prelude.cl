@@ -127,14 +127,16 @@ ORX_VLOAD4(int4, int)
 ORX_VLOAD4(uint4, uint)
 
 /* 16-bit floats (ORX_ELEM_TYPE_ID, lib/orx_types.cl): `half` is the bits here, which OpenCL C's
- * vload_half and vstore_half_rte convert; the hardware converts them exactly (cvt), so NVRTC
+ * vload_half converts; the hardware converts them exactly (cvt), so NVRTC
  * needs no cuda_fp16.h. vload_half4 reads the four in one 8-byte load (the kernels read vectors
  * on vector boundaries). */
 typedef ushort half;
 ORX_INLINE float orx_half_float(ushort h) {
   float f;
   asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
-  return f;
+  /* A NaN with its sign and payload, as src/base/half.c converts it (cvt may give one NaN). */
+  const uint nan = ((uint)(h & 0x8000u) << 16) | 0x7fc00000u | ((uint)(h & 0x3ffu) << 13);
+  return (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) ? __uint_as_float(nan) : f;
 }
 ORX_INLINE float vload_half(size_t i, const half *p) { return orx_half_float(p[i]); }
 ORX_INLINE float2 vload_half2(size_t i, const half *p) {
@@ -145,9 +147,4 @@ ORX_INLINE float4 vload_half4(size_t i, const half *p) {
   const ushort4 h = ((const ushort4 *)p)[i];
   return make_float4(orx_half_float(h.x), orx_half_float(h.y), orx_half_float(h.z),
                      orx_half_float(h.w));
-}
-ORX_INLINE void vstore_half_rte(float f, size_t i, half *p) {
-  ushort h;
-  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
-  p[i] = h;
 }

@@ -141,13 +141,8 @@ ORX_INLINE TV orx_splat_v(T x) {
 #if ORX_RESULT_NARROW != ORX_NO_TYPE && !ORX_PARTIAL_OUT && !ORX_STATE
 #define ORX_NARROW_RESULT 1
 #undef ORX_RESULT_T
-#if ORX_RESULT_NARROW == ORX_F16
-#define ORX_RESULT_T half
-#define ORX_WRITE_RESULT(p, i, x) vstore_half_rte(orx_result(x), (i), (p))
-#else
 #define ORX_RESULT_T ushort
-#define ORX_WRITE_RESULT(p, i, x) ((p)[i] = (ushort)(as_uint(orx_result(x)) >> 16))
-#endif
+#define ORX_WRITE_RESULT(p, i, x) ((p)[i] = orx_narrow_bits(orx_result(x)))
 #else
 #define ORX_NARROW_RESULT 0
 #define ORX_WRITE_RESULT(p, i, x) ((p)[i] = orx_result(x))

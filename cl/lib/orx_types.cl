@@ -141,13 +141,25 @@ ORX_INLINE TV orx_read_narrow_v(ORX_GLOBAL_PTR const ORX_ELEM_T *p, ulong v) {
 /* A 16-bit result's bits (ORX_RESULT_NARROW) from the f32 it was computed in: one of the
  * elements, so the conversion back is exact. */
 #if ORX_RESULT_NARROW == ORX_F16
+/* By the bits, as src/base/half.c converts (a NaN keeps its payload's top bits, quiet):
+ * vstore_half gave PoCL's NaN 0x7fff where the element was 0x7e00. Exact f16 values only. */
 ORX_INLINE ushort orx_narrow_bits(float x) {
-  ushort h;
-  vstore_half_rte(x, 0, (half *)&h);
-  return h;
+  const uint u = as_uint(x), sign = (u >> 16) & 0x8000u, e = (u >> 23) & 0xffu;
+  const uint m = u & 0x7fffffu;
+  if (e == 0xffu) /* infinities and NaNs */
+    return (ushort)(sign | 0x7c00u | (m ? 0x200u | (m >> 13) : 0u));
+  if (e > 112u) /* normal */
+    return (ushort)(sign | ((e - 112u) << 10) | (m >> 13));
+  if (e < 103u) /* zero */
+    return (ushort)sign;
+  return (ushort)(sign | ((0x800000u | m) >> (126u - e))); /* subnormal */
 }
 #elif ORX_RESULT_NARROW == ORX_BF16
-ORX_INLINE ushort orx_narrow_bits(float x) { return (ushort)(as_uint(x) >> 16); }
+ORX_INLINE ushort orx_narrow_bits(float x) {
+  const uint u = as_uint(x);
+  const uint quiet = (u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu) ? 0x40u : 0u;
+  return (ushort)((u >> 16) | quiet); /* a NaN quiet, as src/base/half.c */
+}
 #endif
 
 #endif /* ORX_TYPES_CL */

@@ -1,7 +1,7 @@
 /* =================================================================================================
  * half.h: the 16-bit floats (IEEE binary16, "f16", and bfloat16, "bf16") as the host reads and
  * writes them: to f32 exactly (every 16-bit value is an f32), and from f32 rounded to nearest,
- * ties to even, as the kernels' vstore_half_rte and the CUDA prelude's cvt.rn do. NaN stays NaN
+ * ties to even (the kernels convert only exact values back: lib/orx_types.cl). NaN stays NaN
  * with its sign (quiet, its payload's high bits kept); infinities and signed zeros are kept.
  * docs/design/half-and-pairs.md says where they are used.
  * ============================================================================================== */

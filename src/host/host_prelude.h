@@ -122,13 +122,12 @@ ORX_HOST_VECTOR4(uint4, uint)
 #define vload4(i, p) ((TV){(p)[4 * (i)], (p)[4 * (i) + 1], (p)[4 * (i) + 2], (p)[4 * (i) + 3]})
 
 /* 16-bit floats (ORX_ELEM_TYPE_ID): `half` is their bits, converted exactly by src/base/half.c,
- * as OpenCL C's vload_half and vstore_half_rte do. */
+ * as OpenCL C's vload_half does. */
 typedef ushort half;
 #define vload_half(i, p) orx_f16_to_f32((p)[i])
 #define vload_half2(i, p) ((TV){vload_half(2 * (i), p), vload_half(2 * (i) + 1, p)})
 #define vload_half4(i, p)                                                                          \
   ((TV){vload_half(4 * (i), p), vload_half(4 * (i) + 1, p), vload_half(4 * (i) + 2, p),           \
         vload_half(4 * (i) + 3, p)})
-#define vstore_half_rte(f, i, p) ((p)[i] = orx_f32_to_f16(f))
 
 #endif /* ORX_HOST_PRELUDE_H */
