@@ -250,6 +250,39 @@ static void test_arg_positions(void **state) {
   free(x);
 }
 
+/* ARGMIN and ARGMAX over several groups finished every way (the last group's first work-item,
+ * all its work-items, a second launch), 32- and 16-bit elements: PoCL 3.1 ran the finish's last
+ * region with every work-item as work-item 0 until it ended in a barrier (reduce_all.cl), which
+ * gave the identity after a group finish and garbled 16-bit results. */
+static void test_arg_after_every_finish(void **state) {
+  (void)state;
+  static const char *const finishes[] = {"host=off,vec=1,unroll=1,finish=serial",
+                                         "host=off,vec=1,unroll=1,finish=group",
+                                         "host=off,vec=1,unroll=1,finish=launch"};
+  static const size_t counts[] = {19, 1000, 100003};
+  const ocl_reduce_op ops[] = {OCL_REDUCE_ARGMIN, OCL_REDUCE_ARGMAX};
+  const ocl_reduce_type types[] = {OCL_REDUCE_F32, OCL_REDUCE_F16, OCL_REDUCE_BF16};
+  ocl_reduce_context *const shared = test_ctx;
+  int failures = 0;
+  for (size_t f = 0; f < sizeof finishes / sizeof finishes[0]; f++) {
+    test_ctx = test_context_with_policy(finishes[f]);
+    assert_non_null(test_ctx);
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
+      for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+        void *data = malloc(counts[c] * ocl_reduce_type_size(types[t]));
+        assert_non_null(data);
+        test_fill(data, counts[c], OCL_REDUCE_MIN, types[t], MODE_RANDOM);
+        for (size_t o = 0; o < 2; o++)
+          failures += check_whole(ops[o], types[t], data, counts[c], (int)(c & 1), finishes[f]);
+        free(data);
+      }
+    ocl_reduce_context_destroy(test_ctx);
+  }
+  test_ctx = shared;
+  if (failures)
+    fail_msg("%d forced-finish cases wrong", failures);
+}
+
 /* SUM_COMPENSATED: 1e8 followed by 2^20 ones, where a plain float sum keeps 1e8. */
 static void test_compensated_keeps_small_terms(void **state) {
   (void)state;
@@ -354,6 +387,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_structured_errors),
       cmocka_unit_test(test_arg_positions),
+      cmocka_unit_test(test_arg_after_every_finish),
       cmocka_unit_test(test_compensated_keeps_small_terms),
       cmocka_unit_test(test_moments_with_large_offset),
       TEST_STRUCTURED_OP_TYPES(ENTRY)};
