@@ -56,6 +56,8 @@ cudaError_t reduce_typed(const bench_case *bc, cub_state *s) {
   case OCL_REDUCE_U64: return orx_cub::reduce<uint64_t>(bc, s);
   case OCL_REDUCE_F32: return orx_cub::reduce<float>(bc, s);
   case OCL_REDUCE_F64: return orx_cub::reduce<double>(bc, s);
+  case OCL_REDUCE_F16: return orx_cub::reduce_f16(bc, s);
+  case OCL_REDUCE_BF16: return orx_cub::reduce_bf16(bc, s);
   }
   return cudaErrorNotSupported;
 }

@@ -1,7 +1,7 @@
 /* =================================================================================================
  * cub_reduce.cuh: the CUB calls of the CUB contender (cub_contender.cu), as templates over the
  * element type that cub_reduce_int32.cu, cub_reduce_int64.cu and cub_reduce_float.cu instantiate,
- * two types each. CUB's templates are most of the contender's compile time (about three minutes
+ * two types each (cub_reduce_half.cu: f16 and bf16). CUB's templates are most of the contender's compile time (about three minutes
  * of nvcc for the six types in one file, longer than the rest of the project's build at -j 2),
  * and three files build side by side.
  * ============================================================================================== */
@@ -119,6 +119,9 @@ ORX_CUB_DECLARE(uint64_t)
 ORX_CUB_DECLARE(float)
 ORX_CUB_DECLARE(double)
 #undef ORX_CUB_DECLARE
+/* f16 and bf16 (cub_reduce_half.cu, which alone includes their CUDA headers). */
+cudaError_t reduce_f16(const bench_case *bc, cub_state *s);
+cudaError_t reduce_bf16(const bench_case *bc, cub_state *s);
 
 } // namespace orx_cub
 
