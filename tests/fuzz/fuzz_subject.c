@@ -14,8 +14,10 @@
 #include "fuzz/fuzz.h"
 #include "support/structured.h"
 
+/* F64 last: devices without double precision draw the others. */
 static const ocl_reduce_type types[] = {OCL_REDUCE_I32, OCL_REDUCE_U32, OCL_REDUCE_I64,
-                                        OCL_REDUCE_U64, OCL_REDUCE_F32, OCL_REDUCE_F64};
+                                        OCL_REDUCE_U64, OCL_REDUCE_F16, OCL_REDUCE_BF16,
+                                        OCL_REDUCE_F32, OCL_REDUCE_F64};
 
 static ocl_reduce_type pick_type(const fuzz_run *run) {
   const size_t choices = sizeof types / sizeof types[0] - (run->has_fp64 ? 0 : 1);
@@ -169,6 +171,7 @@ int fuzz_subject_matches(const fuzz_subject *s, const void *got, const void *dat
     return test_result_matches(got, data, n, s->op, s->type, why, why_size);
   const test_reference ref = test_reduce_host(data, n, s->op, s->type, s->mode);
   test_value v;
-  memcpy(v.bytes, got, s->element_size);
+  memset(&v, 0, sizeof v);
+  memcpy(v.bytes, got, s->result_size); /* 16-bit elements sum to f32 */
   return test_matches(&v, &ref, s->op, s->type, why, why_size);
 }
