@@ -117,9 +117,10 @@ void fuzz_invalid_case(fuzz_run *run) {
     break;
   }
   case 6: { /* an operator on a type it does not take */
-    static const ocl_reduce_type floats[] = {OCL_REDUCE_F32, OCL_REDUCE_F64};
+    static const ocl_reduce_type floats[] = {OCL_REDUCE_F32, OCL_REDUCE_F16, OCL_REDUCE_BF16,
+                                             OCL_REDUCE_F64}; /* F64 last: not without fp64 */
     const ocl_reduce_op op = OCL_REDUCE_BUILTIN_OP(4 + test_rng_below(3)); /* AND, OR, XOR */
-    const ocl_reduce_type type = floats[test_rng_below(run->has_fp64 ? 2 : 1)];
+    const ocl_reduce_type type = floats[test_rng_below(run->has_fp64 ? 4 : 3)];
     snprintf(run->what, sizeof run->what, "refused: %s on %s", ocl_reduce_op_name(op),
              ocl_reduce_type_name(type));
     got = ocl_reduce_into(run->ctx, op, type, in.in, n * es / ocl_reduce_type_size(type), out.out);
