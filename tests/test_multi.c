@@ -48,11 +48,21 @@ static const op_list lists[] = {
     {"and,or", {OCL_REDUCE_AND, OCL_REDUCE_OR}, 2, OCL_REDUCE_AND, 1},
 };
 
+/* The bytes of one result's slot: the largest result of the list's operators (16-bit elements:
+ * SUM's and PROD's f32, MIN's and MAX's the element). */
+static size_t slot_of(const op_list *list, ocl_reduce_type type) {
+  size_t slot = 0;
+  for (size_t k = 0; k < list->count; k++)
+    if (ocl_reduce_result_size(list->ops[k], type) > slot)
+      slot = ocl_reduce_result_size(list->ops[k], type);
+  return slot;
+}
+
 /* Reduces data with the list, host input and host results, or buffers; checks each result.
  * Returns the number of failures. */
 static int check_case(const op_list *list, ocl_reduce_type type, test_mode mode, const void *data,
                       size_t n, int on_device) {
-  const size_t elem = ocl_reduce_type_size(type);
+  const size_t elem = ocl_reduce_type_size(type), slot = slot_of(list, type);
   unsigned char results[(OCL_REDUCE_MULTI_MAX_OPS + 2) * 8];
   memset(results, 0xa5, sizeof results);
   ocl_reduce_status s;
@@ -67,13 +77,13 @@ static int check_case(const op_list *list, ocl_reduce_type type, test_mode mode,
     if (s == OCL_REDUCE_OK && n)
       s = ocl_reduce_buffer_write(in, in_at * elem, data, n * elem);
     if (s == OCL_REDUCE_OK)
-      s = ocl_reduce_buffer_create(test_ctx, (list->count + out_at) * elem, &out);
+      s = ocl_reduce_buffer_create(test_ctx, (list->count + out_at) * slot, &out);
     if (s == OCL_REDUCE_OK)
       s = ocl_reduce_multi(test_ctx, list->ops, list->count, type,
                            ocl_reduce_buffer_input(in, in_at), n,
                            ocl_reduce_buffer_output(out, out_at));
     if (s == OCL_REDUCE_OK)
-      s = ocl_reduce_buffer_read(out, out_at * elem, results, list->count * elem);
+      s = ocl_reduce_buffer_read(out, out_at * slot, results, list->count * slot);
     ocl_reduce_buffer_destroy(in);
     ocl_reduce_buffer_destroy(out);
   }
@@ -83,7 +93,7 @@ static int check_case(const op_list *list, ocl_reduce_type type, test_mode mode,
     return 1;
   }
   int failures = 0;
-  for (size_t i = list->count * elem; i < sizeof results; i++)
+  for (size_t i = list->count * slot; i < sizeof results; i++)
     if (results[i] != 0xa5) {
       print_error("%s on %s n=%zu: wrote past the last result\n", list->name,
                   ocl_reduce_type_name(type), n);
@@ -93,7 +103,8 @@ static int check_case(const op_list *list, ocl_reduce_type type, test_mode mode,
     const test_reference ref = test_reduce_host(data, n, list->ops[k], type, mode);
     test_value got;
     char why[256];
-    memcpy(got.bytes, results + k * elem, elem);
+    memset(&got, 0, sizeof got);
+    memcpy(got.bytes, results + k * slot, ocl_reduce_result_size(list->ops[k], type));
     if (!test_matches(&got, &ref, list->ops[k], type, why, sizeof why)) {
       print_error("%s on %s n=%zu mode=%s (%s): result %zu (%s): %s\n", list->name,
                   ocl_reduce_type_name(type), n, test_mode_name(mode),
@@ -105,7 +116,8 @@ static int check_case(const op_list *list, ocl_reduce_type type, test_mode mode,
 }
 
 static void sweep(ocl_reduce_type type) {
-  const int is_float = type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64;
+  const int is_float = type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64 ||
+                       type == OCL_REDUCE_F16 || type == OCL_REDUCE_BF16;
   const size_t elem = ocl_reduce_type_size(type);
   void *data = malloc(sizes[size_count - 1] * elem + 8);
   assert_non_null(data);

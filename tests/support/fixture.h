@@ -67,9 +67,7 @@ void expect_error(ocl_reduce_status got, ocl_reduce_status expected, const ocl_r
 
 /* Every type, and every operator on every type it is defined on, X(OP, TYPE) for
  * OCL_REDUCE_<OP> and OCL_REDUCE_<TYPE>: the table every sweep runs. */
-/* (The multi-operator suite's types: the 16-bit ones join with their slots of two sizes, issue
- * 56's step 3.) */
-#define TEST_TYPES(X) X(I32) X(U32) X(I64) X(U64) X(F32) X(F64)
+#define TEST_TYPES(X) X(I32) X(U32) X(I64) X(U64) X(F32) X(F64) X(F16) X(BF16)
 #define TEST_FLOAT_OPS(X, TYPE) X(SUM, TYPE) X(PROD, TYPE) X(MIN, TYPE) X(MAX, TYPE)
 #define TEST_INTEGER_OPS(X, TYPE) TEST_FLOAT_OPS(X, TYPE) X(AND, TYPE) X(OR, TYPE) X(XOR, TYPE)
 #define TEST_OP_TYPES(X)                                                                           \
