@@ -4,7 +4,7 @@
  * narrow where it writes results of elements (MIN, MAX, ARGMIN, ARGMAX, MINMAX: lib/orx_types.cl,
  * lib/orx_ops.cl, lib/orx_state_ops.cl); states stay f32.
  * ============================================================================================== */
-#include "planner/planner.h"
+#include "planner/plan_narrow.h"
 
 void orx_plan_narrow(const orx_request *request, orx_plan *plan) {
   if (!orx_type_is_narrow(request->type) || plan->kernel == ORX_KERNEL_GATHER ||

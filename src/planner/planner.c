@@ -12,6 +12,7 @@
 
 #include "base/util.h"
 #include "planner/plan_axes.h"
+#include "planner/plan_narrow.h"
 
 /* ---- Kernel files ------------------------------------------------------------------------ */
 
@@ -374,8 +375,7 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
   const size_t elem = orx_request_element_bytes(request);
   /* 16-bit elements take the policy of the f32 kernel they are read into (plan_narrow.c). */
   const size_t policy_elem = orx_type_is_narrow(request->type) ? sizeof(float) : elem;
-  /* Filled in place: the planner runs on every call. */
-  memset(plan, 0, sizeof *plan);
+  memset(plan, 0, sizeof *plan); /* filled in place: the planner runs on every call */
   for (int i = 0; i < ORX_DEFINE_COUNT; i++)
     plan->defines[i] = ORX_DEFINE_UNSET;
   plan->slots = 1;

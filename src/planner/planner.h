@@ -288,7 +288,6 @@ int orx_plan_takes_host(const orx_target *target, const orx_request *request, si
 void orx_host_policy(size_t elem, orx_policy *out);
 /* The plan for a request. */
 void orx_plan_make(const orx_target *target, const orx_request *request, orx_plan *plan);
-void orx_plan_narrow(const orx_request *request, orx_plan *plan); /* f16, bf16: plan_narrow.c */
 /* Bytes per element the plan's kernel reads. */
 #define orx_plan_element_bytes(plan) ((size_t)(plan)->element_bytes)
 /* Work-groups to launch for `count` elements (REDUCE, MULTI), segments of `length` (SEGMENTS;
