@@ -70,7 +70,7 @@ static void usage(void) {
           "  --ops LIST              sum,prod,min,max,and,or,xor, or the structured\n"
           "                          argmin,argmax,minmax,sum_wide,sum_compensated,mean_var\n"
           "                          (default sum)\n"
-          "  --types LIST            i32,u32,i64,u64,f32,f64 (default f32)\n"
+          "  --types LIST            i32,u32,i64,u64,f32,f64,f16,bf16 (default f32)\n"
           "  --paths LIST            [opencl/|cuda/|app/][host/] then auto, local, subgroup,\n"
           "                          or subgroup:khr|intel|ptx|builtin|cuda (default auto;\n"
           "                          host/: the input from host memory, not a buffer), each\n"
@@ -222,8 +222,8 @@ static int parse(int argc, char **argv, bench_args *a) {
       break;
     case TYPES:
       if (!parse_list(optarg, MAX_LIST, &a->type_count, one_type, a->types))
-        return tool_usage_error("bench", "--types '%s': i32, u32, i64, u64, f32, f64, separated "
-                                         "by commas", optarg);
+        return tool_usage_error("bench", "--types '%s': i32, u32, i64, u64, f32, f64, f16, bf16, "
+                                         "separated by commas", optarg);
       break;
     case PATHS:
       if (!parse_list(optarg, 8, &a->path_count, one_path, a->paths))
