@@ -648,6 +648,51 @@ static void test_lane_mode_folds_runs_of_whole_vector_segments(void **state) {
   }
 }
 
+/* f16 and bf16 MIN and MAX through CUDA: 4 groups per SM, capped for them, and a grid of 4 per
+ * SM (the f32 cap spilled their vectors); f32's stay at 8, 16-bit sums uncapped, forced fields
+ * win, and other devices are not capped. */
+static void test_narrow_min_and_max_take_four_groups_per_sm(void **state) {
+  (void)state;
+  const orx_caps gpu = test_gpu(), cuda = test_h200_cuda();
+  orx_target t = test_target(&cuda, OCL_REDUCE_PATH_AUTO);
+  orx_plan plan;
+  for (ocl_reduce_type type = OCL_REDUCE_F16; type <= OCL_REDUCE_BF16; type++) {
+    for (int k = 0; k < 2; k++) {
+      orx_request r = orx_reduce_request(k ? ORX_OP_MAX : ORX_OP_MIN, type);
+      orx_plan_make(&t, &r, &plan);
+      assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], 4);
+      assert_int_equal(plan.policy.max_groups, 4 * cuda.compute_units);
+      assert_int_equal(plan.defines[ORX_DEFINE_ELEM_TYPE_ID], type);
+    }
+    orx_request r = orx_reduce_request(ORX_OP_SUM, type);
+    orx_plan_make(&t, &r, &plan);
+    assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], ORX_DEFINE_UNSET);
+    assert_int_equal(plan.policy.max_groups, 8 * cuda.compute_units);
+  }
+  orx_request r = orx_reduce_request(ORX_OP_MIN, OCL_REDUCE_F32);
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], 8);
+  assert_int_equal(plan.policy.max_groups, 8 * cuda.compute_units);
+  r = orx_reduce_request(ORX_OP_MIN, OCL_REDUCE_BF16); /* the host plan keeps its own groups */
+  r.host = 1;
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], ORX_DEFINE_UNSET);
+  assert_int_equal(plan.policy.max_groups, ORX_HOST_PLAN_MAX_GROUPS);
+  assert_int_equal(orx_parse_policy_override("groups=100", &t.forced), OCL_REDUCE_OK);
+  r = orx_reduce_request(ORX_OP_MIN, OCL_REDUCE_F16);
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], 4);
+  assert_int_equal(plan.policy.max_groups, 100);
+  assert_int_equal(orx_parse_policy_override("min_groups=2", &t.forced), OCL_REDUCE_OK);
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], 2);
+  assert_int_equal(plan.policy.max_groups, 8 * cuda.compute_units);
+  t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], ORX_DEFINE_UNSET);
+  assert_int_equal(plan.policy.max_groups, 8 * gpu.compute_units);
+}
+
 /* Float MIN and MAX as keys: whole vectors on CPUs, a key per component on GPUs, none for f64
  * through CUDA; through CUDA, 4-byte MIN and MAX cap registers for 8 groups per SM, sums and f64
  * never; a second launch finishes only where forced, and only scalar operators; every device
@@ -1733,6 +1778,7 @@ int main(void) {
       cmocka_unit_test(test_lane_mode_folds_runs_of_whole_vector_segments),
       cmocka_unit_test(test_group_parts_follow_weights_and_least_part),
       cmocka_unit_test(test_keys_register_caps_and_waits),
+      cmocka_unit_test(test_narrow_min_and_max_take_four_groups_per_sm),
       cmocka_unit_test(test_device_selector),
       cmocka_unit_test(test_identities_and_compute_types),
       cmocka_unit_test(test_host_plan_has_a_host_kernel_on_every_cpu_target),

@@ -261,7 +261,7 @@ static void make_whole(const orx_target *target, const orx_request *request, siz
     plan->defines[ORX_DEFINE_PARTIAL_OUT] = 1;
   if (state && orx_stage_reads_states(request->stage))
     plan->defines[ORX_DEFINE_INPUT_STATES] = 1;
-  orx_plan_minmax_occupancy(target, plan);
+  orx_plan_minmax_occupancy(target, orx_type_is_narrow(request->type), plan);
 }
 
 /* The segment strategy, and its kernel (plan_segments.c has the choice). */

@@ -294,10 +294,10 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
  * not LAUNCH) or offsets (CHECK_OFFSETS). */
 size_t orx_plan_groups(const orx_plan *plan, size_t count, uint64_t length);
 /* plan_minmax.c: ORX_FLOAT_KEYS for a plan of one scalar operator or of the multi-operator
- * kernel (0, 1 or 2), and, for a whole-array plan, ORX_MIN_GROUPS_PER_CU where CUDA's MIN and
- * MAX need the register cap. */
+ * kernel (0, 1 or 2), and, for a whole-array plan (of 16-bit elements if narrow), the register
+ * cap (ORX_MIN_GROUPS_PER_CU) and the groups that CUDA's MIN and MAX need. */
 int orx_plan_float_keys(const orx_target *target, const orx_plan *plan);
-void orx_plan_minmax_occupancy(const orx_target *target, orx_plan *plan);
+void orx_plan_minmax_occupancy(const orx_target *target, int narrow, orx_plan *plan);
 /* Whether a whole-array launch of `groups` groups leaves its partials to a second launch of one
  * group (reduce_all.cl, step 3) instead of its last group. */
 int orx_plan_finish_launch(const orx_plan *plan, size_t groups);
