@@ -4,6 +4,7 @@
  * ============================================================================================== */
 #include "base/half.h"
 
+#include <math.h>
 #include <string.h>
 
 static uint32_t bits_of(float f) {
@@ -69,4 +70,16 @@ uint16_t orx_f32_to_bf16(float f) {
     return (uint16_t)((u >> 16) | 0x40u);
   /* The low half rounded away, ties to even; a carry runs into the exponent (up to infinity). */
   return (uint16_t)(shift_to_even(u, 16));
+}
+
+uint16_t orx_half_from_f32(ocl_reduce_type type, float f) {
+  return type == OCL_REDUCE_F16    ? orx_f32_to_f16(f)
+         : type == OCL_REDUCE_BF16 ? orx_f32_to_bf16(f)
+                                   : 0;
+}
+
+float orx_half_to_f32(ocl_reduce_type type, uint16_t h) {
+  return type == OCL_REDUCE_F16    ? orx_f16_to_f32(h)
+         : type == OCL_REDUCE_BF16 ? orx_bf16_to_f32(h)
+                                   : NAN;
 }

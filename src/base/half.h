@@ -10,9 +10,15 @@
 
 #include <stdint.h>
 
+#include "ocl_reduce.h"
+
 float orx_f16_to_f32(uint16_t h);
 uint16_t orx_f32_to_f16(float f);
 float orx_bf16_to_f32(uint16_t h);
 uint16_t orx_f32_to_bf16(float f);
+/* By the type (f16 or bf16; any other type: 0, and NaN), as ocl_reduce_half_from_float and
+ * ocl_reduce_float_from_half give them. */
+uint16_t orx_half_from_f32(ocl_reduce_type type, float f);
+float orx_half_to_f32(ocl_reduce_type type, uint16_t h);
 
 #endif /* ORX_HALF_H */

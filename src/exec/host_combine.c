@@ -67,7 +67,7 @@ ocl_reduce_status orx_host_combine(const orx_host_kernel *k, const orx_op_call *
   if (narrow && !to_state && out_bytes == 2) {
     float f;
     memcpy(&f, value, sizeof f);
-    const uint16_t h = call->type == OCL_REDUCE_F16 ? orx_f32_to_f16(f) : orx_f32_to_bf16(f);
+    const uint16_t h = orx_half_from_f32(call->type, f);
     memcpy(value, &h, 2);
   }
   memcpy(out, value, out_bytes);
