@@ -82,6 +82,19 @@
 /* A user operator (ocl_reduce_operator_create): not a public ocl_reduce_op. */
 #define ORX_OP_CUSTOM 255
 
+/* ---- Pair operators (ocl_reduce_pairs: OCL_REDUCE_DOT, ...) -------------------------------- */
+/* Each maps the pair (a[i], b[i]) to one value and sums those (lib/orx_pairs.cl): the kernels run
+ * SUM of the pair's value type, reading both inputs where they read one (ORX_PAIR_OP). */
+#define ORX_PAIR_DOT 0              /* a * b */
+#define ORX_PAIR_SQUARED_DISTANCE 1 /* (a - b)^2 */
+#define ORX_PAIR_ABS_DISTANCE 2     /* |a - b| */
+#define ORX_PAIR_COUNT_EQUAL 3      /* a == b, counted in u64 */
+#define ORX_PAIR_NONE 255           /* ORX_PAIR_OP's default: one input */
+/* X(c, ID, name, counts): counts, 1 where the value is a u64 count whatever the elements. */
+#define ORX_PAIR_OPERATORS(X, c)                                                                   \
+  X(c, DOT, "dot", 0) X(c, SQUARED_DISTANCE, "squared_distance", 0)                                \
+  X(c, ABS_DISTANCE, "abs_distance", 0) X(c, COUNT_EQUAL, "count_equal", 1)
+
 /* Operator flags. */
 #define ORX_OPF_INTEGER_ONLY 1 /* defined on integer types only */
 #define ORX_OPF_UNSIGNED 2     /* integers compute on their unsigned bits: wrapping arithmetic
@@ -424,6 +437,14 @@
 #ifndef ORX_RESULT_NARROW
 #define ORX_RESULT_NARROW ORX_NO_TYPE
 #endif
+/* A pair operator (ORX_PAIR_ id): the kernel reads two inputs of ORX_PAIR_TYPE_ID elements and
+ * reduces their pairs' values, of ORX_TYPE_ID, with ORX_OP_ID (SUM); ORX_PAIR_NONE: one input. */
+#ifndef ORX_PAIR_OP
+#define ORX_PAIR_OP ORX_PAIR_NONE
+#endif
+#ifndef ORX_PAIR_TYPE_ID
+#define ORX_PAIR_TYPE_ID ORX_NO_TYPE
+#endif
 /* ORX_CUSTOM elements: their size in bytes (the host checked it against the compiler's). */
 #ifndef ORX_ELEMENT_BYTES
 #define ORX_ELEMENT_BYTES 4
@@ -440,7 +461,7 @@
   X(c, INPUT_STATES) X(c, ORDERED) X(c, ELEMENT_BYTES) X(c, WIN_ALGO) X(c, WIN_RUN)                \
   X(c, WIN_LOCKSTEP) X(c, FLOAT_KEYS) X(c, NO_CONTRACT) X(c, COL_RUN) X(c, SEG_PITCH)              \
   X(c, COL_FLAT) X(c, COL_STEPS) X(c, COL_DIRECT) X(c, COL_TALL) X(c, COL_FINISH)                  \
-  X(c, ELEM_TYPE_ID) X(c, RESULT_NARROW)
+  X(c, ELEM_TYPE_ID) X(c, RESULT_NARROW) X(c, PAIR_OP) X(c, PAIR_TYPE_ID)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them.

@@ -105,9 +105,9 @@ OCL_REDUCE_API const char *ocl_reduce_type_name(ocl_reduce_type type);
 OCL_REDUCE_API uint16_t ocl_reduce_half_from_float(ocl_reduce_type type, float value);
 OCL_REDUCE_API float ocl_reduce_float_from_half(ocl_reduce_type type, uint16_t bits);
 
-/* ---- Operators are values: a built-in constant or a user operator (ocl_reduce_operator_create).
- * docs/API.md, "Operators", lists each built-in's types, result and semantics; a type the
- * operator does not take is OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, naming both. */
+/* ---- Operators are values: a built-in constant (pair operators: ocl_reduce_pairs.h) or a user
+ * operator (ocl_reduce_operator_create). docs/API.md, "Operators", lists each built-in's types,
+ * result and semantics; a type it does not take is OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION. */
 typedef struct ocl_reduce_operator ocl_reduce_operator;
 typedef const ocl_reduce_operator *ocl_reduce_op;
 
@@ -443,8 +443,8 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_describe_plan(ocl_reduce_context *ct
 #ifdef __cplusplus
 }
 #endif
-
 #include "ocl_reduce_axes.h"  /* reductions over axes of strided N-d arrays */
+#include "ocl_reduce_pairs.h" /* reductions of two inputs: dot products, distances */
 #include "ocl_reduce_cache.h" /* the program cache: where, how much, clearing it */
 
 #endif /* OCL_REDUCE_H */

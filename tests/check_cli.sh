@@ -68,6 +68,15 @@ printf '5\n7\n' >"$work/numbers.txt"
 expect 0 "line:12" "" reduce --type=u32 "$work/numbers.txt"
 expect 0 "line:12" "" reduce --device=cpu --type=u32 "$work/numbers.txt"
 expect 1 "err:device selector 'no-such-device' matches none" "1" reduce -d no-such-device
+# reduce --op dot A B: pair operators over two files of as many numbers ('-': stdin).
+printf '1 2 3\n' >"$work/a.txt"
+printf '4 5 -6\n' >"$work/b.txt"
+expect 0 "line:-4" "" reduce --op dot --type i32 "$work/a.txt" "$work/b.txt"
+expect 0 "line:99" "4 5 -6" reduce --op squared_distance --type f32 "$work/a.txt" -
+expect 0 "line:2" "1 2 9" reduce --op count_equal --type f16 "$work/a.txt" -
+expect 2 "err:--op dot reduces two files, A and B: 1 given" "" reduce --op dot "$work/a.txt"
+expect 1 "err:pairs need as many" "1 2" reduce --op dot "$work/a.txt" -
+expect 2 "err:--op abs_distance takes no --shape" "" reduce --op abs_distance --shape 3 a b
 # reduce --shape/--axes: column and row sums, every axis, a structured result per line, and the
 # shape and axes refused by name.
 expect 0 "line:9" "1 2 3\\n4 5 6" reduce --type i32 --shape 2x3 --axes 0

@@ -247,6 +247,64 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
   printf("# %d CUDA kernels compiled for sm_90\n", compiled);
 }
 
+/* A pair operator's request (ocl_reduce_pairs): SUM of its values, reading two inputs whose
+ * vector boundaries lie `skew` elements apart. */
+static orx_request pair_request(int pair, ocl_reduce_type type, unsigned skew) {
+  orx_request r = orx_reduce_request(ORX_OP_SUM, orx_pair_value_type(pair, type));
+  r.pair.on = 1;
+  r.pair.op = pair;
+  r.pair.type = type;
+  r.pair.skew = skew;
+  return r;
+}
+
+/* Every pair operator on every type (light runs: one type of each load), whole arrays with both
+ * inputs aligned alike and, on 16- and 64-bit elements, apart; segments by each strategy. */
+static void test_every_pair_plan_compiles_with_nvrtc(void **state) {
+  (void)state;
+  const orx_caps caps = test_h200_cuda();
+  const orx_target t = test_target(&caps, OCL_REDUCE_PATH_SUBGROUP);
+  int compiled = 0;
+  orx_plan plan;
+  for (int pair = 0; pair < ORX_PAIR_COUNT; pair++)
+    for (int type = 0; type < OCL_REDUCE_TYPE_COUNT; type++) {
+      if (test_light() && type != OCL_REDUCE_F32 && type != OCL_REDUCE_I64 &&
+          type != OCL_REDUCE_F16)
+        continue;
+      orx_request r = pair_request(pair, (ocl_reduce_type)type, 0);
+      orx_plan_make(&t, &r, &plan);
+      assert_int_equal(plan.defines[ORX_DEFINE_PAIR_OP], pair);
+      compiled += compile(&plan);
+      if (type == OCL_REDUCE_F16 || type == OCL_REDUCE_F64) {
+        r.pair.skew = 1;
+        orx_plan_make(&t, &r, &plan);
+        assert_int_equal(plan.policy.vec, 1);
+        compiled += compile(&plan);
+      }
+    }
+  /* A stage holds the values computed on: 16-bit elements' f32 (a stage of their 2-byte size
+   * took 64 KiB of shared memory, past the 48 KiB a block may have), a count's u64. */
+  plan = segments_plan(t, ORX_OP_MAX, OCL_REDUCE_F16, ORX_SEG_STAGED, 0, 0, 0, 0);
+  assert_int_equal(plan.seg.stage, 32768 / sizeof(float));
+  compiled += compile(&plan);
+  static const int pairs[] = {ORX_PAIR_DOT, ORX_PAIR_COUNT_EQUAL};
+  static const ocl_reduce_type types[] = {OCL_REDUCE_F32, OCL_REDUCE_BF16};
+  for (int k = 0; k < 2; k++)
+    for (int mode = ORX_SEG_LANE; mode <= ORX_SEG_STAGED; mode++) {
+      orx_request r = pair_request(pairs[k], types[k], 0);
+      r.entry = ORX_ENTRY_SEGMENTS;
+      r.shape.count = 1 << 16;
+      r.shape.elements = (uint64_t)33 << 16;
+      r.shape.length = 33;
+      r.shape.elem = orx_type_size(types[k]);
+      orx_target forced = t;
+      forced.forced.seg_mode = mode;
+      orx_plan_make(&forced, &r, &plan);
+      compiled += compile(&plan);
+    }
+  printf("# %d CUDA pair kernels compiled for sm_90\n", compiled);
+}
+
 /* With OCL_REDUCE_LOG=debug NVRTC's log carries ptxas's report of each kernel (registers and
  * spills), printed with the build: shown here for the plan of 512-element f32 segments, whose
  * register cap (plan_segments.c) was chosen where that kernel stopped spilling. */
@@ -297,6 +355,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_kernel_file_compiles_alone_with_nvrtc),
       cmocka_unit_test(test_every_plan_compiles_with_nvrtc),
+      cmocka_unit_test(test_every_pair_plan_compiles_with_nvrtc),
       cmocka_unit_test(test_debug_log_reports_registers_and_spills),
   };
   return TEST_RUN(tests, NULL, NULL);

@@ -197,7 +197,7 @@ static void test_reduce_rejects_bad_arguments_and_leaves_result(void **state) {
   expect_error(
       ocl_reduce(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, NULL, 4, &result, sizeof result),
       OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "input is NULL");
-  expect_error(ocl_reduce(test_ctx, OCL_REDUCE_BUILTIN_OP(OCL_REDUCE_BUILTIN_OPS), OCL_REDUCE_I32,
+  expect_error(ocl_reduce(test_ctx, OCL_REDUCE_PAIR_OP(OCL_REDUCE_BUILTIN_PAIR_OPS), OCL_REDUCE_I32,
                           data, 4, &result, sizeof result),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx,
                "is neither a built-in operator nor a live user operator");
@@ -370,7 +370,8 @@ static void test_every_status_has_a_distinct_name_and_message(void **state) {
   assert_int_equal(ocl_reduce_type_size((ocl_reduce_type)99), 0);
   assert_int_equal(ocl_reduce_type_size(OCL_REDUCE_F64), 8);
   assert_string_equal(ocl_reduce_type_name((ocl_reduce_type)-1), "unknown");
-  assert_string_equal(ocl_reduce_op_name(OCL_REDUCE_BUILTIN_OP(OCL_REDUCE_BUILTIN_OPS)), "unknown");
+  assert_string_equal(ocl_reduce_op_name(OCL_REDUCE_PAIR_OP(OCL_REDUCE_BUILTIN_PAIR_OPS)),
+                      "unknown");
   assert_string_equal(ocl_reduce_op_name(OCL_REDUCE_XOR), "xor");
 }
 

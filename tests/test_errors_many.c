@@ -214,7 +214,7 @@ static void test_multi_rejects_bad_arguments(void **state) {
   const ocl_reduce_op with_xor[] = {OCL_REDUCE_SUM, OCL_REDUCE_XOR};
   expect_error(ocl_reduce_multi(test_ctx, with_xor, 2, OCL_REDUCE_F32, in, 16, out),
                OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "xor is defined on integer types");
-  const ocl_reduce_op unknown[] = {OCL_REDUCE_SUM, OCL_REDUCE_BUILTIN_OP(OCL_REDUCE_BUILTIN_OPS)};
+  const ocl_reduce_op unknown[] = {OCL_REDUCE_SUM, OCL_REDUCE_PAIR_OP(OCL_REDUCE_BUILTIN_PAIR_OPS)};
   expect_error(ocl_reduce_multi(test_ctx, unknown, 2, OCL_REDUCE_F32, in, 16, out),
                OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx,
                "neither a built-in operator nor a live user operator");

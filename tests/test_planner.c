@@ -13,6 +13,7 @@
 #include "backends/registry/registry.h"
 #include "planner/host_plan.h"
 #include "planner/plan_axes.h"
+#include "planner/plan_windows.h"
 #include "exec/program.h"
 #include "exec/run.h"
 #include "exec/user_operator.h"

@@ -3,7 +3,8 @@
  * file or stdin, as text (separated by white space or commas) or as raw binary elements (--binary,
  * little-endian, of --type), reduces them on the device OCL_REDUCE_DEVICE names, prints the result;
  * or, with --shape and --axes, reads them as a dense row-major array and prints the results of
- * ocl_reduce_axes, one per line.
+ * ocl_reduce_axes, one per line; or, for a pair operator (--op dot A B), reads two files of
+ * as many numbers and prints ocl_reduce_pairs' result.
  * ============================================================================================== */
 #include <ctype.h>
 #include <errno.h>
@@ -19,9 +20,19 @@
 
 #include "tool.h"
 
+/* Every built-in operator, the pair operators last: OCL_REDUCE_BUILTIN_OP(i) for i below this. */
+#define ALL_OPS (OCL_REDUCE_BUILTIN_OPS + OCL_REDUCE_BUILTIN_PAIR_OPS)
+
+/* Whether op reduces two inputs (ocl_reduce_pairs). */
+static int is_pair(ocl_reduce_op op) {
+  const uintptr_t v = (uintptr_t)op;
+  return v >= (uintptr_t)OCL_REDUCE_PAIR_OP(0) &&
+         v < (uintptr_t)OCL_REDUCE_PAIR_OP(OCL_REDUCE_BUILTIN_PAIR_OPS);
+}
+
 /* The library's names of every built-in operator, or of every type, wrapped after `indent`. */
 static void print_names(int operators, const char *indent) {
-  const int count = operators ? OCL_REDUCE_BUILTIN_OPS : OCL_REDUCE_TYPE_COUNT;
+  const int count = operators ? ALL_OPS : OCL_REDUCE_TYPE_COUNT;
   size_t column = strlen(indent);
   printf("%s", indent);
   for (int i = 0; i < count; i++) {
@@ -41,7 +52,10 @@ static void print_names(int operators, const char *indent) {
 
 static void usage(void) {
   printf("usage: ocl-reduce reduce [options] [FILE]\n"
-         "Reads numbers from FILE (default, or '-': stdin) and prints their reduction.\n");
+         "       ocl-reduce reduce --op PAIR_OP [options] A B\n"
+         "Reads numbers from FILE (default, or '-': stdin) and prints their reduction; a pair\n"
+         "operator (dot, squared_distance, abs_distance, count_equal) reads as many from A and\n"
+         "B and prints its reduction of the pairs (count_equal: a u64).\n");
   print_names(1, "  -o, --op OP         ");
   printf("\n                      (default sum)\n");
   print_names(0, "  -t, --type TYPE     ");
@@ -211,6 +225,7 @@ typedef struct reduce_args {
   int binary, verbose;
   const char *path;
   const char *shape, *axes; /* --shape, --axes: NULL when not given */
+  const char *second;       /* a pair operator's B */
 } reduce_args;
 
 static int parse_args(int argc, char **argv, reduce_args *r) {
@@ -230,7 +245,7 @@ static int parse_args(int argc, char **argv, reduce_args *r) {
     int found = 0;
     switch (c) {
     case 'o':
-      for (int o = 0; o < OCL_REDUCE_BUILTIN_OPS; o++)
+      for (int o = 0; o < ALL_OPS; o++)
         if (!strcmp(optarg, ocl_reduce_op_name(OCL_REDUCE_BUILTIN_OP(o))))
           r->op = OCL_REDUCE_BUILTIN_OP(o), found = 1;
       if (!found)
@@ -262,8 +277,16 @@ static int parse_args(int argc, char **argv, reduce_args *r) {
     default: return tool_option_error("reduce", argv, c);
     }
   }
-  if (optind + 1 < argc)
+  if (is_pair(r->op)) {
+    if (optind + 2 != argc)
+      return tool_usage_error("reduce", "--op %s reduces two files, A and B: %d given",
+                              ocl_reduce_op_name(r->op), argc - optind);
+    if (r->shape)
+      return tool_usage_error("reduce", "--op %s takes no --shape", ocl_reduce_op_name(r->op));
+    r->second = argv[optind + 1];
+  } else if (optind + 1 < argc) {
     return tool_usage_error("reduce", "one input file at most: '%s' is a second", argv[optind + 1]);
+  }
   if (r->axes && !r->shape)
     return tool_usage_error("reduce", "--axes needs --shape");
   r->path = optind < argc ? argv[optind] : NULL;
@@ -311,6 +334,9 @@ static void print_result(const void *result, ocl_reduce_op op, ocl_reduce_type t
     print_value(result, type == OCL_REDUCE_I32   ? OCL_REDUCE_I64
                         : type == OCL_REDUCE_U32 ? OCL_REDUCE_U64
                                                  : OCL_REDUCE_F64);
+    printf("\n");
+  } else if (op == OCL_REDUCE_COUNT_EQUAL) {
+    print_value(result, OCL_REDUCE_U64);
     printf("\n");
   } else {
     /* 16-bit elements' sums are f32 (their MIN and MAX are elements). */
@@ -361,30 +387,55 @@ static int check_shape(const reduce_args *r, size_t count, ocl_reduce_shape *sha
   return done;
 }
 
-int cmd_reduce(int argc, char **argv) {
-  reduce_args r = {OCL_REDUCE_SUM, OCL_REDUCE_F64, OCL_REDUCE_DETERMINISM_DEFAULT, 0, 0, NULL,
-                   NULL, NULL};
-  const int done = parse_args(argc, argv, &r);
-  if (done >= 0)
-    return done;
-  FILE *in = open_input(r.path, r.binary);
+/* The numbers of one file (NULL or "-": stdin), as the options say; 0 after a message. */
+static int read_numbers(const reduce_args *r, const char *path, unsigned char **data,
+                        size_t *count) {
+  FILE *in = open_input(path, r->binary);
   if (!in)
-    return 1;
-  unsigned char *data = NULL;
-  size_t count = 0;
-  int ok = r.binary ? read_binary(in, r.type, &data, &count) : read_text(in, r.type, &data, &count);
+    return 0;
+  int ok = r->binary ? read_binary(in, r->type, data, count) : read_text(in, r->type, data, count);
   if (ok && ferror(in)) {
     fprintf(stderr, "ocl-reduce reduce: cannot read %s: %s\n",
-            r.path && strcmp(r.path, "-") ? r.path : "stdin", strerror(errno));
+            path && strcmp(path, "-") ? path : "stdin", strerror(errno));
     ok = 0;
   }
   if (in != stdin)
     fclose(in);
+  return ok;
+}
+
+/* A pair operator over the numbers of A and of B, as many of each. */
+static ocl_reduce_status reduce_pairs(ocl_reduce_context *ctx, const reduce_args *r,
+                                      const unsigned char *a, const unsigned char *b,
+                                      size_t count, unsigned char *result, size_t bytes) {
+  const size_t size = ocl_reduce_type_size(r->type);
+  return ocl_reduce_pairs(ctx, r->op, r->type, ocl_reduce_host_input(a, count * size),
+                          ocl_reduce_host_input(b, count * size), count,
+                          ocl_reduce_host_output(result, bytes));
+}
+
+int cmd_reduce(int argc, char **argv) {
+  reduce_args r = {OCL_REDUCE_SUM, OCL_REDUCE_F64, OCL_REDUCE_DETERMINISM_DEFAULT, 0, 0, NULL,
+                   NULL, NULL, NULL};
+  const int done = parse_args(argc, argv, &r);
+  if (done >= 0)
+    return done;
+  unsigned char *data = NULL, *second = NULL;
+  size_t count = 0, second_count = 0;
+  int ok = read_numbers(&r, r.path, &data, &count);
+  if (ok && r.second && !read_numbers(&r, r.second, &second, &second_count))
+    ok = 0;
+  if (ok && r.second && second_count != count) {
+    fprintf(stderr, "ocl-reduce reduce: %s has %zu numbers and %s %zu: pairs need as many\n",
+            r.path, count, r.second, second_count);
+    ok = 0;
+  }
   ocl_reduce_shape shape;
   uint32_t axes = 0;
   const int shape_done = ok && r.shape ? check_shape(&r, count, &shape, &axes) : -1;
   if (!ok || shape_done >= 0) {
     free(data);
+    free(second);
     return ok ? shape_done : 1;
   }
   ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
@@ -393,11 +444,13 @@ int cmd_reduce(int argc, char **argv) {
   ocl_reduce_status s = ocl_reduce_context_create(&opts, &ctx);
   if (s != OCL_REDUCE_OK) {
     free(data);
+    free(second);
     return tool_fail("creating a context", s, NULL);
   }
   unsigned char result[64] = {0};
-  s = r.shape ? reduce_shape(ctx, &r, &shape, axes, data, count)
-              : ocl_reduce(ctx, r.op, r.type, data, count, result, sizeof result);
+  s = r.shape    ? reduce_shape(ctx, &r, &shape, axes, data, count)
+      : r.second ? reduce_pairs(ctx, &r, data, second, count, result, sizeof result)
+                 : ocl_reduce(ctx, r.op, r.type, data, count, result, sizeof result);
   if (s == OCL_REDUCE_OK && r.verbose) {
     ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
     ocl_reduce_context_query(ctx, &info);
@@ -412,5 +465,6 @@ int cmd_reduce(int argc, char **argv) {
     print_result(result, r.op, r.type);
   ocl_reduce_context_destroy(ctx);
   free(data);
+  free(second);
   return rc;
 }

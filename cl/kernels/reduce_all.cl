@@ -32,7 +32,8 @@
  * out receives the operator's result (or states, ORX_PARTIAL_OUT).
  *
  * Launch: get_local_size(0) == ORX_WG_SIZE, any number of groups (the host keeps it within the
- * partials buffer). `in` + `offset` + `head` must be aligned to ORX_VEC elements. *counter is zero
+ * partials buffer). `in` + `offset` + `head` must be aligned to ORX_VEC elements (and so the
+ * second input's, lib/orx_pairs.cl). *counter is zero
  * before the first launch. `out_stride` is the multi-operator kernel's (reduce_multi.cl), which
  * shares this signature; one result has no stride.
  * ============================================================================================== */
@@ -85,9 +86,9 @@ ORX_INLINE void orx_finish_partials(ORX_GLOBAL_PTR volatile const A *done, uint 
   barrier(CLK_GLOBAL_MEM_FENCE);
 }
 
-__kernel ORX_KERNEL_ATTR void orx_reduce_all(__global const ORX_ELEM_T *ORX_RESTRICT in,
-                                             ulong offset, ulong n, ulong head, ulong first,
-                                             __global A *partials, __global uint *counter,
+__kernel ORX_KERNEL_ATTR void orx_reduce_all(ORX_IN_PARAMS(in), ulong offset, ulong n, ulong head,
+                                             ulong first, __global A *partials,
+                                             __global uint *counter,
                                              __global ORX_RESULT_T *out, ulong out_index,
                                              ulong out_stride) {
   __local A scratch[2 * ORX_WG_SIZE];
@@ -102,7 +103,7 @@ __kernel ORX_KERNEL_ATTR void orx_reduce_all(__global const ORX_ELEM_T *ORX_REST
   const ulong item = get_global_id(0);
   const ulong items = get_global_size(0);
   const uint groups = (uint)get_num_groups(0);
-  __global const ORX_ELEM_T *base = in + offset;
+  ORX_IN base = ORX_IN_OPEN(in, offset);
   (void)out_stride;
 
 #if ORX_FINISH_ONLY

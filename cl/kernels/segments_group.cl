@@ -10,8 +10,8 @@
 #include "lib/orx_workgroup.cl"
 
 __kernel ORX_KERNEL_ATTR void orx_segments_group(ORX_SEGMENTS_ARGS) {
-  const orx_segments g = orx_segments_of(in, in_offset, misalign, count, length, pitch, offsets,
-                                         offsets_index, bias, 0);
+  const orx_segments g = orx_segments_of(ORX_IN_OPEN(in, in_offset), misalign, count, length,
+                                         pitch, offsets, offsets_index, bias, 0);
   (void)per_round;
   __local A scratch[2 * ORX_WG_SIZE];
   ORX_STREAM_STAGE(stage);
@@ -20,8 +20,8 @@ __kernel ORX_KERNEL_ATTR void orx_segments_group(ORX_SEGMENTS_ARGS) {
     ulong begin, n;
     orx_segment(&g, s, &begin, &n);
     A a, b;
-    orx_span_share(g.base + begin, n, orx_span_head(misalign + begin, n), lid, ORX_WG_SIZE, 0,
-                   stage, &a, &b);
+    orx_span_share(ORX_IN_AT(g.base, begin), n, orx_span_head(misalign + begin, n), lid,
+                   ORX_WG_SIZE, 0, stage, &a, &b);
     const A r = orx_wg_reduce2(a, b, scratch);
     if (lid == 0)
       ORX_WRITE_RESULT(out, out_index + s, r);

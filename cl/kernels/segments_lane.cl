@@ -37,7 +37,7 @@ ORX_INLINE TV orx_fold_halves(TV x, TV y) {
 /* The ORX_VEC segments from segment s, of nvec vectors each, into out[s...]. */
 ORX_INLINE void orx_vector_run(const orx_segments *g, ulong s, ulong nvec,
                                ORX_GLOBAL_PTR ORX_RESULT_T *out) {
-  ORX_GLOBAL_PTR const ORX_ELEM_V *v = (ORX_GLOBAL_PTR const ORX_ELEM_V *)(g->base + s * g->length);
+  ORX_IN_V v = ORX_IN_AS_V(ORX_IN_AT(g->base, s * g->length));
   /* ORX_VEC independent chains, one per segment; unrolled, so that they stay in registers (on
    * PoCL 5 the rolled loops kept them on the stack: 20 % slower). */
   TV part[ORX_VEC];
@@ -65,8 +65,8 @@ ORX_INLINE void orx_vector_run(const orx_segments *g, ulong s, ulong nvec,
 #endif
 
 __kernel ORX_KERNEL_ATTR void orx_segments_lane(ORX_SEGMENTS_ARGS) {
-  const orx_segments g = orx_segments_of(in, in_offset, misalign, count, length, pitch, offsets,
-                                         offsets_index, bias, 0);
+  const orx_segments g = orx_segments_of(ORX_IN_OPEN(in, in_offset), misalign, count, length,
+                                         pitch, offsets, offsets_index, bias, 0);
   (void)per_round;
   ORX_STREAM_STAGE(stage); /* unused: each work-item streams alone */
   const ulong item = get_global_id(0), items = get_global_size(0);
@@ -92,8 +92,8 @@ __kernel ORX_KERNEL_ATTR void orx_segments_lane(ORX_SEGMENTS_ARGS) {
     ulong begin, n;
     orx_segment(&g, s, &begin, &n);
     A a, b;
-    orx_span_share(g.base + begin, n, orx_span_head(misalign + begin, n), 0, 1, 0, stage, &a,
-                   &b);
+    orx_span_share(ORX_IN_AT(g.base, begin), n, orx_span_head(misalign + begin, n), 0, 1, 0,
+                   stage, &a, &b);
     ORX_WRITE_RESULT(out, out_index + s, orx_combine(a, b));
   }
 }

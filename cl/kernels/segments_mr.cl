@@ -63,7 +63,7 @@ ORX_INLINE orx_seg_load_t orx_seg_load(const orx_segments *g, ulong begin, ulong
 #if ORX_SEG_LOAD == ORX_SEG_ELEMENTS
   return ORX_READ(g->base, begin + j);
 #elif ORX_SEG_LOAD == ORX_SEG_VECTORS
-  return ORX_READ_V((ORX_GLOBAL_PTR const ORX_ELEM_V *)(g->base + begin), j);
+  return ORX_READ_V(ORX_IN_AS_V(ORX_IN_AT(g->base, begin)), j);
 #else
   return orx_seg_grid_load(g, (g->misalign + begin) / ORX_VEC + j);
 #endif
@@ -111,8 +111,9 @@ ORX_INLINE void orx_seg_lane_loads(ulong steps, uint lane, ulong *begin, ulong *
 }
 
 __kernel ORX_KERNEL_ATTR void orx_segments_mr(ORX_SEGMENTS_ARGS) {
-  const orx_segments g = orx_segments_of(in, in_offset, misalign, count, length, pitch, offsets,
-                                         offsets_index, bias, ORX_SEG_LOAD == ORX_SEG_MASKED);
+  const orx_segments g = orx_segments_of(ORX_IN_OPEN(in, in_offset), misalign, count, length,
+                                         pitch, offsets, offsets_index, bias,
+                                         ORX_SEG_LOAD == ORX_SEG_MASKED);
   (void)per_round;
   __local A scratch[2 * ORX_WG_SIZE];
   const uint lid = (uint)get_local_id(0);

@@ -30,8 +30,8 @@
 #endif
 
 __kernel ORX_KERNEL_ATTR void orx_segments_staged(ORX_SEGMENTS_ARGS) {
-  const orx_segments g = orx_segments_of(in, in_offset, misalign, count, length, pitch, offsets,
-                                         offsets_index, bias, 1);
+  const orx_segments g = orx_segments_of(ORX_IN_OPEN(in, in_offset), misalign, count, length,
+                                         pitch, offsets, offsets_index, bias, 1);
   __local T stage[ORX_STAGE_AT(ORX_SEG_STAGE + 2 * ORX_VEC)];
   const uint lid = (uint)get_local_id(0);
   for (ulong first = get_group_id(0) * per_round; first < count;

@@ -97,9 +97,11 @@ ORX_VSTORE2(uint2)
 ORX_VSTORE2(double2)
 ORX_VSTORE2(long2)
 ORX_VSTORE2(ulong2)
+ORX_VSTORE2(ushort2)
 ORX_VSTORE4(float4)
 ORX_VSTORE4(int4)
 ORX_VSTORE4(uint4)
+ORX_VSTORE4(ushort4)
 #define ORX_VLOAD2(V, S)                                                                           \
   ORX_INLINE V vload2(size_t i, const S *p) {                                                      \
     V v;                                                                                           \

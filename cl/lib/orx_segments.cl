@@ -9,7 +9,8 @@
  * element's index in its segment.
  *
  * Every strategy takes ORX_SEGMENTS_ARGS, so that the host launches them alike:
- *   in, in_offset  the input: positions count from base = in + in_offset;
+ *   in, in_offset  the input (ORX_IN_PARAMS: two with a pair operator, the second at its own
+ *                  offset): positions count from base = in + in_offset;
  *   misalign       base lies `misalign` (< ORX_VEC) elements past a vector boundary;
  *   count, length, pitch  segments, their length and the distance between their starts (equal
  *                  lengths; the planner stages, and folds runs of, only back-to-back ones);
@@ -25,15 +26,15 @@
 #include "lib/orx_ops.cl"
 
 #define ORX_SEGMENTS_ARGS                                                                          \
-  __global const ORX_ELEM_T *ORX_RESTRICT in, ulong in_offset, ulong misalign, ulong count,        \
-      ulong length, ulong pitch, __global const ulong *ORX_RESTRICT offsets, ulong offsets_index,  \
-      ulong bias, __global ORX_RESULT_T *out, ulong out_index, ulong per_round
+  ORX_IN_PARAMS(in), ulong in_offset, ulong misalign, ulong count, ulong length, ulong pitch,     \
+      __global const ulong *ORX_RESTRICT offsets, ulong offsets_index, ulong bias,                 \
+      __global ORX_RESULT_T *out, ulong out_index, ulong per_round
 
 /* The segments a launch sees. Vectors of the aligned grid (vector i holds positions
  * i * ORX_VEC - misalign onwards) that the input holds whole: whole_count of them from
  * whole_first (set by orx_segments_of with `grid`). */
 typedef struct orx_segments {
-  ORX_GLOBAL_PTR const ORX_ELEM_T *base;
+  ORX_IN base;
   ulong count, length;                 /* length: equal-length segments only */
 #if ORX_SEG_PITCH
   ulong pitch;                         /* equal lengths apart */
@@ -53,12 +54,12 @@ typedef struct orx_segments {
 
 /* The launch's segments; `grid` (a constant): also the range of whole vectors, which grid loads
  * need (one more global read with offsets, so only where they are used). */
-ORX_INLINE orx_segments orx_segments_of(ORX_GLOBAL_PTR const ORX_ELEM_T *in, ulong in_offset,
-                                        ulong misalign, ulong count, ulong length, ulong pitch,
+ORX_INLINE orx_segments orx_segments_of(ORX_IN base, ulong misalign, ulong count,
+                                        ulong length, ulong pitch,
                                         ORX_GLOBAL_PTR const ulong *offsets, ulong offsets_index,
                                         ulong bias, int grid) {
   orx_segments g;
-  g.base = in + in_offset;
+  g.base = base;
   g.count = count;
   g.length = length;
 #if ORX_SEG_PITCH
@@ -106,7 +107,7 @@ ORX_INLINE void orx_segment(const orx_segments *g, ulong s, ulong *begin, ulong 
 #endif
 ORX_INLINE TV orx_seg_grid_load(const orx_segments *g, ulong vi) {
   if (vi - g->whole_first < g->whole_count)
-    return ORX_READ_V((ORX_GLOBAL_PTR const ORX_ELEM_V *)(g->base - g->misalign), vi);
+    return ORX_READ_V(ORX_IN_AS_V(ORX_IN_BACK(g->base, g->misalign)), vi);
   T c[ORX_VEC];
   for (uint k = 0; k < ORX_VEC; k++) {
     const ulong at = vi * ORX_VEC + k - g->misalign; /* before base, it wraps past total */

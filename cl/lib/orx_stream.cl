@@ -135,7 +135,7 @@ ORX_INLINE void orx_absorb_loads(ORX_CHAIN_V part[ORX_CHAINS][ORX_SLOTS], const 
 
 /* Accumulates vectors [begin, end) with step `step` of `in` (step 1: a contiguous run) into
  * acc[k], one per operator slot; vector v's first element has index first + v * ORX_VEC. */
-ORX_INLINE void orx_stream_range(ORX_GLOBAL_PTR const ORX_ELEM_V *ORX_RESTRICT in, ulong begin,
+ORX_INLINE void orx_stream_range(ORX_IN_V ORX_IN_RESTRICT in, ulong begin,
                                  ulong end, ulong step, ulong first, ORX_ACC_V *acc) {
   ORX_CHAIN_V part[ORX_CHAINS][ORX_SLOTS];
   for (int u = 0; u < ORX_CHAINS; u++)
@@ -229,7 +229,7 @@ ORX_INLINE void orx_stream_range(ORX_GLOBAL_PTR const ORX_ELEM_V *ORX_RESTRICT i
 #define ORX_STREAM_STAGE(name) __local T name[ORX_WG_SIZE * ORX_STAGE_ROW]
 
 /* Every work-item of the group calls this with the same n and items (it has barriers). */
-ORX_INLINE void orx_stream_transposed(ORX_GLOBAL_PTR const ORX_ELEM_T *ORX_RESTRICT in, ulong n,
+ORX_INLINE void orx_stream_transposed(ORX_IN ORX_IN_RESTRICT in, ulong n,
                                       ulong item, ulong items, ulong first, ORX_LOCAL_PTR T *stage,
                                       ORX_ACC_V *acc) {
   const uint lid = (uint)get_local_id(0);
@@ -272,7 +272,7 @@ ORX_INLINE void orx_stream_transposed(ORX_GLOBAL_PTR const ORX_ELEM_T *ORX_RESTR
  * take Q log2(32) exchanges; lane q holds tile q, a butterfly over Q lanes combines the tiles in
  * order, and the block joins the warp's run. No barrier, no local memory, Q loads in flight per
  * lane. Lane 0 returns the run, the other lanes the identity. */
-ORX_INLINE void orx_stream_warp_tiles(ORX_GLOBAL_PTR const ORX_ELEM_T *ORX_RESTRICT in, ulong n,
+ORX_INLINE void orx_stream_warp_tiles(ORX_IN ORX_IN_RESTRICT in, ulong n,
                                       ulong item, ulong items, ulong first, ORX_ACC_V *acc) {
   const uint lane = orx_sg_lane();
   const ulong warps = items / ORX_SG_SIZE, per = (n + warps - 1) / warps;
@@ -299,7 +299,7 @@ ORX_INLINE void orx_stream_warp_tiles(ORX_GLOBAL_PTR const ORX_ELEM_T *ORX_RESTR
 
 /* This work-item's share of `nvec` vectors, as work-item `item` of `items`, into acc[k]; the
  * first element of vector 0 has index `first`. `stage`: the kernel's ORX_STREAM_STAGE. */
-ORX_INLINE void orx_stream_share(ORX_GLOBAL_PTR const ORX_ELEM_V *ORX_RESTRICT in, ulong nvec,
+ORX_INLINE void orx_stream_share(ORX_IN_V ORX_IN_RESTRICT in, ulong nvec,
                                  ulong item, ulong items, ulong first, ORX_LOCAL_PTR T *stage,
                                  ORX_ACC_V *acc) {
 #if ORX_STREAM == ORX_STREAM_TRANSPOSED
@@ -385,13 +385,12 @@ ORX_INLINE T orx_fold_op(TV v, int op) {
 /* Work-item `item` of `items` reduces its share of a span with every operator of the kernel:
  * v[k] for operator orx_slot_op(k). The aligned vectors go through orx_stream_share, then at
  * most one of the loose elements. Element i of the span has index i. */
-ORX_INLINE void orx_span_share_ops(ORX_GLOBAL_PTR const ORX_ELEM_T *ORX_RESTRICT base, ulong n,
+ORX_INLINE void orx_span_share_ops(ORX_IN ORX_IN_RESTRICT base, ulong n,
                                    ulong head, ulong item, ulong items, ORX_LOCAL_PTR T *stage,
                                    A *v) {
   const orx_span s = orx_span_of(n, head);
   ORX_ACC_V acc[ORX_SLOTS];
-  orx_stream_share((ORX_GLOBAL_PTR const ORX_ELEM_V *)(base + head), s.nvec, item, items, head,
-                   stage, acc);
+  orx_stream_share(ORX_IN_AS_V(ORX_IN_AT(base, head)), s.nvec, item, items, head, stage, acc);
   for (int k = 0; k < ORX_SLOTS; k++)
     v[k] = orx_acc_fold(acc[k], orx_slot_op(k));
   for (ulong r = item; r < s.loose; r += items) {
@@ -437,13 +436,13 @@ ORX_INLINE void orx_fold_pair(ORX_ACC_V v, A *even, A *odd) {
  * `head` (<= n) is the first on a vector boundary, like orx_span_share_ops for the one operator,
  * but returns two independent partials, as orx_fold_pair gives them. base[i] has index
  * first + i. */
-ORX_INLINE void orx_span_share(ORX_GLOBAL_PTR const ORX_ELEM_T *ORX_RESTRICT base, ulong n,
+ORX_INLINE void orx_span_share(ORX_IN ORX_IN_RESTRICT base, ulong n,
                                ulong head, ulong item, ulong items, ulong first,
                                ORX_LOCAL_PTR T *stage, A *a, A *b) {
   const orx_span s = orx_span_of(n, head);
   ORX_ACC_V acc[1];
-  orx_stream_share((ORX_GLOBAL_PTR const ORX_ELEM_V *)(base + head), s.nvec, item, items,
-                   first + head, stage, acc);
+  orx_stream_share(ORX_IN_AS_V(ORX_IN_AT(base, head)), s.nvec, item, items, first + head, stage,
+                   acc);
   orx_fold_pair(acc[0], a, b);
   for (ulong r = item; r < s.loose; r += items) {
     const ulong at = orx_span_loose(&s, r);

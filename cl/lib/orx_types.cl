@@ -100,7 +100,9 @@
  * computes on them (T, TV). Every kernel reads its input elements through these two only, so that
  * a type stored narrower than it computes converts where it is loaded, and a second input joins
  * there (docs/design/half-and-pairs.md). */
-#if ORX_ELEM_TYPE_ID != ORX_NO_TYPE && !ORX_INPUT_STATES
+#if ORX_PAIR_OP != ORX_PAIR_NONE
+#include "lib/orx_pairs.cl"
+#elif ORX_ELEM_TYPE_ID != ORX_NO_TYPE && !ORX_INPUT_STATES
 #if ORX_TYPE_ID != ORX_F32
 #error "16-bit elements are read into f32 kernels"
 #endif
@@ -147,6 +149,23 @@ ORX_INLINE TV orx_read_narrow_v(ORX_GLOBAL_PTR const ORX_ELEM_T *p, ulong v) {
 #define ORX_ELEM_V TV
 #define ORX_READ(p, i) ((p)[i])
 #define ORX_READ_V(p, v) ((p)[v])
+#endif
+
+/* The input handle every kernel reads through: ORX_IN, to elements, and ORX_IN_V, to vectors of
+ * ORX_VEC of them (the pointer types above; ORX_IN_RESTRICT qualifies them as parameters), moved
+ * by ORX_IN_AT(p, k) and ORX_IN_BACK(p, k) elements and seen as vectors by ORX_IN_AS_V(p). A
+ * kernel declares its input as ORX_IN_PARAMS(name) and takes the handle to its elements from
+ * `offset` on as ORX_IN_OPEN(name, offset) (a pair's b from its own offset).
+ * lib/orx_pairs.cl gives the same names for two inputs. */
+#if ORX_PAIR_OP == ORX_PAIR_NONE
+#define ORX_IN ORX_GLOBAL_PTR const ORX_ELEM_T *
+#define ORX_IN_V ORX_GLOBAL_PTR const ORX_ELEM_V *
+#define ORX_IN_RESTRICT ORX_RESTRICT
+#define ORX_IN_AT(p, k) ((p) + (k))
+#define ORX_IN_BACK(p, k) ((p) - (k))
+#define ORX_IN_AS_V(p) ((ORX_GLOBAL_PTR const ORX_ELEM_V *)(p))
+#define ORX_IN_PARAMS(name) __global const ORX_ELEM_T *ORX_RESTRICT name
+#define ORX_IN_OPEN(name, offset) ((name) + (offset))
 #endif
 
 /* A 16-bit result's bits (ORX_RESULT_NARROW) from the f32 it was computed in: one of the

@@ -131,7 +131,9 @@ ocl_reduce_status ocl_reduce_operator_digest(ocl_reduce_op op, unsigned char dig
   orx_call_named(fn);
   ORX_CHECK_ARG(NULL, op, "%s: op is NULL", fn);
   ORX_CHECK_ARG(NULL, digest, "%s: digest is NULL", fn);
-  const int32_t id = orx_builtin_id(op);
+  const orx_pair_id pair = orx_pair_builtin_id(op);
+  /* Built-ins by their public index: pair operators follow the single-input ones. */
+  const int32_t id = pair >= 0 ? ORX_OP_COUNT + pair : orx_builtin_id(op);
   if (id < 0 && !orx_is_user_operator(op))
     return orx_fail(NULL, OCL_REDUCE_ERROR_MISUSE,
                     "%s: op is neither a built-in operator nor a live user operator", fn);
@@ -158,6 +160,8 @@ const char *ocl_reduce_op_name(ocl_reduce_op op) {
   const orx_op_id id = orx_builtin_id(op);
   if (id >= 0)
     return orx_op_name(id);
+  if (orx_pair_builtin_id(op) >= 0)
+    return orx_pair_name(orx_pair_builtin_id(op));
   return orx_is_user_operator(op) ? op->name : "unknown";
 }
 
@@ -167,6 +171,9 @@ size_t ocl_reduce_result_size(ocl_reduce_op op, ocl_reduce_type type) {
     return orx_type_valid(type) && !orx_op_type_refusal(id, type)
                ? orx_state_facts_of(id, type).result_bytes
                : 0;
+  const orx_pair_id pair = orx_pair_builtin_id(op);
+  if (pair >= 0)
+    return orx_type_valid(type) ? orx_type_size(orx_pair_value_type(pair, type)) : 0;
   if (!orx_is_user_operator(op))
     return 0;
   const int takes = type == OCL_REDUCE_OP_ELEMENT || (int)type == op->op.element_type;

@@ -22,6 +22,10 @@ ORX_TYPES(ORX_SAME_TYPE, )
 #define ORX_SAME_OP(c, ID, ...)                                                                    \
   _Static_assert(OCL_REDUCE_##ID == ORX_OP_##ID, "OCL_REDUCE_" #ID " differs from the contract");
 ORX_OPERATORS(ORX_SAME_OP, )
+#define ORX_SAME_PAIR(c, ID, ...)                                                                  \
+  _Static_assert(OCL_REDUCE_##ID == OCL_REDUCE_BUILTIN_OPS + ORX_PAIR_##ID,                        \
+                 "OCL_REDUCE_" #ID " differs from the contract");
+ORX_PAIR_OPERATORS(ORX_SAME_PAIR, )
 #undef OCL_REDUCE_BUILTIN_OP
 #define OCL_REDUCE_BUILTIN_OP(i) ((ocl_reduce_op)(uintptr_t)((i) + 1))
 #define ORX_SAME_IMPL(c, ID, ...)                                                                  \
@@ -44,6 +48,12 @@ ORX_OPERATORS(ORX_SAME_POSITION_OP, )
 #define ORX_COUNT(c, ...) +1
 _Static_assert(OCL_REDUCE_TYPE_COUNT == 0 ORX_TYPES(ORX_COUNT, ), "type count");
 _Static_assert(ORX_OP_COUNT == 0 ORX_OPERATORS(ORX_COUNT, ), "operator count");
+_Static_assert(ORX_PAIR_COUNT == 0 ORX_PAIR_OPERATORS(ORX_COUNT, ), "pair operator count");
+#define ORX_POSITION_PAIR(c, ID, ...) ORX_POSITION_OF_PAIR_##ID,
+enum { ORX_PAIR_OPERATORS(ORX_POSITION_PAIR, ) };
+#define ORX_SAME_POSITION_PAIR(c, ID, ...)                                                         \
+  _Static_assert(ORX_PAIR_##ID == ORX_POSITION_OF_PAIR_##ID, "ORX_PAIR_" #ID " is not its position");
+ORX_PAIR_OPERATORS(ORX_SAME_POSITION_PAIR, )
 
 /* ---- Types and operators ----------------------------------------------------------------- */
 
@@ -60,6 +70,27 @@ int orx_op_valid(orx_op_id op) { return (unsigned)op < ORX_OP_COUNT; }
 orx_op_id orx_builtin_id(ocl_reduce_op op) {
   const uintptr_t value = (uintptr_t)op;
   return value >= 1 && value <= ORX_OP_COUNT ? (orx_op_id)(value - 1) : -1;
+}
+
+orx_pair_id orx_pair_builtin_id(ocl_reduce_op op) {
+  const uintptr_t value = (uintptr_t)op;
+  return value > ORX_OP_COUNT && value <= ORX_OP_COUNT + ORX_PAIR_COUNT
+             ? (orx_pair_id)(value - 1 - ORX_OP_COUNT)
+             : -1;
+}
+
+#define ORX_PAIR_NAME(c, ID, name, ...) [ORX_PAIR_##ID] = name,
+static const char *const pair_names[] = {ORX_PAIR_OPERATORS(ORX_PAIR_NAME, )};
+
+const char *orx_pair_name(orx_pair_id pair) {
+  return (unsigned)pair < ORX_PAIR_COUNT ? pair_names[pair] : "unknown";
+}
+
+ocl_reduce_type orx_pair_value_type(orx_pair_id pair, ocl_reduce_type type) {
+#define ORX_PAIR_COUNTS(c, ID, name, counts) case ORX_PAIR_##ID: if (counts) return OCL_REDUCE_U64; break;
+  switch (pair) { ORX_PAIR_OPERATORS(ORX_PAIR_COUNTS, ) default: break; }
+#undef ORX_PAIR_COUNTS
+  return orx_type_is_narrow(type) ? OCL_REDUCE_F32 : type;
 }
 
 int orx_type_is_float(ocl_reduce_type type) {

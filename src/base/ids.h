@@ -21,6 +21,17 @@ typedef int orx_op_id;
  * operator at all: src/api/operator.c tells those apart). */
 orx_op_id orx_builtin_id(ocl_reduce_op op);
 
+/* A built-in pair operator's id, the contract's ORX_PAIR_ number (the public value
+ * OCL_REDUCE_PAIR_OP(id) carries it), or -1 where op is none. */
+typedef int orx_pair_id;
+#define ORX_PAIR_COUNT OCL_REDUCE_BUILTIN_PAIR_OPS
+orx_pair_id orx_pair_builtin_id(ocl_reduce_op op);
+/* "dot" ("unknown" for other values). */
+const char *orx_pair_name(orx_pair_id pair);
+/* The type of pair's values on elements of `type`, which its sum and result have: u64 for
+ * COUNT_EQUAL, f32 for 16-bit floats, the type itself otherwise. */
+ocl_reduce_type orx_pair_value_type(orx_pair_id pair, ocl_reduce_type type);
+
 /* Enum values arrive from C callers and may be anything: these reject them. */
 int orx_type_valid(ocl_reduce_type type);
 int orx_op_valid(orx_op_id op);

@@ -77,6 +77,11 @@ ocl_reduce_status orx_resolve_op(ocl_reduce_context *ctx, const char *function, 
   const orx_op_id id = orx_builtin_id(op);
   if (id >= 0)
     return resolve_builtin(ctx, function, id, type, call);
+  if (orx_pair_builtin_id(op) >= 0)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "%s: op is the pair operator %s, which reduces two inputs: "
+                    "ocl_reduce_pairs and ocl_reduce_pairs_segments take it",
+                    function, orx_pair_name(orx_pair_builtin_id(op)));
   /* A value that is no address malloc gives (small, misaligned) was never an operator. */
   const uintptr_t address = (uintptr_t)op;
   ORX_CHECK_ARG(ctx, address > 4096 && address % _Alignof(max_align_t) == 0,
@@ -88,6 +93,36 @@ ocl_reduce_status orx_resolve_op(ocl_reduce_context *ctx, const char *function, 
                     "(destroyed, or not one that ocl_reduce_operator_create made)",
                     function, (const void *)op);
   return resolve_user(ctx, function, op, type, call);
+}
+
+ocl_reduce_status orx_resolve_pair(ocl_reduce_context *ctx, const char *function,
+                                   ocl_reduce_op op, ocl_reduce_type type, orx_pair_call *call) {
+  memset(call, 0, sizeof *call);
+  ORX_CHECK_ARG(ctx, op, "%s: op is NULL", function);
+  const orx_pair_id pair = orx_pair_builtin_id(op);
+  if (pair < 0 && orx_builtin_id(op) >= 0)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "%s: op is %s, which reduces one input: a pair operator (OCL_REDUCE_DOT, "
+                    "OCL_REDUCE_SQUARED_DISTANCE, OCL_REDUCE_ABS_DISTANCE, "
+                    "OCL_REDUCE_COUNT_EQUAL) goes here",
+                    function, orx_op_name(orx_builtin_id(op)));
+  ORX_CHECK_ARG(ctx, pair >= 0,
+                "%s: op (%p) is not a pair operator (OCL_REDUCE_DOT, "
+                "OCL_REDUCE_SQUARED_DISTANCE, OCL_REDUCE_ABS_DISTANCE, OCL_REDUCE_COUNT_EQUAL)",
+                function, (const void *)op);
+  ORX_CHECK_ARG(ctx, orx_type_valid(type), "%s: type has unknown value %d", function, (int)type);
+  const ocl_reduce_type value = orx_pair_value_type(pair, type);
+  if (ctx && type == OCL_REDUCE_F64 && !ctx->caps.has_fp64)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_NO_FP64,
+                    "%s: %s on f64, and device '%s' has no double precision (cl_khr_fp64)",
+                    function, orx_pair_name(pair), ctx->caps.device_name);
+  /* SUM of the values, as ctx runs it: SUM_REPRODUCIBLE of float values under CROSS_DEVICE. */
+  ORX_FORWARD(resolve_builtin(ctx, function, ORX_OP_SUM, value, &call->sum));
+  call->pair = pair;
+  call->type = type;
+  call->elem = orx_type_size(type);
+  call->sum.name = orx_pair_name(pair);
+  return OCL_REDUCE_OK;
 }
 
 ocl_reduce_status orx_check_index_base(ocl_reduce_context *ctx, const char *function,
@@ -189,6 +224,18 @@ ocl_reduce_status orx_resolve_output(ocl_reduce_context *ctx, const char *functi
     io->capacity = size ? out->bytes / size - out->offset : 0;
   }
   return OCL_REDUCE_OK;
+}
+
+orx_io orx_io_from(const orx_io *io, size_t at, size_t elem) {
+  orx_io part = *io;
+  if (part.mem)
+    part.offset += at;
+  if (part.host)
+    part.host = (const char *)part.host + at * elem;
+  if (part.host_out)
+    part.host_out = (char *)part.host_out + at * elem;
+  part.capacity = part.capacity > at ? part.capacity - at : 0;
+  return part;
 }
 
 ocl_reduce_status orx_check_disjoint(ocl_reduce_context *ctx, const char *function,

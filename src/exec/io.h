@@ -28,6 +28,18 @@ typedef struct orx_op_call {
 ocl_reduce_status orx_resolve_op(ocl_reduce_context *ctx, const char *function, ocl_reduce_op op,
                                  ocl_reduce_type type, orx_op_call *call);
 
+/* A pair operator's call (ocl_reduce_pairs*), resolved: SUM over the values of the pairs of
+ * `type` elements, as ctx runs it; a single-input operator is refused by name. */
+typedef struct orx_pair_call {
+  orx_pair_id pair;
+  ocl_reduce_type type; /* both inputs' elements */
+  size_t elem;          /* bytes of one element */
+  orx_op_call sum;      /* SUM of the values (their type; the pair's name for messages), or
+                           under CROSS_DEVICE of float values SUM_REPRODUCIBLE */
+} orx_pair_call;
+ocl_reduce_status orx_resolve_pair(ocl_reduce_context *ctx, const char *function,
+                                   ocl_reduce_op op, ocl_reduce_type type, orx_pair_call *call);
+
 /* Refuses (INVALID_ARGUMENT naming `function`) an index_base from which count elements' indices
  * would pass UINT64_MAX - 1 (UINT64_MAX is an empty ARGMIN/ARGMAX's index): for the operators
  * that see indices, ARGMIN, ARGMAX and user operators (their map's). */
@@ -45,6 +57,9 @@ typedef struct orx_io {
   size_t offset;    /* in elements, for device memory */
   size_t capacity;  /* elements available from offset, in host memory or a buffer */
 } orx_io;
+
+/* The same input from its element `at` on (elements of `elem` bytes). */
+orx_io orx_io_from(const orx_io *io, size_t at, size_t elem);
 
 /* INVALID_ARGUMENT, naming `name` and both sizes, unless elements [offset, offset + count) of
  * `size` bytes fit in `bytes` of host memory (a byte count that size_t cannot hold does not). */

@@ -64,9 +64,27 @@ size_t orx_vector_head(const ocl_reduce_context *ctx, const orx_mem *mem, size_t
   return (vec - (misaligned + offset) % vec) % vec;
 }
 
-ocl_reduce_status orx_launch_array(ocl_reduce_context *ctx, const orx_prepared *k, orx_mem *in,
-                                   size_t offset, size_t count, uint64_t first, orx_mem *out,
-                                   size_t out_index, size_t out_stride) {
+/* Element `offset` of mem, counted from an element on a vector boundary of every width. */
+static size_t aligned_position(const ocl_reduce_context *ctx, const orx_mem *mem, size_t offset,
+                               size_t elem) {
+  const size_t misaligned =
+      mem && ctx->ops->misalignment ? ctx->ops->misalignment(mem) / elem : 0;
+  return (misaligned + offset) % ORX_PAIR_SKEW_SPAN;
+}
+
+unsigned orx_pair_skew(const ocl_reduce_context *ctx, const orx_mem *a, size_t a_offset,
+                       const orx_mem *b, size_t b_offset, size_t elem) {
+  const size_t at_a = aligned_position(ctx, a, a_offset, elem);
+  const size_t at_b = aligned_position(ctx, b, b_offset, elem);
+  return (unsigned)((at_b + ORX_PAIR_SKEW_SPAN - at_a) % ORX_PAIR_SKEW_SPAN);
+}
+
+/* The whole-array kernel's launch over one input, or with `b` two (a pair operator's: b's
+ * elements from b_offset, laid out as in's, plan_pairs.c). */
+static ocl_reduce_status launch_array(ocl_reduce_context *ctx, const orx_prepared *k,
+                                      orx_mem *in, size_t offset, orx_mem *b, size_t b_offset,
+                                      size_t count, uint64_t first, orx_mem *out,
+                                      size_t out_index, size_t out_stride) {
   const orx_policy *policy = &k->plan.policy;
   const size_t elem = orx_plan_element_bytes(&k->plan);
   size_t head = orx_vector_head(ctx, in, offset, policy->vec, elem);
@@ -77,6 +95,8 @@ ocl_reduce_status orx_launch_array(ocl_reduce_context *ctx, const orx_prepared *
   orx_mem *counter = ctx->scratch[ORX_SCRATCH_COUNTER].mem;
   const orx_arg args[] = {
       {ORX_ARG_MEM, in, 0},
+      {ORX_ARG_MEM, b, 0}, /* ORX_IN_PARAMS: b and b_offset with two inputs only */
+      {ORX_ARG_U64, NULL, b_offset},
       {ORX_ARG_U64, NULL, offset},
       {ORX_ARG_U64, NULL, count},
       {ORX_ARG_U64, NULL, head},
@@ -87,13 +107,22 @@ ocl_reduce_status orx_launch_array(ocl_reduce_context *ctx, const orx_prepared *
       {ORX_ARG_U64, NULL, out_index},
       {ORX_ARG_U64, NULL, out_stride},
   };
-  ORX_FORWARD(orx_launch(ctx, k, groups, args, ORX_ARRAY_SIZE(args)));
+  if (b) {
+    ORX_FORWARD(orx_launch(ctx, k, groups, args, ORX_ARRAY_SIZE(args)));
+  } else {
+    orx_arg one[ORX_ARRAY_SIZE(args) - 2];
+    one[0] = args[0];
+    memcpy(one + 1, args + 3, sizeof one - sizeof one[0]);
+    ORX_FORWARD(orx_launch(ctx, k, groups, one, ORX_ARRAY_SIZE(one)));
+  }
   if (!orx_plan_finish_launch(&k->plan, groups))
     return OCL_REDUCE_OK;
   /* The groups wrote their partials (ORX_FINISH_LAUNCH); one group of the kernel built to finish
-   * (ORX_FINISH_ONLY) combines them into out. */
+   * (ORX_FINISH_ONLY) combines them into out. It reads no input: the one-input kernel. */
   orx_prepared finisher = {.plan = k->plan};
   finisher.plan.defines[ORX_DEFINE_FINISH_ONLY] = 1;
+  finisher.plan.defines[ORX_DEFINE_PAIR_OP] = ORX_DEFINE_UNSET;
+  finisher.plan.defines[ORX_DEFINE_PAIR_TYPE_ID] = ORX_DEFINE_UNSET;
   ORX_FORWARD(orx_program_get(ctx, &finisher.plan, &finisher.built));
   const orx_arg finish[] = {
       {ORX_ARG_MEM, partials, 0},
@@ -108,6 +137,18 @@ ocl_reduce_status orx_launch_array(ocl_reduce_context *ctx, const orx_prepared *
       {ORX_ARG_U64, NULL, out_stride},
   };
   return orx_launch(ctx, &finisher, 1, finish, ORX_ARRAY_SIZE(finish));
+}
+
+ocl_reduce_status orx_launch_array(ocl_reduce_context *ctx, const orx_prepared *k, orx_mem *in,
+                                   size_t offset, size_t count, uint64_t first, orx_mem *out,
+                                   size_t out_index, size_t out_stride) {
+  return launch_array(ctx, k, in, offset, NULL, 0, count, first, out, out_index, out_stride);
+}
+
+ocl_reduce_status orx_launch_pairs(ocl_reduce_context *ctx, const orx_prepared *k, orx_mem *a,
+                                   size_t a_offset, orx_mem *b, size_t b_offset, size_t count,
+                                   orx_mem *out, size_t out_index) {
+  return launch_array(ctx, k, a, a_offset, b, b_offset, count, 0, out, out_index, 1);
 }
 
 ocl_reduce_status orx_reduce_host_into(ocl_reduce_context *ctx, const orx_request *request,

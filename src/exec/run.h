@@ -41,6 +41,20 @@ ocl_reduce_status orx_run_multi(ocl_reduce_context *ctx, const orx_op_id *ops, s
                                 ocl_reduce_type type, const orx_io *in, size_t count,
                                 const orx_io *out);
 
+/* A pair operator over count pairs of `a` and `b` (host memory or buffers), checked: one result
+ * at `out` (count 0: SUM's identity). */
+ocl_reduce_status orx_run_pairs(ocl_reduce_context *ctx, const orx_pair_call *call,
+                                const orx_io *a, const orx_io *b, size_t count,
+                                const orx_io *out);
+
+/* The launches of orx_run_pairs into result slot out_index of `out` (no read back). */
+ocl_reduce_status orx_pairs_into(ocl_reduce_context *ctx, const orx_pair_call *call,
+                                 const orx_io *a, const orx_io *b, size_t count, orx_mem *out,
+                                 size_t out_index);
+/* The pair part of a request reading `a` and `b` (host inputs staged on vector boundaries). */
+orx_pair_request orx_pair_request_of(const ocl_reduce_context *ctx, const orx_pair_call *call,
+                                     const orx_io *a, const orx_io *b);
+
 /* A segmented call, checked. */
 typedef struct orx_seg_call {
   const char *function;
@@ -56,6 +70,8 @@ typedef struct orx_seg_call {
   const uint64_t *host_offsets; /* offsets in host memory (or read back for LAUNCH) */
   orx_io offsets;               /* offsets in device memory: offsets.mem set */
   orx_io in, out;
+  const orx_pair_call *pair;    /* a pair operator's (op and type are its values' SUM), or NULL */
+  orx_io b;                     /* ... and its second input, laid out as `in` */
   uint64_t elements;            /* elements the segments span */
   uint64_t reach;               /* elements of the input up to the end of the last segment */
 } orx_seg_call;

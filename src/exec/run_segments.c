@@ -61,8 +61,12 @@ static ocl_reduce_status check_device_offsets(ocl_reduce_context *ctx, orx_seg_c
 /* Results in a device buffer must not overwrite what the kernels read. */
 static ocl_reduce_status check_disjoint(ocl_reduce_context *ctx, const orx_seg_call *c) {
   const size_t out_bytes = c->count * c->result_bytes;
-  ORX_FORWARD(orx_check_disjoint(ctx, c->function, "the input", &c->in, (size_t)c->reach * c->elem,
-                                 &c->out, out_bytes, c->result_bytes, c->elem));
+  ORX_FORWARD(orx_check_disjoint(ctx, c->function, c->pair ? "a" : "the input", &c->in,
+                                 (size_t)c->reach * c->elem, &c->out, out_bytes, c->result_bytes,
+                                 c->elem));
+  if (c->pair)
+    ORX_FORWARD(orx_check_disjoint(ctx, c->function, "b", &c->b, (size_t)c->reach * c->elem,
+                                   &c->out, out_bytes, c->result_bytes, c->elem));
   return orx_check_disjoint(ctx, c->function, "the offsets", &c->offsets,
                             (c->count + 1) * sizeof(uint64_t), &c->out, out_bytes,
                             c->result_bytes, sizeof(uint64_t));
@@ -78,10 +82,12 @@ typedef struct seg_run {
   size_t in_limit;       /* host input: elements per upload */
 } seg_run;
 
-/* The whole-array request with the call's operator. */
-static orx_request reduce_request_of(const orx_seg_call *c) {
+/* The whole-array request with the call's operator (and inputs). */
+static orx_request reduce_request_of(const ocl_reduce_context *ctx, const orx_seg_call *c) {
   orx_request request = orx_reduce_request(ORX_OP_SUM, c->type);
   request.op = c->op;
+  if (c->pair)
+    request.pair = orx_pair_request_of(ctx, c->pair, &c->in, &c->b);
   return request;
 }
 
@@ -89,15 +95,22 @@ static ocl_reduce_status need_reduce_all(ocl_reduce_context *ctx, const orx_seg_
                                          seg_run *r) {
   if (r->all.built)
     return OCL_REDUCE_OK;
-  const orx_request request = reduce_request_of(c);
+  const orx_request request = reduce_request_of(ctx, c);
   return orx_prepare(ctx, &request, &r->all);
 }
+
+/* An input's elements from a batch's first, as its launch reads them: its buffer, or the
+ * staging buffer where host input went up (a pair operator's b at `half`). */
+typedef struct seg_input {
+  orx_mem *mem;
+  size_t offset;
+} seg_input;
 
 /* The end of the batch that starts at segment a: whole segments, within the staging limit for
  * host input (at least one segment) and within max_segments. */
 static size_t batch_end(const orx_seg_call *c, const seg_run *r, size_t a, size_t max_segments) {
   size_t b = c->count - a < max_segments ? c->count : a + max_segments;
-  if (c->in.mem)
+  if (c->in.mem && (!c->pair || c->b.mem))
     return b;
   const uint64_t first = segment_begin(c, a);
   if (segment_end(c, b - 1) - first <= r->in_limit)
@@ -114,18 +127,23 @@ static size_t batch_end(const orx_seg_call *c, const seg_run *r, size_t a, size_
   return lo;
 }
 
-/* Launches the kernels for segments [a, b), which start at element in_offset + (segment_begin(s)
- * - base) of in_mem, with result s at element out_index + (s - a) of out_mem. */
+/* Launches the kernels for segments [a, b), which start at element in.offset +
+ * (segment_begin(s) - base) of in.mem (and of second.mem for pairs), with result s at element
+ * out_index + (s - a) of out_mem. */
 static ocl_reduce_status launch_batch(ocl_reduce_context *ctx, const orx_seg_call *c,
                                       const seg_run *r, size_t a, size_t b, uint64_t base,
-                                      orx_mem *in_mem, size_t in_offset, orx_mem *out_mem,
+                                      seg_input in, seg_input second, orx_mem *out_mem,
                                       size_t out_index) {
   if (r->plan.seg.mode == ORX_SEG_LAUNCH) {
     for (size_t s = a; s < b; s++) {
-      const uint64_t begin = segment_begin(c, s) - base;
-      const uint64_t n = segment_end(c, s) - segment_begin(c, s);
-      ORX_FORWARD(orx_launch_array(ctx, &r->all, in_mem, in_offset + (size_t)begin, (size_t)n, 0,
-                                   out_mem, out_index + (s - a), 1));
+      const size_t begin = (size_t)(segment_begin(c, s) - base);
+      const size_t n = (size_t)(segment_end(c, s) - segment_begin(c, s));
+      if (c->pair)
+        ORX_FORWARD(orx_launch_pairs(ctx, &r->all, in.mem, in.offset + begin, second.mem,
+                                     second.offset + begin, n, out_mem, out_index + (s - a)));
+      else
+        ORX_FORWARD(orx_launch_array(ctx, &r->all, in.mem, in.offset + begin, n, 0, out_mem,
+                                     out_index + (s - a), 1));
     }
     return OCL_REDUCE_OK;
   }
@@ -142,11 +160,13 @@ static ocl_reduce_status launch_batch(ocl_reduce_context *ctx, const orx_seg_cal
         orx_upload(ctx, offsets_mem, 0, c->host_offsets + a, (n_seg + 1) * sizeof(uint64_t)));
   }
   const orx_plan *plan = &r->segments.plan;
-  const size_t misaligned = ctx->ops->misalignment ? ctx->ops->misalignment(in_mem) / c->elem : 0;
+  const size_t misaligned = ctx->ops->misalignment ? ctx->ops->misalignment(in.mem) / c->elem : 0;
   const orx_arg args[] = {
-      {ORX_ARG_MEM, in_mem, 0},
-      {ORX_ARG_U64, NULL, in_offset},
-      {ORX_ARG_U64, NULL, (misaligned + in_offset) % plan->policy.vec},
+      {ORX_ARG_MEM, in.mem, 0},
+      {ORX_ARG_MEM, second.mem, 0}, /* ORX_IN_PARAMS: b and its offset for pairs only */
+      {ORX_ARG_U64, NULL, second.offset},
+      {ORX_ARG_U64, NULL, in.offset},
+      {ORX_ARG_U64, NULL, (misaligned + in.offset) % plan->policy.vec},
       {ORX_ARG_U64, NULL, n_seg},
       {ORX_ARG_U64, NULL, c->length},
       {ORX_ARG_U64, NULL, pitch_of(c)},
@@ -157,8 +177,29 @@ static ocl_reduce_status launch_batch(ocl_reduce_context *ctx, const orx_seg_cal
       {ORX_ARG_U64, NULL, out_index},
       {ORX_ARG_U64, NULL, orx_plan_per_round(plan, c->length)},
   };
-  return orx_launch(ctx, &r->segments, orx_plan_groups(plan, n_seg, c->length), args,
-                    ORX_ARRAY_SIZE(args));
+  const size_t groups = orx_plan_groups(plan, n_seg, c->length);
+  if (c->pair)
+    return orx_launch(ctx, &r->segments, groups, args, ORX_ARRAY_SIZE(args));
+  orx_arg one[ORX_ARRAY_SIZE(args) - 2];
+  one[0] = args[0];
+  memcpy(one + 1, args + 3, sizeof one - sizeof one[0]);
+  return orx_launch(ctx, &r->segments, groups, one, ORX_ARRAY_SIZE(one));
+}
+
+/* One input of a batch of n elements from `base`: in place, or uploaded to `at` elements into
+ * the staging buffer. */
+static ocl_reduce_status batch_input(ocl_reduce_context *ctx, const orx_seg_call *c,
+                                     const orx_io *io, uint64_t base, size_t n, orx_mem *staging,
+                                     size_t at, seg_input *out) {
+  if (io->mem) {
+    *out = (seg_input){io->mem, io->offset + (size_t)base};
+    return OCL_REDUCE_OK;
+  }
+  *out = (seg_input){staging, at};
+  if (!n)
+    return OCL_REDUCE_OK;
+  return orx_upload(ctx, staging, at * c->elem, (const char *)io->host + (size_t)base * c->elem,
+                    n * c->elem);
 }
 
 /* Segments [a, b): the input in place or uploaded, results to device memory, then to the host. */
@@ -176,22 +217,35 @@ static ocl_reduce_status run_batch(ocl_reduce_context *ctx, const orx_seg_call *
     out_index = 0;
   }
 
-  if (c->in.mem) {
-    ORX_FORWARD(launch_batch(ctx, c, r, a, b, base, c->in.mem, c->in.offset + (size_t)base,
-                             out_mem, out_index));
-  } else {
-    const size_t n = (size_t)(segment_end(c, b - 1) - base);
-    const char *src = n ? (const char *)c->in.host + (size_t)base * c->elem : NULL;
-    if (n > r->in_limit) { /* one segment, too big to stage whole */
-      const orx_request request = reduce_request_of(c);
-      ORX_FORWARD(orx_reduce_host_into(ctx, &request, src, n, 0, out_mem, out_index));
+  const int staged = !c->in.mem || (c->pair && !c->b.mem);
+  /* Elements the batch spans, for staging (device offsets are not on the host). */
+  const size_t n = staged ? (size_t)(segment_end(c, b - 1) - base) : 0;
+  if (staged && n > r->in_limit) { /* one segment, too big to stage whole */
+    if (c->pair) {
+      const orx_io a_part = orx_io_from(&c->in, (size_t)base, c->elem);
+      const orx_io b_part = orx_io_from(&c->b, (size_t)base, c->elem);
+      ORX_FORWARD(orx_pairs_into(ctx, c->pair, &a_part, &b_part, n, out_mem, out_index));
     } else {
-      orx_mem *staging = NULL;
-      ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_STAGING, (n ? n : 1) * c->elem, &staging));
-      if (n)
-        ORX_FORWARD(orx_upload(ctx, staging, 0, src, n * c->elem));
-      ORX_FORWARD(launch_batch(ctx, c, r, a, b, base, staging, 0, out_mem, out_index));
+      const orx_request request = reduce_request_of(ctx, c);
+      const char *src = (const char *)c->in.host + (size_t)base * c->elem;
+      ORX_FORWARD(orx_reduce_host_into(ctx, &request, src, n, 0, out_mem, out_index));
     }
+  } else {
+    /* Staged: a's elements at 0, a pair's b's in a second half on a boundary of every vector
+     * width. A pair's staged input lies as far past such a boundary as the batch's first
+     * element does from the call's (`shift`), so that the two inputs stay as far apart as
+     * orx_pair_request_of planned for when the other is in place. */
+    const size_t span = ORX_PAIR_SKEW_SPAN, shift = c->pair ? (size_t)(base % span) : 0;
+    const size_t half = (n + shift + span - 1) / span * span;
+    orx_mem *staging = NULL;
+    if (staged)
+      ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_STAGING,
+                                  (c->pair ? 2 * half + 1 : n ? n : 1) * c->elem, &staging));
+    seg_input in = {NULL, 0}, second = {NULL, 0};
+    ORX_FORWARD(batch_input(ctx, c, &c->in, base, n, staging, shift, &in));
+    if (c->pair)
+      ORX_FORWARD(batch_input(ctx, c, &c->b, base, n, staging, half + shift, &second));
+    ORX_FORWARD(launch_batch(ctx, c, r, a, b, base, in, second, out_mem, out_index));
   }
 
   if (c->out.host_out)
@@ -216,6 +270,8 @@ orx_request orx_seg_request(const ocl_reduce_context *ctx, const orx_seg_call *c
   if (c->in.mem) /* host input is staged at the start of an allocation */
     shape->start = (ctx->ops->misalignment ? ctx->ops->misalignment(c->in.mem) / c->elem : 0) +
                    c->in.offset;
+  if (c->pair)
+    request.pair = orx_pair_request_of(ctx, c->pair, &c->in, &c->b);
   return request;
 }
 
@@ -233,6 +289,8 @@ static ocl_reduce_status run_segments(ocl_reduce_context *ctx, orx_seg_call *c) 
   else
     ORX_FORWARD(orx_prepare_plan(ctx, &r.plan, &r.segments));
   r.in_limit = orx_plan_staging_piece(&ctx->caps, &r.plan);
+  if (c->pair) /* two inputs may share the staging buffer, each shifted by up to a span */
+    r.in_limit = r.in_limit / 2 / ORX_PAIR_SKEW_SPAN * ORX_PAIR_SKEW_SPAN - ORX_PAIR_SKEW_SPAN;
 
   /* One launch per segment needs the offsets on the host. */
   uint64_t *read_back = NULL;

@@ -11,6 +11,7 @@
 
 #include "exec/launch.h"
 #include "exec/run.h"
+#include "planner/plan_windows.h"
 
 /* Scratch the long windows' suffixes may take: a block of `window` states per work-group; fewer
  * work-groups where blocks are that large. */

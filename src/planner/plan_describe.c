@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "planner/planner.h"
+#include "planner/plan_windows.h"
 #include "base/util.h"
 
 /* ---- The plan in words ------------------------------------------------------------------- */

@@ -25,6 +25,7 @@ int orx_plan_takes_host(const orx_target *target, const orx_request *request, si
                                                    : ORX_HOST_PLAN_MAX_RESIDENT_BYTES;
   return target->caps->type == OCL_REDUCE_DEVICE_CPU && target->forced.host != ORX_HOST_OFF &&
          request->entry == ORX_ENTRY_REDUCE && request->stage == ORX_STAGE_WHOLE &&
+         !request->pair.on && /* the host kernels read one input */
          orx_op_valid((orx_op_id)request->op.id) && count > 0 && count <= max_bytes / elem;
 }
 

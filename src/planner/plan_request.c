@@ -51,5 +51,7 @@ int orx_stage_writes_states(orx_stage stage) {
 }
 
 size_t orx_request_element_bytes(const orx_request *request) {
+  if (request->pair.on)
+    return orx_type_size(request->pair.type);
   return request->op.element_bytes ? request->op.element_bytes : orx_type_size(request->type);
 }

@@ -356,3 +356,29 @@ void orx_seg_defines(const orx_caps *caps, const orx_seg_shape *shape, orx_plan 
     break;
   }
 }
+
+void orx_plan_segment_strategy(const orx_target *target, const orx_request *request,
+                               orx_plan *plan) {
+  /* The stage holds elements of the library's types (a user's struct elements take the
+   * multireduction instead). */
+  const int stageable =
+      !(request->op.id == ORX_OP_CUSTOM && request->op.element_type == ORX_CUSTOM);
+  int forced = target->forced.seg_mode;
+  if (!stageable && forced == ORX_SEG_STAGED)
+    forced = ORX_SEG_MR;
+  const unsigned op_id = request->op.id;
+  /* The stage holds what the kernel computes on: 16-bit elements and pairs' values as the plan's
+   * type (sizing it by the 2-byte input overflowed CUDA's 48 KiB of shared memory). */
+  orx_seg_shape shape = request->shape;
+  if (stageable && orx_type_size(plan->type) > shape.elem)
+    shape.elem = orx_type_size(plan->type);
+  orx_plan_segments(target->caps, &plan->policy, forced, op_id, &shape, &plan->seg);
+  if (!stageable && plan->seg.mode == ORX_SEG_STAGED)
+    orx_plan_segments(target->caps, &plan->policy, ORX_SEG_MR, op_id, &shape, &plan->seg);
+  orx_seg_fit_shapes(target, op_id, plan);
+  /* Only a work-group per segment streams as a group (a work-item per segment: a run each). */
+  if (plan->seg.mode != ORX_SEG_GROUP && (plan->policy.stream == ORX_STREAM_TRANSPOSED ||
+                                          plan->policy.stream == ORX_STREAM_WARP_TILES))
+    plan->policy.stream = ORX_STREAM_CHUNK;
+  plan->kernel = orx_seg_mode_kernel(plan->seg.mode);
+}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "planner/planner.h"
+#include "planner/plan_windows.h"
 
 /* CUDA's static shared memory ends at 48 KiB: the BLOCKS tile with its run summaries stays in
  * 40. */

@@ -13,6 +13,7 @@
 #include "base/util.h"
 #include "planner/plan_axes.h"
 #include "planner/plan_narrow.h"
+#include "planner/plan_windows.h"
 
 /* ---- Kernel files ------------------------------------------------------------------------ */
 
@@ -246,6 +247,7 @@ static void make_whole(const orx_target *target, const orx_request *request, siz
   } else {
     orx_target_policy(target, elem, &plan->policy);
     fit_policy(target, request->entry, 1, &plan->policy);
+    orx_fit_pairs(request, &plan->policy);
     if (state) {
       orx_fit_state(target, &request->op, request->stage, 1, &plan->policy);
       orx_plan_state_groups(target, &request->op, elem, request->stage, &plan->policy);
@@ -264,39 +266,17 @@ static void make_whole(const orx_target *target, const orx_request *request, siz
   orx_plan_minmax_occupancy(target, orx_type_is_narrow(request->type), plan);
 }
 
-/* The segment strategy, and its kernel (plan_segments.c has the choice). */
-static void segment_strategy(const orx_target *target, const orx_request *request,
-                             orx_plan *plan) {
-  /* The stage holds elements of the library's types (a user's struct elements take the
-   * multireduction instead). */
-  const int stageable =
-      !(request->op.id == ORX_OP_CUSTOM && request->op.element_type == ORX_CUSTOM);
-  int forced = target->forced.seg_mode;
-  if (!stageable && forced == ORX_SEG_STAGED)
-    forced = ORX_SEG_MR;
-  const unsigned op_id = request->op.id;
-  orx_plan_segments(target->caps, &plan->policy, forced, op_id, &request->shape, &plan->seg);
-  if (!stageable && plan->seg.mode == ORX_SEG_STAGED)
-    orx_plan_segments(target->caps, &plan->policy, ORX_SEG_MR, op_id, &request->shape,
-                      &plan->seg);
-  orx_seg_fit_shapes(target, op_id, plan);
-  /* Only a work-group per segment streams as a group (a work-item per segment: a run each). */
-  if (plan->seg.mode != ORX_SEG_GROUP && (plan->policy.stream == ORX_STREAM_TRANSPOSED ||
-                                          plan->policy.stream == ORX_STREAM_WARP_TILES))
-    plan->policy.stream = ORX_STREAM_CHUNK;
-  plan->kernel = orx_seg_mode_kernel(plan->seg.mode);
-}
-
 static void make_segments(const orx_target *target, const orx_request *request, size_t elem,
                           orx_plan *plan) {
   plan->type = compute_type(request);
   orx_target_policy(target, elem, &plan->policy);
   fit_policy(target, request->entry, 1, &plan->policy);
+  orx_fit_pairs(request, &plan->policy);
   if (orx_operator_is_state(&request->op))
     orx_fit_state(target, &request->op, ORX_STAGE_WHOLE, 1, &plan->policy);
   if (request->op.ordered)
     orx_fit_ordered(target, &request->op, elem, &plan->policy);
-  segment_strategy(target, request, plan);
+  orx_plan_segment_strategy(target, request, plan);
   common_defines(plan);
   operator_defines(target, plan);
   orx_seg_defines(target->caps, &request->shape, plan);
@@ -373,8 +353,11 @@ static void state_sizes(const orx_request *request, size_t elem, orx_plan *plan)
 
 void orx_plan_make(const orx_target *target, const orx_request *request, orx_plan *plan) {
   const size_t elem = orx_request_element_bytes(request);
-  /* 16-bit elements take the policy of the f32 kernel they are read into (plan_narrow.c). */
-  const size_t policy_elem = orx_type_is_narrow(request->type) ? sizeof(float) : elem;
+  /* 16-bit elements take the policy of the f32 kernel they are read into (plan_narrow.c), pairs
+   * that of their values' (plan_pairs.c). */
+  const size_t policy_elem = orx_type_is_narrow(request->type) ? sizeof(float)
+                             : request->pair.on               ? orx_type_size(request->type)
+                                                              : elem;
   memset(plan, 0, sizeof *plan); /* filled in place: the planner runs on every call */
   for (int i = 0; i < ORX_DEFINE_COUNT; i++)
     plan->defines[i] = ORX_DEFINE_UNSET;
@@ -397,4 +380,5 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
   }
   state_sizes(request, elem, plan);
   orx_plan_narrow(request, plan);
+  orx_plan_pairs(request, plan);
 }

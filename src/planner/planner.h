@@ -21,6 +21,7 @@
 
 #include "base/caps.h"
 #include "base/ids.h"
+#include "planner/plan_pairs.h"
 
 /* ---- Kernel files, one per strategy (cl/kernels/) ---------------------------------------- */
 /* X(ID, file, entry point) */
@@ -234,6 +235,7 @@ typedef struct orx_request {
   int columns_flat;         /* COLUMNS: at most one kept axis and one reduced axis, not cut into
                                parts (ORX_COL_FLAT: plan_columns.c), or tall (ORX_COL_TALL) */
   int host;                 /* REDUCE: the host plan (orx_plan_takes_host) */
+  orx_pair_request pair;    /* REDUCE (WHOLE stage), SEGMENTS */
 } orx_request;
 /* The request of a whole-array reduction with a built-in operator (the other entries start from
  * it), and with a user operator (type: its elements, ORX_CUSTOM or a scalar type). */
@@ -364,17 +366,9 @@ uint64_t orx_stage_segments(const orx_policy *policy, const orx_seg_plan *plan, 
 /* Work-groups for `count` segments of `length` (equal lengths) with a plan (not LAUNCH). */
 size_t orx_segment_groups(const orx_policy *policy, const orx_seg_plan *plan, size_t count,
                           uint64_t length);
-/* ---- Sliding windows (plan_windows.c) ---------------------------------------------------- */
-/* The plan of a window request (plan->policy, type and operator set; forced: an ORX_WIN_ id or
- * -1; a forced BLOCKS whose window does not fit half a tile becomes LONG), with its defines. */
-void orx_plan_windows(const orx_target *target, const orx_request *request, orx_plan *plan);
-/* Elements of a BLOCKS or LONG tile, and results per BLOCKS tile for `window`. */
-uint64_t orx_win_tile(const orx_plan *plan);
-/* Work-groups for n_out windows of `window` elements. LONG and SERIAL keep `window` states of
- * scratch per work-group or work-item: at most `scratch` of those. */
-size_t orx_win_groups(const orx_plan *plan, uint64_t n_out, uint64_t window, size_t scratch);
-/* Scratch states LONG and SERIAL keep per work-group (zero for the others). */
-uint64_t orx_win_scratch_states(const orx_plan *plan, uint64_t window);
+/* The strategy of a segment request (its policy set), its kernel and fitted shapes. */
+void orx_plan_segment_strategy(const orx_target *target, const orx_request *request,
+                               orx_plan *plan);
 /* ---- Applications' programs (plan_program.c) --------------------------------------------- */
 /* The defines of a program that uses the collectives (cl/ocl_reduce_collectives.h), built for
  * work-groups of wg_size work-items: the target's subgroup implementation and warp size, and

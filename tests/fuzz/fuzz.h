@@ -10,6 +10,7 @@
  *   fuzz_subject.c  what a case reduces (operator, type, data) and its comparison with the host
  *   fuzz_forms.c    the valid calls: whole arrays, segments, offsets, windows, multi, parts
  *   fuzz_axes.c     axes of random N-d views (and their refusal past the input's end)
+ *   fuzz_pairs.c    pair operators (dot products, distances) over two inputs
  *   fuzz_invalid.c  calls that must be refused with a named status, outputs untouched
  *   fuzz.c          what the drivers share; fuzz_main.c and fuzz_mpi.c, the drivers
  * ============================================================================================== */
@@ -100,6 +101,8 @@ typedef struct fuzz_subject {
   size_t element_size, result_size;
 } fuzz_subject;
 
+/* A random type the context can run (f64 only with double precision). */
+ocl_reduce_type fuzz_pick_type(const fuzz_run *run);
 /* A random subject that the context can run; user operators only where `users`, and none whose
  * map reads the index where `index_free` (windows: the index of an element there is not
  * specified by the window's start). */
@@ -129,6 +132,9 @@ void fuzz_check_result(fuzz_run *run, const fuzz_subject *s, const unsigned char
                        const unsigned char *data, size_t begin, size_t length, uint64_t first,
                        const char *which, size_t i);
 void fuzz_valid_case(fuzz_run *run);
+/* One call of a pair operator (fuzz_pairs.c): whole arrays or segments of two inputs, each host
+ * memory or a buffer at its own random offset. */
+void fuzz_pairs_case(fuzz_run *run);
 /* One call of the axes form (fuzz_axes.c), now and then one that must be refused. */
 void fuzz_axes_case(fuzz_run *run);
 void fuzz_invalid_case(fuzz_run *run);

@@ -19,7 +19,7 @@ static const ocl_reduce_type types[] = {OCL_REDUCE_I32, OCL_REDUCE_U32, OCL_REDU
                                         OCL_REDUCE_U64, OCL_REDUCE_F16, OCL_REDUCE_BF16,
                                         OCL_REDUCE_F32, OCL_REDUCE_F64};
 
-static ocl_reduce_type pick_type(const fuzz_run *run) {
+ocl_reduce_type fuzz_pick_type(const fuzz_run *run) {
   const size_t choices = sizeof types / sizeof types[0] - (run->has_fp64 ? 0 : 1);
   return types[test_rng_below(choices)];
 }
@@ -81,7 +81,7 @@ fuzz_subject fuzz_subject_pick(fuzz_run *run, int users, int index_free) {
     s.result_size = desc->state_size;
     return s;
   }
-  const ocl_reduce_type type = pick_type(run);
+  const ocl_reduce_type type = fuzz_pick_type(run);
   for (;;) {
     const ocl_reduce_op op = OCL_REDUCE_BUILTIN_OP(test_rng_below(OCL_REDUCE_BUILTIN_OPS));
     if (ocl_reduce_result_size(op, type) != 0)

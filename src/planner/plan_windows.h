@@ -1,0 +1,21 @@
+/* =================================================================================================
+ * plan_windows.h: the plans of sliding windows (plan_windows.c): the algorithm per device and
+ * window, its tiles, grid and scratch.
+ * ============================================================================================== */
+#ifndef ORX_PLAN_WINDOWS_H
+#define ORX_PLAN_WINDOWS_H
+
+#include "planner/planner.h"
+
+/* The plan of a window request (plan->policy, type and operator set; forced: an ORX_WIN_ id or
+ * -1; a forced BLOCKS whose window does not fit half a tile becomes LONG), with its defines. */
+void orx_plan_windows(const orx_target *target, const orx_request *request, orx_plan *plan);
+/* Elements of a BLOCKS or LONG tile, and results per BLOCKS tile for `window`. */
+uint64_t orx_win_tile(const orx_plan *plan);
+/* Work-groups for n_out windows of `window` elements. LONG and SERIAL keep `window` states of
+ * scratch per work-group or work-item: at most `scratch` of those. */
+size_t orx_win_groups(const orx_plan *plan, uint64_t n_out, uint64_t window, size_t scratch);
+/* Scratch states LONG and SERIAL keep per work-group (zero for the others). */
+uint64_t orx_win_scratch_states(const orx_plan *plan, uint64_t window);
+
+#endif /* ORX_PLAN_WINDOWS_H */

@@ -1,0 +1,63 @@
+/* =================================================================================================
+ * fuzz_pairs.c: the pair operators' cases (fuzz.h): a random operator and type, random (now and
+ * then special) values, the whole arrays or equal segments of two inputs, each in host memory or
+ * a buffer at its own random offset (so their vector boundaries lie apart as often as not), the
+ * output in either too; every result against support/pair_reference.c.
+ * ============================================================================================== */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz/fuzz.h"
+#include "support/pair_reference.h"
+
+/* Pairs in one case at most, as the other forms' elements. */
+enum { MOST_PAIRS = 1 << 20 };
+
+void fuzz_pairs_case(fuzz_run *run) {
+  const int op = (int)test_rng_below(OCL_REDUCE_BUILTIN_PAIR_OPS);
+  const ocl_reduce_type type = fuzz_pick_type(run);
+  const size_t elem = ocl_reduce_type_size(type);
+  const size_t rsize = ocl_reduce_result_size(OCL_REDUCE_PAIR_OP(op), type);
+  const int segmented = test_rng_below(2) == 0;
+  size_t length = segmented ? fuzz_size(1 << 14) : fuzz_size(MOST_PAIRS);
+  size_t count = segmented ? fuzz_size(1 << 12) : 1;
+  if (length > 0 && count > MOST_PAIRS / length)
+    count = MOST_PAIRS / length;
+  const size_t n = count * length;
+  const int special = test_pair_is_float(type) && test_rng_below(3) == 0;
+  snprintf(run->what, sizeof run->what, "%s of %zu x %zu pairs of %s (%s)",
+           ocl_reduce_op_name(OCL_REDUCE_PAIR_OP(op)), count, length,
+           ocl_reduce_type_name(type), special ? "special values" : "random");
+  unsigned char *a = malloc(n * elem + 1), *b = malloc(n * elem + 1);
+  unsigned char *got = malloc(count * rsize + 1);
+  if (!a || !b || !got)
+    abort();
+  test_pair_fill(a, b, n, type, special);
+  fuzz_input in_a, in_b;
+  fuzz_output out;
+  fuzz_input_place(run, &in_a, a, n * elem, elem, 0);
+  fuzz_input_place(run, &in_b, b, n * elem, elem, 0);
+  fuzz_output_place(run, &out, count * rsize, rsize, 0);
+  const ocl_reduce_status status =
+      segmented ? ocl_reduce_pairs_segments(run->ctx, OCL_REDUCE_PAIR_OP(op), type, in_a.in,
+                                            in_b.in, count, length, out.out)
+                : ocl_reduce_pairs(run->ctx, OCL_REDUCE_PAIR_OP(op), type, in_a.in, in_b.in, n,
+                                   out.out);
+  if (fuzz_call_ok(run, status, segmented ? "ocl_reduce_pairs_segments" : "ocl_reduce_pairs") &&
+      fuzz_output_take(run, &out, got, 0)) {
+    char why[256];
+    for (size_t i = 0; i < count && run->mismatches < 50; i++) {
+      run->results++;
+      if (!test_pair_matches(op, type, a + i * length * elem, b + i * length * elem,
+                             segmented ? length : n, got + i * rsize, why, sizeof why))
+        fuzz_fail(run, "result %zu: %s", i, why);
+    }
+  }
+  fuzz_output_free(&out);
+  fuzz_input_free(&in_b);
+  fuzz_input_free(&in_a);
+  free(got);
+  free(b);
+  free(a);
+}
