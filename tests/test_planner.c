@@ -652,6 +652,56 @@ static void test_lane_mode_folds_runs_of_whole_vector_segments(void **state) {
 /* f16 and bf16 MIN and MAX through CUDA: 4 groups per SM, capped for them, and a grid of 4 per
  * SM (the f32 cap spilled their vectors); f32's stay at 8, 16-bit sums uncapped, forced fields
  * win, and other devices are not capped. */
+/* A pair operator's request: SUM of its values reading two inputs `skew` elements apart. */
+static orx_request pair_request(int pair, ocl_reduce_type type, unsigned skew) {
+  orx_request r = orx_reduce_request(ORX_OP_SUM, orx_pair_value_type(pair, type));
+  r.pair = (orx_pair_request){1, pair, type, skew};
+  return r;
+}
+
+/* Pairs (plan_pairs.c): the values' SUM plan with both inputs' defines; vectors no wider than
+ * divides the skew (even where forced); on GPUs, whole arrays twice the loads in the chains of
+ * one, unless forced; never the host plan; segments and CPUs keep the sum's loads. */
+static void test_pairs_plan_vectors_loads_and_defines(void **state) {
+  (void)state;
+  const orx_caps cuda = test_h200_cuda(), cpu = test_cpu();
+  orx_target t = test_target(&cuda, OCL_REDUCE_PATH_AUTO);
+  orx_plan plan, sum;
+  orx_request r = pair_request(ORX_PAIR_DOT, OCL_REDUCE_F32, 0);
+  const orx_request plain = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
+  orx_plan_make(&t, &r, &plan);
+  orx_plan_make(&t, &plain, &sum);
+  assert_int_equal(plan.defines[ORX_DEFINE_PAIR_OP], ORX_PAIR_DOT);
+  assert_int_equal(plan.defines[ORX_DEFINE_PAIR_TYPE_ID], OCL_REDUCE_F32);
+  assert_int_equal(sum.defines[ORX_DEFINE_PAIR_OP], ORX_DEFINE_UNSET);
+  assert_int_equal(plan.policy.vec, sum.policy.vec);
+  assert_int_equal(plan.policy.unroll, 2 * sum.policy.unroll);
+  assert_int_equal(orx_policy_chains(&plan.policy), sum.policy.unroll);
+  for (unsigned skew = 1; skew < ORX_PAIR_SKEW_SPAN; skew++) {
+    r.pair.skew = skew;
+    orx_plan_make(&t, &r, &plan);
+    assert_int_equal(skew % plan.policy.vec, 0);
+    assert_true(plan.policy.vec * 2 > sum.policy.vec || skew % (plan.policy.vec * 2) != 0);
+  }
+  r = pair_request(ORX_PAIR_COUNT_EQUAL, OCL_REDUCE_F16, 2);
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.type, OCL_REDUCE_U64);
+  assert_int_equal(plan.element_bytes, 2);
+  assert_int_equal(plan.policy.vec, 2);
+  assert_int_equal(orx_parse_policy_override("vec=4,unroll=3", &t.forced), OCL_REDUCE_OK);
+  r = pair_request(ORX_PAIR_DOT, OCL_REDUCE_F32, 2);
+  orx_plan_make(&t, &r, &plan);
+  assert_int_equal(plan.policy.vec, 2);
+  assert_int_equal(plan.policy.unroll, 3);
+  t = test_target(&cpu, OCL_REDUCE_PATH_AUTO);
+  r.pair.skew = 0;
+  assert_false(orx_plan_takes_host(&t, &r, 1000, 0));
+  orx_request plain_cpu = plain;
+  orx_plan_make(&t, &r, &plan);
+  orx_plan_make(&t, &plain_cpu, &sum);
+  assert_int_equal(plan.policy.unroll, sum.policy.unroll);
+}
+
 static void test_narrow_min_and_max_take_four_groups_per_sm(void **state) {
   (void)state;
   const orx_caps gpu = test_gpu(), cuda = test_h200_cuda();
@@ -1780,6 +1830,7 @@ int main(void) {
       cmocka_unit_test(test_group_parts_follow_weights_and_least_part),
       cmocka_unit_test(test_keys_register_caps_and_waits),
       cmocka_unit_test(test_narrow_min_and_max_take_four_groups_per_sm),
+      cmocka_unit_test(test_pairs_plan_vectors_loads_and_defines),
       cmocka_unit_test(test_device_selector),
       cmocka_unit_test(test_identities_and_compute_types),
       cmocka_unit_test(test_host_plan_has_a_host_kernel_on_every_cpu_target),

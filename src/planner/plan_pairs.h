@@ -19,12 +19,15 @@ typedef struct orx_pair_request {
                            in elements from an allocation's (vector-aligned) start */
 } orx_pair_request;
 
+struct orx_target;
 struct orx_request;
 struct orx_policy;
 struct orx_plan;
-/* The vector width both inputs can be read at: the policy's, halved until it divides the skew
- * between their vector boundaries (a vector of one starts where one of the other does). */
-void orx_fit_pairs(const struct orx_request *request, struct orx_policy *p);
+/* A pair request's policy: the vector width both inputs can be read at (the policy's, halved
+ * until it divides the skew between their vector boundaries: a vector of one starts where one
+ * of the other does), and on GPUs twice the loads in flight. */
+void orx_fit_pairs(const struct orx_target *target, const struct orx_request *request,
+                   struct orx_policy *p);
 /* Marks a made plan's launch as reading the request's two inputs; one-input requests are left. */
 void orx_plan_pairs(const struct orx_request *request, struct orx_plan *plan);
 

@@ -247,7 +247,7 @@ static void make_whole(const orx_target *target, const orx_request *request, siz
   } else {
     orx_target_policy(target, elem, &plan->policy);
     fit_policy(target, request->entry, 1, &plan->policy);
-    orx_fit_pairs(request, &plan->policy);
+    orx_fit_pairs(target, request, &plan->policy);
     if (state) {
       orx_fit_state(target, &request->op, request->stage, 1, &plan->policy);
       orx_plan_state_groups(target, &request->op, elem, request->stage, &plan->policy);
@@ -271,7 +271,7 @@ static void make_segments(const orx_target *target, const orx_request *request, 
   plan->type = compute_type(request);
   orx_target_policy(target, elem, &plan->policy);
   fit_policy(target, request->entry, 1, &plan->policy);
-  orx_fit_pairs(request, &plan->policy);
+  orx_fit_pairs(target, request, &plan->policy);
   if (orx_operator_is_state(&request->op))
     orx_fit_state(target, &request->op, ORX_STAGE_WHOLE, 1, &plan->policy);
   if (request->op.ordered)
