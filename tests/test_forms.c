@@ -7,8 +7,9 @@
  * (2x2 matrix products), each through ocl_reduce, ocl_reduce_into, both segmented calls,
  * ocl_reduce_windows, ocl_reduce_multi, reductions in parts, a group, and ocl_reduce_axes over
  * views of a buffer read in place (columns, rows apart, two passes), against host references
- * on fresh random data. Then each entry point is given memory one byte too small, for its input,
- * its results and its offsets: a named status, a message with both sizes, and guard bytes intact.
+ * on fresh random data; pairs (a dot product, a count), whole and in segments. Then each entry
+ * point is given memory one byte too small, for its input, its results and its offsets: a named
+ * status, a message with both sizes, and guard bytes intact.
  * ============================================================================================== */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "support/custom_ops.h"
 #include "support/fixture.h"
 #include "support/ordered_ops.h"
+#include "support/pair_reference.h"
 #include "support/structured.h"
 
 #define MAX_RESULT 64
@@ -468,6 +470,63 @@ static int setup(void **state) {
   return ocl_reduce_group_create_from(members, 2, &group) == OCL_REDUCE_OK ? 0 : -1;
 }
 
+/* Pairs (ocl_reduce_pairs, _segments): a dot product of f32 and a count of equal f16, whole and
+ * in segments of 33 and 1000, with the inputs in buffers whose vector boundaries lie apart (the
+ * narrower vectors) or in host memory, against the host. Under Oclgrind this is what checks the
+ * pair kernels' reads of both inputs. */
+static void test_pairs(void **state) {
+  (void)state;
+  static const ocl_reduce_type types[] = {OCL_REDUCE_F32, OCL_REDUCE_F16};
+  static const size_t lengths[] = {0, 33, 1000};
+  const size_t n = 2000;
+  int failures = 0;
+  for (int k = 0; k < 2; k++) {
+    const int op = k ? 3 : 0; /* COUNT_EQUAL, DOT */
+    const ocl_reduce_type t = types[k];
+    const size_t elem = ocl_reduce_type_size(t), rsize = k ? 8 : 4;
+    unsigned char a[2000 * 4], b[2000 * 4], got[64 * 8];
+    test_pair_fill(a, b, n, t, 0);
+    ocl_reduce_buffer *ba = NULL, *bb = NULL;
+    assert_int_equal(ocl_reduce_buffer_create(test_ctx, (n + 3) * elem, &ba), OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_buffer_create(test_ctx, (n + 3) * elem, &bb), OCL_REDUCE_OK);
+    /* Each buffer in one write of all its bytes: after several writes at offsets, Oclgrind
+     * 21.10 takes parts of what the earlier ones wrote as uninitialized (a one-input sum of such
+     * a buffer is reported alike, and every result is right). */
+    unsigned char whole[2003 * 4];
+    memset(whole, 0, sizeof whole);
+    memcpy(whole + elem, a, n * elem);
+    assert_int_equal(ocl_reduce_buffer_write(ba, 0, whole, (n + 3) * elem), OCL_REDUCE_OK);
+    memset(whole, 0, sizeof whole);
+    memcpy(whole + 2 * elem, b, n * elem);
+    assert_int_equal(ocl_reduce_buffer_write(bb, 0, whole, (n + 3) * elem), OCL_REDUCE_OK);
+    for (size_t l = 0; l < 3; l++) {
+      const size_t length = lengths[l], count = length ? n / length : 1;
+      const ocl_reduce_input in_a = l == 1 ? ocl_reduce_host_input(a, n * elem)
+                                           : ocl_reduce_buffer_input(ba, 1);
+      const ocl_reduce_input in_b = ocl_reduce_buffer_input(bb, 2);
+      const ocl_reduce_output out = ocl_reduce_host_output(got, count * rsize);
+      const ocl_reduce_status s =
+          length ? ocl_reduce_pairs_segments(test_ctx, OCL_REDUCE_PAIR_OP(op), t, in_a, in_b,
+                                             count, length, out)
+                 : ocl_reduce_pairs(test_ctx, OCL_REDUCE_PAIR_OP(op), t, in_a, in_b, n, out);
+      assert_int_equal(s, OCL_REDUCE_OK);
+      char why[160];
+      for (size_t r = 0; r < count; r++)
+        if (!test_pair_matches(op, t, a + r * length * elem, b + r * length * elem,
+                               length ? length : n, got + r * rsize, why, sizeof why)) {
+          print_error("%s of %s, segments of %zu: result %zu: %s\n",
+                      ocl_reduce_op_name(OCL_REDUCE_PAIR_OP(op)), ocl_reduce_type_name(t), length,
+                      r, why);
+          failures++;
+          break;
+        }
+    }
+    ocl_reduce_buffer_destroy(ba);
+    ocl_reduce_buffer_destroy(bb);
+  }
+  assert_int_equal(failures, 0);
+}
+
 static int teardown(void **state) {
   ocl_reduce_context_destroy(by_columns);
   ocl_reduce_context_destroy(by_split);
@@ -484,6 +543,7 @@ int main(void) {
       cmocka_unit_test(test_whole),         cmocka_unit_test(test_segments),
       cmocka_unit_test(test_windows),       cmocka_unit_test(test_multi),
       cmocka_unit_test(test_parts),         cmocka_unit_test(test_over_a_group),
-      cmocka_unit_test(test_axes),          cmocka_unit_test(test_one_byte_short)};
+      cmocka_unit_test(test_axes),          cmocka_unit_test(test_pairs),
+      cmocka_unit_test(test_one_byte_short)};
   return TEST_RUN(tests, setup, teardown);
 }
