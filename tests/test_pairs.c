@@ -229,8 +229,11 @@ static void test_cross_device_float_pairs(void **state) {
   ocl_reduce_context *cross = test_context_create();
   unsetenv("OCL_REDUCE_DETERMINISM");
   assert_non_null(cross);
-  static const ocl_reduce_type types[] = {OCL_REDUCE_F32, OCL_REDUCE_F64, OCL_REDUCE_F16,
-                                          OCL_REDUCE_BF16};
+  /* bf16 takes f16's kernels but the load (which the sweeps check); ABS_DISTANCE has no product
+   * to keep unfused. Each case is a state kernel of its own, the slowest to build on CPU
+   * implementations (pairs[intel/subgroup-khr], the full run in CI, took 98 s with every type
+   * and operator here). */
+  static const ocl_reduce_type types[] = {OCL_REDUCE_F32, OCL_REDUCE_F64, OCL_REDUCE_F16};
   /* Whole arrays of each count; segments of 15 and 1024 pairs (the multireduction and a
    * work-group each on GPUs). */
   static const size_t counts[] = {1000, 65537};
@@ -248,7 +251,7 @@ static void test_cross_device_float_pairs(void **state) {
     assert_non_null(b);
     assert_non_null(values);
     assert_non_null(got);
-    for (int op = 0; op < (test_light() ? 1 : 3); op++)
+    for (int op = 0; op < (test_light() ? 1 : 2); op++)
       for (size_t c = test_light() ? 1 : 0; c < sizeof counts / sizeof *counts; c++) {
         const size_t n = counts[c];
         test_pair_fill(a, b, n, t, 0);
