@@ -282,8 +282,9 @@ static void test_every_pair_plan_compiles_with_nvrtc(void **state) {
         compiled += compile(&plan);
       }
     }
-  /* A stage holds the values computed on: 16-bit elements' f32 (a stage of their 2-byte size
-   * took 64 KiB of shared memory, past the 48 KiB a block may have), a count's u64. */
+  /* A stage holds the values computed on: 16-bit elements' f32 (8192 of them), a count's u64
+   * (sized by the count's 2-byte elements, its stage took 64 KiB of shared memory, past the
+   * 48 KiB a block may have: the COUNT_EQUAL bf16 plan below). */
   plan = segments_plan(t, ORX_OP_MAX, OCL_REDUCE_F16, ORX_SEG_STAGED, 0, 0, 0, 0);
   assert_int_equal(plan.seg.stage, 32768 / sizeof(float));
   compiled += compile(&plan);

@@ -367,10 +367,11 @@ void orx_plan_segment_strategy(const orx_target *target, const orx_request *requ
   if (!stageable && forced == ORX_SEG_STAGED)
     forced = ORX_SEG_MR;
   const unsigned op_id = request->op.id;
-  /* The stage holds what the kernel computes on: 16-bit elements and pairs' values as the plan's
-   * type (sizing it by the 2-byte input overflowed CUDA's 48 KiB of shared memory). */
+  /* The stage holds pairs' values, of the plan's type: a count of 16-bit pairs' u64s, sized by
+   * its 2-byte input, overflowed CUDA's 48 KiB of shared memory. (16-bit elements' f32 stage of
+   * 8192 fits either way, and their other choices stay by the input's bytes.) */
   orx_seg_shape shape = request->shape;
-  if (stageable && orx_type_size(plan->type) > shape.elem)
+  if (request->pair.on && orx_type_size(plan->type) > shape.elem)
     shape.elem = orx_type_size(plan->type);
   orx_plan_segments(target->caps, &plan->policy, forced, op_id, &shape, &plan->seg);
   if (!stageable && plan->seg.mode == ORX_SEG_STAGED)
