@@ -1,14 +1,14 @@
 /* =================================================================================================
  * orx_pairs.cl: two inputs read as one (ORX_PAIR_OP, docs/design/half-and-pairs.md, decision 3).
  *
- * A pair operator's kernel is the single-input kernel of SUM (under CROSS_DEVICE of floats,
- * SUM_REPRODUCIBLE, in state mode) over the pairs' values: T is the
- * values' type (ORX_TYPE_ID: f32 for 16-bit floats, u64 for COUNT_EQUAL, the elements' own type
- * otherwise, integers on their unsigned bits), and the input is a handle to both arrays, which
- * every read maps. The inputs' elements are of ORX_PAIR_TYPE_ID, the side type S, computed on as
- * SC (f32 for 16-bit floats, loaded as lib/orx_types.cl loads them). Pointer arithmetic goes
- * through ORX_IN_AT, so that a kernel moves both arrays where it moved one. The host lays both
- * out alike (planner.c: ORX_VEC divides the distance between their vector boundaries).
+ * A pair operator's kernel is the single-input kernel of SUM (of floats under CROSS_DEVICE,
+ * SUM_REPRODUCIBLE, in state mode) over the pairs' values: T is the values' type (ORX_TYPE_ID:
+ * f32 for 16-bit floats, u64 for COUNT_EQUAL, the elements' own type otherwise, integers on
+ * their unsigned bits), and the input is a handle to both arrays, which every read maps. The
+ * inputs' elements are of ORX_PAIR_TYPE_ID, the side type S, computed on as SC (f32 for 16-bit
+ * floats, loaded as lib/orx_types.cl loads them). Pointer arithmetic goes through ORX_IN_AT, so
+ * that a kernel moves both arrays where it moved one. The host lays both out alike
+ * (src/planner/plan_pairs.c: ORX_VEC divides the distance between their vector boundaries).
  *
  * Included by lib/orx_types.cl, which gives T, TV and the vector helpers.
  * ============================================================================================== */
