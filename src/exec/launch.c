@@ -56,6 +56,17 @@ ocl_reduce_status orx_launch(ocl_reduce_context *ctx, const orx_prepared *k, siz
   return OCL_REDUCE_OK;
 }
 
+ocl_reduce_status orx_launch_inputs(ocl_reduce_context *ctx, const orx_prepared *k,
+                                    size_t groups, const orx_arg *args, size_t nargs,
+                                    int two_inputs) {
+  if (two_inputs)
+    return orx_launch(ctx, k, groups, args, nargs);
+  orx_arg one[ORX_LAUNCH_MAX_ARGS];
+  one[0] = args[0];
+  memcpy(one + 1, args + 3, (nargs - 3) * sizeof *args);
+  return orx_launch(ctx, k, groups, one, nargs - 2);
+}
+
 size_t orx_vector_head(const ocl_reduce_context *ctx, const orx_mem *mem, size_t offset,
                        unsigned vec, size_t elem) {
   /* Allocations start aligned to whole vectors, wrapped CUDA pointers at some element boundary
@@ -107,14 +118,7 @@ static ocl_reduce_status launch_array(ocl_reduce_context *ctx, const orx_prepare
       {ORX_ARG_U64, NULL, out_index},
       {ORX_ARG_U64, NULL, out_stride},
   };
-  if (b) {
-    ORX_FORWARD(orx_launch(ctx, k, groups, args, ORX_ARRAY_SIZE(args)));
-  } else {
-    orx_arg one[ORX_ARRAY_SIZE(args) - 2];
-    one[0] = args[0];
-    memcpy(one + 1, args + 3, sizeof one - sizeof one[0]);
-    ORX_FORWARD(orx_launch(ctx, k, groups, one, ORX_ARRAY_SIZE(one)));
-  }
+  ORX_FORWARD(orx_launch_inputs(ctx, k, groups, args, ORX_ARRAY_SIZE(args), b != NULL));
   if (!orx_plan_finish_launch(&k->plan, groups))
     return OCL_REDUCE_OK;
   /* The groups wrote their partials (ORX_FINISH_LAUNCH); one group of the kernel built to finish

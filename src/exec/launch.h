@@ -34,6 +34,13 @@ void orx_call_begin(ocl_reduce_context *ctx);
  * time to the call's. */
 ocl_reduce_status orx_launch(ocl_reduce_context *ctx, const orx_prepared *k, size_t groups,
                              const orx_arg *args, size_t nargs);
+/* The same for a kernel whose arguments start with ORX_IN_PARAMS (cl/lib/orx_types.cl): args
+ * hold the first input, then the second input and its offset, then the rest; without two_inputs
+ * the second input's two are left out (the one-input kernel takes none). 3 <= nargs <= 18. */
+#define ORX_LAUNCH_MAX_ARGS 16
+ocl_reduce_status orx_launch_inputs(ocl_reduce_context *ctx, const orx_prepared *k,
+                                    size_t groups, const orx_arg *args, size_t nargs,
+                                    int two_inputs);
 /* Elements to skip from element `offset` of mem until a multiple of `vec` elements of size elem. */
 size_t orx_vector_head(const ocl_reduce_context *ctx, const orx_mem *mem, size_t offset,
                        unsigned vec, size_t elem);

@@ -177,13 +177,8 @@ static ocl_reduce_status launch_batch(ocl_reduce_context *ctx, const orx_seg_cal
       {ORX_ARG_U64, NULL, out_index},
       {ORX_ARG_U64, NULL, orx_plan_per_round(plan, c->length)},
   };
-  const size_t groups = orx_plan_groups(plan, n_seg, c->length);
-  if (c->pair)
-    return orx_launch(ctx, &r->segments, groups, args, ORX_ARRAY_SIZE(args));
-  orx_arg one[ORX_ARRAY_SIZE(args) - 2];
-  one[0] = args[0];
-  memcpy(one + 1, args + 3, sizeof one - sizeof one[0]);
-  return orx_launch(ctx, &r->segments, groups, one, ORX_ARRAY_SIZE(one));
+  return orx_launch_inputs(ctx, &r->segments, orx_plan_groups(plan, n_seg, c->length), args,
+                           ORX_ARRAY_SIZE(args), c->pair != NULL);
 }
 
 /* One input of a batch of n elements from `base`: in place, or uploaded to `at` elements into
