@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "bench_axes.h"
+#include "cuda_timer.cuh"
 
 namespace {
 
@@ -79,36 +80,6 @@ template <typename T> __global__ void copy_view(const T *in, view_map map, T *ou
        i += (int64_t)gridDim.x * blockDim.x)
     out[i] = in[map(i)];
 }
-
-struct timer {
-  cudaEvent_t start, stop;
-  timer() {
-    cudaEventCreate(&start);
-    cudaEventCreate(&stop);
-  }
-  ~timer() {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-  }
-  /* Median seconds of `rounds` runs of f after one untimed run; 0 on an error. */
-  double median(int rounds, const std::function<cudaError_t()> &f) {
-    std::vector<double> t;
-    for (int r = -1; r < rounds; r++) {
-      cudaEventRecord(start);
-      if (f() != cudaSuccess)
-        return 0;
-      cudaEventRecord(stop);
-      if (cudaEventSynchronize(stop) != cudaSuccess)
-        return 0;
-      float ms = 0;
-      cudaEventElapsedTime(&ms, start, stop);
-      if (r >= 0)
-        t.push_back(1e-3 * ms);
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-  }
-};
 
 template <typename T> struct run {
   const axes_case *c;
@@ -168,7 +139,7 @@ int anchors_of(const axes_case *c, const void *data, const void *want, int round
       cudaMalloc(&r.dense, c->results * c->length * sizeof(T)) != cudaSuccess ||
       cudaMemcpy(r.in, data, c->reach * sizeof(T), cudaMemcpyHostToDevice) != cudaSuccess)
     return -1;
-  timer t;
+  orx_bench::timer t;
   snprintf(a[0].name, sizeof a[0].name, "cub rows (CUB %d)", CUB_VERSION);
   snprintf(a[1].name, sizeof a[1].name, "cub iterator");
   snprintf(a[2].name, sizeof a[2].name, "cub copy (copy timed)");

@@ -89,7 +89,10 @@
 #define ORX_PAIR_SQUARED_DISTANCE 1 /* (a - b)^2 */
 #define ORX_PAIR_ABS_DISTANCE 2     /* |a - b| */
 #define ORX_PAIR_COUNT_EQUAL 3      /* a == b, counted in u64 */
-#define ORX_PAIR_NONE 255           /* ORX_PAIR_OP's default: one input */
+/* A user operator's pair_map (ORX_STATE_PAIR_MAP) maps each pair to a state, which its combine
+ * reduces (ORX_OP_CUSTOM): the kernel's elements are the pairs, of two ORX_ELEMENT_T. */
+#define ORX_PAIR_USER 254
+#define ORX_PAIR_NONE 255 /* ORX_PAIR_OP's default: one input */
 /* X(c, ID, name, counts): counts, 1 where the value is a u64 count whatever the elements. */
 #define ORX_PAIR_OPERATORS(X, c)                                                                   \
   X(c, DOT, "dot", 0) X(c, SQUARED_DISTANCE, "squared_distance", 0)                                \
@@ -438,7 +441,8 @@
 #define ORX_RESULT_NARROW ORX_NO_TYPE
 #endif
 /* A pair operator (ORX_PAIR_ id): the kernel reads two inputs of ORX_PAIR_TYPE_ID elements and
- * reduces their pairs' values, of ORX_TYPE_ID, with ORX_OP_ID (SUM); ORX_PAIR_NONE: one input. */
+ * reduces their pairs' values, of ORX_TYPE_ID, with ORX_OP_ID (SUM); ORX_PAIR_USER: the pairs of
+ * a user operator's elements (both types ORX_CUSTOM); ORX_PAIR_NONE: one input. */
 #ifndef ORX_PAIR_OP
 #define ORX_PAIR_OP ORX_PAIR_NONE
 #endif
@@ -464,10 +468,12 @@
   X(c, ELEM_TYPE_ID) X(c, RESULT_NARROW) X(c, PAIR_OP) X(c, PAIR_TYPE_ID)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
- * ORX_NAME: the element and state types and the three functions, as the source spells them.
- * Their defaults name the built-in structured operator ORX_OP_ID of lib/orx_state_ops.cl. */
+ * ORX_NAME: the element and state types and the three functions, as the source spells them; a
+ * user pair operator (ORX_PAIR_USER) names its pair_map as STATE_PAIR_MAP in place of STATE_MAP.
+ * The defaults name the built-in structured operator ORX_OP_ID of lib/orx_state_ops.cl. */
 #define ORX_HOST_NAMES(X, c)                                                                       \
-  X(c, ELEMENT_T) X(c, STATE_T) X(c, STATE_IDENTITY) X(c, STATE_MAP) X(c, STATE_COMBINE)
+  X(c, ELEMENT_T) X(c, STATE_T) X(c, STATE_IDENTITY) X(c, STATE_MAP) X(c, STATE_COMBINE)           \
+  X(c, STATE_PAIR_MAP)
 #ifndef ORX_ELEMENT_T
 #define ORX_ELEMENT_T float
 #endif

@@ -157,19 +157,19 @@ OCL_REDUCE_API const char *ocl_reduce_op_name(ocl_reduce_op op);
 
 /* A user operator: two types of up to 64 bytes and three functions in OpenCL C, identity(),
  * map(element, index) and an associative combine(a, b), built for each device on first use
- * (docs/API.md, "User operators", and examples/custom_operator.c). */
+ * (docs/API.md, "User operators", and examples/custom_operator.c). A pair operator, for
+ * ocl_reduce_pairs* only, names pair_map(a, b, index) instead of map (ocl_reduce_pairs.h). */
 typedef struct ocl_reduce_operator_desc {
   size_t struct_size;       /* sizeof(ocl_reduce_operator_desc): OCL_REDUCE_OPERATOR_DESC_INIT */
   const char *source;       /* OpenCL C defining both types and the three functions */
   const char *element_type; /* the element type's name: "point", "float", "struct point" */
   const char *state_type;   /* the state type's name */
-  const char *identity;     /* the functions' names, C identifiers */
-  const char *map;
-  const char *combine;
+  const char *identity, *map, *combine; /* the functions' names, C identifiers */
   size_t element_size;      /* sizeof the element type on the host: 1 ... 64 */
   size_t state_size;        /* sizeof the state type on the host: 1 ... 64 */
   int commutative;          /* 0: an order-preserving operator (see combine) */
   const char *name;         /* for messages and ocl_reduce_op_name; NULL: the combine's name */
+  const char *pair_map;     /* NULL; a pair operator's function, with map NULL */
 } ocl_reduce_operator_desc;
 #define OCL_REDUCE_OPERATOR_DESC_INIT OCL_REDUCE_STRUCT_INIT_(ocl_reduce_operator_desc)
 

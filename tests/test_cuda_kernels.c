@@ -19,6 +19,7 @@
 #include "support/ordered_ops.h"
 #include "support/structured.h"
 #include "support/synthetic.h"
+#include "support/user_pairs.h"
 
 /* The CUDA backend of this build, or a skipped test. */
 static const orx_backend_ops *cuda_backend(void) {
@@ -125,6 +126,49 @@ static int compile_op_type(const orx_target t, orx_op_id op, ocl_reduce_type typ
   return compiled + compile(&plan);
 }
 
+/* A user operator's kernels for target t: its probe, every stage of a whole array (a pair
+ * operator's: those that read pairs, whose states one-input stages then combine) and segments by a
+ * work-item, by the multireduction and by work-groups. Returns how many compiled. */
+static int compile_user_operator(const orx_target *t, const ocl_reduce_operator_desc *d,
+                                 int pairs) {
+  orx_operator op;
+  char *op_text = NULL;
+  orx_plan plan;
+  int compiled = 0;
+  assert_int_equal(orx_operator_of_desc(d, &op, &op_text), OCL_REDUCE_OK);
+  orx_request r = orx_custom_request(&op);
+  r.entry = ORX_ENTRY_PROBE;
+  orx_plan_make(t, &r, &plan);
+  compiled += compile(&plan);
+  if (pairs) { /* as orx_resolve_pair reads the pairs */
+    op.element_type = ORX_CUSTOM;
+    r = orx_custom_request(&op);
+    r.pair = (orx_pair_request){1, ORX_PAIR_USER, OCL_REDUCE_OP_ELEMENT, 0};
+  }
+  r.entry = ORX_ENTRY_REDUCE;
+  for (int stage = ORX_STAGE_WHOLE; stage <= (pairs ? ORX_STAGE_PARTIAL : ORX_STAGE_MERGE);
+       stage++) {
+    r.stage = (orx_stage)stage;
+    orx_plan_make(t, &r, &plan);
+    assert_int_equal(plan.defines[ORX_DEFINE_PAIR_OP], pairs ? ORX_PAIR_USER : ORX_DEFINE_UNSET);
+    compiled += compile(&plan);
+  }
+  r.stage = ORX_STAGE_WHOLE;
+  r.entry = ORX_ENTRY_SEGMENTS;
+  r.shape.count = 1 << 16;
+  r.shape.elements = (uint64_t)33 << 16;
+  r.shape.length = 33;
+  r.shape.elem = d->element_size;
+  for (int mode = ORX_SEG_LANE; mode <= ORX_SEG_GROUP; mode++) {
+    orx_target forced = *t;
+    forced.forced.seg_mode = mode;
+    orx_plan_make(&forced, &r, &plan);
+    compiled += compile(&plan);
+  }
+  free(op_text);
+  return compiled;
+}
+
 static void test_every_plan_compiles_with_nvrtc(void **state) {
   (void)state;
   const orx_caps caps = test_h200_cuda();
@@ -170,34 +214,8 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
       descs[w] = &test_custom_descs[w];
     for (int w = 0; w < TEST_ORDERED_COUNT; w++)
       descs[TEST_CUSTOM_COUNT + w] = &test_ordered_descs[w];
-    for (int w = 0; w < TEST_CUSTOM_COUNT + TEST_ORDERED_COUNT; w++) {
-      orx_operator op;
-      char *op_text = NULL;
-      assert_int_equal(orx_operator_of_desc(descs[w], &op, &op_text), OCL_REDUCE_OK);
-      r = orx_custom_request(&op);
-      r.entry = ORX_ENTRY_PROBE;
-      orx_plan_make(&t, &r, &plan);
-      compiled += compile(&plan);
-      r.entry = ORX_ENTRY_REDUCE;
-      for (int stage = ORX_STAGE_WHOLE; stage <= ORX_STAGE_MERGE; stage++) {
-        r.stage = (orx_stage)stage;
-        orx_plan_make(&t, &r, &plan);
-        compiled += compile(&plan);
-      }
-      r.stage = ORX_STAGE_WHOLE;
-      r.entry = ORX_ENTRY_SEGMENTS;
-      r.shape.count = 1 << 16;
-      r.shape.elements = (uint64_t)33 << 16;
-      r.shape.length = 33;
-      r.shape.elem = descs[w]->element_size;
-      for (int mode = ORX_SEG_LANE; mode <= ORX_SEG_GROUP; mode++) {
-        orx_target forced = t;
-        forced.forced.seg_mode = mode;
-        orx_plan_make(&forced, &r, &plan);
-        compiled += compile(&plan);
-      }
-      free(op_text);
-    }
+    for (int w = 0; w < TEST_CUSTOM_COUNT + TEST_ORDERED_COUNT; w++)
+      compiled += compile_user_operator(&t, descs[w], 0);
     /* The other strategies and the offsets form, on two types; the multireduction's offsets
      * form with masked vector loads too. */
     static const ocl_reduce_type types[] = {OCL_REDUCE_F32, OCL_REDUCE_U64};
@@ -303,6 +321,10 @@ static void test_every_pair_plan_compiles_with_nvrtc(void **state) {
       orx_plan_make(&forced, &r, &plan);
       compiled += compile(&plan);
     }
+  /* The tests' user pair operators: the probe, whole arrays with their pieces' states, and
+   * segments by each strategy that takes struct elements. */
+  for (int w = 0; w < TEST_USER_PAIR_COUNT; w++)
+    compiled += compile_user_operator(&t, &test_user_pair_descs[w], 1);
   printf("# %d CUDA pair kernels compiled for sm_90\n", compiled);
 }
 

@@ -1,9 +1,10 @@
 /* =================================================================================================
  * test_enqueue.c: reductions into buffers that return without waiting (ocl_reduce.h,
- * "Enqueueing without waiting"). Many calls of every kind into one results buffer, all in flight
- * on one context before a single wait, with the input rewritten between them, against host
- * folds; work held back by an application's event until it completes (OpenCL: a user event);
- * the marker's event; a context on an application's CUDA stream; and the argument errors.
+ * "Enqueueing without waiting"). Many calls of every kind (pairs among them) into one results
+ * buffer, all in flight on one context before a single wait, with the input rewritten between
+ * them, against host folds; work held back by an application's event until it completes (OpenCL:
+ * a user event); the marker's event; a context on an application's CUDA stream; and the argument
+ * errors.
  * ============================================================================================== */
 #define _DEFAULT_SOURCE
 #define CL_TARGET_OPENCL_VERSION 300
@@ -19,7 +20,8 @@ enum { N = 1 << 15, CALLS = 48 };
 
 /* One enqueued call: what it reduces and where its results go in the results buffer. */
 typedef struct call {
-  int kind; /* 0 segments, 1 multi (sum, min, max), 2 windows, 3 into (the whole input) */
+  int kind; /* 0 segments, 1 multi (sum, min, max), 2 windows, 3 into (the whole input), 4 the dot
+               product of the input's halves, 5 that in segments */
   ocl_reduce_op op;
   size_t length;  /* segment length or window */
   size_t count;   /* results */
@@ -36,6 +38,14 @@ static int32_t fold(ocl_reduce_op op, const int32_t *x, size_t n) {
   return v;
 }
 
+/* The dot product of n pairs (x[i], y[i]), wrapping as the library's i32 sums do. */
+static int32_t dot(const int32_t *x, const int32_t *y, size_t n) {
+  uint32_t v = 0;
+  for (size_t i = 0; i < n; i++)
+    v += (uint32_t)x[i] * (uint32_t)y[i];
+  return (int32_t)v;
+}
+
 /* Enqueues call c on the input buffer into the results buffer. */
 static void enqueue(const call *c, ocl_reduce_buffer *in, ocl_reduce_buffer *results) {
   const ocl_reduce_input input = ocl_reduce_buffer_input(in, 0);
@@ -48,8 +58,14 @@ static void enqueue(const call *c, ocl_reduce_buffer *in, ocl_reduce_buffer *res
     s = ocl_reduce_multi(test_ctx, three, 3, OCL_REDUCE_I32, input, N, output);
   else if (c->kind == 2)
     s = ocl_reduce_windows(test_ctx, c->op, OCL_REDUCE_I32, input, N, c->length, output);
-  else
+  else if (c->kind == 3)
     s = ocl_reduce_into(test_ctx, c->op, OCL_REDUCE_I32, input, c->length, output);
+  else if (c->kind == 4)
+    s = ocl_reduce_pairs(test_ctx, OCL_REDUCE_DOT, OCL_REDUCE_I32, input,
+                         ocl_reduce_buffer_input(in, N / 2), N / 2, output);
+  else
+    s = ocl_reduce_pairs_segments(test_ctx, OCL_REDUCE_DOT, OCL_REDUCE_I32, input,
+                                  ocl_reduce_buffer_input(in, N / 2), c->count, c->length, output);
   if (s != OCL_REDUCE_OK)
     fail_msg("%s: %s", ocl_reduce_status_name(s), ocl_reduce_last_error(test_ctx));
 }
@@ -58,9 +74,11 @@ static void enqueue(const call *c, ocl_reduce_buffer *in, ocl_reduce_buffer *res
 static void expect(const call *c, const int32_t *x, int32_t *expected) {
   static const ocl_reduce_op three[] = {OCL_REDUCE_SUM, OCL_REDUCE_MIN, OCL_REDUCE_MAX};
   for (size_t j = 0; j < c->count; j++)
-    expected[c->first + j] = c->kind == 0   ? fold(c->op, x + j * c->length, c->length)
-                             : c->kind == 1 ? fold(three[j], x, N)
-                                            : fold(c->op, x + (c->kind == 2 ? j : 0), c->length);
+    expected[c->first + j] =
+        c->kind == 0   ? fold(c->op, x + j * c->length, c->length)
+        : c->kind == 1 ? fold(three[j], x, N)
+        : c->kind >= 4 ? dot(x + j * c->length, x + N / 2 + j * c->length, c->length)
+                       : fold(c->op, x + (c->kind == 2 ? j : 0), c->length);
 }
 
 static void test_many_calls_in_flight_before_one_wait(void **state) {
@@ -75,13 +93,17 @@ static void test_many_calls_in_flight_before_one_wait(void **state) {
   size_t total = 0;
   for (int i = 0; i < CALLS; i++) {
     call *c = &calls[i];
-    c->kind = i % 4;
-    c->op = ops[(i / 4) % 3];
-    c->length = c->kind == 2 ? lengths[i % 6] + 1 : lengths[(i / 2) % 8];
-    if (c->kind == 3 && i % 8 == 3)
+    c->kind = i % 6;
+    c->op = ops[(i / 6) % 3];
+    c->length = c->kind == 2 ? lengths[i % 5] + 1 : lengths[(i / 2) % 8];
+    if (c->kind == 3 && i % 12 == 3)
       c->length = 0; /* the identity, written into the buffer in order with the rest */
-    c->count = c->kind == 0 ? N / c->length : c->kind == 1 ? 3 : c->kind == 2 ? N - c->length + 1
-                                                                               : 1;
+    if (c->kind >= 4 && (c->kind == 4 || c->length > N / 2))
+      c->length = N / 2; /* pairs: the halves of the input */
+    c->count = c->kind == 0                    ? N / c->length
+               : c->kind == 1                  ? 3
+               : c->kind == 2                  ? N - c->length + 1
+               : c->kind == 5 ? N / 2 / c->length : 1;
     c->first = total;
     c->input = i >= CALLS / 2;
     total += c->count;

@@ -7,7 +7,8 @@
  * (2x2 matrix products), each through ocl_reduce, ocl_reduce_into, both segmented calls,
  * ocl_reduce_windows, ocl_reduce_multi, reductions in parts, a group, and ocl_reduce_axes over
  * views of a buffer read in place (columns, rows apart, two passes), against host references
- * on fresh random data; pairs (a dot product, a count), whole and in segments. Then each entry
+ * on fresh random data; pairs (a dot product, a count, the user pair operators), whole and in
+ * segments. Then each entry
  * point is given memory one byte too small, for its input, its results and its offsets: a named
  * status, a message with both sizes, and guard bytes intact.
  * ============================================================================================== */
@@ -21,6 +22,7 @@
 #include "support/ordered_ops.h"
 #include "support/pair_reference.h"
 #include "support/structured.h"
+#include "support/user_pairs.h"
 
 #define MAX_RESULT 64
 #define GUARD 0xc3
@@ -527,6 +529,45 @@ static void test_pairs(void **state) {
   assert_int_equal(failures, 0);
 }
 
+/* Each user pair operator (struct elements, a non-commutative combine, pair_map's index) on
+ * inputs in buffers, whole and in segments of 33, against the host's folds: under Oclgrind,
+ * what checks the kernels that read pairs as their elements. */
+static void test_user_pairs(void **state) {
+  (void)state;
+  const size_t n = 1000;
+  for (int w = 0; w < TEST_USER_PAIR_COUNT; w++) {
+    const ocl_reduce_operator_desc *d = &test_user_pair_descs[w];
+    ocl_reduce_operator *op = NULL;
+    assert_int_equal(ocl_reduce_operator_create(d, &op), OCL_REDUCE_OK);
+    unsigned char *ab = malloc(2 * n * d->element_size), got[1000 / 33 * 16], want[16];
+    assert_non_null(ab);
+    test_user_pair_fill((test_user_pair)w, ab, ab + n * d->element_size, n);
+    ocl_reduce_buffer *buf = NULL; /* a then b, in one write (test_pairs says why) */
+    assert_int_equal(ocl_reduce_buffer_create(test_ctx, 2 * n * d->element_size, &buf),
+                     OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_buffer_write(buf, 0, ab, 2 * n * d->element_size), OCL_REDUCE_OK);
+    const ocl_reduce_input a = ocl_reduce_buffer_input(buf, 0), b = ocl_reduce_buffer_input(buf, n);
+    for (size_t length = 0; length <= 33; length += 33) {
+      const size_t count = length ? n / length : 1;
+      const ocl_reduce_output out = ocl_reduce_host_output(got, count * d->state_size);
+      assert_int_equal(length ? ocl_reduce_pairs_segments(test_ctx, op, OCL_REDUCE_OP_ELEMENT, a,
+                                                          b, count, length, out)
+                              : ocl_reduce_pairs(test_ctx, op, OCL_REDUCE_OP_ELEMENT, a, b, n,
+                                                 out),
+                       OCL_REDUCE_OK);
+      for (size_t r = 0; r < count; r++) {
+        const size_t first = r * length * d->element_size;
+        test_user_pair_reference((test_user_pair)w, ab + first, ab + n * d->element_size + first,
+                                 length ? length : n, want);
+        assert_memory_equal(got + r * d->state_size, want, d->state_size);
+      }
+    }
+    ocl_reduce_buffer_destroy(buf);
+    ocl_reduce_operator_destroy(op);
+    free(ab);
+  }
+}
+
 static int teardown(void **state) {
   ocl_reduce_context_destroy(by_columns);
   ocl_reduce_context_destroy(by_split);
@@ -544,6 +585,6 @@ int main(void) {
       cmocka_unit_test(test_windows),       cmocka_unit_test(test_multi),
       cmocka_unit_test(test_parts),         cmocka_unit_test(test_over_a_group),
       cmocka_unit_test(test_axes),          cmocka_unit_test(test_pairs),
-      cmocka_unit_test(test_one_byte_short)};
+      cmocka_unit_test(test_user_pairs),    cmocka_unit_test(test_one_byte_short)};
   return TEST_RUN(tests, setup, teardown);
 }

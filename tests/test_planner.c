@@ -683,6 +683,25 @@ static void test_pairs_plan_vectors_loads_and_defines(void **state) {
     assert_int_equal(skew % plan.policy.vec, 0);
     assert_true(plan.policy.vec * 2 > sum.policy.vec || skew % (plan.policy.vec * 2) != 0);
   }
+  /* CUDA's segment multireduction: 512 work-items per SM for pairs (plan_pairs.c), the
+   * single input's 1024 or 768 else; unless forced. */
+  for (uint64_t length = 128; length <= 4096; length *= 2) {
+    orx_request seg = pair_request(ORX_PAIR_DOT, OCL_REDUCE_F32, 0), one = plain;
+    seg.entry = one.entry = ORX_ENTRY_SEGMENTS;
+    seg.shape.length = one.shape.length = length;
+    seg.shape.count = one.shape.count = ((uint64_t)1 << 28) / length;
+    seg.shape.elements = one.shape.elements = seg.shape.count * length;
+    seg.shape.elem = one.shape.elem = 4;
+    orx_plan_make(&t, &seg, &plan);
+    orx_plan_make(&t, &one, &sum);
+    assert_int_equal(plan.kernel, ORX_KERNEL_SEGMENTS_MR);
+    assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU] * plan.policy.wg_size, 512);
+    assert_true(sum.defines[ORX_DEFINE_MIN_GROUPS_PER_CU] * sum.policy.wg_size >= 768);
+    orx_target forced = t;
+    assert_int_equal(orx_parse_policy_override("min_groups=3", &forced.forced), OCL_REDUCE_OK);
+    orx_plan_make(&forced, &seg, &plan);
+    assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], 3);
+  }
   r = pair_request(ORX_PAIR_COUNT_EQUAL, OCL_REDUCE_F16, 2);
   orx_plan_make(&t, &r, &plan);
   assert_int_equal(plan.type, OCL_REDUCE_U64);

@@ -5,13 +5,14 @@
  * application gave, so a layout that differs between host and device fails there instead of
  * giving wrong results.
  *
- * The body calls identity(), map() and combine() directly, so a missing function or a wrong
- * signature is a build error here, and each call names its role and the signature it needs twice
- * over, for every compiler's way of reporting: a #line marker (PoCL's clang and NVRTC print it as
- * the file: "combine: STATE combine(STATE a, STATE b):1:..."), and a comment on the call's line
- * (NVIDIA's OpenCL prints the line). The compiler's note then points at the user's own function;
- * the library's kernels, which include none of this, are not involved. The host passes run = 0:
- * nothing is computed, but the compiler cannot tell, so the calls must compile.
+ * The body calls identity(), map() (a pair operator's pair_map()) and combine() directly, so a
+ * missing function or a wrong signature is a build error here, and each call names its role and the
+ * signature it needs twice over, for every compiler's way of reporting: a #line marker (PoCL's
+ * clang and NVRTC print it as the file: "combine: STATE combine(STATE a, STATE b):1:..."), and a
+ * comment on the call's line (NVIDIA's OpenCL prints the line). The compiler's note then points at
+ * the user's own function; the library's kernels, which include none of this, are not involved. The
+ * host passes run = 0: nothing is computed, but the compiler cannot tell, so the calls must
+ * compile.
  *
  * Alone (tests/test_kernel_files.c: the contract's defaults, a built-in operator), the probe
  * takes that operator through lib/orx_ops.cl.
@@ -27,12 +28,18 @@
 ORX_INLINE A orx_probe_roles(T orx_element) {
 #line 1 "identity: STATE identity(void)"
   const A orx_none = ORX_STATE_IDENTITY(); /* identity: STATE identity(void) */
+#ifdef ORX_STATE_PAIR_MAP /* a pair operator's, in place of map */
+#line 1 "pair_map: STATE pair_map(ELEMENT a, ELEMENT b, ulong index)"
+  const A orx_one = /* pair_map: STATE pair_map(ELEMENT a, ELEMENT b, ulong index) */
+      ORX_STATE_PAIR_MAP(orx_element, orx_element, 0ul); /* pair_map(ELEMENT, ELEMENT, ulong) */
+#else
 #line 1 "map: STATE map(ELEMENT x, ulong index)"
   const A orx_one = ORX_STATE_MAP(orx_element, 0ul); /* map: STATE map(ELEMENT x, ulong index) */
+#endif
 #line 1 "combine: STATE combine(STATE a, STATE b)"
   return ORX_STATE_COMBINE(orx_none, orx_one); /* combine: STATE combine(STATE a, STATE b) */
 }
-#line 36 "kernels/operator_probe.cl"
+#line 43 "kernels/operator_probe.cl"
 #define ORX_PROBE(element) orx_probe_roles(element)
 #else
 #include "lib/orx_ops.cl"

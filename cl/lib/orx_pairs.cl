@@ -4,7 +4,9 @@
  * A pair operator's kernel is the single-input kernel of SUM (of floats under CROSS_DEVICE,
  * SUM_REPRODUCIBLE, in state mode) over the pairs' values: T is the values' type (ORX_TYPE_ID:
  * f32 for 16-bit floats, u64 for COUNT_EQUAL, the elements' own type otherwise, integers on
- * their unsigned bits), and the input is a handle to both arrays, which every read maps. The
+ * their unsigned bits), and the input is a handle to both arrays, which every read maps. A user
+ * pair operator's (ORX_PAIR_USER) is its own kernel with the pairs as elements: T holds both,
+ * and its map is pair_map (lib/orx_types.cl, lib/orx_state.cl). The
  * inputs' elements are of ORX_PAIR_TYPE_ID, the side type S, computed on as SC (f32 for 16-bit
  * floats, loaded as lib/orx_types.cl loads them). Pointer arithmetic goes through ORX_IN_AT, so
  * that a kernel moves both arrays where it moved one. The host lays both out alike
@@ -15,14 +17,19 @@
 #ifndef ORX_PAIRS_CL
 #define ORX_PAIRS_CL
 
-#if ORX_INPUT_STATES || ORX_SLOTS != 1 ||                                                      \
+#if ORX_PAIR_OP == ORX_PAIR_USER
+#if ORX_INPUT_STATES || ORX_SLOTS != 1 || ORX_OP_ID != ORX_OP_CUSTOM || ORX_VEC != 1
+#error "a user pair operator reads its pairs one at a time, as its own elements"
+#endif
+#elif ORX_INPUT_STATES || ORX_SLOTS != 1 ||                                                    \
     (ORX_OP_ID != ORX_OP_SUM && ORX_OP_ID != ORX_OP_SUM_REPRODUCIBLE)
 #error "pair operators run SUM (or SUM_REPRODUCIBLE) over their values, one operator"
 #endif
 
 /* x * y rounded as written. SUM_REPRODUCIBLE (CROSS_DEVICE) promises the same bits on every
  * device, so no compiler may fuse a pair's product into the accumulator's next addition. */
-#if ORX_STATE && !ORX_NATIVE_VECTORS /* CUDA: the round-to-nearest intrinsics never fuse */
+#if ORX_PAIR_OP == ORX_PAIR_USER /* the user's own arithmetic, as the source writes it */
+#elif ORX_STATE && !ORX_NATIVE_VECTORS /* CUDA: the round-to-nearest intrinsics never fuse */
 ORX_INLINE float orx_pair_mul(float x, float y) { return __fmul_rn(x, y); }
 ORX_INLINE double orx_pair_mul(double x, double y) { return __dmul_rn(x, y); }
 #else
@@ -33,7 +40,11 @@ ORX_INLINE double orx_pair_mul(double x, double y) { return __dmul_rn(x, y); }
 #endif
 
 /* S and SC, and element i of a side as SC. */
-#if ORX_PAIR_TYPE_ID == ORX_F16
+#if ORX_PAIR_OP == ORX_PAIR_USER
+#define ORX_SIDE_T ORX_ELEMENT_T
+#define ORX_SIDE_C ORX_ELEMENT_T
+#define orx_side_read(p, i) ((p)[i])
+#elif ORX_PAIR_TYPE_ID == ORX_F16
 #define ORX_SIDE_T half
 #define ORX_SIDE_C float
 #define orx_side_read(p, i) vload_half((i), (p))
@@ -89,7 +100,12 @@ ORX_INLINE void orx_side_read_v(ORX_GLOBAL_PTR const ORX_SIDE_T *p, ulong v, ORX
 /* The value of one pair, as T. Integers: the differences and products of their unsigned bits
  * wrap as SUM does; |a - b| is exact before it wraps. NaN is equal to nothing, -0 to +0. */
 ORX_INLINE T orx_pair_value(ORX_SIDE_C a, ORX_SIDE_C b) {
-#if ORX_PAIR_OP == ORX_PAIR_DOT && ORX_SIDE_IS_FLOAT
+#if ORX_PAIR_OP == ORX_PAIR_USER /* the pair itself, which the operator's pair_map maps */
+  T p;
+  p.a = a;
+  p.b = b;
+  return p;
+#elif ORX_PAIR_OP == ORX_PAIR_DOT && ORX_SIDE_IS_FLOAT
   return orx_pair_mul((T)a, (T)b);
 #elif ORX_PAIR_OP == ORX_PAIR_DOT
   return (T)a * (T)b;

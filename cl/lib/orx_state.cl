@@ -5,7 +5,8 @@
  *
  *   ORX_IDENTITY, orx_combine(a, b)   the operator's identity() and combine(a, b)
  *   ORX_MAP(x, index)                  an element (with its index in the reduction) as a state:
- *                                      map(x, index), or x itself with ORX_INPUT_STATES
+ *                                      map(x, index), or x itself with ORX_INPUT_STATES, or
+ *                                      a user pair operator's pair_map(x.a, x.b, index)
  *   orx_absorb(a, x, index)            combine(a, map(x, index)) where every element a holds has
  *                                      a lower index than x (a built-in's cheaper step, if any)
  *   orx_result(a), ORX_RESULT_T        what the kernel stores: the state, or the operator's
@@ -15,7 +16,7 @@
  *
  * The operator is the built-in structured operator ORX_OP_ID (lib/orx_state_ops.cl) or, for
  * ORX_OP_CUSTOM, the user's source text ahead of the kernel, whose names the host defines
- * (ORX_HOST_NAMES in the contract). Either way only the five names below are used.
+ * (ORX_HOST_NAMES in the contract). Either way only the names below are used.
  *
  * States cross subgroups as 32-bit words (lib/orx_subgroup.cl) and local memory as whole structs.
  * ============================================================================================== */
@@ -36,6 +37,8 @@ ORX_INLINE A orx_combine(A a, A b) { return ORX_STATE_COMBINE(a, b); }
 
 #if ORX_INPUT_STATES
 #define ORX_MAP(x, index) (x)
+#elif ORX_PAIR_OP == ORX_PAIR_USER /* x holds a pair (lib/orx_types.cl) */
+#define ORX_MAP(x, index) ORX_STATE_PAIR_MAP((x).a, (x).b, (ulong)(index))
 #else
 #define ORX_MAP(x, index) ORX_STATE_MAP((x), (ulong)(index))
 #endif

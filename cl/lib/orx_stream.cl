@@ -221,10 +221,12 @@ ORX_INLINE void orx_stream_range(ORX_IN_V ORX_IN_RESTRICT in, ulong begin,
  * absorbs its own row in index order. Reading the runs directly leaves consecutive work-items
  * per - 1 elements apart: H200, f32 sum of 2^26 through CUDA, 2.6 TB/s against the grid-stride
  * loop's 3.9 TB/s. */
-#define ORX_PIECE ORX_PIECE_OF(ORX_TYPE_BYTES)
+#define ORX_PIECE ORX_PIECE_OF(sizeof(T))
 /* A row holds a piece and padding: with a row of a piece alone, work-items reading their rows
- * side by side would hit the same local-memory banks. */
-#define ORX_STAGE_ROW ORX_STAGE_ROW_OF(ORX_TYPE_BYTES)
+ * side by side would hit the same local-memory banks. Both by what the stage holds, T: states
+ * where the kernel reads them (an operator's elements may be smaller; the host sizes the stage
+ * by its state then, plan_state.c), a user pair operator's pairs. */
+#define ORX_STAGE_ROW ORX_STAGE_ROW_OF(sizeof(T))
 /* The stage, declared by each kernel that streams (OpenCL declares local memory in kernels). */
 #define ORX_STREAM_STAGE(name) __local T name[ORX_WG_SIZE * ORX_STAGE_ROW]
 

@@ -26,7 +26,13 @@
 /* ORX_VALUE_T: the value type. ORX_BITS_T: unsigned integer of the same width (public types), for
  * bit-level operations. ORX_AS_BITS / ORX_FROM_BITS reinterpret scalars; the _V forms reinterpret
  * vectors. */
-#if ORX_TYPE_ID == ORX_CUSTOM
+#if ORX_PAIR_OP == ORX_PAIR_USER
+/* A user pair operator's elements are pairs, which its pair_map takes apart (lib/orx_state.cl). */
+typedef struct orx_user_pair {
+  ORX_ELEMENT_T a, b; /* the operator's source defines the type */
+} orx_user_pair;
+#define ORX_VALUE_T orx_user_pair
+#elif ORX_TYPE_ID == ORX_CUSTOM
 #define ORX_VALUE_T ORX_ELEMENT_T /* the operator's source defines it */
 #elif ORX_TYPE_ID == ORX_I32
 #define ORX_VALUE_T int

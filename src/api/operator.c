@@ -83,18 +83,36 @@ static ocl_reduce_status check_desc(const ocl_reduce_operator_desc *d, const nam
   return OCL_REDUCE_OK;
 }
 
-ocl_reduce_status ocl_reduce_operator_create(const ocl_reduce_operator_desc *desc,
+/* The descriptor's size before pair_map was appended (0.2): such a struct has none. */
+#define FIRST_DESC_SIZE offsetof(ocl_reduce_operator_desc, pair_map)
+
+ocl_reduce_status ocl_reduce_operator_create(const ocl_reduce_operator_desc *given,
                                              ocl_reduce_operator **out) {
   ORX_CHECK_ARG(NULL, out, "%s: out is NULL", function);
-  ORX_CHECK_ARG(NULL, desc, "%s: desc is NULL", function);
-  ORX_CHECK_ARG(
-      NULL, desc->struct_size >= sizeof *desc && desc->struct_size <= OCL_REDUCE_STRUCT_SIZE_MAX,
-      "%s: desc->struct_size is %zu, not sizeof(ocl_reduce_operator_desc) (%zu): start "
-      "from OCL_REDUCE_OPERATOR_DESC_INIT",
-      function, desc->struct_size, sizeof *desc);
+  ORX_CHECK_ARG(NULL, given, "%s: desc is NULL", function);
+  ORX_CHECK_ARG(NULL,
+                given->struct_size >= FIRST_DESC_SIZE &&
+                    given->struct_size <= OCL_REDUCE_STRUCT_SIZE_MAX,
+                "%s: desc->struct_size is %zu, not sizeof(ocl_reduce_operator_desc) (%zu): start "
+                "from OCL_REDUCE_OPERATOR_DESC_INIT",
+                function, given->struct_size, sizeof *given);
+  /* The fields the caller's struct has; later ones NULL. */
+  ocl_reduce_operator_desc d;
+  memset(&d, 0, sizeof d);
+  memcpy(&d, given, given->struct_size < sizeof d ? given->struct_size : sizeof d);
+  const ocl_reduce_operator_desc *desc = &d;
+  ORX_CHECK_ARG(NULL, !desc->map || !desc->pair_map,
+                "%s: desc->map (\"%.80s\") and desc->pair_map (\"%.80s\") are both set: an "
+                "operator maps single elements (map: ocl_reduce and the other one-input calls) "
+                "or pairs of elements (pair_map: ocl_reduce_pairs and "
+                "ocl_reduce_pairs_segments), and leaves the other NULL",
+                function, desc->map, desc->pair_map);
+  const int pairs = desc->pair_map != NULL;
   const named_field names[] = {
-      {"element_type", desc->element_type, 1}, {"state_type", desc->state_type, 1},
-      {"identity", desc->identity, 0},         {"map", desc->map, 0},
+      {"element_type", desc->element_type, 1},
+      {"state_type", desc->state_type, 1},
+      {"identity", desc->identity, 0},
+      {pairs ? "pair_map" : "map", pairs ? desc->pair_map : desc->map, 0},
       {"combine", desc->combine, 0},
   };
   ORX_FORWARD(check_desc(desc, names, ORX_ARRAY_SIZE(names)));
@@ -112,8 +130,9 @@ ocl_reduce_status ocl_reduce_operator_create(const ocl_reduce_operator_desc *des
   snprintf(op->name, sizeof op->name, "%s", desc->name ? desc->name : desc->combine);
   snprintf(op->element_type, sizeof op->element_type, "%s", desc->element_type);
   snprintf(op->state_type, sizeof op->state_type, "%s", desc->state_type);
-  snprintf(op->roles, sizeof op->roles, "identity %s, map %s, combine %s", desc->identity,
-           desc->map, desc->combine);
+  snprintf(op->roles, sizeof op->roles, "identity %s, %s %s, combine %s", desc->identity,
+           names[3].field, names[3].value, desc->combine);
+  op->pairs = pairs;
   *out = op;
   return OCL_REDUCE_OK;
 }

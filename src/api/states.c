@@ -12,6 +12,7 @@
 #include "exec/host_combine.h"
 #include "exec/io.h"
 #include "exec/run.h"
+#include "exec/user_operator.h"
 
 /* Checks one stage's call and runs it. */
 static ocl_reduce_status run(ocl_reduce_context *ctx, const char *function, ocl_reduce_op op,
@@ -38,8 +39,8 @@ static ocl_reduce_status run(ocl_reduce_context *ctx, const char *function, ocl_
 size_t ocl_reduce_state_size(const ocl_reduce_context *ctx, ocl_reduce_op op,
                              ocl_reduce_type type) {
   const orx_op_id id = orx_builtin_id(op);
-  if (orx_pair_builtin_id(op) >= 0) /* the calls in parts take no pair operator */
-    return 0;
+  if (orx_pair_builtin_id(op) >= 0 || (orx_is_user_operator(op) && op->pairs))
+    return 0; /* the calls in parts take no pair operator */
   if (id < 0) /* a user operator's state is its result */
     return ocl_reduce_result_size(op, type);
   if (!orx_type_valid(type) || orx_op_type_refusal(id, type))

@@ -49,11 +49,20 @@ static ocl_reduce_status resolve_builtin(ocl_reduce_context *ctx, const char *fu
   return OCL_REDUCE_OK;
 }
 
-/* A user operator on its own elements: type OP_ELEMENT, or the scalar type they are. */
+/* A user operator on its own elements: type OP_ELEMENT, or the scalar type they are; a pair
+ * operator (pair_map) where the call reduces pairs, any other where it reduces one input. */
 static ocl_reduce_status resolve_user(ocl_reduce_context *ctx, const char *function,
                                       const ocl_reduce_operator *user, ocl_reduce_type type,
-                                      orx_op_call *call) {
+                                      int pairs, orx_op_call *call) {
   const orx_operator *op = &user->op;
+  if (user->pairs != pairs)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    user->pairs ? "%s: op is the user pair operator '%s' (%s), which reduces two "
+                                  "inputs: ocl_reduce_pairs and ocl_reduce_pairs_segments take it"
+                                : "%s: op is the user operator '%s' (%s), which reduces one "
+                                  "input: a pair operator (desc->pair_map in place of "
+                                  "desc->map) goes here",
+                    function, user->name, user->roles);
   if (type != OCL_REDUCE_OP_ELEMENT && !(orx_type_valid(type) && (int)type == op->element_type))
     return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
                     "%s: type is %s, but the user operator '%s' reduces elements of its own type "
@@ -70,6 +79,22 @@ static ocl_reduce_status resolve_user(ocl_reduce_context *ctx, const char *funct
   return OCL_REDUCE_OK;
 }
 
+/* op, neither built-in nor NULL: a live user operator, or refused naming `function`. */
+static ocl_reduce_status check_user(ocl_reduce_context *ctx, const char *function,
+                                    ocl_reduce_op op) {
+  /* A value that is no address malloc gives (small, misaligned) was never an operator. */
+  const uintptr_t address = (uintptr_t)op;
+  ORX_CHECK_ARG(ctx, address > 4096 && address % _Alignof(max_align_t) == 0,
+                "%s: op (%p) is neither a built-in operator nor a live user operator", function,
+                (const void *)op);
+  if (!orx_is_user_operator(op))
+    return orx_fail(ctx, OCL_REDUCE_ERROR_MISUSE,
+                    "%s: op (%p) is neither a built-in operator nor a live user operator "
+                    "(destroyed, or not one that ocl_reduce_operator_create made)",
+                    function, (const void *)op);
+  return OCL_REDUCE_OK;
+}
+
 ocl_reduce_status orx_resolve_op(ocl_reduce_context *ctx, const char *function, ocl_reduce_op op,
                                  ocl_reduce_type type, orx_op_call *call) {
   memset(call, 0, sizeof *call);
@@ -82,17 +107,8 @@ ocl_reduce_status orx_resolve_op(ocl_reduce_context *ctx, const char *function, 
                     "%s: op is the pair operator %s, which reduces two inputs: "
                     "ocl_reduce_pairs and ocl_reduce_pairs_segments take it",
                     function, orx_pair_name(orx_pair_builtin_id(op)));
-  /* A value that is no address malloc gives (small, misaligned) was never an operator. */
-  const uintptr_t address = (uintptr_t)op;
-  ORX_CHECK_ARG(ctx, address > 4096 && address % _Alignof(max_align_t) == 0,
-                "%s: op (%p) is neither a built-in operator nor a live user operator", function,
-                (const void *)op);
-  if (!orx_is_user_operator(op))
-    return orx_fail(ctx, OCL_REDUCE_ERROR_MISUSE,
-                    "%s: op (%p) is neither a built-in operator nor a live user operator "
-                    "(destroyed, or not one that ocl_reduce_operator_create made)",
-                    function, (const void *)op);
-  return resolve_user(ctx, function, op, type, call);
+  ORX_FORWARD(check_user(ctx, function, op));
+  return resolve_user(ctx, function, op, type, 0, call);
 }
 
 ocl_reduce_status orx_resolve_pair(ocl_reduce_context *ctx, const char *function,
@@ -106,10 +122,15 @@ ocl_reduce_status orx_resolve_pair(ocl_reduce_context *ctx, const char *function
                     "OCL_REDUCE_SQUARED_DISTANCE, OCL_REDUCE_ABS_DISTANCE, "
                     "OCL_REDUCE_COUNT_EQUAL) goes here",
                     function, orx_op_name(orx_builtin_id(op)));
-  ORX_CHECK_ARG(ctx, pair >= 0,
-                "%s: op (%p) is not a pair operator (OCL_REDUCE_DOT, "
-                "OCL_REDUCE_SQUARED_DISTANCE, OCL_REDUCE_ABS_DISTANCE, OCL_REDUCE_COUNT_EQUAL)",
-                function, (const void *)op);
+  if (pair < 0) { /* a user pair operator: its own kernel over the pairs of its elements */
+    ORX_FORWARD(check_user(ctx, function, op));
+    ORX_FORWARD(resolve_user(ctx, function, op, type, 1, &call->sum));
+    call->pair = ORX_PAIR_USER;
+    call->type = call->sum.type = OCL_REDUCE_OP_ELEMENT; /* read as pairs, not as vectors */
+    call->sum.op.element_type = ORX_CUSTOM;
+    call->elem = call->sum.elem;
+    return OCL_REDUCE_OK;
+  }
   ORX_CHECK_ARG(ctx, orx_type_valid(type), "%s: type has unknown value %d", function, (int)type);
   const ocl_reduce_type value = orx_pair_value_type(pair, type);
   if (ctx && type == OCL_REDUCE_F64 && !ctx->caps.has_fp64)

@@ -28,14 +28,16 @@ typedef struct orx_op_call {
 ocl_reduce_status orx_resolve_op(ocl_reduce_context *ctx, const char *function, ocl_reduce_op op,
                                  ocl_reduce_type type, orx_op_call *call);
 
-/* A pair operator's call (ocl_reduce_pairs*), resolved: SUM over the values of the pairs of
- * `type` elements, as ctx runs it; a single-input operator is refused by name. */
+/* A pair operator's call (ocl_reduce_pairs*), resolved: a built-in's SUM over the values of the
+ * pairs of `type` elements, as ctx runs it, or a user pair operator over the pairs of its
+ * elements; a single-input operator is refused by name. */
 typedef struct orx_pair_call {
-  orx_pair_id pair;
-  ocl_reduce_type type; /* both inputs' elements */
+  orx_pair_id pair;     /* an ORX_PAIR_ id: a built-in's, or ORX_PAIR_USER */
+  ocl_reduce_type type; /* both inputs' elements (a user operator's: OCL_REDUCE_OP_ELEMENT) */
   size_t elem;          /* bytes of one element */
   orx_op_call sum;      /* SUM of the values (their type; the pair's name for messages), or
-                           under CROSS_DEVICE of float values SUM_REPRODUCIBLE */
+                           under CROSS_DEVICE of float values SUM_REPRODUCIBLE; the user
+                           operator's call, its elements read as pairs (type OP_ELEMENT) */
 } orx_pair_call;
 ocl_reduce_status orx_resolve_pair(ocl_reduce_context *ctx, const char *function,
                                    ocl_reduce_op op, ocl_reduce_type type, orx_pair_call *call);

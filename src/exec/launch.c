@@ -122,9 +122,12 @@ static ocl_reduce_status launch_array(ocl_reduce_context *ctx, const orx_prepare
   if (!orx_plan_finish_launch(&k->plan, groups))
     return OCL_REDUCE_OK;
   /* The groups wrote their partials (ORX_FINISH_LAUNCH); one group of the kernel built to finish
-   * (ORX_FINISH_ONLY) combines them into out. It reads no input: the one-input kernel. */
+   * (ORX_FINISH_ONLY) combines them into out. It reads no input: the one-input kernel, which for
+   * a user pair operator (no map for one element, lib/orx_state.cl) takes states as elements. */
   orx_prepared finisher = {.plan = k->plan};
   finisher.plan.defines[ORX_DEFINE_FINISH_ONLY] = 1;
+  if (k->plan.defines[ORX_DEFINE_PAIR_OP] == ORX_PAIR_USER)
+    finisher.plan.defines[ORX_DEFINE_INPUT_STATES] = 1;
   finisher.plan.defines[ORX_DEFINE_PAIR_OP] = ORX_DEFINE_UNSET;
   finisher.plan.defines[ORX_DEFINE_PAIR_TYPE_ID] = ORX_DEFINE_UNSET;
   ORX_FORWARD(orx_program_get(ctx, &finisher.plan, &finisher.built));

@@ -105,7 +105,11 @@ static ocl_reduce_status run_pairs(ocl_reduce_context *ctx, const orx_pair_call 
 ocl_reduce_status orx_run_pairs(ocl_reduce_context *ctx, const orx_pair_call *call,
                                 const orx_io *a, const orx_io *b, size_t count,
                                 const orx_io *out) {
-  if (count == 0) /* SUM's identity, as ocl_reduce answers an empty input */
-    return orx_run_call(ctx, &call->sum, ORX_STAGE_WHOLE, a, 0, 0, out);
+  /* SUM's identity, as ocl_reduce answers an empty input; a user operator's, as its states'
+   * reduction (which has no map for its pair_map to stand in) gives it for none. */
+  if (count == 0)
+    return orx_run_call(ctx, &call->sum,
+                        call->pair == ORX_PAIR_USER ? ORX_STAGE_FINAL : ORX_STAGE_WHOLE, a, 0, 0,
+                        out);
   return orx_uploads_done(ctx, run_pairs(ctx, call, a, b, count, out));
 }

@@ -33,7 +33,10 @@ ocl_reduce_status orx_operator_of_desc(const ocl_reduce_operator_desc *d, orx_op
       ORX_HOST_NAMES(ORX_NAME_DEFINE, )
 #undef ORX_NAME_DEFINE
   };
-  const char *const names[] = {d->element_type, d->state_type, d->identity, d->map, d->combine};
+  /* A pair operator has no map, any other no pair_map: the block defines the names it has, so
+   * that a one-input operator's text (its programs' keys and its digest) is what it was. */
+  const char *const names[] = {d->element_type, d->state_type, d->identity,
+                               d->map,          d->combine,    d->pair_map};
   _Static_assert(ORX_ARRAY_SIZE(defines) == ORX_ARRAY_SIZE(names), "a name per host name");
   char *trailer = NULL; /* the #undef lines that end the source's macros */
   ORX_FORWARD(orx_operator_macros("ocl_reduce_operator_create", d->source, &trailer));
@@ -47,7 +50,8 @@ ocl_reduce_status orx_operator_of_desc(const ocl_reduce_operator_desc *d, orx_op
   }
   t[0] = '\0';
   for (size_t i = 0; i < ORX_ARRAY_SIZE(names); i++)
-    orx_append(t, size, "#define %s %s\n", defines[i], names[i]);
+    if (names[i])
+      orx_append(t, size, "#define %s %s\n", defines[i], names[i]);
   const size_t names_length = strlen(t);
   char *source = t + names_length + 1;
   memcpy(source, d->source, user_length);

@@ -23,6 +23,7 @@ struct ocl_reduce_operator {
   char element_type[ORX_NAME_MAX + 1]; /* for messages */
   char state_type[ORX_NAME_MAX + 1];
   char roles[3 * (ORX_NAME_MAX + 16)]; /* "identity f, map g, combine h", for messages */
+  int pairs;                           /* a pair operator (pair_map): ocl_reduce_pairs* only */
 };
 
 /* Fills *op from a checked descriptor; op's source and names point into *text (malloc'd: the

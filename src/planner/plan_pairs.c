@@ -1,8 +1,9 @@
 /* =================================================================================================
- * plan_pairs.c: pair operators in the plan of SUM over their values (plan_pairs.h). The kernel
- * reads vector v of both inputs at once, so both must reach a vector boundary at the same
- * element; inputs whose offsets differ by other than a multiple of the vector take narrower
- * vectors (down to one element), not a copy. Whole arrays on GPUs keep more loads in flight.
+ * plan_pairs.c: pair operators in the plan of SUM over their values, and user pair operators in
+ * their own plan with pairs for elements (plan_pairs.h). The kernel reads vector v of both inputs
+ * at once, so both must reach a vector boundary at the same element; inputs whose offsets differ
+ * by other than a multiple of the vector take narrower vectors (down to one element), not a copy.
+ * Whole arrays on GPUs keep more loads in flight.
  * ============================================================================================== */
 #include "planner/planner.h"
 
@@ -17,7 +18,8 @@ void orx_fit_pairs(const orx_target *target, const orx_request *request, orx_pol
    * in 8, 479.4 / 479.4 with 8 in 4 (cuBLAS Sdot's anchor: 500 us); f16 dot 296.4 / 296.9,
    * 291.4 / 292.0 and 247.8 / 247.7 (0.99x our f32 sum's rate over the same bytes; 16 loads:
    * 300.9 / 301.2). */
-  if (target->caps->type == OCL_REDUCE_DEVICE_CPU || request->entry != ORX_ENTRY_REDUCE)
+  if (target->caps->type == OCL_REDUCE_DEVICE_CPU || request->entry != ORX_ENTRY_REDUCE ||
+      request->pair.op == ORX_PAIR_USER) /* its states' chains are orx_fit_state's choice */
     return;
   if (!target->forced.unroll && !target->forced.chains && p->unroll <= 4) {
     p->chains = p->unroll;
@@ -26,9 +28,23 @@ void orx_fit_pairs(const orx_target *target, const orx_request *request, orx_pol
   p->items_per_group = (size_t)p->wg_size * p->vec * p->unroll;
 }
 
-void orx_plan_pairs(const orx_request *request, orx_plan *plan) {
+void orx_plan_pairs(const orx_target *target, const orx_request *request, orx_plan *plan) {
   if (!request->pair.on)
     return;
-  plan->defines[ORX_DEFINE_PAIR_OP] = request->pair.op;
-  plan->defines[ORX_DEFINE_PAIR_TYPE_ID] = request->pair.type;
+  int64_t *d = plan->defines;
+  d[ORX_DEFINE_PAIR_OP] = request->pair.op;
+  d[ORX_DEFINE_PAIR_TYPE_ID] = request->pair.type;
+  /* CUDA's multireduction of equal segments caps its registers for 1024 or 768 work-items per SM
+   * (plan_segments.c, mr_items_per_cu); a pair's lanes hold the loads of both inputs, which that
+   * cap made spill: 512 (128 registers). H200, f32 dot products of 2^28 pairs through CUDA, device
+   * us, the single input's cap (1024; 768 where loads are few) / 768 / 512 work-items, segments
+   * of 128: 583.8 / 584.7 / 489.8; 256: 546.2 / 545.2 / 481.2; 512: 539.3 / 539.9 / 477.1; 1000:
+   * 556.2 / 558.8 / 494.4; 2000: 532.0 / 541.8 / 494.1; 4096: 511.2 / 509.3 / 481.7, our f32 sum
+   * of 2^28 243-246 (at 512: 0.99-1.03x its rate over the bytes read). Shorter segments are
+   * staged, with no cap. docs/perf/h200-pairs-step5.txt. */
+  const unsigned capped = 512 / plan->policy.wg_size;
+  if (plan->kernel == ORX_KERNEL_SEGMENTS_MR && !target->forced.min_groups && capped >= 2 &&
+      d[ORX_DEFINE_MIN_GROUPS_PER_CU] != ORX_DEFINE_UNSET &&
+      d[ORX_DEFINE_MIN_GROUPS_PER_CU] > capped)
+    d[ORX_DEFINE_MIN_GROUPS_PER_CU] = capped;
 }

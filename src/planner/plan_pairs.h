@@ -8,12 +8,13 @@
 
 #include "ocl_reduce.h"
 
-/* Two inputs read as one: the request's type and operator are SUM's over the pairs' values;
- * these say what the kernel reads. */
+/* Two inputs read as one: the request's type and operator are SUM's over the pairs' values, or
+ * a user pair operator's (op ORX_PAIR_USER; type OP_ELEMENT, its elements read as pairs); these
+ * say what the kernel reads. */
 #define ORX_PAIR_SKEW_SPAN 16 /* elements: a multiple of every vector width */
 typedef struct orx_pair_request {
   int on;
-  int op;               /* an ORX_PAIR_ id */
+  int op;               /* an ORX_PAIR_ id (ORX_PAIR_USER: a user operator's pair_map) */
   ocl_reduce_type type; /* both inputs' elements */
   unsigned skew;        /* (b's position - a's position) mod ORX_PAIR_SKEW_SPAN, positions counted
                            in elements from an allocation's (vector-aligned) start */
@@ -28,7 +29,9 @@ struct orx_plan;
  * of the other does), and on GPUs twice the loads in flight. */
 void orx_fit_pairs(const struct orx_target *target, const struct orx_request *request,
                    struct orx_policy *p);
-/* Marks a made plan's launch as reading the request's two inputs; one-input requests are left. */
-void orx_plan_pairs(const struct orx_request *request, struct orx_plan *plan);
+/* Marks a made plan's launch as reading the request's two inputs, and caps the registers of
+ * CUDA's segment multireduction less; one-input requests are left. */
+void orx_plan_pairs(const struct orx_target *target, const struct orx_request *request,
+                    struct orx_plan *plan);
 
 #endif /* ORX_PLAN_PAIRS_H */

@@ -51,7 +51,7 @@ int orx_stage_writes_states(orx_stage stage) {
 }
 
 size_t orx_request_element_bytes(const orx_request *request) {
-  if (request->pair.on)
+  if (request->pair.on && request->pair.op != ORX_PAIR_USER) /* a user's: op.element_bytes */
     return orx_type_size(request->pair.type);
   return request->op.element_bytes ? request->op.element_bytes : orx_type_size(request->type);
 }

@@ -354,10 +354,13 @@ static void state_sizes(const orx_request *request, size_t elem, orx_plan *plan)
 void orx_plan_make(const orx_target *target, const orx_request *request, orx_plan *plan) {
   const size_t elem = orx_request_element_bytes(request);
   /* 16-bit elements take the policy of the f32 kernel they are read into (plan_narrow.c), pairs
-   * that of their values' (plan_pairs.c). */
+   * that of their values' (plan_pairs.c), a user operator's pairs that of what its kernel holds
+   * per element, both (lib/orx_types.cl's T, which lib/orx_stream.cl stages). */
+  const int user_pairs = request->pair.on && request->pair.op == ORX_PAIR_USER;
   const size_t policy_elem = orx_type_is_narrow(request->type) ? sizeof(float)
-                             : request->pair.on               ? orx_type_size(request->type)
-                                                              : elem;
+                             : user_pairs                      ? 2 * elem
+                             : request->pair.on                ? orx_type_size(request->type)
+                                                               : elem;
   memset(plan, 0, sizeof *plan); /* filled in place: the planner runs on every call */
   for (int i = 0; i < ORX_DEFINE_COUNT; i++)
     plan->defines[i] = ORX_DEFINE_UNSET;
@@ -380,5 +383,5 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
   }
   state_sizes(request, elem, plan);
   orx_plan_narrow(request, plan);
-  orx_plan_pairs(request, plan);
+  orx_plan_pairs(target, request, plan);
 }

@@ -101,6 +101,10 @@ static int create_operators(fuzz_run *run) {
   for (int w = 0; w < TEST_CUSTOM_COUNT; w++)
     if (ocl_reduce_operator_create(&test_custom_descs[w], &run->custom[w]) != OCL_REDUCE_OK)
       return 0;
+  for (int w = 0; w < TEST_USER_PAIR_COUNT; w++)
+    if (ocl_reduce_operator_create(&test_user_pair_descs[w], &run->user_pairs[w]) !=
+        OCL_REDUCE_OK)
+      return 0;
   return 1;
 }
 
@@ -109,6 +113,8 @@ static void destroy_operators(fuzz_run *run) {
     ocl_reduce_operator_destroy(run->ordered[w]);
   for (int w = 0; w < TEST_CUSTOM_COUNT; w++)
     ocl_reduce_operator_destroy(run->custom[w]);
+  for (int w = 0; w < TEST_USER_PAIR_COUNT; w++)
+    ocl_reduce_operator_destroy(run->user_pairs[w]);
 }
 
 int fuzz_run_open(fuzz_run *run, uint64_t seed, int with_group) {

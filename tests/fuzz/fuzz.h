@@ -25,6 +25,7 @@
 #include "support/custom_ops.h"
 #include "support/ordered_ops.h"
 #include "support/reference.h"
+#include "support/user_pairs.h"
 
 enum { FUZZ_GROUP_SIZE = 2 };
 
@@ -35,6 +36,7 @@ typedef struct fuzz_run {
   int has_fp64;
   ocl_reduce_operator *ordered[TEST_ORDERED_COUNT];
   ocl_reduce_operator *custom[TEST_CUSTOM_COUNT];
+  ocl_reduce_operator *user_pairs[TEST_USER_PAIR_COUNT];
   uint64_t seed, case_number;
   char what[384]; /* the case being run, for messages */
   unsigned long long results, mismatches, refusals, unsupported, on_group;

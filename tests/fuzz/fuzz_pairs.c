@@ -2,7 +2,8 @@
  * fuzz_pairs.c: the pair operators' cases (fuzz.h): a random operator and type, random (now and
  * then special) values, the whole arrays or equal segments of two inputs, each in host memory or
  * a buffer at its own random offset (so their vector boundaries lie apart as often as not), the
- * output in either too; every result against support/pair_reference.c.
+ * output in either too; every result against support/pair_reference.c. A quarter of the cases
+ * take a user pair operator of support/user_pairs.c instead, against its host fold.
  * ============================================================================================== */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,58 @@
 /* Pairs in one case at most, as the other forms' elements. */
 enum { MOST_PAIRS = 1 << 20 };
 
+/* A user pair operator's case: its own elements, the same placements, its host fold. */
+static void user_pairs_case(fuzz_run *run) {
+  const test_user_pair w = (test_user_pair)test_rng_below(TEST_USER_PAIR_COUNT);
+  const size_t elem = test_user_pair_descs[w].element_size;
+  const size_t rsize = test_user_pair_descs[w].state_size, most = MOST_PAIRS / 8;
+  const int segmented = test_rng_below(2) == 0;
+  const size_t length = segmented ? fuzz_size(1 << 12) : fuzz_size(most);
+  size_t count = segmented ? fuzz_size(1 << 10) : 1;
+  if (length > 0 && count > most / length)
+    count = most / length;
+  const size_t n = count * length;
+  snprintf(run->what, sizeof run->what, "user pair operator %s of %zu x %zu pairs",
+           test_user_pair_names[w], count, length);
+  unsigned char *a = malloc(n * elem + 1), *b = malloc(n * elem + 1);
+  unsigned char *got = malloc(count * rsize + 1), want[64];
+  if (!a || !b || !got)
+    abort();
+  test_user_pair_fill(w, a, b, n);
+  fuzz_input in_a, in_b;
+  fuzz_output out;
+  fuzz_input_place(run, &in_a, a, n * elem, elem, 0);
+  fuzz_input_place(run, &in_b, b, n * elem, elem, 0);
+  fuzz_output_place(run, &out, count * rsize, rsize, 0);
+  const ocl_reduce_op op = run->user_pairs[w];
+  const ocl_reduce_status status =
+      segmented ? ocl_reduce_pairs_segments(run->ctx, op, OCL_REDUCE_OP_ELEMENT, in_a.in, in_b.in,
+                                            count, length, out.out)
+                : ocl_reduce_pairs(run->ctx, op, OCL_REDUCE_OP_ELEMENT, in_a.in, in_b.in, n,
+                                   out.out);
+  if (fuzz_call_ok(run, status, segmented ? "ocl_reduce_pairs_segments" : "ocl_reduce_pairs") &&
+      fuzz_output_take(run, &out, got, 0)) {
+    for (size_t i = 0; i < count && run->mismatches < 50; i++) {
+      run->results++;
+      test_user_pair_reference(w, a + i * length * elem, b + i * length * elem,
+                               segmented ? length : n, want);
+      if (memcmp(got + i * rsize, want, rsize) != 0)
+        fuzz_fail(run, "result %zu differs from the host's fold", i);
+    }
+  }
+  fuzz_output_free(&out);
+  fuzz_input_free(&in_b);
+  fuzz_input_free(&in_a);
+  free(got);
+  free(b);
+  free(a);
+}
+
 void fuzz_pairs_case(fuzz_run *run) {
+  if (test_rng_below(4) == 0) {
+    user_pairs_case(run);
+    return;
+  }
   const int op = (int)test_rng_below(OCL_REDUCE_BUILTIN_PAIR_OPS);
   const ocl_reduce_type type = fuzz_pick_type(run);
   const size_t elem = ocl_reduce_type_size(type);

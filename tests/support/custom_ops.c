@@ -61,13 +61,13 @@ static const char histogram_source[] =
 
 const ocl_reduce_operator_desc test_custom_descs[TEST_CUSTOM_COUNT] = {
     {sizeof(ocl_reduce_operator_desc), squares_source, "uint", "ulong", "sq_zero", "sq_map",
-     "sq_add", sizeof(uint32_t), sizeof(uint64_t), 1, NULL},
+     "sq_add", sizeof(uint32_t), sizeof(uint64_t), 1, NULL, NULL},
     {sizeof(ocl_reduce_operator_desc), box_source, "point", "box", "box_empty", "box_of",
-     "box_join", sizeof(test_point), sizeof(test_box), 1, NULL},
+     "box_join", sizeof(test_point), sizeof(test_box), 1, NULL, NULL},
     {sizeof(ocl_reduce_operator_desc), above_source, "float", "above", "above_none", "above_map",
-     "above_add", sizeof(float), sizeof(above), 1, NULL},
+     "above_add", sizeof(float), sizeof(above), 1, NULL, NULL},
     {sizeof(ocl_reduce_operator_desc), histogram_source, "uchar", "histogram", "hist_empty",
-     "hist_one", "hist_add", 1, sizeof(histogram), 1, NULL},
+     "hist_one", "hist_add", 1, sizeof(histogram), 1, NULL, NULL},
 };
 const char *const test_custom_names[TEST_CUSTOM_COUNT] = {"squares", "box", "above", "histogram"};
 

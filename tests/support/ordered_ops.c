@@ -45,11 +45,11 @@ static const char fsm_source[] =
 
 const ocl_reduce_operator_desc test_ordered_descs[TEST_ORDERED_COUNT] = {
     {sizeof(ocl_reduce_operator_desc), matrix_source, "mat2", "mat2", "mat2_identity", "mat2_of",
-     "mat2_product", sizeof(test_matrix), sizeof(test_matrix), 0, NULL},
+     "mat2_product", sizeof(test_matrix), sizeof(test_matrix), 0, NULL, NULL},
     {sizeof(ocl_reduce_operator_desc), affine_source, "affine", "affine", "affine_identity",
-     "affine_of", "affine_then", sizeof(test_affine), sizeof(test_affine), 0, NULL},
+     "affine_of", "affine_then", sizeof(test_affine), sizeof(test_affine), 0, NULL, NULL},
     {sizeof(ocl_reduce_operator_desc), fsm_source, "ulong", "ulong", "fsm_identity", "fsm_of",
-     "fsm_then", sizeof(uint64_t), sizeof(uint64_t), 0, NULL},
+     "fsm_then", sizeof(uint64_t), sizeof(uint64_t), 0, NULL, NULL},
 };
 const char *const test_ordered_names[TEST_ORDERED_COUNT] = {"matrix", "affine", "fsm"};
 
