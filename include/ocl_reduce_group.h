@@ -182,6 +182,21 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_axes(ocl_reduce_group *group, 
                                                        ocl_reduce_input input,
                                                        const ocl_reduce_shape *shape,
                                                        uint32_t axes, ocl_reduce_output results);
+/* ocl_reduce_pairs over the group (ocl_reduce_pairs.h): a and b are each host memory or a group
+ * buffer taken whole; two group buffers must be cut alike (made with the same count and granule
+ * under the same shares), and a host input is cut as the other's buffer is, or both by the
+ * shares. Each device reduces its part of the pairs to a state (a user operator's pair_map sees
+ * the index of the pair in the whole), and the states combine in device order. One result to
+ * host memory. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_pairs(ocl_reduce_group *group, ocl_reduce_op op,
+                                                        ocl_reduce_type type, ocl_reduce_input a,
+                                                        ocl_reduce_input b, size_t count,
+                                                        ocl_reduce_output result);
+/* ocl_reduce_pairs_segments over the group, the inputs cut by whole segments as above, results as
+ * ocl_reduce_group_segments writes them (host memory, or a group buffer of results). */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_pairs_segments(
+    ocl_reduce_group *group, ocl_reduce_op op, ocl_reduce_type type, ocl_reduce_input a,
+    ocl_reduce_input b, size_t segment_count, size_t segment_length, ocl_reduce_output results);
 /* ocl_reduce_partial over the group: count elements (their first at index_base of the whole) to
  * one state, the devices' states merged in device order. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_partial(ocl_reduce_group *group, ocl_reduce_op op,

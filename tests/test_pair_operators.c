@@ -1,15 +1,15 @@
 /* =================================================================================================
  * test_pair_operators.c: user pair operators (ocl_reduce_operator_desc.pair_map) through
  * ocl_reduce_pairs and ocl_reduce_pairs_segments, against host folds of the same functions
- * (support/user_pairs.c): the largest product with its first index (pair_map's index), an
- * order-preserving hash (a non-commutative combine), summed distances of struct elements and a
- * hash of 64-byte rows (the largest elements).
- * Each over the boundary sizes, from host memory and from buffers at offsets of their own, whole
- * (with groups finished in the launch and by a launch of their own) and in segments of lengths
- * that take each strategy, and empty; then every refusal by name, with
- * the output untouched: a pair operator in a one-input call and the reverse, a descriptor with
- * both maps, a pair_map the source lacks or whose signature does not fit, a type that is not the
- * operator's; and a 0.2 descriptor (without pair_map) still accepted.
+ * (support/user_pairs.c): the largest product with its first index (pair_map's index), an order-
+ * preserving hash (a non-commutative combine), summed distances of struct elements and a hash of
+ * 64-byte rows (the largest elements). Each over the boundary sizes, from host memory and from
+ * buffers at offsets of their own, whole (with groups finished in the launch and by a launch of
+ * their own, and from host memory in pieces) and in segments of lengths that take each strategy,
+ * and empty; then every refusal by name, with the output untouched: a pair operator in a one-input
+ * call and the reverse, a descriptor with both maps, a pair_map the source lacks or whose signature
+ * does not fit, a type that is not the operator's; and a 0.2 descriptor (without pair_map) still
+ * accepted.
  * ============================================================================================== */
 #include <stddef.h>
 #include <stdio.h>
@@ -188,6 +188,31 @@ static void test_finished_by_a_launch(void **state) {
   assert_int_equal(failures, 0);
 }
 
+/* Host inputs larger than half the staging buffer (64 MiB) go up in pieces: pair_map's index
+ * still counts from the first pair, as the largest product, planted in the second piece, shows. */
+static void test_host_pieces_keep_indices(void **state) {
+  (void)state;
+  const size_t n = ((size_t)1 << 23) + 1000, at = n - 5;
+  int32_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+  assert_non_null(a);
+  assert_non_null(b);
+  test_user_pair_fill(TEST_PAIR_ARGMAX_PRODUCT, a, b, n);
+  a[at] = b[at] = 1 << 20; /* 2^40: past every other product */
+  struct {
+    int64_t value;
+    uint64_t index;
+  } got = {0, 0};
+  assert_int_equal(ocl_reduce_pairs(test_ctx, ops[TEST_PAIR_ARGMAX_PRODUCT], OCL_REDUCE_I32,
+                                    ocl_reduce_host_input(a, n * sizeof *a),
+                                    ocl_reduce_host_input(b, n * sizeof *b), n,
+                                    ocl_reduce_host_output(&got, sizeof got)),
+                   OCL_REDUCE_OK);
+  assert_int_equal(got.value, (int64_t)1 << 40);
+  assert_int_equal(got.index, at);
+  free(a);
+  free(b);
+}
+
 /* No pairs: the operator's identity (and no segments: nothing written). */
 static void test_empty(void **state) {
   (void)state;
@@ -292,6 +317,7 @@ int main(void) {
       cmocka_unit_test(test_whole_arrays),
       cmocka_unit_test(test_segments),
       cmocka_unit_test(test_finished_by_a_launch),
+      cmocka_unit_test(test_host_pieces_keep_indices),
       cmocka_unit_test(test_empty),
       cmocka_unit_test(test_refusals),
       cmocka_unit_test(test_descriptor_without_pair_map),

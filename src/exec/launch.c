@@ -154,8 +154,8 @@ ocl_reduce_status orx_launch_array(ocl_reduce_context *ctx, const orx_prepared *
 
 ocl_reduce_status orx_launch_pairs(ocl_reduce_context *ctx, const orx_prepared *k, orx_mem *a,
                                    size_t a_offset, orx_mem *b, size_t b_offset, size_t count,
-                                   orx_mem *out, size_t out_index) {
-  return launch_array(ctx, k, a, a_offset, b, b_offset, count, 0, out, out_index, 1);
+                                   uint64_t first, orx_mem *out, size_t out_index) {
+  return launch_array(ctx, k, a, a_offset, b, b_offset, count, first, out, out_index, 1);
 }
 
 ocl_reduce_status orx_reduce_host_into(ocl_reduce_context *ctx, const orx_request *request,

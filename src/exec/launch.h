@@ -52,11 +52,12 @@ ocl_reduce_status orx_launch_array(ocl_reduce_context *ctx, const orx_prepared *
                                    size_t offset, size_t count, uint64_t first, orx_mem *out,
                                    size_t out_index, size_t out_stride);
 /* The same for a pair operator's plan over elements [a_offset, a_offset + count) of `a` and
- * [b_offset, ...) of `b`, which the plan's vectors read alike (orx_pair_skew), into result slot
- * out_index of `out`. */
+ * [b_offset, ...) of `b`, which the plan's vectors read alike (orx_pair_skew), the first pair
+ * having index `first` (a user pair operator's pair_map sees it), into result slot out_index of
+ * `out`. */
 ocl_reduce_status orx_launch_pairs(ocl_reduce_context *ctx, const orx_prepared *k, orx_mem *a,
                                    size_t a_offset, orx_mem *b, size_t b_offset, size_t count,
-                                   orx_mem *out, size_t out_index);
+                                   uint64_t first, orx_mem *out, size_t out_index);
 /* (b's position - a's position) mod ORX_PAIR_SKEW_SPAN elements of `elem` bytes, a position
  * counted from an allocation's start (host inputs staged at one: NULL mem). */
 unsigned orx_pair_skew(const ocl_reduce_context *ctx, const orx_mem *a, size_t a_offset,

@@ -41,16 +41,17 @@ ocl_reduce_status orx_run_multi(ocl_reduce_context *ctx, const orx_op_id *ops, s
                                 ocl_reduce_type type, const orx_io *in, size_t count,
                                 const orx_io *out);
 
-/* A pair operator over count pairs of `a` and `b` (host memory or buffers), checked: one result
- * at `out` (count 0: SUM's identity). */
+/* A pair operator over count pairs of `a` and `b` (host memory or buffers), checked, the first
+ * pair's index `first` (a user operator's pair_map sees it): one result at `out`, or (to_state)
+ * one state of call->sum (count 0: the operator's identity). */
 ocl_reduce_status orx_run_pairs(ocl_reduce_context *ctx, const orx_pair_call *call,
-                                const orx_io *a, const orx_io *b, size_t count,
-                                const orx_io *out);
+                                const orx_io *a, const orx_io *b, size_t count, uint64_t first,
+                                int to_state, const orx_io *out);
 
 /* The launches of orx_run_pairs into result slot out_index of `out` (no read back). */
 ocl_reduce_status orx_pairs_into(ocl_reduce_context *ctx, const orx_pair_call *call,
-                                 const orx_io *a, const orx_io *b, size_t count, orx_mem *out,
-                                 size_t out_index);
+                                 const orx_io *a, const orx_io *b, size_t count, uint64_t first,
+                                 int to_state, orx_mem *out, size_t out_index);
 /* The pair part of a request reading `a` and `b` (host inputs staged on vector boundaries). */
 orx_pair_request orx_pair_request_of(const ocl_reduce_context *ctx, const orx_pair_call *call,
                                      const orx_io *a, const orx_io *b);

@@ -1,8 +1,8 @@
 /* =================================================================================================
- * run_pairs.c: a pair operator over two whole arrays (run.h), once checked. Both inputs in device
- * memory: one launch. Host memory goes up through the staging buffer, each host input in its own
- * half, piece by piece: each piece's sum (or reproducible state) into a chunk slot, then one
- * launch over the slots, as run_array.c's host input goes.
+ * run_pairs.c: a pair operator over two whole arrays (run.h), once checked, to its result or (a
+ * group's parts) to one state. Both inputs in device memory: one launch. Host memory goes up
+ * through the staging buffer, each host input in its own half, piece by piece: each piece's state
+ * into a chunk slot, then one launch over the slots, as run_array.c's host input goes.
  * ============================================================================================== */
 #include <string.h>
 
@@ -40,9 +40,10 @@ orx_pair_request orx_pair_request_of(const ocl_reduce_context *ctx, const orx_pa
 }
 
 ocl_reduce_status orx_pairs_into(ocl_reduce_context *ctx, const orx_pair_call *call,
-                                 const orx_io *a, const orx_io *b, size_t count,
-                                 orx_mem *results, size_t index) {
+                                 const orx_io *a, const orx_io *b, size_t count, uint64_t first,
+                                 int to_state, orx_mem *results, size_t index) {
   orx_request request = orx_op_request(&call->sum);
+  request.stage = to_state ? ORX_STAGE_PARTIAL : ORX_STAGE_WHOLE;
   request.pair = orx_pair_request_of(ctx, call, a, b);
   orx_prepared k;
   ORX_FORWARD(orx_prepare(ctx, &request, &k));
@@ -73,13 +74,13 @@ ocl_reduce_status orx_pairs_into(ocl_reduce_context *ctx, const orx_pair_call *c
     pair_side sa, sb;
     ORX_FORWARD(side_piece(ctx, a, call->elem, staging, 0, at, n, &sa));
     ORX_FORWARD(side_piece(ctx, b, call->elem, staging, half, at, n, &sb));
-    ORX_FORWARD(orx_launch_pairs(ctx, &k, sa.mem, sa.offset, sb.mem, sb.offset, n, slots,
-                                 pieces > 1 ? p : index));
+    ORX_FORWARD(orx_launch_pairs(ctx, &k, sa.mem, sa.offset, sb.mem, sb.offset, n, first + at,
+                                 slots, pieces > 1 ? p : index));
   }
-  if (pieces > 1) {
+  if (pieces > 1) { /* the pieces' states to the result, or to one state */
     orx_prepared sum;
     orx_request slots_sum = orx_op_request(&call->sum);
-    slots_sum.stage = ORX_STAGE_FINAL;
+    slots_sum.stage = to_state ? ORX_STAGE_MERGE : ORX_STAGE_FINAL;
     ORX_FORWARD(orx_prepare(ctx, &slots_sum, &sum));
     ORX_FORWARD(orx_launch_array(ctx, &sum, slots, 0, pieces, 0, results, index, 1));
   }
@@ -87,29 +88,33 @@ ocl_reduce_status orx_pairs_into(ocl_reduce_context *ctx, const orx_pair_call *c
 }
 
 static ocl_reduce_status run_pairs(ocl_reduce_context *ctx, const orx_pair_call *call,
-                                   const orx_io *a, const orx_io *b, size_t count,
-                                   const orx_io *out) {
+                                   const orx_io *a, const orx_io *b, size_t count, uint64_t first,
+                                   int to_state, const orx_io *out) {
   orx_call_begin(ctx);
   orx_mem *results = out->mem;
   if (!results) /* host memory: through the result slot */
     ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_RESULTS, ORX_RESULT_SLOT_BYTES, &results));
-  ORX_FORWARD(orx_pairs_into(ctx, call, a, b, count, results, out->mem ? out->offset : 0));
+  ORX_FORWARD(orx_pairs_into(ctx, call, a, b, count, first, to_state, results,
+                             out->mem ? out->offset : 0));
   if (out->mem)
     return OCL_REDUCE_OK;
+  const size_t bytes = to_state ? call->sum.state_bytes : call->sum.result_bytes;
   unsigned char value[ORX_RESULT_SLOT_BYTES];
-  ORX_FORWARD(orx_read_results(ctx, value, call->sum.result_bytes));
-  memcpy(out->host_out, value, call->sum.result_bytes);
+  ORX_FORWARD(orx_read_results(ctx, value, bytes));
+  memcpy(out->host_out, value, bytes);
   return OCL_REDUCE_OK;
 }
 
 ocl_reduce_status orx_run_pairs(ocl_reduce_context *ctx, const orx_pair_call *call,
-                                const orx_io *a, const orx_io *b, size_t count,
-                                const orx_io *out) {
+                                const orx_io *a, const orx_io *b, size_t count, uint64_t first,
+                                int to_state, const orx_io *out) {
   /* SUM's identity, as ocl_reduce answers an empty input; a user operator's, as its states'
    * reduction (which has no map for its pair_map to stand in) gives it for none. */
-  if (count == 0)
-    return orx_run_call(ctx, &call->sum,
-                        call->pair == ORX_PAIR_USER ? ORX_STAGE_FINAL : ORX_STAGE_WHOLE, a, 0, 0,
-                        out);
-  return orx_uploads_done(ctx, run_pairs(ctx, call, a, b, count, out));
+  if (count == 0) {
+    const int user = call->pair == ORX_PAIR_USER;
+    const orx_stage stage = to_state ? (user ? ORX_STAGE_MERGE : ORX_STAGE_PARTIAL)
+                                     : (user ? ORX_STAGE_FINAL : ORX_STAGE_WHOLE);
+    return orx_run_call(ctx, &call->sum, stage, a, 0, 0, out);
+  }
+  return orx_uploads_done(ctx, run_pairs(ctx, call, a, b, count, first, to_state, out));
 }

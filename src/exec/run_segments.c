@@ -140,7 +140,7 @@ static ocl_reduce_status launch_batch(ocl_reduce_context *ctx, const orx_seg_cal
       const size_t n = (size_t)(segment_end(c, s) - segment_begin(c, s));
       if (c->pair)
         ORX_FORWARD(orx_launch_pairs(ctx, &r->all, in.mem, in.offset + begin, second.mem,
-                                     second.offset + begin, n, out_mem, out_index + (s - a)));
+                                     second.offset + begin, n, 0, out_mem, out_index + (s - a)));
       else
         ORX_FORWARD(orx_launch_array(ctx, &r->all, in.mem, in.offset + begin, n, 0, out_mem,
                                      out_index + (s - a), 1));
@@ -219,7 +219,7 @@ static ocl_reduce_status run_batch(ocl_reduce_context *ctx, const orx_seg_call *
     if (c->pair) {
       const orx_io a_part = orx_io_from(&c->in, (size_t)base, c->elem);
       const orx_io b_part = orx_io_from(&c->b, (size_t)base, c->elem);
-      ORX_FORWARD(orx_pairs_into(ctx, c->pair, &a_part, &b_part, n, out_mem, out_index));
+      ORX_FORWARD(orx_pairs_into(ctx, c->pair, &a_part, &b_part, n, 0, 0, out_mem, out_index));
     } else {
       const orx_request request = reduce_request_of(ctx, c);
       const char *src = (const char *)c->in.host + (size_t)base * c->elem;

@@ -64,8 +64,13 @@ void orx_group_window_result_counts(const orx_group_buffer *in, size_t window, u
  * in, host memory out (group_run.c). */
 ocl_reduce_status orx_group_check_memory(const char *function, const ocl_reduce_input *input,
                                          const ocl_reduce_output *output);
-/* The input's part of that check (segments check their results themselves). */
+/* The input's part of that check (segments check their results themselves); the same of an
+ * input of another name (a pair call's a and b). */
 ocl_reduce_status orx_group_check_input(const char *function, const ocl_reduce_input *input);
+ocl_reduce_status orx_group_check_input_named(const char *function, const char *name,
+                                              const ocl_reduce_input *input);
+/* The output's part of that check. */
+ocl_reduce_status orx_group_check_output(const char *function, const ocl_reduce_output *output);
 
 /* One task per device: fn(arg, d) for every device d with run[d] set, devices at once (the
  * first's on the calling thread, the others' on the group's threads; tasks of contexts on one

@@ -3,7 +3,8 @@
  * then special) values, the whole arrays or equal segments of two inputs, each in host memory or
  * a buffer at its own random offset (so their vector boundaries lie apart as often as not), the
  * output in either too; every result against support/pair_reference.c. A quarter of the cases
- * take a user pair operator of support/user_pairs.c instead, against its host fold.
+ * take a user pair operator of support/user_pairs.c instead, against its host fold. Cases whose
+ * memory is all host memory go to the group now and then (fuzz_on_group).
  * ============================================================================================== */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,30 @@
 
 /* Pairs in one case at most, as the other forms' elements. */
 enum { MOST_PAIRS = 1 << 20 };
+
+/* The call of a case: whole (count 1) or segments of `length`; on the context, or where all its
+ * memory is host memory now and then on the group. 1 when it succeeded. */
+static int call_pairs(fuzz_run *run, ocl_reduce_op op, ocl_reduce_type type, const fuzz_input *a,
+                      const fuzz_input *b, int segmented, size_t count, size_t length,
+                      const fuzz_output *out) {
+  const int grouped =
+      fuzz_on_group(run, !a->in.buffer && !b->in.buffer && !out->out.buffer);
+  ocl_reduce_status status;
+  if (grouped)
+    status = segmented ? ocl_reduce_group_pairs_segments(run->group, op, type, a->in, b->in,
+                                                         count, length, out->out)
+                       : ocl_reduce_group_pairs(run->group, op, type, a->in, b->in,
+                                                count * length, out->out);
+  else
+    status = segmented ? ocl_reduce_pairs_segments(run->ctx, op, type, a->in, b->in, count,
+                                                   length, out->out)
+                       : ocl_reduce_pairs(run->ctx, op, type, a->in, b->in, count * length,
+                                          out->out);
+  static const char *const names[2][2] = {{"ocl_reduce_pairs", "ocl_reduce_pairs_segments"},
+                                          {"ocl_reduce_group_pairs",
+                                           "ocl_reduce_group_pairs_segments"}};
+  return fuzz_call_ok(run, status, names[grouped][segmented]);
+}
 
 /* A user pair operator's case: its own elements, the same placements, its host fold. */
 static void user_pairs_case(fuzz_run *run) {
@@ -38,13 +63,8 @@ static void user_pairs_case(fuzz_run *run) {
   fuzz_input_place(run, &in_a, a, n * elem, elem, 0);
   fuzz_input_place(run, &in_b, b, n * elem, elem, 0);
   fuzz_output_place(run, &out, count * rsize, rsize, 0);
-  const ocl_reduce_op op = run->user_pairs[w];
-  const ocl_reduce_status status =
-      segmented ? ocl_reduce_pairs_segments(run->ctx, op, OCL_REDUCE_OP_ELEMENT, in_a.in, in_b.in,
-                                            count, length, out.out)
-                : ocl_reduce_pairs(run->ctx, op, OCL_REDUCE_OP_ELEMENT, in_a.in, in_b.in, n,
-                                   out.out);
-  if (fuzz_call_ok(run, status, segmented ? "ocl_reduce_pairs_segments" : "ocl_reduce_pairs") &&
+  if (call_pairs(run, run->user_pairs[w], OCL_REDUCE_OP_ELEMENT, &in_a, &in_b, segmented, count,
+                 length, &out) &&
       fuzz_output_take(run, &out, got, 0)) {
     for (size_t i = 0; i < count && run->mismatches < 50; i++) {
       run->results++;
@@ -91,12 +111,8 @@ void fuzz_pairs_case(fuzz_run *run) {
   fuzz_input_place(run, &in_a, a, n * elem, elem, 0);
   fuzz_input_place(run, &in_b, b, n * elem, elem, 0);
   fuzz_output_place(run, &out, count * rsize, rsize, 0);
-  const ocl_reduce_status status =
-      segmented ? ocl_reduce_pairs_segments(run->ctx, OCL_REDUCE_PAIR_OP(op), type, in_a.in,
-                                            in_b.in, count, length, out.out)
-                : ocl_reduce_pairs(run->ctx, OCL_REDUCE_PAIR_OP(op), type, in_a.in, in_b.in, n,
-                                   out.out);
-  if (fuzz_call_ok(run, status, segmented ? "ocl_reduce_pairs_segments" : "ocl_reduce_pairs") &&
+  if (call_pairs(run, OCL_REDUCE_PAIR_OP(op), type, &in_a, &in_b, segmented, count, length,
+                 &out) &&
       fuzz_output_take(run, &out, got, 0)) {
     char why[256];
     for (size_t i = 0; i < count && run->mismatches < 50; i++) {
