@@ -701,6 +701,17 @@ static void test_pairs_plan_vectors_loads_and_defines(void **state) {
     assert_int_equal(orx_parse_policy_override("min_groups=3", &forced.forced), OCL_REDUCE_OK);
     orx_plan_make(&forced, &seg, &plan);
     assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU], 3);
+    /* NVIDIA's OpenCL (warps, no CUDA cap): work-groups of 128 for pairs, unless forced. */
+    orx_caps nv_caps = cuda;
+    nv_caps.has_cuda_shuffle = 0;
+    nv_caps.device_sync = test_gpu().device_sync;
+    const orx_target nv = test_target(&nv_caps, OCL_REDUCE_PATH_AUTO);
+    orx_plan_make(&nv, &seg, &plan);
+    orx_plan_make(&nv, &one, &sum);
+    assert_int_equal(plan.kernel, ORX_KERNEL_SEGMENTS_MR);
+    assert_int_equal(plan.policy.wg_size, 128);
+    assert_true(sum.policy.wg_size > 128);
+    assert_int_equal(plan.defines[ORX_DEFINE_WG_SIZE], 128);
   }
   r = pair_request(ORX_PAIR_COUNT_EQUAL, OCL_REDUCE_F16, 2);
   orx_plan_make(&t, &r, &plan);

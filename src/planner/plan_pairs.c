@@ -3,7 +3,7 @@
  * their own plan with pairs for elements (plan_pairs.h). The kernel reads vector v of both inputs
  * at once, so both must reach a vector boundary at the same element; inputs whose offsets differ
  * by other than a multiple of the vector take narrower vectors (down to one element), not a copy.
- * Whole arrays on GPUs keep more loads in flight.
+ * Whole arrays on GPUs keep more loads in flight; segments by the multireduction more registers.
  * ============================================================================================== */
 #include "planner/planner.h"
 
@@ -47,4 +47,21 @@ void orx_plan_pairs(const orx_target *target, const orx_request *request, orx_pl
       d[ORX_DEFINE_MIN_GROUPS_PER_CU] != ORX_DEFINE_UNSET &&
       d[ORX_DEFINE_MIN_GROUPS_PER_CU] > capped)
     d[ORX_DEFINE_MIN_GROUPS_PER_CU] = capped;
+}
+
+void orx_fit_pair_segments(const orx_target *target, const orx_request *request,
+                           const orx_seg_shape *shape, orx_plan *plan) {
+  /* NVIDIA's OpenCL has no register cap to lift (CUDA's: orx_plan_pairs), and its
+   * compiler gives the pairs' multireduction more registers in work-groups of 128: H200, f32 dot
+   * products of 2^28 pairs, NVIDIA's OpenCL, device us, work-groups of 256 / 128 (forced):
+   * segments of 512 515.3 / 498.1; 1000 546.6 / 521.7; 2000 561.7 / 530.3, our f32 sum of 2^28
+   * 248.8 (docs/perf/h200-pairs-step5.txt). */
+  const orx_caps *caps = target->caps;
+  if (!request->pair.on || plan->seg.mode != ORX_SEG_MR || caps->has_cuda_shuffle ||
+      !caps->warp_size || target->forced.wg_size || plan->policy.wg_size <= 128)
+    return;
+  orx_policy *p = &plan->policy;
+  p->wg_size = 128;
+  p->items_per_group = (size_t)p->wg_size * p->vec * p->unroll;
+  orx_plan_segments(caps, p, ORX_SEG_MR, request->op.id, shape, &plan->seg);
 }
