@@ -49,8 +49,8 @@ void orx_plan_pairs(const orx_target *target, const orx_request *request, orx_pl
     d[ORX_DEFINE_MIN_GROUPS_PER_CU] = capped;
 }
 
-void orx_fit_pair_segments(const orx_target *target, const orx_request *request,
-                           const orx_seg_shape *shape, orx_plan *plan) {
+unsigned orx_pair_segments_wg(const orx_target *target, const orx_request *request,
+                              const orx_plan *plan) {
   /* NVIDIA's OpenCL has no register cap to lift (CUDA's: orx_plan_pairs), and its
    * compiler gives the pairs' multireduction more registers in work-groups of 128: H200, f32 dot
    * products of 2^28 pairs, NVIDIA's OpenCL, device us, work-groups of 256 / 128 (forced):
@@ -59,9 +59,6 @@ void orx_fit_pair_segments(const orx_target *target, const orx_request *request,
   const orx_caps *caps = target->caps;
   if (!request->pair.on || plan->seg.mode != ORX_SEG_MR || caps->has_cuda_shuffle ||
       !caps->warp_size || target->forced.wg_size || plan->policy.wg_size <= 128)
-    return;
-  orx_policy *p = &plan->policy;
-  p->wg_size = 128;
-  p->items_per_group = (size_t)p->wg_size * p->vec * p->unroll;
-  orx_plan_segments(caps, p, ORX_SEG_MR, request->op.id, shape, &plan->seg);
+    return 0;
+  return 128;
 }

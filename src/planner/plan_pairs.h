@@ -29,11 +29,10 @@ struct orx_plan;
  * of the other does), and on GPUs twice the loads in flight. */
 void orx_fit_pairs(const struct orx_target *target, const struct orx_request *request,
                    struct orx_policy *p);
-struct orx_seg_shape;
-/* Pairs' segments by the multireduction on NVIDIA's OpenCL: work-groups of 128, the strategy's
- * shape planned again for them; others are left. */
-void orx_fit_pair_segments(const struct orx_target *target, const struct orx_request *request,
-                           const struct orx_seg_shape *shape, struct orx_plan *plan);
+/* The work-group size a pair request's segments by the multireduction take instead of the
+ * plan's (NVIDIA's OpenCL: 128), or 0 to keep it; plan_segments.c plans the shape again. */
+unsigned orx_pair_segments_wg(const struct orx_target *target, const struct orx_request *request,
+                              const struct orx_plan *plan);
 /* Marks a made plan's launch as reading the request's two inputs, and caps the registers of
  * CUDA's segment multireduction less; one-input requests are left. */
 void orx_plan_pairs(const struct orx_target *target, const struct orx_request *request,

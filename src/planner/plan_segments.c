@@ -376,7 +376,13 @@ void orx_plan_segment_strategy(const orx_target *target, const orx_request *requ
   orx_plan_segments(target->caps, &plan->policy, forced, op_id, &shape, &plan->seg);
   if (!stageable && plan->seg.mode == ORX_SEG_STAGED)
     orx_plan_segments(target->caps, &plan->policy, ORX_SEG_MR, op_id, &shape, &plan->seg);
-  orx_fit_pair_segments(target, request, &shape, plan);
+  const unsigned pair_wg = orx_pair_segments_wg(target, request, plan);
+  if (pair_wg) { /* the multireduction's shape for the pairs' work-groups */
+    plan->policy.wg_size = pair_wg;
+    plan->policy.items_per_group =
+        (size_t)plan->policy.wg_size * plan->policy.vec * plan->policy.unroll;
+    orx_plan_segments(target->caps, &plan->policy, ORX_SEG_MR, op_id, &shape, &plan->seg);
+  }
   orx_seg_fit_shapes(target, op_id, plan);
   /* Only a work-group per segment streams as a group (a work-item per segment: a run each). */
   if (plan->seg.mode != ORX_SEG_GROUP && (plan->policy.stream == ORX_STREAM_TRANSPOSED ||
