@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "support/fixture.h"
+#include "support/host_contexts.h"
 #include "support/reference.h"
 #include "support/repro_reference.h"
 
@@ -24,39 +25,22 @@
 
 /* The calling thread runs host plans on host_ctx, the device on device_ctx; and in cross-device
  * mode. */
+static test_host_contexts contexts;
 static ocl_reduce_context *host_ctx, *device_ctx, *cross_ctx, *cross_device_ctx;
 static int is_cpu, has_fp64;
 
 static int setup(void **state) {
-  if (test_setup(state) || !(host_ctx = test_context_with_policy("host=thread")) ||
-      !(device_ctx = test_context_with_policy("host=device")))
+  if (test_setup(state) || test_host_contexts_open(&contexts))
     return -1;
-  setenv("OCL_REDUCE_DETERMINISM", "cross_device", 1);
-  cross_ctx = test_context_with_policy("host=thread");
-  cross_device_ctx = test_context_with_policy("host=device");
-  unsetenv("OCL_REDUCE_DETERMINISM");
-  if (!cross_ctx || !cross_device_ctx)
-    return -1;
-  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
-  if (ocl_reduce_context_query(host_ctx, &info) != OCL_REDUCE_OK)
-    return -1;
-  is_cpu = info.device_type == OCL_REDUCE_DEVICE_CPU;
-  has_fp64 = info.has_fp64;
+  host_ctx = contexts.thread, device_ctx = contexts.device;
+  cross_ctx = contexts.cross_thread, cross_device_ctx = contexts.cross_device;
+  is_cpu = contexts.is_cpu, has_fp64 = contexts.has_fp64;
   return 0;
 }
 
 static int teardown(void **state) {
-  ocl_reduce_context_destroy(host_ctx);
-  ocl_reduce_context_destroy(device_ctx);
-  ocl_reduce_context_destroy(cross_ctx);
-  ocl_reduce_context_destroy(cross_device_ctx);
+  test_host_contexts_close(&contexts);
   return test_teardown(state);
-}
-
-static uint64_t bytes_to_device(ocl_reduce_context *ctx) {
-  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
-  assert_int_equal(ocl_reduce_context_query(ctx, &info), OCL_REDUCE_OK);
-  return info.bytes_to_device;
 }
 
 /* Reduces n elements at data on ctx into result (64 bytes, prefilled), and returns whether the
@@ -64,12 +48,12 @@ static uint64_t bytes_to_device(ocl_reduce_context *ctx) {
 static int reduce_on(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type type,
                      const void *data, size_t n, unsigned char *result) {
   memset(result, 0xa5, 64);
-  const uint64_t before = bytes_to_device(ctx);
+  const uint64_t before = test_bytes_to_device(ctx);
   const ocl_reduce_status status = ocl_reduce(ctx, op, type, data, n, result, 64);
   if (status != OCL_REDUCE_OK)
     fail_msg("%s on %s, n=%zu: %s", ocl_reduce_op_name(op), ocl_reduce_type_name(type), n,
              ocl_reduce_last_error(ctx));
-  return bytes_to_device(ctx) == before;
+  return test_bytes_to_device(ctx) == before;
 }
 
 /* Whether two results are the same bits, but for which NaN (the headers promise no NaN's sign or
@@ -286,12 +270,6 @@ static void test_crossover_and_alignment(void **state) {
   free(bytes);
 }
 
-static uint64_t kernel_builds(ocl_reduce_context *ctx) {
-  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
-  assert_int_equal(ocl_reduce_context_query(ctx, &info), OCL_REDUCE_OK);
-  return info.kernel_builds;
-}
-
 /* A buffer of a CPU device lives in host memory the library allocated, which the calling thread
  * reads in place: the host plan's bits, as from host memory, at any element offset; nothing is
  * built (nothing launched). It waits for the work enqueued before: a buffer
@@ -305,7 +283,7 @@ static void test_buffers_on_the_calling_thread(void **state) {
   ocl_reduce_context *fresh = test_context_with_policy("host=thread");
   assert_non_null(fresh);
   /* The query itself builds the f32 sum on subgroup paths (its subgroup size): counted first. */
-  const uint64_t builds_before = kernel_builds(fresh);
+  const uint64_t builds_before = test_kernel_builds(fresh);
   ocl_reduce_buffer *buf = NULL;
   assert_int_equal(ocl_reduce_buffer_create(fresh, (N + OFFSET) * sizeof *data, &buf),
                    OCL_REDUCE_OK);
@@ -333,9 +311,9 @@ static void test_buffers_on_the_calling_thread(void **state) {
                  why);
     }
   }
-  if (is_cpu && kernel_builds(fresh) != builds_before)
+  if (is_cpu && test_kernel_builds(fresh) != builds_before)
     fail_msg("reductions of a CPU device's buffer built %llu kernels: they launched",
-             (unsigned long long)(kernel_builds(fresh) - builds_before));
+             (unsigned long long)(test_kernel_builds(fresh) - builds_before));
   /* Segment sums of pairs into a buffer (enqueued), then that buffer reduced: every pair's sum. */
   enum { PAIRS = 5000 };
   int32_t *pairs = malloc(2 * PAIRS * sizeof *pairs);

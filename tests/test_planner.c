@@ -661,7 +661,7 @@ static orx_request pair_request(int pair, ocl_reduce_type type, unsigned skew) {
 
 /* Pairs (plan_pairs.c): the values' SUM plan with both inputs' defines; vectors no wider than
  * divides the skew (even where forced); on GPUs, whole arrays twice the loads in the chains of
- * one, unless forced; never the host plan; segments and CPUs keep the sum's loads. */
+ * one, unless forced; segments and CPUs keep the sum's loads. */
 static void test_pairs_plan_vectors_loads_and_defines(void **state) {
   (void)state;
   const orx_caps cuda = test_h200_cuda(), cpu = test_cpu();
@@ -725,7 +725,6 @@ static void test_pairs_plan_vectors_loads_and_defines(void **state) {
   assert_int_equal(plan.policy.unroll, 3);
   t = test_target(&cpu, OCL_REDUCE_PATH_AUTO);
   r.pair.skew = 0;
-  assert_false(orx_plan_takes_host(&t, &r, 1000, 0));
   orx_request plain_cpu = plain;
   orx_plan_make(&t, &r, &plan);
   orx_plan_make(&t, &plain_cpu, &sum);
@@ -1455,6 +1454,53 @@ static void test_host_plan_has_a_host_kernel_on_every_cpu_target(void **state) {
   assert_true(checked > 0);
 }
 
+/* Pairs the host can read on CPU devices (host memory; buffers at every size, host_plan.h): the
+ * host plan for whole arrays of the built-in pair operators, on every type, the run-to-run sum
+ * and CROSS_DEVICE's reproducible one, each with a host kernel of the same block
+ * (host_kernel.inc's values' type is the planner's); not for states of a group's parts, a user's
+ * pair operator, other devices, or host=off. */
+static void test_pairs_take_the_host_plan_on_cpus(void **state) {
+  (void)state;
+  const orx_caps cpu = test_cpu(), gpu = test_gpu();
+  const orx_target t = test_target(&cpu, OCL_REDUCE_PATH_AUTO);
+  const orx_target on_gpu = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
+  orx_target off = t;
+  assert_int_equal(orx_parse_policy_override("host=off", &off.forced), OCL_REDUCE_OK);
+  int checked = 0;
+  for (int pair = 0; pair < ORX_PAIR_COUNT; pair++) {
+    for (int type = 0; type < OCL_REDUCE_TYPE_COUNT; type++) {
+      for (int cross = 0; cross < 2; cross++) {
+        orx_request r = pair_request(pair, (ocl_reduce_type)type, 0);
+        if (cross && !orx_type_is_float(r.type))
+          continue;
+        if (cross) { /* CROSS_DEVICE: the values' reproducible sum */
+          const orx_pair_request pr = r.pair;
+          r = orx_reduce_request(ORX_OP_SUM_REPRODUCIBLE, r.type);
+          r.pair = pr;
+        }
+        assert_true(orx_plan_takes_host(&t, &r, 1000, 0));
+        assert_true(orx_plan_takes_host(&t, &r, (size_t)1 << 30, 1)); /* buffers: every size */
+        assert_false(orx_plan_takes_host(&on_gpu, &r, 1000, 0));
+        assert_false(orx_plan_takes_host(&off, &r, 1000, 0));
+        orx_request parts = r;
+        parts.stage = ORX_STAGE_PARTIAL;
+        assert_false(orx_plan_takes_host(&t, &parts, 1000, 0));
+        r.host = 1;
+        orx_plan plan;
+        orx_plan_make(&t, &r, &plan);
+        if (!orx_host_can_run(&plan))
+          fail_msg("pair operator %d on %s%s: no host kernel has the host plan's defines", pair,
+                   ocl_reduce_type_name((ocl_reduce_type)type), cross ? ", reproducible" : "");
+        checked++;
+      }
+    }
+  }
+  assert_int_equal(checked, ORX_PAIR_COUNT * OCL_REDUCE_TYPE_COUNT + 3 * 4);
+  orx_request user = orx_custom_request(&(orx_operator){0});
+  user.pair = (orx_pair_request){1, ORX_PAIR_USER, OCL_REDUCE_OP_ELEMENT, 0};
+  assert_false(orx_plan_takes_host(&t, &user, 1000, 0));
+}
+
 /* The sweeps' tables (TEST_OP_TYPES for the scalar operators, TEST_STRUCTURED_OP_TYPES) hold
  * exactly the pairs of a built-in operator and a type the library takes, and each operator's
  * kind agrees with its test reference: a new built-in operator is swept once it is listed. */
@@ -1864,6 +1910,7 @@ int main(void) {
       cmocka_unit_test(test_device_selector),
       cmocka_unit_test(test_identities_and_compute_types),
       cmocka_unit_test(test_host_plan_has_a_host_kernel_on_every_cpu_target),
+    cmocka_unit_test(test_pairs_take_the_host_plan_on_cpus),
       cmocka_unit_test(test_sweep_tables_cover_every_operator),
       cmocka_unit_test(test_every_backend_table_is_complete),
   };

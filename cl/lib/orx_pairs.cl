@@ -29,10 +29,10 @@
 /* x * y rounded as written. SUM_REPRODUCIBLE (CROSS_DEVICE) promises the same bits on every
  * device, so no compiler may fuse a pair's product into the accumulator's next addition. */
 #if ORX_PAIR_OP == ORX_PAIR_USER /* the user's own arithmetic, as the source writes it */
-#elif ORX_STATE && !ORX_NATIVE_VECTORS /* CUDA: the round-to-nearest intrinsics never fuse */
+#elif ORX_STATE && defined(__CUDACC__) /* CUDA: the round-to-nearest intrinsics never fuse */
 ORX_INLINE float orx_pair_mul(float x, float y) { return __fmul_rn(x, y); }
 ORX_INLINE double orx_pair_mul(double x, double y) { return __dmul_rn(x, y); }
-#else
+#else /* OpenCL C, and the host's C (built with -ffp-contract=off) */
 #if ORX_STATE
 #pragma OPENCL FP_CONTRACT OFF
 #endif

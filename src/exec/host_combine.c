@@ -63,7 +63,7 @@ ocl_reduce_status orx_host_combine(const orx_host_kernel *k, const orx_op_call *
                       count);
     states = memcpy(copy, states, bytes);
   }
-  k->reduce(states, count, 0, NULL, NULL, 0, 1, value);
+  k->reduce(states, NULL, count, 0, NULL, NULL, 0, 1, value);
   if (narrow && !to_state && out_bytes == 2) {
     float f;
     memcpy(&f, value, sizeof f);

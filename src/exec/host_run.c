@@ -39,10 +39,17 @@ static int same_defines(const orx_host_kernel *k, const orx_plan *plan) {
 static const orx_host_kernel *kernel_for(const orx_plan *plan) {
   if (!plan->host || plan->kernel != ORX_KERNEL_REDUCE_ALL || !orx_sources_embedded())
     return NULL;
-  /* 16-bit elements: their own kernels (f32 kernels that read them narrow). */
+  /* Pair operators: theirs by pair operator and input type. 16-bit elements: their own kernels
+   * (f32 kernels that read them narrow). */
+  const int64_t pair = plan->defines[ORX_DEFINE_PAIR_OP];
   const int64_t narrow = plan->defines[ORX_DEFINE_ELEM_TYPE_ID];
   const ocl_reduce_type type = narrow != ORX_DEFINE_UNSET ? (ocl_reduce_type)narrow : plan->type;
-  const orx_host_kernel *k = orx_host_kernel_of(plan->op.id, type, ORX_STAGE_WHOLE);
+  const orx_host_kernel *k =
+      pair != ORX_DEFINE_UNSET
+          ? orx_host_pair_kernel_of((int)pair,
+                                    (ocl_reduce_type)plan->defines[ORX_DEFINE_PAIR_TYPE_ID],
+                                    plan->op.id)
+          : orx_host_kernel_of(plan->op.id, type, ORX_STAGE_WHOLE);
   return k && same_defines(k, plan) ? k : NULL;
 }
 
@@ -51,7 +58,7 @@ int orx_host_can_run(const orx_plan *plan) { return kernel_for(plan) != NULL; }
 /* One call's grid of host-plan groups, which a few threads share. */
 typedef struct host_grid {
   const orx_host_kernel *kernel;
-  const void *in;
+  const void *in, *in_b;
   size_t count;
   uint64_t first;
   unsigned char *partials;
@@ -71,8 +78,8 @@ static void run_groups(void *arg, size_t thread) {
   (void)thread;
   for (size_t group;
        (group = atomic_fetch_add_explicit(&g->next, 1, memory_order_relaxed)) < g->groups;)
-    g->kernel->reduce(g->in, g->count, g->first, g->partials, &g->counter, group, g->groups,
-                      g->out);
+    g->kernel->reduce(g->in, g->in_b, g->count, g->first, g->partials, &g->counter, group,
+                      g->groups, g->out);
 }
 
 /* The context's threads for host-plan groups: as many as it has compute units, up to the plan's
@@ -86,17 +93,19 @@ static orx_threads *host_threads(ocl_reduce_context *ctx, size_t most) {
   return ctx->host_threads;
 }
 
-int orx_host_run(ocl_reduce_context *ctx, const orx_plan *plan, const void *in, size_t count,
-                 uint64_t first, void *out) {
+int orx_host_run(ocl_reduce_context *ctx, const orx_plan *plan, const void *in, const void *in_b,
+                 size_t count, uint64_t first, void *out) {
   const orx_host_kernel *k = kernel_for(plan);
   const size_t elem = orx_plan_element_bytes(plan);
   /* The kernel reads elements as their type: a misaligned array goes through the device's
    * staging copy instead. */
-  if (!k || (uintptr_t)in % elem != 0 || plan->op.result_bytes > ORX_RESULT_SLOT_BYTES)
+  if (!k || (uintptr_t)in % elem != 0 || (uintptr_t)in_b % elem != 0 ||
+      plan->op.result_bytes > ORX_RESULT_SLOT_BYTES)
     return 0;
   alignas(16) unsigned char result[ORX_RESULT_SLOT_BYTES];
   alignas(16) unsigned char partials[ORX_HOST_PLAN_MAX_GROUPS * ORX_HOST_PARTIAL_BYTES];
-  host_grid grid = {k, in, count, first, partials, 0, orx_plan_groups(plan, count, 0), 0, result};
+  host_grid grid = {k, in, in_b, count, first, partials, 0, orx_plan_groups(plan, count, 0), 0,
+                    result};
   const uint64_t start = ctx->profiling ? orx_now_ns() : 0;
   orx_threads *threads = grid.groups > 1 ? host_threads(ctx, ORX_HOST_PLAN_MAX_GROUPS) : NULL;
   if (threads)

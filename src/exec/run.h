@@ -23,11 +23,12 @@ ocl_reduce_status orx_run_reduce(ocl_reduce_context *ctx, const orx_request *req
                                  const orx_io *out);
 
 /* host_run.c: whether the calling thread can run a plan (a host plan with its host kernel), and
- * running it over count elements of host memory `in` (element 0 has index `first`) into the plan's
- * result_bytes at `out`. 0: it did not (a misaligned array), and the device must. */
+ * running it over count elements of host memory `in` (a pair operator's plan: the pairs of `in`
+ * and `in_b`; NULL for one input; element 0 has index `first`) into the plan's result_bytes at
+ * `out`. 0: it did not (a misaligned array), and the device must. */
 int orx_host_can_run(const orx_plan *plan);
-int orx_host_run(ocl_reduce_context *ctx, const orx_plan *plan, const void *in, size_t count,
-                 uint64_t first, void *out);
+int orx_host_run(ocl_reduce_context *ctx, const orx_plan *plan, const void *in, const void *in_b,
+                 size_t count, uint64_t first, void *out);
 /* Stops the context's host-plan threads (context destruction). */
 void orx_host_release(ocl_reduce_context *ctx);
 

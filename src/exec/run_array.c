@@ -27,7 +27,7 @@ static ocl_reduce_status run_reduce(ocl_reduce_context *ctx, const orx_request *
       ORX_FORWARD(ctx->ops->finish(ctx, ctx->backend));
     const void *data =
         storage ? (const char *)storage + in->offset * orx_plan_element_bytes(&plan) : in->host;
-    if (orx_host_run(ctx, &plan, data, count, first, out->host_out))
+    if (orx_host_run(ctx, &plan, data, NULL, count, first, out->host_out))
       return OCL_REDUCE_OK;
   }
   request = &planned;

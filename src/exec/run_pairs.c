@@ -2,7 +2,9 @@
  * run_pairs.c: a pair operator over two whole arrays (run.h), once checked, to its result or (a
  * group's parts) to one state. Both inputs in device memory: one launch. Host memory goes up
  * through the staging buffer, each host input in its own half, piece by piece: each piece's state
- * into a chunk slot, then one launch over the slots, as run_array.c's host input goes.
+ * into a chunk slot, then one launch over the slots, as run_array.c's host input goes. On CPU
+ * devices, inputs the host can read (host memory, the device's buffers) take the host plan on the
+ * calling thread instead.
  * ============================================================================================== */
 #include <string.h>
 
@@ -39,12 +41,34 @@ orx_pair_request orx_pair_request_of(const ocl_reduce_context *ctx, const orx_pa
   return pair;
 }
 
-ocl_reduce_status orx_pairs_into(ocl_reduce_context *ctx, const orx_pair_call *call,
-                                 const orx_io *a, const orx_io *b, size_t count, uint64_t first,
-                                 int to_state, orx_mem *results, size_t index) {
+/* Where the host can read an input: host memory, or the host memory a CPU device's buffer lives
+ * in (its queue finished first); NULL where it cannot. */
+static const void *host_view(const ocl_reduce_context *ctx, const orx_io *io, size_t elem) {
+  if (!io->mem)
+    return io->host;
+  const void *storage = ctx->ops->host_storage ? ctx->ops->host_storage(io->mem) : NULL;
+  return storage ? (const char *)storage + io->offset * elem : NULL;
+}
+
+/* The request of a call's pairs: on CPU devices, pairs the host can read take the host plan
+ * (plan_host.c), as one input's do, which the calling thread runs in place (run_pairs) where the
+ * device's own plan would first copy host memory up; buffers only where both lie alike from a
+ * vector boundary (skew 0: the host plan's vectors, where a device runs it, host=device). */
+static orx_request pairs_request(const ocl_reduce_context *ctx, const orx_pair_call *call,
+                                 const orx_io *a, const orx_io *b, size_t count, int to_state) {
   orx_request request = orx_op_request(&call->sum);
   request.stage = to_state ? ORX_STAGE_PARTIAL : ORX_STAGE_WHOLE;
   request.pair = orx_pair_request_of(ctx, call, a, b);
+  request.host = host_view(ctx, a, call->elem) && host_view(ctx, b, call->elem) &&
+                 request.pair.skew == 0 &&
+                 orx_plan_takes_host(&ctx->target, &request, count, a->mem || b->mem);
+  return request;
+}
+
+ocl_reduce_status orx_pairs_into(ocl_reduce_context *ctx, const orx_pair_call *call,
+                                 const orx_io *a, const orx_io *b, size_t count, uint64_t first,
+                                 int to_state, orx_mem *results, size_t index) {
+  orx_request request = pairs_request(ctx, call, a, b, count, to_state);
   orx_prepared k;
   ORX_FORWARD(orx_prepare(ctx, &request, &k));
 
@@ -91,6 +115,16 @@ static ocl_reduce_status run_pairs(ocl_reduce_context *ctx, const orx_pair_call 
                                    const orx_io *a, const orx_io *b, size_t count, uint64_t first,
                                    int to_state, const orx_io *out) {
   orx_call_begin(ctx);
+  const orx_request request = pairs_request(ctx, call, a, b, count, to_state);
+  if (request.host && out->host_out && ctx->target.forced.host != ORX_HOST_DEVICE) {
+    orx_plan plan;
+    orx_plan_make(&ctx->target, &request, &plan);
+    if (a->mem || b->mem)
+      ORX_FORWARD(ctx->ops->finish(ctx, ctx->backend));
+    if (orx_host_run(ctx, &plan, host_view(ctx, a, call->elem), host_view(ctx, b, call->elem),
+                     count, first, out->host_out))
+      return OCL_REDUCE_OK;
+  }
   orx_mem *results = out->mem;
   if (!results) /* host memory: through the result slot */
     ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_RESULTS, ORX_RESULT_SLOT_BYTES, &results));

@@ -10,7 +10,8 @@
 
 #define ORX_HOST_KERNEL_STAGE_COUNT 3
 _Static_assert(ORX_HOST_KERNEL_OPS_LISTED == ORX_OP_COUNT &&
-                   ORX_HOST_KERNEL_TYPES_LISTED == OCL_REDUCE_TYPE_COUNT,
+                   ORX_HOST_KERNEL_TYPES_LISTED == OCL_REDUCE_TYPE_COUNT &&
+                   ORX_HOST_KERNEL_PAIRS_LISTED == ORX_PAIR_COUNT,
                "the build's list of host kernels covers every operator and type");
 
 #define ORX_HOST_KERNEL_DECLARE(op, type, stage)                                                   \
@@ -35,5 +36,23 @@ const orx_host_kernel *orx_host_kernel_of(unsigned op, ocl_reduce_type type, orx
     return NULL;
   const orx_host_kernel *k =
       table[(op * OCL_REDUCE_TYPE_COUNT + (unsigned)type) * ORX_HOST_KERNEL_STAGE_COUNT + s];
+  return k->reduce ? k : NULL;
+}
+
+#define ORX_HOST_PAIR_KERNEL_DECLARE(pair, type, op)                                               \
+  extern const orx_host_kernel orx_host_pair_kernel_##pair##_##type##_##op;
+ORX_HOST_PAIR_KERNEL_LIST(ORX_HOST_PAIR_KERNEL_DECLARE)
+
+/* In the order of the loops that list them: pair, type, then SUM and SUM_REPRODUCIBLE. */
+#define ORX_HOST_PAIR_KERNEL_ADDRESS(pair, type, op) &orx_host_pair_kernel_##pair##_##type##_##op,
+static const orx_host_kernel *const pair_table[ORX_PAIR_COUNT * OCL_REDUCE_TYPE_COUNT * 2] = {
+    ORX_HOST_PAIR_KERNEL_LIST(ORX_HOST_PAIR_KERNEL_ADDRESS)};
+
+const orx_host_kernel *orx_host_pair_kernel_of(int pair, ocl_reduce_type type, unsigned op) {
+  if (pair < 0 || pair >= ORX_PAIR_COUNT || (unsigned)type >= OCL_REDUCE_TYPE_COUNT ||
+      (op != ORX_OP_SUM && op != ORX_OP_SUM_REPRODUCIBLE))
+    return NULL;
+  const unsigned row = (unsigned)pair * OCL_REDUCE_TYPE_COUNT + (unsigned)type;
+  const orx_host_kernel *k = pair_table[row * 2 + (op == ORX_OP_SUM_REPRODUCIBLE)];
   return k->reduce ? k : NULL;
 }

@@ -11,15 +11,17 @@
 #include "planner/planner.h"
 
 /* Group `group` of a grid of `groups` work-groups of one work-item over the n elements at `in`
- * (aligned to their type; element 0 has index `first`), what reduce_all.cl computes in that
+ * (aligned to their type; element 0 has index `first`; a pair operator's kernel reads the pairs
+ * of `in` and `in_b`, one input's reads ignore in_b), what reduce_all.cl computes in that
  * group: its share, published in partials (groups slots of ORX_HOST_PARTIAL_BYTES, aligned to 16)
  * and counted on *counter (0 before the grid's first group); the last group to count itself
  * writes the result to `out` (ORX_RESULT_SLOT_BYTES, aligned to 16). With groups = 1, partials
  * and counter are unused (NULL). Groups run at once on different threads, or one after the
  * other. */
 #define ORX_HOST_PARTIAL_BYTES 64
-typedef void (*orx_host_reduce_fn)(const void *in, uint64_t n, uint64_t first, void *partials,
-                                   uint32_t *counter, uint64_t group, uint64_t groups, void *out);
+typedef void (*orx_host_reduce_fn)(const void *in, const void *in_b, uint64_t n, uint64_t first,
+                                   void *partials, uint32_t *counter, uint64_t group,
+                                   uint64_t groups, void *out);
 
 /* One define of the block a host kernel was compiled with; the others take the contract's
  * defaults (a plan's ORX_DEFINE_UNSET). */
@@ -40,5 +42,10 @@ typedef struct orx_host_kernel {
  * operator's states (n of them, aligned to 16) and write its result or one state. NULL for other
  * stages and pairs the operator does not compute in. */
 const orx_host_kernel *orx_host_kernel_of(unsigned op, ocl_reduce_type type, orx_stage stage);
+
+/* The host kernel of pair operator `pair` (an ORX_PAIR_ id below ORX_PAIR_USER) over inputs of
+ * `type`, summing its values with op (ORX_OP_SUM or ORX_OP_SUM_REPRODUCIBLE), elements to a
+ * result; NULL where the sum does not take the values. */
+const orx_host_kernel *orx_host_pair_kernel_of(int pair, ocl_reduce_type type, unsigned op);
 
 #endif /* ORX_HOST_KERNELS_H */

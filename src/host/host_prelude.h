@@ -112,6 +112,9 @@ ORX_HOST_VECTOR2(ulong2, ulong)
 ORX_HOST_VECTOR4(float4, float)
 ORX_HOST_VECTOR4(int4, int)
 ORX_HOST_VECTOR4(uint4, uint)
+/* 16-bit floats' bits, which a pair operator's kernel loads a vector of (lib/orx_pairs.cl). */
+ORX_HOST_VECTOR2(ushort2, ushort)
+ORX_HOST_VECTOR4(ushort4, ushort)
 
 /* vstoreN(v, i, p) and vloadN(i, p); the kernels load only their vector type TV. */
 #define vstore2(v, i, p) ((p)[2 * (i)] = (v).x, (p)[2 * (i) + 1] = (v).y)
@@ -121,13 +124,14 @@ ORX_HOST_VECTOR4(uint4, uint)
 #define vload2(i, p) ((TV){(p)[2 * (i)], (p)[2 * (i) + 1]})
 #define vload4(i, p) ((TV){(p)[4 * (i)], (p)[4 * (i) + 1], (p)[4 * (i) + 2], (p)[4 * (i) + 3]})
 
-/* 16-bit floats (ORX_ELEM_TYPE_ID): `half` is their bits, converted exactly by src/base/half.c,
- * as OpenCL C's vload_half does. */
+/* 16-bit floats (ORX_ELEM_TYPE_ID, ORX_PAIR_TYPE_ID): `half` is their bits, converted exactly by
+ * src/base/half.c, as OpenCL C's vload_half does, into f32 vectors (a count of equal pairs reads
+ * them into a u64 kernel). */
 typedef ushort half;
 #define vload_half(i, p) orx_f16_to_f32((p)[i])
-#define vload_half2(i, p) ((TV){vload_half(2 * (i), p), vload_half(2 * (i) + 1, p)})
+#define vload_half2(i, p) ((float2){vload_half(2 * (i), p), vload_half(2 * (i) + 1, p)})
 #define vload_half4(i, p)                                                                          \
-  ((TV){vload_half(4 * (i), p), vload_half(4 * (i) + 1, p), vload_half(4 * (i) + 2, p),           \
-        vload_half(4 * (i) + 3, p)})
+  ((float4){vload_half(4 * (i), p), vload_half(4 * (i) + 1, p), vload_half(4 * (i) + 2, p),       \
+            vload_half(4 * (i) + 3, p)})
 
 #endif /* ORX_HOST_PRELUDE_H */

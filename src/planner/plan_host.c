@@ -20,12 +20,12 @@ int orx_plan_takes_host(const orx_target *target, const orx_request *request, si
   const size_t elem = orx_request_element_bytes(request);
   const int state = orx_operator_is_state(&request->op);
   const size_t max_bytes = target->forced.host_kib ? (size_t)target->forced.host_kib << 10
-                           : !resident             ? SIZE_MAX
-                           : state                 ? ORX_HOST_PLAN_MAX_RESIDENT_STATE_BYTES
-                                                   : ORX_HOST_PLAN_MAX_RESIDENT_BYTES;
+                           : !resident || request->pair.on ? SIZE_MAX /* host_plan.h */
+                           : state ? ORX_HOST_PLAN_MAX_RESIDENT_STATE_BYTES
+                                   : ORX_HOST_PLAN_MAX_RESIDENT_BYTES;
   return target->caps->type == OCL_REDUCE_DEVICE_CPU && target->forced.host != ORX_HOST_OFF &&
          request->entry == ORX_ENTRY_REDUCE && request->stage == ORX_STAGE_WHOLE &&
-         !request->pair.on && /* the host kernels read one input */
+         !(request->pair.on && request->pair.op == ORX_PAIR_USER) && /* no host kernel */
          orx_op_valid((orx_op_id)request->op.id) && count > 0 && count <= max_bytes / elem;
 }
 

@@ -38,7 +38,8 @@ static const numeric_key numeric_keys[] = {
     {"groups", ORX_FIELD(max_groups), 65536, 0},   {"slots", ORX_FIELD(seg_slots), 32, 1},
     {"width", ORX_FIELD(seg_width), 32, 1},        {"min_groups", ORX_FIELD(min_groups), 32, 0},
     {"part_kib", ORX_FIELD(part_kib), 65536, 0},   {"seam_kib", ORX_FIELD(seam_kib), 65536, 0},
-    {"host_kib", ORX_FIELD(host_kib), 65536, 0},   {"copy_threads", ORX_FIELD(copy_threads), 64, 0},
+    {"host_kib", ORX_FIELD(host_kib), 1u << 24, 0},
+    {"copy_threads", ORX_FIELD(copy_threads), 64, 0},
     {"stage_kib", ORX_FIELD(stage_kib), 65536, 0}, {"col_run", ORX_FIELD(col_run), 1024, 1},
     {"col_steps", ORX_FIELD(col_steps), 32, 1},
 };

@@ -95,9 +95,10 @@ int test_pair_matches(int op, ocl_reduce_type t, const void *a, const void *b, s
   }
   /* Floats: sums in f32 (f16, bf16, f32) or f64; each value rounds at most three times (a
    * squared difference: the difference, the square), then n - 1 additions (or fused ones), so
-   * |error| <= (n + 2) u sum |value| to first order; (n + 3) covers the second. */
+   * |error| <= (n + 2) u sum |value| to first order; (n + 3) covers the second. Roundings among
+   * the subnormals (products of tiny values) err by up to half the smallest one, eta, each. */
   const int f64 = t == OCL_REDUCE_F64;
-  const long double u = f64 ? 0x1p-53L : 0x1p-24L;
+  const long double u = f64 ? 0x1p-53L : 0x1p-24L, eta = f64 ? 0x1p-1074L : 0x1p-149L;
   long double sum = 0, magnitude = 0;
   for (size_t i = 0; i < n; i++) {
     const long double x = float_at(a, i, t), y = float_at(b, i, t);
@@ -119,7 +120,8 @@ int test_pair_matches(int op, ocl_reduce_type t, const void *a, const void *b, s
   const long double largest = f64 ? DBL_MAX : FLT_MAX;
   if (isinf(sum) || fabsl(sum) > largest) /* infinite, or overflowing the result's type */
     return isinf(result) && (result > 0) == (sum > 0);
-  const long double bound = (long double)(n + 3) * u * magnitude;
+  const long double bound =
+      (long double)(n + 3) * u * magnitude + (long double)(2 * n) * eta;
   return !isnan(result) && fabsl((long double)result - sum) <= bound;
 }
 
