@@ -214,11 +214,75 @@ static void test_buffers_on_the_calling_thread(void **state) {
   free(b);
 }
 
+/* Equal segments of pairs on CPU devices: on the calling thread (nothing copied to the device, no
+ * kernel built), each segment's result the bits of ocl_reduce_pairs over that segment alone (the
+ * host plan's whole array), from host memory and from buffers; host=off gives the device's segment
+ * plans, against the reference. Elsewhere the device's plans. */
+static void test_segments_on_the_calling_thread(void **state) {
+  (void)state;
+  static const size_t lengths[] = {1, 7, 32, 33, 1000, 20000};
+  enum { MOST = 70000 };
+  float *a = malloc(MOST * sizeof *a), *b = malloc(MOST * sizeof *b);
+  float *got = malloc(MOST * sizeof *got), one;
+  assert_true(a && b && got);
+  test_pair_fill(a, b, MOST, OCL_REDUCE_F32, 0);
+  ocl_reduce_context *fresh = test_context_with_policy("host=thread");
+  ocl_reduce_context *off = test_context_with_policy("host=off");
+  assert_true(fresh && off);
+  ocl_reduce_buffer *buf_a = NULL, *buf_b = NULL;
+  assert_int_equal(ocl_reduce_buffer_create(fresh, MOST * sizeof *a, &buf_a), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_create(fresh, MOST * sizeof *b, &buf_b), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(buf_a, 0, a, MOST * sizeof *a), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(buf_b, 0, b, MOST * sizeof *b), OCL_REDUCE_OK);
+  for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
+    const size_t length = lengths[l], count = MOST / length, bytes = count * length * sizeof *a;
+    for (int from = 0; from < 3; from++) { /* host memory, buffers, host memory with host=off */
+      ocl_reduce_context *ctx = from == 2 ? off : fresh;
+      const uint64_t copied = test_bytes_to_device(ctx), builds = test_kernel_builds(ctx);
+      const ocl_reduce_status s = ocl_reduce_pairs_segments(
+          ctx, OCL_REDUCE_DOT, OCL_REDUCE_F32,
+          from == 1 ? ocl_reduce_buffer_input(buf_a, 0) : ocl_reduce_host_input(a, bytes),
+          from == 1 ? ocl_reduce_buffer_input(buf_b, 0) : ocl_reduce_host_input(b, bytes), count,
+          length, ocl_reduce_host_output(got, count * sizeof *got));
+      if (s != OCL_REDUCE_OK)
+        fail_msg("segments of %zu: %s", length, ocl_reduce_last_error(ctx));
+      const int thread_ran =
+          test_bytes_to_device(ctx) == copied && test_kernel_builds(ctx) == builds;
+      if (is_cpu && from < 2 && !thread_ran)
+        fail_msg("segments of %zu (%s): the device ran them", length, from ? "buffers" : "host");
+      for (size_t r = 0; r < count; r++) {
+        char why[160];
+        if (!test_pair_matches(0, OCL_REDUCE_F32, a + r * length, b + r * length, length,
+                               &got[r], why, sizeof why))
+          fail_msg("segment %zu of %zu: %s", r, length, why);
+        if (!is_cpu || from == 2 || (r % 97 != 0 && r + 1 != count))
+          continue;
+        assert_int_equal(
+            ocl_reduce_pairs(fresh, OCL_REDUCE_DOT, OCL_REDUCE_F32,
+                             ocl_reduce_host_input(a + r * length, length * sizeof *a),
+                             ocl_reduce_host_input(b + r * length, length * sizeof *b), length,
+                             ocl_reduce_host_output(&one, sizeof one)),
+            OCL_REDUCE_OK);
+        if (memcmp(&one, &got[r], sizeof one) != 0)
+          fail_msg("segment %zu of %zu: not the bits of its own ocl_reduce_pairs", r, length);
+      }
+    }
+  }
+  ocl_reduce_buffer_destroy(buf_a);
+  ocl_reduce_buffer_destroy(buf_b);
+  ocl_reduce_context_destroy(fresh);
+  ocl_reduce_context_destroy(off);
+  free(a);
+  free(b);
+  free(got);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_same_bits_every_operator),
       cmocka_unit_test(test_cross_device_bits),
       cmocka_unit_test(test_buffers_on_the_calling_thread),
+      cmocka_unit_test(test_segments_on_the_calling_thread),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

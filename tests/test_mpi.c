@@ -114,7 +114,13 @@ static void check_builtins(void) {
                {OCL_REDUCE_MEAN_VAR, OCL_REDUCE_F32},
                {OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_F32},
                {OCL_REDUCE_SUM_COMPENSATED, OCL_REDUCE_F64},
-               {OCL_REDUCE_SUM_WIDE, OCL_REDUCE_I32}};
+               {OCL_REDUCE_SUM_WIDE, OCL_REDUCE_I32},
+               /* 16-bit floats: f32 sums, their own MIN and MAX, ARGMIN's 16-bit value */
+               {OCL_REDUCE_SUM, OCL_REDUCE_F16},
+               {OCL_REDUCE_MAX, OCL_REDUCE_BF16},
+               {OCL_REDUCE_ARGMIN, OCL_REDUCE_F16},
+               {OCL_REDUCE_MINMAX, OCL_REDUCE_BF16},
+               {OCL_REDUCE_SUM_REPRODUCIBLE, OCL_REDUCE_BF16}};
   ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
   ocl_reduce_context_query(ctx, &info);
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)

@@ -1457,8 +1457,9 @@ static void test_host_plan_has_a_host_kernel_on_every_cpu_target(void **state) {
 /* Pairs the host can read on CPU devices (host memory; buffers at every size, host_plan.h): the
  * host plan for whole arrays of the built-in pair operators, on every type, the run-to-run sum
  * and CROSS_DEVICE's reproducible one, each with a host kernel of the same block
- * (host_kernel.inc's values' type is the planner's); not for states of a group's parts, a user's
- * pair operator, other devices, or host=off. */
+ * (host_kernel.inc's values' type is the planner's), and their equal segments (not under
+ * host=device); not for states of a group's parts, a user's pair operator, one input's segments,
+ * other devices, or host=off. */
 static void test_pairs_take_the_host_plan_on_cpus(void **state) {
   (void)state;
   const orx_caps cpu = test_cpu(), gpu = test_gpu();
@@ -1482,6 +1483,9 @@ static void test_pairs_take_the_host_plan_on_cpus(void **state) {
         assert_true(orx_plan_takes_host(&t, &r, (size_t)1 << 30, 1)); /* buffers: every size */
         assert_false(orx_plan_takes_host(&on_gpu, &r, 1000, 0));
         assert_false(orx_plan_takes_host(&off, &r, 1000, 0));
+        assert_true(orx_plan_takes_host_segments(&t, &r));
+        assert_false(orx_plan_takes_host_segments(&on_gpu, &r));
+        assert_false(orx_plan_takes_host_segments(&off, &r));
         orx_request parts = r;
         parts.stage = ORX_STAGE_PARTIAL;
         assert_false(orx_plan_takes_host(&t, &parts, 1000, 0));
@@ -1499,6 +1503,13 @@ static void test_pairs_take_the_host_plan_on_cpus(void **state) {
   orx_request user = orx_custom_request(&(orx_operator){0});
   user.pair = (orx_pair_request){1, ORX_PAIR_USER, OCL_REDUCE_OP_ELEMENT, 0};
   assert_false(orx_plan_takes_host(&t, &user, 1000, 0));
+  assert_false(orx_plan_takes_host_segments(&t, &user));
+  orx_target device = t; /* the device has no run of the segments' form */
+  assert_int_equal(orx_parse_policy_override("host=device", &device.forced), OCL_REDUCE_OK);
+  const orx_request dot = pair_request(ORX_PAIR_DOT, OCL_REDUCE_F32, 0);
+  assert_false(orx_plan_takes_host_segments(&device, &dot));
+  const orx_request one = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
+  assert_false(orx_plan_takes_host_segments(&t, &one));
 }
 
 /* The sweeps' tables (TEST_OP_TYPES for the scalar operators, TEST_STRUCTURED_OP_TYPES) hold

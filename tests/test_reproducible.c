@@ -1,10 +1,11 @@
 /* =================================================================================================
  * test_reproducible.c: the reproducible float sum (OCL_REDUCE_SUM_REPRODUCIBLE, and SUM under
  * OCL_REDUCE_CROSS_DEVICE). Every result must be the bits of the definition's host evaluation
- * (support/repro_reference.c), whatever the way it is computed: host memory, buffers at element
- * offsets, segments by offsets and of equal lengths under every segment strategy (the staged
- * one's two passes among them), ocl_reduce_multi, and contexts with forced work-group sizes,
- * stream layouts, loads, chains, group counts and finishes. Since each
+ * (support/repro_reference.c; for f16 and bf16, over their f32 values), whatever the way it is
+ * computed: host memory, buffers at element offsets, segments by offsets and of equal lengths
+ * under every segment strategy (the staged one's two passes among them), ocl_reduce_multi, and
+ * contexts with forced work-group sizes, stream layouts, loads, chains, group counts and
+ * finishes (f16 and bf16: whole arrays and equal segments as planned). Since each
  * run compares with the same host bits, runs on different implementations (registered per
  * implementation and path) compare with each other; the fixed inputs' bits are printed
  * ("# bits ...") so that the H200 script shows them side by side. Also: shuffled input gives the
@@ -199,16 +200,20 @@ static void check_equal_segments(ocl_reduce_context *ctx, ocl_reduce_type type, 
                                  size_t count, size_t length, const uint64_t *want,
                                  const char *way, const char *name) {
   const size_t elem = ocl_reduce_type_size(type);
-  void *got = malloc(count * elem);
+  /* 16-bit floats' sums are f32s. */
+  const size_t size = ocl_reduce_result_size(OCL_REDUCE_SUM_REPRODUCIBLE, type);
+  void *got = malloc(count * size);
   assert_non_null(got);
   assert_int_equal(ocl_reduce_segments(ctx, OCL_REDUCE_SUM_REPRODUCIBLE, type,
                                        ocl_reduce_host_input(data, count * length * elem), count,
-                                       length, ocl_reduce_host_output(got, count * elem)),
+                                       length, ocl_reduce_host_output(got, count * size)),
                    OCL_REDUCE_OK);
   for (size_t s = 0; s < count; s++) {
     char what[96];
     snprintf(what, sizeof what, "%s, %zu segments of %zu, segment %zu", way, count, length, s);
-    expect_bits(bits_of((const char *)got + s * elem, type), want[s], what, name);
+    uint64_t bits = 0;
+    memcpy(&bits, (const char *)got + s * size, size);
+    expect_bits(bits, want[s], what, name);
   }
   free(got);
 }
@@ -275,6 +280,61 @@ static void test_same_bits_everywhere_f32(void **state) {
 static void test_same_bits_everywhere_f64(void **state) {
   (void)state;
   same_bits_everywhere(OCL_REDUCE_F64);
+}
+
+/* 16-bit floats: the definition over their f32 values, by every device (printed as for f32 and
+ * f64), whole arrays through SUM_REPRODUCIBLE and CROSS_DEVICE's SUM, and equal segments. Values
+ * uniform in [-1, 1), and of random signs and the type's own exponents (f16: 2^-16 .. 2^14,
+ * subnormals among them; bf16: f32's). */
+static void same_bits_everywhere_narrow(ocl_reduce_type type) {
+  const int f16 = type == OCL_REDUCE_F16;
+  const size_t sizes[] = {100003, 4099};
+  for (int k = 0; k < 2; k++)
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+      const size_t n = test_light() ? sizes[z] / 16 : sizes[z];
+      uint16_t *halves = malloc(n * sizeof *halves);
+      float *values = malloc(n * sizeof *values);
+      assert_true(halves && values);
+      uint64_t seed = 7000 + 1000 * (uint64_t)k + z;
+      for (size_t i = 0; i < n; i++) {
+        const double sign = mix(&seed) & 1 ? -1 : 1;
+        const int exponent = f16 ? (int)(mix(&seed) % 31) - 16 : (int)(mix(&seed) % 226) - 126;
+        const double v = k == 0 ? 2 * unit(&seed) - 1 : ldexp(sign * (1 + unit(&seed)), exponent);
+        halves[i] = ocl_reduce_half_from_float(type, (float)v);
+        values[i] = ocl_reduce_float_from_half(type, halves[i]);
+      }
+      char name[64];
+      snprintf(name, sizeof name, "%s %s n=%zu", k ? "wide" : "uniform", ocl_reduce_type_name(type),
+               n);
+      uint64_t want = 0;
+      test_repro_sum(values, n, OCL_REDUCE_F32, &want);
+      want = bits_of(&want, OCL_REDUCE_F32);
+      check_whole(test_ctx, OCL_REDUCE_SUM_REPRODUCIBLE, type, halves, n, want, "automatic",
+                  name);
+      check_whole(cross_ctx, OCL_REDUCE_SUM, type, halves, n, want, "cross_device SUM", name);
+      const size_t length = 1000, count = n / length;
+      uint64_t *wants = malloc(count * sizeof *wants);
+      assert_non_null(wants);
+      for (size_t s = 0; s < count; s++) {
+        wants[s] = 0;
+        test_repro_sum(values + s * length, length, OCL_REDUCE_F32, &wants[s]);
+        wants[s] = bits_of(&wants[s], OCL_REDUCE_F32);
+      }
+      check_equal_segments(test_ctx, type, halves, count, length, wants, "segments", name);
+      printf("# bits %-28s 0x%08llx\n", name, (unsigned long long)want);
+      free(wants);
+      free(halves);
+      free(values);
+    }
+}
+
+static void test_same_bits_everywhere_f16(void **state) {
+  (void)state;
+  same_bits_everywhere_narrow(OCL_REDUCE_F16);
+}
+static void test_same_bits_everywhere_bf16(void **state) {
+  (void)state;
+  same_bits_everywhere_narrow(OCL_REDUCE_BF16);
 }
 
 /* ---- Properties ---------------------------------------------------------------------------- */
@@ -542,6 +602,8 @@ static void test_errors(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_same_bits_everywhere_f32),
                                      cmocka_unit_test(test_same_bits_everywhere_f64),
+                                     cmocka_unit_test(test_same_bits_everywhere_f16),
+                                     cmocka_unit_test(test_same_bits_everywhere_bf16),
                                      cmocka_unit_test(test_shuffled_f32),
                                      cmocka_unit_test(test_shuffled_f64),
                                      cmocka_unit_test(test_long_chains),

@@ -120,6 +120,56 @@ int orx_host_run(ocl_reduce_context *ctx, const orx_plan *plan, const void *in, 
   return 1;
 }
 
+/* Equal segments on the host: each a whole array of the plan's host kernel, its grid's groups
+ * one after the other on one thread (the bits of that whole array's own call); runs of whole
+ * segments (at least ORX_HOST_PLAN_GROUP_BYTES of input each, at most ORX_HOST_PLAN_MAX_GROUPS
+ * runs) that the threads claim as host_grid's groups. */
+typedef struct host_segments {
+  const orx_host_kernel *kernel;
+  const unsigned char *in, *in_b;
+  size_t length, bytes, result_bytes; /* elements, input bytes and result bytes per segment */
+  size_t groups;                      /* a segment's grid */
+  size_t count, runs;
+  atomic_size_t next;
+  unsigned char *out;
+} host_segments;
+
+static void run_segment_runs(void *arg, size_t thread) {
+  host_segments *g = arg;
+  (void)thread;
+  alignas(16) unsigned char result[ORX_RESULT_SLOT_BYTES];
+  alignas(16) unsigned char partials[ORX_HOST_PLAN_MAX_GROUPS * ORX_HOST_PARTIAL_BYTES];
+  for (size_t run; (run = atomic_fetch_add_explicit(&g->next, 1, memory_order_relaxed)) < g->runs;)
+    for (size_t s = run * g->count / g->runs, end = (run + 1) * g->count / g->runs; s < end; s++) {
+      uint32_t counter = 0;
+      for (size_t group = 0; group < g->groups; group++)
+        g->kernel->reduce(g->in + s * g->bytes, g->in_b ? g->in_b + s * g->bytes : NULL,
+                          g->length, 0, partials, &counter, group, g->groups, result);
+      memcpy(g->out + s * g->result_bytes, result, g->result_bytes);
+    }
+}
+
+int orx_host_run_segments(ocl_reduce_context *ctx, const orx_plan *plan, const void *in,
+                          const void *in_b, size_t count, size_t length, void *out) {
+  const orx_host_kernel *k = kernel_for(plan);
+  const size_t elem = orx_plan_element_bytes(plan);
+  if (!k || (uintptr_t)in % elem != 0 || (uintptr_t)in_b % elem != 0 || length == 0 ||
+      plan->op.result_bytes > ORX_RESULT_SLOT_BYTES)
+    return 0;
+  const size_t bytes = length * elem, per_run = ORX_HOST_PLAN_GROUP_BYTES / bytes + 1;
+  size_t runs = count / per_run + (count % per_run != 0);
+  if (runs > ORX_HOST_PLAN_MAX_GROUPS)
+    runs = ORX_HOST_PLAN_MAX_GROUPS;
+  host_segments grid = {k, in, in_b, length, bytes, plan->op.result_bytes,
+                        orx_plan_groups(plan, length, 0), count, runs, 0, out};
+  orx_threads *threads = runs > 1 ? host_threads(ctx, ORX_HOST_PLAN_MAX_GROUPS) : NULL;
+  if (threads)
+    orx_threads_share(threads, run_segment_runs, &grid);
+  else
+    run_segment_runs(&grid, 0);
+  return 1;
+}
+
 void orx_host_release(ocl_reduce_context *ctx) {
   orx_threads_stop(ctx->host_threads);
   ctx->host_threads = NULL;

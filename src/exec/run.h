@@ -29,6 +29,14 @@ ocl_reduce_status orx_run_reduce(ocl_reduce_context *ctx, const orx_request *req
 int orx_host_can_run(const orx_plan *plan);
 int orx_host_run(ocl_reduce_context *ctx, const orx_plan *plan, const void *in, const void *in_b,
                  size_t count, uint64_t first, void *out);
+/* ... and count equal segments of `length` elements (pairs), back to back, each reduced as a whole
+ * array of one work-group by the plan's host kernel, result s at out + s * result_bytes (host
+ * memory); 0 where it did not (misaligned). */
+int orx_host_run_segments(ocl_reduce_context *ctx, const orx_plan *plan, const void *in,
+                          const void *in_b, size_t count, size_t length, void *out);
+/* Where the host can read an input: host memory, or the host memory a CPU device's buffer lives
+ * in (run_pairs.c; its queue must be finished before); NULL where it cannot. */
+const void *orx_host_view(const ocl_reduce_context *ctx, const orx_io *io, size_t elem);
 /* Stops the context's host-plan threads (context destruction). */
 void orx_host_release(ocl_reduce_context *ctx);
 

@@ -41,9 +41,7 @@ orx_pair_request orx_pair_request_of(const ocl_reduce_context *ctx, const orx_pa
   return pair;
 }
 
-/* Where the host can read an input: host memory, or the host memory a CPU device's buffer lives
- * in (its queue finished first); NULL where it cannot. */
-static const void *host_view(const ocl_reduce_context *ctx, const orx_io *io, size_t elem) {
+const void *orx_host_view(const ocl_reduce_context *ctx, const orx_io *io, size_t elem) {
   if (!io->mem)
     return io->host;
   const void *storage = ctx->ops->host_storage ? ctx->ops->host_storage(io->mem) : NULL;
@@ -59,7 +57,7 @@ static orx_request pairs_request(const ocl_reduce_context *ctx, const orx_pair_c
   orx_request request = orx_op_request(&call->sum);
   request.stage = to_state ? ORX_STAGE_PARTIAL : ORX_STAGE_WHOLE;
   request.pair = orx_pair_request_of(ctx, call, a, b);
-  request.host = host_view(ctx, a, call->elem) && host_view(ctx, b, call->elem) &&
+  request.host = orx_host_view(ctx, a, call->elem) && orx_host_view(ctx, b, call->elem) &&
                  request.pair.skew == 0 &&
                  orx_plan_takes_host(&ctx->target, &request, count, a->mem || b->mem);
   return request;
@@ -121,8 +119,8 @@ static ocl_reduce_status run_pairs(ocl_reduce_context *ctx, const orx_pair_call 
     orx_plan_make(&ctx->target, &request, &plan);
     if (a->mem || b->mem)
       ORX_FORWARD(ctx->ops->finish(ctx, ctx->backend));
-    if (orx_host_run(ctx, &plan, host_view(ctx, a, call->elem), host_view(ctx, b, call->elem),
-                     count, first, out->host_out))
+    if (orx_host_run(ctx, &plan, orx_host_view(ctx, a, call->elem),
+                     orx_host_view(ctx, b, call->elem), count, first, out->host_out))
       return OCL_REDUCE_OK;
   }
   orx_mem *results = out->mem;

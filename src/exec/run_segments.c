@@ -320,7 +320,29 @@ static ocl_reduce_status run_segments(ocl_reduce_context *ctx, orx_seg_call *c) 
   return status;
 }
 
+/* CPU devices: a pair operator's equal segments the host can read, into host memory, on the
+ * calling thread and the context's threads (plan_host.c); *done where it ran them. */
+static ocl_reduce_status run_on_host(ocl_reduce_context *ctx, const orx_seg_call *c, int *done) {
+  *done = 0;
+  if (!c->pair || c->by_offsets || pitch_of(c) != c->length || !c->out.host_out)
+    return OCL_REDUCE_OK;
+  const void *a = orx_host_view(ctx, &c->in, c->elem), *b = orx_host_view(ctx, &c->b, c->elem);
+  orx_request request = reduce_request_of(ctx, c);
+  if (!a || !b || !orx_plan_takes_host_segments(&ctx->target, &request))
+    return OCL_REDUCE_OK;
+  ORX_FORWARD(check_disjoint(ctx, c));
+  request.host = 1;
+  orx_plan plan;
+  orx_plan_make(&ctx->target, &request, &plan);
+  if (c->in.mem || c->b.mem) /* the buffers once the work enqueued before has written them */
+    ORX_FORWARD(ctx->ops->finish(ctx, ctx->backend));
+  *done = orx_host_run_segments(ctx, &plan, a, b, c->count, c->length, c->out.host_out);
+  return OCL_REDUCE_OK;
+}
+
 ocl_reduce_status orx_run_segments(ocl_reduce_context *ctx, orx_seg_call *c) {
   orx_call_begin(ctx);
-  return orx_uploads_done(ctx, run_segments(ctx, c));
+  int done = 0;
+  ORX_FORWARD(run_on_host(ctx, c, &done));
+  return done ? OCL_REDUCE_OK : orx_uploads_done(ctx, run_segments(ctx, c));
 }

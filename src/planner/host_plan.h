@@ -66,6 +66,10 @@
  * the device's own: f32 dot 4289-5151 us against 7032-7138 (an OpenMP loop: 4711-6023); f64 dot
  * 10529-11150 against 11555-11790; f32 squared distance 4548-5351 against 6695-6729. The f32 sum
  * of one buffer of 2^28 the same way: 9595-11093 against 8408-9685, so one input keeps its
- * crossovers. */
+ * crossovers. Their equal segments into host memory too (plan_host.c): each segment a whole array
+ * of this plan, its grid on one thread, runs of segments shared by the threads. The same machine,
+ * against OpenMP in the same run (the device's own segment plans before: 0.64-0.70x at 32, 0.66-
+ * 0.90x at 1000, none of its strategies above 0.8x): segments of 32 0.87-0.93x, of 1000
+ * 1.04-1.18x (docs/perf/h200-pairs-pocl.txt). */
 
 #endif /* ORX_HOST_PLAN_H */

@@ -29,6 +29,15 @@ int orx_plan_takes_host(const orx_target *target, const orx_request *request, si
          orx_op_valid((orx_op_id)request->op.id) && count > 0 && count <= max_bytes / elem;
 }
 
+int orx_plan_takes_host_segments(const orx_target *target, const orx_request *request) {
+  /* Equal segments of pairs, each a whole array of the host plan: the device's segment kernels
+   * over two inputs trail an OpenMP loop on CPU devices (host_plan.h). The device has no run of
+   * this form, so host=device, like host=off, keeps the device's plans. */
+  return target->caps->type == OCL_REDUCE_DEVICE_CPU && target->forced.host != ORX_HOST_OFF &&
+         target->forced.host != ORX_HOST_DEVICE && request->pair.on &&
+         request->pair.op != ORX_PAIR_USER && orx_op_valid((orx_op_id)request->op.id);
+}
+
 void orx_host_policy(size_t elem, orx_policy *out) {
   orx_policy p;
   memset(&p, 0, sizeof p);

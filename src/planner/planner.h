@@ -287,6 +287,9 @@ ocl_reduce_status orx_plan_path(const orx_caps *caps, ocl_reduce_path path,
  * same on every device. */
 int orx_plan_takes_host(const orx_target *target, const orx_request *request, size_t count,
                         int resident);
+/* ... and whether a pair operator's equal segments (its whole-array request) run on the host,
+ * each segment a whole array of that plan (not host=off, not host=device). */
+int orx_plan_takes_host_segments(const orx_target *target, const orx_request *request);
 void orx_host_policy(size_t elem, orx_policy *out);
 /* The plan for a request. */
 void orx_plan_make(const orx_target *target, const orx_request *request, orx_plan *plan);

@@ -17,18 +17,33 @@ int test_pair_is_float(ocl_reduce_type t) {
          t == OCL_REDUCE_BF16;
 }
 
-/* Element i of an input as a long double (floats), independently of the library. */
+/* Element i of an input as a long double (floats), independently of the library; inputs may
+ * lie off their type's alignment (read by bytes). */
 static long double float_at(const void *data, size_t i, ocl_reduce_type t) {
-  if (t == OCL_REDUCE_F16 || t == OCL_REDUCE_BF16)
-    return test_narrow_value(t, ((const uint16_t *)data)[i]);
-  return t == OCL_REDUCE_F32 ? ((const float *)data)[i] : ((const double *)data)[i];
+  const unsigned char *p = (const unsigned char *)data + i * ocl_reduce_type_size(t);
+  if (t == OCL_REDUCE_F16 || t == OCL_REDUCE_BF16) {
+    uint16_t h;
+    memcpy(&h, p, sizeof h);
+    return test_narrow_value(t, h);
+  }
+  if (t == OCL_REDUCE_F32) {
+    float f;
+    memcpy(&f, p, sizeof f);
+    return f;
+  }
+  double d;
+  memcpy(&d, p, sizeof d);
+  return d;
 }
 /* ... and an integer element's bits, sign-extended for signed types. */
 static uint64_t int_at(const void *data, size_t i, ocl_reduce_type t) {
+  const unsigned char *p = (const unsigned char *)data + i * ocl_reduce_type_size(t);
+  uint32_t w;
+  uint64_t d;
   switch (t) {
-  case OCL_REDUCE_I32: return (uint64_t)(int64_t)((const int32_t *)data)[i];
-  case OCL_REDUCE_U32: return ((const uint32_t *)data)[i];
-  default: return ((const uint64_t *)data)[i];
+  case OCL_REDUCE_I32: memcpy(&w, p, sizeof w); return (uint64_t)(int64_t)(int32_t)w;
+  case OCL_REDUCE_U32: memcpy(&w, p, sizeof w); return w;
+  default: memcpy(&d, p, sizeof d); return d;
   }
 }
 
