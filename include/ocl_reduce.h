@@ -434,7 +434,7 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_finish(ocl_reduce_context *ctx);
 /* ---- Diagnostics: the last reducing call's kernel time (options.profiling), the plan. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_last_kernel_ns(const ocl_reduce_context *ctx,
                                                            uint64_t *ns);
-/* The plan for count elements (segment_length > 0: in segments), one line for tools and tuning. */
+/* The plan for count elements or pairs (segment_length > 0: in segments), in one line. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_describe_plan(ocl_reduce_context *ctx,
                                                           ocl_reduce_op op, ocl_reduce_type type,
                                                           size_t count, size_t segment_length,

@@ -16,6 +16,7 @@
 #include "support/host_contexts.h"
 #include "support/pair_reference.h"
 #include "support/repro_reference.h"
+#include "support/user_pairs.h"
 
 #define PAIR_OPS 4
 static const ocl_reduce_op pair_ops[PAIR_OPS] = {OCL_REDUCE_DOT, OCL_REDUCE_SQUARED_DISTANCE,
@@ -277,12 +278,54 @@ static void test_segments_on_the_calling_thread(void **state) {
   free(got);
 }
 
+/* describe_plan takes pair operators: ocl_reduce_pairs' plan, and on CPU devices the calling
+ * thread's run, whole and in segments; under host=device the device's; under host=off (the
+ * fixture's test_ctx) the device's own plans. A user pair operator's plan too; a one-input
+ * operator keeps its own. */
+static void test_describe_plan(void **state) {
+  (void)state;
+  char text[1024];
+  for (size_t length = 0; length <= 32; length += 32) {
+    assert_int_equal(ocl_reduce_describe_plan(host_ctx, OCL_REDUCE_DOT, OCL_REDUCE_F32, 1 << 20,
+                                              length, text, sizeof text),
+                     OCL_REDUCE_OK);
+    if ((strstr(text, "calling thread runs it") != NULL) != is_cpu ||
+        (is_cpu && (strstr(text, "each segment") != NULL) != (length != 0)))
+      fail_msg("describe_plan for a dot product (segments of %zu): \"%s\"", length, text);
+    assert_int_equal(ocl_reduce_describe_plan(test_ctx, OCL_REDUCE_COUNT_EQUAL, OCL_REDUCE_F16,
+                                              1 << 20, length, text, sizeof text),
+                     OCL_REDUCE_OK);
+    if (strstr(text, "host memory"))
+      fail_msg("describe_plan under host=off: \"%s\"", text);
+  }
+  assert_int_equal(ocl_reduce_describe_plan(device_ctx, OCL_REDUCE_DOT, OCL_REDUCE_F64, 1000, 0,
+                                            text, sizeof text),
+                   test_has_fp64() ? OCL_REDUCE_OK : OCL_REDUCE_ERROR_NO_FP64);
+  if (is_cpu && test_has_fp64() && !strstr(text, "host=device"))
+    fail_msg("describe_plan under host=device: \"%s\"", text);
+  assert_int_equal(ocl_reduce_describe_plan(host_ctx, OCL_REDUCE_DOT, (ocl_reduce_type)99, 10, 0,
+                                            text, sizeof text),
+                   OCL_REDUCE_ERROR_INVALID_ARGUMENT);
+  ocl_reduce_operator *user = NULL; /* the device's plans: a user's pair_map has no host kernel */
+  assert_int_equal(ocl_reduce_operator_create(&test_user_pair_descs[TEST_PAIR_HASH], &user),
+                   OCL_REDUCE_OK);
+  for (size_t length = 0; length <= 32; length += 32) {
+    assert_int_equal(ocl_reduce_describe_plan(host_ctx, user, OCL_REDUCE_OP_ELEMENT, 1000, length,
+                                              text, sizeof text),
+                     OCL_REDUCE_OK);
+    if (strstr(text, "host memory"))
+      fail_msg("describe_plan of a user pair operator: \"%s\"", text);
+  }
+  ocl_reduce_operator_destroy(user);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_same_bits_every_operator),
       cmocka_unit_test(test_cross_device_bits),
       cmocka_unit_test(test_buffers_on_the_calling_thread),
       cmocka_unit_test(test_segments_on_the_calling_thread),
+      cmocka_unit_test(test_describe_plan),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -146,6 +146,12 @@ ocl_reduce_status ocl_reduce_describe_plan(ocl_reduce_context *ctx, ocl_reduce_o
   static const char function[] = "ocl_reduce_describe_plan";
   ORX_ENTER(ctx, function);
   ORX_CHECK_ARG(ctx, text && capacity > 0, "%s: text is NULL or capacity is 0", function);
+  if (op && orx_op_reduces_pairs(op)) { /* ocl_reduce_pairs' plan over count pairs */
+    orx_pair_call pair;
+    ORX_FORWARD(orx_resolve_pair(ctx, function, op, type, &pair));
+    orx_describe_pairs(ctx, &pair, count, segment_length, text, capacity);
+    return OCL_REDUCE_OK;
+  }
   orx_op_call call;
   ORX_FORWARD(orx_resolve_op(ctx, function, op, type, &call));
   orx_describe_request(ctx, &call, count, segment_length, text, capacity);

@@ -9,24 +9,31 @@
 #include "exec/context.h"
 #include "exec/run.h"
 
+/* The request of count elements (pairs) in equal segments `pitch` apart (0: back to back). */
+static orx_request segments_request(const ocl_reduce_context *ctx, const orx_op_call *call,
+                                    const orx_pair_call *pair, size_t count,
+                                    size_t segment_length, size_t pitch) {
+  orx_seg_call c;
+  memset(&c, 0, sizeof c);
+  c.pair = pair;
+  c.op = call->op;
+  c.type = call->type;
+  c.elem = pair ? pair->elem : call->elem;
+  c.count = count / segment_length;
+  c.length = segment_length;
+  c.pitch = pitch;
+  c.elements = (uint64_t)c.count * segment_length;
+  return orx_seg_request(ctx, &c);
+}
+
 /* A whole-array plan (segment_length 0) or one of equal segments `pitch` apart (0: back to
  * back), and who runs it from host memory. */
 static void describe_call(const ocl_reduce_context *ctx, const orx_op_call *call, size_t count,
                           size_t segment_length, size_t pitch, int from_host, char *text,
                           size_t capacity) {
   orx_request request = orx_op_request(call);
-  if (segment_length) {
-    orx_seg_call c;
-    memset(&c, 0, sizeof c);
-    c.op = call->op;
-    c.type = call->type;
-    c.elem = call->elem;
-    c.count = count / segment_length;
-    c.length = segment_length;
-    c.pitch = pitch;
-    c.elements = (uint64_t)c.count * segment_length;
-    request = orx_seg_request(ctx, &c);
-  }
+  if (segment_length)
+    request = segments_request(ctx, call, NULL, count, segment_length, pitch);
   request.host = from_host && orx_plan_takes_host(&ctx->target, &request, count, 0);
   orx_plan plan;
   orx_plan_make(&ctx->target, &request, &plan);
@@ -41,6 +48,31 @@ static void describe_call(const ocl_reduce_context *ctx, const orx_op_call *call
 void orx_describe_request(const ocl_reduce_context *ctx, const orx_op_call *call, size_t count,
                           size_t segment_length, char *text, size_t capacity) {
   describe_call(ctx, call, count, segment_length, 0, 1, text, capacity);
+}
+
+void orx_describe_pairs(const ocl_reduce_context *ctx, const orx_pair_call *call, size_t count,
+                        size_t segment_length, char *text, size_t capacity) {
+  const orx_io host = {0};
+  orx_request whole = orx_op_request(&call->sum);
+  whole.pair = orx_pair_request_of(ctx, call, &host, &host);
+  /* The host's run (run_pairs.c, run_segments.c): each segment a whole array of the host plan. */
+  const int on_host = segment_length ? orx_plan_takes_host_segments(&ctx->target, &whole)
+                                     : orx_plan_takes_host(&ctx->target, &whole, count, 0);
+  orx_request request = whole;
+  if (on_host)
+    request.host = 1;
+  else if (segment_length)
+    request = segments_request(ctx, &call->sum, call, count, segment_length, 0);
+  orx_plan plan;
+  orx_plan_make(&ctx->target, &request, &plan);
+  orx_plan_describe(&plan, on_host && segment_length ? segment_length : count,
+                    on_host ? 0 : segment_length, text, capacity);
+  if (on_host)
+    orx_append(text, capacity, "; from host memory: %s%s",
+               ctx->target.forced.host == ORX_HOST_DEVICE ? "the device runs it (host=device)"
+               : orx_host_can_run(&plan)                  ? "the calling thread runs it"
+                                         : "the device runs it (no host kernel for its text)",
+               segment_length ? ", each segment as a whole array" : "");
 }
 
 /* The launches of columns read in place, then the first one's plan. */

@@ -15,6 +15,11 @@
 void orx_describe_request(const ocl_reduce_context *ctx, const orx_op_call *call, size_t count,
                           size_t segment_length, char *text, size_t capacity);
 
+/* A pair operator over count pairs, whole or in equal segments, from host memory: the plan of
+ * ocl_reduce_pairs (or ocl_reduce_pairs_segments), and who runs it. */
+void orx_describe_pairs(const ocl_reduce_context *ctx, const orx_pair_call *call, size_t count,
+                        size_t segment_length, char *text, size_t capacity);
+
 /* An axes reduction of a checked layout, from host memory (from_host) or a buffer: its form, why,
  * and the plans of its launches. */
 void orx_describe_axes(const ocl_reduce_context *ctx, const orx_op_call *call,

@@ -146,6 +146,11 @@ ocl_reduce_status orx_resolve_pair(ocl_reduce_context *ctx, const char *function
   return OCL_REDUCE_OK;
 }
 
+int orx_op_reduces_pairs(ocl_reduce_op op) {
+  return orx_pair_builtin_id(op) >= 0 ||
+         (orx_builtin_id(op) < 0 && orx_is_user_operator(op) && op->pairs);
+}
+
 ocl_reduce_status orx_check_index_base(ocl_reduce_context *ctx, const char *function,
                                        ocl_reduce_op op, size_t count, uint64_t index_base) {
   const orx_op_id id = orx_builtin_id(op);

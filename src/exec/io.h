@@ -41,6 +41,8 @@ typedef struct orx_pair_call {
 } orx_pair_call;
 ocl_reduce_status orx_resolve_pair(ocl_reduce_context *ctx, const char *function,
                                    ocl_reduce_op op, ocl_reduce_type type, orx_pair_call *call);
+/* Whether op reduces pairs: a built-in pair operator, or a live user pair operator. */
+int orx_op_reduces_pairs(ocl_reduce_op op);
 
 /* Refuses (INVALID_ARGUMENT naming `function`) an index_base from which count elements' indices
  * would pass UINT64_MAX - 1 (UINT64_MAX is an empty ARGMIN/ARGMAX's index): for the operators
