@@ -278,7 +278,12 @@ ocl_reduce_status contender_ocl_reduce(contender *c, const char *spec, char *why
     return st;
   }
   ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
-  ocl_reduce_context_query(s->plain, &info);
+  st = ocl_reduce_context_query(s->plain, &info); /* compiles the f32 sum: its subgroup size */
+  if (st != OCL_REDUCE_OK) {
+    snprintf(why, why_size, "%s: %s", ocl_reduce_status_name(st), ocl_reduce_last_error(s->plain));
+    ocl_destroy(c);
+    return st;
+  }
   char path_name[64];
   if (info.path == OCL_REDUCE_PATH_SUBGROUP)
     snprintf(path_name, sizeof path_name, "subgroup/%s", info.subgroup_impl_name);

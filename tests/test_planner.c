@@ -773,6 +773,54 @@ static void test_narrow_min_and_max_take_four_groups_per_sm(void **state) {
   assert_int_equal(plan.policy.max_groups, 8 * gpu.compute_units);
 }
 
+/* 16-bit elements read 16 bytes a load on OpenCL GPUs with the built-in scalar operators, in
+ * the stages that read elements (plan_narrow.c); CUDA, CPU devices, state operators, the
+ * partials' stage and a forced vec keep the f32 policy's vector; a forced vec above 4 is
+ * ignored through CUDA. */
+static void test_narrow_loads_take_16_bytes_on_opencl_gpus(void **state) {
+  (void)state;
+  const orx_caps gpu = test_gpu(), cuda = test_h200_cuda(), cpu = test_cpu();
+  const orx_target on_gpu = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
+  const orx_target on_cuda = test_target(&cuda, OCL_REDUCE_PATH_AUTO);
+  const orx_target on_cpu = test_target(&cpu, OCL_REDUCE_PATH_AUTO);
+  const orx_op_id scalar[] = {ORX_OP_SUM, ORX_OP_PROD, ORX_OP_MIN, ORX_OP_MAX};
+  orx_plan plan, f32;
+  for (ocl_reduce_type type = OCL_REDUCE_F16; type <= OCL_REDUCE_BF16; type++) {
+    for (size_t k = 0; k < sizeof scalar / sizeof scalar[0]; k++) {
+      orx_request r = orx_reduce_request(scalar[k], type);
+      orx_plan_make(&on_gpu, &r, &plan);
+      assert_int_equal(plan.policy.vec, 8);
+      assert_int_equal(plan.defines[ORX_DEFINE_VEC], 8);
+      assert_int_equal(plan.policy.items_per_group,
+                       (size_t)plan.policy.wg_size * 8 * plan.policy.unroll);
+      orx_request same_f32 = orx_reduce_request(scalar[k], OCL_REDUCE_F32);
+      orx_plan_make(&on_cuda, &r, &plan);
+      orx_plan_make(&on_cuda, &same_f32, &f32);
+      assert_int_equal(plan.policy.vec, f32.policy.vec);
+      orx_plan_make(&on_cpu, &r, &plan);
+      orx_plan_make(&on_cpu, &same_f32, &f32);
+      assert_int_equal(plan.policy.vec, f32.policy.vec);
+      orx_request partials = r; /* reads f32 states */
+      partials.stage = ORX_STAGE_FINAL;
+      orx_plan_make(&on_gpu, &partials, &plan);
+      assert_int_equal(plan.policy.vec, 4);
+    }
+    orx_request r = orx_reduce_request(ORX_OP_ARGMIN, type);
+    orx_plan_make(&on_gpu, &r, &plan);
+    assert_true(plan.policy.vec < 8);
+    orx_target forced = on_gpu;
+    assert_int_equal(orx_parse_policy_override("vec=2", &forced.forced), OCL_REDUCE_OK);
+    r = orx_reduce_request(ORX_OP_SUM, type);
+    orx_plan_make(&forced, &r, &plan);
+    assert_int_equal(plan.policy.vec, 2);
+  }
+  orx_target cuda_forced = on_cuda; /* CUDA's vectors have 4 components at most */
+  assert_int_equal(orx_parse_policy_override("vec=8", &cuda_forced.forced), OCL_REDUCE_OK);
+  orx_request r = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F16);
+  orx_plan_make(&cuda_forced, &r, &plan);
+  assert_int_equal(plan.policy.vec, 4);
+}
+
 /* Float MIN and MAX as keys: whole vectors on CPUs, a key per component on GPUs, none for f64
  * through CUDA; through CUDA, 4-byte MIN and MAX cap registers for 8 groups per SM, sums and f64
  * never; a second launch finishes only where forced, and only scalar operators; every device
@@ -1917,6 +1965,7 @@ int main(void) {
       cmocka_unit_test(test_group_parts_follow_weights_and_least_part),
       cmocka_unit_test(test_keys_register_caps_and_waits),
       cmocka_unit_test(test_narrow_min_and_max_take_four_groups_per_sm),
+      cmocka_unit_test(test_narrow_loads_take_16_bytes_on_opencl_gpus),
       cmocka_unit_test(test_pairs_plan_vectors_loads_and_defines),
       cmocka_unit_test(test_device_selector),
       cmocka_unit_test(test_identities_and_compute_types),

@@ -15,3 +15,28 @@ void orx_plan_narrow(const orx_request *request, orx_plan *plan) {
   if (!orx_stage_writes_states(request->stage) && orx_result_is_element(request->op.id))
     plan->defines[ORX_DEFINE_RESULT_NARROW] = request->type;
 }
+
+/* 16-bit elements take the f32 kernel's policy, whose vectors of 4 read 8 bytes of them a load
+ * on GPUs; NVIDIA's OpenCL then streamed them at 0.87x its f32 rate over the bytes read, and
+ * vectors of 8 (16 bytes, as f32 loads) reach it. H200, sums of 2^28 against CUB summing the
+ * same data into f32, one run, device us (docs/perf/h200-half-step3.txt): f16 141.8 -> 128.2
+ * (CUB 143.2), bf16 141.6 -> 127.4 (142.4), our f32 sum 246.2 (0.87 -> 0.96x its rate); more
+ * groups or a longer unroll left it at 136-143. CUDA's prelude has vectors of 4 at most, and
+ * CPU devices read 64 bytes of f32 a load already. */
+void orx_fit_narrow(const orx_target *target, const orx_request *request, orx_policy *policy) {
+  const unsigned id = (unsigned)request->op.id;
+  const int scalar_builtin = !orx_operator_is_state(&request->op) && !request->op.ordered &&
+                             (id == ORX_OP_SUM || id == ORX_OP_PROD || id == ORX_OP_MIN ||
+                              id == ORX_OP_MAX);
+  if (!orx_type_is_narrow(request->type) || !scalar_builtin || request->pair.on ||
+      orx_stage_reads_states(request->stage) || target->forced.vec ||
+      target->caps->type == OCL_REDUCE_DEVICE_CPU || target->caps->has_cuda_shuffle)
+    return;
+  const unsigned bytes = (unsigned)orx_type_size(request->type);
+  unsigned vec = policy->vec;
+  while (vec * bytes < 16 && (target->caps->base_align_bytes == 0 ||
+                              2 * vec * bytes <= target->caps->base_align_bytes))
+    vec *= 2;
+  policy->vec = vec;
+  policy->items_per_group = (size_t)policy->wg_size * policy->vec * policy->unroll;
+}

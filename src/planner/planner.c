@@ -108,7 +108,10 @@ void orx_apply_policy_override(const orx_caps *caps, const orx_policy_override *
   if (o->wg_size && o->wg_size <= caps->max_work_group_size &&
       (uint64_t)2 * o->wg_size * elem + 64 <= caps->local_mem_bytes)
     p->wg_size = o->wg_size;
-  if (o->vec && (caps->base_align_bytes == 0 || o->vec * elem <= caps->base_align_bytes))
+  /* CUDA's prelude has vectors of 4 components at most (lib/orx_cuda_prelude.cl). */
+  const unsigned most_vec = caps->has_cuda_shuffle ? 4 : 16;
+  if (o->vec && o->vec <= most_vec &&
+      (caps->base_align_bytes == 0 || o->vec * elem <= caps->base_align_bytes))
     p->vec = o->vec;
   if (o->unroll)
     p->unroll = o->unroll;
@@ -248,6 +251,7 @@ static void make_whole(const orx_target *target, const orx_request *request, siz
     orx_target_policy(target, elem, &plan->policy);
     fit_policy(target, request->entry, 1, &plan->policy);
     orx_fit_pairs(target, request, &plan->policy);
+    orx_fit_narrow(target, request, &plan->policy);
     if (state) {
       orx_fit_state(target, &request->op, request->stage, 1, &plan->policy);
       orx_plan_state_groups(target, &request->op, elem, request->stage, &plan->policy);
