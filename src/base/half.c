@@ -7,36 +7,6 @@
 #include <math.h>
 #include <string.h>
 
-static uint32_t bits_of(float f) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  return u;
-}
-
-static float float_of(uint32_t u) {
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-
-float orx_f16_to_f32(uint16_t h) {
-  const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exponent = (h >> 10) & 0x1fu;
-  uint32_t mantissa = h & 0x3ffu;
-  if (exponent == 0x1f) /* infinities; NaNs quiet, the payload's bits kept */
-    return float_of(sign | 0x7f800000u | (mantissa ? 0x400000u | mantissa << 13 : 0));
-  if (exponent)
-    return float_of(sign | (exponent + 112) << 23 | mantissa << 13);
-  if (!mantissa)
-    return float_of(sign);
-  /* A subnormal: m * 2^-24, normalized (the leading 1 shifted to bit 10 and dropped). */
-  uint32_t e = 113;
-  while (!(mantissa & 0x400u)) {
-    mantissa <<= 1;
-    e--;
-  }
-  return float_of(sign | e << 23 | (mantissa & 0x3ffu) << 13);
-}
-
 /* `value` >> `shift` rounded to nearest, ties to even (shift 1 .. 31). */
 static uint32_t shift_to_even(uint32_t value, unsigned shift) {
   const uint32_t kept = value >> shift, rest = value & ((1u << shift) - 1);
@@ -45,7 +15,7 @@ static uint32_t shift_to_even(uint32_t value, unsigned shift) {
 }
 
 uint16_t orx_f32_to_f16(float f) {
-  const uint32_t u = bits_of(f), sign = (u >> 16) & 0x8000u;
+  const uint32_t u = orx_half_float_bits(f), sign = (u >> 16) & 0x8000u;
   const uint32_t exponent = (u >> 23) & 0xffu, mantissa = u & 0x7fffffu;
   if (exponent == 0xff) /* infinities; NaNs quiet */
     return (uint16_t)(sign | 0x7c00u | (mantissa ? 0x200u | mantissa >> 13 : 0));
@@ -62,10 +32,8 @@ uint16_t orx_f32_to_f16(float f) {
   return (uint16_t)(sign | (((uint32_t)e << 10) + shift_to_even(mantissa, 13)));
 }
 
-float orx_bf16_to_f32(uint16_t h) { return float_of((uint32_t)h << 16); }
-
 uint16_t orx_f32_to_bf16(float f) {
-  const uint32_t u = bits_of(f);
+  const uint32_t u = orx_half_float_bits(f);
   if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu)) /* NaN: quiet, never rounded to inf */
     return (uint16_t)((u >> 16) | 0x40u);
   /* The low half rounded away, ties to even; a carry runs into the exponent (up to infinity). */

@@ -26,7 +26,11 @@
 #endif
 
 #define ORX_NATIVE_VECTORS 0
+#if defined(ORX_HOST_INLINE_ALL)
+#define ORX_INLINE static inline __attribute__((always_inline))
+#else
 #define ORX_INLINE static inline
+#endif
 #define ORX_INLINE_ALWAYS static inline __attribute__((always_inline))
 #define ORX_LOCAL_PTR
 #define ORX_GLOBAL_PTR
