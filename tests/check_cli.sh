@@ -61,6 +61,19 @@ expect 2 "err:--type: unknown type 'f8'" "" reduce --type f8
 expect 0 "out:65504.75" "1.5 2.25 -3 65504" reduce --op sum --type f16
 expect 0 "out:65536" "1.5 2.25 -3 65504" reduce --op max --type bf16
 expect 1 "err:'70000' is out of range for f16" "1 70000" reduce --op sum --type f16
+# Decimals rounded once: a tie goes to even, a decimal a hair above it (2^-60, which a double
+# cannot hold next to 1) goes up; through a double (and a float) it went to even too.
+above_tie_f16=1.000488281250000000867361737988403547205962240695953369140625
+above_tie_bf16=1.003906250000000000867361737988403547205962240695953369140625
+above_tie_f32=1.000000059604644776257986737988403547205962240695953369140625
+expect 0 "line:1" "1.00048828125" reduce --op max --type f16
+expect 0 "line:1.00097656" "$above_tie_f16" reduce --op max --type f16
+expect 0 "line:1" "1.00390625" reduce --op max --type bf16
+expect 0 "line:1.0078125" "$above_tie_bf16" reduce --op max --type bf16
+expect 0 "line:1" "1.000000059604644775390625" reduce --op max --type f32
+expect 0 "line:1.00000012" "$above_tie_f32" reduce --op max --type f32
+expect 0 "line:5.96046448e-08" "3e-8" reduce --op max --type f16
+expect 1 "err:'3.4e38' is out of range for bf16" "3.4e38" reduce --op max --type bf16
 expect 2 "err:'b' is a second" "" reduce a b
 expect 1 "err:is a directory" "" reduce "$work"
 expect 1 "err:cannot open $work/missing" "" reduce "$work/missing"

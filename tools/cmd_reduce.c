@@ -8,6 +8,7 @@
  * ============================================================================================== */
 #include <ctype.h>
 #include <errno.h>
+#include <fenv.h>
 #include <float.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -95,6 +96,37 @@ static void parse_integer(const char *word, ocl_reduce_type type, int *valid, in
   *bits = negative ? 0 - (uint64_t)magnitude : (uint64_t)magnitude;
 }
 
+/* The decimal `word` rounded once, to nearest even, to the 16-bit type: decimal to double and
+ * double to float each round, and a value just above a 16-bit tie that lands on it would then
+ * round to even, not up ("1.000488281250000000867..." as f16 gave 1, not 1.0009765625). So both
+ * roundings are to odd (truncated, the last bit set where anything was cut), which keeps the
+ * sticky information for the one rounding to nearest at the end: float's 24 bits are more than
+ * the 16-bit types' 11 + 2. *overflow: the decimal is beyond double's range. */
+static uint16_t parse_half(const char *word, ocl_reduce_type type, char **end, int *overflow) {
+  const int mode = fegetround();
+  fesetround(FE_UPWARD);
+  const double up = strtod(word, NULL);
+  fesetround(FE_DOWNWARD);
+  const double down = strtod(word, NULL);
+  fesetround(FE_TOWARDZERO);
+  errno = 0;
+  double d = strtod(word, end);
+  *overflow = errno == ERANGE && (fabs(up) == HUGE_VAL || fabs(down) == HUGE_VAL);
+  uint64_t dbits;
+  memcpy(&dbits, &d, sizeof d);
+  if (up != down && !isinf(d)) /* inexact: to odd */
+    dbits |= 1;
+  memcpy(&d, &dbits, sizeof d);
+  float f = (float)d; /* toward zero, still */
+  uint32_t fbits;
+  memcpy(&fbits, &f, sizeof f);
+  if ((double)f != d && !isnan(d))
+    fbits |= 1;
+  memcpy(&f, &fbits, sizeof f);
+  fesetround(mode);
+  return ocl_reduce_half_from_float(type, f);
+}
+
 /* Appends one element parsed from `word`; returns 0 with a message on bad input. */
 static int append_text(const char *word, ocl_reduce_type type, unsigned char **data, size_t *count,
                        size_t *capacity, size_t line) {
@@ -110,26 +142,30 @@ static int append_text(const char *word, ocl_reduce_type type, unsigned char **d
   unsigned char *at = *data + *count * size;
   int valid = 1, in_range = 1;
   const int half = type == OCL_REDUCE_F16 || type == OCL_REDUCE_BF16;
-  if (half) { /* decimal, rounded to the 16-bit type as the library converts */
+  if (half) {
     char *end = NULL;
-    errno = 0;
-    const double v = strtod(word, &end);
+    int overflow = 0;
+    const uint16_t bits = parse_half(word, type, &end, &overflow);
     valid = end != word && *end == '\0';
-    const uint16_t bits = ocl_reduce_half_from_float(type, (float)v);
-    in_range = !(errno == ERANGE && fabs(v) == HUGE_VAL) &&
-               !(isfinite(v) && isinf(ocl_reduce_float_from_half(type, bits)));
+    /* Overflow: an infinity from a finite decimal (not underflow, which rounds to a subnormal
+     * or zero as any C parser does). */
+    const int infinite = isinf(ocl_reduce_float_from_half(type, bits));
+    in_range = !overflow && !(infinite && !isinf(strtod(word, NULL)));
     memcpy(at, &bits, 2);
-  } else if (type == OCL_REDUCE_F32 || type == OCL_REDUCE_F64) {
+  } else if (type == OCL_REDUCE_F32) { /* strtof: rounded once (through a double: twice) */
+    char *end = NULL;
+    errno = 0;
+    const float f = strtof(word, &end);
+    valid = end != word && *end == '\0';
+    in_range = !(errno == ERANGE && isinf(f));
+    memcpy(at, &f, size);
+  } else if (type == OCL_REDUCE_F64) {
     char *end = NULL;
     errno = 0;
     const double v = strtod(word, &end);
     valid = end != word && *end == '\0';
-    /* Overflow (not underflow, which rounds to a denormal or zero as any C parser does). */
-    in_range = !(errno == ERANGE && fabs(v) == HUGE_VAL) &&
-               !(type == OCL_REDUCE_F32 && isfinite(v) && fabs(v) > FLT_MAX &&
-                 isinf((float)v));
-    const float f = (float)v;
-    memcpy(at, type == OCL_REDUCE_F32 ? (const void *)&f : (const void *)&v, size);
+    in_range = !(errno == ERANGE && fabs(v) == HUGE_VAL);
+    memcpy(at, &v, size);
   } else {
     uint64_t bits = 0;
     parse_integer(word, type, &valid, &in_range, &bits);
