@@ -261,6 +261,18 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
           compiled += compile(&plan);
         }
     }
+    /* 16-bit elements through the multi-operator kernel: read into f32, every slot an f32. */
+    static const orx_op_id narrow_ops[] = {ORX_OP_SUM, ORX_OP_MIN, ORX_OP_MAX};
+    for (ocl_reduce_type type = OCL_REDUCE_F16; type <= OCL_REDUCE_BF16; type++) {
+      r = orx_reduce_request(ORX_OP_SUM, type);
+      r.entry = ORX_ENTRY_MULTI;
+      r.ops = narrow_ops;
+      r.op_count = 3;
+      orx_plan_make(&t, &r, &plan);
+      assert_int_equal(plan.type, OCL_REDUCE_F32);
+      assert_int_equal(plan.defines[ORX_DEFINE_ELEM_TYPE_ID], type);
+      compiled += compile(&plan);
+    }
   }
   printf("# %d CUDA kernels compiled for sm_90\n", compiled);
 }

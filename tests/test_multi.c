@@ -165,6 +165,13 @@ static void test_host_input_larger_than_one_upload(void **state) {
   assert_non_null(data);
   test_fill(data, n, OCL_REDUCE_SUM, OCL_REDUCE_F32, MODE_RANDOM);
   assert_int_equal(check_case(&lists[0], OCL_REDUCE_F32, MODE_RANDOM, data, n, 0), 0);
+  /* 16-bit elements: the pieces' f32 results reduced as f32, MIN and MAX given back narrow. */
+  const size_t halves = ((size_t)36 << 20) + 5; /* more than the staging buffer's 32 Mi */
+  uint16_t *narrow = malloc(halves * sizeof *narrow);
+  assert_non_null(narrow);
+  test_fill(narrow, halves, OCL_REDUCE_SUM, OCL_REDUCE_BF16, MODE_RANDOM);
+  assert_int_equal(check_case(&lists[0], OCL_REDUCE_BF16, MODE_RANDOM, narrow, halves, 0), 0);
+  free(narrow);
   free(data);
 }
 

@@ -14,12 +14,17 @@ static const char function[] = "ocl_reduce_multi";
 
 /* Whether the operators share one pass: scalar built-ins as the context runs them (a state
  * operator, user operators and SUM under OCL_REDUCE_CROSS_DEVICE included, has no slot in the
- * multi-operator kernel), their ids into `ids`. 16-bit elements not yet: the multi-operator
- * kernel stores every slot's result as the compute type (issue 56, step 3). */
-static int one_pass(const orx_op_call *calls, size_t op_count, orx_op_id *ids) {
+ * multi-operator kernel), their ids into `ids`. 16-bit elements too where the results go to host
+ * memory (run_array.c narrows MIN's and MAX's f32 there) or none of them is an element (SUM and
+ * PROD: f32 slots, as the kernel stores them); into a buffer MIN and MAX of them run one pass
+ * each, which stores 16-bit elements. */
+static int one_pass(const orx_op_call *calls, size_t op_count, const orx_io *out,
+                    orx_op_id *ids) {
   for (size_t k = 0; k < op_count; k++) {
-    if (calls[k].builtin < 0 || orx_operator_is_state(&calls[k].op) ||
-        orx_type_is_narrow(calls[k].type))
+    if (calls[k].builtin < 0 || orx_operator_is_state(&calls[k].op))
+      return 0;
+    if (orx_type_is_narrow(calls[k].type) && !out->host_out &&
+        orx_result_is_element((orx_op_id)calls[k].builtin))
       return 0;
     ids[k] = calls[k].builtin;
   }
@@ -75,7 +80,7 @@ ocl_reduce_status ocl_reduce_multi(ocl_reduce_context *ctx, const ocl_reduce_op 
   ORX_FORWARD(orx_check_disjoint(ctx, function, "the input", &in, count * elem, &out,
                                  op_count * slot, slot, elem));
   orx_op_id ids[OCL_REDUCE_MULTI_MAX_OPS];
-  if (count > 0 && one_pass(calls, op_count, ids))
+  if (count > 0 && one_pass(calls, op_count, &out, ids))
     return orx_run_multi(ctx, ids, op_count, calls[0].type, &in, count, &out);
   return one_by_one(ctx, calls, op_count, slot, &in, count, &out);
 }

@@ -6,6 +6,8 @@
  * ============================================================================================== */
 #include <string.h>
 
+#include "base/half.h"
+#include "base/ids.h"
 #include "exec/launch.h"
 #include "exec/run.h"
 
@@ -96,12 +98,44 @@ static ocl_reduce_status reduce_host_pieces(ocl_reduce_context *ctx, const orx_p
     ORX_FORWARD(orx_upload(ctx, staging, 0, bytes + first * size, n * size));
     ORX_FORWARD(orx_launch_array(ctx, k, staging, 0, n, 0, chunk_results, p, pieces));
   }
+  /* The pieces' results are of the kernel's type: f32 for 16-bit elements. */
+  const ocl_reduce_type results_type = orx_type_is_narrow(type) ? OCL_REDUCE_F32 : type;
   for (size_t j = 0; j < op_count; j++) {
-    const orx_request request = orx_reduce_request(ops[j], type);
+    const orx_request request = orx_reduce_request(ops[j], results_type);
     orx_prepared all;
     ORX_FORWARD(orx_prepare(ctx, &request, &all));
     ORX_FORWARD(orx_launch_array(ctx, &all, chunk_results, j * pieces, pieces, 0, out,
                                  out_index + j, 1));
+  }
+  return OCL_REDUCE_OK;
+}
+
+/* The multi-operator kernel's results (op_count of result_size bytes in the results slot) into
+ * host memory at ocl_reduce_multi's slots. 16-bit elements: f32 slots, MIN's and MAX's back to
+ * elements (exact: each is an element's value), at slots of the largest result. */
+static ocl_reduce_status multi_results_to_host(ocl_reduce_context *ctx, const orx_op_id *ops,
+                                               size_t op_count, ocl_reduce_type type,
+                                               size_t result_size, void *host_out) {
+  unsigned char values[ORX_RESULT_SLOT_BYTES];
+  ORX_FORWARD(orx_read_results(ctx, values, op_count * result_size));
+  if (!orx_type_is_narrow(type)) {
+    memcpy(host_out, values, op_count * result_size);
+    return OCL_REDUCE_OK;
+  }
+  size_t slot = 0;
+  for (size_t j = 0; j < op_count; j++)
+    if (orx_state_facts_of(ops[j], type).result_bytes > slot)
+      slot = orx_state_facts_of(ops[j], type).result_bytes;
+  for (size_t j = 0; j < op_count; j++) {
+    float f;
+    memcpy(&f, values + j * sizeof f, sizeof f);
+    unsigned char *to = (unsigned char *)host_out + j * slot;
+    if (orx_result_is_element(ops[j])) {
+      const uint16_t bits = orx_half_from_f32(type, f);
+      memcpy(to, &bits, sizeof bits);
+    } else {
+      memcpy(to, &f, sizeof f);
+    }
   }
   return OCL_REDUCE_OK;
 }
@@ -120,6 +154,7 @@ static ocl_reduce_status run_multi(ocl_reduce_context *ctx, const orx_op_id *ops
   ORX_FORWARD(orx_prepare(ctx, &request, &k));
 
   const size_t size = orx_type_size(type);
+  const size_t result_size = orx_type_size(k.plan.type); /* a slot's, as the kernel stores it */
   orx_mem *out_mem = out->host_out ? ctx->scratch[ORX_SCRATCH_RESULTS].mem : out->mem;
   const size_t out_index = out->host_out ? 0 : out->offset;
   if (in->mem) {
@@ -141,10 +176,7 @@ static ocl_reduce_status run_multi(ocl_reduce_context *ctx, const orx_op_id *ops
   }
   if (!out->host_out)
     return OCL_REDUCE_OK;
-  unsigned char values[ORX_RESULT_SLOT_BYTES];
-  ORX_FORWARD(orx_read_results(ctx, values, op_count * size));
-  memcpy(out->host_out, values, op_count * size);
-  return OCL_REDUCE_OK;
+  return multi_results_to_host(ctx, ops, op_count, type, result_size, out->host_out);
 }
 
 ocl_reduce_status orx_run_multi(ocl_reduce_context *ctx, const orx_op_id *ops, size_t op_count,

@@ -65,5 +65,7 @@ void orx_multi_defines(const orx_target *target, const orx_request *request, uns
   const int keys = orx_plan_float_keys(target, plan);
   if (keys)
     plan->defines[ORX_DEFINE_FLOAT_KEYS] = keys;
-  orx_plan_minmax_occupancy(target, 0, plan); /* no 16-bit elements in the multi kernel yet */
+  /* Not the single-operator kernel's choice for 16-bit MIN and MAX: this kernel's grid is
+   * orx_fit_multi's, whatever the elements. */
+  orx_plan_minmax_occupancy(target, 0, plan);
 }

@@ -292,15 +292,16 @@ static void make_segments(const orx_target *target, const orx_request *request, 
 static void make_multi(const orx_target *target, const orx_request *request, size_t elem,
                        orx_plan *plan) {
   /* Signed integer types stay signed (MIN and MAX need it); SUM and PROD wrap in the kernels'
-   * unsigned arithmetic anyway. The multireduction takes the operators rounded up to a power of
-   * two. */
+   * unsigned arithmetic anyway; 16-bit elements are read into f32 (plan_narrow.c), and every
+   * slot's result is an f32 (run_array.c gives MIN and MAX back as elements). The
+   * multireduction takes the operators rounded up to a power of two. */
   const unsigned q = orx_ceil_pow2(request->op_count);
   plan->kernel = ORX_KERNEL_REDUCE_MULTI;
-  plan->type = request->type;
+  plan->type = orx_type_is_narrow(request->type) ? OCL_REDUCE_F32 : request->type;
   plan->slots = request->op_count;
   orx_target_policy(target, elem, &plan->policy);
   fit_policy(target, request->entry, q, &plan->policy);
-  orx_fit_multi(target, request->op_count, request->type, &plan->policy);
+  orx_fit_multi(target, request->op_count, plan->type, &plan->policy);
   common_defines(plan);
   orx_multi_defines(target, request, q, plan);
 }
