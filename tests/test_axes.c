@@ -4,7 +4,8 @@
  * buffer at an offset (read in place and gathered, both forced, on every device), for a scalar
  * built-in (SUM on i32: exact), a structured one (ARGMIN on f32: the row-major position within
  * the reduced axes), a state (MEAN_VAR on f64), a user operator on 1-byte elements (a histogram)
- * and an order-preserving one (2x2 matrix products: row-major order of the reduced axes),
+ * and an order-preserving one (2x2 matrix products: row-major order of the reduced axes), and
+ * 16-bit elements (SUM of f16, ARGMAX of bf16) in the random views and the column sums,
  * against the host: each result's elements gathered in that order and reduced by the suite's
  * references. Column sums of a 5000 x 300 matrix, and tall and wide ones for every kind. Every
  * bad shape, axis set and size refused by name, with the output untouched.
@@ -21,29 +22,50 @@
 
 #define MAX_RESULT 64
 
-typedef enum kind { SCALAR, STRUCTURED, STATE, BYTES, ORDERED, KINDS } kind;
-static const char *const kind_names[KINDS] = {"sum i32", "argmin f32", "mean_var f64",
-                                              "user histogram of bytes", "user matrix product"};
+/* The 16-bit kinds (SUM of f16 into f32, ARGMAX of bf16: its element and index) run in the
+ * random views and the column sums only: their kernels are the f32 ones, read narrow. */
+typedef enum kind {
+  SCALAR,
+  STRUCTURED,
+  STATE,
+  BYTES,
+  ORDERED,
+  HALF_SUM,
+  HALF_ARGMAX,
+  KINDS
+} kind;
+#define FULL_KINDS HALF_SUM /* the kinds every test runs */
+static const char *const kind_names[KINDS] = {"sum i32",
+                                              "argmin f32",
+                                              "mean_var f64",
+                                              "user histogram of bytes",
+                                              "user matrix product",
+                                              "sum f16",
+                                              "argmax bf16"};
 static ocl_reduce_operator *histogram, *matrix;
 
 static ocl_reduce_op op_of(kind k) {
-  return k == SCALAR       ? OCL_REDUCE_SUM
-         : k == STRUCTURED ? OCL_REDUCE_ARGMIN
-         : k == STATE      ? OCL_REDUCE_MEAN_VAR
-         : k == BYTES      ? histogram
-                           : matrix;
+  return k == SCALAR || k == HALF_SUM ? OCL_REDUCE_SUM
+         : k == STRUCTURED            ? OCL_REDUCE_ARGMIN
+         : k == HALF_ARGMAX           ? OCL_REDUCE_ARGMAX
+         : k == STATE                 ? OCL_REDUCE_MEAN_VAR
+         : k == BYTES                 ? histogram
+                                      : matrix;
 }
 static ocl_reduce_type type_of(kind k) {
-  return k == SCALAR ? OCL_REDUCE_I32
-         : k == STATE ? OCL_REDUCE_F64
-         : k == STRUCTURED ? OCL_REDUCE_F32
-                           : OCL_REDUCE_OP_ELEMENT;
+  return k == SCALAR        ? OCL_REDUCE_I32
+         : k == STATE       ? OCL_REDUCE_F64
+         : k == STRUCTURED  ? OCL_REDUCE_F32
+         : k == HALF_SUM    ? OCL_REDUCE_F16
+         : k == HALF_ARGMAX ? OCL_REDUCE_BF16
+                            : OCL_REDUCE_OP_ELEMENT;
 }
 static size_t elem_of(kind k) {
-  return k == ORDERED ? test_ordered_descs[TEST_MATRIX].element_size
-         : k == BYTES ? 1 /* the gather's bytewise copy */
-         : k == STATE ? 8
-                      : 4;
+  return k == ORDERED                       ? test_ordered_descs[TEST_MATRIX].element_size
+         : k == BYTES                       ? 1 /* the gather's bytewise copy */
+         : k == STATE                       ? 8
+         : k == HALF_SUM || k == HALF_ARGMAX ? 2
+                                             : 4;
 }
 static size_t result_of(kind k) { return ocl_reduce_result_size(op_of(k), type_of(k)); }
 
@@ -311,7 +333,7 @@ static void test_rows_with_a_pitch(void **state) {
     ocl_reduce_context *ctx = test_context_with_policy(modes[m]);
     assert_non_null(ctx);
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-      for (int k = 0; k < KINDS; k++) {
+      for (int k = 0; k < FULL_KINDS; k++) {
         if ((k == STATE && !fp64) || (m == 4 && i < 3 && k != SCALAR))
           continue;
         pitched_view(ctx, modes[m], (kind)k, rows[i], 2u);
@@ -334,7 +356,7 @@ static void test_tall_columns(void **state) {
     ocl_reduce_context *ctx = test_context_with_policy(modes[m]);
     assert_non_null(ctx);
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-      for (int k = 0; k < KINDS; k++) {
+      for (int k = 0; k < FULL_KINDS; k++) {
         if ((k == STATE && !fp64) || (rows[i][0] * rows[i][1] > 100000 && k != SCALAR))
           continue;
         pitched_view(ctx, modes[m], (kind)k, rows[i], 1u);
@@ -395,7 +417,7 @@ static void test_columns_finish_in_one_launch(void **state) {
       const char *want = m == 0 && ordered ? "(one launch)" : "launch(es) over their partial";
       if (!strstr(text, want))
         fail_msg("view %zu, policy \"%s\": \"%s\" lacks \"%s\"", v, modes[m], text, want);
-      for (int k = 0; k < KINDS; k++) {
+      for (int k = 0; k < FULL_KINDS; k++) {
         if ((k == STATE && !fp64) || (reach > 100000 && k != SCALAR))
           continue;
         void *data = fill((kind)k, (size_t)reach);
@@ -429,7 +451,7 @@ static void test_outer_and_inner_axes(void **state) {
   (void)state;
   const uint64_t tensors[][3] = {{8, 6, 5}, {33, 7, 100}, {3, 1000, 17}, {300, 40, 3}};
   for (size_t i = 0; i < sizeof tensors / sizeof tensors[0]; i++)
-    for (int k = 0; k < KINDS; k++) {
+    for (int k = 0; k < FULL_KINDS; k++) {
       if (k == STATE && !fp64)
         continue;
       ocl_reduce_shape s;
