@@ -29,6 +29,7 @@ void orx_fit_narrow(const orx_target *target, const orx_request *request, orx_po
                              (id == ORX_OP_SUM || id == ORX_OP_PROD || id == ORX_OP_MIN ||
                               id == ORX_OP_MAX);
   if (!orx_type_is_narrow(request->type) || !scalar_builtin || request->pair.on ||
+      request->entry != ORX_ENTRY_REDUCE || /* columns choose their runs by the vector */
       orx_stage_reads_states(request->stage) || target->forced.vec ||
       target->caps->type == OCL_REDUCE_DEVICE_CPU || target->caps->has_cuda_shuffle)
     return;

@@ -13,7 +13,8 @@ void orx_plan_narrow(const orx_request *request, orx_plan *plan);
 
 /* The whole-array policy of a stage that reads 16-bit elements with a built-in scalar operator
  * (SUM, PROD, MIN, MAX): on OpenCL GPUs, loads of 16 bytes of elements, not the f32 policy's
- * count of them; unchanged elsewhere and where OCL_REDUCE_POLICY sets vec. */
+ * count of them; unchanged elsewhere (axes' columns included) and where OCL_REDUCE_POLICY sets
+ * vec. */
 void orx_fit_narrow(const orx_target *target, const orx_request *request, orx_policy *policy);
 
 #endif /* ORX_PLAN_NARROW_H */
