@@ -278,6 +278,40 @@ static void test_segments_on_the_calling_thread(void **state) {
   free(got);
 }
 
+/* A profiling context times the calling thread's runs as the call's kernel
+ * (ocl_reduce_last_kernel_ns), whole arrays and equal segments alike. */
+static void test_profiling_times_the_calling_threads_runs(void **state) {
+  (void)state;
+  enum { LENGTH = 33, COUNT = 64 };
+  float a[LENGTH * COUNT], b[LENGTH * COUNT], got[COUNT];
+  test_pair_fill(a, b, LENGTH * COUNT, OCL_REDUCE_F32, 0);
+  ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
+  opts.profiling = 1;
+  ocl_reduce_context *ctx = NULL;
+  assert_int_equal(ocl_reduce_context_create(&opts, &ctx), OCL_REDUCE_OK);
+  for (size_t length = 0; length <= LENGTH; length += LENGTH) { /* 0: the whole array */
+    const uint64_t copied = test_bytes_to_device(ctx), builds = test_kernel_builds(ctx);
+    const ocl_reduce_input in_a = ocl_reduce_host_input(a, sizeof a);
+    const ocl_reduce_input in_b = ocl_reduce_host_input(b, sizeof b);
+    assert_int_equal(length ? ocl_reduce_pairs_segments(ctx, OCL_REDUCE_DOT, OCL_REDUCE_F32, in_a,
+                                                        in_b, COUNT, LENGTH,
+                                                        ocl_reduce_host_output(got, sizeof got))
+                            : ocl_reduce_pairs(ctx, OCL_REDUCE_DOT, OCL_REDUCE_F32, in_a, in_b,
+                                               LENGTH * COUNT,
+                                               ocl_reduce_host_output(got, sizeof *got)),
+                     OCL_REDUCE_OK);
+    const int thread_ran = test_bytes_to_device(ctx) == copied && test_kernel_builds(ctx) == builds;
+    uint64_t ns = 0;
+    const ocl_reduce_status timed = ocl_reduce_last_kernel_ns(ctx, &ns);
+    if (is_cpu && !thread_ran)
+      fail_msg("%s: the device ran it", length ? "segments" : "the whole array");
+    if (timed != OCL_REDUCE_OK || ns == 0)
+      fail_msg("%s: no kernel time (%s)", length ? "segments" : "the whole array",
+               ocl_reduce_status_name(timed));
+  }
+  ocl_reduce_context_destroy(ctx);
+}
+
 /* describe_plan takes pair operators: ocl_reduce_pairs' plan, and on CPU devices the calling
  * thread's run, whole and in segments; under host=device the device's; under host=off (the
  * fixture's test_ctx) the device's own plans. A user pair operator's plan too; a one-input
@@ -325,6 +359,7 @@ int main(void) {
       cmocka_unit_test(test_cross_device_bits),
       cmocka_unit_test(test_buffers_on_the_calling_thread),
       cmocka_unit_test(test_segments_on_the_calling_thread),
+      cmocka_unit_test(test_profiling_times_the_calling_threads_runs),
       cmocka_unit_test(test_describe_plan),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

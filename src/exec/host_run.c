@@ -93,29 +93,43 @@ static orx_threads *host_threads(ocl_reduce_context *ctx, size_t most) {
   return ctx->host_threads;
 }
 
-int orx_host_run(ocl_reduce_context *ctx, const orx_plan *plan, const void *in, const void *in_b,
-                 size_t count, uint64_t first, void *out) {
+/* The plan's host kernel where it can read in and in_b: it reads elements as their type, so a
+ * misaligned array goes through the device's staging copy instead; NULL otherwise. */
+static const orx_host_kernel *runnable_kernel(const orx_plan *plan, const void *in,
+                                              const void *in_b) {
   const orx_host_kernel *k = kernel_for(plan);
   const size_t elem = orx_plan_element_bytes(plan);
-  /* The kernel reads elements as their type: a misaligned array goes through the device's
-   * staging copy instead. */
-  if (!k || (uintptr_t)in % elem != 0 || (uintptr_t)in_b % elem != 0 ||
-      plan->op.result_bytes > ORX_RESULT_SLOT_BYTES)
+  return k && (uintptr_t)in % elem == 0 && (uintptr_t)in_b % elem == 0 &&
+                 plan->op.result_bytes <= ORX_RESULT_SLOT_BYTES
+             ? k
+             : NULL;
+}
+
+/* task over arg: on the context's threads where there are several shares, else on the calling
+ * thread; timed as the call's kernel where the context profiles. */
+static void run_shares(ocl_reduce_context *ctx, orx_thread_task task, void *arg, size_t shares) {
+  const uint64_t start = ctx->profiling ? orx_now_ns() : 0;
+  orx_threads *threads = shares > 1 ? host_threads(ctx, ORX_HOST_PLAN_MAX_GROUPS) : NULL;
+  if (threads)
+    orx_threads_share(threads, task, arg);
+  else
+    task(arg, 0);
+  if (ctx->profiling) {
+    ctx->last_kernel_ns = orx_now_ns() - start;
+    ctx->has_kernel_time = 1;
+  }
+}
+
+int orx_host_run(ocl_reduce_context *ctx, const orx_plan *plan, const void *in, const void *in_b,
+                 size_t count, uint64_t first, void *out) {
+  const orx_host_kernel *k = runnable_kernel(plan, in, in_b);
+  if (!k)
     return 0;
   alignas(16) unsigned char result[ORX_RESULT_SLOT_BYTES];
   alignas(16) unsigned char partials[ORX_HOST_PLAN_MAX_GROUPS * ORX_HOST_PARTIAL_BYTES];
   host_grid grid = {k, in, in_b, count, first, partials, 0, orx_plan_groups(plan, count, 0), 0,
                     result};
-  const uint64_t start = ctx->profiling ? orx_now_ns() : 0;
-  orx_threads *threads = grid.groups > 1 ? host_threads(ctx, ORX_HOST_PLAN_MAX_GROUPS) : NULL;
-  if (threads)
-    orx_threads_share(threads, run_groups, &grid);
-  else
-    run_groups(&grid, 0);
-  if (ctx->profiling) {
-    ctx->last_kernel_ns = orx_now_ns() - start;
-    ctx->has_kernel_time = 1;
-  }
+  run_shares(ctx, run_groups, &grid, grid.groups);
   memcpy(out, result, plan->op.result_bytes);
   return 1;
 }
@@ -151,22 +165,17 @@ static void run_segment_runs(void *arg, size_t thread) {
 
 int orx_host_run_segments(ocl_reduce_context *ctx, const orx_plan *plan, const void *in,
                           const void *in_b, size_t count, size_t length, void *out) {
-  const orx_host_kernel *k = kernel_for(plan);
-  const size_t elem = orx_plan_element_bytes(plan);
-  if (!k || (uintptr_t)in % elem != 0 || (uintptr_t)in_b % elem != 0 || length == 0 ||
-      plan->op.result_bytes > ORX_RESULT_SLOT_BYTES)
+  const orx_host_kernel *k = runnable_kernel(plan, in, in_b);
+  if (!k || length == 0)
     return 0;
-  const size_t bytes = length * elem, per_run = ORX_HOST_PLAN_GROUP_BYTES / bytes + 1;
+  const size_t bytes = length * orx_plan_element_bytes(plan);
+  const size_t per_run = ORX_HOST_PLAN_GROUP_BYTES / bytes + 1;
   size_t runs = count / per_run + (count % per_run != 0);
   if (runs > ORX_HOST_PLAN_MAX_GROUPS)
     runs = ORX_HOST_PLAN_MAX_GROUPS;
   host_segments grid = {k, in, in_b, length, bytes, plan->op.result_bytes,
                         orx_plan_groups(plan, length, 0), count, runs, 0, out};
-  orx_threads *threads = runs > 1 ? host_threads(ctx, ORX_HOST_PLAN_MAX_GROUPS) : NULL;
-  if (threads)
-    orx_threads_share(threads, run_segment_runs, &grid);
-  else
-    run_segment_runs(&grid, 0);
+  run_shares(ctx, run_segment_runs, &grid, runs);
   return 1;
 }
 
