@@ -26,6 +26,16 @@ static orx_request segments_request(const ocl_reduce_context *ctx, const orx_op_
   return orx_seg_request(ctx, &c);
 }
 
+/* Who runs a host plan from host memory, after its description; `also` follows it. */
+static void append_host_runner(const ocl_reduce_context *ctx, const orx_plan *plan,
+                               const char *also, char *text, size_t capacity) {
+  orx_append(text, capacity, "; from host memory: %s%s",
+             ctx->target.forced.host == ORX_HOST_DEVICE ? "the device runs it (host=device)"
+             : orx_host_can_run(plan)                   ? "the calling thread runs it"
+                                      : "the device runs it (no host kernel for its text)",
+             also);
+}
+
 /* A whole-array plan (segment_length 0) or one of equal segments `pitch` apart (0: back to
  * back), and who runs it from host memory. */
 static void describe_call(const ocl_reduce_context *ctx, const orx_op_call *call, size_t count,
@@ -39,10 +49,7 @@ static void describe_call(const ocl_reduce_context *ctx, const orx_op_call *call
   orx_plan_make(&ctx->target, &request, &plan);
   orx_plan_describe(&plan, count, segment_length, text, capacity);
   if (plan.host)
-    orx_append(text, capacity, "; from host memory: %s",
-               ctx->target.forced.host == ORX_HOST_DEVICE ? "the device runs it (host=device)"
-               : orx_host_can_run(&plan)                  ? "the calling thread runs it"
-                                         : "the device runs it (no host kernel for its text)");
+    append_host_runner(ctx, &plan, "", text, capacity);
 }
 
 void orx_describe_request(const ocl_reduce_context *ctx, const orx_op_call *call, size_t count,
@@ -68,11 +75,8 @@ void orx_describe_pairs(const ocl_reduce_context *ctx, const orx_pair_call *call
   orx_plan_describe(&plan, on_host && segment_length ? segment_length : count,
                     on_host ? 0 : segment_length, text, capacity);
   if (on_host)
-    orx_append(text, capacity, "; from host memory: %s%s",
-               ctx->target.forced.host == ORX_HOST_DEVICE ? "the device runs it (host=device)"
-               : orx_host_can_run(&plan)                  ? "the calling thread runs it"
-                                         : "the device runs it (no host kernel for its text)",
-               segment_length ? ", each segment as a whole array" : "");
+    append_host_runner(ctx, &plan, segment_length ? ", each segment as a whole array" : "", text,
+                       capacity);
 }
 
 /* The launches of columns read in place, then the first one's plan. */
