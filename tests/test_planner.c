@@ -1900,6 +1900,30 @@ static void test_columns_of_one_part_take_one_wave_of_groups(void **state) {
                    column_plan(&t, OCL_REDUCE_F32, 1 << 13, 1 << 13).policy.max_groups);
 }
 
+/* Columns cut into parts: a power of two of them, as many as the grid's work-items hold whole
+ * (a part more left a second round to a few groups); two where the runs fill half the grid. */
+static void test_columns_parts_are_a_power_of_two_the_grid_holds(void **state) {
+  (void)state;
+  const orx_caps gpu = test_gpu();
+  const orx_target t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
+  const uint64_t shapes[][2] = {{1 << 14, 1 << 14}, {1 << 13, 1 << 13}, {1 << 14, 3000},
+                                {1 << 16, 1000}};
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+    const uint64_t rows = shapes[i][0], columns = shapes[i][1];
+    const orx_plan p = column_plan(&t, OCL_REDUCE_F32, rows, columns);
+    const uint64_t grid = (uint64_t)p.policy.max_groups * p.policy.wg_size;
+    const uint64_t runs = columns / orx_plan_columns_run(&p);
+    const uint64_t parts = orx_plan_columns_parts(&p, columns, rows);
+    assert_true(parts >= 2 && (parts & (parts - 1)) == 0);
+    assert_true(parts * runs <= grid && 2 * parts * runs > grid);
+  }
+  /* Runs between half the grid and all of it: two parts, as before (not measured). */
+  const orx_plan p = column_plan(&t, OCL_REDUCE_F32, 1 << 12, 1 << 12);
+  const uint64_t grid = (uint64_t)p.policy.max_groups * p.policy.wg_size;
+  const uint64_t columns = grid * 3 / 4;
+  assert_int_equal(orx_plan_columns_parts(&p, columns, 1 << 12), 2);
+}
+
 static void test_columns_on_cpus_read_straight_and_take_a_group_each(void **state) {
   (void)state;
   orx_caps pocl = test_cpu(), intel = test_cpu(), gpu = test_gpu();
@@ -1943,6 +1967,7 @@ int main(void) {
       cmocka_unit_test(test_short_rows_are_tall_columns_on_gpus),
       cmocka_unit_test(test_columns_cut_into_few_parts_finish_in_their_launch),
       cmocka_unit_test(test_columns_of_one_part_take_one_wave_of_groups),
+    cmocka_unit_test(test_columns_parts_are_a_power_of_two_the_grid_holds),
       cmocka_unit_test(test_columns_on_cpus_read_straight_and_take_a_group_each),
       cmocka_unit_test(test_rows_apart_take_a_pitch),
       cmocka_unit_test(test_program_keys_tell_plans_and_operators_apart),

@@ -308,8 +308,23 @@ uint64_t orx_plan_columns_parts(const orx_plan *plan, uint64_t results, uint64_t
     const uint64_t parts = (length + chunk - 1) / chunk, most = plan->policy.max_groups / 2;
     return parts < 1 ? 1 : most < 1 ? 1 : parts < most ? parts : most;
   }
+  /* As many parts as the grid's work-items hold whole, a power of two. Rounded up, as before,
+   * [2^14, 2^14]'s 16384 runs took 17 parts on a grid of 270336 work-items: the last 8192
+   * (part, run) pairs were a second round for 32 groups after the rest had finished. H200, f32
+   * SUM along axis 0, bench_axes 3, the previous main's library and this one taking turns in one
+   * call (docs/perf/h200-axes.txt run P): NVIDIA's OpenCL [2^14, 2^14] 282.3-282.5 -> 256.8-259.1
+   * us (0.88-0.90 -> 0.97x our whole-array rate), its rows 2^14 + 64 apart 280.7-281.0 ->
+   * 258.5-262.5, f64 525.8-525.9 -> 494.6-496.3, the [2^13, 2^13] window (33 -> 32 parts,
+   * finishing in the launch) 76.2-77.8 -> 73.2-75.7; CUDA the window 77.1 -> 74.6, the rest
+   * within 2 % (the square 261.2 -> 267.2, 262-264 at 16 parts in the call before). Below three
+   * parts as before (one, or two where the runs fill half the grid: not measured). */
   const uint64_t wanted = grid_items(plan), most = most_parts(length);
   uint64_t parts = (wanted + runs - 1) / runs;
+  if (parts > 2) {
+    parts = 2;
+    while (parts * 2 * runs <= wanted)
+      parts *= 2;
+  }
   if (parts > most)
     parts = most;
   return parts ? parts : 1;
