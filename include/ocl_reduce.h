@@ -1,9 +1,8 @@
 /*
  * ocl_reduce: reductions of arrays on any OpenCL device, and on NVIDIA GPUs through CUDA. This is
- * the core (contexts, memory, operators, reductions, enqueueing), each declaration with its
- * contract; ocl_reduce_axes.h (included): axes of N-d arrays; ocl_reduce_cache.h (included):
- * the program cache; ocl_reduce_group.h: several devices; ocl_reduce_program.h: your kernels with
- * the library's collectives; ocl_reduce_mpi.h: MPI ranks. docs/API.md is the reference.
+ * the core (contexts, memory, operators, reductions, enqueueing) and the forms it includes, each
+ * declaration with its contract; ocl_reduce_group.h: several devices; ocl_reduce_program.h: your
+ * kernels with the library's collectives; ocl_reduce_mpi.h: MPI ranks. Reference: docs/API.md.
  *
  * Every call is ocl_reduce_<form>(ctx, op, type, input, <shape>, output): op a built-in or user
  * operator, input and output host memory (with its bytes) or a buffer's elements, everything
@@ -58,6 +57,7 @@ OCL_REDUCE_API int ocl_reduce_version(void);
   XX(ERROR_BAD_OFFSETS, 203, "segment offsets decrease or reach beyond the input")                 \
   XX(ERROR_BAD_WINDOW, 204, "the window is empty or longer than the input")                        \
   XX(ERROR_MISUSE, 205, "a handle that is destroyed, or that the library did not make")            \
+  XX(ERROR_OUTPUT_TOO_SMALL, 206, "the outputs hold fewer results than the call has")              \
   XX(ERROR_UNSUPPORTED_OPERATION, 300, "operation not supported for this element type")            \
   XX(ERROR_NO_FP64, 400, "the device has no double precision (cl_khr_fp64)")                       \
   XX(ERROR_PATH_UNSUPPORTED, 401, "the device cannot take the requested path")                     \
@@ -435,16 +435,16 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_finish(ocl_reduce_context *ctx);
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_last_kernel_ns(const ocl_reduce_context *ctx,
                                                            uint64_t *ns);
 /* The plan for count elements or pairs (segment_length > 0: in segments), in one line. */
-OCL_REDUCE_API ocl_reduce_status ocl_reduce_describe_plan(ocl_reduce_context *ctx,
-                                                          ocl_reduce_op op, ocl_reduce_type type,
-                                                          size_t count, size_t segment_length,
-                                                          char *text, size_t capacity);
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_describe_plan(
+    ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce_type type, size_t count,
+    size_t segment_length, char *text, size_t capacity);
 
 #ifdef __cplusplus
 }
 #endif
-#include "ocl_reduce_axes.h"  /* reductions over axes of strided N-d arrays */
-#include "ocl_reduce_pairs.h" /* reductions of two inputs: dot products, distances */
-#include "ocl_reduce_cache.h" /* the program cache: where, how much, clearing it */
+#include "ocl_reduce_axes.h"   /* reductions over axes of strided N-d arrays */
+#include "ocl_reduce_pairs.h"  /* reductions of two inputs: dot products, distances */
+#include "ocl_reduce_by_key.h" /* reductions of the runs of equal keys */
+#include "ocl_reduce_cache.h"  /* the program cache: where, how much, clearing it */
 
 #endif /* OCL_REDUCE_H */

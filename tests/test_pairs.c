@@ -225,9 +225,7 @@ static void test_empty_pairs_are_zero(void **state) {
  * build on CPU implementations; the full runs take every type and operator). */
 static void test_cross_device_float_pairs(void **state) {
   (void)state;
-  setenv("OCL_REDUCE_DETERMINISM", "cross_device", 1);
-  ocl_reduce_context *cross = test_context_create();
-  unsetenv("OCL_REDUCE_DETERMINISM");
+  ocl_reduce_context *cross = test_context_cross_device();
   assert_non_null(cross);
   /* bf16 takes f16's kernels but the load (which the sweeps check); ABS_DISTANCE has no product
    * to keep unfused. Each case is a state kernel of its own, the slowest to build on CPU

@@ -45,9 +45,7 @@ static int setup(void **state) {
   for (size_t k = 0; k < SEGMENT_MODES; k++)
     if (!(segment_ctx[k] = test_context_with_policy(segment_modes[k])))
       return -1;
-  setenv("OCL_REDUCE_DETERMINISM", "cross_device", 1);
-  cross_ctx = test_context_create();
-  unsetenv("OCL_REDUCE_DETERMINISM");
+  cross_ctx = test_context_cross_device();
   return cross_ctx ? 0 : -1;
 }
 

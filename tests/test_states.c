@@ -33,9 +33,7 @@ static int setup(void **state) {
   if (ocl_reduce_context_query(test_ctx, &info) != OCL_REDUCE_OK)
     return -1;
   has_fp64 = info.has_fp64;
-  setenv("OCL_REDUCE_DETERMINISM", "cross_device", 1);
-  cross_ctx = test_context_create();
-  unsetenv("OCL_REDUCE_DETERMINISM");
+  cross_ctx = test_context_cross_device();
   return cross_ctx ? 0 : -1;
 }
 

@@ -27,21 +27,6 @@ static ocl_reduce_status check_host_offsets(ocl_reduce_context *ctx, const orx_s
   return OCL_REDUCE_OK;
 }
 
-/* The call's operator, checked. */
-static ocl_reduce_status operator_call(ocl_reduce_context *ctx, orx_seg_call *c,
-                                       const char *function, ocl_reduce_op op,
-                                       ocl_reduce_type type) {
-  memset(c, 0, sizeof *c);
-  c->function = function;
-  orx_op_call call;
-  ORX_FORWARD(orx_resolve_op(ctx, function, op, type, &call));
-  c->type = call.type;
-  c->op = call.op;
-  c->elem = call.elem;
-  c->result_bytes = call.result_bytes;
-  return OCL_REDUCE_OK;
-}
-
 /* Equal lengths, once the operator is set. */
 static ocl_reduce_status equal_segments(ocl_reduce_context *ctx, orx_seg_call *c,
                                         const ocl_reduce_input *input, size_t segment_count,
@@ -99,7 +84,7 @@ ocl_reduce_status ocl_reduce_segments(ocl_reduce_context *ctx, ocl_reduce_op op,
   static const char function[] = "ocl_reduce_segments";
   ORX_ENTER(ctx, function);
   orx_seg_call c;
-  ORX_FORWARD(operator_call(ctx, &c, function, op, type));
+  ORX_FORWARD(orx_seg_call_init(ctx, &c, function, op, type));
   return equal_segments(ctx, &c, &input, segment_count, segment_length, &results);
 }
 
@@ -110,6 +95,6 @@ ocl_reduce_status ocl_reduce_segments_offsets(ocl_reduce_context *ctx, ocl_reduc
   static const char function[] = "ocl_reduce_segments_offsets";
   ORX_ENTER(ctx, function);
   orx_seg_call c;
-  ORX_FORWARD(operator_call(ctx, &c, function, op, type));
+  ORX_FORWARD(orx_seg_call_init(ctx, &c, function, op, type));
   return offset_segments(ctx, &c, &input, segment_count, &offsets, &results);
 }

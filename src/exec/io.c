@@ -264,18 +264,25 @@ orx_io orx_io_from(const orx_io *io, size_t at, size_t elem) {
   return part;
 }
 
+ocl_reduce_status orx_check_apart(ocl_reduce_context *ctx, const char *function,
+                                  const char *a_name, const orx_io *a, size_t a_bytes,
+                                  size_t a_elem, const char *b_name, const orx_io *b,
+                                  size_t b_bytes, size_t b_elem) {
+  if (!a->mem || a->mem != b->mem || a_bytes == 0 || b_bytes == 0)
+    return OCL_REDUCE_OK;
+  const size_t a_begin = a->offset * a_elem, b_begin = b->offset * b_elem;
+  const int overlap = a_begin < b_begin + b_bytes && b_begin < a_begin + a_bytes;
+  ORX_CHECK_ARG(ctx, !overlap,
+                "%s: %s (bytes [%zu, %zu) of the buffer) overlap %s (bytes [%zu, %zu)): a "
+                "kernel would read what it overwrites",
+                function, a_name, a_begin, a_begin + a_bytes, b_name, b_begin, b_begin + b_bytes);
+  return OCL_REDUCE_OK;
+}
+
 ocl_reduce_status orx_check_disjoint(ocl_reduce_context *ctx, const char *function,
                                      const char *in_name, const orx_io *in, size_t in_bytes,
                                      const orx_io *out, size_t out_bytes, size_t out_elem,
                                      size_t in_elem) {
-  if (!in->mem || in->mem != out->mem || in_bytes == 0 || out_bytes == 0)
-    return OCL_REDUCE_OK;
-  const size_t in_begin = in->offset * in_elem, out_begin = out->offset * out_elem;
-  const int overlap = in_begin < out_begin + out_bytes && out_begin < in_begin + in_bytes;
-  ORX_CHECK_ARG(ctx, !overlap,
-                "%s: results (bytes [%zu, %zu) of the buffer) overlap %s (bytes [%zu, %zu)): a "
-                "kernel would read what it overwrites",
-                function, out_begin, out_begin + out_bytes, in_name, in_begin,
-                in_begin + in_bytes);
-  return OCL_REDUCE_OK;
+  return orx_check_apart(ctx, function, "results", out, out_bytes, out_elem, in_name, in,
+                         in_bytes, in_elem);
 }

@@ -79,6 +79,12 @@ ocl_reduce_status orx_resolve_input(ocl_reduce_context *ctx, const char *functio
 ocl_reduce_status orx_resolve_output(ocl_reduce_context *ctx, const char *function,
                                      const char *name, const ocl_reduce_output *out, size_t size,
                                      size_t needed, orx_io *io);
+/* INVALID_ARGUMENT, naming both, when `a`'s first a_bytes share device memory with `b`'s first
+ * b_bytes (elements of a_elem and b_elem bytes: their offsets' units), the first one written. */
+ocl_reduce_status orx_check_apart(ocl_reduce_context *ctx, const char *function,
+                                  const char *a_name, const orx_io *a, size_t a_bytes,
+                                  size_t a_elem, const char *b_name, const orx_io *b,
+                                  size_t b_bytes, size_t b_elem);
 /* INVALID_ARGUMENT when `out`'s first out_bytes share device memory with `in`'s first in_bytes. */
 ocl_reduce_status orx_check_disjoint(ocl_reduce_context *ctx, const char *function,
                                      const char *in_name, const orx_io *in, size_t in_bytes,

@@ -86,10 +86,25 @@ typedef struct orx_seg_call {
   uint64_t reach;               /* elements of the input up to the end of the last segment */
 } orx_seg_call;
 
+/* *c emptied for `function` and its operator resolved (orx_resolve_op): op, type and sizes. */
+ocl_reduce_status orx_seg_call_init(ocl_reduce_context *ctx, orx_seg_call *c, const char *function,
+                                   ocl_reduce_op op, ocl_reduce_type type);
 /* The planner's request for it (in.mem NULL: host input). */
 orx_request orx_seg_request(const ocl_reduce_context *ctx, const orx_seg_call *c);
 /* Runs it: offsets in device memory are checked there first, then batches of whole segments. */
 ocl_reduce_status orx_run_segments(ocl_reduce_context *ctx, orx_seg_call *call);
+
+/* A reduce-by-key call (ocl_reduce_by_key): its keys (4 or 8 bytes each) and keys_out, resolved
+ * (keys_out for 0 keys: its capacity is checked once the runs are known). */
+typedef struct orx_key_call {
+  size_t key_bytes;
+  orx_io keys, keys_out;
+} orx_key_call;
+/* Runs it (run_by_key.c): c holds the operator, the values (c->in, c->elements of them) and
+ * results_out (c->out, resolved for 0 results). Outputs holding fewer runs than the keys form:
+ * OUTPUT_TOO_SMALL, *run_count the runs, nothing written. */
+ocl_reduce_status orx_run_by_key(ocl_reduce_context *ctx, const orx_key_call *k, orx_seg_call *c,
+                                 uint64_t *run_count);
 
 /* Whether an operator's axes reduction may go in two passes (run_axes.c; plan_axes.h's
  * orx_axes_split): pass two folds pass one's results as its elements. */

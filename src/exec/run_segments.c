@@ -72,6 +72,19 @@ static ocl_reduce_status check_disjoint(ocl_reduce_context *ctx, const orx_seg_c
                             c->result_bytes, sizeof(uint64_t));
 }
 
+ocl_reduce_status orx_seg_call_init(ocl_reduce_context *ctx, orx_seg_call *c, const char *function,
+                                   ocl_reduce_op op, ocl_reduce_type type) {
+  memset(c, 0, sizeof *c);
+  c->function = function;
+  orx_op_call call;
+  ORX_FORWARD(orx_resolve_op(ctx, function, op, type, &call));
+  c->type = call.type;
+  c->op = call.op;
+  c->elem = call.elem;
+  c->result_bytes = call.result_bytes;
+  return OCL_REDUCE_OK;
+}
+
 /* ---- Running ----------------------------------------------------------------------------- */
 
 typedef struct seg_run {

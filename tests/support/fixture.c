@@ -42,6 +42,13 @@ ocl_reduce_context *test_context_with_policy(const char *policy) {
 
 ocl_reduce_context *test_context_create(void) { return test_context_with_policy(""); }
 
+ocl_reduce_context *test_context_cross_device(void) {
+  setenv("OCL_REDUCE_DETERMINISM", "cross_device", 1);
+  ocl_reduce_context *ctx = test_context_create();
+  unsetenv("OCL_REDUCE_DETERMINISM");
+  return ctx;
+}
+
 int test_setup(void **state) {
   (void)state;
   test_rng_init();

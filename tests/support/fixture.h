@@ -33,6 +33,8 @@ int test_teardown(void **state);
  * what it runs on, once per program. NULL, with the error printed, when creation fails. */
 ocl_reduce_context *test_context_with_policy(const char *policy);
 ocl_reduce_context *test_context_create(void);
+/* test_context_create's context under OCL_REDUCE_DETERMINISM=cross_device. */
+ocl_reduce_context *test_context_cross_device(void);
 /* The subgroup and work-group sizes of a context, for boundary sizes. */
 test_shape test_context_shape(ocl_reduce_context *ctx);
 

@@ -1,0 +1,32 @@
+/*
+ * ocl_reduce_by_key.h: reductions of the runs of equal keys, included by ocl_reduce.h: a key
+ * column beside the values says where each run begins (docs/API.md, "Reduce by key").
+ */
+#ifndef OCL_REDUCE_BY_KEY_H
+#define OCL_REDUCE_BY_KEY_H
+
+#include "ocl_reduce.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The runs of count (key, value) pairs: a run is a maximal stretch of consecutive equal keys
+ * (key_type i32, u32, i64 or u64, compared as bits; equal keys apart are separate runs). Run r's
+ * key goes to keys_out[r] and op over its values, in order, to results_out[r] (a result of
+ * ocl_reduce_result_size(op, type) bytes; ARGMIN's index counts from the run's start); the number
+ * of runs to *run_count. Outputs that hold fewer runs than there are give
+ * OCL_REDUCE_ERROR_OUTPUT_TOO_SMALL with *run_count the number needed, and stay untouched: ask
+ * with outputs of 0 bytes to size them exactly. count == 0: no runs. */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_by_key(ocl_reduce_context *ctx, ocl_reduce_op op,
+                                                   ocl_reduce_type type, ocl_reduce_type key_type,
+                                                   ocl_reduce_input keys, ocl_reduce_input values,
+                                                   size_t count, ocl_reduce_output keys_out,
+                                                   ocl_reduce_output results_out,
+                                                   uint64_t *run_count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OCL_REDUCE_BY_KEY_H */

@@ -1,0 +1,142 @@
+/* =================================================================================================
+ * run_by_key.c: reductions of the runs of equal keys (ocl_reduce_by_key), once their arguments are
+ * checked (run.h). The keys are read on the host, their runs found there and the values reduced
+ * as segments by offsets (run_segments.c): every operator, type, path and determinism mode that
+ * segments take, with their bits. This is the reference plan (docs/design/reduce-by-key.md,
+ * step 1): it reads the keys twice where the one-pass kernel of step 2 will read them once.
+ *
+ * Nothing is written before the runs are known to fit both outputs: the results first, then the
+ * runs' keys, so that a failing reduction leaves keys_out as it was.
+ * ============================================================================================== */
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/context.h"
+#include "exec/run.h"
+#include "exec/staging.h"
+
+/* Key i of `keys` (key_bytes 4 or 8), as bits. */
+static uint64_t key_at(const unsigned char *keys, size_t key_bytes, size_t i) {
+  if (key_bytes == 4) {
+    uint32_t k;
+    memcpy(&k, keys + i * 4, 4);
+    return k;
+  }
+  uint64_t k;
+  memcpy(&k, keys + i * 8, 8);
+  return k;
+}
+
+/* The runs of the count keys; with `heads` non-NULL, each run's first position into it and
+ * count after the last (runs + 1 offsets). */
+static uint64_t find_runs(const unsigned char *keys, size_t key_bytes, size_t count,
+                          uint64_t *heads) {
+  uint64_t runs = 0;
+  for (size_t i = 0; i < count; i++) {
+    if (i > 0 && key_at(keys, key_bytes, i) == key_at(keys, key_bytes, i - 1))
+      continue;
+    if (heads)
+      heads[runs] = i;
+    runs++;
+  }
+  if (heads)
+    heads[runs] = count;
+  return runs;
+}
+
+/* The count keys on the host: host memory as it is, a buffer's read into *copy (the caller
+ * frees it). */
+static ocl_reduce_status host_keys(ocl_reduce_context *ctx, const orx_key_call *k, size_t count,
+                                   const unsigned char **at, unsigned char **copy) {
+  *copy = NULL;
+  if (!k->keys.mem) {
+    *at = k->keys.host;
+    return OCL_REDUCE_OK;
+  }
+  const size_t bytes = count * k->key_bytes; /* fits: the input was resolved */
+  if (!(*copy = orx_malloc(bytes)))
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  *at = *copy;
+  return orx_download(ctx, k->keys.mem, k->keys.offset * k->key_bytes, *copy, bytes);
+}
+
+/* Device outputs must not overlap what the call reads, nor each other. */
+static ocl_reduce_status check_apart(ocl_reduce_context *ctx, const orx_key_call *k,
+                                     const orx_seg_call *c, uint64_t runs) {
+  const size_t key_bytes = k->key_bytes, keys_read = c->elements * key_bytes;
+  const size_t keys_written = (size_t)runs * key_bytes;
+  const size_t results_written = (size_t)runs * c->result_bytes;
+  ORX_FORWARD(orx_check_apart(ctx, c->function, "keys_out", &k->keys_out, keys_written, key_bytes,
+                              "the keys", &k->keys, keys_read, key_bytes));
+  ORX_FORWARD(orx_check_apart(ctx, c->function, "keys_out", &k->keys_out, keys_written, key_bytes,
+                              "the values", &c->in, c->elements * c->elem, c->elem));
+  ORX_FORWARD(orx_check_apart(ctx, c->function, "results_out", &c->out, results_written,
+                              c->result_bytes, "the keys", &k->keys, keys_read, key_bytes));
+  return orx_check_apart(ctx, c->function, "results_out", &c->out, results_written,
+                         c->result_bytes, "keys_out", &k->keys_out, keys_written, key_bytes);
+}
+
+/* The runs' keys into keys_out: host memory directly, a buffer through the staging uploads. */
+static ocl_reduce_status write_keys(ocl_reduce_context *ctx, const orx_key_call *k,
+                                    const unsigned char *keys, const uint64_t *heads,
+                                    uint64_t runs) {
+  const size_t key_bytes = k->key_bytes, bytes = (size_t)runs * key_bytes;
+  unsigned char *to = k->keys_out.host_out, *staged = NULL;
+  if (k->keys_out.mem && !(to = staged = orx_malloc(bytes)))
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  /* In place where keys_out is the keys' own host memory: run r's head is at r or after it. */
+  for (uint64_t r = 0; r < runs; r++)
+    memmove(to + r * key_bytes, keys + heads[r] * key_bytes, key_bytes);
+  ocl_reduce_status s = OCL_REDUCE_OK;
+  if (staged)
+    s = orx_uploads_done(ctx, orx_upload(ctx, k->keys_out.mem, k->keys_out.offset * key_bytes,
+                                         staged, bytes));
+  free(staged);
+  return s;
+}
+
+/* Runs found, sized and reduced, once the keys are on the host. */
+static ocl_reduce_status reduce_runs(ocl_reduce_context *ctx, const orx_key_call *k,
+                                     orx_seg_call *c, const unsigned char *keys,
+                                     uint64_t *run_count) {
+  const uint64_t runs = find_runs(keys, k->key_bytes, c->elements, NULL);
+  if (runs > k->keys_out.capacity || runs > c->out.capacity) {
+    *run_count = runs;
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUTPUT_TOO_SMALL,
+                    "%s: the keys form %llu runs; keys_out holds %zu keys and results_out %zu "
+                    "results (nothing written)",
+                    c->function, (unsigned long long)runs, k->keys_out.capacity,
+                    c->out.capacity);
+  }
+  ORX_FORWARD(check_apart(ctx, k, c, runs));
+  uint64_t *heads = orx_malloc(((size_t)runs + 1) * sizeof *heads);
+  if (!heads)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  find_runs(keys, k->key_bytes, c->elements, heads);
+  c->count = (size_t)runs;
+  c->by_offsets = 1;
+  c->host_offsets = heads;
+  c->reach = c->elements;
+  ocl_reduce_status s = orx_run_segments(ctx, c);
+  if (s == OCL_REDUCE_OK)
+    s = write_keys(ctx, k, keys, heads, runs);
+  if (s == OCL_REDUCE_OK)
+    *run_count = runs;
+  free(heads);
+  return s;
+}
+
+ocl_reduce_status orx_run_by_key(ocl_reduce_context *ctx, const orx_key_call *k, orx_seg_call *c,
+                                 uint64_t *run_count) {
+  if (c->elements == 0) {
+    *run_count = 0;
+    return OCL_REDUCE_OK;
+  }
+  const unsigned char *keys = NULL;
+  unsigned char *copy = NULL;
+  ocl_reduce_status s = host_keys(ctx, k, (size_t)c->elements, &keys, &copy);
+  if (s == OCL_REDUCE_OK)
+    s = reduce_runs(ctx, k, c, keys, run_count);
+  free(copy);
+  return s;
+}

@@ -1,0 +1,613 @@
+/* =================================================================================================
+ * test_by_key.c: reductions of the runs of equal keys (ocl_reduce_by_key) against a sequential
+ * host reference: the runs found by comparing each key with the one before it, each run's values
+ * reduced by the operator's reference (support/structured.h; the user operators' own folds).
+ *
+ * Every built-in operator on every type, over keys of each width whose runs are 1-3 long, 31-33
+ * and 255-257 long (around subgroups and work-groups), a few thousand long, random 1-64, and equal
+ * keys apart (separate runs); inputs and outputs in host memory and in buffers at offsets; all
+ * keys equal, all distinct, one pair, none; NaN values; order-preserving and user operators; the
+ * CROSS_DEVICE bits of each run against ocl_reduce of that run alone. Sizing: outputs of exactly
+ * the runs, one fewer (OUTPUT_TOO_SMALL, the count, nothing written: checked byte by byte), none.
+ * Argument errors, each leaving the outputs untouched.
+ * ============================================================================================== */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/custom_ops.h"
+#include "support/fixture.h"
+#include "support/ordered_ops.h"
+#include "support/structured.h"
+
+static ocl_reduce_context *cross_ctx; /* OCL_REDUCE_DETERMINISM=cross_device */
+
+static int setup(void **state) {
+  if (test_setup(state))
+    return -1;
+  cross_ctx = test_context_cross_device();
+  return cross_ctx ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  ocl_reduce_context_destroy(cross_ctx);
+  return test_teardown(state);
+}
+
+/* ---- Keys --------------------------------------------------------------------------------- */
+
+static const ocl_reduce_type key_types[] = {OCL_REDUCE_I32, OCL_REDUCE_U32, OCL_REDUCE_I64,
+                                            OCL_REDUCE_U64};
+
+/* count keys of key_type whose runs have the lengths in `lengths` (n of them, summing to count),
+ * each run's key differing from the one before it; run 3's key is run 1's again (equal keys
+ * apart), and keys of 8 bytes differ from their neighbours in the high half only now and then. */
+static void *keys_of_runs(ocl_reduce_type key_type, const size_t *lengths, size_t n,
+                          size_t count) {
+  const size_t kb = ocl_reduce_type_size(key_type);
+  unsigned char *keys = malloc(count * kb + 1);
+  assert_non_null(keys);
+  uint64_t key = test_rng_next(), first_keys[2] = {0, 0};
+  size_t at = 0;
+  for (size_t r = 0; r < n; r++) {
+    uint64_t next = key + 1 + test_rng_below(1000);
+    if (kb == 8 && r % 3 == 1)
+      next = key ^ ((uint64_t)(1 + test_rng_below(255)) << 40); /* the low half stays */
+    if (r == 3 && lengths[2] > 0)
+      next = first_keys[1]; /* equal to run 1's: apart, so a run of its own */
+    if (r < 2)
+      first_keys[r] = next;
+    key = next;
+    for (size_t i = 0; i < lengths[r]; i++, at++) {
+      if (kb == 4) {
+        const uint32_t k32 = (uint32_t)key;
+        memcpy(keys + at * 4, &k32, 4);
+      } else {
+        memcpy(keys + at * 8, &key, 8);
+      }
+    }
+  }
+  assert_int_equal(at, count);
+  return keys;
+}
+
+/* The runs' heads (runs + 1 of them, the last count): the reference's runs. */
+static size_t reference_heads(const unsigned char *keys, size_t kb, size_t count, size_t *heads) {
+  size_t runs = 0;
+  for (size_t i = 0; i < count; i++)
+    if (i == 0 || memcmp(keys + i * kb, keys + (i - 1) * kb, kb) != 0)
+      heads[runs++] = i;
+  heads[runs] = count;
+  return runs;
+}
+
+/* Run lengths for a sweep: every pattern the kernels' boundaries care about, then random ones up
+ * to `count` in all. Returns how many. */
+static size_t sweep_lengths(size_t *lengths, size_t capacity, size_t count) {
+  static const size_t fixed[] = {1, 2, 1, 3, 31, 32, 33, 255, 256, 257, 1, 4097, 1, 1};
+  size_t n = 0, total = 0;
+  for (; n < sizeof fixed / sizeof fixed[0] && total + fixed[n] <= count; n++)
+    total += lengths[n] = fixed[n];
+  while (total < count && n < capacity) {
+    size_t len = 1 + test_rng_below(64);
+    if (len > count - total)
+      len = count - total;
+    total += lengths[n++] = len;
+  }
+  assert_int_equal(total, count);
+  return n;
+}
+
+/* ---- One call ------------------------------------------------------------------------------- */
+
+typedef struct key_case {
+  ocl_reduce_context *ctx;
+  ocl_reduce_op op;
+  ocl_reduce_type type, key_type;
+  const void *keys, *values;
+  size_t count;
+  size_t key_room, result_room; /* runs the outputs hold */
+  int on_device;                /* inputs and outputs in buffers, at element offsets 1-3 */
+} key_case;
+
+static const ocl_reduce_operator_desc *user_desc; /* the user operator's, while one runs */
+
+/* Bytes of one value: the type's, or the user operator's element. */
+static size_t value_bytes(const key_case *c) {
+  return c->type == OCL_REDUCE_OP_ELEMENT ? user_desc->element_size
+                                          : ocl_reduce_type_size(c->type);
+}
+
+/* The call; outputs land in keys_out and results (key_room / result_room of them, filled with
+ * 0xa5 first, which stays wherever nothing was written). */
+static ocl_reduce_status run_case(const key_case *c, void *keys_out, void *results,
+                                  uint64_t *run_count) {
+  const size_t kb = ocl_reduce_type_size(c->key_type);
+  const size_t elem = value_bytes(c);
+  const size_t rb = ocl_reduce_result_size(c->op, c->type);
+  memset(keys_out, 0xa5, c->key_room * kb);
+  memset(results, 0xa5, c->result_room * rb);
+  if (!c->on_device)
+    return ocl_reduce_by_key(c->ctx, c->op, c->type, c->key_type,
+                             ocl_reduce_host_input(c->keys, c->count * kb),
+                             ocl_reduce_host_input(c->values, c->count * elem), c->count,
+                             ocl_reduce_host_output(keys_out, c->key_room * kb),
+                             ocl_reduce_host_output(results, c->result_room * rb), run_count);
+  const size_t ka = 1 + c->count % 3, va = 2, koa = 3, ra = 1;
+  ocl_reduce_buffer *kin = NULL, *vin = NULL, *kout = NULL, *rout = NULL;
+  ocl_reduce_context *ctx = c->ctx;
+  assert_int_equal(ocl_reduce_buffer_create(ctx, (c->count + ka) * kb, &kin), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_create(ctx, (c->count + va) * elem + 1, &vin), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_create(ctx, (c->key_room + koa) * kb, &kout), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_create(ctx, (c->result_room + ra) * rb, &rout),
+                   OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(kin, ka * kb, c->keys, c->count * kb), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(vin, va * elem, c->values, c->count * elem),
+                   OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(kout, koa * kb, keys_out, c->key_room * kb),
+                   OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(rout, ra * rb, results, c->result_room * rb),
+                   OCL_REDUCE_OK);
+  const ocl_reduce_status s = ocl_reduce_by_key(
+      ctx, c->op, c->type, c->key_type, ocl_reduce_buffer_input(kin, ka),
+      ocl_reduce_buffer_input(vin, va), c->count, ocl_reduce_buffer_output(kout, koa),
+      ocl_reduce_buffer_output(rout, ra), run_count);
+  assert_int_equal(ocl_reduce_buffer_read(kout, koa * kb, keys_out, c->key_room * kb),
+                   OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_read(rout, ra * rb, results, c->result_room * rb),
+                   OCL_REDUCE_OK);
+  ocl_reduce_buffer_destroy(kin);
+  ocl_reduce_buffer_destroy(vin);
+  ocl_reduce_buffer_destroy(kout);
+  ocl_reduce_buffer_destroy(rout);
+  return s;
+}
+
+/* Whether `size` bytes at p are all 0xa5 (nothing written). */
+static int untouched(const void *p, size_t size) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < size; i++)
+    if (b[i] != 0xa5)
+      return 0;
+  return 1;
+}
+
+/* Result r of a built-in operator against the reference of its run; 1 on a mismatch. */
+static int builtin_mismatch(const key_case *c, const unsigned char *got, size_t first, size_t n,
+                            size_t r) {
+  const size_t elem = ocl_reduce_type_size(c->type);
+  char why[256];
+  if (test_result_matches(got, (const unsigned char *)c->values + first * elem, n, c->op,
+                          c->type, why, sizeof why))
+    return 0;
+  print_error("%s %s, %s keys, %zu elements (%s): run %zu [%zu, +%zu): %s\n",
+              ocl_reduce_op_name(c->op), ocl_reduce_type_name(c->type),
+              ocl_reduce_type_name(c->key_type), c->count, c->on_device ? "buffers" : "host",
+              r, first, n, why);
+  return 1;
+}
+
+typedef int (*result_check)(const key_case *c, const unsigned char *got, size_t first, size_t n,
+                            size_t r);
+
+/* Runs a case with room for every run and checks the count, each run's key and result (by
+ * `check`), and that nothing past the runs was written. */
+static void check_case(key_case c, result_check check) {
+  const size_t kb = ocl_reduce_type_size(c.key_type), rb = ocl_reduce_result_size(c.op, c.type);
+  size_t *heads = malloc((c.count + 1) * sizeof *heads);
+  assert_non_null(heads);
+  const size_t runs = reference_heads(c.keys, kb, c.count, heads);
+  c.key_room = c.result_room = runs + 2;
+  unsigned char *keys_out = malloc(c.key_room * kb), *results = malloc(c.result_room * rb);
+  assert_true(keys_out && results);
+  uint64_t run_count = 12345;
+  const ocl_reduce_status s = run_case(&c, keys_out, results, &run_count);
+  if (s != OCL_REDUCE_OK)
+    fail_msg("%s: %s (%s)", ocl_reduce_op_name(c.op), ocl_reduce_status_name(s),
+             ocl_reduce_last_error(c.ctx));
+  assert_int_equal(run_count, runs);
+  int bad = 0;
+  for (size_t r = 0; r < runs && bad < 5; r++) {
+    if (memcmp(keys_out + r * kb, (const unsigned char *)c.keys + heads[r] * kb, kb) != 0) {
+      print_error("run %zu: its key differs\n", r);
+      bad++;
+    }
+    bad += check(&c, results + r * rb, heads[r], heads[r + 1] - heads[r], r);
+  }
+  assert_true(untouched(keys_out + runs * kb, 2 * kb));
+  assert_true(untouched(results + runs * rb, 2 * rb));
+  free(heads);
+  free(keys_out);
+  free(results);
+  assert_int_equal(bad, 0);
+}
+
+/* ---- Every built-in operator on every type ------------------------------------------------ */
+
+/* op on type over the sweep's runs, keys of each width in turn, host memory and buffers. */
+static void sweep_op(ocl_reduce_op op, ocl_reduce_type type, size_t variant) {
+  /* Light runs (tests/discover_tests.cmake.in): every operator on two types (the segments'
+   * kernels, which test_segments sweeps; this checks the runs around them). */
+  if (test_light() && type != OCL_REDUCE_I32 && type != OCL_REDUCE_F16)
+    return;
+  if (type == OCL_REDUCE_F64 && !test_has_fp64())
+    return;
+  if (op == OCL_REDUCE_MEAN_VAR && !test_has_fp64())
+    return;
+  const size_t count = test_light() ? 6000 : 9000, elem = ocl_reduce_type_size(type);
+  size_t lengths[9000];
+  const size_t n = sweep_lengths(lengths, sizeof lengths / sizeof lengths[0], count);
+  for (int on_device = 0; on_device < 2; on_device++) {
+    const ocl_reduce_type key_type = key_types[(variant + (size_t)on_device) % 4];
+    void *keys = keys_of_runs(key_type, lengths, n, count);
+    void *values = malloc(count * elem);
+    assert_non_null(values);
+    test_fill(values, count, op, type, MODE_RANDOM);
+    const key_case c = {test_ctx, op, type, key_type, keys, values, count, 0, 0, on_device};
+    check_case(c, builtin_mismatch);
+    free(keys);
+    free(values);
+  }
+}
+
+#define SCALAR_TEST(OP, TYPE)                                                                      \
+  static void test_##OP##_##TYPE(void **state) {                                                   \
+    (void)state;                                                                                   \
+    sweep_op(OCL_REDUCE_##OP, OCL_REDUCE_##TYPE, __LINE__);                                        \
+  }
+TEST_OP_TYPES(SCALAR_TEST)
+TEST_STRUCTURED_OP_TYPES(SCALAR_TEST)
+#undef SCALAR_TEST
+
+/* ---- Patterns ------------------------------------------------------------------------------ */
+
+/* i32 SUM (exact) over runs of the given lengths, with i64 keys in host memory and u32 keys in
+ * buffers. */
+static void check_i32_sum(const size_t *lengths, size_t n) {
+  size_t count = 0;
+  for (size_t r = 0; r < n; r++)
+    count += lengths[r];
+  for (int on_device = 0; on_device < 2; on_device++) {
+    const ocl_reduce_type key_type = on_device ? OCL_REDUCE_U32 : OCL_REDUCE_I64;
+    void *keys = keys_of_runs(key_type, lengths, n, count);
+    int32_t *values = malloc((count + 1) * sizeof *values);
+    assert_non_null(values);
+    test_fill(values, count, OCL_REDUCE_SUM, OCL_REDUCE_I32, MODE_RANDOM);
+    const key_case c = {test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, key_type, keys, values,
+                        count, 0, 0, on_device};
+    check_case(c, builtin_mismatch);
+    free(keys);
+    free(values);
+  }
+}
+
+static void test_patterns(void **state) {
+  (void)state;
+  static const size_t one[] = {1}, pair[] = {1, 1}, all_equal[] = {20000};
+  check_i32_sum(one, 1);
+  check_i32_sum(pair, 2);
+  check_i32_sum(all_equal, 1);
+  size_t distinct[3000];
+  for (size_t r = 0; r < 3000; r++)
+    distinct[r] = 1;
+  check_i32_sum(distinct, 3000);
+  /* Long runs over several work-groups, between short ones. */
+  static const size_t long_runs[] = {70000, 1, 100003, 2, 65536};
+  check_i32_sum(long_runs, sizeof long_runs / sizeof long_runs[0]);
+}
+
+/* NaN values: a run holding one gives NaN for MAX and SUM; the runs beside it do not. */
+static void test_nan_values(void **state) {
+  (void)state;
+  static const size_t lengths[] = {5, 300, 7, 1, 40};
+  const size_t count = 353;
+  int32_t *keys = keys_of_runs(OCL_REDUCE_I32, lengths, 5, count);
+  float values[353];
+  for (size_t i = 0; i < count; i++)
+    values[i] = (float)test_rng_unit();
+  values[5 + 123] = __builtin_nanf("");
+  const ocl_reduce_op ops[] = {OCL_REDUCE_MAX, OCL_REDUCE_SUM};
+  for (size_t o = 0; o < 2; o++) {
+    const key_case c = {test_ctx, ops[o], OCL_REDUCE_F32, OCL_REDUCE_I32, keys, values,
+                        count, 0, 0, (int)o};
+    check_case(c, builtin_mismatch);
+    float got[8];
+    int32_t runs_keys[8];
+    uint64_t runs = 0;
+    assert_int_equal(ocl_reduce_by_key(test_ctx, ops[o], OCL_REDUCE_F32, OCL_REDUCE_I32,
+                                       ocl_reduce_host_input(keys, count * 4),
+                                       ocl_reduce_host_input(values, sizeof values), count,
+                                       ocl_reduce_host_output(runs_keys, sizeof runs_keys),
+                                       ocl_reduce_host_output(got, sizeof got), &runs),
+                     OCL_REDUCE_OK);
+    assert_int_equal(runs, 5);
+    assert_true(got[1] != got[1]);
+    assert_true(got[0] == got[0] && got[2] == got[2] && got[4] == got[4]);
+  }
+  free(keys);
+}
+
+/* ---- User operators -------------------------------------------------------------------------- */
+
+static ocl_reduce_operator *user_op; /* the operator check_user's cases run */
+static int user_ordered;             /* whether it is test_ordered's, else test_custom's */
+static int user_kind;
+
+static int user_mismatch(const key_case *c, const unsigned char *got, size_t first, size_t n,
+                         size_t r) {
+  unsigned char want[256];
+  const ocl_reduce_operator_desc *d = user_desc;
+  const unsigned char *values = (const unsigned char *)c->values + first * d->element_size;
+  int ok;
+  if (user_ordered) {
+    ok = test_ordered_matches((test_ordered)user_kind, values, n, got);
+  } else {
+    test_custom_reference((test_custom)user_kind, values, n, want);
+    ok = memcmp(got, want, d->state_size) == 0;
+  }
+  if (!ok)
+    print_error("%s: run %zu [%zu, +%zu) differs\n", d->name, r, first, n);
+  return !ok;
+}
+
+/* The user operator of `desc` over the sweep's runs, host memory and buffers. */
+static void check_user(const ocl_reduce_operator_desc *desc, int ordered, int kind) {
+  assert_int_equal(ocl_reduce_operator_create(desc, &user_op), OCL_REDUCE_OK);
+  user_desc = desc;
+  user_ordered = ordered;
+  user_kind = kind;
+  const size_t count = 3000;
+  size_t lengths[3000];
+  const size_t n = sweep_lengths(lengths, 3000, count);
+  unsigned char *values = malloc(count * desc->element_size);
+  assert_non_null(values);
+  if (ordered)
+    test_ordered_fill((test_ordered)kind, values, count);
+  else
+    test_custom_fill((test_custom)kind, values, count);
+  for (int on_device = 0; on_device < 2; on_device++) {
+    void *keys = keys_of_runs(on_device ? OCL_REDUCE_U64 : OCL_REDUCE_I32, lengths, n, count);
+    const key_case c = {test_ctx, user_op, OCL_REDUCE_OP_ELEMENT,
+                        on_device ? OCL_REDUCE_U64 : OCL_REDUCE_I32, keys, values, count, 0, 0,
+                        on_device};
+    check_case(c, user_mismatch);
+    free(keys);
+  }
+  free(values);
+  ocl_reduce_operator_destroy(user_op);
+}
+
+static void test_user_operators(void **state) {
+  (void)state;
+  check_user(&test_ordered_descs[TEST_MATRIX], 1, TEST_MATRIX);
+  check_user(&test_ordered_descs[TEST_FSM], 1, TEST_FSM);
+  check_user(&test_custom_descs[TEST_SQUARES], 0, TEST_SQUARES);
+  check_user(&test_custom_descs[TEST_ABOVE], 0, TEST_ABOVE); /* the index from the run's start */
+}
+
+/* ---- Determinism --------------------------------------------------------------------------- */
+
+/* f32 SUM of keys' runs on ctx into keys_out and sums (count of each); the runs. */
+static uint64_t sum_runs(ocl_reduce_context *ctx, const int32_t *keys, const float *values,
+                         size_t count, int32_t *keys_out, float *sums) {
+  uint64_t runs = 0;
+  assert_int_equal(ocl_reduce_by_key(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, OCL_REDUCE_I32,
+                                     ocl_reduce_host_input(keys, count * 4),
+                                     ocl_reduce_host_input(values, count * 4), count,
+                                     ocl_reduce_host_output(keys_out, count * 4),
+                                     ocl_reduce_host_output(sums, count * 4), &runs),
+                   OCL_REDUCE_OK);
+  return runs;
+}
+
+/* CROSS_DEVICE: each run's f32 SUM has the bits of ocl_reduce of that run alone (the reproducible
+ * sum's); either mode: two calls, the same bits. */
+static void test_cross_device_bits(void **state) {
+  (void)state;
+  const size_t count = 9000;
+  size_t lengths[9000];
+  const size_t n = sweep_lengths(lengths, 9000, count);
+  int32_t *keys = keys_of_runs(OCL_REDUCE_I32, lengths, n, count);
+  float *values = malloc(count * sizeof *values), *got = malloc(count * sizeof *got);
+  float *again = malloc(count * sizeof *again);
+  int32_t *keys_out = malloc(count * sizeof *keys_out);
+  assert_true(values && got && again && keys_out);
+  test_fill(values, count, OCL_REDUCE_SUM, OCL_REDUCE_F32, MODE_RANDOM);
+  const uint64_t runs = sum_runs(test_ctx, keys, values, count, keys_out, got);
+  assert_int_equal(sum_runs(test_ctx, keys, values, count, keys_out, again), runs);
+  assert_memory_equal(got, again, runs * sizeof *got);
+  assert_int_equal(sum_runs(cross_ctx, keys, values, count, keys_out, got), runs);
+  size_t first = 0;
+  for (size_t r = 0; r < runs; r++) {
+    size_t end = first + 1;
+    while (end < count && keys[end] == keys[first])
+      end++;
+    float alone;
+    assert_int_equal(ocl_reduce(cross_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, values + first,
+                                end - first, &alone, sizeof alone),
+                     OCL_REDUCE_OK);
+    assert_memory_equal(&got[r], &alone, sizeof alone);
+    first = end;
+  }
+  assert_int_equal(first, count);
+  free(keys);
+  free(values);
+  free(got);
+  free(again);
+  free(keys_out);
+}
+
+/* ---- Sizing -------------------------------------------------------------------------------- */
+
+/* Outputs of exactly the runs: OK; one fewer in either, or none: OUTPUT_TOO_SMALL, the count,
+ * nothing written; host memory and buffers. */
+static void test_sizing(void **state) {
+  (void)state;
+  static const size_t lengths[] = {3, 1, 40, 2, 2, 9};
+  const size_t count = 57, runs = 6;
+  int64_t *keys = keys_of_runs(OCL_REDUCE_I64, lengths, runs, count);
+  double values[57];
+  for (size_t i = 0; i < count; i++)
+    values[i] = (double)(i % 7);
+  int64_t keys_out[8];
+  double results[8];
+  for (int on_device = 0; on_device < 2; on_device++) {
+    key_case c = {test_ctx, OCL_REDUCE_MAX, OCL_REDUCE_F64, OCL_REDUCE_I64, keys, values,
+                  count, runs, runs, on_device};
+    if (!test_has_fp64())
+      c.type = OCL_REDUCE_I64, c.values = keys; /* i64 MAX of the keys themselves */
+    uint64_t got = 0;
+    assert_int_equal(run_case(&c, keys_out, results, &got), OCL_REDUCE_OK);
+    assert_int_equal(got, runs);
+    const size_t rooms[][2] = {{runs - 1, runs}, {runs, runs - 1}, {0, 0}, {runs - 1, runs - 1}};
+    for (size_t k = 0; k < 4; k++) {
+      c.key_room = rooms[k][0];
+      c.result_room = rooms[k][1];
+      got = 99;
+      expect_error(run_case(&c, keys_out, results, &got), OCL_REDUCE_ERROR_OUTPUT_TOO_SMALL,
+                   test_ctx, "the keys form 6 runs");
+      assert_int_equal(got, runs);
+      assert_true(untouched(keys_out, c.key_room * 8));
+      assert_true(untouched(results, c.result_room * 8));
+    }
+  }
+  /* Asked with no outputs at all: the count. */
+  uint64_t needed = 0;
+  expect_error(ocl_reduce_by_key(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I64, OCL_REDUCE_I64,
+                                 ocl_reduce_host_input(keys, count * 8),
+                                 ocl_reduce_host_input(keys, count * 8), count,
+                                 ocl_reduce_host_output(NULL, 0), ocl_reduce_host_output(NULL, 0),
+                                 &needed),
+               OCL_REDUCE_ERROR_OUTPUT_TOO_SMALL, test_ctx, "keys_out holds 0 keys");
+  assert_int_equal(needed, runs);
+  free(keys);
+}
+
+/* No elements: no runs, the outputs as they were; keys_out may be the keys' own host memory. */
+static void test_empty_and_in_place(void **state) {
+  (void)state;
+  static const size_t lengths[] = {3, 1, 40, 2, 2, 9};
+  const size_t count = 57, runs = 6;
+  int64_t *keys = keys_of_runs(OCL_REDUCE_I64, lengths, runs, count);
+  int64_t keys_out[8];
+  uint64_t needed = 7;
+  memset(keys_out, 0xa5, sizeof keys_out);
+  assert_int_equal(ocl_reduce_by_key(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I64, OCL_REDUCE_I64,
+                                     ocl_reduce_host_input(NULL, 0),
+                                     ocl_reduce_host_input(NULL, 0), 0,
+                                     ocl_reduce_host_output(keys_out, sizeof keys_out),
+                                     ocl_reduce_host_output(NULL, 0), &needed),
+                   OCL_REDUCE_OK);
+  assert_int_equal(needed, 0);
+  assert_true(untouched(keys_out, sizeof keys_out));
+  /* The runs' keys compacted in place. */
+  int64_t *in_place = malloc(count * 8);
+  assert_non_null(in_place);
+  memcpy(in_place, keys, count * 8);
+  int64_t sums[8];
+  assert_int_equal(ocl_reduce_by_key(test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I64, OCL_REDUCE_I64,
+                                     ocl_reduce_host_input(in_place, count * 8),
+                                     ocl_reduce_host_input(keys, count * 8), count,
+                                     ocl_reduce_host_output(in_place, count * 8),
+                                     ocl_reduce_host_output(sums, sizeof sums), &needed),
+                   OCL_REDUCE_OK);
+  size_t first = 0;
+  for (size_t r = 0; r < runs; r++) {
+    assert_int_equal(in_place[r], keys[first]);
+    assert_int_equal(sums[r], (int64_t)((uint64_t)keys[first] * lengths[r])); /* wraps */
+    first += lengths[r];
+  }
+  free(in_place);
+  free(keys);
+}
+
+/* ---- Bad arguments ------------------------------------------------------------------------- */
+
+static void test_bad_arguments(void **state) {
+  (void)state;
+  const int32_t keys[4] = {1, 1, 2, 3};
+  const float values[4] = {1, 2, 3, 4};
+  int32_t keys_out[4];
+  float results[4];
+  uint64_t runs = 77;
+  memset(keys_out, 0xa5, sizeof keys_out);
+  memset(results, 0xa5, sizeof results);
+  const ocl_reduce_input k = ocl_reduce_host_input(keys, sizeof keys);
+  const ocl_reduce_input v = ocl_reduce_host_input(values, sizeof values);
+  const ocl_reduce_output ko = ocl_reduce_host_output(keys_out, sizeof keys_out);
+  const ocl_reduce_output ro = ocl_reduce_host_output(results, sizeof results);
+  const ocl_reduce_type s = OCL_REDUCE_F32;
+  expect_error(ocl_reduce_by_key(NULL, OCL_REDUCE_SUM, s, OCL_REDUCE_I32, k, v, 4, ko, ro, &runs),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, NULL, "ocl_reduce_by_key");
+  expect_error(ocl_reduce_by_key(test_ctx, OCL_REDUCE_SUM, s, OCL_REDUCE_F32, k, v, 4, ko, ro,
+                                 &runs),
+               OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "key_type f32");
+  expect_error(ocl_reduce_by_key(test_ctx, OCL_REDUCE_SUM, s, (ocl_reduce_type)99, k, v, 4, ko,
+                                 ro, &runs),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "key_type 99");
+  expect_error(ocl_reduce_by_key(test_ctx, OCL_REDUCE_SUM, s, OCL_REDUCE_I32, k, v, 4, ko, ro,
+                                 NULL),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "run_count");
+  expect_error(ocl_reduce_by_key(test_ctx, OCL_REDUCE_SUM, s, OCL_REDUCE_I32, k, v, 5, ko, ro,
+                                 &runs),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "keys");
+  expect_error(ocl_reduce_by_key(test_ctx, OCL_REDUCE_SUM, s, OCL_REDUCE_I32, k,
+                                 ocl_reduce_host_input(values, 12), 4, ko, ro, &runs),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "values");
+  expect_error(ocl_reduce_by_key(test_ctx, OCL_REDUCE_SUM, s, OCL_REDUCE_I32,
+                                 ocl_reduce_host_input(NULL, 16), v, 4, ko, ro, &runs),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "keys");
+  expect_error(ocl_reduce_by_key(test_ctx, OCL_REDUCE_DOT, s, OCL_REDUCE_I32, k, v, 4, ko, ro,
+                                 &runs),
+               OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, "ocl_reduce_by_key");
+  expect_error(ocl_reduce_by_key(test_ctx, OCL_REDUCE_AND, s, OCL_REDUCE_I32, k, v, 4, ko, ro,
+                                 &runs),
+               OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, test_ctx, "ocl_reduce_by_key");
+  assert_int_equal(runs, 77);
+  assert_true(untouched(keys_out, sizeof keys_out) && untouched(results, sizeof results));
+}
+
+/* Device outputs over what the call reads, or over each other: refused, naming both. */
+static void test_overlapping_outputs(void **state) {
+  (void)state;
+  const int32_t keys[4] = {1, 1, 2, 3};
+  const float values[4] = {1, 2, 3, 4};
+  const ocl_reduce_type s = OCL_REDUCE_F32;
+  uint64_t runs = 77;
+  ocl_reduce_buffer *buf = NULL;
+  assert_int_equal(ocl_reduce_buffer_create(test_ctx, 64 * 4, &buf), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(buf, 0, keys, sizeof keys), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(buf, 16, values, sizeof values), OCL_REDUCE_OK);
+  const ocl_reduce_input bk = ocl_reduce_buffer_input(buf, 0);
+  const ocl_reduce_input bv = ocl_reduce_buffer_input(buf, 4);
+  /* keys_out over the keys; results_out over the keys; results_out over keys_out. */
+  const size_t places[][2] = {{2, 32}, {32, 1}, {32, 33}};
+  const char *const named[] = {"keys_out", "results_out", "overlap keys_out"};
+  for (size_t p = 0; p < 3; p++)
+    expect_error(ocl_reduce_by_key(test_ctx, OCL_REDUCE_SUM, s, OCL_REDUCE_I32, bk, bv, 4,
+                                   ocl_reduce_buffer_output(buf, places[p][0]),
+                                   ocl_reduce_buffer_output(buf, places[p][1]), &runs),
+                 OCL_REDUCE_ERROR_INVALID_ARGUMENT, test_ctx, named[p]);
+  int32_t after[16];
+  assert_int_equal(ocl_reduce_buffer_read(buf, 0, after, sizeof after), OCL_REDUCE_OK);
+  assert_memory_equal(after, keys, sizeof keys);
+  assert_memory_equal(after + 4, values, sizeof values);
+  ocl_reduce_buffer_destroy(buf);
+  assert_int_equal(runs, 77);
+}
+
+int main(void) {
+#define SCALAR_ENTRY(OP, TYPE) cmocka_unit_test(test_##OP##_##TYPE),
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_bad_arguments),
+                                     cmocka_unit_test(test_overlapping_outputs),
+                                     cmocka_unit_test(test_sizing),
+                                     cmocka_unit_test(test_empty_and_in_place),
+                                     cmocka_unit_test(test_patterns),
+                                     cmocka_unit_test(test_nan_values),
+                                     cmocka_unit_test(test_user_operators),
+                                     cmocka_unit_test(test_cross_device_bits),
+                                     TEST_OP_TYPES(SCALAR_ENTRY)
+                                         TEST_STRUCTURED_OP_TYPES(SCALAR_ENTRY)};
+#undef SCALAR_ENTRY
+  return TEST_RUN(tests, setup, teardown);
+}
