@@ -104,6 +104,16 @@ expect 2 "err:--shape '1x1x1x1x1x1x1x1x1': more than 8 extents" "1" reduce --sha
 expect 2 "err:--axes '2': '2' is not an axis of the shape (0 .. 1)" "1" reduce --shape 1x1 --axes 2
 expect 2 "err:--axes '0,0': axis 0 twice" "1 2" reduce --shape 2 --axes 0,0
 expect 2 "err:--axes needs --shape" "1" reduce --axes 0
+# reduce --by-key: "key value" pairs, a line per run of equal keys (equal keys apart: two runs).
+expect 0 "line:8 30" "3 1\\n3 2\\n3 3\\n8 10\\n8 20\\n3 4\\n5 7" reduce --by-key --type f32
+expect 0 "line:3 4" "3 1\\n3 2\\n3 3\\n8 10\\n8 20\\n3 4\\n5 7" reduce --by-key --type f32
+expect 0 "line:3 6" "3 1 3 2 3 3" reduce --by-key --type i32 --key-type u32
+expect 0 "line:-1 9 1" "-1 4 -1 9 -1 2" reduce --by-key --op argmax --type i32 --key-type i32
+expect 1 "err:a key without its value" "1 2 3" reduce --by-key
+expect 1 "err:'4294967296' is out of range for u32" "4294967296 1" reduce --by-key --key-type u32
+expect 1 "err:key_type f32: keys are i32, u32, i64 or u64" "1 2" reduce --by-key --key-type f32
+expect 2 "err:--by-key reads text" "1 2" reduce --by-key --binary
+expect 2 "err:--key-type: unknown type 'k8'" "" reduce --by-key --key-type k8
 # bench --shape/--axes: one view against the whole-array sum (its results checked by the host).
 expect 0 "out:of whole" "" bench --shape 64x96 --axes 0 --reps 2
 expect 2 "err:--axes '3': '3' is not an axis of the shape (0 .. 1)" "" bench --shape 10x10 --axes 3

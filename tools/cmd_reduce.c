@@ -54,6 +54,7 @@ static void print_names(int operators, const char *indent) {
 static void usage(void) {
   printf("usage: ocl-reduce reduce [options] [FILE]\n"
          "       ocl-reduce reduce --op PAIR_OP [options] A B\n"
+         "       ocl-reduce reduce --by-key [--key-type T] [options] [FILE]\n"
          "Reads numbers from FILE (default, or '-': stdin) and prints their reduction; a pair\n"
          "operator (dot, squared_distance, abs_distance, count_equal) reads as many from A and\n"
          "B and prints its reduction of the pairs (count_equal: a u64).\n");
@@ -66,6 +67,9 @@ static void usage(void) {
          "                      most 8, axis 0 outermost); one result per line for each\n"
          "                      position of the axes not in --axes, in row-major order\n"
          "  --axes A,B,...      the axes of --shape to reduce (default: all of them)\n"
+         "  --by-key            the text is 'key value' pairs: each run of equal consecutive\n"
+         "                      keys reduced, one 'key result' line per run\n"
+         "  --key-type T        the keys' type: i32, u32, i64 (default) or u64\n"
          "  --determinism D     run_to_run (default) or cross_device: float sums give the same\n"
          "                      bits on every device\n"
          "  -d, --device DEV    the device, as OCL_REDUCE_DEVICE (P:D, cuda:N, pocl, intel,\n"
@@ -181,11 +185,15 @@ static int append_text(const char *word, ocl_reduce_type type, unsigned char **d
   return 1;
 }
 
-static int read_text(FILE *in, ocl_reduce_type type, unsigned char **data, size_t *count) {
-  size_t capacity = 0, line = 1, len = 0;
+/* The words of the text, word n into stream n % streams (its type, data and count): one stream of
+ * numbers, or --by-key's keys and values in turn. */
+static int read_text(FILE *in, const ocl_reduce_type *types, int streams, unsigned char **data,
+                     size_t *count) {
+  size_t capacity[2] = {0, 0}, line = 1, len = 0, words = 0;
   char word[256];
   int c;
-  *count = 0;
+  for (int k = 0; k < streams; k++)
+    count[k] = 0;
   do {
     c = fgetc(in);
     if (c == '\0') {
@@ -197,7 +205,8 @@ static int read_text(FILE *in, ocl_reduce_type type, unsigned char **data, size_
     if (c == EOF || isspace(c) || c == ',') {
       if (len) {
         word[len] = '\0';
-        if (!append_text(word, type, data, count, &capacity, line))
+        const int k = (int)(words++ % (size_t)streams);
+        if (!append_text(word, types[k], &data[k], &count[k], &capacity[k], line))
           return 0;
         len = 0;
       }
@@ -210,6 +219,10 @@ static int read_text(FILE *in, ocl_reduce_type type, unsigned char **data, size_
       return 0;
     }
   } while (c != EOF);
+  if (words % (size_t)streams) {
+    fprintf(stderr, "ocl-reduce reduce: line %zu: a key without its value\n", line);
+    return 0;
+  }
   return 1;
 }
 
@@ -262,6 +275,8 @@ typedef struct reduce_args {
   const char *path;
   const char *shape, *axes; /* --shape, --axes: NULL when not given */
   const char *second;       /* a pair operator's B */
+  int by_key;               /* --by-key: "key value" pairs, runs of equal keys reduced */
+  ocl_reduce_type key_type; /* --key-type */
 } reduce_args;
 
 static int parse_args(int argc, char **argv, reduce_args *r) {
@@ -274,6 +289,8 @@ static int parse_args(int argc, char **argv, reduce_args *r) {
                                         {"determinism", required_argument, NULL, 'D'},
                                         {"shape", required_argument, NULL, 'S'},
                                         {"axes", required_argument, NULL, 'A'},
+                                        {"by-key", no_argument, NULL, 'K'},
+                                        {"key-type", required_argument, NULL, 'k'},
                                         {NULL, 0, NULL, 0}};
   optind = 1;
   opterr = 0;
@@ -297,13 +314,16 @@ static int parse_args(int argc, char **argv, reduce_args *r) {
                                 optarg);
       break;
     case 't':
+    case 'k':
       for (int t = 0; t < OCL_REDUCE_TYPE_COUNT; t++)
         if (!strcmp(optarg, ocl_reduce_type_name((ocl_reduce_type)t)))
-          r->type = (ocl_reduce_type)t, found = 1;
+          *(c == 't' ? &r->type : &r->key_type) = (ocl_reduce_type)t, found = 1;
       if (!found)
-        return tool_usage_error("reduce", "--type: unknown type '%s' (i32, u32, i64, u64, f32, "
-                                          "f64, f16, bf16)", optarg);
+        return tool_usage_error("reduce", "--%s: unknown type '%s' (i32, u32, i64, u64, f32, "
+                                          "f64, f16, bf16)", c == 't' ? "type" : "key-type",
+                                optarg);
       break;
+    case 'K': r->by_key = 1; break;
     case 'b': r->binary = 1; break;
     case 'd': tool_select_device(optarg); break;
     case 'v': r->verbose = 1; break;
@@ -325,6 +345,9 @@ static int parse_args(int argc, char **argv, reduce_args *r) {
   }
   if (r->axes && !r->shape)
     return tool_usage_error("reduce", "--axes needs --shape");
+  if (r->by_key && (r->shape || r->second || r->binary))
+    return tool_usage_error("reduce", "--by-key reads text, and takes no --shape, --binary or "
+                                      "pair operator");
   r->path = optind < argc ? argv[optind] : NULL;
   return -1;
 }
@@ -423,13 +446,17 @@ static int check_shape(const reduce_args *r, size_t count, ocl_reduce_shape *sha
   return done;
 }
 
-/* The numbers of one file (NULL or "-": stdin), as the options say; 0 after a message. */
+/* The numbers of one file (NULL or "-": stdin), as the options say, into data[0] (--by-key: the
+ * keys there, the values into data[1]); 0 after a message. */
 static int read_numbers(const reduce_args *r, const char *path, unsigned char **data,
                         size_t *count) {
   FILE *in = open_input(path, r->binary);
   if (!in)
     return 0;
-  int ok = r->binary ? read_binary(in, r->type, data, count) : read_text(in, r->type, data, count);
+  const ocl_reduce_type types[2] = {r->key_type, r->type};
+  const int keyed = r->by_key != 0;
+  int ok = r->binary ? read_binary(in, r->type, data, count)
+                     : read_text(in, types + !keyed, 1 + keyed, data, count);
   if (ok && ferror(in)) {
     fprintf(stderr, "ocl-reduce reduce: cannot read %s: %s\n",
             path && strcmp(path, "-") ? path : "stdin", strerror(errno));
@@ -450,57 +477,88 @@ static ocl_reduce_status reduce_pairs(ocl_reduce_context *ctx, const reduce_args
                           ocl_reduce_host_output(result, bytes));
 }
 
+/* The runs of equal keys: each run's key and result on a line. */
+static ocl_reduce_status reduce_by_key(ocl_reduce_context *ctx, const reduce_args *r,
+                                       unsigned char *const *data, size_t count) {
+  const size_t ksize = ocl_reduce_type_size(r->key_type);
+  const size_t rsize = ocl_reduce_result_size(r->op, r->type);
+  unsigned char *keys = malloc(count ? count * ksize : 1), *out = malloc(count ? count * rsize : 1);
+  uint64_t runs = 0;
+  ocl_reduce_status s = OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY;
+  if (keys && out) /* room for count runs: always enough */
+    s = ocl_reduce_by_key(ctx, r->op, r->type, r->key_type,
+                          ocl_reduce_host_input(data[0], count * ksize),
+                          ocl_reduce_host_input(data[1], count * ocl_reduce_type_size(r->type)),
+                          count, ocl_reduce_host_output(keys, count * ksize),
+                          ocl_reduce_host_output(out, count * rsize), &runs);
+  for (uint64_t i = 0; s == OCL_REDUCE_OK && i < runs; i++) {
+    print_value(keys + i * ksize, r->key_type);
+    printf(" ");
+    print_result(out + i * rsize, r->op, r->type);
+  }
+  free(keys);
+  free(out);
+  return s;
+}
+
+/* The numbers read and checked against the options: -1 to go on, else the exit status. */
+static int read_inputs(reduce_args *r, unsigned char **data, size_t *count,
+                       ocl_reduce_shape *shape, uint32_t *axes) {
+  int ok = read_numbers(r, r->path, data, count);
+  if (ok && r->second && !read_numbers(r, r->second, &data[1], &count[1]))
+    ok = 0;
+  if (ok && r->second && count[1] != count[0]) {
+    fprintf(stderr, "ocl-reduce reduce: %s has %zu numbers and %s %zu: pairs need as many\n",
+            r->path, count[0], r->second, count[1]);
+    ok = 0;
+  }
+  if (!ok)
+    return 1;
+  return r->shape ? check_shape(r, count[0], shape, axes) : -1;
+}
+
 int cmd_reduce(int argc, char **argv) {
   reduce_args r = {OCL_REDUCE_SUM, OCL_REDUCE_F64, OCL_REDUCE_DETERMINISM_DEFAULT, 0, 0, NULL,
-                   NULL, NULL, NULL};
+                   NULL, NULL, NULL, 0, OCL_REDUCE_I64};
   const int done = parse_args(argc, argv, &r);
   if (done >= 0)
     return done;
-  unsigned char *data = NULL, *second = NULL;
-  size_t count = 0, second_count = 0;
-  int ok = read_numbers(&r, r.path, &data, &count);
-  if (ok && r.second && !read_numbers(&r, r.second, &second, &second_count))
-    ok = 0;
-  if (ok && r.second && second_count != count) {
-    fprintf(stderr, "ocl-reduce reduce: %s has %zu numbers and %s %zu: pairs need as many\n",
-            r.path, count, r.second, second_count);
-    ok = 0;
-  }
+  unsigned char *data[2] = {NULL, NULL}; /* the numbers and a pair's B; --by-key: keys, values */
+  size_t count[2] = {0, 0};
   ocl_reduce_shape shape;
   uint32_t axes = 0;
-  const int shape_done = ok && r.shape ? check_shape(&r, count, &shape, &axes) : -1;
-  if (!ok || shape_done >= 0) {
-    free(data);
-    free(second);
-    return ok ? shape_done : 1;
-  }
-  ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
-  opts.determinism = r.determinism;
+  const int read_done = read_inputs(&r, data, count, &shape, &axes);
   ocl_reduce_context *ctx = NULL;
-  ocl_reduce_status s = ocl_reduce_context_create(&opts, &ctx);
-  if (s != OCL_REDUCE_OK) {
-    free(data);
-    free(second);
-    return tool_fail("creating a context", s, NULL);
+  ocl_reduce_status s = OCL_REDUCE_OK;
+  if (read_done < 0) {
+    ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
+    opts.determinism = r.determinism;
+    s = ocl_reduce_context_create(&opts, &ctx);
+  }
+  if (read_done >= 0 || s != OCL_REDUCE_OK) {
+    free(data[0]);
+    free(data[1]);
+    return read_done >= 0 ? read_done : tool_fail("creating a context", s, NULL);
   }
   unsigned char result[64] = {0};
-  s = r.shape    ? reduce_shape(ctx, &r, &shape, axes, data, count)
-      : r.second ? reduce_pairs(ctx, &r, data, second, count, result, sizeof result)
-                 : ocl_reduce(ctx, r.op, r.type, data, count, result, sizeof result);
+  s = r.by_key   ? reduce_by_key(ctx, &r, data, count[0])
+      : r.shape  ? reduce_shape(ctx, &r, &shape, axes, data[0], count[0])
+      : r.second ? reduce_pairs(ctx, &r, data[0], data[1], count[0], result, sizeof result)
+                 : ocl_reduce(ctx, r.op, r.type, data[0], count[0], result, sizeof result);
   if (s == OCL_REDUCE_OK && r.verbose) {
     ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
     ocl_reduce_context_query(ctx, &info);
-    fprintf(stderr, "%s of %zu %s on %s / %s (%s path)\n", ocl_reduce_op_name(r.op), count,
+    fprintf(stderr, "%s of %zu %s on %s / %s (%s path)\n", ocl_reduce_op_name(r.op), count[0],
             ocl_reduce_type_name(r.type), info.platform_name, info.device_name,
             info.path == OCL_REDUCE_PATH_SUBGROUP ? "subgroup" : "local");
   }
   int rc = 0;
   if (s != OCL_REDUCE_OK)
     rc = tool_fail("reducing", s, ctx);
-  else if (!r.shape)
+  else if (!r.shape && !r.by_key)
     print_result(result, r.op, r.type);
   ocl_reduce_context_destroy(ctx);
-  free(data);
-  free(second);
+  free(data[0]);
+  free(data[1]);
   return rc;
 }
