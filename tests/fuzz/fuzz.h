@@ -11,6 +11,7 @@
  *   fuzz_forms.c    the valid calls: whole arrays, segments, offsets, windows, multi, parts
  *   fuzz_axes.c     axes of random N-d views (and their refusal past the input's end)
  *   fuzz_pairs.c    pair operators (dot products, distances) over two inputs
+ *   fuzz_by_key.c   the runs of equal keys, outputs of every size (one short: refused)
  *   fuzz_invalid.c  calls that must be refused with a named status, outputs untouched
  *   fuzz.c          what the drivers share; fuzz_main.c and fuzz_mpi.c, the drivers
  * ============================================================================================== */
@@ -137,6 +138,9 @@ void fuzz_valid_case(fuzz_run *run);
 /* One call of a pair operator (fuzz_pairs.c): whole arrays or segments of two inputs, each host
  * memory or a buffer at its own random offset. */
 void fuzz_pairs_case(fuzz_run *run);
+/* One call of reduce by key (fuzz_by_key.c): keys, values and outputs each in host memory or a
+ * buffer at its own offset; outputs one run short now and then, which must be refused. */
+void fuzz_by_key_case(fuzz_run *run);
 /* One call of the axes form (fuzz_axes.c), now and then one that must be refused. */
 void fuzz_axes_case(fuzz_run *run);
 void fuzz_invalid_case(fuzz_run *run);

@@ -330,6 +330,6 @@ static void in_parts(fuzz_run *run) {
 void fuzz_valid_case(fuzz_run *run) {
   static void (*const forms[])(fuzz_run *) = {
       whole_array, whole_array, segments, segments_by_offsets, windows, multi, in_parts,
-      fuzz_axes_case, fuzz_pairs_case};
+      fuzz_axes_case, fuzz_pairs_case, fuzz_by_key_case};
   forms[test_rng_below(sizeof forms / sizeof forms[0])](run);
 }
