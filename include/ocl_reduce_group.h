@@ -143,6 +143,12 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_segments(
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_segments_offsets(
     ocl_reduce_group *group, ocl_reduce_op op, ocl_reduce_type type, ocl_reduce_input input,
     size_t segment_count, ocl_reduce_input offsets, ocl_reduce_output results);
+/* ocl_reduce_by_key over the group, host memory throughout: the runs found on the host, each
+ * device a contiguous run of whole runs (a run's result is one device's). */
+OCL_REDUCE_API ocl_reduce_status ocl_reduce_group_by_key(
+    ocl_reduce_group *group, ocl_reduce_op op, ocl_reduce_type type, ocl_reduce_type key_type,
+    ocl_reduce_input keys, ocl_reduce_input values, size_t count, ocl_reduce_output keys_out,
+    ocl_reduce_output results_out, uint64_t *run_count);
 /* ocl_reduce_windows over the group; indices count from the input's start, so ARGMIN and user
  * operators see the whole input's. Order-independent operators and order-preserving user
  * operators give one device's bits; other float operators round as the device's kernel groups

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ocl_reduce_group.h"
 #include "support/custom_ops.h"
 #include "support/fixture.h"
 #include "support/ordered_ops.h"
@@ -437,6 +438,80 @@ static void test_cross_device_bits(void **state) {
   free(keys_out);
 }
 
+/* ---- Over a group ----------------------------------------------------------------------- */
+
+/* The group's call with outputs of `room` runs (runs - 1: refused, nothing written), checked. */
+static void check_group_call(ocl_reduce_group *group, const key_case *c, const size_t *heads,
+                             size_t runs, size_t room, uint32_t *keys_out,
+                             unsigned char *results) {
+  const size_t elem = ocl_reduce_type_size(c->type), rb = ocl_reduce_result_size(c->op, c->type);
+  const uint32_t *keys = c->keys;
+  memset(keys_out, 0xa5, runs * 4);
+  memset(results, 0xa5, runs * rb);
+  uint64_t got = 0;
+  const ocl_reduce_status st = ocl_reduce_group_by_key(
+      group, c->op, c->type, OCL_REDUCE_U32, ocl_reduce_host_input(keys, c->count * 4),
+      ocl_reduce_host_input(c->values, c->count * elem), c->count,
+      ocl_reduce_host_output(keys_out, room * 4), ocl_reduce_host_output(results, room * rb),
+      &got);
+  assert_int_equal(got, runs);
+  if (room < runs) {
+    expect_error(st, OCL_REDUCE_ERROR_OUTPUT_TOO_SMALL, NULL, "ocl_reduce_group_by_key");
+    assert_true(untouched(keys_out, runs * 4) && untouched(results, runs * rb));
+    return;
+  }
+  assert_int_equal(st, OCL_REDUCE_OK);
+  for (size_t r = 0; r < runs; r++) {
+    assert_int_equal(keys_out[r], keys[heads[r]]);
+    assert_int_equal(builtin_mismatch(c, results + r * rb, heads[r], heads[r + 1] - heads[r], r),
+                     0);
+  }
+}
+
+/* ocl_reduce_group_by_key over two contexts on the device: each run's key and result against the
+ * reference (i32 SUM, f32 ARGMIN, f16 MAX), outputs one short refused, buffers refused. */
+static void test_group_form(void **state) {
+  (void)state;
+  ocl_reduce_context *members[2] = {test_context_with_policy("part_kib=1"),
+                                    test_context_with_policy("part_kib=1")};
+  assert_true(members[0] && members[1]);
+  ocl_reduce_group *group = NULL;
+  assert_int_equal(ocl_reduce_group_create_from(members, 2, &group), OCL_REDUCE_OK);
+  const size_t count = 9000;
+  size_t lengths[9000], heads[9001];
+  const size_t n = sweep_lengths(lengths, 9000, count);
+  uint32_t *keys = keys_of_runs(OCL_REDUCE_U32, lengths, n, count);
+  const size_t runs = reference_heads((const unsigned char *)keys, 4, count, heads);
+  const ocl_reduce_op ops[] = {OCL_REDUCE_SUM, OCL_REDUCE_ARGMIN, OCL_REDUCE_MAX};
+  const ocl_reduce_type types[] = {OCL_REDUCE_I32, OCL_REDUCE_F32, OCL_REDUCE_F16};
+  unsigned char *values = malloc(count * 4), *results = malloc(runs * 16);
+  uint32_t *keys_out = malloc(runs * 4);
+  assert_true(values && results && keys_out);
+  for (size_t o = 0; o < 3; o++) {
+    test_fill(values, count, ops[o], types[o], MODE_RANDOM);
+    const key_case c = {test_ctx, ops[o], types[o], OCL_REDUCE_U32, keys, values, count, 0, 0, 0};
+    check_group_call(group, &c, heads, runs, runs - 1, keys_out, results);
+    check_group_call(group, &c, heads, runs, runs, keys_out, results);
+  }
+  ocl_reduce_buffer *buf = NULL;
+  assert_int_equal(ocl_reduce_buffer_create(members[0], count * 4, &buf), OCL_REDUCE_OK);
+  uint64_t got = 0;
+  expect_error(ocl_reduce_group_by_key(group, OCL_REDUCE_SUM, OCL_REDUCE_I32, OCL_REDUCE_U32,
+                                       ocl_reduce_buffer_input(buf, 0),
+                                       ocl_reduce_host_input(values, count * 4), count,
+                                       ocl_reduce_host_output(keys_out, runs * 4),
+                                       ocl_reduce_host_output(results, runs * 4), &got),
+               OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION, NULL, "keys is a buffer");
+  ocl_reduce_buffer_destroy(buf);
+  ocl_reduce_group_destroy(group);
+  ocl_reduce_context_destroy(members[0]);
+  ocl_reduce_context_destroy(members[1]);
+  free(keys);
+  free(values);
+  free(results);
+  free(keys_out);
+}
+
 /* ---- Sizing -------------------------------------------------------------------------------- */
 
 /* Outputs of exactly the runs: OK; one fewer in either, or none: OUTPUT_TOO_SMALL, the count,
@@ -606,6 +681,7 @@ int main(void) {
                                      cmocka_unit_test(test_nan_values),
                                      cmocka_unit_test(test_user_operators),
                                      cmocka_unit_test(test_cross_device_bits),
+                                     cmocka_unit_test(test_group_form),
                                      TEST_OP_TYPES(SCALAR_ENTRY)
                                          TEST_STRUCTURED_OP_TYPES(SCALAR_ENTRY)};
 #undef SCALAR_ENTRY

@@ -94,6 +94,17 @@ orx_request orx_seg_request(const ocl_reduce_context *ctx, const orx_seg_call *c
 /* Runs it: offsets in device memory are checked there first, then batches of whole segments. */
 ocl_reduce_status orx_run_segments(ocl_reduce_context *ctx, orx_seg_call *call);
 
+/* Bytes of a key of key_type (run_by_key.c): 4 or 8, the integer types; floats are refused by
+ * name (UNSUPPORTED_OPERATION), values not a type too (INVALID_ARGUMENT); ctx NULL: a group's. */
+ocl_reduce_status orx_key_bytes(ocl_reduce_context *ctx, const char *function,
+                                ocl_reduce_type key_type, size_t *bytes);
+/* The runs of count keys of key_bytes each (maximal stretches of equal bits); with `heads`
+ * non-NULL, each run's first position into it and count after the last (runs + 1 of them). */
+uint64_t orx_key_runs(const unsigned char *keys, size_t key_bytes, size_t count,
+                      uint64_t *heads);
+/* Each run's key (the key at heads[r]) to to[r]; `to` may be the keys' own memory. */
+void orx_key_gather(unsigned char *to, const unsigned char *keys, size_t key_bytes,
+                    const uint64_t *heads, uint64_t runs);
 /* A reduce-by-key call (ocl_reduce_by_key): its keys (4 or 8 bytes each) and keys_out, resolved
  * (keys_out for 0 keys: its capacity is checked once the runs are known). */
 typedef struct orx_key_call {

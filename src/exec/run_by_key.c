@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/ids.h"
 #include "exec/context.h"
 #include "exec/run.h"
 #include "exec/staging.h"
@@ -27,10 +28,8 @@ static uint64_t key_at(const unsigned char *keys, size_t key_bytes, size_t i) {
   return k;
 }
 
-/* The runs of the count keys; with `heads` non-NULL, each run's first position into it and
- * count after the last (runs + 1 offsets). */
-static uint64_t find_runs(const unsigned char *keys, size_t key_bytes, size_t count,
-                          uint64_t *heads) {
+uint64_t orx_key_runs(const unsigned char *keys, size_t key_bytes, size_t count,
+                      uint64_t *heads) {
   uint64_t runs = 0;
   for (size_t i = 0; i < count; i++) {
     if (i > 0 && key_at(keys, key_bytes, i) == key_at(keys, key_bytes, i - 1))
@@ -42,6 +41,32 @@ static uint64_t find_runs(const unsigned char *keys, size_t key_bytes, size_t co
   if (heads)
     heads[runs] = count;
   return runs;
+}
+
+void orx_key_gather(unsigned char *to, const unsigned char *keys, size_t key_bytes,
+                    const uint64_t *heads, uint64_t runs) {
+  /* In place where `to` is the keys' own memory: run r's head is at r or after it. */
+  for (uint64_t r = 0; r < runs; r++)
+    memmove(to + r * key_bytes, keys + heads[r] * key_bytes, key_bytes);
+}
+
+ocl_reduce_status orx_key_bytes(ocl_reduce_context *ctx, const char *function,
+                                ocl_reduce_type key_type, size_t *bytes) {
+  switch (key_type) {
+  case OCL_REDUCE_I32:
+  case OCL_REDUCE_U32: *bytes = 4; return OCL_REDUCE_OK;
+  case OCL_REDUCE_I64:
+  case OCL_REDUCE_U64: *bytes = 8; return OCL_REDUCE_OK;
+  case OCL_REDUCE_F32:
+  case OCL_REDUCE_F64:
+  case OCL_REDUCE_F16:
+  case OCL_REDUCE_BF16:
+    return orx_fail(ctx, OCL_REDUCE_ERROR_UNSUPPORTED_OPERATION,
+                    "%s: key_type %s: keys are i32, u32, i64 or u64 (compared as bits)", function,
+                    orx_type_name(key_type));
+  }
+  return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "%s: key_type %d is not a type",
+                  function, (int)key_type);
 }
 
 /* The count keys on the host: host memory as it is, a buffer's read into *copy (the caller
@@ -84,9 +109,7 @@ static ocl_reduce_status write_keys(ocl_reduce_context *ctx, const orx_key_call 
   unsigned char *to = k->keys_out.host_out, *staged = NULL;
   if (k->keys_out.mem && !(to = staged = orx_malloc(bytes)))
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
-  /* In place where keys_out is the keys' own host memory: run r's head is at r or after it. */
-  for (uint64_t r = 0; r < runs; r++)
-    memmove(to + r * key_bytes, keys + heads[r] * key_bytes, key_bytes);
+  orx_key_gather(to, keys, key_bytes, heads, runs);
   ocl_reduce_status s = OCL_REDUCE_OK;
   if (staged)
     s = orx_uploads_done(ctx, orx_upload(ctx, k->keys_out.mem, k->keys_out.offset * key_bytes,
@@ -99,7 +122,7 @@ static ocl_reduce_status write_keys(ocl_reduce_context *ctx, const orx_key_call 
 static ocl_reduce_status reduce_runs(ocl_reduce_context *ctx, const orx_key_call *k,
                                      orx_seg_call *c, const unsigned char *keys,
                                      uint64_t *run_count) {
-  const uint64_t runs = find_runs(keys, k->key_bytes, c->elements, NULL);
+  const uint64_t runs = orx_key_runs(keys, k->key_bytes, c->elements, NULL);
   if (runs > k->keys_out.capacity || runs > c->out.capacity) {
     *run_count = runs;
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUTPUT_TOO_SMALL,
@@ -112,7 +135,7 @@ static ocl_reduce_status reduce_runs(ocl_reduce_context *ctx, const orx_key_call
   uint64_t *heads = orx_malloc(((size_t)runs + 1) * sizeof *heads);
   if (!heads)
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
-  find_runs(keys, k->key_bytes, c->elements, heads);
+  orx_key_runs(keys, k->key_bytes, c->elements, heads);
   c->count = (size_t)runs;
   c->by_offsets = 1;
   c->host_offsets = heads;

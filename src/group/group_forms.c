@@ -12,6 +12,7 @@
 
 #include "base/errors.h"
 #include "exec/run.h"
+#include "group/group_forms.h"
 #include "group/group_shares.h"
 #include "group/group_windows.h"
 
@@ -148,21 +149,23 @@ static void cut_segments(form_call *c, size_t segment_count) {
   }
 }
 
-ocl_reduce_status ocl_reduce_group_segments_offsets(ocl_reduce_group *group, ocl_reduce_op op,
-                                                    ocl_reduce_type type, ocl_reduce_input input,
-                                                    size_t segment_count, ocl_reduce_input offsets,
-                                                    ocl_reduce_output results) {
+ocl_reduce_status orx_group_segments_offsets(ocl_reduce_group *group, const char *function,
+                                             ocl_reduce_op op, ocl_reduce_type type,
+                                             const ocl_reduce_input *in, size_t segment_count,
+                                             const ocl_reduce_input *offsets,
+                                             const ocl_reduce_output *results) {
   form_call c;
   memset(&c, 0, sizeof c);
-  c.function = "ocl_reduce_group_segments_offsets";
-  ORX_FORWARD(begin(&c, group, op, type, &input, segment_count, &results));
-  ORX_CHECK_ARG(NULL, !offsets.buffer, "%s: offsets must be host memory", c.function);
+  c.function = function;
+  const ocl_reduce_input input = *in;
+  ORX_FORWARD(begin(&c, group, op, type, &input, segment_count, results));
+  ORX_CHECK_ARG(NULL, !offsets->buffer, "%s: offsets must be host memory", c.function);
   ORX_CHECK_ARG(NULL,
-                offsets.host && segment_count < SIZE_MAX / sizeof(uint64_t) &&
-                    (segment_count + 1) * sizeof(uint64_t) <= offsets.bytes,
+                offsets->host && segment_count < SIZE_MAX / sizeof(uint64_t) &&
+                    (segment_count + 1) * sizeof(uint64_t) <= offsets->bytes,
                 "%s: offsets is %zu bytes, and %zu segments need %zu offsets", c.function,
-                offsets.bytes, segment_count, segment_count + 1);
-  const uint64_t *o = offsets.host;
+                offsets->bytes, segment_count, segment_count + 1);
+  const uint64_t *o = offsets->host;
   for (size_t i = 0; i < segment_count; i++)
     if (o[i] > o[i + 1])
       return orx_fail(NULL, OCL_REDUCE_ERROR_BAD_OFFSETS,
@@ -187,4 +190,12 @@ ocl_reduce_status ocl_reduce_group_segments_offsets(ocl_reduce_group *group, ocl
   const ocl_reduce_status status = orx_group_each(group, c.function, c.run, offsets_task, &c);
   free(c.rebased);
   return status;
+}
+
+ocl_reduce_status ocl_reduce_group_segments_offsets(ocl_reduce_group *group, ocl_reduce_op op,
+                                                    ocl_reduce_type type, ocl_reduce_input input,
+                                                    size_t segment_count, ocl_reduce_input offsets,
+                                                    ocl_reduce_output results) {
+  return orx_group_segments_offsets(group, "ocl_reduce_group_segments_offsets", op, type, &input,
+                                    segment_count, &offsets, &results);
 }

@@ -3,9 +3,11 @@
  * of a random width whose runs have a random mean length (1 to a few thousand), drawn from a
  * small set of keys now and then so that equal keys recur apart; keys, values and both outputs
  * each in host memory or a buffer at its own random offset. The outputs hold exactly the runs,
- * more, or (a case in five, host memory) one fewer, which must be refused with OUTPUT_TOO_SMALL,
- * the count given and nothing written. Each run's key and result against the host: the runs found by
- * comparing neighbours, each reduced by the subject's reference (indices from the run's start).
+ * more, or (a case in five, host memory) one fewer, which must be refused with
+ * OUTPUT_TOO_SMALL, the count given and nothing written. Each run's key and result against the
+ * host: the runs found by comparing neighbours, each reduced by the subject's reference (indices
+ * from the run's start). Cases whose memory is all host memory go to the group now and then
+ * (fuzz_on_group).
  * ============================================================================================== */
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,9 +103,13 @@ void fuzz_by_key_case(fuzz_run *run) {
   fuzz_output_place(run, &out_keys, room * kb, kb, short_by_one);
   fuzz_output_place(run, &out_results, room * s.result_size, s.result_size, short_by_one);
   uint64_t run_count = UINT64_MAX;
+  const int grouped = fuzz_on_group(run, !in_keys.buffer && !in_values.buffer &&
+                                             !out_keys.buffer && !out_results.buffer);
   const ocl_reduce_status status =
-      ocl_reduce_by_key(run->ctx, s.op, s.type, key_type, in_keys.in, in_values.in, n,
-                        out_keys.out, out_results.out, &run_count);
+      grouped ? ocl_reduce_group_by_key(run->group, s.op, s.type, key_type, in_keys.in,
+                                        in_values.in, n, out_keys.out, out_results.out, &run_count)
+              : ocl_reduce_by_key(run->ctx, s.op, s.type, key_type, in_keys.in, in_values.in, n,
+                                  out_keys.out, out_results.out, &run_count);
   if (short_by_one) {
     run->refusals++;
     if (status != OCL_REDUCE_ERROR_OUTPUT_TOO_SMALL || run_count != runs)
@@ -111,7 +117,8 @@ void fuzz_by_key_case(fuzz_run *run) {
                 ocl_reduce_status_name(status), (unsigned long long)run_count, runs);
     fuzz_output_take(run, &out_keys, keys_got, 1);
     fuzz_output_take(run, &out_results, got, 1);
-  } else if (fuzz_call_ok(run, status, "ocl_reduce_by_key") &&
+  } else if (fuzz_call_ok(run, status,
+                          grouped ? "ocl_reduce_group_by_key" : "ocl_reduce_by_key") &&
              fuzz_output_take(run, &out_keys, keys_got, 0) &&
              fuzz_output_take(run, &out_results, got, 0)) {
     check_runs(run, &s, keys, kb, data, heads, runs, run_count, keys_got, got);
