@@ -80,7 +80,8 @@ cccl=$(scripts/cccl_headers.sh "$root/.deps" 2>>"$logs/build.txt" || true)
 echo "CUB contender's CCCL: ${cccl:-the CUDA toolkit}" | tee -a "$logs/build.txt"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$deps/usr" \
   -DOCL_REDUCE_BENCH_CUB=ON -DOCL_REDUCE_BENCH_AXES_ANCHORS=ON \
-  -DOCL_REDUCE_BENCH_PAIR_ANCHORS=ON -DOCL_REDUCE_CCCL_INCLUDE="$cccl" \
+  -DOCL_REDUCE_BENCH_PAIR_ANCHORS=ON -DOCL_REDUCE_BENCH_BY_KEY_ANCHOR=ON \
+  -DOCL_REDUCE_CCCL_INCLUDE="$cccl" \
   >>"$logs/build.txt" 2>&1 &&
   cmake --build "$build" -j "$(nproc)" >>"$logs/build.txt" 2>&1
 status=$?

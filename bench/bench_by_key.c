@@ -1,0 +1,272 @@
+/* =================================================================================================
+ * bench_by_key.c: ocl_reduce_by_key (SUM) against CUB's DeviceReduce::ReduceByKey on a CUDA device
+ * and an OpenMP loop on CPU devices, side by side in one run (issue 57's table): 2^26 pairs of
+ * i32 keys and f32 values, and of i64 keys and f64 values, in runs of mean length 1, 2, 8, 32,
+ * 256 and 1000 (lengths uniform in 1 .. 2 mean - 1) and of random lengths 1-64. Keys, values and
+ * both outputs in buffers. Ours is timed end to end (the call, then ocl_reduce_finish: the
+ * reference plan reads the keys back and works on the host too), with its kernels' device time
+ * beside it; CUB by device time. "Of whole": our rate over the bytes read and written (the pairs
+ * and each run's key and sum) against our f32 sum's rate over 2^28 elements (device time).
+ *   bench_by_key [ROUNDS [FILTER [SHIFT]]]   medians of ROUNDS; cases whose name holds FILTER;
+ *                                            pair counts shifted right by SHIFT
+ * ============================================================================================== */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_by_key.h"
+#include "ocl_reduce.h"
+#include "tool_common.h"
+
+#define PAIRS ((size_t)1 << 26)
+static const key_case cases[] = {
+    {"i32/f32 runs of 1", 0, PAIRS, 1},      {"i32/f32 runs of 2", 0, PAIRS, 2},
+    {"i32/f32 runs of 8", 0, PAIRS, 8},      {"i32/f32 runs of 32", 0, PAIRS, 32},
+    {"i32/f32 runs of 256", 0, PAIRS, 256},  {"i32/f32 runs of 1000", 0, PAIRS, 1000},
+    {"i32/f32 runs of 1-64", 0, PAIRS, 0},   {"i64/f64 runs of 1", 1, PAIRS, 1},
+    {"i64/f64 runs of 2", 1, PAIRS, 2},      {"i64/f64 runs of 8", 1, PAIRS, 8},
+    {"i64/f64 runs of 32", 1, PAIRS, 32},    {"i64/f64 runs of 256", 1, PAIRS, 256},
+    {"i64/f64 runs of 1000", 1, PAIRS, 1000}, {"i64/f64 runs of 1-64", 1, PAIRS, 0}};
+
+/* One case's data: keys (a new key per run), values (small multiples of 1/4: exact sums), the
+ * runs and each run's sum. */
+typedef struct key_data {
+  void *keys, *values;
+  size_t kb, vb;
+  uint64_t runs;
+  double *want;
+} key_data;
+
+static int make_data(const key_case *c, key_data *d) {
+  d->kb = d->vb = c->wide ? 8 : 4;
+  d->keys = malloc(c->count * d->kb);
+  d->values = malloc(c->count * d->vb);
+  d->want = malloc(c->count * sizeof *d->want);
+  if (!d->keys || !d->values || !d->want)
+    return 0;
+  uint64_t state = 0x9e3779b97f4a7c15u, key = 0, left = 0;
+  d->runs = 0;
+  for (size_t i = 0; i < c->count; i++) {
+    if (left == 0) {
+      state = state * 6364136223846793005u + 1442695040888963407u;
+      const uint64_t span = c->mean ? 2 * (uint64_t)c->mean - 1 : 64;
+      left = c->mean == 1 ? 1 : 1 + (state >> 33) % span;
+      key++;
+      d->want[d->runs++] = 0;
+    }
+    left--;
+    const double v = (double)(i % 13) * 0.25;
+    d->want[d->runs - 1] += v;
+    if (c->wide) {
+      const int64_t k = (int64_t)key;
+      memcpy((char *)d->keys + i * 8, &k, 8);
+      memcpy((char *)d->values + i * 8, &v, 8);
+    } else {
+      const int32_t k = (int32_t)key;
+      const float f = (float)v;
+      memcpy((char *)d->keys + i * 4, &k, 4);
+      memcpy((char *)d->values + i * 4, &f, 4);
+    }
+  }
+  return 1;
+}
+
+/* Whether the sums at got (runs of them, the case's value type) are the data's. */
+static int sums_match(const key_data *d, const void *got) {
+  for (uint64_t r = 0; r < d->runs; r++) {
+    double v;
+    if (d->vb == 8) {
+      memcpy(&v, (const char *)got + r * 8, 8);
+    } else {
+      float f;
+      memcpy(&f, (const char *)got + r * 4, 4);
+      v = f;
+    }
+    if (v != d->want[r]) {
+      fprintf(stderr, "bench_by_key: run %llu sums to %.9g, not %.9g\n", (unsigned long long)r, v,
+              d->want[r]);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Our median end-to-end seconds and kernel seconds; the sums read back and checked. */
+static int time_ours(ocl_reduce_context *ctx, const key_case *c, const key_data *d, int rounds,
+                     double *e2e, double *kernels) {
+  ocl_reduce_buffer *k = NULL, *v = NULL, *ko = NULL, *vo = NULL;
+  const size_t n = c->count;
+  const ocl_reduce_type type = c->wide ? OCL_REDUCE_F64 : OCL_REDUCE_F32;
+  const ocl_reduce_type key_type = c->wide ? OCL_REDUCE_I64 : OCL_REDUCE_I32;
+  double *t = malloc((size_t)rounds * sizeof *t), *tk = malloc((size_t)rounds * sizeof *tk);
+  void *got = malloc(n * d->vb);
+  int ok = t && tk && got && ocl_reduce_buffer_create(ctx, n * d->kb, &k) == OCL_REDUCE_OK &&
+           ocl_reduce_buffer_create(ctx, n * d->vb, &v) == OCL_REDUCE_OK &&
+           ocl_reduce_buffer_create(ctx, n * d->kb, &ko) == OCL_REDUCE_OK &&
+           ocl_reduce_buffer_create(ctx, n * d->vb, &vo) == OCL_REDUCE_OK &&
+           ocl_reduce_buffer_write(k, 0, d->keys, n * d->kb) == OCL_REDUCE_OK &&
+           ocl_reduce_buffer_write(v, 0, d->values, n * d->vb) == OCL_REDUCE_OK;
+  uint64_t runs = 0;
+  for (int r = -2; ok && r < rounds; r++) {
+    const double start = omp_get_wtime();
+    uint64_t ns = 0;
+    ok = ocl_reduce_by_key(ctx, OCL_REDUCE_SUM, type, key_type, ocl_reduce_buffer_input(k, 0),
+                           ocl_reduce_buffer_input(v, 0), n, ocl_reduce_buffer_output(ko, 0),
+                           ocl_reduce_buffer_output(vo, 0), &runs) == OCL_REDUCE_OK &&
+         ocl_reduce_finish(ctx) == OCL_REDUCE_OK &&
+         ocl_reduce_last_kernel_ns(ctx, &ns) == OCL_REDUCE_OK;
+    if (r >= 0)
+      t[r] = omp_get_wtime() - start, tk[r] = 1e-9 * (double)ns;
+  }
+  if (!ok)
+    fprintf(stderr, "bench_by_key: %s: %s\n", c->name, ocl_reduce_last_error(ctx));
+  ok = ok && runs == d->runs &&
+       ocl_reduce_buffer_read(vo, 0, got, runs * d->vb) == OCL_REDUCE_OK && sums_match(d, got);
+  if (ok) {
+    *e2e = tool_median(t, (size_t)rounds);
+    *kernels = tool_median(tk, (size_t)rounds);
+  }
+  ocl_reduce_buffer_destroy(k), ocl_reduce_buffer_destroy(v);
+  ocl_reduce_buffer_destroy(ko), ocl_reduce_buffer_destroy(vo);
+  free(t), free(tk), free(got);
+  return ok;
+}
+
+/* The OpenMP loop: a thread per chunk of the pairs, each summing the runs that begin in its chunk
+ * (reading on past its end), after the runs before its chunk are counted. */
+#define ORX_OMP_BY_KEY(K, V, NAME)                                                                 \
+  static uint64_t NAME(const K *keys, const V *values, size_t n, K *keys_out, V *out) {            \
+    uint64_t before[257] = {0};                                                                    \
+    const int threads = omp_get_max_threads() < 256 ? omp_get_max_threads() : 256;                \
+    int used = 0;                                                                                  \
+    _Pragma("omp parallel num_threads(threads)") {                                                 \
+      const int t = omp_get_thread_num(), all = omp_get_num_threads();                             \
+      const size_t a = n * (size_t)t / (size_t)all, b = n * (size_t)(t + 1) / (size_t)all;         \
+      uint64_t heads = 0;                                                                          \
+      for (size_t i = a; i < b; i++)                                                               \
+        heads += i == 0 || keys[i] != keys[i - 1];                                                 \
+      before[t + 1] = heads;                                                                       \
+      _Pragma("omp barrier") _Pragma("omp single") {                                               \
+        used = all;                                                                                \
+        for (int u = 0; u < all; u++)                                                              \
+          before[u + 1] += before[u];                                                              \
+      }                                                                                            \
+      uint64_t r = before[t];                                                                      \
+      for (size_t i = a; i < b; i++) {                                                             \
+        if (i > 0 && keys[i] == keys[i - 1])                                                       \
+          continue;                                                                                \
+        V s = 0;                                                                                   \
+        size_t j = i;                                                                              \
+        for (; j < n && keys[j] == keys[i]; j++)                                                   \
+          s += values[j];                                                                          \
+        keys_out[r] = keys[i];                                                                     \
+        out[r++] = s;                                                                              \
+      }                                                                                            \
+    }                                                                                              \
+    return before[used];                                                                           \
+  }
+ORX_OMP_BY_KEY(int32_t, float, omp_by_key_f32)
+ORX_OMP_BY_KEY(int64_t, double, omp_by_key_f64)
+
+static double time_openmp(const key_case *c, const key_data *d, int rounds) {
+  double *t = malloc((size_t)rounds * sizeof *t), m = -1;
+  void *ko = malloc(c->count * d->kb), *out = malloc(c->count * d->vb);
+  uint64_t runs = 0;
+  for (int r = -1; t && ko && out && r < rounds; r++) {
+    const double start = omp_get_wtime();
+    runs = c->wide ? omp_by_key_f64(d->keys, d->values, c->count, ko, out)
+                   : omp_by_key_f32(d->keys, d->values, c->count, ko, out);
+    if (r >= 0)
+      t[r] = omp_get_wtime() - start;
+  }
+  if (t && ko && out && runs == d->runs && sums_match(d, out))
+    m = tool_median(t, (size_t)rounds);
+  (void)omp_pause_resource_all(omp_pause_soft);
+  free(t), free(ko), free(out);
+  return m;
+}
+
+static int one_case(ocl_reduce_context *ctx, const key_case *c, int cpu, int rounds,
+                    double whole_rate) {
+  key_data d;
+  memset(&d, 0, sizeof d);
+  double e2e = 0, kernels = 0;
+  int ok = make_data(c, &d) && time_ours(ctx, c, &d, rounds, &e2e, &kernels);
+  if (ok) {
+    const double bytes = (double)(c->count + d.runs) * (double)(d.kb + d.vb);
+    printf("%-22s %9llu runs  ours %9.1f us (kernels %8.1f)  %6.0f GB/s  of whole %.3f", c->name,
+           (unsigned long long)d.runs, 1e6 * e2e, 1e6 * kernels, 1e-9 * bytes / e2e,
+           bytes / e2e / whole_rate);
+    double other = 0;
+    char why[160] = "";
+    if (cpu) {
+      other = time_openmp(c, &d, rounds);
+      printf(other > 0 ? "  OpenMP %9.1f us: ratio %.3f\n" : "  OpenMP's sums differ\n",
+             1e6 * other, other / e2e);
+    } else if (cub_by_key_time(c, d.keys, d.values, d.runs, d.want, rounds, &other, why,
+                               sizeof why) && other > 0) {
+      printf("  CUB %9.1f us: ratio %.3f\n", 1e6 * other, other / e2e);
+    } else {
+      printf("  CUB did not run: %s\n", why);
+    }
+  }
+  free(d.keys), free(d.values), free(d.want);
+  return ok;
+}
+
+/* Our f32 sum's rate over 2^28 elements (shifted), device time (CPU devices: end to end). */
+static double whole_rate(ocl_reduce_context *ctx, size_t n, int cpu, int rounds) {
+  ocl_reduce_buffer *x = NULL;
+  float *zeros = calloc(n, sizeof *zeros), sum = 0;
+  double *t = malloc((size_t)rounds * sizeof *t), rate = 0;
+  int ok = zeros && t && ocl_reduce_buffer_create(ctx, n * 4, &x) == OCL_REDUCE_OK &&
+           ocl_reduce_buffer_write(x, 0, zeros, n * 4) == OCL_REDUCE_OK;
+  for (int r = -2; ok && r < rounds; r++) {
+    const double start = omp_get_wtime();
+    uint64_t ns = 0;
+    ok = ocl_reduce_into(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_buffer_input(x, 0), n,
+                         ocl_reduce_host_output(&sum, sizeof sum)) == OCL_REDUCE_OK &&
+         ocl_reduce_last_kernel_ns(ctx, &ns) == OCL_REDUCE_OK;
+    if (r >= 0)
+      t[r] = cpu ? omp_get_wtime() - start : 1e-9 * (double)ns;
+  }
+  if (ok)
+    rate = 4.0 * (double)n / tool_median(t, (size_t)rounds);
+  ocl_reduce_buffer_destroy(x);
+  free(zeros), free(t);
+  return rate;
+}
+
+int main(int argc, char **argv) {
+  const int rounds = argc > 1 ? atoi(argv[1]) : 10;
+  const char *filter = argc > 2 ? argv[2] : "";
+  const unsigned shift = argc > 3 ? (unsigned)atoi(argv[3]) : 0;
+  ocl_reduce_options o = OCL_REDUCE_OPTIONS_INIT;
+  o.profiling = 1;
+  ocl_reduce_context *ctx = NULL;
+  if (rounds < 1 || shift > 20 || ocl_reduce_context_create(&o, &ctx) != OCL_REDUCE_OK) {
+    fprintf(stderr, "bench_by_key: %s\n", rounds < 1 || shift > 20
+                                              ? "ROUNDS must be positive, SHIFT at most 20"
+                                              : ocl_reduce_last_error(NULL));
+    return 1;
+  }
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
+  ocl_reduce_context_query(ctx, &info);
+  const int cpu = info.device_type == OCL_REDUCE_DEVICE_CPU;
+  const double rate = whole_rate(ctx, ((size_t)1 << 28) >> shift, cpu, rounds);
+  printf("bench_by_key: %s (%s), SUM, medians of %d; ratio: the other's time over ours (%s); "
+         "our f32 sum %.0f GB/s; pair counts shifted right by %u\n",
+         info.device_name, info.backend_name, rounds,
+         cpu ? "OpenMP end to end" : "CUB's device time", 1e-9 * rate, shift);
+  int failed = rate <= 0;
+  for (size_t k = 0; !failed && k < sizeof cases / sizeof *cases; k++) {
+    if (!strstr(cases[k].name, filter))
+      continue;
+    key_case c = cases[k];
+    c.count >>= shift;
+    failed |= !one_case(ctx, &c, cpu, rounds, rate);
+  }
+  ocl_reduce_context_destroy(ctx);
+  return failed;
+}

@@ -1,0 +1,35 @@
+/* =================================================================================================
+ * bench_by_key.h: what bench_by_key.c shares with its CUDA anchor (cub_by_key.cu, or
+ * cub_by_key_stub.c where the benchmark is built without it): one reduce-by-key case.
+ * ============================================================================================== */
+#ifndef ORX_BENCH_BY_KEY_H
+#define ORX_BENCH_BY_KEY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* SUM by key of `count` pairs: i32 keys and f32 values, or (wide) i64 keys and f64 values, in
+ * runs of `mean` keys on average (0: lengths random in 1..64). */
+typedef struct key_case {
+  const char *name;
+  int wide;
+  size_t count;
+  unsigned mean;
+} key_case;
+
+/* CUB's DeviceReduce::ReduceByKey (cuda::std::plus) over the keys and values (host memory) on CUDA
+ * device 0: its median device time into *seconds. Its run count must be `runs` and each sum
+ * `want` exactly (the values are small multiples of 1/4). Returns 0 with why when there is no
+ * CUDA device, or no anchor built in. */
+int cub_by_key_time(const key_case *c, const void *keys, const void *values, uint64_t runs,
+                    const double *want, int rounds, double *seconds, char *why, size_t why_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ORX_BENCH_BY_KEY_H */
