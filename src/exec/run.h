@@ -102,6 +102,10 @@ ocl_reduce_status orx_key_bytes(ocl_reduce_context *ctx, const char *function,
  * non-NULL, each run's first position into it and count after the last (runs + 1 of them). */
 uint64_t orx_key_runs(const unsigned char *keys, size_t key_bytes, size_t count,
                       uint64_t *heads);
+/* OUTPUT_TOO_SMALL for `runs` where the outputs hold keys_room keys and results_room results. */
+ocl_reduce_status orx_key_outputs_too_small(ocl_reduce_context *ctx, const char *function,
+                                            uint64_t runs, size_t keys_room,
+                                            size_t results_room);
 /* Each run's key (the key at heads[r]) to to[r]; `to` may be the keys' own memory. */
 void orx_key_gather(unsigned char *to, const unsigned char *keys, size_t key_bytes,
                     const uint64_t *heads, uint64_t runs);

@@ -50,6 +50,15 @@ void orx_key_gather(unsigned char *to, const unsigned char *keys, size_t key_byt
     memmove(to + r * key_bytes, keys + heads[r] * key_bytes, key_bytes);
 }
 
+ocl_reduce_status orx_key_outputs_too_small(ocl_reduce_context *ctx, const char *function,
+                                            uint64_t runs, size_t keys_room,
+                                            size_t results_room) {
+  return orx_fail(ctx, OCL_REDUCE_ERROR_OUTPUT_TOO_SMALL,
+                  "%s: the keys form %llu runs; keys_out holds %zu keys and results_out %zu "
+                  "results (nothing written)",
+                  function, (unsigned long long)runs, keys_room, results_room);
+}
+
 ocl_reduce_status orx_key_bytes(ocl_reduce_context *ctx, const char *function,
                                 ocl_reduce_type key_type, size_t *bytes) {
   switch (key_type) {
@@ -125,11 +134,8 @@ static ocl_reduce_status reduce_runs(ocl_reduce_context *ctx, const orx_key_call
   const uint64_t runs = orx_key_runs(keys, k->key_bytes, c->elements, NULL);
   if (runs > k->keys_out.capacity || runs > c->out.capacity) {
     *run_count = runs;
-    return orx_fail(ctx, OCL_REDUCE_ERROR_OUTPUT_TOO_SMALL,
-                    "%s: the keys form %llu runs; keys_out holds %zu keys and results_out %zu "
-                    "results (nothing written)",
-                    c->function, (unsigned long long)runs, k->keys_out.capacity,
-                    c->out.capacity);
+    return orx_key_outputs_too_small(ctx, c->function, runs, k->keys_out.capacity,
+                                     c->out.capacity);
   }
   ORX_FORWARD(check_apart(ctx, k, c, runs));
   uint64_t *heads = orx_malloc(((size_t)runs + 1) * sizeof *heads);

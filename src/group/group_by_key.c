@@ -68,11 +68,8 @@ ocl_reduce_status ocl_reduce_group_by_key(ocl_reduce_group *group, ocl_reduce_op
   const uint64_t runs = orx_key_runs(keys.host, key_bytes, count, NULL);
   if (runs > keys_out.bytes / key_bytes || runs > results_out.bytes / result_bytes) {
     *run_count = runs;
-    return orx_fail(NULL, OCL_REDUCE_ERROR_OUTPUT_TOO_SMALL,
-                    "%s: the keys form %llu runs; keys_out holds %zu keys and results_out %zu "
-                    "results (nothing written)",
-                    function, (unsigned long long)runs, keys_out.bytes / key_bytes,
-                    results_out.bytes / result_bytes);
+    return orx_key_outputs_too_small(NULL, function, runs, keys_out.bytes / key_bytes,
+                                     results_out.bytes / result_bytes);
   }
   if (runs > 0)
     ORX_FORWARD(reduce_runs(group, function, op, type, &keys, key_bytes, &values, count, &keys_out,
