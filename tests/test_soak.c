@@ -7,7 +7,8 @@
  *   - the program cache stays within its limit (a small one here, so that user operators of
  *     changing text make it evict);
  *   - timing does not drift: the fast calls (the tenth percentile) of the last tenth of the run
- *     are no slower than the first tenth's, within a tolerance (1.25; 2 in the short form). The
+ *     are no slower than the first tenth's, within a tolerance (1.25; 2 in the short form), in
+ *     the run or, where only the drift failed, in a second run of the phase (judge_phase). The
  *     wall clock also sees the machine's other load (the suite runs tests side by side: a soak
  *     next to the MPI test once read 3x), the process's CPU time does not, but misses waiting; a
  *     drift of the library's own slows every call on both clocks, so the smaller ratio counts.
@@ -290,6 +291,25 @@ static int judge(const char *phase, unsigned long long steps, flatness f, double
   return ok;
 }
 
+/* Runs a phase and judges it. A drift alone is measured once more, and the second run judges:
+ * the library's own slowdown (a list that grows with the calls made) shows again, while the
+ * tenth percentile of calls of a few microseconds moved from run to run of one build: the short
+ * form's calls phase on a 2-core host read 0.16-3.46 in ten runs, two of them over 2.0 and not in
+ * a row (one of them in a CI run, where it ran alone), and the build before by-key 0.16-3.62 in
+ * six (one over). */
+static int judge_phase(const char *phase, unsigned long long steps, unsigned long long warm,
+                       void (*step)(void *, unsigned long long), void *arg, double drift_limit) {
+  const flatness f = run_phase(steps, warm, step, arg);
+  if (judge(phase, steps, f, drift_limit))
+    return 1;
+  const int drift_alone =
+      f.resident_growth_kib < 1024 && f.descriptors_after <= f.descriptors_before;
+  if (!drift_alone)
+    return 0;
+  printf("# soak %s: the drift measured once more\n", phase);
+  return judge(phase, steps, run_phase(steps, warm, step, arg), drift_limit);
+}
+
 int main(int argc, char **argv) {
   unsigned long long calls = 20000, cycles = 100;
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -318,7 +338,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   const double start = now();
-  int ok = judge("calls", calls, run_phase(calls, 0, call_step, &s), drift_limit);
+  int ok = judge_phase("calls", calls, 0, call_step, &s, drift_limit);
   ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
   if (ocl_reduce_context_query(s.ctx, &info) == OCL_REDUCE_OK)
     printf("# soak calls: %llu programs built (%llu of them loaded from disk), %llu device "
@@ -332,8 +352,7 @@ int main(int argc, char **argv) {
   char cache_dir[512];
   snprintf(cache_dir, sizeof cache_dir, "%s/soak-%ld", base && *base ? base : "/tmp",
            (long)getpid());
-  ok &= judge("life cycles", cycles, run_phase(cycles, CHURN_CYCLES, cycle_step, cache_dir),
-              drift_limit);
+  ok &= judge_phase("life cycles", cycles, CHURN_CYCLES, cycle_step, cache_dir, drift_limit);
   ocl_reduce_options opts = OCL_REDUCE_OPTIONS_INIT;
   opts.cache_dir = cache_dir;
   opts.cache_max_bytes = CACHE_LIMIT;
