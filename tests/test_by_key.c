@@ -72,16 +72,6 @@ static void *keys_of_runs(ocl_reduce_type key_type, const size_t *lengths, size_
   return keys;
 }
 
-/* The runs' heads (runs + 1 of them, the last count): the reference's runs. */
-static size_t reference_heads(const unsigned char *keys, size_t kb, size_t count, size_t *heads) {
-  size_t runs = 0;
-  for (size_t i = 0; i < count; i++)
-    if (i == 0 || memcmp(keys + i * kb, keys + (i - 1) * kb, kb) != 0)
-      heads[runs++] = i;
-  heads[runs] = count;
-  return runs;
-}
-
 /* Run lengths for a sweep: every pattern the kernels' boundaries care about, then random ones up
  * to `count` in all. Returns how many. */
 static size_t sweep_lengths(size_t *lengths, size_t capacity, size_t count) {
@@ -197,7 +187,7 @@ static void check_case(key_case c, result_check check) {
   const size_t kb = ocl_reduce_type_size(c.key_type), rb = ocl_reduce_result_size(c.op, c.type);
   size_t *heads = malloc((c.count + 1) * sizeof *heads);
   assert_non_null(heads);
-  const size_t runs = reference_heads(c.keys, kb, c.count, heads);
+  const size_t runs = test_key_runs(c.keys, kb, c.count, heads);
   c.key_room = c.result_room = runs + 2;
   unsigned char *keys_out = malloc(c.key_room * kb), *results = malloc(c.result_room * rb);
   assert_true(keys_out && results);
@@ -481,7 +471,7 @@ static void test_group_form(void **state) {
   size_t lengths[9000], heads[9001];
   const size_t n = sweep_lengths(lengths, 9000, count);
   uint32_t *keys = keys_of_runs(OCL_REDUCE_U32, lengths, n, count);
-  const size_t runs = reference_heads((const unsigned char *)keys, 4, count, heads);
+  const size_t runs = test_key_runs(keys, 4, count, heads);
   const ocl_reduce_op ops[] = {OCL_REDUCE_SUM, OCL_REDUCE_ARGMIN, OCL_REDUCE_MAX};
   const ocl_reduce_type types[] = {OCL_REDUCE_I32, OCL_REDUCE_F32, OCL_REDUCE_F16};
   unsigned char *values = malloc(count * 4), *results = malloc(runs * 16);

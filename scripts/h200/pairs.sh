@@ -4,24 +4,4 @@
 # on CUDA, NVIDIA's OpenCL and, unless POCL=0, PoCL's CPU device (SHIFT halves the pair counts
 # there, 2 unless set).
 #   scripts/h200/pairs.sh [ROUNDS [FILTER]]
-set -uo pipefail
-cd "$(dirname "$0")/../.."
-logs=${OUT:-$PWD/h200-logs}
-mkdir -p "$logs"
-bench=/tmp/ocl-reduce-h200/bench/bench_pairs
-export OCL_ICD_VENDORS=/tmp/ocl-reduce-icd
-rounds=${1:-10}
-filter=${2:-}
-status=0
-for device in "cuda cuda" "NVIDIA opencl"; do
-  set -- $device
-  echo "== pairs: $1 ($2 backend)"
-  OCL_REDUCE_DEVICE=$1 OCL_REDUCE_BACKEND=$2 "$bench" "$rounds" "$filter" 2>&1 |
-    tee "$logs/pairs-$1.txt" || status=1
-done
-if [ "${POCL:-1}" = 1 ]; then
-  echo "== pairs: PoCL's CPU device, pair counts halved ${SHIFT:-2} times"
-  OCL_REDUCE_DEVICE=Portable OCL_REDUCE_BACKEND=opencl "$bench" "$rounds" "$filter" \
-    "${SHIFT:-2}" 2>&1 | tee "$logs/pairs-pocl.txt" || status=1
-fi
-exit $status
+exec "$(dirname "$0")/bench_devices.sh" pairs bench_pairs "$@"

@@ -47,16 +47,6 @@ static unsigned char *random_keys(size_t n, size_t kb, uint64_t mean) {
   return keys;
 }
 
-/* The runs' heads into heads (runs + 1, the last n); returns the runs. */
-static size_t runs_of(const unsigned char *keys, size_t kb, size_t n, size_t *heads) {
-  size_t runs = 0;
-  for (size_t i = 0; i < n; i++)
-    if (i == 0 || memcmp(keys + i * kb, keys + (i - 1) * kb, kb) != 0)
-      heads[runs++] = i;
-  heads[runs] = n;
-  return runs;
-}
-
 /* Checks a call that ran: the count, each run's key and result. */
 static void check_runs(fuzz_run *run, const fuzz_subject *s, const unsigned char *keys, size_t kb,
                        const unsigned char *data, const size_t *heads, size_t runs,
@@ -84,7 +74,7 @@ void fuzz_by_key_case(fuzz_run *run) {
   size_t *heads = malloc((n + 1) * sizeof *heads);
   if (!heads)
     abort();
-  const size_t runs = runs_of(keys, kb, n, heads);
+  const size_t runs = test_key_runs(keys, kb, n, heads);
   const int short_by_one = runs > 0 && test_rng_below(5) == 0;
   const size_t room = short_by_one ? runs - 1 : runs + (size_t)test_rng_below(3);
   char name[128];

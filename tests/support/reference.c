@@ -496,3 +496,13 @@ int test_split_keeps_bits(ocl_reduce_op op, ocl_reduce_type type, test_mode mode
   default: return !is_float;
   }
 }
+
+size_t test_key_runs(const void *keys, size_t key_bytes, size_t n, size_t *heads) {
+  const unsigned char *k = keys;
+  size_t runs = 0;
+  for (size_t i = 0; i < n; i++)
+    if (i == 0 || memcmp(k + i * key_bytes, k + (i - 1) * key_bytes, key_bytes) != 0)
+      heads[runs++] = i;
+  heads[runs] = n;
+  return runs;
+}

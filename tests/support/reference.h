@@ -113,4 +113,11 @@ typedef struct test_shape {
  * primes, and sizes >= 2^22 when `large` is set. Sorted, without duplicates; returns the count. */
 size_t test_sizes(test_shape shape, int large, size_t *sizes, size_t capacity);
 
+/* ---- Runs of equal keys --------------------------------------------------------------------- */
+
+/* The runs of n keys of key_bytes each (maximal stretches of equal bytes): each run's first
+ * position into heads, n after the last (runs + 1 of them); returns the runs. The reference of
+ * ocl_reduce_by_key's runs, written apart from the library's. */
+size_t test_key_runs(const void *keys, size_t key_bytes, size_t n, size_t *heads);
+
 #endif /* ORX_TEST_REFERENCE_H */
