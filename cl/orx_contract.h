@@ -384,6 +384,14 @@
 #ifndef ORX_WIN_RUN
 #define ORX_WIN_RUN 8
 #endif
+/* Reduce by key (kernels/by_key.cl): bytes of a key (4 or 8), and elements per work-item of a
+ * tile. */
+#ifndef ORX_KEY_BYTES
+#define ORX_KEY_BYTES 4
+#endif
+#ifndef ORX_KEY_RUN
+#define ORX_KEY_RUN 8
+#endif
 /* 1: DIRECT's work-items take each element of their windows together, a barrier apart (CPUs). */
 #ifndef ORX_WIN_LOCKSTEP
 #define ORX_WIN_LOCKSTEP 0
@@ -465,7 +473,8 @@
   X(c, INPUT_STATES) X(c, ORDERED) X(c, ELEMENT_BYTES) X(c, WIN_ALGO) X(c, WIN_RUN)                \
   X(c, WIN_LOCKSTEP) X(c, FLOAT_KEYS) X(c, NO_CONTRACT) X(c, COL_RUN) X(c, SEG_PITCH)              \
   X(c, COL_FLAT) X(c, COL_STEPS) X(c, COL_DIRECT) X(c, COL_TALL) X(c, COL_FINISH)                  \
-  X(c, ELEM_TYPE_ID) X(c, RESULT_NARROW) X(c, PAIR_OP) X(c, PAIR_TYPE_ID)
+  X(c, ELEM_TYPE_ID) X(c, RESULT_NARROW) X(c, PAIR_OP) X(c, PAIR_TYPE_ID)                          \
+  X(c, KEY_BYTES) X(c, KEY_RUN)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them; a

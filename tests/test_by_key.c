@@ -22,16 +22,24 @@
 #include "support/structured.h"
 
 static ocl_reduce_context *cross_ctx; /* OCL_REDUCE_DETERMINISM=cross_device */
+/* The two plans forced (plan_by_key.h): the one-pass kernel wherever the device orders
+ * work-groups (CPU devices too, where it is not the planner's choice), and the runs found on the
+ * host (GPUs too). */
+static ocl_reduce_context *pass_ctx, *runs_ctx;
 
 static int setup(void **state) {
   if (test_setup(state))
     return -1;
   cross_ctx = test_context_cross_device();
-  return cross_ctx ? 0 : -1;
+  pass_ctx = test_context_with_policy("by_key=pass");
+  runs_ctx = test_context_with_policy("by_key=runs");
+  return cross_ctx && pass_ctx && runs_ctx ? 0 : -1;
 }
 
 static int teardown(void **state) {
   ocl_reduce_context_destroy(cross_ctx);
+  ocl_reduce_context_destroy(pass_ctx);
+  ocl_reduce_context_destroy(runs_ctx);
   return test_teardown(state);
 }
 
@@ -181,14 +189,15 @@ static int builtin_mismatch(const key_case *c, const unsigned char *got, size_t 
 typedef int (*result_check)(const key_case *c, const unsigned char *got, size_t first, size_t n,
                             size_t r);
 
-/* Runs a case with room for every run and checks the count, each run's key and result (by
- * `check`), and that nothing past the runs was written. */
+/* Runs a case with room for every run (in buffers, for a run per element: what the one-pass plan
+ * takes) and checks the count, each run's key and result (by `check`), and that nothing past the
+ * runs was written. */
 static void check_case(key_case c, result_check check) {
   const size_t kb = ocl_reduce_type_size(c.key_type), rb = ocl_reduce_result_size(c.op, c.type);
   size_t *heads = malloc((c.count + 1) * sizeof *heads);
   assert_non_null(heads);
   const size_t runs = test_key_runs(c.keys, kb, c.count, heads);
-  c.key_room = c.result_room = runs + 2;
+  c.key_room = c.result_room = (c.on_device ? c.count : runs) + 2;
   unsigned char *keys_out = malloc(c.key_room * kb), *results = malloc(c.result_room * rb);
   assert_true(keys_out && results);
   uint64_t run_count = 12345;
@@ -205,8 +214,8 @@ static void check_case(key_case c, result_check check) {
     }
     bad += check(&c, results + r * rb, heads[r], heads[r + 1] - heads[r], r);
   }
-  assert_true(untouched(keys_out + runs * kb, 2 * kb));
-  assert_true(untouched(results + runs * rb, 2 * rb));
+  assert_true(untouched(keys_out + runs * kb, (c.key_room - runs) * kb));
+  assert_true(untouched(results + runs * rb, (c.result_room - runs) * rb));
   free(heads);
   free(keys_out);
   free(results);
@@ -234,7 +243,8 @@ static void sweep_op(ocl_reduce_op op, ocl_reduce_type type, size_t variant) {
     void *values = malloc(count * elem);
     assert_non_null(values);
     test_fill(values, count, op, type, MODE_RANDOM);
-    const key_case c = {test_ctx, op, type, key_type, keys, values, count, 0, 0, on_device};
+    const key_case c = {on_device ? pass_ctx : test_ctx, op, type, key_type, keys, values, count,
+                        0, 0, on_device};
     check_case(c, builtin_mismatch);
     free(keys);
     free(values);
@@ -264,9 +274,12 @@ static void check_i32_sum(const size_t *lengths, size_t n) {
     int32_t *values = malloc((count + 1) * sizeof *values);
     assert_non_null(values);
     test_fill(values, count, OCL_REDUCE_SUM, OCL_REDUCE_I32, MODE_RANDOM);
-    const key_case c = {test_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, key_type, keys, values,
-                        count, 0, 0, on_device};
-    check_case(c, builtin_mismatch);
+    /* Buffers through both plans. */
+    for (int plan = 0; plan < 1 + on_device; plan++) {
+      const key_case c = {on_device ? (plan ? runs_ctx : pass_ctx) : test_ctx, OCL_REDUCE_SUM,
+                          OCL_REDUCE_I32, key_type, keys, values, count, 0, 0, on_device};
+      check_case(c, builtin_mismatch);
+    }
     free(keys);
     free(values);
   }
@@ -299,8 +312,8 @@ static void test_nan_values(void **state) {
   values[5 + 123] = __builtin_nanf("");
   const ocl_reduce_op ops[] = {OCL_REDUCE_MAX, OCL_REDUCE_SUM};
   for (size_t o = 0; o < 2; o++) {
-    const key_case c = {test_ctx, ops[o], OCL_REDUCE_F32, OCL_REDUCE_I32, keys, values,
-                        count, 0, 0, (int)o};
+    const key_case c = {o ? pass_ctx : test_ctx, ops[o], OCL_REDUCE_F32, OCL_REDUCE_I32, keys,
+                        values, count, 0, 0, (int)o};
     check_case(c, builtin_mismatch);
     float got[8];
     int32_t runs_keys[8];

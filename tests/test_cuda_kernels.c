@@ -273,6 +273,17 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
       assert_int_equal(plan.defines[ORX_DEFINE_ELEM_TYPE_ID], type);
       compiled += compile(&plan);
     }
+    /* Reduce by key in one pass: keys of 4 and 8 bytes, values of 4 and 8, and 16-bit ones. */
+    static const ocl_reduce_type key_values[] = {OCL_REDUCE_F32, OCL_REDUCE_I64, OCL_REDUCE_F16};
+    for (int v = 0; v < 3; v++)
+      for (unsigned kb = 4; kb <= 8; kb += 4) {
+        r = orx_reduce_request(v == 1 ? ORX_OP_MAX : ORX_OP_SUM, key_values[v]);
+        r.entry = ORX_ENTRY_BY_KEY;
+        r.key_bytes = kb;
+        orx_plan_make(&t, &r, &plan);
+        assert_int_equal(plan.kernel, ORX_KERNEL_BY_KEY);
+        compiled += compile(&plan);
+      }
   }
   printf("# %d CUDA kernels compiled for sm_90\n", compiled);
 }

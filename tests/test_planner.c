@@ -13,6 +13,8 @@
 #include "backends/registry/registry.h"
 #include "planner/host_plan.h"
 #include "planner/plan_axes.h"
+#include "planner/plan_by_key.h"
+#include "planner/plan_group.h"
 #include "planner/plan_windows.h"
 #include "exec/program.h"
 #include "exec/run.h"
@@ -1284,6 +1286,56 @@ static void test_windows_plans(void **state) {
   free(holder);
 }
 
+/* Reduce by key: which calls take the one-pass kernel (scalar operators, devices that order
+ * work-groups, GPUs unless forced), its tiles within local memory, its scratch's layout. */
+static void test_by_key_plans(void **state) {
+  (void)state;
+  char *holder = NULL;
+  const char *contract = contract_text(&holder);
+  orx_caps devices[8];
+  const size_t device_count = synthetic_devices(devices);
+  const orx_op_id ops[] = {ORX_OP_SUM, ORX_OP_MAX, ORX_OP_ARGMIN};
+  const ocl_reduce_type types[] = {OCL_REDUCE_F32, OCL_REDUCE_I64, OCL_REDUCE_F16};
+  int checked = 0;
+  for (size_t dev = 0; dev < device_count; dev++) {
+    const orx_caps *c = &devices[dev];
+    const int cpu = c->type == OCL_REDUCE_DEVICE_CPU;
+    const char *prelude = c->has_cuda_shuffle ? "lib/orx_cuda_prelude.cl" : NULL;
+    for (size_t o = 0; o < 3; o++)
+      for (size_t t = 0; t < 3; t++)
+        for (unsigned kb = 4; kb <= 8; kb += 4)
+          for (int forced = -1; forced <= 1; forced++) {
+            orx_target tg = test_target(c, OCL_REDUCE_PATH_AUTO);
+            tg.forced.by_key_pass = forced;
+            orx_request r = orx_reduce_request(ops[o], types[t]);
+            r.entry = ORX_ENTRY_BY_KEY;
+            r.key_bytes = kb;
+            const int scalar = ops[o] != ORX_OP_ARGMIN, ordered = c->device_sync != ORX_SYNC_NONE;
+            const int want = scalar && ordered && (forced >= 0 ? forced : !cpu);
+            assert_int_equal(orx_plan_by_key_pass(&tg, &r), want);
+            if (!want)
+              continue;
+            orx_plan plan;
+            orx_plan_make(&tg, &r, &plan);
+            assert_int_equal(plan.kernel, ORX_KERNEL_BY_KEY);
+            assert_int_equal(plan.defines[ORX_DEFINE_KEY_BYTES], kb);
+            assert_int_equal(plan.defines[ORX_DEFINE_KEY_RUN], plan.key_run);
+            assert_int_equal(plan.defines[ORX_DEFINE_SYNC], c->device_sync);
+            const uint64_t tile = orx_by_key_tile(&plan);
+            const size_t value = orx_type_size(plan.type);
+            assert_int_equal(tile, (uint64_t)plan.policy.wg_size * plan.key_run);
+            assert_true((tile + tile / 32 + 1) * (kb + value) <= c->local_mem_bytes);
+            if (!cpu && kb == 4 && value == 4 && c->local_mem_bytes >= 48 * 1024)
+              assert_int_equal(tile, 4096); /* the H200's measured tile */
+            check_defines(&plan, contract, prelude, &checked);
+          }
+  }
+  assert_true(checked > 0);
+  for (uint64_t tiles = 0; tiles < 100000; tiles = 3 * tiles + 1)
+    assert_int_equal(orx_by_key_scratch_tiles(orx_by_key_scratch_bytes(tiles)), tiles);
+  free(holder);
+}
+
 static void test_ordered_operators_take_runs_in_order(void **state) {
   (void)state;
   char *holder = NULL;
@@ -1973,6 +2025,7 @@ int main(void) {
       cmocka_unit_test(test_program_keys_tell_plans_and_operators_apart),
       cmocka_unit_test(test_ordered_operators_take_runs_in_order),
       cmocka_unit_test(test_windows_plans),
+      cmocka_unit_test(test_by_key_plans),
       cmocka_unit_test(test_program_plans),
       cmocka_unit_test(test_plans_describe_themselves_in_policy_syntax),
       cmocka_unit_test(test_auto_takes_subgroups_when_present_and_local_otherwise),

@@ -15,6 +15,7 @@
 #include "exec/fault_inject.h"
 #include "exec/run.h"
 #include "exec/user_operator.h"
+#include "planner/plan_group.h"
 
 /* ---- Options and environment ------------------------------------------------------------------
  */

@@ -50,6 +50,10 @@ struct ocl_reduce_context {
   orx_program_cache programs;
   orx_scratch scratch[ORX_SCRATCH_COUNT];
   orx_axes_dims_held axes_dims;
+  /* The one-pass reduce by key's scratch: the allocation last zeroed (its serial) and
+   * the epoch of its last launch (kernels/by_key.cl). */
+  uint64_t key_tiles_serial;
+  uint32_t key_tiles_epoch;
   orx_staging staging; /* host memory to and from the device (staging.h) */
   struct orx_threads *host_threads; /* the host plan's groups (host_run.c), started on first use */
 

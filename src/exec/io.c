@@ -264,19 +264,26 @@ orx_io orx_io_from(const orx_io *io, size_t at, size_t elem) {
   return part;
 }
 
+int orx_io_apart(const orx_io *a, size_t a_bytes, size_t a_elem, const orx_io *b, size_t b_bytes,
+                 size_t b_elem) {
+  if (!a->mem || a->mem != b->mem || a_bytes == 0 || b_bytes == 0)
+    return 1;
+  const size_t a_begin = a->offset * a_elem, b_begin = b->offset * b_elem;
+  return !(a_begin < b_begin + b_bytes && b_begin < a_begin + a_bytes);
+}
+
 ocl_reduce_status orx_check_apart(ocl_reduce_context *ctx, const char *function,
                                   const char *a_name, const orx_io *a, size_t a_bytes,
                                   size_t a_elem, const char *b_name, const orx_io *b,
                                   size_t b_bytes, size_t b_elem) {
-  if (!a->mem || a->mem != b->mem || a_bytes == 0 || b_bytes == 0)
+  if (orx_io_apart(a, a_bytes, a_elem, b, b_bytes, b_elem))
     return OCL_REDUCE_OK;
   const size_t a_begin = a->offset * a_elem, b_begin = b->offset * b_elem;
-  const int overlap = a_begin < b_begin + b_bytes && b_begin < a_begin + a_bytes;
-  ORX_CHECK_ARG(ctx, !overlap,
-                "%s: %s (bytes [%zu, %zu) of the buffer) overlap %s (bytes [%zu, %zu)): a "
-                "kernel would read what it overwrites",
-                function, a_name, a_begin, a_begin + a_bytes, b_name, b_begin, b_begin + b_bytes);
-  return OCL_REDUCE_OK;
+  return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                  "%s: %s (bytes [%zu, %zu) of the buffer) overlap %s (bytes [%zu, %zu)): a "
+                  "kernel would read what it overwrites",
+                  function, a_name, a_begin, a_begin + a_bytes, b_name, b_begin,
+                  b_begin + b_bytes);
 }
 
 ocl_reduce_status orx_check_disjoint(ocl_reduce_context *ctx, const char *function,

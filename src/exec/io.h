@@ -79,6 +79,10 @@ ocl_reduce_status orx_resolve_input(ocl_reduce_context *ctx, const char *functio
 ocl_reduce_status orx_resolve_output(ocl_reduce_context *ctx, const char *function,
                                      const char *name, const ocl_reduce_output *out, size_t size,
                                      size_t needed, orx_io *io);
+/* Whether `a`'s first a_bytes and `b`'s first b_bytes share no device memory (elements of a_elem
+ * and b_elem bytes: their offsets' units). */
+int orx_io_apart(const orx_io *a, size_t a_bytes, size_t a_elem, const orx_io *b, size_t b_bytes,
+                 size_t b_elem);
 /* INVALID_ARGUMENT, naming both, when `a`'s first a_bytes share device memory with `b`'s first
  * b_bytes (elements of a_elem and b_elem bytes: their offsets' units), the first one written. */
 ocl_reduce_status orx_check_apart(ocl_reduce_context *ctx, const char *function,

@@ -27,6 +27,8 @@ typedef enum orx_scratch_slot {
   ORX_SCRATCH_AXES_ROWS,       /* the rows' results of a view in two passes (run_axes.c) */
   ORX_SCRATCH_COLUMN_COUNTERS, /* a counter per block of columns whose launch finishes itself
                                   (run_axes.c; zero between launches) */
+  ORX_SCRATCH_KEY_TILES,       /* reduce by key's tiles: ticket, run count, tagged summaries
+                                  (run_by_key_pass.c) */
   ORX_SCRATCH_COUNT
 } orx_scratch_slot;
 

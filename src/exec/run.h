@@ -120,6 +120,11 @@ typedef struct orx_key_call {
  * OUTPUT_TOO_SMALL, *run_count the runs, nothing written. */
 ocl_reduce_status orx_run_by_key(ocl_reduce_context *ctx, const orx_key_call *k, orx_seg_call *c,
                                  uint64_t *run_count);
+/* The one-pass plan (run_by_key_pass.c) of such a call, where the planner gives it the kernel and
+ * its outputs are buffers with room for a run per element: *taken 1 when it ran (or failed),
+ * 0 when the call is left to orx_run_by_key's own plan. */
+ocl_reduce_status orx_run_by_key_pass(ocl_reduce_context *ctx, const orx_key_call *k,
+                                      const orx_seg_call *c, uint64_t *run_count, int *taken);
 
 /* Whether an operator's axes reduction may go in two passes (run_axes.c; plan_axes.h's
  * orx_axes_split): pass two folds pass one's results as its elements. */

@@ -3,7 +3,8 @@
  * checked (run.h). The keys are read on the host, their runs found there and the values reduced
  * as segments by offsets (run_segments.c): every operator, type, path and determinism mode that
  * segments take, with their bits. This is the reference plan (docs/design/reduce-by-key.md,
- * step 1): it reads the keys twice where the one-pass kernel of step 2 will read them once.
+ * step 1): it reads the keys twice where the one-pass kernel (run_by_key_pass.c) reads them once,
+ * and it runs every call that kernel does not take.
  *
  * Nothing is written before the runs are known to fit both outputs: the results first, then the
  * runs' keys, so that a failing reduction leaves keys_out as it was.
@@ -161,6 +162,10 @@ ocl_reduce_status orx_run_by_key(ocl_reduce_context *ctx, const orx_key_call *k,
     *run_count = 0;
     return OCL_REDUCE_OK;
   }
+  int taken = 0; /* one pass on the device, where the plan and the memory allow */
+  ORX_FORWARD(orx_run_by_key_pass(ctx, k, c, run_count, &taken));
+  if (taken)
+    return OCL_REDUCE_OK;
   const unsigned char *keys = NULL;
   unsigned char *copy = NULL;
   ocl_reduce_status s = host_keys(ctx, k, (size_t)c->elements, &keys, &copy);

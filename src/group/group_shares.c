@@ -12,7 +12,7 @@
 #include "base/clock.h"
 #include "exec/context_facts.h"
 #include "base/errors.h"
-#include "planner/planner.h"
+#include "planner/plan_group.h"
 
 /* What a measurement reduces: 32 MiB of f32, large enough that a launch's fixed cost is a few
  * per cent of the time on a CPU and a GPU's host copy, small enough that a group takes

@@ -2,7 +2,7 @@
  * plan_group.c: how a group of devices shares a request (planner.h, "Groups of devices"). The
  * group's calls (src/group/) cut host arrays, group buffers and segments with it.
  * ============================================================================================== */
-#include "planner/planner.h"
+#include "planner/plan_group.h"
 #include "ocl_reduce_group.h"
 
 /* The least input a device of a group takes: 64 MiB. Each device beyond the first costs a host

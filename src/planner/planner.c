@@ -12,6 +12,7 @@
 
 #include "base/util.h"
 #include "planner/plan_axes.h"
+#include "planner/plan_by_key.h"
 #include "planner/plan_narrow.h"
 #include "planner/plan_windows.h"
 
@@ -306,12 +307,14 @@ static void make_multi(const orx_target *target, const orx_request *request, siz
   orx_multi_defines(target, request, q, plan);
 }
 
-static void make_windows(const orx_target *target, const orx_request *request, size_t elem,
-                         orx_plan *plan) {
-  plan->kernel = ORX_KERNEL_WINDOWS;
+/* Windows and reduce by key: their kernel's own plan follows from the target's policy. */
+static void make_shaped(const orx_target *target, const orx_request *request, size_t elem,
+                        orx_plan *plan) {
+  const int windows = request->entry == ORX_ENTRY_WINDOWS;
+  plan->kernel = windows ? ORX_KERNEL_WINDOWS : ORX_KERNEL_BY_KEY;
   plan->type = compute_type(request);
   orx_target_policy(target, elem, &plan->policy);
-  orx_plan_windows(target, request, plan);
+  (windows ? orx_plan_windows : orx_plan_by_key)(target, request, plan);
   common_defines(plan);
   operator_defines(target, plan);
 }
@@ -375,7 +378,8 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
   case ORX_ENTRY_REDUCE: make_whole(target, request, policy_elem, plan); break;
   case ORX_ENTRY_SEGMENTS: make_segments(target, request, policy_elem, plan); break;
   case ORX_ENTRY_MULTI: make_multi(target, request, policy_elem, plan); break;
-  case ORX_ENTRY_WINDOWS: make_windows(target, request, policy_elem, plan); break;
+  case ORX_ENTRY_WINDOWS:
+  case ORX_ENTRY_BY_KEY: make_shaped(target, request, policy_elem, plan); break;
   case ORX_ENTRY_CHECK_OFFSETS:
     make_utility(target, ORX_KERNEL_CHECK_OFFSETS, OCL_REDUCE_U64, plan);
     break;

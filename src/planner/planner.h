@@ -36,7 +36,8 @@
   X(WINDOWS, "kernels/windows.cl", "orx_windows")                                                  \
   X(OPERATOR_PROBE, "kernels/operator_probe.cl", "orx_operator_probe")                             \
   X(GATHER, "kernels/gather.cl", "orx_gather")                                                     \
-  X(AXES_COLUMNS, "kernels/axes_columns.cl", "orx_axes_columns")
+  X(AXES_COLUMNS, "kernels/axes_columns.cl", "orx_axes_columns")                                  \
+  X(BY_KEY, "kernels/by_key.cl", "orx_by_key")
 
 typedef enum orx_kernel {
 #define ORX_KERNEL_ENUM(ID, file, entry) ORX_KERNEL_##ID,
@@ -155,6 +156,8 @@ typedef struct orx_policy_override {
   int col_flat;          /* -1, 0 (the general walk) or 1 (the straight loop, parts or not) */
   int col_tall;          /* -1, 0 or 1: tall columns (a group's rows combined) where they apply */
   int col_finish;        /* -1, 0 or 1: parts finished in their launch (plan_columns.c) */
+  int by_key_pass;       /* -1, 0 (runs found on the host) or 1 (the one-pass kernel) */
+  unsigned key_run;      /* the one-pass kernel's elements per work-item (within local memory) */
 } orx_policy_override;
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out);
 /* OCL_REDUCE_POLICY's host=thread|device|off: host plans (plan_host.c) run on the calling thread
@@ -182,7 +185,8 @@ typedef enum orx_entry {
   ORX_ENTRY_PROBE,         /* a user operator's sizes as the device compiler sees them */
   ORX_ENTRY_WINDOWS,       /* one per sliding window */
   ORX_ENTRY_GATHER,        /* a strided view copied into dense order (run_axes.c) */
-  ORX_ENTRY_COLUMNS        /* an axes reduction read in place (plan_axes.h, COLUMNS) */
+  ORX_ENTRY_COLUMNS,       /* an axes reduction read in place (plan_axes.h, COLUMNS) */
+  ORX_ENTRY_BY_KEY         /* runs of equal keys in one pass (plan_by_key.c) */
 } orx_entry;
 
 /* An operator as a plan carries it: a scalar operator by id; a structured one (ORX_OPF_STATE) by
@@ -236,6 +240,7 @@ typedef struct orx_request {
                                parts (ORX_COL_FLAT: plan_columns.c), or tall (ORX_COL_TALL) */
   int host;                 /* REDUCE: the host plan (orx_plan_takes_host) */
   orx_pair_request pair;    /* REDUCE (WHOLE stage), SEGMENTS */
+  unsigned key_bytes;       /* BY_KEY: 4 or 8 */
 } orx_request;
 /* The request of a whole-array reduction with a built-in operator (the other entries start from
  * it), and with a user operator (type: its elements, ORX_CUSTOM or a scalar type). */
@@ -261,6 +266,7 @@ typedef struct orx_plan {
   orx_policy policy;
   orx_seg_plan seg;     /* SEGMENTS */
   orx_win_plan win;     /* WINDOWS */
+  unsigned key_run;     /* BY_KEY: elements per work-item of a tile (plan_by_key.h) */
   unsigned slots;       /* results per launch: MULTI's operators, else 1 */
   unsigned element_bytes; /* what the kernel reads per element (FINAL stages: states) */
   size_t partials_bytes; /* scratch: one state per group and slot */
@@ -381,17 +387,5 @@ void orx_plan_program(const orx_target *target, unsigned wg_size,
 /* The work-groups such a program accepts: a power of two, within the device's limit, and a
  * multiple of the warp where warps are fixed (NVIDIA); NULL when wg_size is one, else why not. */
 const char *orx_program_wg_problem(const orx_target *target, unsigned wg_size);
-
-/* ---- Groups of devices (plan_group.c) ---------------------------------------------------- */
-/* The least bytes of input a device of a group takes (forced: part_kib). */
-uint64_t orx_group_min_part_bytes(const orx_policy_override *forced);
-/* The most bytes of seam elements that windows over a group buffer stage through the group's
- * page-locked and device memory (forced: seam_kib); larger seams are read and uploaded blocking. */
-uint64_t orx_group_seam_staged_bytes(const orx_policy_override *forced);
-/* Cuts `units` (elements, or whole segments: unit_bytes each) into one contiguous part per
- * device, parts[d] units for device d in order, by the weights (>= 0, not all 0): no part but
- * the only one is below min_part_bytes; devices with the smallest weights drop out first. */
-void orx_plan_group_parts(const double *weights, size_t devices, uint64_t units,
-                          uint64_t unit_bytes, uint64_t min_part_bytes, uint64_t *parts);
 
 #endif /* ORX_PLANNER_H */

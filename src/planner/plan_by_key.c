@@ -1,0 +1,73 @@
+/* =================================================================================================
+ * plan_by_key.c: how a reduce-by-key call runs (plan_by_key.h). The one-pass kernel
+ * (kernels/by_key.cl) reads the keys and values once; the other calls read the keys to the host,
+ * find the runs there and reduce them as segments by offsets (run_by_key.c), which reads the keys
+ * twice and moves them over the bus: docs/design/reduce-by-key.md, Decision 1. Pure functions of
+ * their arguments.
+ * ============================================================================================== */
+#include "planner/plan_by_key.h"
+
+/* CUDA's static shared memory ends at 48 KiB: the tile and its scan stay in 40. */
+#define ORX_KEY_LOCAL_BYTES 40960u
+
+int orx_plan_by_key_pass(const orx_target *target, const orx_request *request) {
+  /* States (structured and user operators) and pairs are not in the kernel yet; a single pass
+   * needs tiles that wait on the tiles before them (lib/orx_lookback.cl). */
+  if (orx_operator_is_state(&request->op) || request->pair.on ||
+      target->caps->device_sync == ORX_SYNC_NONE)
+    return 0;
+  if (target->forced.by_key_pass >= 0)
+    return target->forced.by_key_pass;
+  /* CPU devices: their own plan is to come (the design's Decision 4); until then the runs are
+   * found on the host, where the keys already are. */
+  return target->caps->type != OCL_REDUCE_DEVICE_CPU;
+}
+
+/* Local memory of a work-group: the tile's keys and values with a padding slot every 32, the
+ * scan's summaries, the look-back's window of 16 tiles, a few words. */
+static uint64_t local_bytes(unsigned wg, unsigned run, unsigned key, unsigned value) {
+  const uint64_t tile = (uint64_t)wg * run;
+  return (tile + tile / 32 + 1) * (key + value) + (uint64_t)wg * (8 + value) + 16 * 20 + 64;
+}
+
+void orx_plan_by_key(const orx_target *target, const orx_request *request, orx_plan *plan) {
+  const orx_caps *caps = target->caps;
+  orx_policy *p = &plan->policy;
+  const unsigned key = request->key_bytes, value = (unsigned)orx_type_size(plan->type);
+  /* Tiles of 256 work-items of 16 elements on GPUs where local memory holds them (4096 pairs of
+   * 4 bytes; 8 elements of 8 bytes), 64 work-items on CPUs. A launch's look-back costs grow with
+   * its tiles: H200, 2^26 i32/f32 pairs in runs of 1000, 640 us in tiles of 2048, 380 in tiles of
+   * 4096 (before the look-back read its windows' words without fences). */
+  if (!target->forced.wg_size)
+    p->wg_size = caps->type == OCL_REDUCE_DEVICE_CPU ? 64 : 256;
+  p->vec = p->unroll = p->chains = 1;
+  unsigned run = target->forced.key_run ? target->forced.key_run : 16;
+  const uint64_t room = caps->local_mem_bytes < ORX_KEY_LOCAL_BYTES ? caps->local_mem_bytes
+                                                                   : ORX_KEY_LOCAL_BYTES;
+  while (run > 1 && local_bytes(p->wg_size, run, key, value) > room)
+    run /= 2;
+  while (p->wg_size > 32 && local_bytes(p->wg_size, run, key, value) > room)
+    p->wg_size /= 2;
+  plan->key_run = run;
+  int64_t *d = plan->defines;
+  d[ORX_DEFINE_KEY_BYTES] = key;
+  d[ORX_DEFINE_KEY_RUN] = run;
+  d[ORX_DEFINE_SYNC] = p->sync;
+}
+
+uint64_t orx_by_key_tile(const orx_plan *plan) {
+  return (uint64_t)plan->policy.wg_size * plan->key_run;
+}
+
+/* Per tile: an AGGREGATE's and a PREFIX's summary, 4 tagged words of 8 bytes each
+ * (kernels/by_key.cl), after the ticket and the run count. */
+#define ORX_KEY_TILE_BYTES (2 * 4 * 8)
+#define ORX_KEY_HEADER_BYTES (2 * 8)
+
+size_t orx_by_key_scratch_bytes(uint64_t tiles) {
+  return ORX_KEY_HEADER_BYTES + (size_t)tiles * ORX_KEY_TILE_BYTES;
+}
+
+uint64_t orx_by_key_scratch_tiles(size_t bytes) {
+  return bytes < ORX_KEY_HEADER_BYTES ? 0 : (bytes - ORX_KEY_HEADER_BYTES) / ORX_KEY_TILE_BYTES;
+}
