@@ -5,8 +5,10 @@
  *
  * Every built-in operator on every type, over keys of each width whose runs are 1-3 long, 31-33
  * and 255-257 long (around subgroups and work-groups), a few thousand long, random 1-64, and equal
- * keys apart (separate runs); inputs and outputs in host memory and in buffers at offsets; all
- * keys equal, all distinct, one pair, none; NaN values; order-preserving and user operators; the
+ * keys apart (separate runs); inputs and outputs in host memory and in buffers at offsets, buffers
+ * through both plans (the one-pass kernel forced where the device would not take it, the runs
+ * found on the host forced where it would); all keys equal, all distinct, runs of 1-2 over 2^18
+ * elements, one pair, none; NaN values; order-preserving and user operators; the
  * CROSS_DEVICE bits of each run against ocl_reduce of that run alone. Sizing: outputs of exactly
  * the runs, one fewer (OUTPUT_TOO_SMALL, the count, nothing written: checked byte by byte), none.
  * Argument errors, each leaving the outputs untouched.
@@ -298,6 +300,15 @@ static void test_patterns(void **state) {
   /* Long runs over several work-groups, between short ones. */
   static const size_t long_runs[] = {70000, 1, 100003, 2, 65536};
   check_i32_sum(long_runs, sizeof long_runs / sizeof long_runs[0]);
+  /* Runs of 1 and 2 over 2^18 + 3 elements: tens of the one-pass kernel's tiles, each closing
+   * thousands of runs, whose look-back reads several windows. */
+  const size_t short_count = 174764;
+  size_t *short_runs = malloc(short_count * sizeof *short_runs);
+  assert_non_null(short_runs);
+  for (size_t r = 0; r < short_count; r++)
+    short_runs[r] = 1 + r % 2 + (r == 0);
+  check_i32_sum(short_runs, short_count);
+  free(short_runs);
 }
 
 /* NaN values: a run holding one gives NaN for MAX and SUM; the runs beside it do not. */
