@@ -28,6 +28,7 @@ static ocl_reduce_context *cross_ctx; /* OCL_REDUCE_DETERMINISM=cross_device */
  * work-groups (CPU devices too, where it is not the planner's choice), and the runs found on the
  * host (GPUs too). */
 static ocl_reduce_context *pass_ctx, *runs_ctx;
+static ocl_reduce_context *cross_pass_ctx; /* cross_device, the one-pass kernel forced */
 
 static int setup(void **state) {
   if (test_setup(state))
@@ -35,13 +36,17 @@ static int setup(void **state) {
   cross_ctx = test_context_cross_device();
   pass_ctx = test_context_with_policy("by_key=pass");
   runs_ctx = test_context_with_policy("by_key=runs");
-  return cross_ctx && pass_ctx && runs_ctx ? 0 : -1;
+  setenv("OCL_REDUCE_DETERMINISM", "cross_device", 1);
+  cross_pass_ctx = test_context_with_policy("by_key=pass");
+  unsetenv("OCL_REDUCE_DETERMINISM");
+  return cross_ctx && pass_ctx && runs_ctx && cross_pass_ctx ? 0 : -1;
 }
 
 static int teardown(void **state) {
   ocl_reduce_context_destroy(cross_ctx);
   ocl_reduce_context_destroy(pass_ctx);
   ocl_reduce_context_destroy(runs_ctx);
+  ocl_reduce_context_destroy(cross_pass_ctx);
   return test_teardown(state);
 }
 
@@ -416,7 +421,8 @@ static uint64_t sum_runs(ocl_reduce_context *ctx, const int32_t *keys, const flo
 }
 
 /* CROSS_DEVICE: each run's f32 SUM has the bits of ocl_reduce of that run alone (the reproducible
- * sum's); either mode: two calls, the same bits. */
+ * sum's), from host memory and through buffers (the one-pass kernel, forced); either mode: two
+ * calls, the same bits. */
 static void test_cross_device_bits(void **state) {
   (void)state;
   const size_t count = 9000;
@@ -445,6 +451,17 @@ static void test_cross_device_bits(void **state) {
     first = end;
   }
   assert_int_equal(first, count);
+  const key_case c = {cross_pass_ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, OCL_REDUCE_I32, keys,
+                      values, count, count, count, 1};
+  float *sums = malloc(count * sizeof *sums);
+  int32_t *run_keys = malloc(count * sizeof *run_keys);
+  assert_true(sums && run_keys);
+  uint64_t on_device = 0;
+  assert_int_equal(run_case(&c, run_keys, sums, &on_device), OCL_REDUCE_OK);
+  assert_int_equal(on_device, runs);
+  assert_memory_equal(sums, got, runs * sizeof *got);
+  free(sums);
+  free(run_keys);
   free(keys);
   free(values);
   free(got);

@@ -273,11 +273,15 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
       assert_int_equal(plan.defines[ORX_DEFINE_ELEM_TYPE_ID], type);
       compiled += compile(&plan);
     }
-    /* Reduce by key in one pass: keys of 4 and 8 bytes, values of 4 and 8, and 16-bit ones. */
-    static const ocl_reduce_type key_values[] = {OCL_REDUCE_F32, OCL_REDUCE_I64, OCL_REDUCE_F16};
-    for (int v = 0; v < 3; v++)
+    /* Reduce by key in one pass: keys of 4 and 8 bytes, values of 4 and 8, and 16-bit ones;
+     * states with an index (ARGMIN: the runs' starts carried) and without (MEAN_VAR). */
+    static const ocl_reduce_type key_values[] = {OCL_REDUCE_F32, OCL_REDUCE_I64, OCL_REDUCE_F16,
+                                                 OCL_REDUCE_F32, OCL_REDUCE_F64};
+    static const orx_op_id key_ops[] = {ORX_OP_SUM, ORX_OP_MAX, ORX_OP_SUM, ORX_OP_ARGMIN,
+                                        ORX_OP_MEAN_VAR};
+    for (int v = 0; v < 5; v++)
       for (unsigned kb = 4; kb <= 8; kb += 4) {
-        r = orx_reduce_request(v == 1 ? ORX_OP_MAX : ORX_OP_SUM, key_values[v]);
+        r = orx_reduce_request(key_ops[v], key_values[v]);
         r.entry = ORX_ENTRY_BY_KEY;
         r.key_bytes = kb;
         orx_plan_make(&t, &r, &plan);

@@ -1286,22 +1286,24 @@ static void test_windows_plans(void **state) {
   free(holder);
 }
 
-/* Reduce by key: which calls take the one-pass kernel (scalar operators, devices that order
- * work-groups, GPUs unless forced), its tiles within local memory, its scratch's layout. */
+/* Reduce by key: which calls take the one-pass kernel (built-in operators, devices that order
+ * work-groups, GPUs unless forced), its tiles within local memory, its summaries' words (the
+ * value's or state's, and where the last run starts for ARGMIN and ARGMAX), its scratch's
+ * layout. */
 static void test_by_key_plans(void **state) {
   (void)state;
   char *holder = NULL;
   const char *contract = contract_text(&holder);
   orx_caps devices[8];
   const size_t device_count = synthetic_devices(devices);
-  const orx_op_id ops[] = {ORX_OP_SUM, ORX_OP_MAX, ORX_OP_ARGMIN};
+  const orx_op_id ops[] = {ORX_OP_SUM, ORX_OP_MAX, ORX_OP_ARGMIN, ORX_OP_MEAN_VAR};
   const ocl_reduce_type types[] = {OCL_REDUCE_F32, OCL_REDUCE_I64, OCL_REDUCE_F16};
   int checked = 0;
   for (size_t dev = 0; dev < device_count; dev++) {
     const orx_caps *c = &devices[dev];
     const int cpu = c->type == OCL_REDUCE_DEVICE_CPU;
     const char *prelude = c->has_cuda_shuffle ? "lib/orx_cuda_prelude.cl" : NULL;
-    for (size_t o = 0; o < 3; o++)
+    for (size_t o = 0; o < 4; o++)
       for (size_t t = 0; t < 3; t++)
         for (unsigned kb = 4; kb <= 8; kb += 4)
           for (int forced = -1; forced <= 1; forced++) {
@@ -1310,8 +1312,8 @@ static void test_by_key_plans(void **state) {
             orx_request r = orx_reduce_request(ops[o], types[t]);
             r.entry = ORX_ENTRY_BY_KEY;
             r.key_bytes = kb;
-            const int scalar = ops[o] != ORX_OP_ARGMIN, ordered = c->device_sync != ORX_SYNC_NONE;
-            const int want = scalar && ordered && (forced >= 0 ? forced : !cpu);
+            const int ordered = c->device_sync != ORX_SYNC_NONE;
+            const int want = ordered && (forced >= 0 ? forced : !cpu);
             assert_int_equal(orx_plan_by_key_pass(&tg, &r), want);
             if (!want)
               continue;
@@ -1322,7 +1324,15 @@ static void test_by_key_plans(void **state) {
             assert_int_equal(plan.defines[ORX_DEFINE_KEY_RUN], plan.key_run);
             assert_int_equal(plan.defines[ORX_DEFINE_SYNC], c->device_sync);
             const uint64_t tile = orx_by_key_tile(&plan);
-            const size_t value = orx_type_size(plan.type);
+            const size_t value =
+                plan.op.state_bytes ? plan.op.state_bytes : orx_type_size(plan.type);
+            const int starts = ops[o] == ORX_OP_ARGMIN;
+            assert_int_equal(plan.defines[ORX_DEFINE_KEY_STARTS], starts);
+            assert_int_equal(plan.defines[ORX_DEFINE_KEY_WINDOW_PARTS], !c->has_cuda_shuffle);
+            assert_int_equal(plan.defines[ORX_DEFINE_KEY_WORDS], 2 + (value + 3) / 4 + 2 * starts);
+            for (uint64_t tiles = 0; tiles < 100000; tiles = 3 * tiles + 1)
+              assert_int_equal(
+                  orx_by_key_scratch_tiles(&plan, orx_by_key_scratch_bytes(&plan, tiles)), tiles);
             assert_int_equal(tile, (uint64_t)plan.policy.wg_size * plan.key_run);
             assert_true((tile + tile / 32 + 1) * (kb + value) <= c->local_mem_bytes);
             if (!cpu && kb == 4 && value == 4 && c->local_mem_bytes >= 48 * 1024)
@@ -1331,8 +1341,19 @@ static void test_by_key_plans(void **state) {
           }
   }
   assert_true(checked > 0);
-  for (uint64_t tiles = 0; tiles < 100000; tiles = 3 * tiles + 1)
-    assert_int_equal(orx_by_key_scratch_tiles(orx_by_key_scratch_bytes(tiles)), tiles);
+  /* A user operator keeps the runs found first (its map takes indices in the run), where the
+   * built-ins take the kernel. */
+  size_t gpu = 0;
+  while (gpu + 1 < device_count && devices[gpu].device_sync == ORX_SYNC_NONE)
+    gpu++;
+  orx_target tg = test_target(&devices[gpu], OCL_REDUCE_PATH_AUTO);
+  tg.forced.by_key_pass = 1;
+  orx_request r = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
+  r.entry = ORX_ENTRY_BY_KEY;
+  r.key_bytes = 4;
+  assert_int_equal(orx_plan_by_key_pass(&tg, &r), 1);
+  r.op.id = ORX_OP_CUSTOM;
+  assert_int_equal(orx_plan_by_key_pass(&tg, &r), 0);
   free(holder);
 }
 

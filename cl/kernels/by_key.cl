@@ -39,14 +39,21 @@
 #include "lib/orx_lookback.cl"
 #include "lib/orx_ops.cl"
 
-#if ORX_STATE || ORX_PAIR_OP != ORX_PAIR_NONE
-#error "by_key.cl: scalar operators of one input"
+#if ORX_PAIR_OP != ORX_PAIR_NONE || (ORX_STATE && ORX_OP_ID == ORX_OP_CUSTOM)
+#error "by_key.cl: built-in operators of one input"
+#endif
+/* Operators whose states hold an element's index (ARGMIN, ARGMAX) map each element with its
+ * position in the input, which orders ties as the run's own positions would, and have the run's
+ * start subtracted when the run is stored (ORX_STATE_REBASE): the summaries then carry where
+ * their last run starts (ORX_KEY_STARTS, which the planner sets for them). */
+#if ORX_KEY_STARTS != defined(ORX_STATE_REBASE)
+#error "by_key.cl: ORX_KEY_STARTS is for the operators that define ORX_STATE_REBASE"
 #endif
 
 #if ORX_KEY_BYTES == 8
-typedef ulong orx_key;
+typedef ulong orx_key_bits;
 #else
-typedef uint orx_key;
+typedef uint orx_key_bits;
 #endif
 
 #define ORX_KEY_TILE (ORX_WG_SIZE * ORX_KEY_RUN)
@@ -59,42 +66,132 @@ typedef uint orx_key;
 typedef struct orx_key_part {
   ulong heads;
   A value;
+#if ORX_KEY_STARTS
+  ulong start; /* where the last run starts, when heads > 0 */
+#endif
 } orx_key_part;
 
 ORX_INLINE orx_key_part orx_key_join(orx_key_part a, orx_key_part b) {
   orx_key_part r;
   r.heads = a.heads + b.heads;
   r.value = b.heads ? b.value : orx_combine(a.value, b.value);
+#if ORX_KEY_STARTS
+  r.start = b.heads ? b.start : a.start;
+#endif
   return r;
 }
 
-#define ORX_KEY_WORDS 4
+/* The summary of no elements. */
+ORX_INLINE orx_key_part orx_key_none(void) {
+  orx_key_part r;
+  r.heads = 0;
+  r.value = ORX_IDENTITY;
+#if ORX_KEY_STARTS
+  r.start = 0;
+#endif
+  return r;
+}
+
+/* Where the last run of summary p starts (when p.heads > 0), and a run's value as stored. */
+#if ORX_KEY_STARTS
+#define orx_key_start_of(p) ((p).start)
+#define orx_key_stored(value, run_start) ORX_STATE_REBASE((value), (run_start))
+#else
+#define orx_key_start_of(p) ((ulong)0)
+#define orx_key_stored(value, run_start) (value)
+#endif
+
+/* A work-group's summaries during its scan, a work-item's each. */
+typedef struct orx_key_scan {
+  ulong heads[ORX_WG_SIZE];
+  A values[ORX_WG_SIZE];
+#if ORX_KEY_STARTS
+  ulong starts[ORX_WG_SIZE];
+#endif
+} orx_key_scan;
+
+ORX_INLINE void orx_key_put(ORX_LOCAL_PTR orx_key_scan *scan, uint i, orx_key_part p) {
+  scan->heads[i] = p.heads;
+  scan->values[i] = p.value;
+#if ORX_KEY_STARTS
+  scan->starts[i] = p.start;
+#endif
+}
+
+ORX_INLINE orx_key_part orx_key_get(ORX_LOCAL_PTR orx_key_scan *scan, uint i) {
+  orx_key_part p;
+  p.heads = scan->heads[i];
+  p.value = scan->values[i];
+#if ORX_KEY_STARTS
+  p.start = scan->starts[i];
+#endif
+  return p;
+}
+
+/* A value as the 32-bit words it is published in: a scalar's bits, or a state's words through a
+ * union. H200, 2^26 i64/f64 pairs in runs of 32, kernel time, bits against the union: CUDA 729
+ * us against 774, NVIDIA's OpenCL 690 against 640. */
+#if ORX_STATE
+#define ORX_KEY_VALUE_WORDS ((sizeof(A) + 3) / 4)
+typedef union orx_key_value_words {
+  A value;
+  uint w[ORX_KEY_VALUE_WORDS];
+} orx_key_value_words;
+ORX_INLINE uint orx_key_value_word(A value, uint i) {
+  orx_key_value_words v;
+  v.value = value;
+  return v.w[i];
+}
+ORX_INLINE A orx_key_value_of(const ulong *w) {
+  orx_key_value_words v;
+  for (uint i = 0; i < ORX_KEY_VALUE_WORDS; i++)
+    v.w[i] = (uint)w[i];
+  return v.value;
+}
+#else
+#define ORX_KEY_VALUE_WORDS (ORX_TYPE_BYTES / 4)
+ORX_INLINE uint orx_key_value_word(A value, uint i) {
+  return (uint)((ulong)ORX_AS_BITS(value) >> (32 * i));
+}
+ORX_INLINE A orx_key_value_of(const ulong *w) {
+  ORX_BITS_T bits = (ORX_BITS_T)(w[0] & 0xffffffffu);
+#if ORX_TYPE_BYTES == 8
+  bits |= (ORX_BITS_T)(w[1] & 0xffffffffu) << 32;
+#endif
+  return ORX_FROM_BITS(bits);
+}
+#endif
+/* A summary's words (ORX_KEY_WORDS, the planner's: it sizes the scratch): the heads', the
+ * value's, the start's. */
+#define ORX_KEY_VALUE_AT 2
+#define ORX_KEY_START_AT (ORX_KEY_VALUE_AT + ORX_KEY_VALUE_WORDS)
+typedef char orx_key_words_fit[ORX_KEY_WORDS >= ORX_KEY_START_AT + 2 * ORX_KEY_STARTS ? 1 : -1];
 
 /* Publishes summary s in the words at `at` under `tag`. */
 ORX_INLINE void orx_key_publish(ORX_GLOBAL_PTR ulong *at, uint tag, orx_key_part s) {
-  const ORX_BITS_T bits = ORX_AS_BITS(s.value);
   orx_tagged_store(at, tag, (uint)s.heads);
   orx_tagged_store(at + 1, tag, (uint)(s.heads >> 32));
-  orx_tagged_store(at + 2, tag, (uint)bits);
-#if ORX_TYPE_BYTES == 8
-  orx_tagged_store(at + 3, tag, (uint)((ulong)bits >> 32));
+  for (uint i = 0; i < ORX_KEY_VALUE_WORDS; i++)
+    orx_tagged_store(at + ORX_KEY_VALUE_AT + i, tag, orx_key_value_word(s.value, i));
+#if ORX_KEY_STARTS
+  orx_tagged_store(at + ORX_KEY_START_AT, tag, (uint)s.start);
+  orx_tagged_store(at + ORX_KEY_START_AT + 1, tag, (uint)(s.start >> 32));
 #endif
 }
 
 /* Reads the summary at `at`: 1 when every word holds `tag` (it was published), else 0. */
 ORX_INLINE int orx_key_read(ORX_GLOBAL_PTR ulong *at, uint tag, orx_key_part *s) {
-  const ulong w0 = orx_tagged_load(at), w1 = orx_tagged_load(at + 1);
-  const ulong w2 = orx_tagged_load(at + 2);
-  int published = (uint)(w0 >> 32) == tag && (uint)(w1 >> 32) == tag && (uint)(w2 >> 32) == tag;
-#if ORX_TYPE_BYTES == 8
-  const ulong w3 = orx_tagged_load(at + 3);
-  published = published && (uint)(w3 >> 32) == tag;
-  const ORX_BITS_T bits = (ORX_BITS_T)(w2 & 0xffffffffu) | (ORX_BITS_T)(w3 & 0xffffffffu) << 32;
-#else
-  const ORX_BITS_T bits = (ORX_BITS_T)(w2 & 0xffffffffu);
+  ulong w[ORX_KEY_START_AT + 2 * ORX_KEY_STARTS];
+  int published = 1;
+  for (uint i = 0; i < ORX_KEY_START_AT + 2 * ORX_KEY_STARTS; i++) {
+    w[i] = orx_tagged_load(at + i);
+    published = published && (uint)(w[i] >> 32) == tag;
+  }
+  s->heads = (w[0] & 0xffffffffu) | (w[1] & 0xffffffffu) << 32;
+  s->value = orx_key_value_of(w + ORX_KEY_VALUE_AT);
+#if ORX_KEY_STARTS
+  s->start = (w[ORX_KEY_START_AT] & 0xffffffffu) | (w[ORX_KEY_START_AT + 1] & 0xffffffffu) << 32;
 #endif
-  s->heads = (w0 & 0xffffffffu) | (w1 & 0xffffffffu) << 32;
-  s->value = ORX_FROM_BITS(bits);
   return published;
 }
 
@@ -105,13 +202,49 @@ ORX_INLINE int orx_key_read(ORX_GLOBAL_PTR ulong *at, uint tag, orx_key_part *s)
 
 /* What a look-back window holds in local memory: per tile read, 0 (not published yet), 1 (an
  * AGGREGATE) or 2 (a PREFIX) and its summary; the nearest tile not joined yet; whether done. */
+/* Its summaries as whole structs (ORX_KEY_WINDOW_PARTS) or as an array per field: H200, 2^26
+ * i32/f32 pairs in runs of 32, kernel time, structs against arrays: CUDA 378 us against 331,
+ * NVIDIA's OpenCL 347 against 403 (the planner picks per backend, plan_by_key.c). */
 typedef struct orx_key_window {
   uint kind[ORX_KEY_WINDOW];
+#if ORX_KEY_WINDOW_PARTS
+  orx_key_part parts[ORX_KEY_WINDOW];
+#else
   ulong heads[ORX_KEY_WINDOW];
   A values[ORX_KEY_WINDOW];
+#if ORX_KEY_STARTS
+  ulong starts[ORX_KEY_WINDOW];
+#endif
+#endif
   long next;
   int done;
 } orx_key_window;
+
+ORX_INLINE void orx_key_window_put(ORX_LOCAL_PTR orx_key_window *w, uint i, orx_key_part p) {
+#if ORX_KEY_WINDOW_PARTS
+  w->parts[i] = p;
+#else
+  w->heads[i] = p.heads;
+  w->values[i] = p.value;
+#if ORX_KEY_STARTS
+  w->starts[i] = p.start;
+#endif
+#endif
+}
+
+ORX_INLINE orx_key_part orx_key_window_get(ORX_LOCAL_PTR orx_key_window *w, uint i) {
+#if ORX_KEY_WINDOW_PARTS
+  return w->parts[i];
+#else
+  orx_key_part p;
+  p.heads = w->heads[i];
+  p.value = w->values[i];
+#if ORX_KEY_STARTS
+  p.start = w->starts[i];
+#endif
+  return p;
+#endif
+}
 
 /* Step 3, called by every work-item: the summary of the elements before the tile, in work-item 0
  * (tile 0: none). Work-items w < ORX_KEY_WINDOW read tiles next - w at once; work-item 0 joins
@@ -123,9 +256,7 @@ typedef struct orx_key_window {
 ORX_INLINE orx_key_part orx_key_look_back(ORX_GLOBAL_PTR ulong *words, uint tile, uint epoch,
                                           ORX_LOCAL_PTR orx_key_window *w) {
   const uint lid = (uint)get_local_id(0);
-  orx_key_part before;
-  before.heads = 0;
-  before.value = ORX_IDENTITY;
+  orx_key_part before = orx_key_none();
   int joined = 0;
   if (lid == 0) {
     w->next = (long)tile - 1;
@@ -143,8 +274,7 @@ ORX_INLINE orx_key_part orx_key_look_back(ORX_GLOBAL_PTR ulong *words, uint tile
         const int has_aggregate =
             orx_key_read(words + 2 * p * ORX_KEY_WORDS, 2 * epoch, &aggregate);
         kind = has_prefix ? 2 : has_aggregate ? 1 : 0;
-        w->heads[lid] = has_prefix ? prefix.heads : aggregate.heads;
-        w->values[lid] = has_prefix ? prefix.value : aggregate.value;
+        orx_key_window_put(w, lid, has_prefix ? prefix : aggregate);
       }
       w->kind[lid] = kind;
     }
@@ -153,9 +283,7 @@ ORX_INLINE orx_key_part orx_key_look_back(ORX_GLOBAL_PTR ulong *words, uint tile
       uint j = 0;
       int done = 0;
       for (; j < ORX_KEY_WINDOW && w->kind[j] && !done; j++) {
-        orx_key_part part;
-        part.heads = w->heads[j];
-        part.value = w->values[j];
+        const orx_key_part part = orx_key_window_get(w, j);
         before = joined ? orx_key_join(part, before) : part;
         joined = 1;
         done = w->kind[j] == 2;
@@ -168,16 +296,15 @@ ORX_INLINE orx_key_part orx_key_look_back(ORX_GLOBAL_PTR ulong *words, uint tile
   return before;
 }
 
-__kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key *ORX_RESTRICT keys,
+__kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRICT keys,
                                          ulong keys_offset, ORX_IN_PARAMS(in), ulong in_offset,
-                                         ulong n, __global orx_key *keys_out,
+                                         ulong n, __global orx_key_bits *keys_out,
                                          ulong keys_out_index, __global ORX_RESULT_T *out,
                                          ulong out_index, __global ulong *scratch, uint epoch) {
   /* The tile's elements, then the runs it closes: a run per element, and the last run. */
-  __local orx_key tile_keys[ORX_KEY_PAD(ORX_KEY_TILE) + 1];
+  __local orx_key_bits tile_keys[ORX_KEY_PAD(ORX_KEY_TILE) + 1];
   __local A tile_values[ORX_KEY_PAD(ORX_KEY_TILE) + 1];
-  __local ulong scan_heads[ORX_WG_SIZE];
-  __local A scan_values[ORX_WG_SIZE];
+  __local orx_key_scan scan;
   __local uint tile_taken;
   __local orx_key_part tile_before;
   __local orx_key_window window;
@@ -202,7 +329,7 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key *ORX_RESTRICT ke
     const uint i = j * ORX_WG_SIZE + lid;
     if (i < held) {
       tile_keys[ORX_KEY_PAD(i)] = keys[start + i];
-      tile_values[ORX_KEY_PAD(i)] = ORX_READ(base, start + i);
+      tile_values[ORX_KEY_PAD(i)] = ORX_MAP(ORX_READ(base, start + i), start + i);
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -210,14 +337,12 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key *ORX_RESTRICT ke
   const uint mine = held > first ? (held - first < ORX_KEY_RUN ? held - first : ORX_KEY_RUN) : 0;
   /* The key before the work-item's first element (work-item 0: the tile's, from global memory;
    * Intel's CPU runtime read a __local copy of it as 0). */
-  const orx_key key_before = first ? tile_keys[ORX_KEY_PAD(first - 1)]
+  const orx_key_bits key_before = first ? tile_keys[ORX_KEY_PAD(first - 1)]
                              : start ? keys[start - 1]
                                      : 0;
-  orx_key k[ORX_KEY_RUN];
+  orx_key_bits k[ORX_KEY_RUN];
   A v[ORX_KEY_RUN];
-  orx_key_part part;
-  part.heads = 0;
-  part.value = ORX_IDENTITY; /* a work-item past the end: joins as nothing that is read */
+  orx_key_part part = orx_key_none(); /* a work-item past the end: joins as nothing read */
 #pragma unroll
   for (uint j = 0; j < ORX_KEY_RUN; j++) {
     k[j] = j < mine ? tile_keys[ORX_KEY_PAD(first + j)] : 0;
@@ -226,33 +351,28 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key *ORX_RESTRICT ke
     if (j < mine) {
       part.heads += head ? 1u : 0u;
       part.value = head || j == 0 ? v[j] : orx_combine(part.value, v[j]);
+#if ORX_KEY_STARTS
+      part.start = head ? start + first + j : part.start;
+#endif
     }
   }
   /* 2. The work-group's inclusive scan of the summaries (Hillis and Steele). */
-  scan_heads[lid] = part.heads;
-  scan_values[lid] = part.value;
+  orx_key_put(&scan, lid, part);
   barrier(CLK_LOCAL_MEM_FENCE);
   orx_key_part scanned = part;
   for (uint step = 1; step < ORX_WG_SIZE; step *= 2) {
-    orx_key_part left = part;
-    if (lid >= step) {
-      left.heads = scan_heads[lid - step];
-      left.value = scan_values[lid - step];
-    }
+    const orx_key_part left = lid >= step ? orx_key_get(&scan, lid - step) : part;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid >= step) {
       scanned = orx_key_join(left, scanned);
-      scan_heads[lid] = scanned.heads;
-      scan_values[lid] = scanned.value;
+      orx_key_put(&scan, lid, scanned);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 
   /* 3. The tiles before: tile 0 publishes its PREFIX at once, the others their AGGREGATE, then
    * their PREFIX once the look-back gave the summary before them. */
-  orx_key_part own;
-  own.heads = scan_heads[ORX_WG_SIZE - 1];
-  own.value = scan_values[ORX_WG_SIZE - 1];
+  const orx_key_part own = orx_key_get(&scan, ORX_WG_SIZE - 1);
   if (lid == 0)
     orx_key_publish(words + (2 * (ulong)tile + (tile == 0)) * ORX_KEY_WORDS,
                     2 * epoch + (tile == 0), own);
@@ -274,23 +394,22 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key *ORX_RESTRICT ke
   const ulong end = behind.heads + own.heads - (last_tile ? 0 : 1);
   orx_key_part open = behind;
   if (lid > 0) {
-    orx_key_part left;
-    left.heads = scan_heads[lid - 1];
-    left.value = scan_values[lid - 1];
+    const orx_key_part left = orx_key_get(&scan, lid - 1);
     open = tile > 0 ? orx_key_join(behind, left) : left;
   }
-  ulong runs = open.heads;
+  ulong runs = open.heads, run_start = orx_key_start_of(open);
   A acc = open.value;
-  orx_key previous = key_before;
+  orx_key_bits previous = key_before;
 #pragma unroll
   for (uint j = 0; j < ORX_KEY_RUN; j++) {
     if (j < mine) {
       if (k[j] != previous || start + first + j == 0) {
         if (runs > 0) { /* the run before ends at the element before */
-          tile_values[ORX_KEY_PAD((uint)(runs - 1 - closed))] = acc;
+          tile_values[ORX_KEY_PAD((uint)(runs - 1 - closed))] = orx_key_stored(acc, run_start);
           tile_keys[ORX_KEY_PAD((uint)(runs - 1 - closed))] = previous;
         }
         runs++;
+        run_start = start + first + j;
         acc = v[j];
       } else {
         acc = orx_combine(acc, v[j]);
@@ -298,8 +417,9 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key *ORX_RESTRICT ke
       previous = k[j];
     }
   }
+  (void)run_start; /* read by ORX_STATE_REBASE only */
   if (mine > 0 && last_tile && first + mine == held) { /* the last element ends the last run */
-    tile_values[ORX_KEY_PAD((uint)(runs - 1 - closed))] = acc;
+    tile_values[ORX_KEY_PAD((uint)(runs - 1 - closed))] = orx_key_stored(acc, run_start);
     tile_keys[ORX_KEY_PAD((uint)(runs - 1 - closed))] = previous;
   }
   barrier(CLK_LOCAL_MEM_FENCE);

@@ -74,6 +74,14 @@ ORX_INLINE int orx_arg_first(orx_state a, orx_state b) {
 ORX_INLINE orx_state orx_state_combine(orx_state a, orx_state b) {
   return orx_arg_first(a, b) ? a : b;
 }
+/* The state with `base` taken from its index, the identity's aside: reduce by key maps elements
+ * with their positions in the input and stores each run's index from the run's start
+ * (kernels/by_key.cl). */
+ORX_INLINE orx_state orx_state_rebase(orx_state s, ulong base) {
+  s.index -= s.index == ~(ulong)0 ? 0 : base;
+  return s;
+}
+#define ORX_STATE_REBASE orx_state_rebase
 /* Whether x goes before lane state s, whose elements all have lower indices than x: only a
  * strictly better value (or the identity's place) moves the index, so ties keep the first. */
 ORX_INLINE int orx_arg_displaces(ORX_VALUE_T x, orx_state s) {

@@ -42,9 +42,10 @@ static int fits_in_place(const orx_key_call *k, const orx_seg_call *c) {
 
 /* The scratch for `tiles` tiles, zeroed when it is a fresh allocation or its epochs ran out, and
  * this launch's epoch. */
-static ocl_reduce_status tiles_scratch(ocl_reduce_context *ctx, uint64_t tiles, orx_mem **mem,
-                                       uint32_t *epoch) {
-  ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_KEY_TILES, orx_by_key_scratch_bytes(tiles), mem));
+static ocl_reduce_status tiles_scratch(ocl_reduce_context *ctx, const orx_plan *plan,
+                                       uint64_t tiles, orx_mem **mem, uint32_t *epoch) {
+  ORX_FORWARD(
+      orx_scratch_get(ctx, ORX_SCRATCH_KEY_TILES, orx_by_key_scratch_bytes(plan, tiles), mem));
   const orx_scratch *s = &ctx->scratch[ORX_SCRATCH_KEY_TILES];
   if (s->serial != ctx->key_tiles_serial || ctx->key_tiles_epoch >= ORX_KEY_EPOCHS) {
     void *zeros = calloc(1, s->bytes);
@@ -78,7 +79,7 @@ ocl_reduce_status orx_run_by_key_pass(ocl_reduce_context *ctx, const orx_key_cal
                     (unsigned long long)c->elements, (unsigned long long)tile);
   orx_mem *scratch = NULL;
   uint32_t epoch = 0;
-  ORX_FORWARD(tiles_scratch(ctx, tiles, &scratch, &epoch));
+  ORX_FORWARD(tiles_scratch(ctx, &p.plan, tiles, &scratch, &epoch));
   const orx_arg args[] = {
       {ORX_ARG_MEM, k->keys.mem, 0},     {ORX_ARG_U64, NULL, k->keys.offset},
       {ORX_ARG_MEM, c->in.mem, 0},       {ORX_ARG_U64, NULL, c->in.offset},

@@ -11,9 +11,11 @@
 #define ORX_KEY_LOCAL_BYTES 40960u
 
 int orx_plan_by_key_pass(const orx_target *target, const orx_request *request) {
-  /* States (structured and user operators) and pairs are not in the kernel yet; a single pass
+  /* User operators and pairs are not in the kernel yet: a user operator's map takes each element's
+   * index in its run, which a tile knows only once the tiles before it are summed, where
+   * ARGMIN's index is taken from the input's position at the end (ORX_KEY_STARTS). A single pass
    * needs tiles that wait on the tiles before them (lib/orx_lookback.cl). */
-  if (orx_operator_is_state(&request->op) || request->pair.on ||
+  if (request->op.id == ORX_OP_CUSTOM || request->pair.on ||
       target->caps->device_sync == ORX_SYNC_NONE)
     return 0;
   if (target->forced.by_key_pass >= 0)
@@ -23,17 +25,27 @@ int orx_plan_by_key_pass(const orx_target *target, const orx_request *request) {
   return target->caps->type != OCL_REDUCE_DEVICE_CPU;
 }
 
-/* Local memory of a work-group: the tile's keys and values with a padding slot every 32, the
- * scan's summaries, the look-back's window of 16 tiles, a few words. */
+/* Local memory of a work-group: the tile's keys and values (states) with a padding slot every
+ * 32, the scan's summaries (heads, value, start), the look-back's window of 16 tiles, a few
+ * words. */
 static uint64_t local_bytes(unsigned wg, unsigned run, unsigned key, unsigned value) {
-  const uint64_t tile = (uint64_t)wg * run;
-  return (tile + tile / 32 + 1) * (key + value) + (uint64_t)wg * (8 + value) + 16 * 20 + 64;
+  const uint64_t tile = (uint64_t)wg * run, summary = 8 + value + 8;
+  return (tile + tile / 32 + 1) * (key + value) + (wg + 16 + 2) * summary + 16 * 4 + 64;
+}
+
+/* The summaries' 8-byte words in the scratch (kernels/by_key.cl): heads, a 32-bit word of the
+ * value each, and for ARGMIN and ARGMAX where their last run starts. */
+static unsigned summary_words(unsigned value, int starts) {
+  return 2 + (value + 3) / 4 + (starts ? 2 : 0);
 }
 
 void orx_plan_by_key(const orx_target *target, const orx_request *request, orx_plan *plan) {
   const orx_caps *caps = target->caps;
   orx_policy *p = &plan->policy;
-  const unsigned key = request->key_bytes, value = (unsigned)orx_type_size(plan->type);
+  const unsigned key = request->key_bytes;
+  const unsigned value =
+      plan->op.state_bytes ? plan->op.state_bytes : (unsigned)orx_type_size(plan->type);
+  const int starts = plan->op.id == ORX_OP_ARGMIN || plan->op.id == ORX_OP_ARGMAX;
   /* Tiles of 256 work-items of 16 elements on GPUs where local memory holds them (4096 pairs of
    * 4 bytes; 8 elements of 8 bytes), 64 work-items on CPUs. A launch's look-back costs grow with
    * its tiles: H200, 2^26 i32/f32 pairs in runs of 1000, 640 us in tiles of 2048, 380 in tiles of
@@ -52,6 +64,11 @@ void orx_plan_by_key(const orx_target *target, const orx_request *request, orx_p
   int64_t *d = plan->defines;
   d[ORX_DEFINE_KEY_BYTES] = key;
   d[ORX_DEFINE_KEY_RUN] = run;
+  d[ORX_DEFINE_KEY_STARTS] = starts;
+  d[ORX_DEFINE_KEY_WORDS] = summary_words(value, starts);
+  /* The window's layout: H200, 2^26 i32/f32 pairs in runs of 32, kernel time, whole summaries
+   * against an array per field: CUDA 378 us against 331, NVIDIA's OpenCL 347 against 403. */
+  d[ORX_DEFINE_KEY_WINDOW_PARTS] = !caps->has_cuda_shuffle;
   d[ORX_DEFINE_SYNC] = p->sync;
 }
 
@@ -59,15 +76,18 @@ uint64_t orx_by_key_tile(const orx_plan *plan) {
   return (uint64_t)plan->policy.wg_size * plan->key_run;
 }
 
-/* Per tile: an AGGREGATE's and a PREFIX's summary, 4 tagged words of 8 bytes each
+/* Per tile: an AGGREGATE's and a PREFIX's summary, ORX_KEY_WORDS tagged words of 8 bytes each
  * (kernels/by_key.cl), after the ticket and the run count. */
-#define ORX_KEY_TILE_BYTES (2 * 4 * 8)
 #define ORX_KEY_HEADER_BYTES (2 * 8)
 
-size_t orx_by_key_scratch_bytes(uint64_t tiles) {
-  return ORX_KEY_HEADER_BYTES + (size_t)tiles * ORX_KEY_TILE_BYTES;
+static size_t tile_bytes(const orx_plan *plan) {
+  return 2 * (size_t)plan->defines[ORX_DEFINE_KEY_WORDS] * 8;
 }
 
-uint64_t orx_by_key_scratch_tiles(size_t bytes) {
-  return bytes < ORX_KEY_HEADER_BYTES ? 0 : (bytes - ORX_KEY_HEADER_BYTES) / ORX_KEY_TILE_BYTES;
+size_t orx_by_key_scratch_bytes(const orx_plan *plan, uint64_t tiles) {
+  return ORX_KEY_HEADER_BYTES + (size_t)tiles * tile_bytes(plan);
+}
+
+uint64_t orx_by_key_scratch_tiles(const orx_plan *plan, size_t bytes) {
+  return bytes < ORX_KEY_HEADER_BYTES ? 0 : (bytes - ORX_KEY_HEADER_BYTES) / tile_bytes(plan);
 }

@@ -8,18 +8,19 @@
 #include "planner/planner.h"
 
 /* Whether a by-key request (entry BY_KEY: its operator, type and key_bytes) runs in one pass on
- * the device: scalar operators on GPUs that order work-groups; forced by by_key=pass|runs
- * wherever the device orders work-groups and the operator is scalar. The other calls find the
- * runs on the host (run_by_key.c). */
+ * the device: built-in operators on GPUs that order work-groups; forced by by_key=pass|runs
+ * wherever the device orders work-groups and the operator is a built-in. The other calls find
+ * the runs on the host (run_by_key.c). */
 int orx_plan_by_key_pass(const orx_target *target, const orx_request *request);
 /* The one-pass plan (plan->policy, type and operator set), with its defines. */
 void orx_plan_by_key(const orx_target *target, const orx_request *request, orx_plan *plan);
 /* Elements of a tile (a work-group's). */
 uint64_t orx_by_key_tile(const orx_plan *plan);
-/* The kernel's scratch (kernels/by_key.cl): its bytes for `tiles` tiles, and the tiles `bytes`
- * hold. Every tile's words are at the same place whatever a launch's count of tiles, so the
- * host zeroes a scratch once, when it is allocated (and when the launches' epochs run out). */
-size_t orx_by_key_scratch_bytes(uint64_t tiles);
-uint64_t orx_by_key_scratch_tiles(size_t bytes);
+/* The kernel's scratch (kernels/by_key.cl) under plan: its bytes for `tiles` tiles, and the
+ * tiles `bytes` hold. A tile's words move with the plan's summary size, but every word carries
+ * its launch's epoch, so a word of an earlier launch never reads as published: the host zeroes a
+ * scratch once, when it is allocated (and when the launches' epochs run out). */
+size_t orx_by_key_scratch_bytes(const orx_plan *plan, uint64_t tiles);
+uint64_t orx_by_key_scratch_tiles(const orx_plan *plan, size_t bytes);
 
 #endif /* ORX_PLAN_BY_KEY_H */
