@@ -2,11 +2,13 @@
  * bench_by_key.c: ocl_reduce_by_key (SUM) against CUB's DeviceReduce::ReduceByKey on a CUDA device
  * and an OpenMP loop on CPU devices, side by side in one run (issue 57's table): 2^26 pairs of
  * i32 keys and f32 values, and of i64 keys and f64 values, in runs of mean length 1, 2, 8, 32,
- * 256 and 1000 (lengths uniform in 1 .. 2 mean - 1) and of random lengths 1-64. Keys, values and
+ * 256 and 1000 (lengths uniform in 1 .. 2 mean - 1) and of random lengths 1-64; ARGMIN by key
+ * against CUB's best form of it (bench_by_key.h), our indices from each run's start checked
+ * against the first least value's position. Keys, values and
  * both outputs in buffers. Ours is timed end to end (the call, then ocl_reduce_finish: the
  * reference plan reads the keys back and works on the host too), with its kernels' device time
  * beside it; CUB by device time. "Of whole": our rate over the bytes read and written (the pairs
- * and each run's key and sum) against our f32 sum's rate over 2^28 elements (device time).
+ * and each run's key and result) against our f32 sum's rate over 2^28 elements (device time).
  *   bench_by_key [ROUNDS [FILTER [SHIFT]]]   medians of ROUNDS; cases whose name holds FILTER;
  *                                            pair counts shifted right by SHIFT
  * ============================================================================================== */
@@ -21,21 +23,26 @@
 
 #define PAIRS ((size_t)1 << 26)
 static const key_case cases[] = {
-    {"i32/f32 runs of 1", 0, PAIRS, 1},      {"i32/f32 runs of 2", 0, PAIRS, 2},
-    {"i32/f32 runs of 8", 0, PAIRS, 8},      {"i32/f32 runs of 32", 0, PAIRS, 32},
-    {"i32/f32 runs of 256", 0, PAIRS, 256},  {"i32/f32 runs of 1000", 0, PAIRS, 1000},
-    {"i32/f32 runs of 1-64", 0, PAIRS, 0},   {"i64/f64 runs of 1", 1, PAIRS, 1},
-    {"i64/f64 runs of 2", 1, PAIRS, 2},      {"i64/f64 runs of 8", 1, PAIRS, 8},
-    {"i64/f64 runs of 32", 1, PAIRS, 32},    {"i64/f64 runs of 256", 1, PAIRS, 256},
-    {"i64/f64 runs of 1000", 1, PAIRS, 1000}, {"i64/f64 runs of 1-64", 1, PAIRS, 0}};
+    {"i32/f32 runs of 1", 0, PAIRS, 1, 0},      {"i32/f32 runs of 2", 0, PAIRS, 2, 0},
+    {"i32/f32 runs of 8", 0, PAIRS, 8, 0},      {"i32/f32 runs of 32", 0, PAIRS, 32, 0},
+    {"i32/f32 runs of 256", 0, PAIRS, 256, 0},  {"i32/f32 runs of 1000", 0, PAIRS, 1000, 0},
+    {"i32/f32 runs of 1-64", 0, PAIRS, 0, 0},   {"i64/f64 runs of 1", 1, PAIRS, 1, 0},
+    {"i64/f64 runs of 2", 1, PAIRS, 2, 0},      {"i64/f64 runs of 8", 1, PAIRS, 8, 0},
+    {"i64/f64 runs of 32", 1, PAIRS, 32, 0},    {"i64/f64 runs of 256", 1, PAIRS, 256, 0},
+    {"i64/f64 runs of 1000", 1, PAIRS, 1000, 0}, {"i64/f64 runs of 1-64", 1, PAIRS, 0, 0},
+    {"i32/f32 argmin runs of 1", 0, PAIRS, 1, 1},
+    {"i32/f32 argmin runs of 32", 0, PAIRS, 32, 1},
+    {"i32/f32 argmin runs of 1000", 0, PAIRS, 1000, 1},
+    {"i32/f32 argmin runs of 1-64", 0, PAIRS, 0, 1},
+    {"i64/f64 argmin runs of 32", 1, PAIRS, 32, 1}};
 
 /* One case's data: keys (a new key per run), values (small multiples of 1/4: exact sums), the
- * runs and each run's sum. */
+ * runs, each run's start and its sum (ARGMIN: the input's position of its first least value). */
 typedef struct key_data {
   void *keys, *values;
   size_t kb, vb;
-  uint64_t runs;
-  double *want;
+  uint64_t runs, *starts;
+  double *want, *least;
 } key_data;
 
 static int make_data(const key_case *c, key_data *d) {
@@ -43,7 +50,9 @@ static int make_data(const key_case *c, key_data *d) {
   d->keys = malloc(c->count * d->kb);
   d->values = malloc(c->count * d->vb);
   d->want = malloc(c->count * sizeof *d->want);
-  if (!d->keys || !d->values || !d->want)
+  d->least = malloc(c->count * sizeof *d->least);
+  d->starts = malloc(c->count * sizeof *d->starts);
+  if (!d->keys || !d->values || !d->want || !d->least || !d->starts)
     return 0;
   uint64_t state = 0x9e3779b97f4a7c15u, key = 0, left = 0;
   d->runs = 0;
@@ -53,11 +62,18 @@ static int make_data(const key_case *c, key_data *d) {
       const uint64_t span = c->mean ? 2 * (uint64_t)c->mean - 1 : 64;
       left = c->mean == 1 ? 1 : 1 + (state >> 33) % span;
       key++;
+      d->starts[d->runs] = i;
+      d->least[d->runs] = 1e300;
       d->want[d->runs++] = 0;
     }
     left--;
-    const double v = (double)(i % 13) * 0.25;
-    d->want[d->runs - 1] += v;
+    /* ARGMIN: values scattered over 1000 steps of 1/4, ties within a run now and then. */
+    const double v = c->argmin ? (double)((i * 2654435761u) % 1000) * 0.25
+                               : (double)(i % 13) * 0.25;
+    if (!c->argmin)
+      d->want[d->runs - 1] += v;
+    else if (v < d->least[d->runs - 1])
+      d->least[d->runs - 1] = v, d->want[d->runs - 1] = (double)i;
     if (c->wide) {
       const int64_t k = (int64_t)key;
       memcpy((char *)d->keys + i * 8, &k, 8);
@@ -67,6 +83,21 @@ static int make_data(const key_case *c, key_data *d) {
       const float f = (float)v;
       memcpy((char *)d->keys + i * 4, &k, 4);
       memcpy((char *)d->values + i * 4, &f, 4);
+    }
+  }
+  return 1;
+}
+
+/* Whether ARGMIN's results at got (ocl_reduce_arg: the value in the first 8 bytes, the index from
+ * the run's start after) are the data's. */
+static int args_match(const key_data *d, const void *got) {
+  for (uint64_t r = 0; r < d->runs; r++) {
+    uint64_t index;
+    memcpy(&index, (const char *)got + r * 16 + 8, 8);
+    if ((double)(d->starts[r] + index) != d->want[r]) {
+      fprintf(stderr, "bench_by_key: run %llu's least is at %llu, not %.0f\n",
+              (unsigned long long)r, (unsigned long long)(d->starts[r] + index), d->want[r]);
+      return 0;
     }
   }
   return 1;
@@ -99,19 +130,21 @@ static int time_ours(ocl_reduce_context *ctx, const key_case *c, const key_data 
   const size_t n = c->count;
   const ocl_reduce_type type = c->wide ? OCL_REDUCE_F64 : OCL_REDUCE_F32;
   const ocl_reduce_type key_type = c->wide ? OCL_REDUCE_I64 : OCL_REDUCE_I32;
+  const ocl_reduce_op op = c->argmin ? OCL_REDUCE_ARGMIN : OCL_REDUCE_SUM;
+  const size_t rb = ocl_reduce_result_size(op, type);
   double *t = malloc((size_t)rounds * sizeof *t), *tk = malloc((size_t)rounds * sizeof *tk);
-  void *got = malloc(n * d->vb);
+  void *got = malloc(n * rb);
   int ok = t && tk && got && ocl_reduce_buffer_create(ctx, n * d->kb, &k) == OCL_REDUCE_OK &&
            ocl_reduce_buffer_create(ctx, n * d->vb, &v) == OCL_REDUCE_OK &&
            ocl_reduce_buffer_create(ctx, n * d->kb, &ko) == OCL_REDUCE_OK &&
-           ocl_reduce_buffer_create(ctx, n * d->vb, &vo) == OCL_REDUCE_OK &&
+           ocl_reduce_buffer_create(ctx, n * rb, &vo) == OCL_REDUCE_OK &&
            ocl_reduce_buffer_write(k, 0, d->keys, n * d->kb) == OCL_REDUCE_OK &&
            ocl_reduce_buffer_write(v, 0, d->values, n * d->vb) == OCL_REDUCE_OK;
   uint64_t runs = 0;
   for (int r = -2; ok && r < rounds; r++) {
     const double start = omp_get_wtime();
     uint64_t ns = 0;
-    ok = ocl_reduce_by_key(ctx, OCL_REDUCE_SUM, type, key_type, ocl_reduce_buffer_input(k, 0),
+    ok = ocl_reduce_by_key(ctx, op, type, key_type, ocl_reduce_buffer_input(k, 0),
                            ocl_reduce_buffer_input(v, 0), n, ocl_reduce_buffer_output(ko, 0),
                            ocl_reduce_buffer_output(vo, 0), &runs) == OCL_REDUCE_OK &&
          ocl_reduce_finish(ctx) == OCL_REDUCE_OK &&
@@ -122,7 +155,8 @@ static int time_ours(ocl_reduce_context *ctx, const key_case *c, const key_data 
   if (!ok)
     fprintf(stderr, "bench_by_key: %s: %s\n", c->name, ocl_reduce_last_error(ctx));
   ok = ok && runs == d->runs &&
-       ocl_reduce_buffer_read(vo, 0, got, runs * d->vb) == OCL_REDUCE_OK && sums_match(d, got);
+       ocl_reduce_buffer_read(vo, 0, got, runs * rb) == OCL_REDUCE_OK &&
+       (c->argmin ? args_match(d, got) : sums_match(d, got));
   if (ok) {
     *e2e = tool_median(t, (size_t)rounds);
     *kernels = tool_median(tk, (size_t)rounds);
@@ -194,13 +228,16 @@ static int one_case(ocl_reduce_context *ctx, const key_case *c, int cpu, int rou
   double e2e = 0, kernels = 0;
   int ok = make_data(c, &d) && time_ours(ctx, c, &d, rounds, &e2e, &kernels);
   if (ok) {
-    const double bytes = (double)(c->count + d.runs) * (double)(d.kb + d.vb);
+    const double rb = c->argmin ? 16 : (double)d.vb;
+    const double bytes = (double)c->count * (double)(d.kb + d.vb) + (double)d.runs * (d.kb + rb);
     printf("%-22s %9llu runs  ours %9.1f us (kernels %8.1f)  %6.0f GB/s  of whole %.3f", c->name,
            (unsigned long long)d.runs, 1e6 * e2e, 1e6 * kernels, 1e-9 * bytes / e2e,
            bytes / e2e / whole_rate);
     double other = 0;
     char why[160] = "";
-    if (cpu) {
+    if (cpu && c->argmin) {
+      printf("  OpenMP: SUM rows only\n");
+    } else if (cpu) {
       other = time_openmp(c, &d, rounds);
       printf(other > 0 ? "  OpenMP %9.1f us: ratio %.3f\n" : "  OpenMP's sums differ\n",
              1e6 * other, other / e2e);
@@ -211,7 +248,7 @@ static int one_case(ocl_reduce_context *ctx, const key_case *c, int cpu, int rou
       printf("  CUB did not run: %s\n", why);
     }
   }
-  free(d.keys), free(d.values), free(d.want);
+  free(d.keys), free(d.values), free(d.want), free(d.least), free(d.starts);
   return ok;
 }
 
@@ -255,8 +292,8 @@ int main(int argc, char **argv) {
   ocl_reduce_context_query(ctx, &info);
   const int cpu = info.device_type == OCL_REDUCE_DEVICE_CPU;
   const double rate = whole_rate(ctx, ((size_t)1 << 28) >> shift, cpu, rounds);
-  printf("bench_by_key: %s (%s), SUM, medians of %d; ratio: the other's time over ours (%s); "
-         "our f32 sum %.0f GB/s; pair counts shifted right by %u\n",
+  printf("bench_by_key: %s (%s), SUM and ARGMIN, medians of %d; ratio: the other's time over "
+         "ours (%s); our f32 sum %.0f GB/s; pair counts shifted right by %u\n",
          info.device_name, info.backend_name, rounds,
          cpu ? "OpenMP end to end" : "CUB's device time", 1e-9 * rate, shift);
   int failed = rate <= 0;

@@ -12,19 +12,22 @@
 extern "C" {
 #endif
 
-/* SUM by key of `count` pairs: i32 keys and f32 values, or (wide) i64 keys and f64 values, in
- * runs of `mean` keys on average (0: lengths random in 1..64). */
+/* SUM (or ARGMIN) by key of `count` pairs: i32 keys and f32 values, or (wide) i64 keys and f64
+ * values, in runs of `mean` keys on average (0: lengths random in 1..64). */
 typedef struct key_case {
   const char *name;
   int wide;
   size_t count;
   unsigned mean;
+  int argmin; /* ARGMIN by key: the first least value of each run and its position */
 } key_case;
 
 /* CUB's DeviceReduce::ReduceByKey (cuda::std::plus) over the keys and values (host memory) on CUDA
  * device 0: its median device time into *seconds. Its run count must be `runs` and each sum
- * `want` exactly (the values are small multiples of 1/4). Returns 0 with why when there is no
- * CUDA device, or no anchor built in. */
+ * `want` exactly (the values are small multiples of 1/4). ARGMIN: the best form CUB has, its
+ * ReduceByKey over an ArgIndexInputIterator with cub::ArgMin, whose indices are the input's
+ * positions (a run's start away from ours): each must be `want`, the first least value's position.
+ * Returns 0 with why when there is no CUDA device, or no anchor built in. */
 int cub_by_key_time(const key_case *c, const void *keys, const void *values, uint64_t runs,
                     const double *want, int rounds, double *seconds, char *why, size_t why_size);
 

@@ -1,7 +1,8 @@
 /* =================================================================================================
  * cub_by_key.cu: the CUDA anchor of bench_by_key.c (bench_by_key.h), compiled with nvcc into that
- * benchmark only: CUB's DeviceReduce::ReduceByKey with cuda::std::plus, the keys' runs' keys and
- * sums and the run count left on the device, as an application writes it (issue 57's anchor).
+ * benchmark only: CUB's DeviceReduce::ReduceByKey with cuda::std::plus (ARGMIN: cub::ArgMin
+ * over an ArgIndexInputIterator), the keys' runs' keys and results and the run count left on the
+ * device, as an application writes it (issue 57's anchor).
  * Device time from CUDA events around each call (cuda_timer.cuh); the temporary storage is
  * allocated before the timing.
  * ============================================================================================== */
@@ -18,45 +19,63 @@
 
 namespace {
 
-template <typename K, typename V>
+/* SUM: the values and cuda::std::plus; ARGMIN: (position, value) pairs and cub::ArgMin. */
+template <typename V, bool Argmin> struct by_key_form {
+  using out_t = V;
+  static V *values(V *v) { return v; }
+  static cuda::std::plus<V> op() { return {}; }
+  static double checked(const out_t &x) { return (double)x; }
+};
+template <typename V> struct by_key_form<V, true> {
+  using out_t = cub::KeyValuePair<int64_t, V>;
+  static cub::ArgIndexInputIterator<V *, int64_t> values(V *v) { return {v}; }
+  static cub::ArgMin op() { return {}; }
+  static double checked(const out_t &x) { return (double)x.key; }
+};
+
+template <typename K, typename V, bool Argmin>
 int time_typed(const key_case *c, const void *keys, const void *values, uint64_t runs,
                const double *want, int rounds, double *seconds, char *why, size_t why_size) {
+  using form = by_key_form<V, Argmin>;
+  using out_t = typename form::out_t;
   K *k_in = nullptr, *k_out = nullptr;
-  V *v_in = nullptr, *v_out = nullptr;
+  V *v_in = nullptr;
+  out_t *v_out = nullptr;
   int64_t *count = nullptr;
   void *temp = nullptr;
   size_t temp_bytes = 0;
   const size_t n = c->count;
-  const cuda::std::plus<V> add;
+  const auto op = form::op();
   cudaError_t e = cudaMalloc(&k_in, n * sizeof(K));
   if (e == cudaSuccess) e = cudaMalloc(&k_out, n * sizeof(K));
   if (e == cudaSuccess) e = cudaMalloc(&v_in, n * sizeof(V));
-  if (e == cudaSuccess) e = cudaMalloc(&v_out, n * sizeof(V));
+  if (e == cudaSuccess) e = cudaMalloc(&v_out, n * sizeof(out_t));
   if (e == cudaSuccess) e = cudaMalloc(&count, sizeof *count);
   if (e == cudaSuccess) e = cudaMemcpy(k_in, keys, n * sizeof(K), cudaMemcpyHostToDevice);
   if (e == cudaSuccess) e = cudaMemcpy(v_in, values, n * sizeof(V), cudaMemcpyHostToDevice);
   if (e == cudaSuccess)
-    e = cub::DeviceReduce::ReduceByKey(nullptr, temp_bytes, k_in, k_out, v_in, v_out, count, add,
-                                       (int64_t)n);
+    e = cub::DeviceReduce::ReduceByKey(nullptr, temp_bytes, k_in, k_out, form::values(v_in), v_out,
+                                       count, op, (int64_t)n);
   if (e == cudaSuccess) e = cudaMalloc(&temp, temp_bytes);
   *seconds = 0;
   if (e == cudaSuccess) {
     orx_bench::timer t;
     *seconds = t.median(rounds, [&] {
-      return cub::DeviceReduce::ReduceByKey(temp, temp_bytes, k_in, k_out, v_in, v_out, count,
-                                            add, (int64_t)n);
+      return cub::DeviceReduce::ReduceByKey(temp, temp_bytes, k_in, k_out, form::values(v_in),
+                                            v_out, count, op, (int64_t)n);
     });
   }
   int64_t got_runs = -1;
-  std::vector<V> sums(runs);
+  std::vector<out_t> sums(runs);
   if (*seconds > 0 && cudaMemcpy(&got_runs, count, sizeof got_runs, cudaMemcpyDeviceToHost) ==
                           cudaSuccess &&
       (uint64_t)got_runs == runs &&
-      cudaMemcpy(sums.data(), v_out, runs * sizeof(V), cudaMemcpyDeviceToHost) == cudaSuccess) {
+      cudaMemcpy(sums.data(), v_out, runs * sizeof(out_t), cudaMemcpyDeviceToHost) ==
+          cudaSuccess) {
     for (uint64_t r = 0; r < runs && *seconds > 0; r++)
-      if ((double)sums[r] != want[r]) {
-        snprintf(why, why_size, "its run %llu sums to %.9g, not %.9g", (unsigned long long)r,
-                 (double)sums[r], want[r]);
+      if (form::checked(sums[r]) != want[r]) {
+        snprintf(why, why_size, "its run %llu gives %.9g, not %.9g", (unsigned long long)r,
+                 form::checked(sums[r]), want[r]);
         *seconds = 0;
       }
   } else if (*seconds > 0) {
@@ -81,8 +100,13 @@ extern "C" int cub_by_key_time(const key_case *c, const void *keys, const void *
     snprintf(why, why_size, "no CUDA device");
     return 0;
   }
-  return c->wide ? time_typed<int64_t, double>(c, keys, values, runs, want, rounds, seconds, why,
-                                               why_size)
-                 : time_typed<int32_t, float>(c, keys, values, runs, want, rounds, seconds, why,
-                                              why_size);
+  if (c->argmin)
+    return c->wide ? time_typed<int64_t, double, true>(c, keys, values, runs, want, rounds,
+                                                       seconds, why, why_size)
+                   : time_typed<int32_t, float, true>(c, keys, values, runs, want, rounds, seconds,
+                                                      why, why_size);
+  return c->wide ? time_typed<int64_t, double, false>(c, keys, values, runs, want, rounds, seconds,
+                                                      why, why_size)
+                 : time_typed<int32_t, float, false>(c, keys, values, runs, want, rounds, seconds,
+                                                     why, why_size);
 }
