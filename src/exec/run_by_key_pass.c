@@ -1,8 +1,9 @@
 /* =================================================================================================
  * run_by_key_pass.c: reduce by key in one pass on the device (kernels/by_key.cl), for the calls
- * the planner gives it (plan_by_key.h) whose keys, values and outputs are buffers with room for a
- * run per element: the kernel writes each run where it ends, before the count of runs is known,
- * so outputs that hold fewer runs than elements take run_by_key.c's plan, which counts first.
+ * the planner gives it (plan_by_key.h) whose keys, values and outputs are buffers. The kernel
+ * writes each run where it ends, before the count of runs is known: outputs with room for a run
+ * per element take it at once; smaller ones after the runs are counted on the device (the keys
+ * against themselves one apart, COUNT_EQUAL), and only when the runs fit them.
  * ============================================================================================== */
 #include <stdlib.h>
 #include <string.h>
@@ -26,12 +27,11 @@ static orx_request request_of(const orx_key_call *k, const orx_seg_call *c) {
   return request;
 }
 
-/* Whether the call's memory lets the kernel write in place: buffers everywhere, room for a run
- * per element, no output sharing memory with what the call reads or with the other output. */
-static int fits_in_place(const orx_key_call *k, const orx_seg_call *c) {
-  const size_t n = (size_t)c->elements, kb = k->key_bytes, rb = c->result_bytes;
-  if (!k->keys.mem || !c->in.mem || !k->keys_out.mem || !c->out.mem || c->pair ||
-      k->keys_out.capacity < n || c->out.capacity < n)
+/* Whether the call's memory lets the kernel write in place: buffers everywhere, and `n` runs of
+ * either output sharing no memory with what the call reads or with the other output. */
+static int fits_in_place(const orx_key_call *k, const orx_seg_call *c, size_t n) {
+  const size_t kb = k->key_bytes, rb = c->result_bytes;
+  if (!k->keys.mem || !c->in.mem || !k->keys_out.mem || !c->out.mem || c->pair)
     return 0;
   return orx_io_apart(&k->keys_out, n * kb, kb, &k->keys, n * kb, kb) &&
          orx_io_apart(&k->keys_out, n * kb, kb, &c->in, n * c->elem, c->elem) &&
@@ -62,13 +62,44 @@ static ocl_reduce_status tiles_scratch(ocl_reduce_context *ctx, const orx_plan *
   return OCL_REDUCE_OK;
 }
 
+/* The runs of count > 0 keys in a buffer: count less the keys equal to the one before, which
+ * COUNT_EQUAL counts on the device over the keys against themselves one apart (equal bits). */
+static ocl_reduce_status count_runs(ocl_reduce_context *ctx, const orx_key_call *k, size_t count,
+                                    const char *function, uint64_t *runs) {
+  uint64_t equal = 0;
+  if (count > 1) {
+    orx_pair_call pair;
+    ORX_FORWARD(orx_resolve_pair(ctx, function, OCL_REDUCE_COUNT_EQUAL,
+                                 k->key_bytes == 8 ? OCL_REDUCE_U64 : OCL_REDUCE_U32, &pair));
+    const orx_io next = orx_io_from(&k->keys, 1, k->key_bytes);
+    const ocl_reduce_output output = ocl_reduce_host_output(&equal, sizeof equal);
+    orx_io out;
+    ORX_FORWARD(orx_resolve_output(ctx, function, "count", &output, sizeof equal, 1, &out));
+    ORX_FORWARD(orx_run_pairs(ctx, &pair, &k->keys, &next, count - 1, 0, 0, &out));
+  }
+  *runs = count - equal;
+  return OCL_REDUCE_OK;
+}
+
 ocl_reduce_status orx_run_by_key_pass(ocl_reduce_context *ctx, const orx_key_call *k,
                                       const orx_seg_call *c, uint64_t *run_count, int *taken) {
   const orx_request request = request_of(k, c);
+  const size_t n = (size_t)c->elements;
+  const size_t room = k->keys_out.capacity < c->out.capacity ? k->keys_out.capacity
+                                                              : c->out.capacity;
   *taken = 0;
-  if (!fits_in_place(k, c) || !orx_plan_by_key_pass(&ctx->target, &request))
+  if (!fits_in_place(k, c, room < n ? room : n) || !orx_plan_by_key_pass(&ctx->target, &request))
     return OCL_REDUCE_OK;
   *taken = 1;
+  if (room < n) { /* the runs counted first: the kernel writes only once they fit */
+    uint64_t runs = 0;
+    ORX_FORWARD(count_runs(ctx, k, n, c->function, &runs));
+    if (runs > room) {
+      *run_count = runs;
+      return orx_key_outputs_too_small(ctx, c->function, runs, k->keys_out.capacity,
+                                       c->out.capacity);
+    }
+  }
   orx_call_begin(ctx);
   orx_prepared p;
   ORX_FORWARD(orx_prepare(ctx, &request, &p));
