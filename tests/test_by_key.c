@@ -600,6 +600,38 @@ static void test_sizing(void **state) {
 }
 
 /* No elements: no runs, the outputs as they were; keys_out may be the keys' own host memory. */
+/* Buffers everywhere, outputs with a run per element: the call may return once enqueued, and
+ * *run_count is the runs' by the time ocl_reduce_finish returns (each plan). */
+static void test_run_count_after_finish(void **state) {
+  (void)state;
+  const size_t count = 5000;
+  size_t lengths[5000];
+  const size_t n = sweep_lengths(lengths, count, count);
+  uint32_t *keys = keys_of_runs(OCL_REDUCE_U32, lengths, n, count);
+  ocl_reduce_context *contexts[] = {pass_ctx, runs_ctx};
+  for (int p = 0; p < 2; p++) {
+    ocl_reduce_context *ctx = contexts[p];
+    ocl_reduce_buffer *kin = NULL, *kout = NULL, *rout = NULL;
+    assert_int_equal(ocl_reduce_buffer_create(ctx, count * 4, &kin), OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_buffer_create(ctx, count * 4, &kout), OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_buffer_create(ctx, count * 4, &rout), OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_buffer_write(kin, 0, keys, count * 4), OCL_REDUCE_OK);
+    uint64_t runs = UINT64_MAX;
+    assert_int_equal(ocl_reduce_by_key(ctx, OCL_REDUCE_XOR, OCL_REDUCE_U32, OCL_REDUCE_U32,
+                                       ocl_reduce_buffer_input(kin, 0),
+                                       ocl_reduce_buffer_input(kin, 0), count,
+                                       ocl_reduce_buffer_output(kout, 0),
+                                       ocl_reduce_buffer_output(rout, 0), &runs),
+                     OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_finish(ctx), OCL_REDUCE_OK);
+    assert_int_equal(runs, n);
+    ocl_reduce_buffer_destroy(kin);
+    ocl_reduce_buffer_destroy(kout);
+    ocl_reduce_buffer_destroy(rout);
+  }
+  free(keys);
+}
+
 static void test_empty_and_in_place(void **state) {
   (void)state;
   static const size_t lengths[] = {3, 1, 40, 2, 2, 9};
@@ -717,6 +749,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_bad_arguments),
                                      cmocka_unit_test(test_overlapping_outputs),
                                      cmocka_unit_test(test_sizing),
+                                     cmocka_unit_test(test_run_count_after_finish),
                                      cmocka_unit_test(test_empty_and_in_place),
                                      cmocka_unit_test(test_patterns),
                                      cmocka_unit_test(test_nan_values),

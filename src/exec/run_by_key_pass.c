@@ -120,8 +120,10 @@ ocl_reduce_status orx_run_by_key_pass(ocl_reduce_context *ctx, const orx_key_cal
       {ORX_ARG_U32, NULL, epoch},
   };
   ORX_FORWARD(orx_launch(ctx, &p, (size_t)tiles, args, ORX_ARRAY_SIZE(args)));
-  uint64_t runs = 0;
-  ORX_FORWARD(orx_download(ctx, scratch, 8, &runs, sizeof runs));
-  *run_count = runs;
-  return OCL_REDUCE_OK;
+  /* Every output is a buffer: the call returns once enqueued, and the run count lands in
+   * *run_count by the time its work has finished (ocl_reduce_by_key.h), where the backend reads
+   * asynchronously. */
+  if (ctx->ops->read_async)
+    return ctx->ops->read_async(ctx, ctx->backend, scratch, 8, run_count, sizeof *run_count);
+  return orx_download(ctx, scratch, 8, run_count, sizeof *run_count);
 }
