@@ -4,7 +4,8 @@
  * i32 keys and f32 values, and of i64 keys and f64 values, in runs of mean length 1, 2, 8, 32,
  * 256 and 1000 (lengths uniform in 1 .. 2 mean - 1) and of random lengths 1-64; ARGMIN by key
  * against CUB's best form of it (bench_by_key.h), our indices from each run's start checked
- * against the first least value's position. Keys, values and
+ * against the first least value's position; SUM into outputs of exactly the runs ("exact": the
+ * runs counted first). Keys, values and
  * both outputs in buffers. Ours is timed end to end (the call, then ocl_reduce_finish: the
  * reference plan reads the keys back and works on the host too), with its kernels' device time
  * beside it; CUB by device time. "Of whole": our rate over the bytes read and written (the pairs
@@ -23,18 +24,21 @@
 
 #define PAIRS ((size_t)1 << 26)
 static const key_case cases[] = {
-    {"i32/f32 runs of 1", 0, PAIRS, 1, 0},      {"i32/f32 runs of 2", 0, PAIRS, 2, 0},
-    {"i32/f32 runs of 8", 0, PAIRS, 8, 0},      {"i32/f32 runs of 32", 0, PAIRS, 32, 0},
-    {"i32/f32 runs of 256", 0, PAIRS, 256, 0},  {"i32/f32 runs of 1000", 0, PAIRS, 1000, 0},
-    {"i32/f32 runs of 1-64", 0, PAIRS, 0, 0},   {"i64/f64 runs of 1", 1, PAIRS, 1, 0},
-    {"i64/f64 runs of 2", 1, PAIRS, 2, 0},      {"i64/f64 runs of 8", 1, PAIRS, 8, 0},
-    {"i64/f64 runs of 32", 1, PAIRS, 32, 0},    {"i64/f64 runs of 256", 1, PAIRS, 256, 0},
-    {"i64/f64 runs of 1000", 1, PAIRS, 1000, 0}, {"i64/f64 runs of 1-64", 1, PAIRS, 0, 0},
-    {"i32/f32 argmin runs of 1", 0, PAIRS, 1, 1},
-    {"i32/f32 argmin runs of 32", 0, PAIRS, 32, 1},
-    {"i32/f32 argmin runs of 1000", 0, PAIRS, 1000, 1},
-    {"i32/f32 argmin runs of 1-64", 0, PAIRS, 0, 1},
-    {"i64/f64 argmin runs of 32", 1, PAIRS, 32, 1}};
+    {"i32/f32 runs of 1", 0, PAIRS, 1, 0, 0},      {"i32/f32 runs of 2", 0, PAIRS, 2, 0, 0},
+    {"i32/f32 runs of 8", 0, PAIRS, 8, 0, 0},      {"i32/f32 runs of 32", 0, PAIRS, 32, 0, 0},
+    {"i32/f32 runs of 256", 0, PAIRS, 256, 0, 0},  {"i32/f32 runs of 1000", 0, PAIRS, 1000, 0, 0},
+    {"i32/f32 runs of 1-64", 0, PAIRS, 0, 0, 0},   {"i64/f64 runs of 1", 1, PAIRS, 1, 0, 0},
+    {"i64/f64 runs of 2", 1, PAIRS, 2, 0, 0},      {"i64/f64 runs of 8", 1, PAIRS, 8, 0, 0},
+    {"i64/f64 runs of 32", 1, PAIRS, 32, 0, 0},    {"i64/f64 runs of 256", 1, PAIRS, 256, 0, 0},
+    {"i64/f64 runs of 1000", 1, PAIRS, 1000, 0, 0}, {"i64/f64 runs of 1-64", 1, PAIRS, 0, 0, 0},
+    {"i32/f32 argmin runs of 1", 0, PAIRS, 1, 1, 0},
+    {"i32/f32 argmin runs of 32", 0, PAIRS, 32, 1, 0},
+    {"i32/f32 argmin runs of 1000", 0, PAIRS, 1000, 1, 0},
+    {"i32/f32 argmin runs of 1-64", 0, PAIRS, 0, 1, 0},
+    {"i64/f64 argmin runs of 32", 1, PAIRS, 32, 1, 0},
+    {"i32/f32 exact runs of 1", 0, PAIRS, 1, 0, 1},
+    {"i32/f32 exact runs of 32", 0, PAIRS, 32, 0, 1},
+    {"i32/f32 exact runs of 1000", 0, PAIRS, 1000, 0, 1}};
 
 /* One case's data: keys (a new key per run), values (small multiples of 1/4: exact sums), the
  * runs, each run's start and its sum (ARGMIN: the input's position of its first least value). */
@@ -132,12 +136,13 @@ static int time_ours(ocl_reduce_context *ctx, const key_case *c, const key_data 
   const ocl_reduce_type key_type = c->wide ? OCL_REDUCE_I64 : OCL_REDUCE_I32;
   const ocl_reduce_op op = c->argmin ? OCL_REDUCE_ARGMIN : OCL_REDUCE_SUM;
   const size_t rb = ocl_reduce_result_size(op, type);
+  const size_t room = c->exact ? (size_t)d->runs : n;
   double *t = malloc((size_t)rounds * sizeof *t), *tk = malloc((size_t)rounds * sizeof *tk);
   void *got = malloc(n * rb);
   int ok = t && tk && got && ocl_reduce_buffer_create(ctx, n * d->kb, &k) == OCL_REDUCE_OK &&
            ocl_reduce_buffer_create(ctx, n * d->vb, &v) == OCL_REDUCE_OK &&
-           ocl_reduce_buffer_create(ctx, n * d->kb, &ko) == OCL_REDUCE_OK &&
-           ocl_reduce_buffer_create(ctx, n * rb, &vo) == OCL_REDUCE_OK &&
+           ocl_reduce_buffer_create(ctx, room * d->kb, &ko) == OCL_REDUCE_OK &&
+           ocl_reduce_buffer_create(ctx, room * rb, &vo) == OCL_REDUCE_OK &&
            ocl_reduce_buffer_write(k, 0, d->keys, n * d->kb) == OCL_REDUCE_OK &&
            ocl_reduce_buffer_write(v, 0, d->values, n * d->vb) == OCL_REDUCE_OK;
   uint64_t runs = 0;
