@@ -25,8 +25,7 @@
 
 static ocl_reduce_context *cross_ctx; /* OCL_REDUCE_DETERMINISM=cross_device */
 /* The two plans forced (plan_by_key.h): the one-pass kernel wherever the device orders
- * work-groups (CPU devices too, where it is not the planner's choice), and the runs found on the
- * host (GPUs too). */
+ * work-groups (the planner's choice there), and the runs found on the host. */
 static ocl_reduce_context *pass_ctx, *runs_ctx;
 static ocl_reduce_context *cross_pass_ctx; /* cross_device, the one-pass kernel forced */
 

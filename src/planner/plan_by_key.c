@@ -20,9 +20,12 @@ int orx_plan_by_key_pass(const orx_target *target, const orx_request *request) {
     return 0;
   if (target->forced.by_key_pass >= 0)
     return target->forced.by_key_pass;
-  /* CPU devices: their own plan is to come (the design's Decision 4); until then the runs are
-   * found on the host, where the keys already are. */
-  return target->caps->type != OCL_REDUCE_DEVICE_CPU;
+  /* CPU devices too, until their own plan (the design's Decision 4): PoCL 5 on 16 cores, 2^24
+   * i32/f32 pairs in buffers, end to end against an OpenMP loop, the kernel 0.28-0.45x where the
+   * runs found on the host took 0.02-0.09x (docs/perf/h200-by-key.txt); 2 cores, 2^20 pairs, us
+   * at runs of 1, 32 and 1000: PoCL 3.1 2844, 2272, 2153 against 6376, 3198, 1685, Intel's
+   * runtime 1887, 1493, 1405 against 6087, 2264, 938 (long runs: few for the host to find). */
+  return 1;
 }
 
 /* Local memory of a work-group: the tile's keys and values (states) with a padding slot every

@@ -8,9 +8,8 @@
 #include "planner/planner.h"
 
 /* Whether a by-key request (entry BY_KEY: its operator, type and key_bytes) runs in one pass on
- * the device: built-in operators on GPUs that order work-groups; forced by by_key=pass|runs
- * wherever the device orders work-groups and the operator is a built-in. The other calls find
- * the runs on the host (run_by_key.c). */
+ * the device: built-in operators on devices that order work-groups; by_key=runs forces the runs
+ * found on the host (run_by_key.c), which the other calls take. */
 int orx_plan_by_key_pass(const orx_target *target, const orx_request *request);
 /* The one-pass plan (plan->policy, type and operator set), with its defines. */
 void orx_plan_by_key(const orx_target *target, const orx_request *request, orx_plan *plan);
