@@ -91,6 +91,7 @@ ocl_reduce_status orx_run_by_key_pass(ocl_reduce_context *ctx, const orx_key_cal
   if (!fits_in_place(k, c, room < n ? room : n) || !orx_plan_by_key_pass(&ctx->target, &request))
     return OCL_REDUCE_OK;
   *taken = 1;
+  orx_call_begin(ctx); /* kernel time: the count's (orx_run_pairs starts anew), then the pass's */
   if (room < n) { /* the runs counted first: the kernel writes only once they fit */
     uint64_t runs = 0;
     ORX_FORWARD(count_runs(ctx, k, n, c->function, &runs));
@@ -100,7 +101,6 @@ ocl_reduce_status orx_run_by_key_pass(ocl_reduce_context *ctx, const orx_key_cal
                                        c->out.capacity);
     }
   }
-  orx_call_begin(ctx);
   orx_prepared p;
   ORX_FORWARD(orx_prepare(ctx, &request, &p));
   const uint64_t tile = orx_by_key_tile(&p.plan), tiles = (c->elements + tile - 1) / tile;
