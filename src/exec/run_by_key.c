@@ -51,15 +51,6 @@ void orx_key_gather(unsigned char *to, const unsigned char *keys, size_t key_byt
     memmove(to + r * key_bytes, keys + heads[r] * key_bytes, key_bytes);
 }
 
-ocl_reduce_status orx_key_outputs_too_small(ocl_reduce_context *ctx, const char *function,
-                                            uint64_t runs, size_t keys_room,
-                                            size_t results_room) {
-  return orx_fail(ctx, OCL_REDUCE_ERROR_OUTPUT_TOO_SMALL,
-                  "%s: the keys form %llu runs; keys_out holds %zu keys and results_out %zu "
-                  "results (nothing written)",
-                  function, (unsigned long long)runs, keys_room, results_room);
-}
-
 ocl_reduce_status orx_key_bytes(ocl_reduce_context *ctx, const char *function,
                                 ocl_reduce_type key_type, size_t *bytes) {
   switch (key_type) {

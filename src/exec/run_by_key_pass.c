@@ -62,6 +62,16 @@ static ocl_reduce_status tiles_scratch(ocl_reduce_context *ctx, const orx_plan *
   return OCL_REDUCE_OK;
 }
 
+/* Here rather than in run_by_key.c, which calls this file (and both report it). */
+ocl_reduce_status orx_key_outputs_too_small(ocl_reduce_context *ctx, const char *function,
+                                            uint64_t runs, size_t keys_room,
+                                            size_t results_room) {
+  return orx_fail(ctx, OCL_REDUCE_ERROR_OUTPUT_TOO_SMALL,
+                  "%s: the keys form %llu runs; keys_out holds %zu keys and results_out %zu "
+                  "results (nothing written)",
+                  function, (unsigned long long)runs, keys_room, results_room);
+}
+
 /* The runs of count > 0 keys in a buffer: count less the keys equal to the one before, which
  * COUNT_EQUAL counts on the device over the keys against themselves one apart (equal bits). */
 static ocl_reduce_status count_runs(ocl_reduce_context *ctx, const orx_key_call *k, size_t count,
