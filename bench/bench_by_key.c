@@ -5,7 +5,8 @@
  * 256 and 1000 (lengths uniform in 1 .. 2 mean - 1) and of random lengths 1-64; ARGMIN by key
  * against CUB's best form of it (bench_by_key.h), our indices from each run's start checked
  * against the first least value's position; SUM into outputs of exactly the runs ("exact": the
- * runs counted first). Keys, values and
+ * runs counted first). On OpenCL devices the SUM rows into outputs of a run per pair also run
+ * Boost.Compute's reduce_by_key (boost_by_key.cpp, where built), end to end. Keys, values and
  * both outputs in buffers. Ours is timed end to end (the call, then ocl_reduce_finish: the
  * reference plan reads the keys back and works on the host too), with its kernels' device time
  * beside it; CUB by device time. "Of whole": our rate over the bytes read and written (the pairs
@@ -226,8 +227,25 @@ static double time_openmp(const key_case *c, const key_data *d, int rounds) {
   return m;
 }
 
-static int one_case(ocl_reduce_context *ctx, const key_case *c, int cpu, int rounds,
-                    double whole_rate) {
+/* Boost.Compute's reduce_by_key beside ours on OpenCL devices (SUM rows into outputs of a run
+ * per pair, its only form): its time over ours, or why it did not run. */
+static void boost_column(const ocl_reduce_context_info *info, const key_case *c,
+                         const key_data *d, int rounds, double e2e) {
+  if (info->backend != OCL_REDUCE_BACKEND_OPENCL || c->argmin || c->exact)
+    return;
+  double other = 0;
+  char why[160] = "";
+  if (boost_by_key_time(c, info->native_context, info->native_device, d->keys, d->values,
+                        d->runs, d->want, rounds, &other, why, sizeof why) &&
+      other > 0)
+    printf("  Boost.Compute %9.1f us: ratio %.3f", 1e6 * other, other / e2e);
+  else
+    printf("  Boost.Compute did not run: %s", why);
+}
+
+static int one_case(ocl_reduce_context *ctx, const ocl_reduce_context_info *info,
+                    const key_case *c, int rounds, double whole_rate) {
+  const int cpu = info->device_type == OCL_REDUCE_DEVICE_CPU;
   key_data d;
   memset(&d, 0, sizeof d);
   double e2e = 0, kernels = 0;
@@ -241,17 +259,19 @@ static int one_case(ocl_reduce_context *ctx, const key_case *c, int cpu, int rou
     double other = 0;
     char why[160] = "";
     if (cpu && c->argmin) {
-      printf("  OpenMP: SUM rows only\n");
+      printf("  OpenMP: SUM rows only");
     } else if (cpu) {
       other = time_openmp(c, &d, rounds);
-      printf(other > 0 ? "  OpenMP %9.1f us: ratio %.3f\n" : "  OpenMP's sums differ\n",
+      printf(other > 0 ? "  OpenMP %9.1f us: ratio %.3f" : "  OpenMP's sums differ",
              1e6 * other, other / e2e);
     } else if (cub_by_key_time(c, d.keys, d.values, d.runs, d.want, rounds, &other, why,
                                sizeof why) && other > 0) {
-      printf("  CUB %9.1f us: ratio %.3f\n", 1e6 * other, other / e2e);
+      printf("  CUB %9.1f us: ratio %.3f", 1e6 * other, other / e2e);
     } else {
-      printf("  CUB did not run: %s\n", why);
+      printf("  CUB did not run: %s", why);
     }
+    boost_column(info, c, &d, rounds, e2e);
+    printf("\n");
   }
   free(d.keys), free(d.values), free(d.want), free(d.least), free(d.starts);
   return ok;
@@ -298,16 +318,18 @@ int main(int argc, char **argv) {
   const int cpu = info.device_type == OCL_REDUCE_DEVICE_CPU;
   const double rate = whole_rate(ctx, ((size_t)1 << 28) >> shift, cpu, rounds);
   printf("bench_by_key: %s (%s), SUM and ARGMIN, medians of %d; ratio: the other's time over "
-         "ours (%s); our f32 sum %.0f GB/s; pair counts shifted right by %u\n",
+         "ours (%s%s); our f32 sum %.0f GB/s; pair counts shifted right by %u\n",
          info.device_name, info.backend_name, rounds,
-         cpu ? "OpenMP end to end" : "CUB's device time", 1e-9 * rate, shift);
+         cpu ? "OpenMP end to end" : "CUB's device time",
+         info.backend == OCL_REDUCE_BACKEND_OPENCL ? ", Boost.Compute's end to end" : "",
+         1e-9 * rate, shift);
   int failed = rate <= 0;
   for (size_t k = 0; !failed && k < sizeof cases / sizeof *cases; k++) {
     if (!strstr(cases[k].name, filter))
       continue;
     key_case c = cases[k];
     c.count >>= shift;
-    failed |= !one_case(ctx, &c, cpu, rounds, rate);
+    failed |= !one_case(ctx, &info, &c, rounds, rate);
   }
   ocl_reduce_context_destroy(ctx);
   return failed;

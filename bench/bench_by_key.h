@@ -1,6 +1,7 @@
 /* =================================================================================================
  * bench_by_key.h: what bench_by_key.c shares with its CUDA anchor (cub_by_key.cu, or
- * cub_by_key_stub.c where the benchmark is built without it): one reduce-by-key case.
+ * cub_by_key_stub.c where the benchmark is built without it) and its Boost.Compute contender
+ * (boost_by_key.cpp, or boost_by_key_stub.c): one reduce-by-key case.
  * ============================================================================================== */
 #ifndef ORX_BENCH_BY_KEY_H
 #define ORX_BENCH_BY_KEY_H
@@ -31,6 +32,14 @@ typedef struct key_case {
  * Returns 0 with why when there is no CUDA device, or no anchor built in. */
 int cub_by_key_time(const key_case *c, const void *keys, const void *values, uint64_t runs,
                     const double *want, int rounds, double *seconds, char *why, size_t why_size);
+
+/* Boost.Compute's reduce_by_key (plus, equal_to) of SUM cases on an OpenCL device, through the
+ * given cl_context and cl_device_id (our context's) and a queue of its own: its median end-to-end
+ * time (the call, then the queue's finish) into *seconds, its run count and sums checked as CUB's
+ * are. Returns 0 with why when it fails or is not built in (boost_by_key_stub.c). */
+int boost_by_key_time(const key_case *c, void *cl_context_handle, void *cl_device_handle,
+                      const void *keys, const void *values, uint64_t runs, const double *want,
+                      int rounds, double *seconds, char *why, size_t why_size);
 
 #ifdef __cplusplus
 }

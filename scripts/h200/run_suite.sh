@@ -54,7 +54,7 @@ logs=${OUT:-$root/h200-logs}
 mkdir -p "$logs"
 build=/tmp/ocl-reduce-h200
 
-# cmocka from the carried Debian packages.
+# cmocka and Boost's headers from the carried Debian packages.
 deps=/tmp/ocl-reduce-deps
 mkdir -p "$deps"
 for deb in "$root"/.deps/*.deb; do dpkg -x "$deb" "$deps"; done
@@ -78,10 +78,14 @@ export OCL_ICD_VENDORS=$vendors
 echo "== build" | tee "$logs/build.txt"
 cccl=$(scripts/cccl_headers.sh "$root/.deps" 2>>"$logs/build.txt" || true)
 echo "CUB contender's CCCL: ${cccl:-the CUDA toolkit}" | tee -a "$logs/build.txt"
+# Boost.Compute, bench_by_key's OpenCL contender, where .deps/ carried Boost's headers.
+boost=""
+[ -f "$deps/usr/include/boost/compute.hpp" ] && boost="$deps/usr/include"
+echo "Boost.Compute contender's headers: ${boost:-none}" | tee -a "$logs/build.txt"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$deps/usr" \
   -DOCL_REDUCE_BENCH_CUB=ON -DOCL_REDUCE_BENCH_AXES_ANCHORS=ON \
   -DOCL_REDUCE_BENCH_PAIR_ANCHORS=ON -DOCL_REDUCE_BENCH_BY_KEY_ANCHOR=ON \
-  -DOCL_REDUCE_CCCL_INCLUDE="$cccl" \
+  -DOCL_REDUCE_CCCL_INCLUDE="$cccl" -DOCL_REDUCE_BOOST_INCLUDE="$boost" \
   >>"$logs/build.txt" 2>&1 &&
   cmake --build "$build" -j "$(nproc)" >>"$logs/build.txt" 2>&1
 status=$?
