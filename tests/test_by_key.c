@@ -7,7 +7,8 @@
  * and 255-257 long (around subgroups and work-groups), a few thousand long, random 1-64, and equal
  * keys apart (separate runs); inputs and outputs in host memory and in buffers at offsets, buffers
  * through both plans (the one-pass kernel forced where the device would not take it, the runs
- * found on the host forced where it would); all keys equal, all distinct, runs of 1-2 over 2^18
+ * found on the host forced where it would) and through both forms of the kernel (tiles, and
+ * chunks of 64 pairs), every other case each; all keys equal, all distinct, runs of 1-2 over 2^18
  * elements, one pair, none; NaN values; order-preserving and user operators; the
  * CROSS_DEVICE bits of each run against ocl_reduce of that run alone. Sizing: outputs of exactly
  * the runs, one fewer (OUTPUT_TOO_SMALL, the count, nothing written: checked byte by byte), none.
@@ -27,6 +28,10 @@ static ocl_reduce_context *cross_ctx; /* OCL_REDUCE_DETERMINISM=cross_device */
 /* The two plans forced (plan_by_key.h): the one-pass kernel wherever the device orders
  * work-groups (the planner's choice there), and the runs found on the host. */
 static ocl_reduce_context *pass_ctx, *runs_ctx;
+/* The one-pass kernel's two forms forced, whichever the device takes: tiles a work-group scans
+ * (GPUs'), and chunks a work-item walks (CPU devices'), here of 64 pairs, so that a few thousand
+ * pairs join through a look-back over a hundred chunks. */
+static ocl_reduce_context *tiles_ctx, *chunks_ctx;
 static ocl_reduce_context *cross_pass_ctx; /* cross_device, the one-pass kernel forced */
 
 static int setup(void **state) {
@@ -35,16 +40,20 @@ static int setup(void **state) {
   cross_ctx = test_context_cross_device();
   pass_ctx = test_context_with_policy("by_key=pass");
   runs_ctx = test_context_with_policy("by_key=runs");
+  tiles_ctx = test_context_with_policy("by_key=pass,key_chunks=0");
+  chunks_ctx = test_context_with_policy("by_key=pass,key_chunks=1,key_run=64");
   setenv("OCL_REDUCE_DETERMINISM", "cross_device", 1);
   cross_pass_ctx = test_context_with_policy("by_key=pass");
   unsetenv("OCL_REDUCE_DETERMINISM");
-  return cross_ctx && pass_ctx && runs_ctx && cross_pass_ctx ? 0 : -1;
+  return cross_ctx && pass_ctx && runs_ctx && tiles_ctx && chunks_ctx && cross_pass_ctx ? 0 : -1;
 }
 
 static int teardown(void **state) {
   ocl_reduce_context_destroy(cross_ctx);
   ocl_reduce_context_destroy(pass_ctx);
   ocl_reduce_context_destroy(runs_ctx);
+  ocl_reduce_context_destroy(tiles_ctx);
+  ocl_reduce_context_destroy(chunks_ctx);
   ocl_reduce_context_destroy(cross_pass_ctx);
   return test_teardown(state);
 }
@@ -231,7 +240,9 @@ static void check_case(key_case c, result_check check) {
 /* ---- Every built-in operator on every type ------------------------------------------------ */
 
 /* op on type over the sweep's runs, keys of each width in turn, host memory and buffers. */
-static void sweep_op(ocl_reduce_op op, ocl_reduce_type type, size_t variant) {
+static void sweep_op(ocl_reduce_op op, ocl_reduce_type type) {
+  /* Which key type and kernel form the case takes: each in turn over operators and types. */
+  const size_t variant = (size_t)op * 3 + (size_t)type;
   /* Light runs (tests/discover_tests.cmake.in): every operator on two types (the segments'
    * kernels, which test_segments sweeps; this checks the runs around them). */
   if (test_light() && type != OCL_REDUCE_I32 && type != OCL_REDUCE_F16)
@@ -249,7 +260,10 @@ static void sweep_op(ocl_reduce_op op, ocl_reduce_type type, size_t variant) {
     void *values = malloc(count * elem);
     assert_non_null(values);
     test_fill(values, count, op, type, MODE_RANDOM);
-    const key_case c = {on_device ? pass_ctx : test_ctx, op, type, key_type, keys, values, count,
+    /* Buffers through the kernel's tiles or its chunks, every other operator and type each (one
+     * program per case either way: CI's time). */
+    ocl_reduce_context *device_ctx = variant % 2 ? chunks_ctx : tiles_ctx;
+    const key_case c = {on_device ? device_ctx : test_ctx, op, type, key_type, keys, values, count,
                         0, 0, on_device};
     check_case(c, builtin_mismatch);
     free(keys);
@@ -260,7 +274,7 @@ static void sweep_op(ocl_reduce_op op, ocl_reduce_type type, size_t variant) {
 #define SCALAR_TEST(OP, TYPE)                                                                      \
   static void test_##OP##_##TYPE(void **state) {                                                   \
     (void)state;                                                                                   \
-    sweep_op(OCL_REDUCE_##OP, OCL_REDUCE_##TYPE, __LINE__);                                        \
+    sweep_op(OCL_REDUCE_##OP, OCL_REDUCE_##TYPE);                                                  \
   }
 TEST_OP_TYPES(SCALAR_TEST)
 TEST_STRUCTURED_OP_TYPES(SCALAR_TEST)

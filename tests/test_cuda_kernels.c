@@ -274,7 +274,8 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
       compiled += compile(&plan);
     }
     /* Reduce by key in one pass: keys of 4 and 8 bytes, values of 4 and 8, and 16-bit ones;
-     * states with an index (ARGMIN: the runs' starts carried) and without (MEAN_VAR). */
+     * states with an index (ARGMIN: the runs' starts carried) and without (MEAN_VAR); in tiles,
+     * and in chunks (CPU devices' form: one text) where the keys are 8 bytes. */
     static const ocl_reduce_type key_values[] = {OCL_REDUCE_F32, OCL_REDUCE_I64, OCL_REDUCE_F16,
                                                  OCL_REDUCE_F32, OCL_REDUCE_F64};
     static const orx_op_id key_ops[] = {ORX_OP_SUM, ORX_OP_MAX, ORX_OP_SUM, ORX_OP_ARGMIN,
@@ -284,8 +285,11 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
         r = orx_reduce_request(key_ops[v], key_values[v]);
         r.entry = ORX_ENTRY_BY_KEY;
         r.key_bytes = kb;
-        orx_plan_make(&t, &r, &plan);
+        orx_target form = t;
+        form.forced.key_chunks = kb == 8;
+        orx_plan_make(&form, &r, &plan);
         assert_int_equal(plan.kernel, ORX_KERNEL_BY_KEY);
+        assert_int_equal(plan.defines[ORX_DEFINE_KEY_CHUNKS], kb == 8);
         compiled += compile(&plan);
       }
   }

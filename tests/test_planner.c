@@ -1334,10 +1334,31 @@ static void test_by_key_plans(void **state) {
               assert_int_equal(
                   orx_by_key_scratch_tiles(&plan, orx_by_key_scratch_bytes(&plan, tiles)), tiles);
             assert_int_equal(tile, (uint64_t)plan.policy.wg_size * plan.key_run);
-            assert_true((tile + tile / 32 + 1) * (kb + value) <= c->local_mem_bytes);
+            /* CPU devices walk chunks, a work-item each; GPUs scan tiles in local memory. */
+            assert_int_equal(plan.defines[ORX_DEFINE_KEY_CHUNKS], cpu);
+            if (cpu) {
+              assert_int_equal(plan.policy.wg_size, 1);
+              assert_int_equal(tile, 16384);
+            } else {
+              assert_true((tile + tile / 32 + 1) * (kb + value) <= c->local_mem_bytes);
+            }
             if (!cpu && kb == 4 && value == 4 && c->local_mem_bytes >= 48 * 1024)
               assert_int_equal(tile, 4096); /* the H200's measured tile */
             check_defines(&plan, contract, prelude, &checked);
+            /* Either form forced, on any device. */
+            for (int chunks = 0; chunks <= 1; chunks++) {
+              orx_target forced_form = tg;
+              forced_form.forced.key_chunks = chunks;
+              forced_form.forced.key_run = chunks ? 64 : 0;
+              orx_plan other;
+              orx_plan_make(&forced_form, &r, &other);
+              assert_int_equal(other.defines[ORX_DEFINE_KEY_CHUNKS], chunks);
+              if (chunks)
+                assert_int_equal(orx_by_key_tile(&other), 64);
+              else
+                assert_true(other.policy.wg_size >= 32);
+              check_defines(&other, contract, prelude, &checked);
+            }
           }
   }
   assert_true(checked > 0);

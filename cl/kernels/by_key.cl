@@ -34,6 +34,9 @@
  * published and no launch needs them cleared (the host zeroes a new scratch, and again before the
  * epochs would wrap).
  *
+ * CPU devices take the same steps in chunks that one work-item walks (ORX_KEY_CHUNKS: the kernel
+ * at the end of this file).
+ *
  * Launch: get_local_size(0) == ORX_WG_SIZE, ceil(n / (ORX_WG_SIZE * ORX_KEY_RUN)) groups, n > 0.
  * ============================================================================================== */
 #include "lib/orx_lookback.cl"
@@ -296,6 +299,7 @@ ORX_INLINE orx_key_part orx_key_look_back(ORX_GLOBAL_PTR ulong *words, uint tile
   return before;
 }
 
+#if !ORX_KEY_CHUNKS
 __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRICT keys,
                                          ulong keys_offset, ORX_IN_PARAMS(in), ulong in_offset,
                                          ulong n, __global orx_key_bits *keys_out,
@@ -431,3 +435,88 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
   if (lid == 0 && last_tile)
     scratch[1] = end;
 }
+#else /* ORX_KEY_CHUNKS */
+
+/* CPU devices: a tile is a chunk of ORX_KEY_RUN elements that one work-item walks in order, as a
+ * thread of an OpenMP loop would (ORX_WG_SIZE 1). With the tiles' scan over work-items, through
+ * local memory a barrier apart, PoCL 5 on 16 cores ran at 0.28-0.45x the speed of an OpenMP loop
+ * (2^24 i32/f32 pairs); in chunks at 1.03-2.17x (docs/perf/h200-by-key.txt). The chunks join
+ * through the same look-back as the tiles:
+ *   1. the chunk's summary from its keys alone but for its last run's values: the runs that start
+ *      in it, the last one's start (the chunk's first element when none does), and that run's
+ *      value from there to the chunk's end;
+ *   2. the look-back gives the summary of the chunks before;
+ *   3. the walk again, over keys and values: each head closes the run before it (the first one
+ *      too, whose value began in the chunks before), and the last chunk's end closes the last. */
+#if ORX_WG_SIZE != 1
+#error "by_key.cl: a chunk is walked by one work-item (ORX_WG_SIZE 1)"
+#endif
+__kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRICT keys,
+                                         ulong keys_offset, ORX_IN_PARAMS(in), ulong in_offset,
+                                         ulong n, __global orx_key_bits *keys_out,
+                                         ulong keys_out_index, __global ORX_RESULT_T *out,
+                                         ulong out_index, __global ulong *scratch, uint epoch) {
+  __local orx_key_window window;
+  ORX_IN base = ORX_IN_OPEN(in, in_offset);
+  keys += keys_offset;
+  ORX_GLOBAL_PTR ulong *words = scratch + 2;
+  const uint chunk = orx_ticket((ORX_GLOBAL_PTR uint *)scratch);
+  if (chunk == (uint)get_num_groups(0) - 1)
+    orx_ticket_reset((ORX_GLOBAL_PTR uint *)scratch);
+  const ulong start = (ulong)chunk * ORX_KEY_TILE;
+  const ulong stop = n - start < ORX_KEY_TILE ? n : start + ORX_KEY_TILE;
+  const orx_key_bits key_before = start ? keys[start - 1] : 0;
+
+  /* 1. The heads (a count without branches, which compilers vectorize), the last run's start (the
+   * chunk's end walked back to it), and that run's value to the chunk's end. */
+  orx_key_part own = orx_key_none();
+  own.heads = start == 0;
+  for (ulong i = start + (start == 0); i < stop; i++)
+    own.heads += keys[i] != keys[i - 1] ? 1u : 0u;
+  ulong last = stop - 1;
+  while (last > start && keys[last] == keys[last - 1])
+    last--;
+  A acc = ORX_MAP(ORX_READ(base, last), last);
+  for (ulong i = last + 1; i < stop; i++)
+    acc = orx_combine(acc, ORX_MAP(ORX_READ(base, i), i));
+  own.value = acc;
+#if ORX_KEY_STARTS
+  own.start = last;
+#endif
+
+  /* 2. The chunks before, as the tiles' (chunk 0 publishes its PREFIX at once). */
+  orx_key_publish(words + (2 * (ulong)chunk + (chunk == 0)) * ORX_KEY_WORDS,
+                  2 * epoch + (chunk == 0), own);
+  const orx_key_part before = orx_key_look_back(words, chunk, epoch, &window);
+  if (chunk > 0)
+    orx_key_publish(words + (2 * (ulong)chunk + 1) * ORX_KEY_WORDS, 2 * epoch + 1,
+                    orx_key_join(before, own));
+
+  /* 3. The runs the chunk closes, each stored where it ends. */
+  ulong runs = before.heads, run_start = orx_key_start_of(before);
+  acc = before.value;
+  orx_key_bits previous = key_before;
+  for (ulong i = start; i < stop; i++) {
+    const orx_key_bits key = keys[i];
+    const A v = ORX_MAP(ORX_READ(base, i), i);
+    if (key != previous || i == 0) {
+      if (runs > 0) {
+        ORX_WRITE_RESULT(out, out_index + runs - 1, orx_key_stored(acc, run_start));
+        keys_out[keys_out_index + runs - 1] = previous;
+      }
+      runs++;
+      run_start = i;
+      acc = v;
+    } else {
+      acc = orx_combine(acc, v);
+    }
+    previous = key;
+  }
+  (void)run_start; /* read by ORX_STATE_REBASE only */
+  if (stop == n) {
+    ORX_WRITE_RESULT(out, out_index + runs - 1, orx_key_stored(acc, run_start));
+    keys_out[keys_out_index + runs - 1] = previous;
+    scratch[1] = runs;
+  }
+}
+#endif /* ORX_KEY_CHUNKS */

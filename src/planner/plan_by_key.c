@@ -9,6 +9,8 @@
 
 /* CUDA's static shared memory ends at 48 KiB: the tile and its scan stay in 40. */
 #define ORX_KEY_LOCAL_BYTES 40960u
+/* A chunk's pairs, where a work-item walks each (ORX_KEY_CHUNKS). */
+#define ORX_KEY_CHUNK 16384u
 
 int orx_plan_by_key_pass(const orx_target *target, const orx_request *request) {
   /* User operators and pairs are not in the kernel yet: a user operator's map takes each element's
@@ -20,11 +22,9 @@ int orx_plan_by_key_pass(const orx_target *target, const orx_request *request) {
     return 0;
   if (target->forced.by_key_pass >= 0)
     return target->forced.by_key_pass;
-  /* CPU devices too, until their own plan (the design's Decision 4): PoCL 5 on 16 cores, 2^24
-   * i32/f32 pairs in buffers, end to end against an OpenMP loop, the kernel 0.28-0.45x where the
-   * runs found on the host took 0.02-0.09x (docs/perf/h200-by-key.txt); 2 cores, 2^20 pairs, us
-   * at runs of 1, 32 and 1000: PoCL 3.1 2844, 2272, 2153 against 6376, 3198, 1685, Intel's
-   * runtime 1887, 1493, 1405 against 6087, 2264, 938 (long runs: few for the host to find). */
+  /* CPU devices too, in chunks (by_chunks below): PoCL 5 on 16 cores, 2^24 i32/f32 pairs in
+   * buffers, end to end against an OpenMP loop, the kernel 1.03-2.17x where the runs found on the
+   * host took 0.02-0.09x (docs/perf/h200-by-key.txt). */
   return 1;
 }
 
@@ -42,6 +42,16 @@ static unsigned summary_words(unsigned value, int starts) {
   return 2 + (value + 3) / 4 + (starts ? 2 : 0);
 }
 
+/* Whether the kernel walks chunks, a work-item each, in place of tiles a work-group scans. */
+static int by_chunks(const orx_target *target) {
+  if (target->forced.key_chunks >= 0)
+    return target->forced.key_chunks;
+  /* CPU devices: a work-group's scan through local memory costs them more than a walk in order.
+   * PoCL 5 on 16 cores, 2^24 i32/f32 pairs, end to end against an OpenMP loop: chunks 1.03-2.17x,
+   * tiles 0.28-0.45x (docs/perf/h200-by-key.txt). */
+  return target->caps->type == OCL_REDUCE_DEVICE_CPU;
+}
+
 void orx_plan_by_key(const orx_target *target, const orx_request *request, orx_plan *plan) {
   const orx_caps *caps = target->caps;
   orx_policy *p = &plan->policy;
@@ -49,26 +59,37 @@ void orx_plan_by_key(const orx_target *target, const orx_request *request, orx_p
   const unsigned value =
       plan->op.state_bytes ? plan->op.state_bytes : (unsigned)orx_type_size(plan->type);
   const int starts = plan->op.id == ORX_OP_ARGMIN || plan->op.id == ORX_OP_ARGMAX;
-  /* Tiles of 256 work-items of 16 elements on GPUs where local memory holds them (4096 pairs of
-   * 4 bytes; 8 elements of 8 bytes), 64 work-items on CPUs. A launch's look-back costs grow with
-   * its tiles: H200, 2^26 i32/f32 pairs in runs of 1000, 640 us in tiles of 2048, 380 in tiles of
-   * 4096 (before the look-back read its windows' words without fences). */
-  if (!target->forced.wg_size)
-    p->wg_size = caps->type == OCL_REDUCE_DEVICE_CPU ? 64 : 256;
+  const int chunks = by_chunks(target);
   p->vec = p->unroll = p->chains = 1;
-  unsigned run = target->forced.key_run ? target->forced.key_run : 16;
-  const uint64_t room = caps->local_mem_bytes < ORX_KEY_LOCAL_BYTES ? caps->local_mem_bytes
-                                                                   : ORX_KEY_LOCAL_BYTES;
-  while (run > 1 && local_bytes(p->wg_size, run, key, value) > room)
-    run /= 2;
-  while (p->wg_size > 32 && local_bytes(p->wg_size, run, key, value) > room)
-    p->wg_size /= 2;
+  unsigned run;
+  if (chunks) {
+    /* A work-item per chunk, which needs no local memory but the look-back's window. PoCL 3.1, 2
+     * cores, 2^22 i32/f32 pairs: chunks of 4096, 16384 and 65536 within the noise of each other;
+     * 16384 leaves 16 cores a thousand chunks of 2^24 pairs to share. */
+    p->wg_size = 1;
+    run = target->forced.key_run ? target->forced.key_run : ORX_KEY_CHUNK;
+  } else {
+    /* Tiles of 256 work-items of 16 elements on GPUs where local memory holds them (4096 pairs of
+     * 4 bytes; 8 elements of 8 bytes), 64 work-items on CPUs. A launch's look-back costs grow with
+     * its tiles: H200, 2^26 i32/f32 pairs in runs of 1000, 640 us in tiles of 2048, 380 in tiles of
+     * 4096 (before the look-back read its windows' words without fences). */
+    if (!target->forced.wg_size)
+      p->wg_size = caps->type == OCL_REDUCE_DEVICE_CPU ? 64 : 256;
+    run = target->forced.key_run ? target->forced.key_run : 16;
+    const uint64_t room = caps->local_mem_bytes < ORX_KEY_LOCAL_BYTES ? caps->local_mem_bytes
+                                                                     : ORX_KEY_LOCAL_BYTES;
+    while (run > 1 && local_bytes(p->wg_size, run, key, value) > room)
+      run /= 2;
+    while (p->wg_size > 32 && local_bytes(p->wg_size, run, key, value) > room)
+      p->wg_size /= 2;
+  }
   plan->key_run = run;
   int64_t *d = plan->defines;
   d[ORX_DEFINE_KEY_BYTES] = key;
   d[ORX_DEFINE_KEY_RUN] = run;
   d[ORX_DEFINE_KEY_STARTS] = starts;
   d[ORX_DEFINE_KEY_WORDS] = summary_words(value, starts);
+  d[ORX_DEFINE_KEY_CHUNKS] = chunks;
   /* The window's layout: H200, 2^26 i32/f32 pairs in runs of 32, kernel time, whole summaries
    * against an array per field: CUDA 378 us against 331, NVIDIA's OpenCL 347 against 403. */
   d[ORX_DEFINE_KEY_WINDOW_PARTS] = !caps->has_cuda_shuffle;

@@ -157,7 +157,9 @@ typedef struct orx_policy_override {
   int col_tall;          /* -1, 0 or 1: tall columns (a group's rows combined) where they apply */
   int col_finish;        /* -1, 0 or 1: parts finished in their launch (plan_columns.c) */
   int by_key_pass;       /* -1, 0 (runs found on the host) or 1 (the one-pass kernel) */
-  unsigned key_run;      /* the one-pass kernel's elements per work-item (within local memory) */
+  int key_chunks;        /* -1, 0 (tiles a work-group scans) or 1 (chunks a work-item walks) */
+  unsigned key_run;      /* the one-pass kernel's elements per work-item (tiles: within local
+                          * memory), or per chunk */
 } orx_policy_override;
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out);
 /* OCL_REDUCE_POLICY's host=thread|device|off: host plans (plan_host.c) run on the calling thread
