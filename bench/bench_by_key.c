@@ -5,12 +5,14 @@
  * 256 and 1000 (lengths uniform in 1 .. 2 mean - 1) and of random lengths 1-64; ARGMIN by key
  * against CUB's best form of it (bench_by_key.h), our indices from each run's start checked
  * against the first least value's position; SUM into outputs of exactly the runs ("exact": the
- * runs counted first). On OpenCL devices the SUM rows into outputs of a run per pair also run
- * Boost.Compute's reduce_by_key (boost_by_key.cpp, where built), end to end. Keys, values and
- * both outputs in buffers. Ours is timed end to end (the call, then ocl_reduce_finish: the
- * reference plan reads the keys back and works on the host too), with its kernels' device time
- * beside it; CUB by device time. "Of whole": our rate over the bytes read and written (the pairs
- * and each run's key and result) against our f32 sum's rate over 2^28 elements (device time).
+ * runs counted first); SUM with keys, values and outputs in host memory ("host": against OpenMP
+ * on CPU devices, no contender on GPUs, where CUB's data would be on the device). On OpenCL
+ * devices the SUM rows into outputs of a run per pair also run Boost.Compute's reduce_by_key
+ * (boost_by_key.cpp, where built), end to end. Keys, values and both outputs in buffers but for
+ * the host rows. Ours is timed end to end (the call, then ocl_reduce_finish: the reference plan
+ * reads the keys back and works on the host too), with its kernels' device time beside it; CUB
+ * by device time. "Of whole": our rate over the bytes read and written (the pairs and each run's
+ * key and result) against our f32 sum's rate over 2^28 elements (device time).
  *   bench_by_key [ROUNDS [FILTER [SHIFT]]]   medians of ROUNDS; cases whose name holds FILTER;
  *                                            pair counts shifted right by SHIFT
  * ============================================================================================== */
@@ -25,21 +27,31 @@
 
 #define PAIRS ((size_t)1 << 26)
 static const key_case cases[] = {
-    {"i32/f32 runs of 1", 0, PAIRS, 1, 0, 0},      {"i32/f32 runs of 2", 0, PAIRS, 2, 0, 0},
-    {"i32/f32 runs of 8", 0, PAIRS, 8, 0, 0},      {"i32/f32 runs of 32", 0, PAIRS, 32, 0, 0},
-    {"i32/f32 runs of 256", 0, PAIRS, 256, 0, 0},  {"i32/f32 runs of 1000", 0, PAIRS, 1000, 0, 0},
-    {"i32/f32 runs of 1-64", 0, PAIRS, 0, 0, 0},   {"i64/f64 runs of 1", 1, PAIRS, 1, 0, 0},
-    {"i64/f64 runs of 2", 1, PAIRS, 2, 0, 0},      {"i64/f64 runs of 8", 1, PAIRS, 8, 0, 0},
-    {"i64/f64 runs of 32", 1, PAIRS, 32, 0, 0},    {"i64/f64 runs of 256", 1, PAIRS, 256, 0, 0},
-    {"i64/f64 runs of 1000", 1, PAIRS, 1000, 0, 0}, {"i64/f64 runs of 1-64", 1, PAIRS, 0, 0, 0},
-    {"i32/f32 argmin runs of 1", 0, PAIRS, 1, 1, 0},
-    {"i32/f32 argmin runs of 32", 0, PAIRS, 32, 1, 0},
-    {"i32/f32 argmin runs of 1000", 0, PAIRS, 1000, 1, 0},
-    {"i32/f32 argmin runs of 1-64", 0, PAIRS, 0, 1, 0},
-    {"i64/f64 argmin runs of 32", 1, PAIRS, 32, 1, 0},
-    {"i32/f32 exact runs of 1", 0, PAIRS, 1, 0, 1},
-    {"i32/f32 exact runs of 32", 0, PAIRS, 32, 0, 1},
-    {"i32/f32 exact runs of 1000", 0, PAIRS, 1000, 0, 1}};
+    {"i32/f32 runs of 1", 0, PAIRS, 1, 0, 0, 0},
+    {"i32/f32 runs of 2", 0, PAIRS, 2, 0, 0, 0},
+    {"i32/f32 runs of 8", 0, PAIRS, 8, 0, 0, 0},
+    {"i32/f32 runs of 32", 0, PAIRS, 32, 0, 0, 0},
+    {"i32/f32 runs of 256", 0, PAIRS, 256, 0, 0, 0},
+    {"i32/f32 runs of 1000", 0, PAIRS, 1000, 0, 0, 0},
+    {"i32/f32 runs of 1-64", 0, PAIRS, 0, 0, 0, 0},
+    {"i64/f64 runs of 1", 1, PAIRS, 1, 0, 0, 0},
+    {"i64/f64 runs of 2", 1, PAIRS, 2, 0, 0, 0},
+    {"i64/f64 runs of 8", 1, PAIRS, 8, 0, 0, 0},
+    {"i64/f64 runs of 32", 1, PAIRS, 32, 0, 0, 0},
+    {"i64/f64 runs of 256", 1, PAIRS, 256, 0, 0, 0},
+    {"i64/f64 runs of 1000", 1, PAIRS, 1000, 0, 0, 0},
+    {"i64/f64 runs of 1-64", 1, PAIRS, 0, 0, 0, 0},
+    {"i32/f32 argmin runs of 1", 0, PAIRS, 1, 1, 0, 0},
+    {"i32/f32 argmin runs of 32", 0, PAIRS, 32, 1, 0, 0},
+    {"i32/f32 argmin runs of 1000", 0, PAIRS, 1000, 1, 0, 0},
+    {"i32/f32 argmin runs of 1-64", 0, PAIRS, 0, 1, 0, 0},
+    {"i64/f64 argmin runs of 32", 1, PAIRS, 32, 1, 0, 0},
+    {"i32/f32 exact runs of 1", 0, PAIRS, 1, 0, 1, 0},
+    {"i32/f32 exact runs of 32", 0, PAIRS, 32, 0, 1, 0},
+    {"i32/f32 exact runs of 1000", 0, PAIRS, 1000, 0, 1, 0},
+    {"i32/f32 host runs of 1", 0, PAIRS, 1, 0, 0, 1},
+    {"i32/f32 host runs of 32", 0, PAIRS, 32, 0, 0, 1},
+    {"i32/f32 host runs of 1000", 0, PAIRS, 1000, 0, 0, 1}};
 
 /* One case's data: keys (a new key per run), values (small multiples of 1/4: exact sums), the
  * runs, each run's start and its sum (ARGMIN: the input's position of its first least value). */
@@ -146,13 +158,23 @@ static int time_ours(ocl_reduce_context *ctx, const key_case *c, const key_data 
            ocl_reduce_buffer_create(ctx, room * rb, &vo) == OCL_REDUCE_OK &&
            ocl_reduce_buffer_write(k, 0, d->keys, n * d->kb) == OCL_REDUCE_OK &&
            ocl_reduce_buffer_write(v, 0, d->values, n * d->vb) == OCL_REDUCE_OK;
+  /* Host memory: the keys' runs into a host array, the results into `got`. */
+  void *keys_got = c->host ? malloc(n * d->kb) : NULL;
+  ok = ok && (!c->host || keys_got);
+  const ocl_reduce_input keys_in = c->host ? ocl_reduce_host_input(d->keys, n * d->kb)
+                                           : ocl_reduce_buffer_input(k, 0);
+  const ocl_reduce_input values_in = c->host ? ocl_reduce_host_input(d->values, n * d->vb)
+                                             : ocl_reduce_buffer_input(v, 0);
+  const ocl_reduce_output keys_out = c->host ? ocl_reduce_host_output(keys_got, n * d->kb)
+                                             : ocl_reduce_buffer_output(ko, 0);
+  const ocl_reduce_output results_out = c->host ? ocl_reduce_host_output(got, n * rb)
+                                                : ocl_reduce_buffer_output(vo, 0);
   uint64_t runs = 0;
   for (int r = -2; ok && r < rounds; r++) {
     const double start = omp_get_wtime();
     uint64_t ns = 0;
-    ok = ocl_reduce_by_key(ctx, op, type, key_type, ocl_reduce_buffer_input(k, 0),
-                           ocl_reduce_buffer_input(v, 0), n, ocl_reduce_buffer_output(ko, 0),
-                           ocl_reduce_buffer_output(vo, 0), &runs) == OCL_REDUCE_OK &&
+    ok = ocl_reduce_by_key(ctx, op, type, key_type, keys_in, values_in, n, keys_out, results_out,
+                           &runs) == OCL_REDUCE_OK &&
          ocl_reduce_finish(ctx) == OCL_REDUCE_OK &&
          ocl_reduce_last_kernel_ns(ctx, &ns) == OCL_REDUCE_OK;
     if (r >= 0)
@@ -161,8 +183,9 @@ static int time_ours(ocl_reduce_context *ctx, const key_case *c, const key_data 
   if (!ok)
     fprintf(stderr, "bench_by_key: %s: %s\n", c->name, ocl_reduce_last_error(ctx));
   ok = ok && runs == d->runs &&
-       ocl_reduce_buffer_read(vo, 0, got, runs * rb) == OCL_REDUCE_OK &&
+       (c->host || ocl_reduce_buffer_read(vo, 0, got, runs * rb) == OCL_REDUCE_OK) &&
        (c->argmin ? args_match(d, got) : sums_match(d, got));
+  free(keys_got);
   if (ok) {
     *e2e = tool_median(t, (size_t)rounds);
     *kernels = tool_median(tk, (size_t)rounds);
@@ -231,7 +254,7 @@ static double time_openmp(const key_case *c, const key_data *d, int rounds) {
  * per pair, its only form): its time over ours, or why it did not run. */
 static void boost_column(const ocl_reduce_context_info *info, const key_case *c,
                          const key_data *d, int rounds, double e2e) {
-  if (info->backend != OCL_REDUCE_BACKEND_OPENCL || c->argmin || c->exact)
+  if (info->backend != OCL_REDUCE_BACKEND_OPENCL || c->argmin || c->exact || c->host)
     return;
   double other = 0;
   char why[160] = "";
@@ -260,6 +283,8 @@ static int one_case(ocl_reduce_context *ctx, const ocl_reduce_context_info *info
     char why[160] = "";
     if (cpu && c->argmin) {
       printf("  OpenMP: SUM rows only");
+    } else if (!cpu && c->host) {
+      printf("  (host memory: no contender)");
     } else if (cpu) {
       other = time_openmp(c, &d, rounds);
       printf(other > 0 ? "  OpenMP %9.1f us: ratio %.3f" : "  OpenMP's sums differ",

@@ -22,6 +22,7 @@ typedef struct key_case {
   unsigned mean;
   int argmin; /* ARGMIN by key: the first least value of each run and its position */
   int exact;  /* ours with outputs of exactly the runs (counted first), not one per pair */
+  int host;   /* ours with keys, values and outputs in host memory (the others' on the device) */
 } key_case;
 
 /* CUB's DeviceReduce::ReduceByKey (cuda::std::plus) over the keys and values (host memory) on CUDA

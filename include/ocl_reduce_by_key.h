@@ -17,8 +17,9 @@ extern "C" {
  * ocl_reduce_result_size(op, type) bytes; ARGMIN's index counts from the run's start); the number
  * of runs to *run_count. Outputs that hold fewer runs than there are give
  * OCL_REDUCE_ERROR_OUTPUT_TOO_SMALL with *run_count the number needed, and stay untouched: ask
- * with outputs of 0 bytes to size them exactly. count == 0: no runs. With keys, values and both
- * outputs in buffers the call may return once enqueued (see "Enqueueing" in ocl_reduce.h):
+ * with outputs of 0 bytes to size them exactly. count == 0: no runs. With both outputs in
+ * buffers the call may return once enqueued (see "Enqueueing" in ocl_reduce.h; keys and values in
+ * host memory are read before it returns):
  * *run_count is then written with the results, so read it after ocl_reduce_finish (or once a
  * marker enqueued after the call has completed, or after a blocking read of an output). */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_by_key(ocl_reduce_context *ctx, ocl_reduce_op op,

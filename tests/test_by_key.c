@@ -8,7 +8,8 @@
  * keys apart (separate runs); inputs and outputs in host memory and in buffers at offsets, buffers
  * through both plans (the one-pass kernel forced where the device would not take it, the runs
  * found on the host forced where it would) and through both forms of the kernel (tiles, and
- * chunks of 64 pairs), every other case each; all keys equal, all distinct, runs of 1-2 over 2^18
+ * chunks of 64 pairs), every other case each; the patterns also with host inputs into buffers
+ * and buffers into host outputs; all keys equal, all distinct, runs of 1-2 over 2^18
  * elements, one pair, none; NaN values; order-preserving and user operators; the
  * CROSS_DEVICE bits of each run against ocl_reduce of that run alone. Sizing: outputs of exactly
  * the runs, one fewer (OUTPUT_TOO_SMALL, the count, nothing written: checked byte by byte), none.
@@ -121,8 +122,11 @@ typedef struct key_case {
   const void *keys, *values;
   size_t count;
   size_t key_room, result_room; /* runs the outputs hold */
-  int on_device;                /* inputs and outputs in buffers, at element offsets 1-3 */
+  int on_device;                /* PLACED_*: where the inputs and outputs are */
 } key_case;
+/* Where a case's memory is: all host memory, all buffers (at element offsets 1-3), or the inputs
+ * in host memory and the outputs in buffers, or the other way round. */
+enum { PLACED_HOST = 0, PLACED_BUFFERS = 1, PLACED_HOST_INPUTS = 2, PLACED_HOST_OUTPUTS = 3 };
 
 static const ocl_reduce_operator_desc *user_desc; /* the user operator's, while one runs */
 
@@ -141,35 +145,46 @@ static ocl_reduce_status run_case(const key_case *c, void *keys_out, void *resul
   const size_t rb = ocl_reduce_result_size(c->op, c->type);
   memset(keys_out, 0xa5, c->key_room * kb);
   memset(results, 0xa5, c->result_room * rb);
-  if (!c->on_device)
-    return ocl_reduce_by_key(c->ctx, c->op, c->type, c->key_type,
-                             ocl_reduce_host_input(c->keys, c->count * kb),
-                             ocl_reduce_host_input(c->values, c->count * elem), c->count,
-                             ocl_reduce_host_output(keys_out, c->key_room * kb),
-                             ocl_reduce_host_output(results, c->result_room * rb), run_count);
+  const int in_buffers = c->on_device == PLACED_BUFFERS || c->on_device == PLACED_HOST_OUTPUTS;
+  const int out_buffers = c->on_device == PLACED_BUFFERS || c->on_device == PLACED_HOST_INPUTS;
   const size_t ka = 1 + c->count % 3, va = 2, koa = 3, ra = 1;
   ocl_reduce_buffer *kin = NULL, *vin = NULL, *kout = NULL, *rout = NULL;
   ocl_reduce_context *ctx = c->ctx;
-  assert_int_equal(ocl_reduce_buffer_create(ctx, (c->count + ka) * kb, &kin), OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_create(ctx, (c->count + va) * elem + 1, &vin), OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_create(ctx, (c->key_room + koa) * kb, &kout), OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_create(ctx, (c->result_room + ra) * rb, &rout),
-                   OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_write(kin, ka * kb, c->keys, c->count * kb), OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_write(vin, va * elem, c->values, c->count * elem),
-                   OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_write(kout, koa * kb, keys_out, c->key_room * kb),
-                   OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_write(rout, ra * rb, results, c->result_room * rb),
-                   OCL_REDUCE_OK);
-  const ocl_reduce_status s = ocl_reduce_by_key(
-      ctx, c->op, c->type, c->key_type, ocl_reduce_buffer_input(kin, ka),
-      ocl_reduce_buffer_input(vin, va), c->count, ocl_reduce_buffer_output(kout, koa),
-      ocl_reduce_buffer_output(rout, ra), run_count);
-  assert_int_equal(ocl_reduce_buffer_read(kout, koa * kb, keys_out, c->key_room * kb),
-                   OCL_REDUCE_OK);
-  assert_int_equal(ocl_reduce_buffer_read(rout, ra * rb, results, c->result_room * rb),
-                   OCL_REDUCE_OK);
+  ocl_reduce_input keys = ocl_reduce_host_input(c->keys, c->count * kb);
+  ocl_reduce_input values = ocl_reduce_host_input(c->values, c->count * elem);
+  ocl_reduce_output keys_to = ocl_reduce_host_output(keys_out, c->key_room * kb);
+  ocl_reduce_output results_to = ocl_reduce_host_output(results, c->result_room * rb);
+  if (in_buffers) {
+    assert_int_equal(ocl_reduce_buffer_create(ctx, (c->count + ka) * kb, &kin), OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_buffer_create(ctx, (c->count + va) * elem + 1, &vin),
+                     OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_buffer_write(kin, ka * kb, c->keys, c->count * kb),
+                     OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_buffer_write(vin, va * elem, c->values, c->count * elem),
+                     OCL_REDUCE_OK);
+    keys = ocl_reduce_buffer_input(kin, ka);
+    values = ocl_reduce_buffer_input(vin, va);
+  }
+  if (out_buffers) {
+    assert_int_equal(ocl_reduce_buffer_create(ctx, (c->key_room + koa) * kb, &kout),
+                     OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_buffer_create(ctx, (c->result_room + ra) * rb, &rout),
+                     OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_buffer_write(kout, koa * kb, keys_out, c->key_room * kb),
+                     OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_buffer_write(rout, ra * rb, results, c->result_room * rb),
+                     OCL_REDUCE_OK);
+    keys_to = ocl_reduce_buffer_output(kout, koa);
+    results_to = ocl_reduce_buffer_output(rout, ra);
+  }
+  const ocl_reduce_status s = ocl_reduce_by_key(ctx, c->op, c->type, c->key_type, keys, values,
+                                                c->count, keys_to, results_to, run_count);
+  if (out_buffers) {
+    assert_int_equal(ocl_reduce_buffer_read(kout, koa * kb, keys_out, c->key_room * kb),
+                     OCL_REDUCE_OK);
+    assert_int_equal(ocl_reduce_buffer_read(rout, ra * rb, results, c->result_room * rb),
+                     OCL_REDUCE_OK);
+  }
   ocl_reduce_buffer_destroy(kin);
   ocl_reduce_buffer_destroy(vin);
   ocl_reduce_buffer_destroy(kout);
@@ -196,7 +211,8 @@ static int builtin_mismatch(const key_case *c, const unsigned char *got, size_t 
     return 0;
   print_error("%s %s, %s keys, %zu elements (%s): run %zu [%zu, +%zu): %s\n",
               ocl_reduce_op_name(c->op), ocl_reduce_type_name(c->type),
-              ocl_reduce_type_name(c->key_type), c->count, c->on_device ? "buffers" : "host",
+              ocl_reduce_type_name(c->key_type), c->count,
+              (const char *[]){"host", "buffers", "host inputs", "host outputs"}[c->on_device],
               r, first, n, why);
   return 1;
 }
@@ -282,22 +298,22 @@ TEST_STRUCTURED_OP_TYPES(SCALAR_TEST)
 
 /* ---- Patterns ------------------------------------------------------------------------------ */
 
-/* i32 SUM (exact) over runs of the given lengths, with i64 keys in host memory and u32 keys in
- * buffers. */
+/* i32 SUM (exact) over runs of the given lengths in each placement (i64 keys where the inputs are
+ * host memory, u32 keys in buffers), through both plans. */
 static void check_i32_sum(const size_t *lengths, size_t n) {
   size_t count = 0;
   for (size_t r = 0; r < n; r++)
     count += lengths[r];
-  for (int on_device = 0; on_device < 2; on_device++) {
-    const ocl_reduce_type key_type = on_device ? OCL_REDUCE_U32 : OCL_REDUCE_I64;
+  for (int on_device = 0; on_device < 4; on_device++) {
+    const ocl_reduce_type key_type = on_device % 2 ? OCL_REDUCE_U32 : OCL_REDUCE_I64;
     void *keys = keys_of_runs(key_type, lengths, n, count);
     int32_t *values = malloc((count + 1) * sizeof *values);
     assert_non_null(values);
     test_fill(values, count, OCL_REDUCE_SUM, OCL_REDUCE_I32, MODE_RANDOM);
-    /* Buffers through both plans. */
-    for (int plan = 0; plan < 1 + on_device; plan++) {
-      const key_case c = {on_device ? (plan ? runs_ctx : pass_ctx) : test_ctx, OCL_REDUCE_SUM,
-                          OCL_REDUCE_I32, key_type, keys, values, count, 0, 0, on_device};
+    /* Each placement through both plans. */
+    for (int plan = 0; plan < 2; plan++) {
+      const key_case c = {plan ? runs_ctx : pass_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, key_type,
+                          keys, values, count, 0, 0, on_device};
       check_case(c, builtin_mismatch);
     }
     free(keys);

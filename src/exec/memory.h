@@ -29,6 +29,10 @@ typedef enum orx_scratch_slot {
                                   (run_axes.c; zero between launches) */
   ORX_SCRATCH_KEY_TILES,       /* reduce by key's tiles: ticket, run count, tagged summaries
                                   (run_by_key_pass.c) */
+  ORX_SCRATCH_KEY_STAGED_KEYS,      /* reduce by key's keys, values, and runs' keys and results, */
+  ORX_SCRATCH_KEY_STAGED_VALUES,    /* where the caller's are host memory (run_by_key_pass.c) */
+  ORX_SCRATCH_KEY_STAGED_KEYS_OUT,
+  ORX_SCRATCH_KEY_STAGED_RESULTS,
   ORX_SCRATCH_COUNT
 } orx_scratch_slot;
 

@@ -121,8 +121,8 @@ typedef struct orx_key_call {
 ocl_reduce_status orx_run_by_key(ocl_reduce_context *ctx, const orx_key_call *k, orx_seg_call *c,
                                  uint64_t *run_count);
 /* The one-pass plan (run_by_key_pass.c) of such a call, where the planner gives it the kernel and
- * its outputs are buffers with room for a run per element: *taken 1 when it ran (or failed),
- * 0 when the call is left to orx_run_by_key's own plan. */
+ * its outputs are both buffers apart from what it reads, or both host memory: *taken 1 when it
+ * ran (or failed), 0 when the call is left to orx_run_by_key's own plan. */
 ocl_reduce_status orx_run_by_key_pass(ocl_reduce_context *ctx, const orx_key_call *k,
                                       const orx_seg_call *c, uint64_t *run_count, int *taken);
 

@@ -4,7 +4,8 @@
  * as segments by offsets (run_segments.c): every operator, type, path and determinism mode that
  * segments take, with their bits. This is the reference plan (docs/design/reduce-by-key.md,
  * step 1): it reads the keys twice where the one-pass kernel (run_by_key_pass.c) reads them once,
- * and it runs every call that kernel does not take.
+ * and it runs every call that kernel does not take (user operators, devices that do not order
+ * work-groups, outputs one in host memory and one in a buffer, inputs larger than an allocation).
  *
  * Nothing is written before the runs are known to fit both outputs: the results first, then the
  * runs' keys, so that a failing reduction leaves keys_out as it was.

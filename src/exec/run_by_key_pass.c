@@ -1,9 +1,11 @@
 /* =================================================================================================
  * run_by_key_pass.c: reduce by key in one pass on the device (kernels/by_key.cl), for the calls
- * the planner gives it (plan_by_key.h) whose keys, values and outputs are buffers. The kernel
- * writes each run where it ends, before the count of runs is known: outputs with room for a run
- * per element take it at once; smaller ones after the runs are counted on the device (the keys
- * against themselves one apart, COUNT_EQUAL), and only when the runs fit them.
+ * the planner gives it (plan_by_key.h). The kernel writes each run where it ends, before the
+ * count of runs is known: outputs in buffers with room for a run per element take it at once;
+ * smaller ones after the runs are counted on the device (the keys against themselves one apart,
+ * COUNT_EQUAL), and only when the runs fit them. Inputs in host memory are uploaded whole first;
+ * outputs in host memory (both) take the runs counted first, the kernel's runs in scratch of
+ * exactly their size, then read back.
  * ============================================================================================== */
 #include <stdlib.h>
 #include <string.h>
@@ -27,17 +29,20 @@ static orx_request request_of(const orx_key_call *k, const orx_seg_call *c) {
   return request;
 }
 
-/* Whether the call's memory lets the kernel write in place: buffers everywhere, and `n` runs of
- * either output sharing no memory with what the call reads or with the other output. */
+/* Whether outputs in buffers let the kernel write in place: `n` runs of either output sharing no
+ * memory with an input in a buffer or with the other output (inputs in host memory are read from
+ * copies). */
 static int fits_in_place(const orx_key_call *k, const orx_seg_call *c, size_t n) {
   const size_t kb = k->key_bytes, rb = c->result_bytes;
-  if (!k->keys.mem || !c->in.mem || !k->keys_out.mem || !c->out.mem || c->pair)
+  if (!k->keys_out.mem || !c->out.mem)
     return 0;
-  return orx_io_apart(&k->keys_out, n * kb, kb, &k->keys, n * kb, kb) &&
-         orx_io_apart(&k->keys_out, n * kb, kb, &c->in, n * c->elem, c->elem) &&
-         orx_io_apart(&c->out, n * rb, rb, &k->keys, n * kb, kb) &&
-         orx_io_apart(&c->out, n * rb, rb, &c->in, n * c->elem, c->elem) &&
-         orx_io_apart(&c->out, n * rb, rb, &k->keys_out, n * kb, kb);
+  const int keys_apart = !k->keys.mem ||
+                         (orx_io_apart(&k->keys_out, n * kb, kb, &k->keys, n * kb, kb) &&
+                          orx_io_apart(&c->out, n * rb, rb, &k->keys, n * kb, kb));
+  const int values_apart = !c->in.mem ||
+                           (orx_io_apart(&k->keys_out, n * kb, kb, &c->in, n * c->elem, c->elem) &&
+                            orx_io_apart(&c->out, n * rb, rb, &c->in, n * c->elem, c->elem));
+  return keys_apart && values_apart && orx_io_apart(&c->out, n * rb, rb, &k->keys_out, n * kb, kb);
 }
 
 /* The scratch for `tiles` tiles, zeroed when it is a fresh allocation or its epochs ran out, and
@@ -72,65 +77,141 @@ ocl_reduce_status orx_key_outputs_too_small(ocl_reduce_context *ctx, const char 
                   function, (unsigned long long)runs, keys_room, results_room);
 }
 
-/* The runs of count > 0 keys in a buffer: count less the keys equal to the one before, which
- * COUNT_EQUAL counts on the device over the keys against themselves one apart (equal bits). */
-static ocl_reduce_status count_runs(ocl_reduce_context *ctx, const orx_key_call *k, size_t count,
-                                    const char *function, uint64_t *runs) {
+/* The runs of count > 0 keys on the device: count less the keys equal to the one before, which
+ * COUNT_EQUAL counts over the keys against themselves one apart (equal bits). */
+static ocl_reduce_status count_runs(ocl_reduce_context *ctx, const orx_io *keys,
+                                    size_t key_bytes, size_t count, const char *function,
+                                    uint64_t *runs) {
   uint64_t equal = 0;
   if (count > 1) {
     orx_pair_call pair;
     ORX_FORWARD(orx_resolve_pair(ctx, function, OCL_REDUCE_COUNT_EQUAL,
-                                 k->key_bytes == 8 ? OCL_REDUCE_U64 : OCL_REDUCE_U32, &pair));
-    const orx_io next = orx_io_from(&k->keys, 1, k->key_bytes);
+                                 key_bytes == 8 ? OCL_REDUCE_U64 : OCL_REDUCE_U32, &pair));
+    const orx_io next = orx_io_from(keys, 1, key_bytes);
     const ocl_reduce_output output = ocl_reduce_host_output(&equal, sizeof equal);
     orx_io out;
     ORX_FORWARD(orx_resolve_output(ctx, function, "count", &output, sizeof equal, 1, &out));
-    ORX_FORWARD(orx_run_pairs(ctx, &pair, &k->keys, &next, count - 1, 0, 0, &out));
+    ORX_FORWARD(orx_run_pairs(ctx, &pair, keys, &next, count - 1, 0, 0, &out));
   }
   *runs = count - equal;
   return OCL_REDUCE_OK;
+}
+
+/* The kernel over keys and values on the device into outputs on the device with room for `room`
+ * runs (room >= the runs: the caller counted them where room < n). */
+static ocl_reduce_status launch_pass(ocl_reduce_context *ctx, const orx_request *request,
+                                     const orx_io *keys, const orx_io *values,
+                                     const orx_io *keys_out, const orx_io *out,
+                                     const orx_seg_call *c, orx_mem **scratch) {
+  orx_prepared p;
+  ORX_FORWARD(orx_prepare(ctx, request, &p));
+  const uint64_t tile = orx_by_key_tile(&p.plan), tiles = (c->elements + tile - 1) / tile;
+  if (tiles > UINT32_MAX)
+    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
+                    "%s: count = %llu: more than 2^32 tiles of %llu pairs", c->function,
+                    (unsigned long long)c->elements, (unsigned long long)tile);
+  uint32_t epoch = 0;
+  ORX_FORWARD(tiles_scratch(ctx, &p.plan, tiles, scratch, &epoch));
+  const orx_arg args[] = {
+      {ORX_ARG_MEM, keys->mem, 0},     {ORX_ARG_U64, NULL, keys->offset},
+      {ORX_ARG_MEM, values->mem, 0},   {ORX_ARG_U64, NULL, values->offset},
+      {ORX_ARG_U64, NULL, c->elements}, {ORX_ARG_MEM, keys_out->mem, 0},
+      {ORX_ARG_U64, NULL, keys_out->offset}, {ORX_ARG_MEM, out->mem, 0},
+      {ORX_ARG_U64, NULL, out->offset}, {ORX_ARG_MEM, *scratch, 0},
+      {ORX_ARG_U32, NULL, epoch},
+  };
+  return orx_launch(ctx, &p, (size_t)tiles, args, ORX_ARRAY_SIZE(args));
+}
+
+/* Input io (n elements of `elem` bytes) as the kernel reads it: a buffer as it is, host memory
+ * uploaded whole into scratch `slot`. */
+static ocl_reduce_status input_on_device(ocl_reduce_context *ctx, orx_scratch_slot slot,
+                                         const orx_io *io, size_t n, size_t elem, orx_io *view) {
+  *view = *io;
+  if (io->mem)
+    return OCL_REDUCE_OK;
+  orx_mem *mem = NULL;
+  ORX_FORWARD(orx_scratch_get(ctx, slot, n * elem, &mem));
+  ORX_FORWARD(orx_upload(ctx, mem, 0, io->host, n * elem));
+  memset(view, 0, sizeof *view);
+  view->mem = mem;
+  view->capacity = n;
+  return OCL_REDUCE_OK;
+}
+
+/* Outputs in host memory: the runs counted on the device first (OUTPUT_TOO_SMALL before the
+ * kernel runs where they do not fit), the kernel into scratch of exactly the runs, then the runs
+ * read back into both outputs. */
+static ocl_reduce_status through_host_outputs(ocl_reduce_context *ctx, const orx_key_call *k,
+                                              const orx_seg_call *c, const orx_request *request,
+                                              const orx_io *keys, uint64_t *run_count) {
+  const size_t n = (size_t)c->elements;
+  uint64_t runs = 0;
+  ORX_FORWARD(count_runs(ctx, keys, k->key_bytes, n, c->function, &runs));
+  *run_count = runs;
+  if (runs > k->keys_out.capacity || runs > c->out.capacity)
+    return orx_key_outputs_too_small(ctx, c->function, runs, k->keys_out.capacity,
+                                     c->out.capacity);
+  orx_io values, keys_out, out;
+  ORX_FORWARD(orx_uploads_done(
+      ctx, input_on_device(ctx, ORX_SCRATCH_KEY_STAGED_VALUES, &c->in, n, c->elem, &values)));
+  memset(&keys_out, 0, sizeof keys_out);
+  memset(&out, 0, sizeof out);
+  keys_out.capacity = out.capacity = (size_t)runs;
+  ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_KEY_STAGED_KEYS_OUT, (size_t)runs * k->key_bytes,
+                              &keys_out.mem));
+  ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_KEY_STAGED_RESULTS,
+                              (size_t)runs * c->result_bytes, &out.mem));
+  orx_mem *scratch = NULL;
+  ORX_FORWARD(launch_pass(ctx, request, keys, &values, &keys_out, &out, c, &scratch));
+  ORX_FORWARD(orx_download(ctx, keys_out.mem, 0, k->keys_out.host_out,
+                           (size_t)runs * k->key_bytes));
+  return orx_download(ctx, out.mem, 0, c->out.host_out, (size_t)runs * c->result_bytes);
 }
 
 ocl_reduce_status orx_run_by_key_pass(ocl_reduce_context *ctx, const orx_key_call *k,
                                       const orx_seg_call *c, uint64_t *run_count, int *taken) {
   const orx_request request = request_of(k, c);
   const size_t n = (size_t)c->elements;
-  const size_t room = k->keys_out.capacity < c->out.capacity ? k->keys_out.capacity
-                                                              : c->out.capacity;
+  const int host_outputs = !k->keys_out.mem && !c->out.mem;
   *taken = 0;
-  if (!fits_in_place(k, c, room < n ? room : n) || !orx_plan_by_key_pass(&ctx->target, &request))
+  if (c->pair || (!host_outputs && (!k->keys_out.mem || !c->out.mem)) ||
+      !orx_plan_by_key_pass(&ctx->target, &request))
+    return OCL_REDUCE_OK;
+  /* Inputs in host memory go to the device whole: where either would not fit one allocation,
+   * the runs are found on the host instead (run_by_key.c), which uploads the values in pieces. */
+  const uint64_t most = ctx->caps.max_alloc_bytes;
+  if ((!k->keys.mem && n * k->key_bytes > most) || (!c->in.mem && n * c->elem > most) ||
+      (host_outputs && (n * k->key_bytes > most || n * c->result_bytes > most)))
+    return OCL_REDUCE_OK;
+  const size_t room = host_outputs ? n
+                      : k->keys_out.capacity < c->out.capacity ? k->keys_out.capacity
+                                                               : c->out.capacity;
+  if (!host_outputs && !fits_in_place(k, c, room < n ? room : n))
     return OCL_REDUCE_OK;
   *taken = 1;
   orx_call_begin(ctx); /* kernel time: the count's (orx_run_pairs starts anew), then the pass's */
+  /* Host memory is read before the call returns (orx_uploads_done), the values only once the
+   * runs are known to fit. */
+  orx_io keys, values;
+  ORX_FORWARD(orx_uploads_done(
+      ctx, input_on_device(ctx, ORX_SCRATCH_KEY_STAGED_KEYS, &k->keys, n, k->key_bytes, &keys)));
+  if (host_outputs)
+    return through_host_outputs(ctx, k, c, &request, &keys, run_count);
   if (room < n) { /* the runs counted first: the kernel writes only once they fit */
     uint64_t runs = 0;
-    ORX_FORWARD(count_runs(ctx, k, n, c->function, &runs));
+    ORX_FORWARD(count_runs(ctx, &keys, k->key_bytes, n, c->function, &runs));
     if (runs > room) {
       *run_count = runs;
       return orx_key_outputs_too_small(ctx, c->function, runs, k->keys_out.capacity,
                                        c->out.capacity);
     }
   }
-  orx_prepared p;
-  ORX_FORWARD(orx_prepare(ctx, &request, &p));
-  const uint64_t tile = orx_by_key_tile(&p.plan), tiles = (c->elements + tile - 1) / tile;
-  if (tiles > UINT32_MAX)
-    return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT,
-                    "%s: count = %llu: more than 2^32 tiles of %llu pairs", c->function,
-                    (unsigned long long)c->elements, (unsigned long long)tile);
+  ORX_FORWARD(orx_uploads_done(
+      ctx, input_on_device(ctx, ORX_SCRATCH_KEY_STAGED_VALUES, &c->in, n, c->elem, &values)));
   orx_mem *scratch = NULL;
-  uint32_t epoch = 0;
-  ORX_FORWARD(tiles_scratch(ctx, &p.plan, tiles, &scratch, &epoch));
-  const orx_arg args[] = {
-      {ORX_ARG_MEM, k->keys.mem, 0},     {ORX_ARG_U64, NULL, k->keys.offset},
-      {ORX_ARG_MEM, c->in.mem, 0},       {ORX_ARG_U64, NULL, c->in.offset},
-      {ORX_ARG_U64, NULL, c->elements},  {ORX_ARG_MEM, k->keys_out.mem, 0},
-      {ORX_ARG_U64, NULL, k->keys_out.offset}, {ORX_ARG_MEM, c->out.mem, 0},
-      {ORX_ARG_U64, NULL, c->out.offset}, {ORX_ARG_MEM, scratch, 0},
-      {ORX_ARG_U32, NULL, epoch},
-  };
-  ORX_FORWARD(orx_launch(ctx, &p, (size_t)tiles, args, ORX_ARRAY_SIZE(args)));
-  /* Every output is a buffer: the call returns once enqueued, and the run count lands in
+  ORX_FORWARD(launch_pass(ctx, &request, &keys, &values, &k->keys_out, &c->out, c, &scratch));
+  /* Both outputs are buffers: the call returns once enqueued, and the run count lands in
    * *run_count by the time its work has finished (ocl_reduce_by_key.h), where the backend reads
    * asynchronously. */
   if (ctx->ops->read_async)
