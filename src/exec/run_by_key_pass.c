@@ -97,8 +97,8 @@ static ocl_reduce_status count_runs(ocl_reduce_context *ctx, const orx_io *keys,
   return OCL_REDUCE_OK;
 }
 
-/* The kernel over keys and values on the device into outputs on the device with room for `room`
- * runs (room >= the runs: the caller counted them where room < n). */
+/* The kernel over keys and values on the device into outputs on the device that hold every run
+ * (the caller counted the runs first wherever they might not). */
 static ocl_reduce_status launch_pass(ocl_reduce_context *ctx, const orx_request *request,
                                      const orx_io *keys, const orx_io *values,
                                      const orx_io *keys_out, const orx_io *out,
