@@ -97,6 +97,19 @@ static ocl_reduce_status count_runs(ocl_reduce_context *ctx, const orx_io *keys,
   return OCL_REDUCE_OK;
 }
 
+/* The runs counted first, into *runs and *run_count: OUTPUT_TOO_SMALL, before anything is
+ * written, where either output cannot hold them. */
+static ocl_reduce_status count_fitting_runs(ocl_reduce_context *ctx, const orx_key_call *k,
+                                            const orx_seg_call *c, const orx_io *keys,
+                                            uint64_t *runs, uint64_t *run_count) {
+  ORX_FORWARD(count_runs(ctx, keys, k->key_bytes, (size_t)c->elements, c->function, runs));
+  if (*runs <= k->keys_out.capacity && *runs <= c->out.capacity)
+    return OCL_REDUCE_OK;
+  *run_count = *runs;
+  return orx_key_outputs_too_small(ctx, c->function, *runs, k->keys_out.capacity,
+                                   c->out.capacity);
+}
+
 /* The kernel over keys and values on the device into outputs on the device that hold every run
  * (the caller counted the runs first wherever they might not). */
 static ocl_reduce_status launch_pass(ocl_reduce_context *ctx, const orx_request *request,
@@ -147,11 +160,8 @@ static ocl_reduce_status through_host_outputs(ocl_reduce_context *ctx, const orx
                                               const orx_io *keys, uint64_t *run_count) {
   const size_t n = (size_t)c->elements;
   uint64_t runs = 0;
-  ORX_FORWARD(count_runs(ctx, keys, k->key_bytes, n, c->function, &runs));
+  ORX_FORWARD(count_fitting_runs(ctx, k, c, keys, &runs, run_count));
   *run_count = runs;
-  if (runs > k->keys_out.capacity || runs > c->out.capacity)
-    return orx_key_outputs_too_small(ctx, c->function, runs, k->keys_out.capacity,
-                                     c->out.capacity);
   orx_io values, keys_out, out;
   ORX_FORWARD(orx_uploads_done(
       ctx, input_on_device(ctx, ORX_SCRATCH_KEY_STAGED_VALUES, &c->in, n, c->elem, &values)));
@@ -178,7 +188,8 @@ ocl_reduce_status orx_run_by_key_pass(ocl_reduce_context *ctx, const orx_key_cal
   if (c->pair || (!host_outputs && (!k->keys_out.mem || !c->out.mem)) ||
       !orx_plan_by_key_pass(&ctx->target, &request))
     return OCL_REDUCE_OK;
-  /* Inputs in host memory go to the device whole: where either would not fit one allocation,
+  /* Inputs in host memory go to the device whole, and outputs in host memory come from device
+   * memory of their runs: where one of them, at a run per element, would not fit one allocation,
    * the runs are found on the host instead (run_by_key.c), which uploads the values in pieces. */
   const uint64_t most = ctx->caps.max_alloc_bytes;
   if ((!k->keys.mem && n * k->key_bytes > most) || (!c->in.mem && n * c->elem > most) ||
@@ -198,15 +209,9 @@ ocl_reduce_status orx_run_by_key_pass(ocl_reduce_context *ctx, const orx_key_cal
       ctx, input_on_device(ctx, ORX_SCRATCH_KEY_STAGED_KEYS, &k->keys, n, k->key_bytes, &keys)));
   if (host_outputs)
     return through_host_outputs(ctx, k, c, &request, &keys, run_count);
-  if (room < n) { /* the runs counted first: the kernel writes only once they fit */
-    uint64_t runs = 0;
-    ORX_FORWARD(count_runs(ctx, &keys, k->key_bytes, n, c->function, &runs));
-    if (runs > room) {
-      *run_count = runs;
-      return orx_key_outputs_too_small(ctx, c->function, runs, k->keys_out.capacity,
-                                       c->out.capacity);
-    }
-  }
+  uint64_t runs = 0; /* the runs counted first where the outputs might not hold them */
+  if (room < n)
+    ORX_FORWARD(count_fitting_runs(ctx, k, c, &keys, &runs, run_count));
   ORX_FORWARD(orx_uploads_done(
       ctx, input_on_device(ctx, ORX_SCRATCH_KEY_STAGED_VALUES, &c->in, n, c->elem, &values)));
   orx_mem *scratch = NULL;
