@@ -152,15 +152,18 @@ static int time_ours(ocl_reduce_context *ctx, const key_case *c, const key_data 
   const size_t room = c->exact ? (size_t)d->runs : n;
   double *t = malloc((size_t)rounds * sizeof *t), *tk = malloc((size_t)rounds * sizeof *tk);
   void *got = malloc(n * rb);
-  int ok = t && tk && got && ocl_reduce_buffer_create(ctx, n * d->kb, &k) == OCL_REDUCE_OK &&
-           ocl_reduce_buffer_create(ctx, n * d->vb, &v) == OCL_REDUCE_OK &&
-           ocl_reduce_buffer_create(ctx, room * d->kb, &ko) == OCL_REDUCE_OK &&
-           ocl_reduce_buffer_create(ctx, room * rb, &vo) == OCL_REDUCE_OK &&
-           ocl_reduce_buffer_write(k, 0, d->keys, n * d->kb) == OCL_REDUCE_OK &&
-           ocl_reduce_buffer_write(v, 0, d->values, n * d->vb) == OCL_REDUCE_OK;
-  /* Host memory: the keys' runs into a host array, the results into `got`. */
+  int ok = t && tk && got;
+  /* Host memory: the keys' runs into a host array, the results into `got`; else buffers. */
   void *keys_got = c->host ? malloc(n * d->kb) : NULL;
-  ok = ok && (!c->host || keys_got);
+  if (c->host)
+    ok = ok && keys_got;
+  else
+    ok = ok && ocl_reduce_buffer_create(ctx, n * d->kb, &k) == OCL_REDUCE_OK &&
+         ocl_reduce_buffer_create(ctx, n * d->vb, &v) == OCL_REDUCE_OK &&
+         ocl_reduce_buffer_create(ctx, room * d->kb, &ko) == OCL_REDUCE_OK &&
+         ocl_reduce_buffer_create(ctx, room * rb, &vo) == OCL_REDUCE_OK &&
+         ocl_reduce_buffer_write(k, 0, d->keys, n * d->kb) == OCL_REDUCE_OK &&
+         ocl_reduce_buffer_write(v, 0, d->values, n * d->vb) == OCL_REDUCE_OK;
   const ocl_reduce_input keys_in = c->host ? ocl_reduce_host_input(d->keys, n * d->kb)
                                            : ocl_reduce_buffer_input(k, 0);
   const ocl_reduce_input values_in = c->host ? ocl_reduce_host_input(d->values, n * d->vb)
