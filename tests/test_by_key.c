@@ -7,13 +7,14 @@
  * and 255-257 long (around subgroups and work-groups), a few thousand long, random 1-64, and equal
  * keys apart (separate runs); inputs and outputs in host memory and in buffers at offsets, buffers
  * through both plans (the one-pass kernel forced where the device would not take it, the runs
- * found on the host forced where it would) and through both forms of the kernel (tiles, and
- * chunks of 64 pairs), every other case each; the patterns also with host inputs into buffers
- * and buffers into host outputs; all keys equal, all distinct, runs of 1-2 over 2^18
- * elements, one pair, none; NaN values; order-preserving and user operators; the
- * CROSS_DEVICE bits of each run against ocl_reduce of that run alone. Sizing: outputs of exactly
- * the runs, one fewer (OUTPUT_TOO_SMALL, the count, nothing written: checked byte by byte), none.
- * Argument errors, each leaving the outputs untouched.
+ * found on the host forced where it would) and through both forms of the kernel (tiles, loading
+ * through local memory or straight into registers, and chunks of 64 pairs), every other case
+ * each; the patterns also with host inputs into buffers and buffers into host outputs; all keys
+ * equal, all distinct, runs of 1-2 over 2^18 elements, one pair, none; NaN values;
+ * order-preserving and user operators; the CROSS_DEVICE bits of each run against ocl_reduce of
+ * that run alone. Sizing: outputs of exactly the runs, one fewer (OUTPUT_TOO_SMALL, the count,
+ * nothing written: checked byte by byte), none. Argument errors, each leaving the outputs
+ * untouched.
  * ============================================================================================== */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,8 @@ static ocl_reduce_context *pass_ctx, *runs_ctx;
  * (GPUs'), and chunks a work-item walks (CPU devices'), here of 64 pairs, so that a few thousand
  * pairs join through a look-back over a hundred chunks. */
 static ocl_reduce_context *tiles_ctx, *chunks_ctx;
+/* Tiles whose loads go straight into registers (key_direct: CUDA's), forced where they can. */
+static ocl_reduce_context *direct_ctx;
 static ocl_reduce_context *cross_pass_ctx; /* cross_device, the one-pass kernel forced */
 
 static int setup(void **state) {
@@ -43,10 +46,14 @@ static int setup(void **state) {
   runs_ctx = test_context_with_policy("by_key=runs");
   tiles_ctx = test_context_with_policy("by_key=pass,key_chunks=0");
   chunks_ctx = test_context_with_policy("by_key=pass,key_chunks=1,key_run=64");
+  direct_ctx = test_context_with_policy("by_key=pass,key_chunks=0,key_direct=1");
   setenv("OCL_REDUCE_DETERMINISM", "cross_device", 1);
   cross_pass_ctx = test_context_with_policy("by_key=pass");
   unsetenv("OCL_REDUCE_DETERMINISM");
-  return cross_ctx && pass_ctx && runs_ctx && tiles_ctx && chunks_ctx && cross_pass_ctx ? 0 : -1;
+  return cross_ctx && pass_ctx && runs_ctx && tiles_ctx && chunks_ctx && direct_ctx &&
+                 cross_pass_ctx
+             ? 0
+             : -1;
 }
 
 static int teardown(void **state) {
@@ -55,6 +62,7 @@ static int teardown(void **state) {
   ocl_reduce_context_destroy(runs_ctx);
   ocl_reduce_context_destroy(tiles_ctx);
   ocl_reduce_context_destroy(chunks_ctx);
+  ocl_reduce_context_destroy(direct_ctx);
   ocl_reduce_context_destroy(cross_pass_ctx);
   return test_teardown(state);
 }
@@ -124,9 +132,16 @@ typedef struct key_case {
   size_t key_room, result_room; /* runs the outputs hold */
   int on_device;                /* PLACED_*: where the inputs and outputs are */
 } key_case;
-/* Where a case's memory is: all host memory, all buffers (at element offsets 1-3), or the inputs
- * in host memory and the outputs in buffers, or the other way round. */
-enum { PLACED_HOST = 0, PLACED_BUFFERS = 1, PLACED_HOST_INPUTS = 2, PLACED_HOST_OUTPUTS = 3 };
+/* Where a case's memory is: all host memory, all buffers (at element offsets 1-3), the inputs in
+ * host memory and the outputs in buffers, or the other way round; or all buffers at offsets of 8
+ * elements (16-byte boundaries). */
+enum {
+  PLACED_HOST = 0,
+  PLACED_BUFFERS = 1,
+  PLACED_HOST_INPUTS = 2,
+  PLACED_HOST_OUTPUTS = 3,
+  PLACED_ALIGNED_BUFFERS = 4
+};
 
 static const ocl_reduce_operator_desc *user_desc; /* the user operator's, while one runs */
 
@@ -145,9 +160,12 @@ static ocl_reduce_status run_case(const key_case *c, void *keys_out, void *resul
   const size_t rb = ocl_reduce_result_size(c->op, c->type);
   memset(keys_out, 0xa5, c->key_room * kb);
   memset(results, 0xa5, c->result_room * rb);
-  const int in_buffers = c->on_device == PLACED_BUFFERS || c->on_device == PLACED_HOST_OUTPUTS;
-  const int out_buffers = c->on_device == PLACED_BUFFERS || c->on_device == PLACED_HOST_INPUTS;
-  const size_t ka = 1 + c->count % 3, va = 2, koa = 3, ra = 1;
+  const int aligned = c->on_device == PLACED_ALIGNED_BUFFERS;
+  const int in_buffers = c->on_device == PLACED_BUFFERS || c->on_device == PLACED_HOST_OUTPUTS ||
+                         aligned;
+  const int out_buffers = c->on_device == PLACED_BUFFERS || c->on_device == PLACED_HOST_INPUTS ||
+                          aligned;
+  const size_t ka = aligned ? 8 : 1 + c->count % 3, va = aligned ? 8 : 2, koa = 3, ra = 1;
   ocl_reduce_buffer *kin = NULL, *vin = NULL, *kout = NULL, *rout = NULL;
   ocl_reduce_context *ctx = c->ctx;
   ocl_reduce_input keys = ocl_reduce_host_input(c->keys, c->count * kb);
@@ -212,7 +230,8 @@ static int builtin_mismatch(const key_case *c, const unsigned char *got, size_t 
   print_error("%s %s, %s keys, %zu elements (%s): run %zu [%zu, +%zu): %s\n",
               ocl_reduce_op_name(c->op), ocl_reduce_type_name(c->type),
               ocl_reduce_type_name(c->key_type), c->count,
-              (const char *[]){"host", "buffers", "host inputs", "host outputs"}[c->on_device],
+              (const char *[]){"host", "buffers", "host inputs", "host outputs",
+                               "aligned buffers"}[c->on_device],
               r, first, n, why);
   return 1;
 }
@@ -276,11 +295,14 @@ static void sweep_op(ocl_reduce_op op, ocl_reduce_type type) {
     void *values = malloc(count * elem);
     assert_non_null(values);
     test_fill(values, count, op, type, MODE_RANDOM);
-    /* Buffers through the kernel's tiles or its chunks, every other operator and type each (one
-     * program per case either way: CI's time). */
-    ocl_reduce_context *device_ctx = variant % 2 ? chunks_ctx : tiles_ctx;
+    /* Buffers through the kernel's chunks every other operator and type, else its tiles: loaded
+     * straight into registers (forced, from 16-byte boundaries) or as the planner loads them
+     * (from offsets off those boundaries, which the direct loads leave to local memory). One
+     * program per case either way: CI's time. */
+    const int direct = variant % 4 == 0;
+    ocl_reduce_context *device_ctx = variant % 2 ? chunks_ctx : direct ? direct_ctx : tiles_ctx;
     const key_case c = {on_device ? device_ctx : test_ctx, op, type, key_type, keys, values, count,
-                        0, 0, on_device};
+                        0, 0, on_device && direct ? PLACED_ALIGNED_BUFFERS : on_device};
     check_case(c, builtin_mismatch);
     free(keys);
     free(values);

@@ -275,23 +275,29 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
     }
     /* Reduce by key in one pass: keys of 4 and 8 bytes, values of 4 and 8, and 16-bit ones;
      * states with an index (ARGMIN: the runs' starts carried) and without (MEAN_VAR); in tiles,
-     * and in chunks (CPU devices' form: one text) where the keys are 8 bytes. */
+     * loaded straight into registers where they fill 16-byte words (CUDA's choice) or through
+     * local memory (16-bit values), and in chunks (CPU devices' form: one text) every other case
+     * with 8-byte keys. */
     static const ocl_reduce_type key_values[] = {OCL_REDUCE_F32, OCL_REDUCE_I64, OCL_REDUCE_F16,
                                                  OCL_REDUCE_F32, OCL_REDUCE_F64};
     static const orx_op_id key_ops[] = {ORX_OP_SUM, ORX_OP_MAX, ORX_OP_SUM, ORX_OP_ARGMIN,
                                         ORX_OP_MEAN_VAR};
+    int direct = 0;
     for (int v = 0; v < 5; v++)
       for (unsigned kb = 4; kb <= 8; kb += 4) {
         r = orx_reduce_request(key_ops[v], key_values[v]);
         r.entry = ORX_ENTRY_BY_KEY;
         r.key_bytes = kb;
         orx_target form = t;
-        form.forced.key_chunks = kb == 8;
+        const int chunks = kb == 8 && v % 2 == 0;
+        form.forced.key_chunks = chunks;
         orx_plan_make(&form, &r, &plan);
         assert_int_equal(plan.kernel, ORX_KERNEL_BY_KEY);
-        assert_int_equal(plan.defines[ORX_DEFINE_KEY_CHUNKS], kb == 8);
+        assert_int_equal(plan.defines[ORX_DEFINE_KEY_CHUNKS], chunks);
+        direct += plan.defines[ORX_DEFINE_KEY_DIRECT] == 1;
         compiled += compile(&plan);
       }
+    assert_true(direct >= 4);
   }
   printf("# %d CUDA kernels compiled for sm_90\n", compiled);
 }

@@ -1336,6 +1336,13 @@ static void test_by_key_plans(void **state) {
             assert_int_equal(tile, (uint64_t)plan.policy.wg_size * plan.key_run);
             /* CPU devices walk chunks, a work-item each; GPUs scan tiles in local memory. */
             assert_int_equal(plan.defines[ORX_DEFINE_KEY_CHUNKS], cpu);
+            /* CUDA's tiles load straight into registers, where a work-item's keys and elements
+             * fill 16-byte words. */
+            const size_t elem = orx_type_size(types[t]);
+            const int fill = !orx_type_is_narrow(types[t]) && plan.key_run * kb % 16 == 0 &&
+                             plan.key_run * elem % 16 == 0;
+            assert_int_equal(plan.defines[ORX_DEFINE_KEY_DIRECT],
+                             !cpu && c->has_cuda_shuffle && fill);
             if (cpu) {
               assert_int_equal(plan.policy.wg_size, 1);
               assert_int_equal(tile, 16384);
@@ -1345,14 +1352,18 @@ static void test_by_key_plans(void **state) {
             if (!cpu && kb == 4 && value == 4 && c->local_mem_bytes >= 48 * 1024)
               assert_int_equal(tile, 4096); /* the H200's measured tile */
             check_defines(&plan, contract, prelude, &checked);
-            /* Either form forced, on any device. */
+            /* Either form forced, on any device; tiles loaded directly where they fill. */
             for (int chunks = 0; chunks <= 1; chunks++) {
               orx_target forced_form = tg;
               forced_form.forced.key_chunks = chunks;
               forced_form.forced.key_run = chunks ? 64 : 0;
+              forced_form.forced.key_direct = 1;
               orx_plan other;
               orx_plan_make(&forced_form, &r, &other);
               assert_int_equal(other.defines[ORX_DEFINE_KEY_CHUNKS], chunks);
+              assert_int_equal(other.defines[ORX_DEFINE_KEY_DIRECT],
+                               !chunks && !orx_type_is_narrow(types[t]) &&
+                                   other.key_run * kb % 16 == 0 && other.key_run * elem % 16 == 0);
               if (chunks)
                 assert_int_equal(orx_by_key_tile(&other), 64);
               else

@@ -4,11 +4,11 @@
  * reduction of its values to out[r], in order, and the number of runs to the scratch's word 1.
  *
  *   1. A work-group takes the next tile (lib/orx_lookback.cl's ticket) of ORX_KEY_RUN elements per
- *      work-item, loads its keys and values through local memory (coalesced) into each
- *      work-item's registers, ORX_KEY_RUN consecutive elements each, and each work-item
- *      summarizes them: how many runs start there (heads: the element 0, and every element whose
- *      key differs from the one before) and the value of the last run it reaches, from that run's
- *      first element within it.
+ *      work-item, loads its keys and values into each work-item's registers, ORX_KEY_RUN
+ *      consecutive elements each (through local memory, coalesced, or straight in 16-byte loads:
+ *      ORX_KEY_DIRECT), and each work-item summarizes them: how many runs start there (heads: the
+ *      element 0, and every element whose key differs from the one before) and the value of the
+ *      last run it reaches, from that run's first element within it.
  *   2. Summaries join left to right as a segmented scan: (h1, v1) then (h2, v2) is (h1 + h2, v2)
  *      when h2 > 0, else (h1, v1 combined with v2). A scan over the work-group gives each
  *      work-item the summary of the tile's elements before its own, and the tile's own.
@@ -300,6 +300,72 @@ ORX_INLINE orx_key_part orx_key_look_back(ORX_GLOBAL_PTR ulong *words, uint tile
 }
 
 #if !ORX_KEY_CHUNKS
+#if ORX_KEY_DIRECT
+/* Step 1's loads straight into registers (the planner's choice, per backend): each work-item reads
+ * its ORX_KEY_RUN keys and elements in 16-byte loads, where the keys and the input lie on 16-byte
+ * boundaries (a work-item's first element then does too); else through local memory. H200,
+ * CUDA, 2^26 i32/f32 pairs in runs of 32, kernel time: 296 us so, 329 through local memory, 480
+ * with a load per element (docs/perf/h200-by-key.txt). */
+#if ORX_ELEM_TYPE_ID != ORX_NO_TYPE || ORX_INPUT_STATES || ORX_KEY_RUN * ORX_KEY_BYTES % 16 ||     \
+    ORX_KEY_RUN * ORX_TYPE_BYTES % 16
+#error "by_key.cl: ORX_KEY_DIRECT loads a work-item's keys and elements of T in 16-byte words"
+#endif
+ORX_INLINE int orx_key_quads_aligned(ORX_GLOBAL_PTR const orx_key_bits *keys,
+                                     ORX_GLOBAL_PTR const T *base) {
+  return (((ulong)keys | (ulong)base) & 15) == 0;
+}
+
+/* The bits of ORX_KEY_RUN elements of 4 or 8 bytes from p, in 16-byte loads. */
+ORX_INLINE void orx_key_quads4(ORX_GLOBAL_PTR const void *p, uint *bits) {
+#pragma unroll
+  for (uint q = 0; q < ORX_KEY_RUN / 4; q++) {
+    const uint4 w = ((ORX_GLOBAL_PTR const uint4 *)p)[q];
+    bits[4 * q] = w.x;
+    bits[4 * q + 1] = w.y;
+    bits[4 * q + 2] = w.z;
+    bits[4 * q + 3] = w.w;
+  }
+}
+ORX_INLINE void orx_key_quads8(ORX_GLOBAL_PTR const void *p, ulong *bits) {
+#pragma unroll
+  for (uint q = 0; q < ORX_KEY_RUN / 2; q++) {
+    const ulong2 w = ((ORX_GLOBAL_PTR const ulong2 *)p)[q];
+    bits[2 * q] = w.x;
+    bits[2 * q + 1] = w.y;
+  }
+}
+#if ORX_KEY_BYTES == 8
+#define orx_key_key_quads orx_key_quads8
+#else
+#define orx_key_key_quads orx_key_quads4
+#endif
+#if ORX_TYPE_BYTES == 8
+#define orx_key_value_quads orx_key_quads8
+#else
+#define orx_key_value_quads orx_key_quads4
+#endif
+
+/* A work-item's `mine` keys and mapped elements from `at` on (the tile's last work-items hold
+ * fewer than ORX_KEY_RUN, loaded one at a time). */
+ORX_INLINE void orx_key_load_direct(ORX_GLOBAL_PTR const orx_key_bits *keys,
+                                    ORX_GLOBAL_PTR const T *base, ulong at, uint mine,
+                                    orx_key_bits *k, A *v) {
+  ORX_BITS_T bits[ORX_KEY_RUN];
+  if (mine == ORX_KEY_RUN) {
+    orx_key_key_quads(keys + at, k);
+    orx_key_value_quads(base + at, bits);
+  } else {
+    for (uint j = 0; j < ORX_KEY_RUN; j++) {
+      k[j] = j < mine ? keys[at + j] : 0;
+      bits[j] = j < mine ? ORX_AS_BITS(base[at + j]) : 0;
+    }
+  }
+#pragma unroll
+  for (uint j = 0; j < ORX_KEY_RUN; j++)
+    v[j] = j < mine ? ORX_MAP(ORX_FROM_BITS(bits[j]), at + j) : ORX_IDENTITY;
+}
+#endif
+
 __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRICT keys,
                                          ulong keys_offset, ORX_IN_PARAMS(in), ulong in_offset,
                                          ulong n, __global orx_key_bits *keys_out,
@@ -318,7 +384,7 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
   keys += keys_offset;
   ORX_GLOBAL_PTR ulong *words = scratch + 2;
 
-  /* 1. The tile, its elements through local memory into registers, the work-item's summary. */
+  /* 1. The tile, its elements into registers, the work-item's summary. */
   if (lid == 0) {
     const uint t = orx_ticket((ORX_GLOBAL_PTR uint *)scratch);
     if (t == tiles - 1)
@@ -329,34 +395,44 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
   const uint tile = tile_taken;
   const ulong start = (ulong)tile * ORX_KEY_TILE;
   const uint held = n - start < ORX_KEY_TILE ? (uint)(n - start) : ORX_KEY_TILE;
-  for (uint j = 0; j < ORX_KEY_RUN; j++) {
-    const uint i = j * ORX_WG_SIZE + lid;
-    if (i < held) {
-      tile_keys[ORX_KEY_PAD(i)] = keys[start + i];
-      tile_values[ORX_KEY_PAD(i)] = ORX_MAP(ORX_READ(base, start + i), start + i);
-    }
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
   const uint first = lid * ORX_KEY_RUN;
   const uint mine = held > first ? (held - first < ORX_KEY_RUN ? held - first : ORX_KEY_RUN) : 0;
-  /* The key before the work-item's first element (work-item 0: the tile's, from global memory;
-   * Intel's CPU runtime read a __local copy of it as 0). */
-  const orx_key_bits key_before = first ? tile_keys[ORX_KEY_PAD(first - 1)]
-                             : start ? keys[start - 1]
-                                     : 0;
-  orx_key_bits k[ORX_KEY_RUN];
+  const ulong at = start + first;
+  orx_key_bits k[ORX_KEY_RUN], key_before;
   A v[ORX_KEY_RUN];
+#if ORX_KEY_DIRECT
+  if (orx_key_quads_aligned(keys, base)) { /* the same in every work-item of the launch */
+    key_before = at ? keys[at - 1] : 0;
+    orx_key_load_direct(keys, base, at, mine, k, v);
+  } else
+#endif
+  {
+    for (uint j = 0; j < ORX_KEY_RUN; j++) {
+      const uint i = j * ORX_WG_SIZE + lid;
+      if (i < held) {
+        tile_keys[ORX_KEY_PAD(i)] = keys[start + i];
+        tile_values[ORX_KEY_PAD(i)] = ORX_MAP(ORX_READ(base, start + i), start + i);
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* The key before the work-item's first element (work-item 0: the tile's, from global memory;
+     * Intel's CPU runtime read a __local copy of it as 0). */
+    key_before = first ? tile_keys[ORX_KEY_PAD(first - 1)] : start ? keys[start - 1] : 0;
+#pragma unroll
+    for (uint j = 0; j < ORX_KEY_RUN; j++) {
+      k[j] = j < mine ? tile_keys[ORX_KEY_PAD(first + j)] : 0;
+      v[j] = j < mine ? tile_values[ORX_KEY_PAD(first + j)] : ORX_IDENTITY;
+    }
+  }
   orx_key_part part = orx_key_none(); /* a work-item past the end: joins as nothing read */
 #pragma unroll
   for (uint j = 0; j < ORX_KEY_RUN; j++) {
-    k[j] = j < mine ? tile_keys[ORX_KEY_PAD(first + j)] : 0;
-    v[j] = j < mine ? tile_values[ORX_KEY_PAD(first + j)] : ORX_IDENTITY;
-    const int head = k[j] != (j ? k[j - 1] : key_before) || start + first + j == 0;
+    const int head = k[j] != (j ? k[j - 1] : key_before) || at + j == 0;
     if (j < mine) {
       part.heads += head ? 1u : 0u;
       part.value = head || j == 0 ? v[j] : orx_combine(part.value, v[j]);
 #if ORX_KEY_STARTS
-      part.start = head ? start + first + j : part.start;
+      part.start = head ? at + j : part.start;
 #endif
     }
   }
@@ -407,13 +483,13 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
 #pragma unroll
   for (uint j = 0; j < ORX_KEY_RUN; j++) {
     if (j < mine) {
-      if (k[j] != previous || start + first + j == 0) {
+      if (k[j] != previous || at + j == 0) {
         if (runs > 0) { /* the run before ends at the element before */
           tile_values[ORX_KEY_PAD((uint)(runs - 1 - closed))] = orx_key_stored(acc, run_start);
           tile_keys[ORX_KEY_PAD((uint)(runs - 1 - closed))] = previous;
         }
         runs++;
-        run_start = start + first + j;
+        run_start = at + j;
         acc = v[j];
       } else {
         acc = orx_combine(acc, v[j]);

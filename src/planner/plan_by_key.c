@@ -42,6 +42,22 @@ static unsigned summary_words(unsigned value, int starts) {
   return 2 + (value + 3) / 4 + (starts ? 2 : 0);
 }
 
+/* Whether a tile's work-items load their keys and elements straight into registers, 16 bytes at a
+ * time (ORX_KEY_DIRECT), in place of through local memory: the kernel needs a work-item's keys
+ * and elements to fill 16-byte words, and elements the kernel computes on as they are stored. */
+static int loads_direct(const orx_target *target, const orx_request *request, unsigned key,
+                        unsigned run) {
+  const unsigned elem = (unsigned)orx_type_size(request->type);
+  if (orx_type_is_narrow(request->type) || run * key % 16 || run * elem % 16)
+    return 0;
+  if (target->forced.key_direct >= 0)
+    return target->forced.key_direct;
+  /* CUDA: H200, 2^26 pairs, kernel time, direct against through local memory: i32/f32 in runs
+   * of 1 386 us against 427, of 32 296 against 329; i64/f64 in runs of 32 671 against 702.
+   * NVIDIA's OpenCL loses: 438 against 372, i32/f32 in runs of 32 (docs/perf/h200-by-key.txt). */
+  return target->caps->has_cuda_shuffle;
+}
+
 /* Whether the kernel walks chunks, a work-item each, in place of tiles a work-group scans. */
 static int by_chunks(const orx_target *target) {
   if (target->forced.key_chunks >= 0)
@@ -90,6 +106,7 @@ void orx_plan_by_key(const orx_target *target, const orx_request *request, orx_p
   d[ORX_DEFINE_KEY_STARTS] = starts;
   d[ORX_DEFINE_KEY_WORDS] = summary_words(value, starts);
   d[ORX_DEFINE_KEY_CHUNKS] = chunks;
+  d[ORX_DEFINE_KEY_DIRECT] = !chunks && loads_direct(target, request, key, run);
   /* The window's layout: H200, 2^26 i32/f32 pairs in runs of 32, kernel time, whole summaries
    * against an array per field: CUDA 378 us against 331, NVIDIA's OpenCL 347 against 403. */
   d[ORX_DEFINE_KEY_WINDOW_PARTS] = !caps->has_cuda_shuffle;

@@ -120,6 +120,8 @@ static int word_entry(const char *key, const char *value, orx_policy_override *o
     return either(value, "runs", "pass", &o->by_key_pass);
   if (strcmp(key, "key_chunks") == 0)
     return either(value, "0", "1", &o->key_chunks);
+  if (strcmp(key, "key_direct") == 0)
+    return either(value, "0", "1", &o->key_direct);
   if (strcmp(key, "col_flat") == 0)
     return either(value, "0", "1", &o->col_flat);
   if (strcmp(key, "col_tall") == 0)
@@ -155,7 +157,7 @@ static const char keys_help[] =
     "host=thread|device|off, host_kib=<n>, staging=pinned|off, copy_threads=<1..64>, "
     "stage_kib=<1..65536>, spin_us=<0..65536>, axes=columns|gather|split, "
     "col_run=<1..1024, power of two>, col_steps=<1..32, power of two>, col_flat=0|1, "
-    "col_tall=0|1, col_finish=0|1, by_key=pass|runs, key_chunks=0|1, "
+    "col_tall=0|1, col_finish=0|1, by_key=pass|runs, key_chunks=0|1, key_direct=0|1, "
     "key_run=<1..65536, power of two>";
 
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out) {
@@ -176,6 +178,7 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
                            .col_finish = -1,
                            .by_key_pass = -1,
                            .key_chunks = -1,
+                           .key_direct = -1,
                            .spin_us = -1};
   char list[256];
   orx_strlcpy(list, text ? text : "", sizeof list);
