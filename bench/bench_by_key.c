@@ -4,9 +4,11 @@
  * i32 keys and f32 values, and of i64 keys and f64 values, in runs of mean length 1, 2, 8, 32,
  * 256 and 1000 (lengths uniform in 1 .. 2 mean - 1) and of random lengths 1-64; ARGMIN by key
  * against CUB's best form of it (bench_by_key.h), our indices from each run's start checked
- * against the first least value's position; SUM into outputs of exactly the runs ("exact": the
- * runs counted first); SUM with keys, values and outputs in host memory ("host": against OpenMP
- * on CPU devices, no contender on GPUs, where CUB's data would be on the device). On OpenCL
+ * against the first least value's position; an order-preserving user operator ("affine": maps
+ * x -> a x + b of two f32s, composed in order) against CUB's ReduceByKey with the same
+ * composition; SUM into outputs of exactly the runs ("exact": the runs counted first); SUM with
+ * keys, values and outputs in host memory ("host": against OpenMP on CPU devices, no contender
+ * on GPUs, where CUB's data would be on the device). On OpenCL
  * devices the SUM rows into outputs of a run per pair also run Boost.Compute's reduce_by_key
  * (boost_by_key.cpp, where built), end to end. Keys, values and both outputs in buffers but for
  * the host rows. Ours is timed end to end (the call, then ocl_reduce_finish: the reference plan
@@ -27,34 +29,38 @@
 
 #define PAIRS ((size_t)1 << 26)
 static const key_case cases[] = {
-    {"i32/f32 runs of 1", 0, PAIRS, 1, 0, 0, 0},
-    {"i32/f32 runs of 2", 0, PAIRS, 2, 0, 0, 0},
-    {"i32/f32 runs of 8", 0, PAIRS, 8, 0, 0, 0},
-    {"i32/f32 runs of 32", 0, PAIRS, 32, 0, 0, 0},
-    {"i32/f32 runs of 256", 0, PAIRS, 256, 0, 0, 0},
-    {"i32/f32 runs of 1000", 0, PAIRS, 1000, 0, 0, 0},
-    {"i32/f32 runs of 1-64", 0, PAIRS, 0, 0, 0, 0},
-    {"i64/f64 runs of 1", 1, PAIRS, 1, 0, 0, 0},
-    {"i64/f64 runs of 2", 1, PAIRS, 2, 0, 0, 0},
-    {"i64/f64 runs of 8", 1, PAIRS, 8, 0, 0, 0},
-    {"i64/f64 runs of 32", 1, PAIRS, 32, 0, 0, 0},
-    {"i64/f64 runs of 256", 1, PAIRS, 256, 0, 0, 0},
-    {"i64/f64 runs of 1000", 1, PAIRS, 1000, 0, 0, 0},
-    {"i64/f64 runs of 1-64", 1, PAIRS, 0, 0, 0, 0},
-    {"i32/f32 argmin runs of 1", 0, PAIRS, 1, 1, 0, 0},
-    {"i32/f32 argmin runs of 32", 0, PAIRS, 32, 1, 0, 0},
-    {"i32/f32 argmin runs of 1000", 0, PAIRS, 1000, 1, 0, 0},
-    {"i32/f32 argmin runs of 1-64", 0, PAIRS, 0, 1, 0, 0},
-    {"i64/f64 argmin runs of 32", 1, PAIRS, 32, 1, 0, 0},
-    {"i32/f32 exact runs of 1", 0, PAIRS, 1, 0, 1, 0},
-    {"i32/f32 exact runs of 32", 0, PAIRS, 32, 0, 1, 0},
-    {"i32/f32 exact runs of 1000", 0, PAIRS, 1000, 0, 1, 0},
-    {"i32/f32 host runs of 1", 0, PAIRS, 1, 0, 0, 1},
-    {"i32/f32 host runs of 32", 0, PAIRS, 32, 0, 0, 1},
-    {"i32/f32 host runs of 1000", 0, PAIRS, 1000, 0, 0, 1}};
+    {"i32/f32 runs of 1", 0, PAIRS, 1, 0, 0, 0, 0},
+    {"i32/f32 runs of 2", 0, PAIRS, 2, 0, 0, 0, 0},
+    {"i32/f32 runs of 8", 0, PAIRS, 8, 0, 0, 0, 0},
+    {"i32/f32 runs of 32", 0, PAIRS, 32, 0, 0, 0, 0},
+    {"i32/f32 runs of 256", 0, PAIRS, 256, 0, 0, 0, 0},
+    {"i32/f32 runs of 1000", 0, PAIRS, 1000, 0, 0, 0, 0},
+    {"i32/f32 runs of 1-64", 0, PAIRS, 0, 0, 0, 0, 0},
+    {"i64/f64 runs of 1", 1, PAIRS, 1, 0, 0, 0, 0},
+    {"i64/f64 runs of 2", 1, PAIRS, 2, 0, 0, 0, 0},
+    {"i64/f64 runs of 8", 1, PAIRS, 8, 0, 0, 0, 0},
+    {"i64/f64 runs of 32", 1, PAIRS, 32, 0, 0, 0, 0},
+    {"i64/f64 runs of 256", 1, PAIRS, 256, 0, 0, 0, 0},
+    {"i64/f64 runs of 1000", 1, PAIRS, 1000, 0, 0, 0, 0},
+    {"i64/f64 runs of 1-64", 1, PAIRS, 0, 0, 0, 0, 0},
+    {"i32/f32 argmin runs of 1", 0, PAIRS, 1, 1, 0, 0, 0},
+    {"i32/f32 argmin runs of 32", 0, PAIRS, 32, 1, 0, 0, 0},
+    {"i32/f32 argmin runs of 1000", 0, PAIRS, 1000, 1, 0, 0, 0},
+    {"i32/f32 argmin runs of 1-64", 0, PAIRS, 0, 1, 0, 0, 0},
+    {"i64/f64 argmin runs of 32", 1, PAIRS, 32, 1, 0, 0, 0},
+    {"i32/f32 exact runs of 1", 0, PAIRS, 1, 0, 1, 0, 0},
+    {"i32/f32 exact runs of 32", 0, PAIRS, 32, 0, 1, 0, 0},
+    {"i32/f32 exact runs of 1000", 0, PAIRS, 1000, 0, 1, 0, 0},
+    {"i32/f32 host runs of 1", 0, PAIRS, 1, 0, 0, 1, 0},
+    {"i32/f32 host runs of 32", 0, PAIRS, 32, 0, 0, 1, 0},
+    {"i32/f32 host runs of 1000", 0, PAIRS, 1000, 0, 0, 1, 0},
+    {"i32/affine runs of 1", 0, PAIRS, 1, 0, 0, 0, 1},
+    {"i32/affine runs of 32", 0, PAIRS, 32, 0, 0, 0, 1},
+    {"i32/affine runs of 1000", 0, PAIRS, 1000, 0, 0, 0, 1}};
 
 /* One case's data: keys (a new key per run), values (small multiples of 1/4: exact sums), the
- * runs, each run's start and its sum (ARGMIN: the input's position of its first least value). */
+ * runs, each run's start and its sum (ARGMIN: the input's position of its first least value;
+ * affine: the b of its maps composed in order, their a in `least`). */
 typedef struct key_data {
   void *keys, *values;
   size_t kb, vb;
@@ -63,7 +69,8 @@ typedef struct key_data {
 } key_data;
 
 static int make_data(const key_case *c, key_data *d) {
-  d->kb = d->vb = c->wide ? 8 : 4;
+  d->kb = c->wide ? 8 : 4;
+  d->vb = c->wide || c->affine ? 8 : 4;
   d->keys = malloc(c->count * d->kb);
   d->values = malloc(c->count * d->vb);
   d->want = malloc(c->count * sizeof *d->want);
@@ -80,18 +87,25 @@ static int make_data(const key_case *c, key_data *d) {
       left = c->mean == 1 ? 1 : 1 + (state >> 33) % span;
       key++;
       d->starts[d->runs] = i;
-      d->least[d->runs] = 1e300;
+      d->least[d->runs] = c->affine ? 1 : 1e300;
       d->want[d->runs++] = 0;
     }
     left--;
     /* ARGMIN: values scattered over 1000 steps of 1/4, ties within a run now and then. */
     const double v = c->argmin ? (double)((i * 2654435761u) % 1000) * 0.25
                                : (double)(i % 13) * 0.25;
-    if (!c->argmin)
+    if (!c->argmin && !c->affine)
       d->want[d->runs - 1] += v;
-    else if (v < d->least[d->runs - 1])
+    else if (c->argmin && v < d->least[d->runs - 1])
       d->least[d->runs - 1] = v, d->want[d->runs - 1] = (double)i;
-    if (c->wide) {
+    if (c->affine) { /* a = +-1 and b small multiples of 1/4: each composition exact */
+      const float map[2] = {(i * 2654435761u) % 3 ? 1.0f : -1.0f, (float)v};
+      const int32_t k = (int32_t)key;
+      d->want[d->runs - 1] = map[0] * d->want[d->runs - 1] + map[1];
+      d->least[d->runs - 1] *= map[0];
+      memcpy((char *)d->keys + i * 4, &k, 4);
+      memcpy((char *)d->values + i * 8, map, 8);
+    } else if (c->wide) {
       const int64_t k = (int64_t)key;
       memcpy((char *)d->keys + i * 8, &k, 8);
       memcpy((char *)d->values + i * 8, &v, 8);
@@ -140,19 +154,61 @@ static int sums_match(const key_data *d, const void *got) {
   return 1;
 }
 
+/* Whether the affine maps at got (runs of them, two f32s each) are the data's. */
+static int maps_match(const key_data *d, const void *got) {
+  for (uint64_t r = 0; r < d->runs; r++) {
+    float map[2];
+    memcpy(map, (const char *)got + r * 8, 8);
+    if (map[0] != d->least[r] || map[1] != d->want[r]) {
+      fprintf(stderr, "bench_by_key: run %llu composes to (%g, %g), not (%g, %g)\n",
+              (unsigned long long)r, map[0], map[1], d->least[r], d->want[r]);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* The affine rows' operator: f32 maps x -> a x + b, composed in order (bench_by_key.h). */
+static const char affine_source[] =
+    "typedef struct affine { float a, b; } affine;\n"
+    "affine affine_identity(void) { affine r = {1.0f, 0.0f}; return r; }\n"
+    "affine affine_of(affine x, ulong index) { return x; }\n"
+    "affine affine_then(affine f, affine g) {\n"
+    "  affine r = {g.a * f.a, g.a * f.b + g.b};\n"
+    "  return r;\n"
+    "}\n";
+
+static ocl_reduce_operator *affine_operator(void) {
+  ocl_reduce_operator_desc desc = OCL_REDUCE_OPERATOR_DESC_INIT;
+  desc.source = affine_source;
+  desc.element_type = desc.state_type = "affine";
+  desc.identity = "affine_identity";
+  desc.map = "affine_of";
+  desc.combine = "affine_then";
+  desc.element_size = desc.state_size = 8;
+  desc.commutative = 0;
+  ocl_reduce_operator *op = NULL;
+  return ocl_reduce_operator_create(&desc, &op) == OCL_REDUCE_OK ? op : NULL;
+}
+
 /* Our median end-to-end seconds and kernel seconds; the sums read back and checked. */
 static int time_ours(ocl_reduce_context *ctx, const key_case *c, const key_data *d, int rounds,
                      double *e2e, double *kernels) {
   ocl_reduce_buffer *k = NULL, *v = NULL, *ko = NULL, *vo = NULL;
   const size_t n = c->count;
-  const ocl_reduce_type type = c->wide ? OCL_REDUCE_F64 : OCL_REDUCE_F32;
+  const ocl_reduce_type type = c->affine ? OCL_REDUCE_OP_ELEMENT
+                               : c->wide   ? OCL_REDUCE_F64
+                                           : OCL_REDUCE_F32;
   const ocl_reduce_type key_type = c->wide ? OCL_REDUCE_I64 : OCL_REDUCE_I32;
-  const ocl_reduce_op op = c->argmin ? OCL_REDUCE_ARGMIN : OCL_REDUCE_SUM;
-  const size_t rb = ocl_reduce_result_size(op, type);
+  ocl_reduce_operator *affine = c->affine ? affine_operator() : NULL;
+  const ocl_reduce_op op = c->affine   ? affine
+                           : c->argmin ? OCL_REDUCE_ARGMIN
+                                       : OCL_REDUCE_SUM;
+  const size_t rb = c->affine ? 8 : ocl_reduce_result_size(op, type);
   const size_t room = c->exact ? (size_t)d->runs : n;
   double *t = malloc((size_t)rounds * sizeof *t), *tk = malloc((size_t)rounds * sizeof *tk);
   void *got = malloc(n * rb);
-  int ok = t && tk && got;
+  int ok = t && tk && got && (affine || !c->affine);
   /* Host memory: the keys' runs into a host array, the results into `got`; else buffers. */
   void *keys_got = c->host ? malloc(n * d->kb) : NULL;
   if (c->host)
@@ -187,7 +243,7 @@ static int time_ours(ocl_reduce_context *ctx, const key_case *c, const key_data 
     fprintf(stderr, "bench_by_key: %s: %s\n", c->name, ocl_reduce_last_error(ctx));
   ok = ok && runs == d->runs &&
        (c->host || ocl_reduce_buffer_read(vo, 0, got, runs * rb) == OCL_REDUCE_OK) &&
-       (c->argmin ? args_match(d, got) : sums_match(d, got));
+       (c->argmin ? args_match(d, got) : c->affine ? maps_match(d, got) : sums_match(d, got));
   free(keys_got);
   if (ok) {
     *e2e = tool_median(t, (size_t)rounds);
@@ -196,6 +252,7 @@ static int time_ours(ocl_reduce_context *ctx, const key_case *c, const key_data 
   ocl_reduce_buffer_destroy(k), ocl_reduce_buffer_destroy(v);
   ocl_reduce_buffer_destroy(ko), ocl_reduce_buffer_destroy(vo);
   free(t), free(tk), free(got);
+  ocl_reduce_operator_destroy(affine);
   return ok;
 }
 
@@ -257,7 +314,8 @@ static double time_openmp(const key_case *c, const key_data *d, int rounds) {
  * per pair, its only form): its time over ours, or why it did not run. */
 static void boost_column(const ocl_reduce_context_info *info, const key_case *c,
                          const key_data *d, int rounds, double e2e) {
-  if (info->backend != OCL_REDUCE_BACKEND_OPENCL || c->argmin || c->exact || c->host)
+  if (info->backend != OCL_REDUCE_BACKEND_OPENCL || c->argmin || c->exact || c->host ||
+      c->affine)
     return;
   double other = 0;
   char why[160] = "";
@@ -277,14 +335,14 @@ static int one_case(ocl_reduce_context *ctx, const ocl_reduce_context_info *info
   double e2e = 0, kernels = 0;
   int ok = make_data(c, &d) && time_ours(ctx, c, &d, rounds, &e2e, &kernels);
   if (ok) {
-    const double rb = c->argmin ? 16 : (double)d.vb;
+    const double rb = c->argmin ? 16 : (double)d.vb; /* affine: a map of 8 bytes, as read */
     const double bytes = (double)c->count * (double)(d.kb + d.vb) + (double)d.runs * (d.kb + rb);
     printf("%-22s %9llu runs  ours %9.1f us (kernels %8.1f)  %6.0f GB/s  of whole %.3f", c->name,
            (unsigned long long)d.runs, 1e6 * e2e, 1e6 * kernels, 1e-9 * bytes / e2e,
            bytes / e2e / whole_rate);
     double other = 0;
     char why[160] = "";
-    if (cpu && c->argmin) {
+    if (cpu && (c->argmin || c->affine)) {
       printf("  OpenMP: SUM rows only");
     } else if (!cpu && c->host) {
       printf("  (host memory: no contender)");
@@ -345,8 +403,8 @@ int main(int argc, char **argv) {
   ocl_reduce_context_query(ctx, &info);
   const int cpu = info.device_type == OCL_REDUCE_DEVICE_CPU;
   const double rate = whole_rate(ctx, ((size_t)1 << 28) >> shift, cpu, rounds);
-  printf("bench_by_key: %s (%s), SUM and ARGMIN, medians of %d; ratio: the other's time over "
-         "ours (%s%s); our f32 sum %.0f GB/s; pair counts shifted right by %u\n",
+  printf("bench_by_key: %s (%s), SUM, ARGMIN and affine maps, medians of %d; ratio: the other's "
+         "time over ours (%s%s); our f32 sum %.0f GB/s; pair counts shifted right by %u\n",
          info.device_name, info.backend_name, rounds,
          cpu ? "OpenMP end to end" : "CUB's device time",
          info.backend == OCL_REDUCE_BACKEND_OPENCL ? ", Boost.Compute's end to end" : "",

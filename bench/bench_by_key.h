@@ -13,8 +13,9 @@
 extern "C" {
 #endif
 
-/* SUM (or ARGMIN) by key of `count` pairs: i32 keys and f32 values, or (wide) i64 keys and f64
- * values, in runs of `mean` keys on average (0: lengths random in 1..64). */
+/* SUM (or ARGMIN, or an order-preserving operator) by key of `count` pairs: i32 keys and f32
+ * values, or (wide) i64 keys and f64 values, in runs of `mean` keys on average (0: lengths random
+ * in 1..64). */
 typedef struct key_case {
   const char *name;
   int wide;
@@ -23,6 +24,8 @@ typedef struct key_case {
   int argmin; /* ARGMIN by key: the first least value of each run and its position */
   int exact;  /* ours with outputs of exactly the runs (counted first), not one per pair */
   int host;   /* ours with keys, values and outputs in host memory (the others' on the device) */
+  int affine; /* an order-preserving operator: maps x -> a x + b (two f32s) composed in order,
+                 first then second: (a1, b1) then (a2, b2) = (a2 a1, a2 b1 + b2); i32 keys */
 } key_case;
 
 /* CUB's DeviceReduce::ReduceByKey (cuda::std::plus) over the keys and values (host memory) on CUDA
@@ -30,6 +33,7 @@ typedef struct key_case {
  * `want` exactly (the values are small multiples of 1/4). ARGMIN: the best form CUB has, its
  * ReduceByKey over an ArgIndexInputIterator with cub::ArgMin, whose indices are the input's
  * positions (a run's start away from ours): each must be `want`, the first least value's position.
+ * Affine: ReduceByKey over float2 values with the same composition, each run's b `want`.
  * Returns 0 with why when there is no CUDA device, or no anchor built in. */
 int cub_by_key_time(const key_case *c, const void *keys, const void *values, uint64_t runs,
                     const double *want, int rounds, double *seconds, char *why, size_t why_size);

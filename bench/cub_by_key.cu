@@ -1,8 +1,8 @@
 /* =================================================================================================
  * cub_by_key.cu: the CUDA anchor of bench_by_key.c (bench_by_key.h), compiled with nvcc into that
  * benchmark only: CUB's DeviceReduce::ReduceByKey with cuda::std::plus (ARGMIN: cub::ArgMin
- * over an ArgIndexInputIterator), the keys' runs' keys and results and the run count left on the
- * device, as an application writes it (issue 57's anchor).
+ * over an ArgIndexInputIterator; affine: float2 maps composed in order), the keys' runs' keys and
+ * results and the run count left on the device, as an application writes it (issue 57's anchor).
  * Device time from CUDA events around each call (cuda_timer.cuh); the temporary storage is
  * allocated before the timing.
  * ============================================================================================== */
@@ -19,24 +19,39 @@
 
 namespace {
 
-/* SUM: the values and cuda::std::plus; ARGMIN: (position, value) pairs and cub::ArgMin. */
-template <typename V, bool Argmin> struct by_key_form {
+/* SUM: the values and cuda::std::plus; ARGMIN: (position, value) pairs and cub::ArgMin; affine:
+ * maps (a, b) composed in order, each run's b checked. */
+template <typename V> struct sum_form {
+  using value_t = V;
   using out_t = V;
   static V *values(V *v) { return v; }
   static cuda::std::plus<V> op() { return {}; }
   static double checked(const out_t &x) { return (double)x; }
 };
-template <typename V> struct by_key_form<V, true> {
+template <typename V> struct argmin_form {
+  using value_t = V;
   using out_t = cub::KeyValuePair<int64_t, V>;
   static cub::ArgIndexInputIterator<V *, int64_t> values(V *v) { return {v}; }
   static cub::ArgMin op() { return {}; }
   static double checked(const out_t &x) { return (double)x.key; }
 };
+struct affine_then { /* f, then g: x -> g.a (f.a x + f.b) + g.b */
+  __host__ __device__ float2 operator()(const float2 &f, const float2 &g) const {
+    return make_float2(g.x * f.x, g.x * f.y + g.y);
+  }
+};
+struct affine_form {
+  using value_t = float2;
+  using out_t = float2;
+  static float2 *values(float2 *v) { return v; }
+  static affine_then op() { return {}; }
+  static double checked(const out_t &x) { return (double)x.y; }
+};
 
-template <typename K, typename V, bool Argmin>
+template <typename K, typename form>
 int time_typed(const key_case *c, const void *keys, const void *values, uint64_t runs,
                const double *want, int rounds, double *seconds, char *why, size_t why_size) {
-  using form = by_key_form<V, Argmin>;
+  using V = typename form::value_t;
   using out_t = typename form::out_t;
   K *k_in = nullptr, *k_out = nullptr;
   V *v_in = nullptr;
@@ -100,13 +115,16 @@ extern "C" int cub_by_key_time(const key_case *c, const void *keys, const void *
     snprintf(why, why_size, "no CUDA device");
     return 0;
   }
+  if (c->affine)
+    return time_typed<int32_t, affine_form>(c, keys, values, runs, want, rounds, seconds, why,
+                                            why_size);
   if (c->argmin)
-    return c->wide ? time_typed<int64_t, double, true>(c, keys, values, runs, want, rounds,
-                                                       seconds, why, why_size)
-                   : time_typed<int32_t, float, true>(c, keys, values, runs, want, rounds, seconds,
-                                                      why, why_size);
-  return c->wide ? time_typed<int64_t, double, false>(c, keys, values, runs, want, rounds, seconds,
-                                                      why, why_size)
-                 : time_typed<int32_t, float, false>(c, keys, values, runs, want, rounds, seconds,
-                                                     why, why_size);
+    return c->wide ? time_typed<int64_t, argmin_form<double>>(c, keys, values, runs, want, rounds,
+                                                              seconds, why, why_size)
+                   : time_typed<int32_t, argmin_form<float>>(c, keys, values, runs, want, rounds,
+                                                             seconds, why, why_size);
+  return c->wide ? time_typed<int64_t, sum_form<double>>(c, keys, values, runs, want, rounds,
+                                                         seconds, why, why_size)
+                 : time_typed<int32_t, sum_form<float>>(c, keys, values, runs, want, rounds,
+                                                        seconds, why, why_size);
 }

@@ -413,6 +413,11 @@
 #ifndef ORX_KEY_DIRECT
 #define ORX_KEY_DIRECT 0
 #endif
+/* 1: each run's result is where it starts, and the values are not read (user operators' plan:
+ * the runs' starts, then their segments). */
+#ifndef ORX_KEY_POSITIONS
+#define ORX_KEY_POSITIONS 0
+#endif
 /* 1: DIRECT's work-items take each element of their windows together, a barrier apart (CPUs). */
 #ifndef ORX_WIN_LOCKSTEP
 #define ORX_WIN_LOCKSTEP 0
@@ -496,7 +501,7 @@
   X(c, COL_FLAT) X(c, COL_STEPS) X(c, COL_DIRECT) X(c, COL_TALL) X(c, COL_FINISH)                  \
   X(c, ELEM_TYPE_ID) X(c, RESULT_NARROW) X(c, PAIR_OP) X(c, PAIR_TYPE_ID)                          \
   X(c, KEY_BYTES) X(c, KEY_RUN) X(c, KEY_STARTS) X(c, KEY_WORDS) X(c, KEY_WINDOW_PARTS)          \
-  X(c, KEY_CHUNKS) X(c, KEY_DIRECT)
+  X(c, KEY_CHUNKS) X(c, KEY_DIRECT) X(c, KEY_POSITIONS)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them; a

@@ -11,7 +11,8 @@
  * through local memory or straight into registers, and chunks of 64 pairs), every other case
  * each; the patterns also with host inputs into buffers and buffers into host outputs; all keys
  * equal, all distinct, runs of 1-2 over 2^18 elements, one pair, none; NaN values;
- * order-preserving and user operators; the CROSS_DEVICE bits of each run against ocl_reduce of
+ * order-preserving and user operators in every placement, their runs' starts found by the kernel
+ * or the runs found on the host; the CROSS_DEVICE bits of each run against ocl_reduce of
  * that run alone. Sizing: outputs of exactly the runs, one fewer (OUTPUT_TOO_SMALL, the count,
  * nothing written: checked byte by byte), none. Argument errors, each leaving the outputs
  * untouched.
@@ -421,7 +422,7 @@ static int user_mismatch(const key_case *c, const unsigned char *got, size_t fir
   return !ok;
 }
 
-/* The user operator of `desc` over the sweep's runs, host memory and buffers. */
+/* The user operator of `desc` over the sweep's runs, in every placement, through both plans. */
 static void check_user(const ocl_reduce_operator_desc *desc, int ordered, int kind) {
   assert_int_equal(ocl_reduce_operator_create(desc, &user_op), OCL_REDUCE_OK);
   user_desc = desc;
@@ -436,12 +437,17 @@ static void check_user(const ocl_reduce_operator_desc *desc, int ordered, int ki
     test_ordered_fill((test_ordered)kind, values, count);
   else
     test_custom_fill((test_custom)kind, values, count);
-  for (int on_device = 0; on_device < 2; on_device++) {
-    void *keys = keys_of_runs(on_device ? OCL_REDUCE_U64 : OCL_REDUCE_I32, lengths, n, count);
-    const key_case c = {test_ctx, user_op, OCL_REDUCE_OP_ELEMENT,
-                        on_device ? OCL_REDUCE_U64 : OCL_REDUCE_I32, keys, values, count, 0, 0,
-                        on_device};
-    check_case(c, user_mismatch);
+  for (int on_device = 0; on_device < 4; on_device++) {
+    const ocl_reduce_type key_type = on_device % 2 ? OCL_REDUCE_U64 : OCL_REDUCE_I32;
+    void *keys = keys_of_runs(key_type, lengths, n, count);
+    /* Each placement through both plans: the runs' starts found by the kernel (in tiles, or in
+     * chunks of 64 pairs), then their segments reduced; and the runs found on the host. */
+    for (int plan = 0; plan < 2; plan++) {
+      ocl_reduce_context *pass = on_device % 2 ? chunks_ctx : tiles_ctx;
+      const key_case c = {plan ? runs_ctx : pass, user_op, OCL_REDUCE_OP_ELEMENT, key_type, keys,
+                          values, count, 0, 0, on_device};
+      check_case(c, user_mismatch);
+    }
     free(keys);
   }
   free(values);

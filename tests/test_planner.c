@@ -1373,8 +1373,8 @@ static void test_by_key_plans(void **state) {
           }
   }
   assert_true(checked > 0);
-  /* A user operator keeps the runs found first (its map takes indices in the run), where the
-   * built-ins take the kernel. */
+  /* A user operator's runs are found by the kernel as their starts, then reduced as segments (its
+   * map takes indices in the run), where the built-ins take the kernel whole. */
   size_t gpu = 0;
   while (gpu + 1 < device_count && devices[gpu].device_sync == ORX_SYNC_NONE)
     gpu++;
@@ -1383,9 +1383,28 @@ static void test_by_key_plans(void **state) {
   orx_request r = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
   r.entry = ORX_ENTRY_BY_KEY;
   r.key_bytes = 4;
-  assert_int_equal(orx_plan_by_key_pass(&tg, &r), 1);
+  assert_int_equal(orx_plan_by_key_pass(&tg, &r), ORX_BY_KEY_PASS);
   r.op.id = ORX_OP_CUSTOM;
-  assert_int_equal(orx_plan_by_key_pass(&tg, &r), 0);
+  assert_int_equal(orx_plan_by_key_pass(&tg, &r), ORX_BY_KEY_STARTS);
+  tg.forced.by_key_pass = 0;
+  assert_int_equal(orx_plan_by_key_pass(&tg, &r), ORX_BY_KEY_ON_HOST);
+  /* The starts' pass: u64 results, each its run's start, carried as ARGMIN's are; on every
+   * device, in either form. */
+  for (size_t dev = 0; dev < device_count; dev++)
+    for (unsigned kb = 4; kb <= 8; kb += 4) {
+      orx_target any = test_target(&devices[dev], OCL_REDUCE_PATH_AUTO);
+      const orx_request starts = orx_by_key_starts_request(kb);
+      orx_plan plan;
+      orx_plan_make(&any, &starts, &plan);
+      assert_int_equal(plan.kernel, ORX_KERNEL_BY_KEY);
+      assert_int_equal(plan.type, OCL_REDUCE_U64);
+      assert_int_equal(plan.defines[ORX_DEFINE_KEY_POSITIONS], 1);
+      assert_int_equal(plan.defines[ORX_DEFINE_KEY_STARTS], 1);
+      assert_int_equal(plan.defines[ORX_DEFINE_KEY_DIRECT], 0);
+      assert_int_equal(plan.defines[ORX_DEFINE_KEY_BYTES], kb);
+      check_defines(&plan, contract,
+                    devices[dev].has_cuda_shuffle ? "lib/orx_cuda_prelude.cl" : NULL, &checked);
+    }
   free(holder);
 }
 

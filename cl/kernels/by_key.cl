@@ -49,8 +49,20 @@
  * position in the input, which orders ties as the run's own positions would, and have the run's
  * start subtracted when the run is stored (ORX_STATE_REBASE): the summaries then carry where
  * their last run starts (ORX_KEY_STARTS, which the planner sets for them). */
-#if ORX_KEY_STARTS != defined(ORX_STATE_REBASE)
-#error "by_key.cl: ORX_KEY_STARTS is for the operators that define ORX_STATE_REBASE"
+#if ORX_KEY_STARTS != (defined(ORX_STATE_REBASE) || ORX_KEY_POSITIONS)
+#error "by_key.cl: ORX_KEY_STARTS is for the operators that define ORX_STATE_REBASE, and positions"
+#endif
+/* ORX_KEY_POSITIONS: each run's result is where it starts (a u64: SUM over U64 of no values), and
+ * out[runs] the count of pairs, offsets of the runs as segments for operators whose map takes the
+ * index in the run (user operators; run_by_key_pass.c reduces those segments next). The values
+ * are not read. */
+#if ORX_KEY_POSITIONS && (ORX_TYPE_ID != ORX_U64 || ORX_OP_ID != ORX_OP_SUM || ORX_KEY_DIRECT)
+#error "by_key.cl: ORX_KEY_POSITIONS are u64 SUM results, loaded through local memory"
+#endif
+#if ORX_KEY_POSITIONS
+#define orx_key_value_at(base, i) ORX_IDENTITY
+#else
+#define orx_key_value_at(base, i) ORX_MAP(ORX_READ((base), (i)), (i))
 #endif
 
 #if ORX_KEY_BYTES == 8
@@ -96,7 +108,10 @@ ORX_INLINE orx_key_part orx_key_none(void) {
 }
 
 /* Where the last run of summary p starts (when p.heads > 0), and a run's value as stored. */
-#if ORX_KEY_STARTS
+#if ORX_KEY_POSITIONS
+#define orx_key_start_of(p) ((p).start)
+#define orx_key_stored(value, run_start) (run_start)
+#elif ORX_KEY_STARTS
 #define orx_key_start_of(p) ((p).start)
 #define orx_key_stored(value, run_start) ORX_STATE_REBASE((value), (run_start))
 #else
@@ -411,7 +426,7 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
       const uint i = j * ORX_WG_SIZE + lid;
       if (i < held) {
         tile_keys[ORX_KEY_PAD(i)] = keys[start + i];
-        tile_values[ORX_KEY_PAD(i)] = ORX_MAP(ORX_READ(base, start + i), start + i);
+        tile_values[ORX_KEY_PAD(i)] = orx_key_value_at(base, start + i);
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -508,8 +523,12 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
     ORX_WRITE_RESULT(out, out_index + closed + i, tile_values[ORX_KEY_PAD(i)]);
     keys_out[keys_out_index + closed + i] = tile_keys[ORX_KEY_PAD(i)];
   }
-  if (lid == 0 && last_tile)
+  if (lid == 0 && last_tile) {
     scratch[1] = end;
+#if ORX_KEY_POSITIONS
+    ORX_WRITE_RESULT(out, out_index + end, n); /* where the last run ends */
+#endif
+  }
 }
 #else /* ORX_KEY_CHUNKS */
 
@@ -552,9 +571,9 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
   ulong last = stop - 1;
   while (last > start && keys[last] == keys[last - 1])
     last--;
-  A acc = ORX_MAP(ORX_READ(base, last), last);
+  A acc = orx_key_value_at(base, last);
   for (ulong i = last + 1; i < stop; i++)
-    acc = orx_combine(acc, ORX_MAP(ORX_READ(base, i), i));
+    acc = orx_combine(acc, orx_key_value_at(base, i));
   own.value = acc;
 #if ORX_KEY_STARTS
   own.start = last;
@@ -574,7 +593,7 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
   orx_key_bits previous = key_before;
   for (ulong i = start; i < stop; i++) {
     const orx_key_bits key = keys[i];
-    const A v = ORX_MAP(ORX_READ(base, i), i);
+    const A v = orx_key_value_at(base, i);
     if (key != previous || i == 0) {
       if (runs > 0) {
         ORX_WRITE_RESULT(out, out_index + runs - 1, orx_key_stored(acc, run_start));
@@ -593,6 +612,9 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
     ORX_WRITE_RESULT(out, out_index + runs - 1, orx_key_stored(acc, run_start));
     keys_out[keys_out_index + runs - 1] = previous;
     scratch[1] = runs;
+#if ORX_KEY_POSITIONS
+    ORX_WRITE_RESULT(out, out_index + runs, n); /* where the last run ends */
+#endif
   }
 }
 #endif /* ORX_KEY_CHUNKS */

@@ -33,6 +33,7 @@ typedef enum orx_scratch_slot {
   ORX_SCRATCH_KEY_STAGED_VALUES,    /* where the caller's are host memory (run_by_key_pass.c) */
   ORX_SCRATCH_KEY_STAGED_KEYS_OUT,
   ORX_SCRATCH_KEY_STAGED_RESULTS,
+  ORX_SCRATCH_KEY_STARTS, /* the runs' starts, then the pairs' count: user operators' segments */
   ORX_SCRATCH_COUNT
 } orx_scratch_slot;
 

@@ -79,6 +79,8 @@ typedef struct orx_seg_call {
   int by_offsets;
   const uint64_t *host_offsets; /* offsets in host memory (or read back for LAUNCH) */
   orx_io offsets;               /* offsets in device memory: offsets.mem set */
+  int offsets_own;              /* ... which the library wrote (reduce by key's runs' starts:
+                                   run_by_key_pass.c), with elements and reach: not checked */
   orx_io in, out;
   const orx_pair_call *pair;    /* a pair operator's (op and type are its values' SUM), or NULL */
   orx_io b;                     /* ... and its second input, laid out as `in` */
@@ -91,8 +93,11 @@ ocl_reduce_status orx_seg_call_init(ocl_reduce_context *ctx, orx_seg_call *c, co
                                    ocl_reduce_op op, ocl_reduce_type type);
 /* The planner's request for it (in.mem NULL: host input). */
 orx_request orx_seg_request(const ocl_reduce_context *ctx, const orx_seg_call *c);
-/* Runs it: offsets in device memory are checked there first, then batches of whole segments. */
+/* Runs it: offsets in device memory are checked there first, then batches of whole segments.
+ * orx_run_segments_within: the same as part of a call begun before (orx_call_begin), whose kernel
+ * time it adds to. */
 ocl_reduce_status orx_run_segments(ocl_reduce_context *ctx, orx_seg_call *call);
+ocl_reduce_status orx_run_segments_within(ocl_reduce_context *ctx, orx_seg_call *call);
 
 /* Bytes of a key of key_type (run_by_key.c): 4 or 8, the integer types; floats are refused by
  * name (UNSUPPORTED_OPERATION), values not a type too (INVALID_ARGUMENT); ctx NULL: a group's. */

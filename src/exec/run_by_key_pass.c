@@ -5,7 +5,9 @@
  * smaller ones after the runs are counted on the device (the keys against themselves one apart,
  * COUNT_EQUAL), and only when the runs fit them. Inputs in host memory are uploaded whole first;
  * outputs in host memory (both) take the runs counted first, the kernel's runs in scratch of
- * exactly their size, then read back.
+ * exactly their size, then read back. User operators (ORX_BY_KEY_STARTS) take the same pass over
+ * their keys alone, which writes each run's key and where it starts, then their values are
+ * reduced as segments by those offsets on the device (run_segments.c).
  * ============================================================================================== */
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +138,35 @@ static ocl_reduce_status launch_pass(ocl_reduce_context *ctx, const orx_request 
   return orx_launch(ctx, &p, (size_t)tiles, args, ORX_ARRAY_SIZE(args));
 }
 
+/* ORX_BY_KEY_STARTS: the pass over the keys (the kernel's values: their starts, into scratch of a
+ * u64 per key and one more, which holds the keys' count after the last run's start), its runs
+ * read back into *runs (keys_out holds them), then the values reduced as the segments between
+ * those offsets into c->out. */
+static ocl_reduce_status through_starts(ocl_reduce_context *ctx, const orx_key_call *k,
+                                        const orx_seg_call *c, const orx_io *keys,
+                                        const orx_io *values, const orx_io *keys_out,
+                                        uint64_t *runs) {
+  const size_t n = (size_t)c->elements;
+  const orx_request request = orx_by_key_starts_request((unsigned)k->key_bytes);
+  orx_io starts;
+  memset(&starts, 0, sizeof starts);
+  ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_KEY_STARTS, (n + 1) * sizeof(uint64_t),
+                              &starts.mem));
+  orx_mem *scratch = NULL; /* the kernel reads no values: the keys stand in for them */
+  ORX_FORWARD(launch_pass(ctx, &request, keys, keys, keys_out, &starts, c, &scratch));
+  ORX_FORWARD(orx_download(ctx, scratch, 8, runs, sizeof *runs));
+  orx_seg_call segments = *c;
+  segments.count = (size_t)*runs;
+  segments.by_offsets = 1;
+  segments.host_offsets = NULL;
+  segments.offsets = starts;
+  segments.offsets.capacity = (size_t)*runs + 1;
+  segments.offsets_own = 1; /* from 0 to the keys' count, in order: no check */
+  segments.in = *values;
+  segments.reach = c->elements;
+  return orx_run_segments_within(ctx, &segments);
+}
+
 /* Input io (n elements of `elem` bytes) as the kernel reads it: a buffer as it is, host memory
  * uploaded whole into scratch `slot`. */
 static ocl_reduce_status input_on_device(ocl_reduce_context *ctx, orx_scratch_slot slot,
@@ -154,10 +185,11 @@ static ocl_reduce_status input_on_device(ocl_reduce_context *ctx, orx_scratch_sl
 
 /* Outputs in host memory: the runs counted on the device first (OUTPUT_TOO_SMALL before the
  * kernel runs where they do not fit), the kernel into scratch of exactly the runs, then the runs
- * read back into both outputs. */
+ * read back into both outputs (user operators: the keys, their results from the segments). */
 static ocl_reduce_status through_host_outputs(ocl_reduce_context *ctx, const orx_key_call *k,
                                               const orx_seg_call *c, const orx_request *request,
-                                              const orx_io *keys, uint64_t *run_count) {
+                                              int starts, const orx_io *keys,
+                                              uint64_t *run_count) {
   const size_t n = (size_t)c->elements;
   uint64_t runs = 0;
   ORX_FORWARD(count_fitting_runs(ctx, k, c, keys, &runs, run_count));
@@ -170,13 +202,16 @@ static ocl_reduce_status through_host_outputs(ocl_reduce_context *ctx, const orx
   keys_out.capacity = out.capacity = (size_t)runs;
   ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_KEY_STAGED_KEYS_OUT, (size_t)runs * k->key_bytes,
                               &keys_out.mem));
-  ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_KEY_STAGED_RESULTS,
-                              (size_t)runs * c->result_bytes, &out.mem));
-  orx_mem *scratch = NULL;
-  ORX_FORWARD(launch_pass(ctx, request, keys, &values, &keys_out, &out, c, &scratch));
-  ORX_FORWARD(orx_download(ctx, keys_out.mem, 0, k->keys_out.host_out,
-                           (size_t)runs * k->key_bytes));
-  return orx_download(ctx, out.mem, 0, c->out.host_out, (size_t)runs * c->result_bytes);
+  if (starts) {
+    ORX_FORWARD(through_starts(ctx, k, c, keys, &values, &keys_out, &runs));
+  } else {
+    ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_KEY_STAGED_RESULTS,
+                                (size_t)runs * c->result_bytes, &out.mem));
+    orx_mem *scratch = NULL;
+    ORX_FORWARD(launch_pass(ctx, request, keys, &values, &keys_out, &out, c, &scratch));
+    ORX_FORWARD(orx_download(ctx, out.mem, 0, c->out.host_out, (size_t)runs * c->result_bytes));
+  }
+  return orx_download(ctx, keys_out.mem, 0, k->keys_out.host_out, (size_t)runs * k->key_bytes);
 }
 
 ocl_reduce_status orx_run_by_key_pass(ocl_reduce_context *ctx, const orx_key_call *k,
@@ -184,16 +219,19 @@ ocl_reduce_status orx_run_by_key_pass(ocl_reduce_context *ctx, const orx_key_cal
   const orx_request request = request_of(k, c);
   const size_t n = (size_t)c->elements;
   const int host_outputs = !k->keys_out.mem && !c->out.mem;
+  const int plan = c->pair ? ORX_BY_KEY_ON_HOST : orx_plan_by_key_pass(&ctx->target, &request);
+  const int starts = plan == ORX_BY_KEY_STARTS;
   *taken = 0;
-  if (c->pair || (!host_outputs && (!k->keys_out.mem || !c->out.mem)) ||
-      !orx_plan_by_key_pass(&ctx->target, &request))
+  if ((!host_outputs && (!k->keys_out.mem || !c->out.mem)) || plan == ORX_BY_KEY_ON_HOST)
     return OCL_REDUCE_OK;
   /* Inputs in host memory go to the device whole, and outputs in host memory come from device
-   * memory of their runs: where one of them, at a run per element, would not fit one allocation,
-   * the runs are found on the host instead (run_by_key.c), which uploads the values in pieces. */
+   * memory of their runs (user operators: their starts too): where one of them, at a run per
+   * element, would not fit one allocation, the runs are found on the host instead
+   * (run_by_key.c), which uploads the values in pieces. */
   const uint64_t most = ctx->caps.max_alloc_bytes;
   if ((!k->keys.mem && n * k->key_bytes > most) || (!c->in.mem && n * c->elem > most) ||
-      (host_outputs && (n * k->key_bytes > most || n * c->result_bytes > most)))
+      (host_outputs && (n * k->key_bytes > most || n * c->result_bytes > most)) ||
+      (starts && (n + 1) * sizeof(uint64_t) > most))
     return OCL_REDUCE_OK;
   const size_t room = host_outputs ? n
                       : k->keys_out.capacity < c->out.capacity ? k->keys_out.capacity
@@ -201,19 +239,25 @@ ocl_reduce_status orx_run_by_key_pass(ocl_reduce_context *ctx, const orx_key_cal
   if (!host_outputs && !fits_in_place(k, c, room < n ? room : n))
     return OCL_REDUCE_OK;
   *taken = 1;
-  orx_call_begin(ctx); /* kernel time: the count's (orx_run_pairs starts anew), then the pass's */
+  orx_call_begin(ctx); /* kernel time: the count's (orx_run_pairs starts anew), then the pass's
+                          (and the segments' after it) */
   /* Host memory is read before the call returns (orx_uploads_done), the values only once the
    * runs are known to fit. */
   orx_io keys, values;
   ORX_FORWARD(orx_uploads_done(
       ctx, input_on_device(ctx, ORX_SCRATCH_KEY_STAGED_KEYS, &k->keys, n, k->key_bytes, &keys)));
   if (host_outputs)
-    return through_host_outputs(ctx, k, c, &request, &keys, run_count);
+    return through_host_outputs(ctx, k, c, &request, starts, &keys, run_count);
   uint64_t runs = 0; /* the runs counted first where the outputs might not hold them */
   if (room < n)
     ORX_FORWARD(count_fitting_runs(ctx, k, c, &keys, &runs, run_count));
   ORX_FORWARD(orx_uploads_done(
       ctx, input_on_device(ctx, ORX_SCRATCH_KEY_STAGED_VALUES, &c->in, n, c->elem, &values)));
+  if (starts) { /* the runs' starts read back first: the call returns once the segments ran */
+    ORX_FORWARD(through_starts(ctx, k, c, &keys, &values, &k->keys_out, &runs));
+    *run_count = runs;
+    return OCL_REDUCE_OK;
+  }
   orx_mem *scratch = NULL;
   ORX_FORWARD(launch_pass(ctx, &request, &keys, &values, &k->keys_out, &c->out, c, &scratch));
   /* Both outputs are buffers: the call returns once enqueued, and the run count lands in

@@ -284,7 +284,7 @@ orx_request orx_seg_request(const ocl_reduce_context *ctx, const orx_seg_call *c
 }
 
 static ocl_reduce_status run_segments(ocl_reduce_context *ctx, orx_seg_call *c) {
-  if (c->offsets.mem)
+  if (c->offsets.mem && !c->offsets_own)
     ORX_FORWARD(check_device_offsets(ctx, c));
   ORX_FORWARD(check_disjoint(ctx, c));
 
@@ -353,9 +353,13 @@ static ocl_reduce_status run_on_host(ocl_reduce_context *ctx, const orx_seg_call
   return OCL_REDUCE_OK;
 }
 
-ocl_reduce_status orx_run_segments(ocl_reduce_context *ctx, orx_seg_call *c) {
-  orx_call_begin(ctx);
+ocl_reduce_status orx_run_segments_within(ocl_reduce_context *ctx, orx_seg_call *c) {
   int done = 0;
   ORX_FORWARD(run_on_host(ctx, c, &done));
   return done ? OCL_REDUCE_OK : orx_uploads_done(ctx, run_segments(ctx, c));
+}
+
+ocl_reduce_status orx_run_segments(ocl_reduce_context *ctx, orx_seg_call *c) {
+  orx_call_begin(ctx);
+  return orx_run_segments_within(ctx, c);
 }

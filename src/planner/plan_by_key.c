@@ -13,19 +13,28 @@
 #define ORX_KEY_CHUNK 16384u
 
 int orx_plan_by_key_pass(const orx_target *target, const orx_request *request) {
-  /* User operators and pairs are not in the kernel yet: a user operator's map takes each element's
-   * index in its run, which a tile knows only once the tiles before it are summed, where
-   * ARGMIN's index is taken from the input's position at the end (ORX_KEY_STARTS). A single pass
-   * needs tiles that wait on the tiles before them (lib/orx_lookback.cl). */
-  if (request->op.id == ORX_OP_CUSTOM || request->pair.on ||
-      target->caps->device_sync == ORX_SYNC_NONE)
-    return 0;
-  if (target->forced.by_key_pass >= 0)
-    return target->forced.by_key_pass;
+  /* A single pass needs tiles that wait on the tiles before them (lib/orx_lookback.cl). */
+  if (request->pair.on || target->caps->device_sync == ORX_SYNC_NONE ||
+      target->forced.by_key_pass == 0)
+    return ORX_BY_KEY_ON_HOST;
+  /* A user operator's map takes each element's index in its run, which a tile knows only once the
+   * tiles before it are summed (ARGMIN's index is taken from the input's position, and rebased as
+   * its run is stored: ORX_KEY_STARTS): the pass finds the runs' starts, and the segments' kernels
+   * reduce the runs, index by index, in order where the operator asks it. */
+  if (request->op.id == ORX_OP_CUSTOM)
+    return ORX_BY_KEY_STARTS;
   /* CPU devices too, in chunks (by_chunks below): PoCL 5 on 16 cores, 2^24 i32/f32 pairs in
    * buffers, end to end against an OpenMP loop, the kernel 1.03-2.17x where the runs found on the
    * host took 0.02-0.09x (docs/perf/h200-by-key.txt). */
-  return 1;
+  return ORX_BY_KEY_PASS;
+}
+
+orx_request orx_by_key_starts_request(unsigned key_bytes) {
+  orx_request request = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_U64);
+  request.entry = ORX_ENTRY_BY_KEY;
+  request.key_bytes = key_bytes;
+  request.key_positions = 1;
+  return request;
 }
 
 /* Local memory of a work-group: the tile's keys and values (states) with a padding slot every
@@ -74,7 +83,8 @@ void orx_plan_by_key(const orx_target *target, const orx_request *request, orx_p
   const unsigned key = request->key_bytes;
   const unsigned value =
       plan->op.state_bytes ? plan->op.state_bytes : (unsigned)orx_type_size(plan->type);
-  const int starts = plan->op.id == ORX_OP_ARGMIN || plan->op.id == ORX_OP_ARGMAX;
+  const int positions = request->key_positions;
+  const int starts = positions || plan->op.id == ORX_OP_ARGMIN || plan->op.id == ORX_OP_ARGMAX;
   const int chunks = by_chunks(target);
   p->vec = p->unroll = p->chains = 1;
   unsigned run;
@@ -106,7 +116,8 @@ void orx_plan_by_key(const orx_target *target, const orx_request *request, orx_p
   d[ORX_DEFINE_KEY_STARTS] = starts;
   d[ORX_DEFINE_KEY_WORDS] = summary_words(value, starts);
   d[ORX_DEFINE_KEY_CHUNKS] = chunks;
-  d[ORX_DEFINE_KEY_DIRECT] = !chunks && loads_direct(target, request, key, run);
+  d[ORX_DEFINE_KEY_DIRECT] = !chunks && !positions && loads_direct(target, request, key, run);
+  d[ORX_DEFINE_KEY_POSITIONS] = positions;
   /* The window's layout: H200, 2^26 i32/f32 pairs in runs of 32, kernel time, whole summaries
    * against an array per field: CUDA 378 us against 331, NVIDIA's OpenCL 347 against 403. */
   d[ORX_DEFINE_KEY_WINDOW_PARTS] = !caps->has_cuda_shuffle;

@@ -7,10 +7,16 @@
 
 #include "planner/planner.h"
 
-/* Whether a by-key request (entry BY_KEY: its operator, type and key_bytes) runs in one pass on
- * the device: built-in operators on devices that order work-groups; by_key=runs forces the runs
- * found on the host (run_by_key.c), which the other calls take. */
+/* How a by-key request (entry BY_KEY: its operator, type and key_bytes) runs on devices that
+ * order work-groups: built-in operators in one pass (ORX_BY_KEY_PASS); user operators, whose map
+ * takes each element's index in its run, as the runs' starts found in that pass, then the runs
+ * reduced as segments by those offsets on the device (ORX_BY_KEY_STARTS). by_key=runs forces the
+ * runs found on the host (ORX_BY_KEY_ON_HOST, run_by_key.c), which the other devices take. */
+enum { ORX_BY_KEY_ON_HOST = 0, ORX_BY_KEY_PASS = 1, ORX_BY_KEY_STARTS = 2 };
 int orx_plan_by_key_pass(const orx_target *target, const orx_request *request);
+/* The request of the pass that finds the runs' starts (ORX_BY_KEY_STARTS) of keys of key_bytes:
+ * each run's result is where it starts, a u64 (ORX_KEY_POSITIONS). */
+orx_request orx_by_key_starts_request(unsigned key_bytes);
 /* The one-pass plan (plan->policy, type and operator set), with its defines. */
 void orx_plan_by_key(const orx_target *target, const orx_request *request, orx_plan *plan);
 /* Elements of a tile (a work-group's). */
