@@ -245,7 +245,7 @@ typedef struct orx_request {
   int host;                 /* REDUCE: the host plan (orx_plan_takes_host) */
   orx_pair_request pair;    /* REDUCE (WHOLE stage), SEGMENTS */
   unsigned key_bytes;       /* BY_KEY: 4 or 8 */
-  int key_positions;        /* BY_KEY: each run's start for its result (orx_by_key_starts_request) */
+  int key_positions;        /* BY_KEY: each run's start its result (orx_by_key_starts_request) */
 } orx_request;
 /* The request of a whole-array reduction with a built-in operator (the other entries start from
  * it), and with a user operator (type: its elements, ORX_CUSTOM or a scalar type). */
