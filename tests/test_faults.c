@@ -5,7 +5,8 @@
  * such calls than n. Each time the call returns the right result (it recovered) or the failure's
  * named status with a message, its host output's guard bytes untouched; and the same call right
  * after, unarmed, returns the right result: the context still works. Every form: host and buffer
- * memory, enqueued calls, segments, offsets, windows, multi, parts, a user operator's first use;
+ * memory, enqueued calls, segments, offsets, windows, multi, parts, reduce by key (host memory,
+ * buffers, a user operator's runs' starts and segments), a user operator's first use;
  * and a group whose second device fails, once at each site or at every call (lost); and the calls
  * that make contexts, buffers, operators and groups under each host allocation's failure.
  * ============================================================================================== */
@@ -108,6 +109,67 @@ static ocl_reduce_status user_operator(ocl_reduce_context *ctx, unsigned char *o
                          ocl_reduce_host_output(out, bytes));
 }
 
+/* Reduce by key: the keys' runs of 37 (RUNS of them), each run's key written to run_keys and the
+ * run count checked (a wrong count fails as no injected fault does). */
+enum { RUN_LENGTH = 37, RUNS = (N + RUN_LENGTH - 1) / RUN_LENGTH, MOST_BYTES = RUNS * 8 };
+static int32_t run_of[N], run_keys[RUNS];
+
+static ocl_reduce_status runs_checked(ocl_reduce_status s, uint64_t runs) {
+  return s == OCL_REDUCE_OK && runs != RUNS ? OCL_REDUCE_ERROR_INTERNAL : s;
+}
+
+/* In host memory: the runs counted on the device, the one pass into scratch, read back. */
+static ocl_reduce_status by_key_host(ocl_reduce_context *ctx, unsigned char *out, size_t bytes) {
+  uint64_t runs = 0;
+  const ocl_reduce_status s = ocl_reduce_by_key(
+      ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, OCL_REDUCE_I32,
+      ocl_reduce_host_input(run_of, sizeof run_of), ocl_reduce_host_input(ints, sizeof ints), N,
+      ocl_reduce_host_output(run_keys, sizeof run_keys), ocl_reduce_host_output(out, bytes),
+      &runs);
+  return runs_checked(s, runs);
+}
+
+/* In buffers made inside the call, the outputs holding a run per pair: enqueued. */
+static ocl_reduce_status by_key_buffers(ocl_reduce_context *ctx, unsigned char *out,
+                                        size_t bytes) {
+  ocl_reduce_buffer *k = NULL, *v = NULL, *ko = NULL, *vo = NULL;
+  uint64_t runs = 0;
+  ocl_reduce_status s = ocl_reduce_buffer_create(ctx, sizeof run_of, &k);
+  if (s == OCL_REDUCE_OK)
+    s = ocl_reduce_buffer_write(k, 0, run_of, sizeof run_of);
+  if (s == OCL_REDUCE_OK)
+    s = ocl_reduce_buffer_create(ctx, sizeof ints, &v);
+  if (s == OCL_REDUCE_OK)
+    s = ocl_reduce_buffer_write(v, 0, ints, sizeof ints);
+  if (s == OCL_REDUCE_OK)
+    s = ocl_reduce_buffer_create(ctx, sizeof run_of, &ko);
+  if (s == OCL_REDUCE_OK)
+    s = ocl_reduce_buffer_create(ctx, sizeof ints, &vo);
+  if (s == OCL_REDUCE_OK)
+    s = ocl_reduce_by_key(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, OCL_REDUCE_I32,
+                          ocl_reduce_buffer_input(k, 0), ocl_reduce_buffer_input(v, 0), N,
+                          ocl_reduce_buffer_output(ko, 0), ocl_reduce_buffer_output(vo, 0), &runs);
+  if (s == OCL_REDUCE_OK)
+    s = ocl_reduce_finish(ctx);
+  if (s == OCL_REDUCE_OK)
+    s = ocl_reduce_buffer_read(vo, 0, out, bytes);
+  ocl_reduce_buffer_destroy(vo), ocl_reduce_buffer_destroy(ko);
+  ocl_reduce_buffer_destroy(v), ocl_reduce_buffer_destroy(k);
+  return runs_checked(s, runs);
+}
+
+/* A user operator: the runs' starts found by the pass, then their segments reduced. */
+static ocl_reduce_status by_key_user(ocl_reduce_context *ctx, unsigned char *out, size_t bytes) {
+  uint64_t runs = 0;
+  const ocl_reduce_status s = ocl_reduce_by_key(
+      ctx, squares, OCL_REDUCE_OP_ELEMENT, OCL_REDUCE_I32,
+      ocl_reduce_host_input(run_of, sizeof run_of),
+      ocl_reduce_host_input(squares_data, sizeof squares_data), N,
+      ocl_reduce_host_output(run_keys, sizeof run_keys), ocl_reduce_host_output(out, bytes),
+      &runs);
+  return runs_checked(s, runs);
+}
+
 static const form forms[] = {
     {"whole array from host memory", 4, whole_host},
     {"a small argmin", sizeof(ocl_reduce_arg), small_host},
@@ -118,6 +180,9 @@ static const form forms[] = {
     {"multi", 3 * sizeof(ocl_reduce_arg), multi},
     {"in parts", 8, parts},
     {"a user operator", 8, user_operator},
+    {"reduce by key in host memory", RUNS * 4, by_key_host},
+    {"reduce by key in buffers, enqueued", RUNS * 4, by_key_buffers},
+    {"reduce by key with a user operator", RUNS * 8, by_key_user},
 };
 
 /* The faults a sweep injects: a device's, of each kind (exec/fault_inject.h), and the host's
@@ -156,7 +221,7 @@ static int fault_reported(ocl_reduce_context *ctx, int kind, ocl_reduce_status s
 /* Sweeps the fault over every site of kind in the form's call, each time on a fresh context, so
  * that the first call's allocations are sites too. */
 static void sweep(const form *f, int kind, const unsigned char *right, int *sites) {
-  unsigned char out[5000 * 4 + 2 * GUARD];
+  unsigned char out[MOST_BYTES + 2 * GUARD];
   for (uint64_t n = 1; n <= MOST_SITES; n++) {
     ocl_reduce_context *ctx = test_context_create();
     assert_non_null(ctx);
@@ -196,7 +261,7 @@ static void test_every_fault_at_every_site(void **state) {
   for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++) {
     const form *f = &forms[k];
     /* Filled as the sweep's outputs are: bytes a result does not cover (a multi slot's) too. */
-    unsigned char right[5000 * 4];
+    unsigned char right[MOST_BYTES];
     memset(right, 0xa5, sizeof right);
     assert_int_equal(f->call(test_ctx, right, f->bytes), OCL_REDUCE_OK);
     int sites = 0, host_sites = 0;
@@ -377,6 +442,7 @@ static int setup(void **state) {
   for (size_t i = 0; i < N; i++) {
     floats[i] = (float)(2 * test_rng_unit() - 1);
     ints[i] = (int32_t)test_rng_below(2000001) - 1000000;
+    run_of[i] = (int32_t)(i / RUN_LENGTH) * 7;
   }
   test_custom_fill(TEST_SQUARES, squares_data, N);
   return ocl_reduce_operator_create(&test_custom_descs[TEST_SQUARES], &squares) == OCL_REDUCE_OK
