@@ -13,6 +13,7 @@
 #include "backends/registry/registry.h"
 #include "exec/program.h"
 #include "exec/user_operator.h"
+#include "planner/plan_by_key.h"
 #include "support/capture.h"
 #include "support/custom_ops.h"
 #include "support/fixture.h"
@@ -297,6 +298,15 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
         direct += plan.defines[ORX_DEFINE_KEY_DIRECT] == 1;
         compiled += compile(&plan);
       }
+    /* The runs' starts for user operators (ORX_KEY_POSITIONS): the keys alone, loaded straight
+     * into registers, their starts staged in 4 bytes. */
+    for (unsigned kb = 4; kb <= 8; kb += 4) {
+      r = orx_by_key_starts_request(kb);
+      orx_plan_make(&t, &r, &plan);
+      assert_int_equal(plan.defines[ORX_DEFINE_KEY_POSITIONS], 1);
+      assert_int_equal(plan.defines[ORX_DEFINE_KEY_DIRECT], 1);
+      compiled += compile(&plan);
+    }
     assert_true(direct >= 4);
   }
   printf("# %d CUDA kernels compiled for sm_90\n", compiled);

@@ -1388,11 +1388,15 @@ static void test_by_key_plans(void **state) {
   assert_int_equal(orx_plan_by_key_pass(&tg, &r), ORX_BY_KEY_STARTS);
   tg.forced.by_key_pass = 0;
   assert_int_equal(orx_plan_by_key_pass(&tg, &r), ORX_BY_KEY_ON_HOST);
-  /* The starts' pass: u64 results, each its run's start, carried as ARGMIN's are; on every
-   * device, in either form. */
+  /* The starts' pass: u64 results, each its run's start, carried as ARGMIN's are, in summaries
+   * of no value words; on every device, in either form. Its tiles stage 4 bytes per run, so that
+   * 4-byte keys keep the SUM pass's tiles of 4096 where local memory holds them; CUDA's load
+   * their keys straight into registers. */
   for (size_t dev = 0; dev < device_count; dev++)
     for (unsigned kb = 4; kb <= 8; kb += 4) {
-      orx_target any = test_target(&devices[dev], OCL_REDUCE_PATH_AUTO);
+      const orx_caps *c = &devices[dev];
+      const int cpu = c->type == OCL_REDUCE_DEVICE_CPU;
+      orx_target any = test_target(c, OCL_REDUCE_PATH_AUTO);
       const orx_request starts = orx_by_key_starts_request(kb);
       orx_plan plan;
       orx_plan_make(&any, &starts, &plan);
@@ -1400,7 +1404,11 @@ static void test_by_key_plans(void **state) {
       assert_int_equal(plan.type, OCL_REDUCE_U64);
       assert_int_equal(plan.defines[ORX_DEFINE_KEY_POSITIONS], 1);
       assert_int_equal(plan.defines[ORX_DEFINE_KEY_STARTS], 1);
-      assert_int_equal(plan.defines[ORX_DEFINE_KEY_DIRECT], 0);
+      assert_int_equal(plan.defines[ORX_DEFINE_KEY_WORDS], 4);
+      assert_int_equal(plan.defines[ORX_DEFINE_KEY_DIRECT],
+                       !cpu && c->has_cuda_shuffle && plan.key_run * kb % 16 == 0);
+      if (!cpu && kb == 4 && c->local_mem_bytes >= 48 * 1024)
+        assert_int_equal(orx_by_key_tile(&plan), 4096);
       assert_int_equal(plan.defines[ORX_DEFINE_KEY_BYTES], kb);
       check_defines(&plan, contract,
                     devices[dev].has_cuda_shuffle ? "lib/orx_cuda_prelude.cl" : NULL, &checked);

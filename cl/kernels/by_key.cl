@@ -56,8 +56,8 @@
  * out[runs] the count of pairs, offsets of the runs as segments for operators whose map takes the
  * index in the run (user operators; run_by_key_pass.c reduces those segments next). The values
  * are not read. */
-#if ORX_KEY_POSITIONS && (ORX_TYPE_ID != ORX_U64 || ORX_OP_ID != ORX_OP_SUM || ORX_KEY_DIRECT)
-#error "by_key.cl: ORX_KEY_POSITIONS are u64 SUM results, loaded through local memory"
+#if ORX_KEY_POSITIONS && (ORX_TYPE_ID != ORX_U64 || ORX_OP_ID != ORX_OP_SUM)
+#error "by_key.cl: ORX_KEY_POSITIONS are u64 SUM results"
 #endif
 #if ORX_KEY_POSITIONS
 #define orx_key_value_at(base, i) ORX_IDENTITY
@@ -119,6 +119,22 @@ ORX_INLINE orx_key_part orx_key_none(void) {
 #define orx_key_stored(value, run_start) (value)
 #endif
 
+/* A run the tile closes as it waits in local memory to be written out, and as written. Positions
+ * wait as 4 bytes from the tile's first element: u64 left room for tiles of half the pairs in 40
+ * KiB (2048 of 4-byte keys), whose look-back costs more (plan_by_key.c). The first run a tile
+ * closes (i 0) began before it (but in tile 0): it starts where the last run of the tiles before
+ * does (`behind`). */
+#if ORX_KEY_POSITIONS
+typedef uint orx_key_staged;
+#define orx_key_stage(value, run_start, tile_start) ((uint)((run_start) - (tile_start)))
+#define orx_key_unstage(staged, i, tile_start, behind)                                            \
+  ((i) == 0 && (tile_start) > 0 ? (behind).start : (tile_start) + (staged))
+#else
+typedef A orx_key_staged;
+#define orx_key_stage(value, run_start, tile_start) orx_key_stored((value), (run_start))
+#define orx_key_unstage(staged, i, tile_start, behind) (staged)
+#endif
+
 /* A work-group's summaries during its scan, a work-item's each. */
 typedef struct orx_key_scan {
   ulong heads[ORX_WG_SIZE];
@@ -148,8 +164,20 @@ ORX_INLINE orx_key_part orx_key_get(ORX_LOCAL_PTR orx_key_scan *scan, uint i) {
 
 /* A value as the 32-bit words it is published in: a scalar's bits, or a state's words through a
  * union. H200, 2^26 i64/f64 pairs in runs of 32, kernel time, bits against the union: CUDA 729
- * us against 774, NVIDIA's OpenCL 690 against 640. */
-#if ORX_STATE
+ * us against 774, NVIDIA's OpenCL 690 against 640. Positions publish none: their values are all
+ * the identity (the summaries' heads and start say everything). */
+#if ORX_KEY_POSITIONS
+#define ORX_KEY_VALUE_WORDS 0
+ORX_INLINE uint orx_key_value_word(A value, uint i) {
+  (void)value;
+  (void)i;
+  return 0;
+}
+ORX_INLINE A orx_key_value_of(const ulong *w) {
+  (void)w;
+  return ORX_IDENTITY;
+}
+#elif ORX_STATE
 #define ORX_KEY_VALUE_WORDS ((sizeof(A) + 3) / 4)
 typedef union orx_key_value_words {
   A value;
@@ -361,23 +389,25 @@ ORX_INLINE void orx_key_quads8(ORX_GLOBAL_PTR const void *p, ulong *bits) {
 #endif
 
 /* A work-item's `mine` keys and mapped elements from `at` on (the tile's last work-items hold
- * fewer than ORX_KEY_RUN, loaded one at a time). */
+ * fewer than ORX_KEY_RUN, loaded one at a time). Positions read the keys alone. */
 ORX_INLINE void orx_key_load_direct(ORX_GLOBAL_PTR const orx_key_bits *keys,
                                     ORX_GLOBAL_PTR const T *base, ulong at, uint mine,
                                     orx_key_bits *k, A *v) {
+  const int values = !ORX_KEY_POSITIONS;
   ORX_BITS_T bits[ORX_KEY_RUN];
   if (mine == ORX_KEY_RUN) {
     orx_key_key_quads(keys + at, k);
-    orx_key_value_quads(base + at, bits);
+    if (values)
+      orx_key_value_quads(base + at, bits);
   } else {
     for (uint j = 0; j < ORX_KEY_RUN; j++) {
       k[j] = j < mine ? keys[at + j] : 0;
-      bits[j] = j < mine ? ORX_AS_BITS(base[at + j]) : 0;
+      bits[j] = j < mine && values ? ORX_AS_BITS(base[at + j]) : 0;
     }
   }
 #pragma unroll
   for (uint j = 0; j < ORX_KEY_RUN; j++)
-    v[j] = j < mine ? ORX_MAP(ORX_FROM_BITS(bits[j]), at + j) : ORX_IDENTITY;
+    v[j] = j < mine && values ? ORX_MAP(ORX_FROM_BITS(bits[j]), at + j) : ORX_IDENTITY;
 }
 #endif
 
@@ -388,7 +418,7 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
                                          ulong out_index, __global ulong *scratch, uint epoch) {
   /* The tile's elements, then the runs it closes: a run per element, and the last run. */
   __local orx_key_bits tile_keys[ORX_KEY_PAD(ORX_KEY_TILE) + 1];
-  __local A tile_values[ORX_KEY_PAD(ORX_KEY_TILE) + 1];
+  __local orx_key_staged tile_values[ORX_KEY_PAD(ORX_KEY_TILE) + 1];
   __local orx_key_scan scan;
   __local uint tile_taken;
   __local orx_key_part tile_before;
@@ -426,7 +456,9 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
       const uint i = j * ORX_WG_SIZE + lid;
       if (i < held) {
         tile_keys[ORX_KEY_PAD(i)] = keys[start + i];
+#if !ORX_KEY_POSITIONS
         tile_values[ORX_KEY_PAD(i)] = orx_key_value_at(base, start + i);
+#endif
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -436,7 +468,11 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
 #pragma unroll
     for (uint j = 0; j < ORX_KEY_RUN; j++) {
       k[j] = j < mine ? tile_keys[ORX_KEY_PAD(first + j)] : 0;
+#if ORX_KEY_POSITIONS
+      v[j] = ORX_IDENTITY;
+#else
       v[j] = j < mine ? tile_values[ORX_KEY_PAD(first + j)] : ORX_IDENTITY;
+#endif
     }
   }
   orx_key_part part = orx_key_none(); /* a work-item past the end: joins as nothing read */
@@ -500,7 +536,8 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
     if (j < mine) {
       if (k[j] != previous || at + j == 0) {
         if (runs > 0) { /* the run before ends at the element before */
-          tile_values[ORX_KEY_PAD((uint)(runs - 1 - closed))] = orx_key_stored(acc, run_start);
+          tile_values[ORX_KEY_PAD((uint)(runs - 1 - closed))] =
+              orx_key_stage(acc, run_start, start);
           tile_keys[ORX_KEY_PAD((uint)(runs - 1 - closed))] = previous;
         }
         runs++;
@@ -514,13 +551,14 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
   }
   (void)run_start; /* read by ORX_STATE_REBASE only */
   if (mine > 0 && last_tile && first + mine == held) { /* the last element ends the last run */
-    tile_values[ORX_KEY_PAD((uint)(runs - 1 - closed))] = orx_key_stored(acc, run_start);
+    tile_values[ORX_KEY_PAD((uint)(runs - 1 - closed))] = orx_key_stage(acc, run_start, start);
     tile_keys[ORX_KEY_PAD((uint)(runs - 1 - closed))] = previous;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   const uint staged = (uint)(end - closed);
   for (uint i = lid; i < staged; i += ORX_WG_SIZE) {
-    ORX_WRITE_RESULT(out, out_index + closed + i, tile_values[ORX_KEY_PAD(i)]);
+    ORX_WRITE_RESULT(out, out_index + closed + i,
+                     orx_key_unstage(tile_values[ORX_KEY_PAD(i)], i, start, behind));
     keys_out[keys_out_index + closed + i] = tile_keys[ORX_KEY_PAD(i)];
   }
   if (lid == 0 && last_tile) {

@@ -37,18 +37,21 @@ orx_request orx_by_key_starts_request(unsigned key_bytes) {
   return request;
 }
 
-/* Local memory of a work-group: the tile's keys and values (states) with a padding slot every
- * 32, the scan's summaries (heads, value, start), the look-back's window of 16 tiles, a few
- * words. */
-static uint64_t local_bytes(unsigned wg, unsigned run, unsigned key, unsigned value) {
+/* Local memory of a work-group: the tile's keys and values (states; positions: 4 bytes each)
+ * with a padding slot every 32, the scan's summaries (heads, value, start), the look-back's
+ * window of 16 tiles, a few words. */
+static uint64_t local_bytes(unsigned wg, unsigned run, unsigned key, unsigned value,
+                            int positions) {
   const uint64_t tile = (uint64_t)wg * run, summary = 8 + value + 8;
-  return (tile + tile / 32 + 1) * (key + value) + (wg + 16 + 2) * summary + 16 * 4 + 64;
+  const unsigned staged = positions ? 4 : value;
+  return (tile + tile / 32 + 1) * (key + staged) + (wg + 16 + 2) * summary + 16 * 4 + 64;
 }
 
 /* The summaries' 8-byte words in the scratch (kernels/by_key.cl): heads, a 32-bit word of the
- * value each, and for ARGMIN and ARGMAX where their last run starts. */
-static unsigned summary_words(unsigned value, int starts) {
-  return 2 + (value + 3) / 4 + (starts ? 2 : 0);
+ * value each (positions: none, all of theirs are the identity), and for ARGMIN, ARGMAX and
+ * positions where their last run starts. */
+static unsigned summary_words(unsigned value, int positions, int starts) {
+  return 2 + (positions ? 0 : (value + 3) / 4) + (starts ? 2 : 0);
 }
 
 /* Whether a tile's work-items load their keys and elements straight into registers, 16 bytes at a
@@ -104,9 +107,9 @@ void orx_plan_by_key(const orx_target *target, const orx_request *request, orx_p
     run = target->forced.key_run ? target->forced.key_run : 16;
     const uint64_t room = caps->local_mem_bytes < ORX_KEY_LOCAL_BYTES ? caps->local_mem_bytes
                                                                      : ORX_KEY_LOCAL_BYTES;
-    while (run > 1 && local_bytes(p->wg_size, run, key, value) > room)
+    while (run > 1 && local_bytes(p->wg_size, run, key, value, positions) > room)
       run /= 2;
-    while (p->wg_size > 32 && local_bytes(p->wg_size, run, key, value) > room)
+    while (p->wg_size > 32 && local_bytes(p->wg_size, run, key, value, positions) > room)
       p->wg_size /= 2;
   }
   plan->key_run = run;
@@ -114,9 +117,9 @@ void orx_plan_by_key(const orx_target *target, const orx_request *request, orx_p
   d[ORX_DEFINE_KEY_BYTES] = key;
   d[ORX_DEFINE_KEY_RUN] = run;
   d[ORX_DEFINE_KEY_STARTS] = starts;
-  d[ORX_DEFINE_KEY_WORDS] = summary_words(value, starts);
+  d[ORX_DEFINE_KEY_WORDS] = summary_words(value, positions, starts);
   d[ORX_DEFINE_KEY_CHUNKS] = chunks;
-  d[ORX_DEFINE_KEY_DIRECT] = !chunks && !positions && loads_direct(target, request, key, run);
+  d[ORX_DEFINE_KEY_DIRECT] = !chunks && loads_direct(target, request, key, run);
   d[ORX_DEFINE_KEY_POSITIONS] = positions;
   /* The window's layout: H200, 2^26 i32/f32 pairs in runs of 32, kernel time, whole summaries
    * against an array per field: CUDA 378 us against 331, NVIDIA's OpenCL 347 against 403. */
