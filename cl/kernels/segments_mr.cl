@@ -21,8 +21,9 @@
  *
  * Merges put the lower lane's value first and each lane's accumulators combine in a fixed order,
  * so results are deterministic; a segment that takes no more than W loads is combined in index
- * order, and so is every segment with ORX_ORDERED, where each lane takes a contiguous run of
- * loads (orx_seg_lane_loads).
+ * order, and so is every segment with ORX_ORDERED: there each pass's W loads merge before they
+ * are folded in where shuffles serve a lane group, else each lane takes a contiguous run of loads
+ * (orx_seg_lane_loads).
  *
  * Launch: get_local_size(0) == ORX_WG_SIZE, a multiple of ORX_MR_LANES; any number of groups.
  * ============================================================================================== */
@@ -97,17 +98,40 @@ ORX_INLINE A orx_seg_fold(const orx_segments *g, orx_seg_load_t x, ulong begin, 
 }
 
 /* The loads [*begin, *end) with step *step of `steps` that lane `lane` of its group takes: every
- * W-th, so that one load instruction of the group reads W consecutive loads; with ORX_ORDERED, a
- * contiguous run, so that the lanes' accumulators follow index order (lib/orx_split.cl). */
-ORX_INLINE void orx_seg_lane_loads(ulong steps, uint lane, ulong *begin, ulong *end, ulong *step) {
+ * W-th, so that one load instruction of the group reads W consecutive loads. With ORX_ORDERED,
+ * either a contiguous run, so that the lanes' accumulators follow index order (lib/orx_split.cl),
+ * or, where each pass's W loads merge in lane order before they are folded (`merged`), every
+ * W-th, every lane as many passes (those past `steps` take nothing). */
+ORX_INLINE void orx_seg_lane_loads(ulong steps, uint lane, int merged, ulong *begin, ulong *end,
+                                   ulong *step) {
 #if ORX_ORDERED
-  orx_chunk_of(steps, lane, ORX_SEG_W, begin, end);
-  *step = 1;
+  if (!merged) {
+    orx_chunk_of(steps, lane, ORX_SEG_W, begin, end);
+    *step = 1;
+    return;
+  }
+  *end = (steps + ORX_SEG_W - 1) / ORX_SEG_W * ORX_SEG_W;
 #else
-  *begin = lane;
+  (void)merged;
   *end = steps;
-  *step = ORX_SEG_W;
 #endif
+  *begin = lane;
+  *step = ORX_SEG_W;
+}
+
+/* A merged pass (ORX_ORDERED): the W loads of each slot, folded into f[] (the identity past the
+ * slot's end), reduce across the lane group in lane order, which is index order, and lane r folds
+ * slot r's (r mod Q) into its batch's accumulator v[b * Q] after the passes before. Contiguous
+ * runs per lane read W lines per load instruction where merged passes read one: H200, CUDA, an
+ * ordered 8-byte state over 2^26 f32 in runs of 1000 (mean), 1.67 ms and 3.95 GB read from
+ * memory for 0.27 of values, merged 370 us and 0.54 GB (docs/perf/h200-by-key.txt). */
+ORX_INLINE void orx_seg_merge_pass(A *v, A *f, uint lane, ORX_LOCAL_PTR A *scratch) {
+#if ORX_UNROLL_SLOTS
+#pragma unroll
+#endif
+  for (uint b = 0; b < ORX_SEG_BATCH; b++)
+    v[b * ORX_MR_Q] =
+        orx_combine(v[b * ORX_MR_Q], orx_mr_reduce(f + b * ORX_MR_Q, lane, 1, scratch));
 }
 
 __kernel ORX_KERNEL_ATTR void orx_segments_mr(ORX_SEGMENTS_ARGS) {
@@ -119,6 +143,9 @@ __kernel ORX_KERNEL_ATTR void orx_segments_mr(ORX_SEGMENTS_ARGS) {
   const uint lid = (uint)get_local_id(0);
   const uint lane = lid % ORX_SEG_W, group = lid / ORX_SEG_W;
   const int shuffle = orx_mr_can_shuffle();
+  /* Ordered operators merge every pass where shuffles serve each lane group alone: every pass of
+   * one the same for its subgroup (equal lengths: the work-group's). */
+  const int merged = ORX_ORDERED && shuffle && (!ORX_SEG_OFFSETS || orx_sg_size() == ORX_SEG_W);
   /* Each round, a work-group takes ORX_SEG_BATCH sets of segments. The loop is the same for
    * every work-item of the group (local-memory merges have barriers). */
   const ulong round = (ulong)ORX_SEG_BATCH * ORX_SEG_SET;
@@ -137,25 +164,34 @@ __kernel ORX_KERNEL_ATTR void orx_segments_mr(ORX_SEGMENTS_ARGS) {
     /* The most loads a segment takes: one whose first element is the last of a vector. */
     const ulong steps = orx_seg_steps(&g, ORX_VEC - 1 - misalign, g.length);
     ulong j_begin, j_end, j_step;
-    orx_seg_lane_loads(steps, lane, &j_begin, &j_end, &j_step);
+    orx_seg_lane_loads(steps, lane, merged, &j_begin, &j_end, &j_step);
     for (ulong j = j_begin; j < j_end; j += j_step) {
+      const int past = merged && j >= steps; /* a merged pass's lane past the end: load 0, unused */
+      const ulong at = past ? 0 : j;
       orx_seg_load_t x[ORX_SEG_SLOTS];
 #if ORX_UNROLL_SLOTS
 #pragma unroll
 #endif
       for (uint q = 0; q < ORX_SEG_SLOTS; q++) {
         const ulong s = orx_mr_slot(block, group, q);
-        x[q] = orx_seg_load(&g, (s < count ? s : 0) * ORX_SEG_PITCH_OF(&g), j);
+        x[q] = orx_seg_load(&g, (s < count ? s : 0) * ORX_SEG_PITCH_OF(&g), at);
       }
+      /* Each slot's load folded (merged passes: kept apart), the combine and the select kept so:
+       * the same combine under a condition cost CUDA's f32 sums in 33-element segments 23 %. */
+      A folded[ORX_SEG_SLOTS];
 #if ORX_UNROLL_SLOTS
 #pragma unroll
 #endif
       for (uint q = 0; q < ORX_SEG_SLOTS; q++) {
         const ulong s = orx_mr_slot(block, group, q);
         const ulong begin = (s < count ? s : 0) * ORX_SEG_PITCH_OF(&g);
-        const A y = orx_combine(v[q], orx_seg_fold(&g, x[q], begin, g.length, j));
-        v[q] = s < count ? y : v[q];
+        const A f = orx_seg_fold(&g, x[q], begin, g.length, at);
+        const A y = orx_combine(v[q], f);
+        v[q] = s < count && !merged ? y : v[q];
+        folded[q] = s < count && !past ? f : ORX_IDENTITY;
       }
+      if (merged)
+        orx_seg_merge_pass(v, folded, lane, scratch);
     }
 #else
     /* Offsets: the lane group's longest segment sets the steps; a slot past its segment's end
@@ -177,8 +213,9 @@ __kernel ORX_KERNEL_ATTR void orx_segments_mr(ORX_SEGMENTS_ARGS) {
     /* Column by column: each pass issues one load per slot before it combines any, so every load
      * is in flight at once. */
     ulong j_begin, j_end, j_step;
-    orx_seg_lane_loads(longest, lane, &j_begin, &j_end, &j_step);
+    orx_seg_lane_loads(longest, lane, merged, &j_begin, &j_end, &j_step);
     for (ulong j = j_begin; j < j_end; j += j_step) {
+      const ulong at = merged && j >= longest ? 0 : j; /* a merged pass's lane past the end */
       orx_seg_load_t x[ORX_SEG_SLOTS];
       ulong begins[ORX_SEG_SLOTS], lengths[ORX_SEG_SLOTS];
 #if ORX_UNROLL_SLOTS
@@ -191,15 +228,20 @@ __kernel ORX_KERNEL_ATTR void orx_segments_mr(ORX_SEGMENTS_ARGS) {
           orx_segment(&g, s, &begin, &n);
         lengths[q] = j < orx_seg_steps(&g, begin, n) ? n : 0; /* 0: nothing of it here */
         begins[q] = lengths[q] ? begin : anchor;
-        x[q] = orx_seg_load(&g, begins[q], j);
+        x[q] = orx_seg_load(&g, begins[q], at);
       }
+      A folded[ORX_SEG_SLOTS]; /* as above */
 #if ORX_UNROLL_SLOTS
 #pragma unroll
 #endif
       for (uint q = 0; q < ORX_SEG_SLOTS; q++) {
-        const A y = orx_combine(v[q], orx_seg_fold(&g, x[q], begins[q], lengths[q], j));
-        v[q] = lengths[q] ? y : v[q];
+        const A f = orx_seg_fold(&g, x[q], begins[q], lengths[q], at);
+        const A y = orx_combine(v[q], f);
+        v[q] = lengths[q] && !merged ? y : v[q];
+        folded[q] = lengths[q] ? f : ORX_IDENTITY;
       }
+      if (merged)
+        orx_seg_merge_pass(v, folded, lane, scratch);
     }
 #endif
     /* Lane r of each lane group (r < Q) ends with slot b * Q + r, stored side by side. */
@@ -207,7 +249,8 @@ __kernel ORX_KERNEL_ATTR void orx_segments_mr(ORX_SEGMENTS_ARGS) {
 #pragma unroll
 #endif
     for (uint b = 0; b < ORX_SEG_BATCH; b++) {
-      const A x = orx_mr_reduce(v + b * ORX_MR_Q, lane, shuffle, scratch);
+      const A x =
+          merged ? v[b * ORX_MR_Q] : orx_mr_reduce(v + b * ORX_MR_Q, lane, shuffle, scratch);
       const ulong s = orx_mr_slot(block, group, b * ORX_MR_Q + lane % ORX_MR_Q);
       if (lane < ORX_MR_Q && s < count)
         ORX_WRITE_RESULT(out, out_index + s, x);
