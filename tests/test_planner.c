@@ -1336,13 +1336,13 @@ static void test_by_key_plans(void **state) {
             assert_int_equal(tile, (uint64_t)plan.policy.wg_size * plan.key_run);
             /* CPU devices walk chunks, a work-item each; GPUs scan tiles in local memory. */
             assert_int_equal(plan.defines[ORX_DEFINE_KEY_CHUNKS], cpu);
-            /* CUDA's tiles load straight into registers, where a work-item's keys and elements
-             * fill 16-byte words. */
+            /* NVIDIA's tiles (CUDA's and OpenCL's) load straight into registers, where a
+             * work-item's keys and elements fill 16-byte words. */
             const size_t elem = orx_type_size(types[t]);
             const int fill = !orx_type_is_narrow(types[t]) && plan.key_run * kb % 16 == 0 &&
                              plan.key_run * elem % 16 == 0;
             assert_int_equal(plan.defines[ORX_DEFINE_KEY_DIRECT],
-                             !cpu && c->has_cuda_shuffle && fill);
+                             !cpu && c->warp_size > 0 && fill);
             if (cpu) {
               assert_int_equal(plan.policy.wg_size, 1);
               assert_int_equal(tile, 16384);
@@ -1390,7 +1390,7 @@ static void test_by_key_plans(void **state) {
   assert_int_equal(orx_plan_by_key_pass(&tg, &r), ORX_BY_KEY_ON_HOST);
   /* The starts' pass: u64 results, each its run's start, carried as ARGMIN's are, in summaries
    * of no value words; on every device, in either form. Its tiles stage 4 bytes per run, so that
-   * 4-byte keys keep the SUM pass's tiles of 4096 where local memory holds them; CUDA's load
+   * 4-byte keys keep the SUM pass's tiles of 4096 where local memory holds them; NVIDIA's load
    * their keys straight into registers. */
   for (size_t dev = 0; dev < device_count; dev++)
     for (unsigned kb = 4; kb <= 8; kb += 4) {
@@ -1406,7 +1406,7 @@ static void test_by_key_plans(void **state) {
       assert_int_equal(plan.defines[ORX_DEFINE_KEY_STARTS], 1);
       assert_int_equal(plan.defines[ORX_DEFINE_KEY_WORDS], 4);
       assert_int_equal(plan.defines[ORX_DEFINE_KEY_DIRECT],
-                       !cpu && c->has_cuda_shuffle && plan.key_run * kb % 16 == 0);
+                       !cpu && c->warp_size > 0 && plan.key_run * kb % 16 == 0);
       if (!cpu && kb == 4 && c->local_mem_bytes >= 48 * 1024)
         assert_int_equal(orx_by_key_tile(&plan), 4096);
       assert_int_equal(plan.defines[ORX_DEFINE_KEY_BYTES], kb);

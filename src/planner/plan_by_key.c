@@ -64,10 +64,12 @@ static int loads_direct(const orx_target *target, const orx_request *request, un
     return 0;
   if (target->forced.key_direct >= 0)
     return target->forced.key_direct;
-  /* CUDA: H200, 2^26 pairs, kernel time, direct against through local memory: i32/f32 in runs
-   * of 1 386 us against 427, of 32 296 against 329; i64/f64 in runs of 32 671 against 702.
-   * NVIDIA's OpenCL loses: 438 against 372, i32/f32 in runs of 32 (docs/perf/h200-by-key.txt). */
-  return target->caps->has_cuda_shuffle;
+  /* NVIDIA's GPUs (fixed-width warps), CUDA and OpenCL. H200, 2^26 pairs, kernel time, direct
+   * against through local memory: CUDA i32/f32 in runs of 1 386 us against 427, of 32 296
+   * against 329, i64/f64 in runs of 32 671 against 702; NVIDIA's OpenCL i32/f32 in runs of 1-1000
+   * 311-423 us against 346-471 (docs/perf/h200-by-key.txt; a first measurement of its staged
+   * tiles' kernel had it losing, 438 against 372). Elsewhere unmeasured: through local memory. */
+  return target->caps->warp_size > 0;
 }
 
 /* Whether the kernel walks chunks, a work-item each, in place of tiles a work-group scans. */
