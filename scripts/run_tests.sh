@@ -13,9 +13,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix=${1:-build}
 jobs=$(nproc 2>/dev/null || echo 2)
+# Each step's heading says when it starts (seconds since this script did), so that a CI log shows
+# where its time goes (issue 58: CI under 25 minutes).
+step() { echo "== $* [at ${SECONDS} s]"; }
 
 if [ -z "${OCL_ICD_VENDORS:-}" ] && [ "${OCL_REDUCE_NO_INTEL:-0}" != 1 ]; then
-  echo "== Intel's CPU runtime for OpenCL"
+  step "Intel's CPU runtime for OpenCL"
   if vendors=$(scripts/intel_cpu_runtime.sh); then
     export OCL_ICD_VENDORS=$vendors
     echo "OCL_ICD_VENDORS=$OCL_ICD_VENDORS: $(ls "$vendors" | tr '\n' ' ')"
@@ -28,11 +31,11 @@ fi
 # The benchmark's CUB contender against the newest CCCL, as the GPU scripts build it (the
 # toolkit's own where PyPI cannot be reached).
 cccl=$(scripts/cccl_headers.sh || true)
-echo "== build (Release, warnings as errors) in $prefix; CUB contender's CCCL: ${cccl:-the CUDA toolkit}"
+step "build (Release, warnings as errors) in $prefix; CUB contender's CCCL: ${cccl:-the CUDA toolkit}"
 cmake -S . -B "$prefix" -DCMAKE_BUILD_TYPE=Release -DOCL_REDUCE_WERROR=ON -DOCL_REDUCE_BENCH_CUB=ON \
   -DOCL_REDUCE_CCCL_INCLUDE="$cccl" >/dev/null
 cmake --build "$prefix" -j "$jobs"
-echo "== tests: every implementation and path"
+step "tests: every implementation and path"
 # The full sweeps on one implementation's automatic path, the light ones on every other path
 # (tests/discover_tests.cmake.in; CI's time budget): Intel's CPU runtime, whose compiler builds
 # the sweeps' hundreds of kernels in far less time than PoCL 3.1's (test_segments in full: 102 s
@@ -41,18 +44,18 @@ echo "== tests: every implementation and path"
 (cd "$prefix" && OCL_REDUCE_TEST_FULL=${OCL_REDUCE_TEST_FULL-intel} \
   ctest --output-on-failure --no-tests=error -j 2)
 
-echo "== the installed library as users take it: find_package, pkg-config, the tool, embedding"
+step "the installed library as users take it: find_package, pkg-config, the tool, embedding"
 scripts/check_install.sh "$prefix"
 
-echo "== the kernels under Oclgrind: races, uninitialized values, memory accesses, API use"
+step "the kernels under Oclgrind: races, uninitialized values, memory accesses, API use"
 scripts/oclgrind_light.sh "$prefix"
 
-echo "== build with AddressSanitizer + UndefinedBehaviorSanitizer in $prefix-sanitize"
+step "build with AddressSanitizer + UndefinedBehaviorSanitizer in $prefix-sanitize"
 # Without the benchmark's CUB contender (nvcc, minutes here): the Release build compiled it.
 cmake -S . -B "$prefix-sanitize" -DCMAKE_BUILD_TYPE=Debug -DOCL_REDUCE_WERROR=ON \
   -DOCL_REDUCE_SANITIZE="address;undefined" -DOCL_REDUCE_BENCH_CUB=OFF >/dev/null
 cmake --build "$prefix-sanitize" -j "$jobs"
-echo "== tests under sanitizers: PoCL, the tool, and the tests that need no device"
+step "tests under sanitizers: PoCL, the tool, and the tests that need no device"
 echo "   (the segment and multi-operator sweeps in their light form, see tests/support.h)"
 export OCL_REDUCE_TEST_LIGHT=1
 # use_sigaltstack=0: PoCL's LLVM replaces the alternate signal stack of the threads that
@@ -90,7 +93,7 @@ if ! (cd "$prefix-sanitize" && env -u OCL_ICD_VENDORS ctest --output-on-failure 
   fi
 fi
 
-echo "== build with ThreadSanitizer in $prefix-thread: the library and the tests of threads"
+step "build with ThreadSanitizer in $prefix-thread: the library and the tests of threads"
 # The programs whose threads share contexts or that run the library's own threads: 8 threads on
 # one context (test_shared), contexts made at once (test_threads), the worker threads, groups and
 # staging copies, the context lock itself (test_locks: unbiased under TSan, src/base/handles.h).
@@ -99,10 +102,10 @@ thread_tests=(test_shared test_threads test_worker_threads test_group test_stagi
 cmake -S . -B "$prefix-thread" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOCL_REDUCE_WERROR=ON \
   -DOCL_REDUCE_SANITIZE=thread -DOCL_REDUCE_BENCH_CUB=OFF >/dev/null
 cmake --build "$prefix-thread" -j "$jobs" --target "${thread_tests[@]}"
-echo "== thread tests under ThreadSanitizer: PoCL"
+step "thread tests under ThreadSanitizer: PoCL"
 for t in "${thread_tests[@]}"; do
   echo "-- $t"
   env -u OCL_ICD_VENDORS TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     OCL_REDUCE_CACHE_DIR="$PWD/$prefix/tests/program-cache" "$prefix-thread/tests/$t"
 done
-echo "== all tests passed"
+step "all tests passed"
