@@ -126,6 +126,8 @@ ocl_reduce_status orx_user_operator_ready(ocl_reduce_context *ctx, const char *f
   request.entry = ORX_ENTRY_PROBE;
   orx_prepared k;
   const ocl_reduce_status built = orx_prepare(ctx, &request, &k);
+  if (built != OCL_REDUCE_OK && built != OCL_REDUCE_ERROR_BUILD)
+    return built; /* out of memory, a device lost: its own message, not the text's fault */
   if (built != OCL_REDUCE_OK) {
     /* The build's message names the call already: its text follows once. */
     char detail[ORX_ERROR_CAPACITY];
