@@ -155,9 +155,16 @@ ocl_reduce_status orx_run_by_key(ocl_reduce_context *ctx, const orx_key_call *k,
     return OCL_REDUCE_OK;
   }
   int taken = 0; /* one pass on the device, where the plan and the memory allow */
-  ORX_FORWARD(orx_run_by_key_pass(ctx, k, c, run_count, &taken));
-  if (taken)
-    return OCL_REDUCE_OK;
+  const ocl_reduce_status pass = orx_run_by_key_pass(ctx, k, c, run_count, &taken);
+  /* The pass holds whole inputs from host memory, and outputs of a run per pair, in device
+   * memory; where the device has no room for them now, the runs found on the host take far less
+   * (the values go up in pieces), as where one of them could never fit (run_by_key_pass.c). The
+   * pass writes the outputs whole or not at all (host memory), or the runs plan writes every one
+   * of them again (buffers). */
+  if (taken && pass == OCL_REDUCE_ERROR_OUT_OF_DEVICE_MEMORY)
+    orx_log("ocl_reduce_by_key: out of device memory for the one pass; the runs found on the host");
+  else if (taken || pass != OCL_REDUCE_OK)
+    return pass;
   const unsigned char *keys = NULL;
   unsigned char *copy = NULL;
   ocl_reduce_status s = host_keys(ctx, k, (size_t)c->elements, &keys, &copy);
