@@ -16,8 +16,10 @@
 
 #include "base/errors.h"
 #include "base/util.h"
+#include "exec/context.h"
 #include "exec/fault_inject.h"
 #include "ocl_reduce_group.h"
+#include "planner/plan_by_key.h"
 #include "support/custom_ops.h"
 #include "support/fixture.h"
 #include "support/structured.h"
@@ -222,9 +224,15 @@ static int fault_reported(ocl_reduce_context *ctx, int kind, ocl_reduce_status s
 
 /* Reduce by key leaves a one pass it finds no device memory for to the runs found on the host
  * (run_by_key.c): a built-in operator's call from host memory, whose every device allocation is
- * the pass's, recovers from each one's fault (a user operator's first call allocates for its
- * probe before). */
-static int recovers_from_allocations(const form *f) { return f->call == by_key_host; }
+ * the pass's where the device takes it, recovers from each one's fault (a user operator's first
+ * call allocates for its probe before). */
+static int recovers_from_allocations(ocl_reduce_context *ctx, const form *f) {
+  orx_request request = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_I32);
+  request.entry = ORX_ENTRY_BY_KEY;
+  request.key_bytes = 4;
+  return f->call == by_key_host &&
+         orx_plan_by_key_pass(&ctx->target, &request) == ORX_BY_KEY_PASS;
+}
 
 /* Sweeps the fault over every site of kind in the form's call, each time on a fresh context, so
  * that the first call's allocations are sites too. */
@@ -242,7 +250,7 @@ static void sweep(const form *f, int kind, const unsigned char *right, int *site
       if (out[i] != 0xa5 || out[GUARD + f->bytes + i] != 0xa5)
         fail_msg("%s, %s fault %llu: bytes around the output written", f->name, kind_names[kind],
                  (unsigned long long)n);
-    if (s != OCL_REDUCE_OK && kind == ORX_FAULT_ALLOC && recovers_from_allocations(f))
+    if (s != OCL_REDUCE_OK && kind == ORX_FAULT_ALLOC && recovers_from_allocations(ctx, f))
       fail_msg("%s, %s fault %llu: %s, where the runs found on the host recover: %s", f->name,
                kind_names[kind], (unsigned long long)n, ocl_reduce_status_name(s),
                ocl_reduce_last_error(ctx));
