@@ -12,9 +12,12 @@
  * devices the SUM rows into outputs of a run per pair also run Boost.Compute's reduce_by_key
  * (boost_by_key.cpp, where built), end to end. Keys, values and both outputs in buffers but for
  * the host rows. Ours is timed end to end (the call, then ocl_reduce_finish: the reference plan
- * reads the keys back and works on the host too), with its kernels' device time beside it; CUB
- * by device time. "Of whole": our rate over the bytes read and written (the pairs and each run's
- * key and result) against our f32 sum's rate over 2^28 elements (device time).
+ * reads the keys back and works on the host too) in a plain context, with its kernels' device
+ * time beside it from a profiling context (which waits for each kernel to read its time); CUB
+ * by device time (issue 57's anchors), and end to end too (the call and its run count copied to
+ * the host), so that each ratio compares like with like. "Of whole": our rate over the bytes read
+ * and written (the pairs and each run's key and result) against our f32 sum's rate over 2^28
+ * elements (device time).
  *   bench_by_key [ROUNDS [FILTER [SHIFT]]]   medians of ROUNDS; cases whose name holds FILTER;
  *                                            pair counts shifted right by SHIFT
  * ============================================================================================== */
@@ -191,9 +194,12 @@ static ocl_reduce_operator *affine_operator(void) {
   return ocl_reduce_operator_create(&desc, &op) == OCL_REDUCE_OK ? op : NULL;
 }
 
-/* Our median end-to-end seconds and kernel seconds; the sums read back and checked. */
-static int time_ours(ocl_reduce_context *ctx, const key_case *c, const key_data *d, int rounds,
-                     double *e2e, double *kernels) {
+/* Our median seconds over `rounds` calls on ctx after two untimed ones: end to end (the call,
+ * then ocl_reduce_finish: the reference plan reads the keys back and works on the host too), or
+ * where kernel_ns, the calls' kernel time (a profiling context); the results read back into
+ * `got` and checked. */
+static int timed_calls(ocl_reduce_context *ctx, const key_case *c, const key_data *d, int rounds,
+                       int kernel_time, double *seconds) {
   ocl_reduce_buffer *k = NULL, *v = NULL, *ko = NULL, *vo = NULL;
   const size_t n = c->count;
   const ocl_reduce_type type = c->affine ? OCL_REDUCE_OP_ELEMENT
@@ -206,9 +212,9 @@ static int time_ours(ocl_reduce_context *ctx, const key_case *c, const key_data 
                                        : OCL_REDUCE_SUM;
   const size_t rb = c->affine ? 8 : ocl_reduce_result_size(op, type);
   const size_t room = c->exact ? (size_t)d->runs : n;
-  double *t = malloc((size_t)rounds * sizeof *t), *tk = malloc((size_t)rounds * sizeof *tk);
+  double *t = malloc((size_t)rounds * sizeof *t);
   void *got = malloc(n * rb);
-  int ok = t && tk && got && (affine || !c->affine);
+  int ok = t && got && (affine || !c->affine);
   /* Host memory: the keys' runs into a host array, the results into `got`; else buffers. */
   void *keys_got = c->host ? malloc(n * d->kb) : NULL;
   if (c->host)
@@ -235,9 +241,9 @@ static int time_ours(ocl_reduce_context *ctx, const key_case *c, const key_data 
     ok = ocl_reduce_by_key(ctx, op, type, key_type, keys_in, values_in, n, keys_out, results_out,
                            &runs) == OCL_REDUCE_OK &&
          ocl_reduce_finish(ctx) == OCL_REDUCE_OK &&
-         ocl_reduce_last_kernel_ns(ctx, &ns) == OCL_REDUCE_OK;
+         (!kernel_time || ocl_reduce_last_kernel_ns(ctx, &ns) == OCL_REDUCE_OK);
     if (r >= 0)
-      t[r] = omp_get_wtime() - start, tk[r] = 1e-9 * (double)ns;
+      t[r] = kernel_time ? 1e-9 * (double)ns : omp_get_wtime() - start;
   }
   if (!ok)
     fprintf(stderr, "bench_by_key: %s: %s\n", c->name, ocl_reduce_last_error(ctx));
@@ -245,15 +251,22 @@ static int time_ours(ocl_reduce_context *ctx, const key_case *c, const key_data 
        (c->host || ocl_reduce_buffer_read(vo, 0, got, runs * rb) == OCL_REDUCE_OK) &&
        (c->argmin ? args_match(d, got) : c->affine ? maps_match(d, got) : sums_match(d, got));
   free(keys_got);
-  if (ok) {
-    *e2e = tool_median(t, (size_t)rounds);
-    *kernels = tool_median(tk, (size_t)rounds);
-  }
+  if (ok)
+    *seconds = tool_median(t, (size_t)rounds);
   ocl_reduce_buffer_destroy(k), ocl_reduce_buffer_destroy(v);
   ocl_reduce_buffer_destroy(ko), ocl_reduce_buffer_destroy(vo);
-  free(t), free(tk), free(got);
+  free(t), free(got);
   ocl_reduce_operator_destroy(affine);
   return ok;
+}
+
+/* Our median end-to-end seconds, in a plain context, and kernel seconds, in a profiling one: a
+ * profiling context waits for each kernel to read its time, which an application's calls do not
+ * (NVIDIA's OpenCL: 60-110 us a call). Each in a block of its own: switching contexts from call
+ * to call costs NVIDIA's OpenCL more (docs/PERFORMANCE.md). */
+static int time_ours(ocl_reduce_context *ctx, ocl_reduce_context *profiling, const key_case *c,
+                     const key_data *d, int rounds, double *e2e, double *kernels) {
+  return timed_calls(ctx, c, d, rounds, 0, e2e) && timed_calls(profiling, c, d, rounds, 1, kernels);
 }
 
 /* The OpenMP loop: a thread per chunk of the pairs, each summing the runs that begin in its chunk
@@ -327,20 +340,21 @@ static void boost_column(const ocl_reduce_context_info *info, const key_case *c,
     printf("  Boost.Compute did not run: %s", why);
 }
 
-static int one_case(ocl_reduce_context *ctx, const ocl_reduce_context_info *info,
-                    const key_case *c, int rounds, double whole_rate) {
+static int one_case(ocl_reduce_context *ctx, ocl_reduce_context *profiling,
+                    const ocl_reduce_context_info *info, const key_case *c, int rounds,
+                    double whole_rate) {
   const int cpu = info->device_type == OCL_REDUCE_DEVICE_CPU;
   key_data d;
   memset(&d, 0, sizeof d);
   double e2e = 0, kernels = 0;
-  int ok = make_data(c, &d) && time_ours(ctx, c, &d, rounds, &e2e, &kernels);
+  int ok = make_data(c, &d) && time_ours(ctx, profiling, c, &d, rounds, &e2e, &kernels);
   if (ok) {
     const double rb = c->argmin ? 16 : (double)d.vb; /* affine: a map of 8 bytes, as read */
     const double bytes = (double)c->count * (double)(d.kb + d.vb) + (double)d.runs * (d.kb + rb);
     printf("%-22s %9llu runs  ours %9.1f us (kernels %8.1f)  %6.0f GB/s  of whole %.3f", c->name,
            (unsigned long long)d.runs, 1e6 * e2e, 1e6 * kernels, 1e-9 * bytes / e2e,
            bytes / e2e / whole_rate);
-    double other = 0;
+    double other = 0, cub[2] = {0, 0};
     char why[160] = "";
     if (cpu && (c->argmin || c->affine)) {
       printf("  OpenMP: SUM rows only");
@@ -350,9 +364,12 @@ static int one_case(ocl_reduce_context *ctx, const ocl_reduce_context_info *info
       other = time_openmp(c, &d, rounds);
       printf(other > 0 ? "  OpenMP %9.1f us: ratio %.3f" : "  OpenMP's sums differ",
              1e6 * other, other / e2e);
-    } else if (cub_by_key_time(c, d.keys, d.values, d.runs, d.want, rounds, &other, why,
-                               sizeof why) && other > 0) {
-      printf("  CUB %9.1f us: ratio %.3f", 1e6 * other, other / e2e);
+    } else if (cub_by_key_time(c, d.keys, d.values, d.runs, d.want, rounds, cub, why,
+                               sizeof why) && cub[0] > 0) {
+      /* The issue's ratio (CUB's device time over our end to end), then like against like: end
+       * to end (the call and its run count on the host), and device time. */
+      printf("  CUB %9.1f us (e2e %9.1f): ratio %.3f (e2e %.3f, kernels %.3f)", 1e6 * cub[0],
+             1e6 * cub[1], cub[0] / e2e, cub[1] / e2e, cub[0] / kernels);
     } else {
       printf("  CUB did not run: %s", why);
     }
@@ -391,18 +408,21 @@ int main(int argc, char **argv) {
   const char *filter = argc > 2 ? argv[2] : "";
   const unsigned shift = argc > 3 ? (unsigned)atoi(argv[3]) : 0;
   ocl_reduce_options o = OCL_REDUCE_OPTIONS_INIT;
+  ocl_reduce_context *ctx = NULL, *profiling = NULL;
+  int made = rounds >= 1 && shift <= 20 && ocl_reduce_context_create(&o, &ctx) == OCL_REDUCE_OK;
   o.profiling = 1;
-  ocl_reduce_context *ctx = NULL;
-  if (rounds < 1 || shift > 20 || ocl_reduce_context_create(&o, &ctx) != OCL_REDUCE_OK) {
+  made = made && ocl_reduce_context_create(&o, &profiling) == OCL_REDUCE_OK;
+  if (!made) {
     fprintf(stderr, "bench_by_key: %s\n", rounds < 1 || shift > 20
                                               ? "ROUNDS must be positive, SHIFT at most 20"
                                               : ocl_reduce_last_error(NULL));
+    ocl_reduce_context_destroy(ctx);
     return 1;
   }
   ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
   ocl_reduce_context_query(ctx, &info);
   const int cpu = info.device_type == OCL_REDUCE_DEVICE_CPU;
-  const double rate = whole_rate(ctx, ((size_t)1 << 28) >> shift, cpu, rounds);
+  const double rate = whole_rate(profiling, ((size_t)1 << 28) >> shift, cpu, rounds);
   printf("bench_by_key: %s (%s), SUM, ARGMIN and affine maps, medians of %d; ratio: the other's "
          "time over ours (%s%s); our f32 sum %.0f GB/s; pair counts shifted right by %u\n",
          info.device_name, info.backend_name, rounds,
@@ -415,8 +435,9 @@ int main(int argc, char **argv) {
       continue;
     key_case c = cases[k];
     c.count >>= shift;
-    failed |= !one_case(ctx, &info, &c, rounds, rate);
+    failed |= !one_case(ctx, profiling, &info, &c, rounds, rate);
   }
   ocl_reduce_context_destroy(ctx);
+  ocl_reduce_context_destroy(profiling);
   return failed;
 }

@@ -29,14 +29,16 @@ typedef struct key_case {
 } key_case;
 
 /* CUB's DeviceReduce::ReduceByKey (cuda::std::plus) over the keys and values (host memory) on CUDA
- * device 0: its median device time into *seconds. Its run count must be `runs` and each sum
- * `want` exactly (the values are small multiples of 1/4). ARGMIN: the best form CUB has, its
- * ReduceByKey over an ArgIndexInputIterator with cub::ArgMin, whose indices are the input's
- * positions (a run's start away from ours): each must be `want`, the first least value's position.
- * Affine: ReduceByKey over float2 values with the same composition, each run's b `want`.
- * Returns 0 with why when there is no CUDA device, or no anchor built in. */
+ * device 0: its median device time into seconds[0], and its median end-to-end time into seconds[1]
+ * (the call and its run count copied to the host, on the host's clock, as ours). Its run count
+ * must be `runs` and each sum `want` exactly (the values are small multiples of 1/4). ARGMIN: the
+ * best form CUB has, its ReduceByKey over an ArgIndexInputIterator with cub::ArgMin, whose indices
+ * are the input's positions (a run's start away from ours): each must be `want`, the first least
+ * value's position. Affine: ReduceByKey over float2 values with the same composition, each run's b
+ * `want`. Returns 0 with why when there is no CUDA device, or no anchor built in. */
 int cub_by_key_time(const key_case *c, const void *keys, const void *values, uint64_t runs,
-                    const double *want, int rounds, double *seconds, char *why, size_t why_size);
+                    const double *want, int rounds, double seconds[2], char *why,
+                    size_t why_size);
 
 /* Boost.Compute's reduce_by_key (plus, equal_to) of SUM cases on an OpenCL device, through the
  * given cl_context and cl_device_id (our context's) and a queue of its own: its median end-to-end

@@ -18,10 +18,11 @@ extern "C" {
  * of runs to *run_count. Outputs that hold fewer runs than there are give
  * OCL_REDUCE_ERROR_OUTPUT_TOO_SMALL with *run_count the number needed, and stay untouched: ask
  * with outputs of 0 bytes to size them exactly. count == 0: no runs. With both outputs in
- * buffers the call may return once enqueued (see "Enqueueing" in ocl_reduce.h; keys and values in
- * host memory are read before it returns):
+ * buffers and run_count in ocl_reduce_host_alloc's memory the call may return once enqueued (see
+ * "Enqueueing" in ocl_reduce.h; keys and values in host memory are read before it returns):
  * *run_count is then written with the results, so read it after ocl_reduce_finish (or once a
- * marker enqueued after the call has completed, or after a blocking read of an output). */
+ * marker enqueued after the call has completed, or after a blocking read of an output). With
+ * run_count elsewhere the call returns once the count is known. */
 OCL_REDUCE_API ocl_reduce_status ocl_reduce_by_key(ocl_reduce_context *ctx, ocl_reduce_op op,
                                                    ocl_reduce_type type, ocl_reduce_type key_type,
                                                    ocl_reduce_input keys, ocl_reduce_input values,

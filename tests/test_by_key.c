@@ -368,6 +368,42 @@ static void test_patterns(void **state) {
   free(short_runs);
 }
 
+/* ARGMIN and ARGMAX of 4-byte values through tiles, which keep a run that starts within the tile
+ * in 8 bytes (its index from the run's start) and the run carried in whole (kernels/by_key.cl):
+ * long runs whose extreme lies tiles before the run ends (at its first element half the time),
+ * between short ones, through both loads of the tiles: local memory (buffers at an offset) and
+ * registers (forced, from 16-byte boundaries). */
+static void test_index_states_across_tiles(void **state) {
+  (void)state;
+  static const size_t lengths[] = {5000, 1, 2, 3, 9000, 31, 4097, 1, 7000, 64, 2, 1};
+  const size_t n = sizeof lengths / sizeof lengths[0];
+  size_t count = 0;
+  for (size_t r = 0; r < n; r++)
+    count += lengths[r];
+  const ocl_reduce_op ops[] = {OCL_REDUCE_ARGMIN, OCL_REDUCE_ARGMAX};
+  const ocl_reduce_type types[] = {OCL_REDUCE_F32, OCL_REDUCE_I32};
+  for (int form = 0; form < 2; form++) {
+    const ocl_reduce_type key_type = form ? OCL_REDUCE_U64 : OCL_REDUCE_I32;
+    void *keys = keys_of_runs(key_type, lengths, n, count);
+    void *values = malloc(count * 4);
+    assert_non_null(values);
+    test_fill(values, count, ops[form], types[form], MODE_RANDOM);
+    size_t at = 0;
+    for (size_t r = 0; r < n; at += lengths[r++])
+      if (r % 2 == 0) { /* the run's first element is its extreme */
+        if (types[form] == OCL_REDUCE_F32)
+          ((float *)values)[at] = form ? 1e30f : -1e30f;
+        else
+          ((int32_t *)values)[at] = form ? INT32_MAX : INT32_MIN;
+      }
+    const key_case c = {form ? direct_ctx : tiles_ctx, ops[form], types[form], key_type, keys,
+                        values, count, 0, 0, form ? PLACED_ALIGNED_BUFFERS : PLACED_BUFFERS};
+    check_case(c, builtin_mismatch);
+    free(keys);
+    free(values);
+  }
+}
+
 /* NaN values: a run holding one gives NaN for MAX and SUM; the runs beside it do not. */
 static void test_nan_values(void **state) {
   (void)state;
@@ -676,15 +712,26 @@ static void test_run_count_after_finish(void **state) {
     assert_int_equal(ocl_reduce_buffer_create(ctx, count * 4, &kout), OCL_REDUCE_OK);
     assert_int_equal(ocl_reduce_buffer_create(ctx, count * 4, &rout), OCL_REDUCE_OK);
     assert_int_equal(ocl_reduce_buffer_write(kin, 0, keys, count * 4), OCL_REDUCE_OK);
-    uint64_t runs = UINT64_MAX;
-    assert_int_equal(ocl_reduce_by_key(ctx, OCL_REDUCE_XOR, OCL_REDUCE_U32, OCL_REDUCE_U32,
-                                       ocl_reduce_buffer_input(kin, 0),
-                                       ocl_reduce_buffer_input(kin, 0), count,
-                                       ocl_reduce_buffer_output(kout, 0),
-                                       ocl_reduce_buffer_output(rout, 0), &runs),
+    /* The count in pinned memory, which the backends may read into once the call returned, and
+     * in a variable, which the call fills before it returns. */
+    uint64_t *pinned = NULL, on_stack = UINT64_MAX;
+    assert_int_equal(ocl_reduce_host_alloc(ctx, sizeof *pinned, (void **)&pinned),
                      OCL_REDUCE_OK);
-    assert_int_equal(ocl_reduce_finish(ctx), OCL_REDUCE_OK);
-    assert_int_equal(runs, n);
+    *pinned = UINT64_MAX;
+    for (int where = 0; where < 2; where++) {
+      uint64_t *runs = where ? &on_stack : pinned;
+      assert_int_equal(ocl_reduce_by_key(ctx, OCL_REDUCE_XOR, OCL_REDUCE_U32, OCL_REDUCE_U32,
+                                         ocl_reduce_buffer_input(kin, 0),
+                                         ocl_reduce_buffer_input(kin, 0), count,
+                                         ocl_reduce_buffer_output(kout, 0),
+                                         ocl_reduce_buffer_output(rout, 0), runs),
+                       OCL_REDUCE_OK);
+      if (where)
+        assert_int_equal(*runs, n);
+      assert_int_equal(ocl_reduce_finish(ctx), OCL_REDUCE_OK);
+      assert_int_equal(*runs, n);
+    }
+    ocl_reduce_host_free(ctx, pinned);
     ocl_reduce_buffer_destroy(kin);
     ocl_reduce_buffer_destroy(kout);
     ocl_reduce_buffer_destroy(rout);
@@ -813,6 +860,7 @@ int main(void) {
                                      cmocka_unit_test(test_empty_and_in_place),
                                      cmocka_unit_test(test_patterns),
                                      cmocka_unit_test(test_nan_values),
+                                     cmocka_unit_test(test_index_states_across_tiles),
                                      cmocka_unit_test(test_user_operators),
                                      cmocka_unit_test(test_cross_device_bits),
                                      cmocka_unit_test(test_group_form),

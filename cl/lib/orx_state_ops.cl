@@ -82,6 +82,27 @@ ORX_INLINE orx_state orx_state_rebase(orx_state s, ulong base) {
   return s;
 }
 #define ORX_STATE_REBASE orx_state_rebase
+#if ORX_TYPE_BYTES == 4
+/* A state as reduce by key keeps it in local memory within a tile (kernels/by_key.cl): its index
+ * from `base` (the tile's first element, or the start of a run that starts in the tile) fits 32
+ * bits there, so a 4-byte value waits in 8 bytes, not 16, and a tile holds twice the pairs. */
+typedef struct orx_state_near {
+  ORX_VALUE_T value;
+  uint index;
+} orx_state_near;
+ORX_INLINE orx_state_near orx_state_to_near(orx_state s, ulong base) {
+  orx_state_near n;
+  n.value = s.value;
+  n.index = (uint)(s.index - base);
+  return n;
+}
+ORX_INLINE orx_state orx_state_from_near(orx_state_near n, ulong base) {
+  return orx_state_map(n.value, base + n.index);
+}
+#define ORX_STATE_NEAR orx_state_near
+#define ORX_STATE_TO_NEAR orx_state_to_near
+#define ORX_STATE_FROM_NEAR orx_state_from_near
+#endif
 /* Whether x goes before lane state s, whose elements all have lower indices than x: only a
  * strictly better value (or the identity's place) moves the index, so ties keep the first. */
 ORX_INLINE int orx_arg_displaces(ORX_VALUE_T x, orx_state s) {

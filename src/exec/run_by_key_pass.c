@@ -262,8 +262,11 @@ ocl_reduce_status orx_run_by_key_pass(ocl_reduce_context *ctx, const orx_key_cal
   ORX_FORWARD(launch_pass(ctx, &request, &keys, &values, &k->keys_out, &c->out, c, &scratch));
   /* Both outputs are buffers: the call returns once enqueued, and the run count lands in
    * *run_count by the time its work has finished (ocl_reduce_by_key.h), where the backend reads
-   * asynchronously. */
-  if (ctx->ops->read_async)
+   * asynchronously into pinned memory (ocl_reduce_host_alloc's), as buffer reads do
+   * (orx_buffer_read_enqueue); into other memory the call reads it before it returns. H200, 2^26
+   * i32/f32 pairs, NVIDIA's OpenCL: an enqueued read into a caller's variable and clFinish cost
+   * 55-95 us over the kernel, a blocking read 13-30 (docs/perf/h200-by-key.txt). */
+  if (ctx->ops->read_async && orx_host_is_pinned(ctx, run_count, sizeof *run_count))
     return ctx->ops->read_async(ctx, ctx->backend, scratch, 8, run_count, sizeof *run_count);
   return orx_download(ctx, scratch, 8, run_count, sizeof *run_count);
 }

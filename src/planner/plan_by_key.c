@@ -37,14 +37,25 @@ orx_request orx_by_key_starts_request(unsigned key_bytes) {
   return request;
 }
 
-/* Local memory of a work-group: the tile's keys and values (states; positions: 4 bytes each)
- * with a padding slot every 32, the scan's summaries (heads, value, start), the look-back's
- * window of 16 tiles, a few words. */
-static uint64_t local_bytes(unsigned wg, unsigned run, unsigned key, unsigned value,
-                            int positions) {
+/* The bytes a pair's value takes in a tile's local memory (kernels/by_key.cl): positions 4,
+ * ARGMIN and ARGMAX of 4-byte values 8 (their index from the tile's start or the run's:
+ * ORX_STATE_NEAR), other operators their state. H200, CUDA, 2^26 i32/f32 pairs, ARGMIN in runs
+ * of 32, ncu: tiles of 1024 pairs (16-byte states) 2.79 ms, of 2048 (8 bytes) 1.76, CUB 2.43
+ * (docs/perf/h200-by-key.txt). */
+static unsigned staged_bytes(const orx_plan *plan, unsigned value, int positions) {
+  if (positions)
+    return 4;
+  const int arg = plan->op.id == ORX_OP_ARGMIN || plan->op.id == ORX_OP_ARGMAX;
+  return arg && orx_type_size(plan->type) == 4 ? 8 : value;
+}
+
+/* Local memory of a work-group: the tile's keys and values (`staged` bytes each) with a padding
+ * slot every 32, the run carried in (a state), the scan's summaries (heads, value, start), the
+ * look-back's window of 16 tiles, a few words. */
+static uint64_t local_bytes(unsigned wg, unsigned run, unsigned key, unsigned staged,
+                            unsigned value) {
   const uint64_t tile = (uint64_t)wg * run, summary = 8 + value + 8;
-  const unsigned staged = positions ? 4 : value;
-  return (tile + tile / 32 + 1) * (key + staged) + (wg + 16 + 2) * summary + 16 * 4 + 64;
+  return (tile + tile / 32 + 1) * (key + staged) + value + (wg + 16 + 2) * summary + 16 * 4 + 64;
 }
 
 /* The summaries' 8-byte words in the scratch (kernels/by_key.cl): heads, a 32-bit word of the
@@ -89,6 +100,7 @@ void orx_plan_by_key(const orx_target *target, const orx_request *request, orx_p
   const unsigned value =
       plan->op.state_bytes ? plan->op.state_bytes : (unsigned)orx_type_size(plan->type);
   const int positions = request->key_positions;
+  const unsigned staged = staged_bytes(plan, value, positions);
   const int starts = positions || plan->op.id == ORX_OP_ARGMIN || plan->op.id == ORX_OP_ARGMAX;
   const int chunks = by_chunks(target);
   p->vec = p->unroll = p->chains = 1;
@@ -109,9 +121,9 @@ void orx_plan_by_key(const orx_target *target, const orx_request *request, orx_p
     run = target->forced.key_run ? target->forced.key_run : 16;
     const uint64_t room = caps->local_mem_bytes < ORX_KEY_LOCAL_BYTES ? caps->local_mem_bytes
                                                                      : ORX_KEY_LOCAL_BYTES;
-    while (run > 1 && local_bytes(p->wg_size, run, key, value, positions) > room)
+    while (run > 1 && local_bytes(p->wg_size, run, key, staged, value) > room)
       run /= 2;
-    while (p->wg_size > 32 && local_bytes(p->wg_size, run, key, value, positions) > room)
+    while (p->wg_size > 32 && local_bytes(p->wg_size, run, key, staged, value) > room)
       p->wg_size /= 2;
   }
   plan->key_run = run;
