@@ -106,6 +106,7 @@ step "thread tests under ThreadSanitizer: PoCL"
 for t in "${thread_tests[@]}"; do
   echo "-- $t"
   env -u OCL_ICD_VENDORS TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-    OCL_REDUCE_CACHE_DIR="$PWD/$prefix/tests/program-cache" "$prefix-thread/tests/$t"
+    OCL_REDUCE_CACHE_DIR="$PWD/$prefix/tests/program-cache" OCL_REDUCE_CACHE_MAX=2G \
+    "$prefix-thread/tests/$t"
 done
 step "all tests passed"

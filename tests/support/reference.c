@@ -323,7 +323,7 @@ static test_reference reduce_float(const void *data, size_t n, ocl_reduce_op op,
                     : op == OCL_REDUCE_MAX ? -(long double)INFINITY
                                            : 0.0L;
   long double magnitude = 0; /* sum of |x|, for the error bound of sums */
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < n && !isnan(acc); i++) { /* a NaN stays (x87 on it is slow, too) */
     long double x = get_float(data, i, type);
     switch (test_op_index(op)) {
     case T_SUM:
