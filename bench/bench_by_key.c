@@ -196,8 +196,8 @@ static ocl_reduce_operator *affine_operator(void) {
 
 /* Our median seconds over `rounds` calls on ctx after two untimed ones: end to end (the call,
  * then ocl_reduce_finish: the reference plan reads the keys back and works on the host too), or
- * where kernel_ns, the calls' kernel time (a profiling context); the results read back into
- * `got` and checked. */
+ * where kernel_time, the calls' kernel time (ctx a profiling context); the results read back and
+ * checked. */
 static int timed_calls(ocl_reduce_context *ctx, const key_case *c, const key_data *d, int rounds,
                        int kernel_time, double *seconds) {
   ocl_reduce_buffer *k = NULL, *v = NULL, *ko = NULL, *vo = NULL;
@@ -260,10 +260,11 @@ static int timed_calls(ocl_reduce_context *ctx, const key_case *c, const key_dat
   return ok;
 }
 
-/* Our median end-to-end seconds, in a plain context, and kernel seconds, in a profiling one: a
- * profiling context waits for each kernel to read its time, which an application's calls do not
- * (NVIDIA's OpenCL: 60-110 us a call). Each in a block of its own: switching contexts from call
- * to call costs NVIDIA's OpenCL more (docs/PERFORMANCE.md). */
+/* Our median end-to-end seconds, in a plain context, and kernel seconds, in a profiling one,
+ * which waits for each kernel to read its time where an application's calls do not (CUDA: 16-20
+ * us a call over the kernels in the profiling context, 8-14 in a plain one). Each in a block of
+ * its own: switching contexts from call to call costs NVIDIA's OpenCL more (docs/PERFORMANCE.md).
+ */
 static int time_ours(ocl_reduce_context *ctx, ocl_reduce_context *profiling, const key_case *c,
                      const key_data *d, int rounds, double *e2e, double *kernels) {
   return timed_calls(ctx, c, d, rounds, 0, e2e) && timed_calls(profiling, c, d, rounds, 1, kernels);
