@@ -1343,6 +1343,11 @@ static void test_by_key_plans(void **state) {
                              plan.key_run * elem % 16 == 0;
             assert_int_equal(plan.defines[ORX_DEFINE_KEY_DIRECT],
                              !cpu && c->warp_size > 0 && fill);
+            /* ARGMIN's f32 states wait in 8 bytes in a tile (ORX_STATE_NEAR, which by_key.cl
+             * takes wherever the state ops define it): tiles of 2048 pairs of 4-byte keys. */
+            if (!cpu && kb == 4 && ops[o] == ORX_OP_ARGMIN && types[t] == OCL_REDUCE_F32 &&
+                c->local_mem_bytes >= 48 * 1024)
+              assert_int_equal(tile, 2048);
             if (cpu) {
               assert_int_equal(plan.policy.wg_size, 1);
               assert_int_equal(tile, 16384);
