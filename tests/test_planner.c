@@ -1542,6 +1542,49 @@ static void test_program_keys_tell_plans_and_operators_apart(void **state) {
   orx_program_text_free(&text);
 }
 
+/* A kernel that reads no subgroup define (by_key.cl) is one program text on every path of a
+ * device, so that the paths share its build in the program cache (exec/program.c); a kernel that
+ * reads them (reduce_all.cl) keeps each path's. */
+static void test_paths_share_kernels_that_read_no_subgroup_define(void **state) {
+  (void)state;
+  orx_caps c = test_gpu();
+  c.has_khr_shuffle = c.has_khr_subgroups = c.has_intel_subgroups = 1;
+  static const struct {
+    ocl_reduce_path path;
+    ocl_reduce_subgroup_impl impl;
+  } paths[] = {{OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_KHR},
+               {OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_INTEL},
+               {OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_BUILTIN},
+               {OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_AUTO}};
+  char first[2][4096];
+  for (size_t p = 0; p < sizeof paths / sizeof paths[0]; p++) {
+    orx_target t = test_target(&c, OCL_REDUCE_PATH_AUTO);
+    const char *why = NULL;
+    assert_int_equal(orx_plan_path(&c, paths[p].path, paths[p].impl, &t.path, &t.subgroup_impl,
+                                   &why),
+                     OCL_REDUCE_OK);
+    for (int by_key = 0; by_key < 2; by_key++) {
+      orx_request r = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
+      if (by_key) {
+        r.entry = ORX_ENTRY_BY_KEY;
+        r.key_bytes = 4;
+      }
+      orx_plan plan;
+      orx_plan_make(&t, &r, &plan);
+      orx_program_text text;
+      assert_int_equal(orx_program_text_of(NULL, &plan, NULL, &text), OCL_REDUCE_OK);
+      assert_int_equal(strstr(text.defines, "ORX_SG_IMPL") != NULL, !by_key);
+      if (p == 0)
+        snprintf(first[by_key], sizeof first[by_key], "%s", text.defines);
+      else if (by_key)
+        assert_string_equal(text.defines, first[1]);
+      else
+        assert_string_not_equal(text.defines, first[0]);
+      orx_program_text_free(&text);
+    }
+  }
+}
+
 static void test_plans_describe_themselves_in_policy_syntax(void **state) {
   (void)state;
   orx_caps g = test_gpu();
@@ -2113,6 +2156,7 @@ int main(void) {
       cmocka_unit_test(test_by_key_plans),
       cmocka_unit_test(test_program_plans),
       cmocka_unit_test(test_plans_describe_themselves_in_policy_syntax),
+      cmocka_unit_test(test_paths_share_kernels_that_read_no_subgroup_define),
       cmocka_unit_test(test_auto_takes_subgroups_when_present_and_local_otherwise),
       cmocka_unit_test(test_forced_path_or_implementation_is_never_a_fallback),
       cmocka_unit_test(test_nvidia_opencl_takes_inline_ptx_with_32_lane_warps),
