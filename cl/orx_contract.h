@@ -474,6 +474,12 @@
 #ifndef ORX_RESULT_NARROW
 #define ORX_RESULT_NARROW ORX_NO_TYPE
 #endif
+/* 1: the elements are floats of ORX_TYPE_ID's width read as the order keys of integer MIN or
+ * MAX (ORX_TYPE_ID is then I32 or I64), and results are written back as floats
+ * (lib/orx_order_keys.cl). */
+#ifndef ORX_ELEM_KEYS
+#define ORX_ELEM_KEYS 0
+#endif
 /* A pair operator (ORX_PAIR_ id): the kernel reads two inputs of ORX_PAIR_TYPE_ID elements and
  * reduces their pairs' values, of ORX_TYPE_ID, with ORX_OP_ID (SUM); ORX_PAIR_USER: the pairs of
  * a user operator's elements (both types ORX_CUSTOM); ORX_PAIR_NONE: one input. */
@@ -501,7 +507,7 @@
   X(c, COL_FLAT) X(c, COL_STEPS) X(c, COL_DIRECT) X(c, COL_TALL) X(c, COL_FINISH)                  \
   X(c, ELEM_TYPE_ID) X(c, RESULT_NARROW) X(c, PAIR_OP) X(c, PAIR_TYPE_ID)                          \
   X(c, KEY_BYTES) X(c, KEY_RUN) X(c, KEY_STARTS) X(c, KEY_WORDS) X(c, KEY_WINDOW_PARTS)          \
-  X(c, KEY_CHUNKS) X(c, KEY_DIRECT) X(c, KEY_POSITIONS)
+  X(c, KEY_CHUNKS) X(c, KEY_DIRECT) X(c, KEY_POSITIONS) X(c, ELEM_KEYS)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them; a

@@ -1281,6 +1281,30 @@ static void test_windows_plans(void **state) {
           assert_true(orx_win_groups(&plan, r.windows.count - windows[w] + 1, windows[w], 1) >= 1);
           check_defines(&plan, contract, prelude, &checked);
         }
+    /* Float MIN and MAX read their elements as order keys of integer MIN and MAX (not keys=0,
+     * 16-bit floats, other operators). */
+    static const ocl_reduce_type types[] = {OCL_REDUCE_F32, OCL_REDUCE_F64, OCL_REDUCE_F16,
+                                            OCL_REDUCE_I32};
+    for (size_t k = 0; k < sizeof types / sizeof types[0]; k++)
+      for (int op = 0; op < 3; op++)
+        for (int keys = -1; keys <= 0; keys++) {
+          orx_target t = test_target(c, OCL_REDUCE_PATH_AUTO);
+          t.forced.float_keys = keys;
+          const orx_op_id id = op == 0 ? ORX_OP_MIN : op == 1 ? ORX_OP_MAX : ORX_OP_SUM;
+          orx_request r = orx_reduce_request(id, types[k]);
+          r.entry = ORX_ENTRY_WINDOWS;
+          r.windows.window = 32;
+          r.windows.count = 4096;
+          orx_plan plan;
+          orx_plan_make(&t, &r, &plan);
+          const int keyed = op < 2 && keys < 0 &&
+                            (types[k] == OCL_REDUCE_F32 || types[k] == OCL_REDUCE_F64);
+          assert_int_equal(plan.defines[ORX_DEFINE_ELEM_KEYS] == 1, keyed);
+          if (keyed)
+            assert_int_equal(plan.type,
+                             types[k] == OCL_REDUCE_F32 ? OCL_REDUCE_I32 : OCL_REDUCE_I64);
+          check_defines(&plan, contract, prelude, &checked);
+        }
   }
   assert_true(checked > 0);
   free(holder);

@@ -10,11 +10,7 @@
  *
  * Why keys: IEEE 754-2019 minimum and maximum (any NaN gives NaN, -0.0 orders below +0.0) take
  * two NaN tests, two compares and a select of the tie per element in floating point; on a key
- * of the float's bits they are one integer min or max. The key is the bits with the magnitude
- * inverted for negative numbers, a signed integer whose order is the float order (-NaN < -inf <
- * ... < -0.0 < +0.0 < ... < +inf < +NaN), rotated by the count of NaN payloads: up for MIN, so
- * that the positive NaNs wrap around below -inf, down for MAX, so that the negative NaNs wrap
- * around above +inf. Every NaN wins, whatever its sign, in any order of combining. Keys become
+ * of the float's bits (lib/orx_order_keys.cl) they are one integer min or max. Keys become
  * values again once, when a work-item's chains are merged. MIN and MAX slots of one kernel share
  * the order of each element's bits (the compiler computes it once), and differ by their rotation.
  * ============================================================================================== */
@@ -27,28 +23,6 @@
     (ORX_SLOTS > 1 || ORX_OP_ID == ORX_OP_MIN || ORX_OP_ID == ORX_OP_MAX)
 /* Whether a slot's operator (a constant wherever the slot loops are unrolled) streams as keys. */
 #define orx_keyed(op) ((op) == ORX_OP_MIN || (op) == ORX_OP_MAX)
-#if ORX_TYPE_BYTES == 4
-#define ORX_KEY_T int
-#else
-#define ORX_KEY_T long
-#endif
-#define ORX_KEY_SIGN_SHIFT (8 * ORX_TYPE_BYTES - 1)
-/* The magnitude bits (0x7fffffff for f32), and the count of NaN payloads of one sign, the
- * magnitudes above +inf's (0x007fffff). */
-#define ORX_KEY_MAGNITUDE (~(ORX_BITS_T)0 >> 1)
-#if ORX_TYPE_BYTES == 4
-#define ORX_KEY_NANS ((ORX_BITS_T)0x007fffffu)
-#else
-#define ORX_KEY_NANS ((ORX_BITS_T)0x000fffffffffffffUL)
-#endif
-/* Of scalars or whole vectors alike: the rotation of operator op, its inverse, the key op keeps
- * of two, and op's identity key. */
-#define ORX_KEY_ROTATE(op, u) ((op) == ORX_OP_MIN ? (u) + ORX_KEY_NANS : (u) - ORX_KEY_NANS)
-#define ORX_KEY_UNROTATE(op, u) ((op) == ORX_OP_MIN ? (u) - ORX_KEY_NANS : (u) + ORX_KEY_NANS)
-#define ORX_KEY_PICK(op, a, b)                                                                     \
-  ((op) == ORX_OP_MIN ? ((b) < (a) ? (b) : (a)) : ((a) < (b) ? (b) : (a)))
-#define ORX_KEY_IDENTITY(op)                                                                       \
-  ((op) == ORX_OP_MIN ? (ORX_KEY_T)ORX_KEY_MAGNITUDE : -(ORX_KEY_T)ORX_KEY_MAGNITUDE - 1)
 #if ORX_FLOAT_KEYS == 2 && ORX_NATIVE_VECTORS
 /* Whole vectors at once (CPUs: one AVX-512 instruction per step). */
 #if ORX_VEC == 1
@@ -61,29 +35,26 @@
 #define ORX_AS_KEYS ORX_CAT(as_, ORX_KEYS_T)
 #define ORX_AS_KEY_BITS ORX_CAT(as_, ORX_KEY_BITS_T)
 typedef ORX_KEYS_T orx_keys;
-/* Negative numbers' magnitude inverted; its own inverse (the sign bit stays). */
-ORX_INLINE ORX_KEY_BITS_T orx_key_order(ORX_KEY_BITS_T b) {
+/* orx_key_order of whole vectors. */
+ORX_INLINE ORX_KEY_BITS_T orx_keys_order(ORX_KEY_BITS_T b) {
   return b ^ (ORX_AS_KEY_BITS(ORX_AS_KEYS(b) >> ORX_KEY_SIGN_SHIFT) & ORX_KEY_MAGNITUDE);
 }
 ORX_INLINE orx_keys orx_keys_identity(int op) { return (orx_keys)(ORX_KEY_IDENTITY(op)); }
 ORX_INLINE void orx_keys_absorb(int op, orx_keys *c, TV x) {
-  const orx_keys key = ORX_AS_KEYS(ORX_KEY_ROTATE(op, orx_key_order(ORX_AS_BITS_V(x))));
+  const orx_keys key = ORX_AS_KEYS(ORX_KEY_ROTATE(op, orx_keys_order(ORX_AS_BITS_V(x))));
   *c = ORX_KEY_PICK(op, *c, key);
 }
 ORX_INLINE orx_keys orx_keys_merge(int op, orx_keys a, orx_keys b) {
   return ORX_KEY_PICK(op, a, b);
 }
 ORX_INLINE TV orx_keys_value(int op, orx_keys c) {
-  return ORX_FROM_BITS_V(orx_key_order(ORX_KEY_UNROTATE(op, ORX_AS_KEY_BITS(c))));
+  return ORX_FROM_BITS_V(orx_keys_order(ORX_KEY_UNROTATE(op, ORX_AS_KEY_BITS(c))));
 }
 /* Keys kept in the bits of a TV, and back. */
 #define orx_keys_of_bits(chain) ORX_AS_KEYS(ORX_AS_BITS_V(chain))
 #define orx_keys_as_bits(keys) ORX_FROM_BITS_V(ORX_AS_KEY_BITS(keys))
 #else
 /* One key per component (GPUs; in CUDA vectors are structs anyway). */
-ORX_INLINE ORX_BITS_T orx_key_order(ORX_BITS_T b) {
-  return b ^ ((ORX_BITS_T)((ORX_KEY_T)b >> ORX_KEY_SIGN_SHIFT) & ORX_KEY_MAGNITUDE);
-}
 typedef struct orx_keys {
   ORX_KEY_T key[ORX_VEC];
 } orx_keys;
@@ -97,7 +68,7 @@ ORX_INLINE void orx_keys_absorb(int op, orx_keys *c, TV x) {
   T v[ORX_VEC];
   ORX_STORE_V(x, v);
   for (int j = 0; j < ORX_VEC; j++) {
-    const ORX_KEY_T key = (ORX_KEY_T)ORX_KEY_ROTATE(op, orx_key_order(ORX_AS_BITS(v[j])));
+    const ORX_KEY_T key = orx_key_of_bits(op, ORX_AS_BITS(v[j]));
     c->key[j] = ORX_KEY_PICK(op, c->key[j], key);
   }
 }
@@ -109,7 +80,7 @@ ORX_INLINE orx_keys orx_keys_merge(int op, orx_keys a, orx_keys b) {
 ORX_INLINE TV orx_keys_value(int op, orx_keys c) {
   T v[ORX_VEC];
   for (int j = 0; j < ORX_VEC; j++)
-    v[j] = ORX_FROM_BITS(orx_key_order(ORX_KEY_UNROTATE(op, (ORX_BITS_T)c.key[j])));
+    v[j] = ORX_FROM_BITS(orx_bits_of_key(op, c.key[j]));
   return ORX_LOAD_V(v);
 }
 /* Keys kept in the bits of a TV, and back. */

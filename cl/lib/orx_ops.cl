@@ -143,6 +143,11 @@ ORX_INLINE TV orx_splat_v(T x) {
 #undef ORX_RESULT_T
 #define ORX_RESULT_T ushort
 #define ORX_WRITE_RESULT(p, i, x) ((p)[i] = orx_narrow_bits(orx_result(x)))
+#elif ORX_ELEM_KEYS && !ORX_PARTIAL_OUT /* keys back to the floats' bits (lib/orx_types.cl) */
+#define ORX_NARROW_RESULT 0
+#undef ORX_RESULT_T
+#define ORX_RESULT_T ORX_BITS_T
+#define ORX_WRITE_RESULT(p, i, x) ((p)[i] = orx_bits_of_key(ORX_OP_ID, orx_result(x)))
 #else
 #define ORX_NARROW_RESULT 0
 #define ORX_WRITE_RESULT(p, i, x) ((p)[i] = orx_result(x))

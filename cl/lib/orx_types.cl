@@ -62,6 +62,9 @@ typedef struct orx_user_pair {
 #define ORX_BITS_T ORX_BITS_NAME
 #define ORX_AS_BITS ORX_CAT(as_, ORX_BITS_NAME)
 #define ORX_FROM_BITS ORX_CAT(as_, ORX_VALUE_T)
+/* Floats' order keys on those bits (included here once for every program: the library's include
+ * expansion takes each file once, wherever it comes first, whatever the conditions around it). */
+#include "lib/orx_order_keys.cl"
 
 /* T: the elements the kernel reads. */
 #if ORX_INPUT_STATES
@@ -150,6 +153,19 @@ ORX_INLINE TV orx_read_narrow_v(ORX_GLOBAL_PTR const ORX_ELEM_T *p, ulong v) {
 #endif
 }
 #define ORX_READ_V(p, v) orx_read_narrow_v((p), (v))
+#elif ORX_ELEM_KEYS
+/* Float MIN and MAX as integer MIN and MAX of the floats' order keys (lib/orx_order_keys.cl): the
+ * kernel computes on I32 or I64, its input holds the floats' bits, read as ORX_OP_ID's keys, and
+ * its results are written back as floats (ORX_WRITE_RESULT, lib/orx_ops.cl). The planner's
+ * choice for sliding windows, whose scans combine each element several times. */
+#if ORX_IS_FLOAT || ORX_STATE || ORX_VEC != 1 ||                                                 \
+    (ORX_OP_ID != ORX_OP_MIN && ORX_OP_ID != ORX_OP_MAX)
+#error "ORX_ELEM_KEYS: integer MIN or MAX, an element at a time"
+#endif
+#define ORX_ELEM_T ORX_BITS_T
+#define ORX_ELEM_V ORX_BITS_T
+#define ORX_READ(p, i) orx_key_of_bits(ORX_OP_ID, (p)[i])
+#define ORX_READ_V(p, v) ORX_READ((p), (v))
 #else
 #define ORX_ELEM_T T
 #define ORX_ELEM_V TV
