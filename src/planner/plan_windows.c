@@ -32,6 +32,21 @@ uint64_t orx_win_tile(const orx_plan *plan) {
   return (uint64_t)plan->policy.wg_size * plan->win.run;
 }
 
+/* Float MIN and MAX as integer MIN and MAX of the floats' order keys (ORX_ELEM_KEYS,
+ * lib/orx_order_keys.cl): every algorithm combines an element several times (the scans about
+ * five), and IEEE 754 minimum and maximum take two NaN tests, two compares and a select per
+ * combine in floating point. H200, CUDA, f32, 2^26, BLOCKS at window 32: MIN ran 2.3x the
+ * instructions of SUM (ncu), 367 us against 186. keys=0 keeps the floats. */
+static void elements_as_keys(const orx_target *target, const orx_request *request,
+                             orx_plan *plan) {
+  const int min_or_max = request->op.id == ORX_OP_MIN || request->op.id == ORX_OP_MAX;
+  if (min_or_max && !orx_operator_is_state(&request->op) && target->forced.float_keys != 0 &&
+      (request->type == OCL_REDUCE_F32 || request->type == OCL_REDUCE_F64)) {
+    plan->type = request->type == OCL_REDUCE_F32 ? OCL_REDUCE_I32 : OCL_REDUCE_I64;
+    plan->defines[ORX_DEFINE_ELEM_KEYS] = 1;
+  }
+}
+
 void orx_plan_windows(const orx_target *target, const orx_request *request, orx_plan *plan) {
   const orx_caps *caps = target->caps;
   orx_policy *p = &plan->policy;
@@ -88,17 +103,7 @@ void orx_plan_windows(const orx_target *target, const orx_request *request, orx_
     d[ORX_DEFINE_WIN_LOCKSTEP] = 1;
   if (algo == ORX_WIN_SHUFFLE || algo == ORX_WIN_MR)
     d[ORX_DEFINE_MR_Q] = d[ORX_DEFINE_MR_LANES] = plan->win.lanes;
-  /* Float MIN and MAX as integer MIN and MAX of the floats' order keys (ORX_ELEM_KEYS,
-   * lib/orx_order_keys.cl): every algorithm combines an element several times (the scans about
-   * five), and IEEE 754 minimum and maximum take two NaN tests, two compares and a select per
-   * combine in floating point. H200, CUDA, f32, 2^26, BLOCKS at window 32: MIN ran 2.3x the
-   * instructions of SUM (ncu), 367 us against 186. keys=0 keeps the floats. */
-  const int min_or_max = request->op.id == ORX_OP_MIN || request->op.id == ORX_OP_MAX;
-  if (min_or_max && !orx_operator_is_state(&request->op) && target->forced.float_keys != 0 &&
-      (request->type == OCL_REDUCE_F32 || request->type == OCL_REDUCE_F64)) {
-    plan->type = request->type == OCL_REDUCE_F32 ? OCL_REDUCE_I32 : OCL_REDUCE_I64;
-    d[ORX_DEFINE_ELEM_KEYS] = 1;
-  }
+  elements_as_keys(target, request, plan);
 }
 
 uint64_t orx_win_scratch_states(const orx_plan *plan, uint64_t window) {
