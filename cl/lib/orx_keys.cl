@@ -26,29 +26,29 @@
 #if ORX_FLOAT_KEYS == 2 && ORX_NATIVE_VECTORS
 /* Whole vectors at once (CPUs: one AVX-512 instruction per step). */
 #if ORX_VEC == 1
-#define ORX_KEYS_T ORX_KEY_T
+#define ORX_KEYS_T ORX_ORDER_KEY_T
 #define ORX_KEY_BITS_T ORX_BITS_T
 #else
-#define ORX_KEYS_T ORX_CAT(ORX_KEY_T, ORX_VEC)
+#define ORX_KEYS_T ORX_CAT(ORX_ORDER_KEY_T, ORX_VEC)
 #define ORX_KEY_BITS_T ORX_BITS_TV
 #endif
 #define ORX_AS_KEYS ORX_CAT(as_, ORX_KEYS_T)
 #define ORX_AS_KEY_BITS ORX_CAT(as_, ORX_KEY_BITS_T)
 typedef ORX_KEYS_T orx_keys;
-/* orx_key_order of whole vectors. */
-ORX_INLINE ORX_KEY_BITS_T orx_keys_order(ORX_KEY_BITS_T b) {
-  return b ^ (ORX_AS_KEY_BITS(ORX_AS_KEYS(b) >> ORX_KEY_SIGN_SHIFT) & ORX_KEY_MAGNITUDE);
+/* orx_order_bits of whole vectors. */
+ORX_INLINE ORX_KEY_BITS_T orx_order_bits_v(ORX_KEY_BITS_T b) {
+  return b ^ (ORX_AS_KEY_BITS(ORX_AS_KEYS(b) >> ORX_ORDER_SIGN_SHIFT) & ORX_ORDER_MAGNITUDE);
 }
-ORX_INLINE orx_keys orx_keys_identity(int op) { return (orx_keys)(ORX_KEY_IDENTITY(op)); }
+ORX_INLINE orx_keys orx_keys_identity(int op) { return (orx_keys)(ORX_ORDER_IDENTITY(op)); }
 ORX_INLINE void orx_keys_absorb(int op, orx_keys *c, TV x) {
-  const orx_keys key = ORX_AS_KEYS(ORX_KEY_ROTATE(op, orx_keys_order(ORX_AS_BITS_V(x))));
-  *c = ORX_KEY_PICK(op, *c, key);
+  const orx_keys key = ORX_AS_KEYS(ORX_ORDER_ROTATE(op, orx_order_bits_v(ORX_AS_BITS_V(x))));
+  *c = ORX_ORDER_PICK(op, *c, key);
 }
 ORX_INLINE orx_keys orx_keys_merge(int op, orx_keys a, orx_keys b) {
-  return ORX_KEY_PICK(op, a, b);
+  return ORX_ORDER_PICK(op, a, b);
 }
 ORX_INLINE TV orx_keys_value(int op, orx_keys c) {
-  return ORX_FROM_BITS_V(orx_keys_order(ORX_KEY_UNROTATE(op, ORX_AS_KEY_BITS(c))));
+  return ORX_FROM_BITS_V(orx_order_bits_v(ORX_ORDER_UNROTATE(op, ORX_AS_KEY_BITS(c))));
 }
 /* Keys kept in the bits of a TV, and back. */
 #define orx_keys_of_bits(chain) ORX_AS_KEYS(ORX_AS_BITS_V(chain))
@@ -56,31 +56,31 @@ ORX_INLINE TV orx_keys_value(int op, orx_keys c) {
 #else
 /* One key per component (GPUs; in CUDA vectors are structs anyway). */
 typedef struct orx_keys {
-  ORX_KEY_T key[ORX_VEC];
+  ORX_ORDER_KEY_T key[ORX_VEC];
 } orx_keys;
 ORX_INLINE orx_keys orx_keys_identity(int op) {
   orx_keys c;
   for (int j = 0; j < ORX_VEC; j++)
-    c.key[j] = ORX_KEY_IDENTITY(op);
+    c.key[j] = ORX_ORDER_IDENTITY(op);
   return c;
 }
 ORX_INLINE void orx_keys_absorb(int op, orx_keys *c, TV x) {
   T v[ORX_VEC];
   ORX_STORE_V(x, v);
   for (int j = 0; j < ORX_VEC; j++) {
-    const ORX_KEY_T key = orx_key_of_bits(op, ORX_AS_BITS(v[j]));
-    c->key[j] = ORX_KEY_PICK(op, c->key[j], key);
+    const ORX_ORDER_KEY_T key = orx_order_key_of(op, ORX_AS_BITS(v[j]));
+    c->key[j] = ORX_ORDER_PICK(op, c->key[j], key);
   }
 }
 ORX_INLINE orx_keys orx_keys_merge(int op, orx_keys a, orx_keys b) {
   for (int j = 0; j < ORX_VEC; j++)
-    a.key[j] = ORX_KEY_PICK(op, a.key[j], b.key[j]);
+    a.key[j] = ORX_ORDER_PICK(op, a.key[j], b.key[j]);
   return a;
 }
 ORX_INLINE TV orx_keys_value(int op, orx_keys c) {
   T v[ORX_VEC];
   for (int j = 0; j < ORX_VEC; j++)
-    v[j] = ORX_FROM_BITS(orx_bits_of_key(op, c.key[j]));
+    v[j] = ORX_FROM_BITS(orx_order_bits_of(op, c.key[j]));
   return ORX_LOAD_V(v);
 }
 /* Keys kept in the bits of a TV, and back. */
@@ -89,7 +89,7 @@ ORX_INLINE orx_keys orx_keys_of_bits(TV chain) {
   ORX_STORE_V(chain, v);
   orx_keys c;
   for (int j = 0; j < ORX_VEC; j++)
-    c.key[j] = (ORX_KEY_T)ORX_AS_BITS(v[j]);
+    c.key[j] = (ORX_ORDER_KEY_T)ORX_AS_BITS(v[j]);
   return c;
 }
 ORX_INLINE TV orx_keys_as_bits(orx_keys c) {

@@ -147,7 +147,7 @@ ORX_INLINE TV orx_splat_v(T x) {
 #define ORX_NARROW_RESULT 0
 #undef ORX_RESULT_T
 #define ORX_RESULT_T ORX_BITS_T
-#define ORX_WRITE_RESULT(p, i, x) ((p)[i] = orx_bits_of_key(ORX_OP_ID, orx_result(x)))
+#define ORX_WRITE_RESULT(p, i, x) ((p)[i] = orx_order_bits_of(ORX_OP_ID, orx_result(x)))
 #else
 #define ORX_NARROW_RESULT 0
 #define ORX_WRITE_RESULT(p, i, x) ((p)[i] = orx_result(x))

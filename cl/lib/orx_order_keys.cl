@@ -5,13 +5,15 @@
  * as keys, ORX_ELEM_KEYS in lib/orx_types.cl). For ORX_TYPE_BYTES 4 (f32) or 8 (f64), on the bits
  * ORX_BITS_T of that width (lib/orx_types.cl includes this file where it defines them):
  *
- *   orx_key_order(b)        the bits with the magnitude inverted for negative numbers: a signed
- *                           integer in float order (-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf
- *                           < +NaN); its own inverse (the sign bit stays);
- *   ORX_KEY_ROTATE(op, u)   rotated by the count of NaN payloads: up for MIN, so that the positive
- *                           NaNs wrap around below -inf, down for MAX, so that the negative NaNs
- *                           wrap around above +inf; ORX_KEY_UNROTATE(op, u) undoes it;
- *   ORX_KEY_PICK(op, a, b)  the key op keeps of two; ORX_KEY_IDENTITY(op) its identity.
+ *   orx_order_bits(b)          the bits with the magnitude inverted for negative numbers: a
+ *                              signed integer in float order (-NaN < -inf < ... < -0.0 < +0.0 <
+ *                              ... < +inf < +NaN); its own inverse (the sign bit stays);
+ *   ORX_ORDER_ROTATE(op, u)    rotated by the count of NaN payloads: up for MIN, so that the
+ *                              positive NaNs wrap around below -inf, down for MAX, so that the
+ *                              negative NaNs wrap around above +inf; ORX_ORDER_UNROTATE(op, u)
+ *                              undoes it;
+ *   ORX_ORDER_PICK(op, a, b)   the key op keeps of two; ORX_ORDER_IDENTITY(op) its identity;
+ *   orx_order_key_of(op, b)    a float's bits as op's key; orx_order_bits_of(op, k) the bits back.
  *
  * Every NaN wins, whatever its sign, in any order of combining, and keys become floats again
  * bit for bit.
@@ -23,28 +25,28 @@
 
 #if defined(ORX_BITS_NAME) /* public types (lib/orx_types.cl, which includes this file) */
 #if ORX_TYPE_BYTES == 4
-#define ORX_KEY_T int
-#define ORX_KEY_NANS ((ORX_BITS_T)0x007fffffu) /* the magnitudes above +inf's */
+#define ORX_ORDER_KEY_T int
+#define ORX_ORDER_NANS ((ORX_BITS_T)0x007fffffu) /* the magnitudes above +inf's */
 #else
-#define ORX_KEY_T long
-#define ORX_KEY_NANS ((ORX_BITS_T)0x000fffffffffffffUL)
+#define ORX_ORDER_KEY_T long
+#define ORX_ORDER_NANS ((ORX_BITS_T)0x000fffffffffffffUL)
 #endif
-#define ORX_KEY_SIGN_SHIFT (8 * ORX_TYPE_BYTES - 1)
-#define ORX_KEY_MAGNITUDE (~(ORX_BITS_T)0 >> 1) /* 0x7fffffff for f32 */
+#define ORX_ORDER_SIGN_SHIFT (8 * ORX_TYPE_BYTES - 1)
+#define ORX_ORDER_MAGNITUDE (~(ORX_BITS_T)0 >> 1) /* 0x7fffffff for f32 */
 /* Of scalars or whole vectors alike. */
-#define ORX_KEY_ROTATE(op, u) ((op) == ORX_OP_MIN ? (u) + ORX_KEY_NANS : (u) - ORX_KEY_NANS)
-#define ORX_KEY_UNROTATE(op, u) ((op) == ORX_OP_MIN ? (u) - ORX_KEY_NANS : (u) + ORX_KEY_NANS)
-#define ORX_KEY_PICK(op, a, b)                                                                     \
+#define ORX_ORDER_ROTATE(op, u) ((op) == ORX_OP_MIN ? (u) + ORX_ORDER_NANS : (u) - ORX_ORDER_NANS)
+#define ORX_ORDER_UNROTATE(op, u) ((op) == ORX_OP_MIN ? (u) - ORX_ORDER_NANS : (u) + ORX_ORDER_NANS)
+#define ORX_ORDER_PICK(op, a, b)                                                                   \
   ((op) == ORX_OP_MIN ? ((b) < (a) ? (b) : (a)) : ((a) < (b) ? (b) : (a)))
-#define ORX_KEY_IDENTITY(op)                                                                       \
-  ((op) == ORX_OP_MIN ? (ORX_KEY_T)ORX_KEY_MAGNITUDE : -(ORX_KEY_T)ORX_KEY_MAGNITUDE - 1)
+#define ORX_ORDER_IDENTITY(op)                                                                     \
+  ((op) == ORX_OP_MIN ? (ORX_ORDER_KEY_T)ORX_ORDER_MAGNITUDE                                       \
+                      : -(ORX_ORDER_KEY_T)ORX_ORDER_MAGNITUDE - 1)
 
-ORX_INLINE ORX_BITS_T orx_key_order(ORX_BITS_T b) {
-  return b ^ ((ORX_BITS_T)((ORX_KEY_T)b >> ORX_KEY_SIGN_SHIFT) & ORX_KEY_MAGNITUDE);
+ORX_INLINE ORX_BITS_T orx_order_bits(ORX_BITS_T b) {
+  return b ^ ((ORX_BITS_T)((ORX_ORDER_KEY_T)b >> ORX_ORDER_SIGN_SHIFT) & ORX_ORDER_MAGNITUDE);
 }
-/* A float's bits as op's key, and back. */
-#define orx_key_of_bits(op, b) ((ORX_KEY_T)ORX_KEY_ROTATE((op), orx_key_order(b)))
-#define orx_bits_of_key(op, k) orx_key_order(ORX_KEY_UNROTATE((op), (ORX_BITS_T)(k)))
+#define orx_order_key_of(op, b) ((ORX_ORDER_KEY_T)ORX_ORDER_ROTATE((op), orx_order_bits(b)))
+#define orx_order_bits_of(op, k) orx_order_bits(ORX_ORDER_UNROTATE((op), (ORX_BITS_T)(k)))
 #endif
 
 #endif /* ORX_ORDER_KEYS_CL */

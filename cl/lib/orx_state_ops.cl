@@ -177,9 +177,9 @@ ORX_INLINE orx_state orx_state_combine(orx_state a, orx_state b) {
  * integer min and max per element instead of MIN's and MAX's selects with their NaN and
  * signed-zero rules (H200, f32 2^28: 0.88x of the f32 sum with the selects). A NaN shows as a
  * key beyond an infinity's, and makes both values that NaN when the lane becomes a state. */
-typedef ORX_KEY_T orx_key; /* lib/orx_order_keys.cl's order, not rotated */
-#define orx_key_of(x) ((orx_key)orx_key_order(ORX_AS_BITS(x)))
-#define orx_value_of_key(k) ORX_FROM_BITS(orx_key_order((ORX_BITS_T)(k)))
+typedef ORX_ORDER_KEY_T orx_key; /* lib/orx_order_keys.cl's order, not rotated */
+#define orx_key_of(x) ((orx_key)orx_order_bits(ORX_AS_BITS(x)))
+#define orx_value_of_key(k) ORX_FROM_BITS(orx_order_bits((ORX_BITS_T)(k)))
 typedef struct orx_minmax_lane {
   orx_key min, max;
 } orx_minmax_lane;

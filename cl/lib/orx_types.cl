@@ -164,7 +164,7 @@ ORX_INLINE TV orx_read_narrow_v(ORX_GLOBAL_PTR const ORX_ELEM_T *p, ulong v) {
 #endif
 #define ORX_ELEM_T ORX_BITS_T
 #define ORX_ELEM_V ORX_BITS_T
-#define ORX_READ(p, i) orx_key_of_bits(ORX_OP_ID, (p)[i])
+#define ORX_READ(p, i) orx_order_key_of(ORX_OP_ID, (p)[i])
 #define ORX_READ_V(p, v) ORX_READ((p), (v))
 #else
 #define ORX_ELEM_T T
