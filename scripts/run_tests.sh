@@ -73,12 +73,12 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # every plan, whose time is NVRTC's (CI's time budget); and not the soak, whose resident-memory
 # check ASan's quarantine of freed memory would fail.
 sanitize_log=$prefix-sanitize/ctest-sanitize.log
-# The kernels the Release pass built, from its program cache (tests/discover_tests.cmake.in):
-# the host code under test is the same, and PoCL's builds were most of this pass's time.
+# The kernels the Release pass built (tests/discover_tests.cmake.in): the host code under test is
+# the same, and PoCL's builds were most of this pass's time. The library leaves PoCL's programs to
+# PoCL's own kernel cache (docs/API.md, "Program cache"): each test reads the PoCL cache of the
+# Release test of its name (the same light sweeps, the same kernels, and the code PoCL generates
+# for each kernel and work-group size at its first launch); the library's cache has the rest.
 export OCL_REDUCE_TEST_PROGRAM_CACHE=$PWD/$prefix/tests/program-cache
-# And PoCL's code for each kernel and work-group size, which it generates at a kernel's first
-# launch even when the program came from the cache: each test reads the cache of the Release
-# test of its name (the same light sweeps, the same kernels).
 export OCL_REDUCE_TEST_POCL_CACHE=$PWD/$prefix/tests/pocl-cache
 if ! (cd "$prefix-sanitize" && env -u OCL_ICD_VENDORS ctest --output-on-failure --no-tests=error \
   -j 2 -L "pocl|nodevice|tool" -LE "gpu-layout|nvrtc|soak") 2>&1 | tee "$sanitize_log"; then
@@ -103,10 +103,14 @@ cmake -S . -B "$prefix-thread" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOCL_REDUCE_WE
   -DOCL_REDUCE_SANITIZE=thread -DOCL_REDUCE_BENCH_CUB=OFF >/dev/null
 cmake --build "$prefix-thread" -j "$jobs" --target "${thread_tests[@]}"
 step "thread tests under ThreadSanitizer: PoCL"
+# The programs the Release pass built: the library's cache holds the other implementations',
+# PoCL's own kernel cache of the Release test of the same name PoCL's (the library leaves PoCL's
+# programs to it), the same light sweeps.
 for t in "${thread_tests[@]}"; do
   echo "-- $t"
   env -u OCL_ICD_VENDORS TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     OCL_REDUCE_CACHE_DIR="$PWD/$prefix/tests/program-cache" OCL_REDUCE_CACHE_MAX=2G \
+    POCL_CACHE_DIR="$PWD/$prefix/tests/pocl-cache/${t#test_}-pocl-localdefault" \
     "$prefix-thread/tests/$t"
 done
 step "all tests passed"

@@ -182,6 +182,30 @@ static void test_second_context_loads_what_the_first_built(void **state) {
   assert_int_equal(entries(dir, 0, NULL, 0), first.built);
 }
 
+/* PoCL with its own kernel cache on (POCL_KERNEL_CACHE unset) has its programs left to that cache:
+ * reading a binary back costs PoCL a compile of every kernel (src/backends/opencl/devices.c). Every
+ * other implementation, and PoCL with its cache off, have them in the library's. */
+static void test_pocl_keeps_its_own_programs(void **state) {
+  (void)state;
+  for (int pocl_cache_on = 1; pocl_cache_on >= 0; pocl_cache_on--) {
+    char dir[512];
+    make_dir(dir, sizeof dir, pocl_cache_on ? "pocl-cache-on" : "pocl-cache-off");
+    if (pocl_cache_on)
+      unsetenv("POCL_KERNEL_CACHE");
+    ocl_reduce_context *ctx = open_cached(dir);
+    ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
+    assert_int_equal(ocl_reduce_context_query(ctx, &info), OCL_REDUCE_OK);
+    const int left_to_pocl =
+        pocl_cache_on && strstr(info.platform_name, "Portable Computing Language") != NULL;
+    const programs first = reduce_and_count(ctx);
+    ocl_reduce_context_destroy(ctx);
+    assert_int_equal(entries(dir, 0, NULL, 0), left_to_pocl ? 0 : first.built);
+    const programs second = fresh_context(dir);
+    assert_int_equal(second.loaded, left_to_pocl ? 0 : first.built);
+    setenv("POCL_KERNEL_CACHE", "0", 1);
+  }
+}
+
 /* Damages entry k of dir in one of several ways. */
 static void damage(const char *dir, int k, int how) {
   char path[1024], other[1024];
@@ -310,6 +334,11 @@ static int fill(const char *dir, const char *seed_text, const char *fd_text,
   if (read(atoi(fd_text), &byte, 1) != 0)
     return 2;
   setenv("OCL_REDUCE_CACHE_DIR", dir, 1);
+  /* A PoCL kernel folder of its own: PoCL 3.1 with its kernel cache off fails kernels ("Final
+   * linking of kernel ... failed") when processes that share the folder compile at once. */
+  char pocl_dir[600];
+  snprintf(pocl_dir, sizeof pocl_dir, "%s.pocl-%ld", dir, (long)getpid());
+  setenv("POCL_CACHE_DIR", pocl_dir, 1);
   ocl_reduce_context *ctx = NULL;
   if (ocl_reduce_context_create(NULL, &ctx) != OCL_REDUCE_OK) {
     fprintf(stderr, "fill: %s\n", ocl_reduce_last_error(NULL));
@@ -712,6 +741,9 @@ int main(int argc, char **argv) {
   snprintf(merged, sizeof merged, "host=off%s%s", policy && *policy ? "," : "",
            policy ? policy : "");
   setenv("OCL_REDUCE_POLICY", merged, 1);
+  /* And on every implementation, PoCL too: with its own kernel cache on, PoCL's programs are left
+   * to that (test_pocl_keeps_its_own_programs). */
+  setenv("POCL_KERNEL_CACHE", "0", 1);
   if (argc == 6 && !strcmp(argv[1], "fill"))
     return fill(argv[2], argv[3], argv[4], argv[5]);
   if (argc == 4 && !strcmp(argv[1], "killed"))
@@ -728,6 +760,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_second_context_loads_what_the_first_built),
       cmocka_unit_test(test_damaged_entries_are_rebuilt),
+      cmocka_unit_test(test_pocl_keeps_its_own_programs),
       cmocka_unit_test(test_off_and_unwritable_directories),
       cmocka_unit_test(test_default_location_follows_xdg),
       cmocka_unit_test(test_processes_fill_one_cache_at_once),

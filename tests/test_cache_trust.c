@@ -361,6 +361,9 @@ int main(void) {
   snprintf(merged, sizeof merged, "host=off%s%s", policy && *policy ? "," : "",
            policy ? policy : "");
   setenv("OCL_REDUCE_POLICY", merged, 1);
+  /* The library's cache on every implementation: PoCL with its own kernel cache on has its
+   * programs left to that (test_cache). */
+  setenv("POCL_KERNEL_CACHE", "0", 1);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_directories_others_can_write_are_not_used),
       cmocka_unit_test(test_another_users_directory_is_not_used),

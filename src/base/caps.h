@@ -39,6 +39,10 @@ typedef struct orx_caps {
   int emulated_subgroups;    /* subgroup operations are work-group barriers (PoCL's CPU device) */
   int work_items_in_turn;    /* a group's work-items run one after another between barriers (PoCL's
                                 CPU device: a loop over them per stretch between barriers) */
+  /* The implementation keeps compiled kernels in a cache of its own, and reading a program's binary
+   * costs it a compile of every kernel (PoCL with POCL_KERNEL_CACHE on): the library's program
+   * cache leaves its programs to it (exec/disk_cache.c). */
+  int keeps_own_kernel_cache;
   int host_visible_memory;   /* the backend's alloc_host_visible works (OpenCL: fine-grained SVM) */
   /* How work-groups of one launch order their writes for each other (an ORX_SYNC_ id of
    * cl/orx_contract.h), and for ORX_SYNC_CL_ATOMICS the compiler option that turns on the OpenCL C
