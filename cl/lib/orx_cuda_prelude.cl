@@ -15,6 +15,10 @@
 #define ORX_LOCAL_PTR
 #define ORX_GLOBAL_PTR
 #define ORX_RESTRICT __restrict__
+/* NVRTC left the loop over a chain's loads rolled where absorbing a load is long (the reproducible
+ * sum's 4-element vectors), with the loads in an array on the stack: half the speed (ptxas: a
+ * 128-byte stack frame; plan_state.c). */
+#define ORX_UNROLL_LOADS _Pragma("unroll")
 
 /* Qualifiers: kernels get C linkage so that the host finds them by name. */
 #define __kernel extern "C" __global__

@@ -24,6 +24,11 @@
 #ifndef ORX_INLINE_ALWAYS
 #define ORX_INLINE_ALWAYS static inline __attribute__((always_inline))
 #endif
+/* Before the loop over a chain's ORX_UNROLL loads (lib/orx_stream.cl): where a compiler would leave
+ * it rolled, with the loads in memory, a backend unrolls it by force (CUDA's prelude). */
+#ifndef ORX_UNROLL_LOADS
+#define ORX_UNROLL_LOADS
+#endif
 /* Input pointers do not alias anything the kernel writes (lets GPUs use read-only loads). */
 #ifndef ORX_RESTRICT
 #define ORX_RESTRICT restrict

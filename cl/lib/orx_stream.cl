@@ -124,9 +124,10 @@ ORX_INLINE A orx_fold_mapped(TV x, ulong first) {
 #endif
 
 /* The ORX_UNROLL loads x of vectors v, v + step, ... into the chains, load u into chain
- * u % ORX_CHAINS. */
+ * u % ORX_CHAINS (unrolled by force through CUDA: lib/orx_cuda_prelude.cl). */
 ORX_INLINE void orx_absorb_loads(ORX_CHAIN_V part[ORX_CHAINS][ORX_SLOTS], const TV *x, ulong v,
                                  ulong step, ulong first) {
+  ORX_UNROLL_LOADS
   for (int u = 0; u < ORX_UNROLL; u++)
     for (int k = 0; k < ORX_SLOTS; k++)
       orx_chain_absorb(orx_slot_op(k), &part[u % ORX_CHAINS][k], x[u],

@@ -29,16 +29,17 @@ static void gpu_state_loads(const orx_target *target, const orx_operator *op, or
   } else if (op->id == ORX_OP_MEAN_VAR && p->stream == ORX_STREAM_STRIDED) {
     p->unroll = 2;
     p->prefetch = 1;
-  } else if (op->id == ORX_OP_SUM_REPRODUCIBLE && caps->has_cuda_shuffle && p->vec == 4 &&
-             !target->forced.vec) {
-    /* The CUDA backend, f32: its chains of 4-element vectors ran at 0.51x of the f32 sum
-     * (514.8 against 240.4 us, 2^28, H200), of 2 elements and 8 loads in flight at 0.87x
-     * (276.7); 2 elements and 2 loads 364.2, 4 loads and 2 chains 305.0, 1 element and 8
-     * loads in 2 chains 386.0. NVIDIA's OpenCL keeps 4 elements: 254.6 (0.96x). With pieces
-     * against constant anchors (no tie-breaking OR): 284.3 against 249.1 (0.88x), 4 elements
-     * and 8 loads 512.9, NVIDIA's OpenCL 257.3 against 248.7 (0.97x). */
-    p->vec = 2;
-    p->unroll = 8;
+  } else if (op->id == ORX_OP_SUM_REPRODUCIBLE && caps->has_cuda_shuffle && p->vec == 4) {
+    /* The CUDA backend, f32: 4-element vectors, 4 loads in flight. H200, device us, 2^24 /
+     * 2^26 / 2^28 (the f32 sum 24.7-25.9 / 70.8-71.8 / 246.5-246.8 in the same runs): 4
+     * elements and 4 loads 31.6-32.4 / 78.3-79.7 / 257.8-259.3 (0.78 / 0.90 / 0.955x); and 8
+     * loads 41.1-41.5 / 101.8-103.2 / 329.8-330.3; and 2 loads 35.5-35.6 / 93.1-95.0 / 320.2-321.0;
+     * and 3 loads 32.6 / 80.8 / 266.1; with prefetch, 2 chains, or work-groups of 128 or 512,
+     * 6-26 % slower; 2 elements and 8 loads (the plan before) 34.5-34.8 / 83.0-84.6 / 281.6-282.9;
+     * NVIDIA's OpenCL (4 elements, 8 loads) 30.6-31.5 / 76.0-76.7 / 254.7-256.0. Through NVRTC, 4
+     * elements ran at half that speed until the loop over the loads was unrolled by force
+     * (lib/orx_cuda_prelude.cl: it kept the loads in an array on the stack). */
+    p->unroll = 4;
   }
 }
 
