@@ -130,8 +130,9 @@ fi
 
 # cache warm: the common calls' programs into the cache, then found there; its own errors.
 export OCL_REDUCE_CACHE_DIR="$work/cache"
-# The library's cache on PoCL too (with its own kernel cache on, PoCL keeps its programs there).
-export POCL_KERNEL_CACHE=0
+# The library's cache on PoCL too (which it otherwise leaves to PoCL's own kernel cache).
+outer_policy=${OCL_REDUCE_POLICY-}
+export OCL_REDUCE_POLICY="binaries=1${outer_policy:+,$outer_policy}"
 expect 0 "out:6 calls: " "" cache warm --ops max --types i32
 expect 0 "out: 0 programs built," "" cache warm --ops=max --types=i32
 expect 0 "out:entries" "" cache
@@ -142,7 +143,8 @@ chmod 777 "$work/cache"
 expect 1 "err:is not used: writable by group or others" "" cache warm
 expect 0 "out:is not used: writable by group or others" "" cache
 chmod 700 "$work/cache"
-unset OCL_REDUCE_CACHE_DIR POCL_KERNEL_CACHE
+unset OCL_REDUCE_CACHE_DIR
+OCL_REDUCE_POLICY=$outer_policy
 
 # bench: strict numbers, outputs opened first, escaped machine-readable outputs.
 expect 2 "err:--n '1e3'" "" bench --n 1e3

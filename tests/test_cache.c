@@ -183,15 +183,25 @@ static void test_second_context_loads_what_the_first_built(void **state) {
 }
 
 /* PoCL with its own kernel cache on (POCL_KERNEL_CACHE unset) has its programs left to that cache:
- * reading a binary back costs PoCL a compile of every kernel (src/backends/opencl/devices.c). Every
- * other implementation, and PoCL with its cache off, have them in the library's. */
+ * reading a binary back costs PoCL a compile of every kernel (src/planner/plan_path.c). Every
+ * other implementation, and PoCL with its cache off, have them in the library's. The planner's
+ * choice (the policy without binaries=1, which main sets for the other tests), then PoCL's cache
+ * off. */
 static void test_pocl_keeps_its_own_programs(void **state) {
   (void)state;
+  static const char ours[] = "host=off,binaries=1"; /* main's, before the environment's */
+  const char *kept = getenv("OCL_REDUCE_POLICY");
+  assert_non_null(kept);
+  assert_int_equal(strncmp(kept, ours, strlen(ours)), 0);
+  char policy[512], planners[512];
+  snprintf(policy, sizeof policy, "%s", kept);
+  snprintf(planners, sizeof planners, "host=off%s", kept + strlen(ours));
+  setenv("OCL_REDUCE_POLICY", planners, 1);
   for (int pocl_cache_on = 1; pocl_cache_on >= 0; pocl_cache_on--) {
     char dir[512];
     make_dir(dir, sizeof dir, pocl_cache_on ? "pocl-cache-on" : "pocl-cache-off");
-    if (pocl_cache_on)
-      unsetenv("POCL_KERNEL_CACHE");
+    if (!pocl_cache_on)
+      setenv("POCL_KERNEL_CACHE", "0", 1);
     ocl_reduce_context *ctx = open_cached(dir);
     ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
     assert_int_equal(ocl_reduce_context_query(ctx, &info), OCL_REDUCE_OK);
@@ -202,8 +212,9 @@ static void test_pocl_keeps_its_own_programs(void **state) {
     assert_int_equal(entries(dir, 0, NULL, 0), left_to_pocl ? 0 : first.built);
     const programs second = fresh_context(dir);
     assert_int_equal(second.loaded, left_to_pocl ? 0 : first.built);
-    setenv("POCL_KERNEL_CACHE", "0", 1);
   }
+  unsetenv("POCL_KERNEL_CACHE");
+  setenv("OCL_REDUCE_POLICY", policy, 1);
 }
 
 /* Damages entry k of dir in one of several ways. */
@@ -334,11 +345,6 @@ static int fill(const char *dir, const char *seed_text, const char *fd_text,
   if (read(atoi(fd_text), &byte, 1) != 0)
     return 2;
   setenv("OCL_REDUCE_CACHE_DIR", dir, 1);
-  /* A PoCL kernel folder of its own: PoCL 3.1 with its kernel cache off fails kernels ("Final
-   * linking of kernel ... failed") when processes that share the folder compile at once. */
-  char pocl_dir[600];
-  snprintf(pocl_dir, sizeof pocl_dir, "%s.pocl-%ld", dir, (long)getpid());
-  setenv("POCL_CACHE_DIR", pocl_dir, 1);
   ocl_reduce_context *ctx = NULL;
   if (ocl_reduce_context_create(NULL, &ctx) != OCL_REDUCE_OK) {
     fprintf(stderr, "fill: %s\n", ocl_reduce_last_error(NULL));
@@ -735,15 +741,10 @@ static void test_the_icd_list_stays_for_children(void **state) {
 
 int main(int argc, char **argv) {
   /* The cache holds the device's programs: no host plans, whose small reductions the calling
-   * thread would run without building one (every context here, the children's too). */
-  const char *policy = getenv("OCL_REDUCE_POLICY");
-  char merged[512];
-  snprintf(merged, sizeof merged, "host=off%s%s", policy && *policy ? "," : "",
-           policy ? policy : "");
-  setenv("OCL_REDUCE_POLICY", merged, 1);
-  /* And on every implementation, PoCL too: with its own kernel cache on, PoCL's programs are left
-   * to that (test_pocl_keeps_its_own_programs). */
-  setenv("POCL_KERNEL_CACHE", "0", 1);
+   * thread would run without building one (every context here, the children's too); and PoCL's
+   * too, which the library leaves to PoCL's own cache otherwise (but in
+   * test_pocl_keeps_its_own_programs). */
+  test_policy_prepend("host=off,binaries=1");
   if (argc == 6 && !strcmp(argv[1], "fill"))
     return fill(argv[2], argv[3], argv[4], argv[5]);
   if (argc == 4 && !strcmp(argv[1], "killed"))

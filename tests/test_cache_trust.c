@@ -355,15 +355,8 @@ static void test_relative_xdg_cache_home_is_ignored(void **state) {
 
 int main(void) {
   /* Device programs only (the calling thread's host plans build none), in the directories each
-   * test names. */
-  const char *policy = getenv("OCL_REDUCE_POLICY");
-  char merged[512];
-  snprintf(merged, sizeof merged, "host=off%s%s", policy && *policy ? "," : "",
-           policy ? policy : "");
-  setenv("OCL_REDUCE_POLICY", merged, 1);
-  /* The library's cache on every implementation: PoCL with its own kernel cache on has its
-   * programs left to that (test_cache). */
-  setenv("POCL_KERNEL_CACHE", "0", 1);
+   * test names; PoCL's too (binaries=1: the library leaves them to PoCL's own cache otherwise). */
+  test_policy_prepend("host=off,binaries=1");
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_directories_others_can_write_are_not_used),
       cmocka_unit_test(test_another_users_directory_is_not_used),

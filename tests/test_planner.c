@@ -363,6 +363,9 @@ static void test_policy_override_parses_and_rejects(void **state) {
   r = orx_reduce_request(ORX_OP_SUM_REPRODUCIBLE, OCL_REDUCE_F32);
   orx_plan_make(&t, &r, &plan);
   assert_int_equal(plan.policy.max_groups, 4 * gpu.compute_units);
+  /* ... whose f32 chains take 4-element vectors, 4 loads in flight (plan_state.c). */
+  assert_int_equal(plan.policy.vec, 4);
+  assert_int_equal(plan.policy.unroll, 4);
   /* MEAN_VAR and the multi-operator kernel (registers for three operators' chains): 4. */
   orx_request mean_var = orx_reduce_request(ORX_OP_MEAN_VAR, OCL_REDUCE_F64);
   orx_plan_make(&t, &mean_var, &plan);
@@ -907,6 +910,18 @@ static void test_keys_register_caps_and_waits(void **state) {
   assert_int_equal(orx_parse_policy_override("wait=poll", &o), OCL_REDUCE_OK);
   assert_int_equal(orx_plan_wait_polls(&gpu, &o), 1);
   assert_int_equal(orx_parse_policy_override("wait=spin", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+  /* The program cache keeps binaries, but PoCL's with its own kernel cache on; binaries= forces. */
+  orx_caps pocl = cpu;
+  pocl.keeps_own_kernel_cache = 1;
+  assert_int_equal(orx_parse_policy_override(NULL, &o), OCL_REDUCE_OK);
+  assert_int_equal(orx_plan_caches_binaries(&gpu, &o), 1);
+  assert_int_equal(orx_plan_caches_binaries(&cpu, &o), 1);
+  assert_int_equal(orx_plan_caches_binaries(&pocl, &o), 0);
+  assert_int_equal(orx_parse_policy_override("binaries=1", &o), OCL_REDUCE_OK);
+  assert_int_equal(orx_plan_caches_binaries(&pocl, &o), 1);
+  assert_int_equal(orx_parse_policy_override("binaries=0", &o), OCL_REDUCE_OK);
+  assert_int_equal(orx_plan_caches_binaries(&gpu, &o), 0);
+  assert_int_equal(orx_parse_policy_override("binaries=2", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
 }
 
 static void test_device_selector(void **state) {

@@ -323,9 +323,9 @@ int main(int argc, char **argv) {
     return 2;
   }
   const double drift_limit = calls >= 100000 ? 1.25 : 2.0;
-  /* The library's program cache is what the life cycles churn, on PoCL too: with its own kernel
-   * cache on, PoCL's programs are left to that (src/backends/opencl/devices.c). */
-  setenv("POCL_KERNEL_CACHE", "0", 1);
+  /* The library's program cache is what the life cycles churn, on PoCL too, whose programs it
+   * leaves to PoCL's own cache otherwise (src/planner/plan_path.c). */
+  test_policy_prepend("binaries=1");
   test_rng_init();
   for (size_t i = 0; i < ELEMENTS; i++) {
     data[i] = (uint32_t)test_rng_next();

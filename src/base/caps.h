@@ -41,7 +41,7 @@ typedef struct orx_caps {
                                 CPU device: a loop over them per stretch between barriers) */
   /* The implementation keeps compiled kernels in a cache of its own, and reading a program's binary
    * costs it a compile of every kernel (PoCL with POCL_KERNEL_CACHE on): the library's program
-   * cache leaves its programs to it (exec/disk_cache.c). */
+   * cache leaves its programs to it (orx_plan_caches_binaries). */
   int keeps_own_kernel_cache;
   int host_visible_memory;   /* the backend's alloc_host_visible works (OpenCL: fine-grained SVM) */
   /* How work-groups of one launch order their writes for each other (an ORX_SYNC_ id of

@@ -304,7 +304,7 @@ static ocl_reduce_status open_context(ocl_reduce_context *ctx, const settings *s
   orx_log("context on %u:%u %s / %s, %s path, subgroup implementation %s%s",
           ctx->caps.platform_index, ctx->caps.device_index, ctx->caps.platform_name,
           ctx->caps.device_name, orx_path_name(t->path), orx_subgroup_impl_name(t->subgroup_impl),
-          ctx->caps.keeps_own_kernel_cache && ctx->cache_dir[0]
+          !orx_plan_caches_binaries(&ctx->caps, &ctx->target.forced) && ctx->cache_dir[0]
               ? "; programs left to the implementation's own kernel cache" : "");
   return OCL_REDUCE_OK;
 }

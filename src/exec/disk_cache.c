@@ -296,7 +296,7 @@ ocl_reduce_status orx_build_program(ocl_reduce_context *ctx, const orx_source *s
         orx_cache_trust(ctx->cache_dir, sizeof ctx->cache_dir, ctx->cache_secret) ? 1 : -1;
   orx_digest key;
   if (ctx->cache_trusted != 1 || !ops->build_binary || !ops->program_binary ||
-      ctx->caps.keeps_own_kernel_cache ||
+      !orx_plan_caches_binaries(&ctx->caps, &ctx->target.forced) ||
       !key_of(ctx, sources, count, options, kernel_name, wg_size, &key))
     return ops->build(ctx, ctx->backend, sources, count, options, kernel_name, wg_size, out,
                       subgroup_size);

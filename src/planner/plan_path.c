@@ -89,6 +89,19 @@ int orx_plan_wait_polls(const orx_caps *caps, const orx_policy_override *forced)
   return forced->wait_polls > 0;
 }
 
+/* The library's program cache keeps a device's binaries, but not where the implementation keeps
+ * compiled kernels itself and reading a binary back costs it a compile of every kernel (PoCL with
+ * its kernel cache on, caps.keeps_own_kernel_cache): PoCL builds a generic work-group function
+ * for each kernel then, beside the one each launch's work-group size gets. 30 programs of
+ * test_operators (light): PoCL 3.1 built them from source in 3.7 s and read their binaries in
+ * 7.3 s more; PoCL 5 (16-core Xeon, H200 machine) 8.8 s and 7.0-7.3 s more; NVIDIA's OpenCL 5.0
+ * s and nothing. test_operators, cold caches: 45 s with the library's cache, 26 s with PoCL's
+ * alone; warm: 4.1 s with both, 5.9 s with PoCL's alone (it preprocesses the text to find it).
+ * binaries=1 keeps them anyway (the tests of the cache), binaries=0 keeps none. */
+int orx_plan_caches_binaries(const orx_caps *caps, const orx_policy_override *forced) {
+  return forced->binaries >= 0 ? forced->binaries : !caps->keeps_own_kernel_cache;
+}
+
 /* Threads spin 250 us after a call, as OpenMP's do, before they sleep: waking a sleeping one
  * took some 30 us (PoCL 5's host grid; two H100s, where the second device's launch waited for
  * it), and a loop of f32 sums of 2^28 over two H100s calls every 200 us. spin_us=0 makes them

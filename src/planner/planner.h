@@ -140,6 +140,7 @@ typedef struct orx_policy_override {
   unsigned seg_width; /* multireduction lanes per lane group (a power of two, at most a warp) */
   int win_algo;       /* -1, or an ORX_WIN_ id */
   int wait_polls;     /* -1, 0 (block in the native wait) or 1 (poll the event) */
+  int binaries;       /* -1, 0 or 1: the program cache keeps the device's binaries (plan_path.c) */
   int float_keys;     /* -1, or 0, 1 or 2: float MIN and MAX as integer keys (ORX_FLOAT_KEYS) */
   unsigned min_groups; /* whole-array kernels through CUDA: groups per SM that must fit at once */
   unsigned part_kib;   /* groups of devices: the least part worth a device, in KiB */
@@ -282,6 +283,8 @@ typedef struct orx_plan {
 /* How the host waits for a result (context creation): 1 to flush and poll the native event, 0 to
  * block in the implementation's own wait (plan_path.c says why for each device). */
 int orx_plan_wait_polls(const orx_caps *caps, const orx_policy_override *forced);
+/* Whether the library's program cache keeps the device's program binaries (forced: binaries). */
+int orx_plan_caches_binaries(const orx_caps *caps, const orx_policy_override *forced);
 /* How long the library's threads (groups, staging, the CPU host grid) spin for the next call
  * before they sleep, in nanoseconds (forced: spin_us; plan_path.c). */
 unsigned long orx_plan_spin_ns(const orx_policy_override *forced);

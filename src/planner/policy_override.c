@@ -108,6 +108,8 @@ static int word_entry(const char *key, const char *value, orx_policy_override *o
     return orx_win_algo_named(value, &o->win_algo);
   if (strcmp(key, "wait") == 0)
     return either(value, "block", "poll", &o->wait_polls);
+  if (strcmp(key, "binaries") == 0)
+    return either(value, "0", "1", &o->binaries);
   if (strcmp(key, "keys") == 0 && strlen(value) == 1 && value[0] >= '0' && value[0] <= '2') {
     o->float_keys = value[0] - '0';
     return 1;
@@ -153,6 +155,7 @@ static const char keys_help[] =
     "prefetch=0|1, groups=<n>, stream=strided|chunk|tiled, finish=serial|group|launch, "
     "seg=lane|mr|group|launch|staged, slots=<1..32, power of two>, "
     "width=<1..32, power of two>, win=direct|shuffle|mr|blocks|long, wait=block|poll, "
+    "binaries=0|1, "
     "keys=0|1|2, min_groups=<1..32>, part_kib=<1..65536>, seam_kib=<n>, "
     "host=thread|device|off, host_kib=<n>, staging=pinned|off, copy_threads=<1..64>, "
     "stage_kib=<1..65536>, spin_us=<0..65536>, axes=columns|gather|split, "
@@ -169,6 +172,7 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
                            .seg_mode = -1,
                            .win_algo = -1,
                            .wait_polls = -1,
+                           .binaries = -1,
                            .float_keys = -1,
                            .host = -1,
                            .staging = -1,

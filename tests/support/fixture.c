@@ -9,6 +9,13 @@
 
 ocl_reduce_context *test_ctx;
 
+void test_policy_prepend(const char *fields) {
+  const char *base = getenv("OCL_REDUCE_POLICY");
+  char merged[512];
+  snprintf(merged, sizeof merged, "%s%s%s", fields, base && *base ? "," : "", base ? base : "");
+  setenv("OCL_REDUCE_POLICY", merged, 1);
+}
+
 ocl_reduce_context *test_context_with_policy(const char *policy) {
   static int printed = 0;
   /* No host plans (the suites test the device's kernels; test_host_path asks for them), then the

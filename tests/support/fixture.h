@@ -32,6 +32,9 @@ int test_teardown(void **state);
  * `policy` names host=thread or host=device, as test_host_path does); prints
  * what it runs on, once per program. NULL, with the error printed, when creation fails. */
 ocl_reduce_context *test_context_with_policy(const char *policy);
+/* Puts `fields` (OCL_REDUCE_POLICY syntax) before the environment's policy for the rest of the
+ * process and the processes it starts (the environment's own fields win where both set one). */
+void test_policy_prepend(const char *fields);
 ocl_reduce_context *test_context_create(void);
 /* test_context_create's context under OCL_REDUCE_DETERMINISM=cross_device. */
 ocl_reduce_context *test_context_cross_device(void);

@@ -159,10 +159,8 @@ static int read_sync(cl_device_id dev, orx_caps *caps) {
 }
 
 /* PoCL, unless its kernel cache is off (POCL_KERNEL_CACHE=0): it finds a program built from the
- * same text again in a later process. Reading a program's binary (CL_PROGRAM_BINARIES) makes it
- * compile a generic work-group function for every kernel beside the one each launch's work-group
- * size gets: PoCL 3.1, test_operators light from cold caches, 45 s with the library's cache on
- * and 26 s with it off; with both caches warm 4.1 s, with PoCL's alone 5.9 s. */
+ * same text again in a later process, and reading a program's binary (CL_PROGRAM_BINARIES) makes
+ * it compile a generic work-group function for every kernel (planner: plan_path.c). */
 static int pocl_keeps_kernels(const orx_caps *caps) {
   const char *setting = orx_env("POCL_KERNEL_CACHE");
   return strstr(caps->platform_name, "Portable Computing Language") != NULL &&
