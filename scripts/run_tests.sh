@@ -103,9 +103,9 @@ cmake -S . -B "$prefix-thread" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOCL_REDUCE_WE
   -DOCL_REDUCE_SANITIZE=thread -DOCL_REDUCE_BENCH_CUB=OFF >/dev/null
 cmake --build "$prefix-thread" -j "$jobs" --target "${thread_tests[@]}"
 step "thread tests under ThreadSanitizer: PoCL"
-# The programs the Release pass built: the library's cache holds the other implementations',
-# PoCL's own kernel cache of the Release test of the same name PoCL's (the library leaves PoCL's
-# programs to it), the same light sweeps.
+# The programs the Release pass built by the same light sweeps: the other implementations' in the
+# library's cache, PoCL's in the PoCL cache of the Release test of the same name (the library
+# leaves PoCL's programs to PoCL's own cache).
 for t in "${thread_tests[@]}"; do
   echo "-- $t"
   env -u OCL_ICD_VENDORS TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
