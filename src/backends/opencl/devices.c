@@ -158,13 +158,12 @@ static int read_sync(cl_device_id dev, orx_caps *caps) {
   return 1;
 }
 
-/* PoCL, unless its kernel cache is off (POCL_KERNEL_CACHE=0): it finds a program built from the
- * same text again in a later process, and reading a program's binary (CL_PROGRAM_BINARIES) makes
- * it compile a generic work-group function for every kernel (planner: plan_path.c). */
-static int pocl_keeps_kernels(const orx_caps *caps) {
+/* PoCL's kernel cache is on unless POCL_KERNEL_CACHE=0: it finds a program built from the same
+ * text again in a later process, and reading a program's binary (CL_PROGRAM_BINARIES) makes PoCL
+ * compile a generic work-group function for every kernel (planner: plan_path.c). */
+static int pocl_kernel_cache_on(void) {
   const char *setting = orx_env("POCL_KERNEL_CACHE");
-  return strstr(caps->platform_name, "Portable Computing Language") != NULL &&
-         !(setting && strcmp(setting, "0") == 0);
+  return !(setting && strcmp(setting, "0") == 0);
 }
 
 /* Out of host memory, the capabilities would be read short (a device without its extensions):
@@ -188,11 +187,11 @@ static ocl_reduce_status read_caps(ocl_reduce_context *ctx, orx_backend *be, orx
   }
   /* PoCL's CPU device builds subgroup operations from work-group barriers and local memory
    * (lib/kernel/subgroups.cl); the kernels stay correct, only the policy needs to know. */
-  caps->emulated_subgroups = strstr(caps->platform_name, "Portable Computing Language") != NULL &&
-                             caps->type == OCL_REDUCE_DEVICE_CPU;
+  const int pocl = strstr(caps->platform_name, "Portable Computing Language") != NULL;
+  caps->emulated_subgroups = pocl && caps->type == OCL_REDUCE_DEVICE_CPU;
   /* ... and runs a work-group's work-items in turn, a loop over them between barriers. */
   caps->work_items_in_turn = caps->emulated_subgroups;
-  caps->keeps_own_kernel_cache = pocl_keeps_kernels(caps);
+  caps->keeps_own_kernel_cache = pocl && pocl_kernel_cache_on();
   be->can_query_subgroups = version_of(caps->platform_version) >= 21 &&
                             version_of(caps->device_version) >= 21;
   cl_device_svm_capabilities svm = 0;
