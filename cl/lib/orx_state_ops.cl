@@ -177,16 +177,16 @@ ORX_INLINE orx_state orx_state_combine(orx_state a, orx_state b) {
  * integer min and max per element instead of MIN's and MAX's selects with their NaN and
  * signed-zero rules (H200, f32 2^28: 0.88x of the f32 sum with the selects). A NaN shows as a
  * key beyond an infinity's, and makes both values that NaN when the lane becomes a state. */
-typedef ORX_ORDER_KEY_T orx_key; /* lib/orx_order_keys.cl's order, not rotated */
-#define orx_key_of(x) ((orx_key)orx_order_bits(ORX_AS_BITS(x)))
-#define orx_value_of_key(k) ORX_FROM_BITS(orx_order_bits((ORX_BITS_T)(k)))
+typedef ORX_ORDER_KEY_T orx_minmax_key; /* lib/orx_order_keys.cl's order, not rotated */
+#define orx_minmax_key_of(x) ((orx_minmax_key)orx_order_bits(ORX_AS_BITS(x)))
+#define orx_minmax_value_of(k) ORX_FROM_BITS(orx_order_bits((ORX_BITS_T)(k)))
 typedef struct orx_minmax_lane {
-  orx_key min, max;
+  orx_minmax_key min, max;
 } orx_minmax_lane;
 ORX_INLINE orx_minmax_lane orx_minmax_lane_identity(void) {
   orx_minmax_lane l;
-  l.min = orx_key_of(ORX_IDENTITY_OF(ORX_OP_MIN));
-  l.max = orx_key_of(ORX_IDENTITY_OF(ORX_OP_MAX));
+  l.min = orx_minmax_key_of(ORX_IDENTITY_OF(ORX_OP_MIN));
+  l.max = orx_minmax_key_of(ORX_IDENTITY_OF(ORX_OP_MAX));
   return l;
 }
 ORX_INLINE orx_minmax_lane orx_minmax_lane_merge(orx_minmax_lane a, orx_minmax_lane b) {
@@ -197,15 +197,15 @@ ORX_INLINE orx_minmax_lane orx_minmax_lane_merge(orx_minmax_lane a, orx_minmax_l
 ORX_INLINE void orx_minmax_lanes_absorb(orx_minmax_lane *lane, const ORX_VALUE_T *c, ulong first) {
   (void)first;
   for (int j = 0; j < ORX_VEC; j++) {
-    const orx_key k = orx_key_of(c[j]);
+    const orx_minmax_key k = orx_minmax_key_of(c[j]);
     lane[j].min = k < lane[j].min ? k : lane[j].min;
     lane[j].max = k > lane[j].max ? k : lane[j].max;
   }
 }
 ORX_INLINE orx_state orx_minmax_lane_state(orx_minmax_lane l) {
   orx_state s;
-  s.min = orx_value_of_key(l.min);
-  s.max = orx_value_of_key(l.max);
+  s.min = orx_minmax_value_of(l.min);
+  s.max = orx_minmax_value_of(l.max);
   const ORX_VALUE_T nan = s.min != s.min ? s.min : s.max;
   if (nan != nan) {
     s.min = nan;
