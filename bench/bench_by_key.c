@@ -6,7 +6,8 @@
  * against CUB's best form of it (bench_by_key.h), our indices from each run's start checked
  * against the first least value's position; an order-preserving user operator ("affine": maps
  * x -> a x + b of two f32s, composed in order) against CUB's ReduceByKey with the same
- * composition; SUM into outputs of exactly the runs ("exact": the runs counted first); SUM with
+ * composition; SUM into outputs of exactly the runs ("exact": the planner stages them or counts
+ * the runs first, OCL_REDUCE_POLICY key_stage=1|0 forces either); SUM with
  * keys, values and outputs in host memory ("host": against OpenMP on CPU devices, no contender
  * on GPUs, where CUB's data would be on the device). On OpenCL
  * devices the SUM rows into outputs of a run per pair also run Boost.Compute's reduce_by_key
@@ -52,8 +53,11 @@ static const key_case cases[] = {
     {"i32/f32 argmin runs of 1-64", 0, PAIRS, 0, 1, 0, 0, 0},
     {"i64/f64 argmin runs of 32", 1, PAIRS, 32, 1, 0, 0, 0},
     {"i32/f32 exact runs of 1", 0, PAIRS, 1, 0, 1, 0, 0},
+    {"i32/f32 exact runs of 2", 0, PAIRS, 2, 0, 1, 0, 0},
+    {"i32/f32 exact runs of 8", 0, PAIRS, 8, 0, 1, 0, 0},
     {"i32/f32 exact runs of 32", 0, PAIRS, 32, 0, 1, 0, 0},
     {"i32/f32 exact runs of 1000", 0, PAIRS, 1000, 0, 1, 0, 0},
+    {"i64/f64 exact runs of 32", 1, PAIRS, 32, 0, 1, 0, 0},
     {"i32/f32 host runs of 1", 0, PAIRS, 1, 0, 0, 1, 0},
     {"i32/f32 host runs of 32", 0, PAIRS, 32, 0, 0, 1, 0},
     {"i32/f32 host runs of 1000", 0, PAIRS, 1000, 0, 0, 1, 0},

@@ -38,6 +38,9 @@ static ocl_reduce_context *tiles_ctx, *chunks_ctx;
 /* Tiles whose loads go straight into registers (key_direct: CUDA's), forced where they can. */
 static ocl_reduce_context *direct_ctx;
 static ocl_reduce_context *cross_pass_ctx; /* cross_device, the one-pass kernel forced */
+/* Outputs with room for fewer runs than pairs: the kernel's runs through scratch (key_stage=1),
+ * in tiles and in chunks of 64 pairs, and the runs counted first (key_stage=0). */
+static ocl_reduce_context *staged_ctx[2], *counted_ctx;
 
 static int setup(void **state) {
   if (test_setup(state))
@@ -48,11 +51,14 @@ static int setup(void **state) {
   tiles_ctx = test_context_with_policy("by_key=pass,key_chunks=0");
   chunks_ctx = test_context_with_policy("by_key=pass,key_chunks=1,key_run=64");
   direct_ctx = test_context_with_policy("by_key=pass,key_chunks=0,key_direct=1");
+  staged_ctx[0] = test_context_with_policy("by_key=pass,key_chunks=0,key_stage=1");
+  staged_ctx[1] = test_context_with_policy("by_key=pass,key_chunks=1,key_run=64,key_stage=1");
+  counted_ctx = test_context_with_policy("by_key=pass,key_stage=0");
   setenv("OCL_REDUCE_DETERMINISM", "cross_device", 1);
   cross_pass_ctx = test_context_with_policy("by_key=pass");
   unsetenv("OCL_REDUCE_DETERMINISM");
   return cross_ctx && pass_ctx && runs_ctx && tiles_ctx && chunks_ctx && direct_ctx &&
-                 cross_pass_ctx
+                 cross_pass_ctx && staged_ctx[0] && staged_ctx[1] && counted_ctx
              ? 0
              : -1;
 }
@@ -65,6 +71,9 @@ static int teardown(void **state) {
   ocl_reduce_context_destroy(chunks_ctx);
   ocl_reduce_context_destroy(direct_ctx);
   ocl_reduce_context_destroy(cross_pass_ctx);
+  ocl_reduce_context_destroy(staged_ctx[0]);
+  ocl_reduce_context_destroy(staged_ctx[1]);
+  ocl_reduce_context_destroy(counted_ctx);
   return test_teardown(state);
 }
 
@@ -695,6 +704,60 @@ static void test_sizing(void **state) {
   free(keys);
 }
 
+/* Outputs of exactly the runs, and of one fewer, over runs of 1-40 that cross tiles and chunks:
+ * through scratch (the kernel stores the runs before the room and counts the rest, in tiles and
+ * in chunks) and counted first, in buffers and host memory: the runs, or OUTPUT_TOO_SMALL with
+ * the count and nothing written. */
+static void test_exact_outputs(void **state) {
+  (void)state;
+  enum { COUNT = 20000 };
+  static size_t lengths[COUNT];
+  size_t runs = 0, count = 0;
+  while (count < COUNT) {
+    const size_t length = 1 + (size_t)test_rng_below(40);
+    lengths[runs++] = count + length > COUNT ? COUNT - count : length;
+    count += lengths[runs - 1];
+  }
+  uint32_t *keys = keys_of_runs(OCL_REDUCE_U32, lengths, runs, count);
+  int32_t *values = malloc(count * sizeof *values);
+  uint32_t *keys_out = malloc(runs * sizeof *keys_out);
+  const size_t rb = ocl_reduce_result_size(OCL_REDUCE_SUM, OCL_REDUCE_I32);
+  unsigned char *results = malloc(runs * rb);
+  assert_true(values && keys_out && results);
+  test_fill(values, count, OCL_REDUCE_SUM, OCL_REDUCE_I32, MODE_RANDOM);
+  ocl_reduce_context *contexts[] = {staged_ctx[0], staged_ctx[1], counted_ctx};
+  for (size_t x = 0; x < 3; x++)
+    for (int on_device = 0; on_device < 2; on_device++) {
+      key_case c = {contexts[x], OCL_REDUCE_SUM, OCL_REDUCE_I32, OCL_REDUCE_U32, keys, values,
+                    count, runs, runs, on_device ? PLACED_BUFFERS : PLACED_HOST};
+      uint64_t got = 0;
+      assert_int_equal(run_case(&c, keys_out, results, &got), OCL_REDUCE_OK);
+      assert_int_equal(got, runs);
+      int bad = 0;
+      for (size_t r = 0, head = 0; r < runs && bad < 5; head += lengths[r++]) {
+        if (keys_out[r] != keys[head]) {
+          print_error("run %zu: its key differs\n", r);
+          bad++;
+        }
+        bad += builtin_mismatch(&c, results + r * rb, head, lengths[r], r);
+      }
+      assert_int_equal(bad, 0);
+      c.key_room = c.result_room = runs - 1;
+      got = 0;
+      char expected[64];
+      snprintf(expected, sizeof expected, "the keys form %zu runs", runs);
+      expect_error(run_case(&c, keys_out, results, &got), OCL_REDUCE_ERROR_OUTPUT_TOO_SMALL,
+                   c.ctx, expected);
+      assert_int_equal(got, runs);
+      assert_true(untouched(keys_out, (runs - 1) * sizeof *keys_out));
+      assert_true(untouched(results, (runs - 1) * rb));
+    }
+  free(keys);
+  free(values);
+  free(keys_out);
+  free(results);
+}
+
 /* No elements: no runs, the outputs as they were; keys_out may be the keys' own host memory. */
 /* Buffers everywhere, outputs with a run per element: the call may return once enqueued, and
  * *run_count is the runs' by the time ocl_reduce_finish returns (each plan). */
@@ -856,6 +919,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_bad_arguments),
                                      cmocka_unit_test(test_overlapping_outputs),
                                      cmocka_unit_test(test_sizing),
+                                     cmocka_unit_test(test_exact_outputs),
                                      cmocka_unit_test(test_run_count_after_finish),
                                      cmocka_unit_test(test_empty_and_in_place),
                                      cmocka_unit_test(test_patterns),

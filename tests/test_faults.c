@@ -6,7 +6,8 @@
  * named status with a message, its host output's guard bytes untouched; and the same call right
  * after, unarmed, returns the right result: the context still works. Every form: host and buffer
  * memory, enqueued calls, segments, offsets, windows, multi, parts, reduce by key (host memory,
- * buffers, a user operator's runs' starts and segments), a user operator's first use;
+ * buffers with a run per pair and with exactly the runs, a user operator's runs' starts and
+ * segments), a user operator's first use;
  * and a group whose second device fails, once at each site or at every call (lost); and the calls
  * that make contexts, buffers, operators and groups under each host allocation's failure.
  * ============================================================================================== */
@@ -120,7 +121,8 @@ static ocl_reduce_status runs_checked(ocl_reduce_status s, uint64_t runs) {
   return s == OCL_REDUCE_OK && runs != RUNS ? OCL_REDUCE_ERROR_INTERNAL : s;
 }
 
-/* In host memory: the runs counted on the device, the one pass into scratch, read back. */
+/* In host memory: the one pass into scratch of the outputs' room, its count read, the runs read
+ * back. */
 static ocl_reduce_status by_key_host(ocl_reduce_context *ctx, unsigned char *out, size_t bytes) {
   uint64_t runs = 0;
   const ocl_reduce_status s = ocl_reduce_by_key(
@@ -131,9 +133,10 @@ static ocl_reduce_status by_key_host(ocl_reduce_context *ctx, unsigned char *out
   return runs_checked(s, runs);
 }
 
-/* In buffers made inside the call, the outputs holding a run per pair: enqueued. */
-static ocl_reduce_status by_key_buffers(ocl_reduce_context *ctx, unsigned char *out,
-                                        size_t bytes) {
+/* In buffers made inside the call, the outputs holding a run per pair (enqueued), or exactly the
+ * runs (the one pass into scratch, its count read, the runs copied into them on the device). */
+static ocl_reduce_status by_key_in_buffers(ocl_reduce_context *ctx, unsigned char *out,
+                                           size_t bytes, size_t room) {
   ocl_reduce_buffer *k = NULL, *v = NULL, *ko = NULL, *vo = NULL;
   uint64_t runs = 0;
   ocl_reduce_status s = ocl_reduce_buffer_create(ctx, sizeof run_of, &k);
@@ -144,9 +147,9 @@ static ocl_reduce_status by_key_buffers(ocl_reduce_context *ctx, unsigned char *
   if (s == OCL_REDUCE_OK)
     s = ocl_reduce_buffer_write(v, 0, ints, sizeof ints);
   if (s == OCL_REDUCE_OK)
-    s = ocl_reduce_buffer_create(ctx, sizeof run_of, &ko);
+    s = ocl_reduce_buffer_create(ctx, room * sizeof run_of[0], &ko);
   if (s == OCL_REDUCE_OK)
-    s = ocl_reduce_buffer_create(ctx, sizeof ints, &vo);
+    s = ocl_reduce_buffer_create(ctx, room * sizeof ints[0], &vo);
   if (s == OCL_REDUCE_OK)
     s = ocl_reduce_by_key(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, OCL_REDUCE_I32,
                           ocl_reduce_buffer_input(k, 0), ocl_reduce_buffer_input(v, 0), N,
@@ -158,6 +161,15 @@ static ocl_reduce_status by_key_buffers(ocl_reduce_context *ctx, unsigned char *
   ocl_reduce_buffer_destroy(vo), ocl_reduce_buffer_destroy(ko);
   ocl_reduce_buffer_destroy(v), ocl_reduce_buffer_destroy(k);
   return runs_checked(s, runs);
+}
+
+static ocl_reduce_status by_key_buffers(ocl_reduce_context *ctx, unsigned char *out,
+                                        size_t bytes) {
+  return by_key_in_buffers(ctx, out, bytes, N);
+}
+
+static ocl_reduce_status by_key_exact(ocl_reduce_context *ctx, unsigned char *out, size_t bytes) {
+  return by_key_in_buffers(ctx, out, bytes, RUNS);
 }
 
 /* A user operator: the runs' starts found by the pass, then their segments reduced. */
@@ -184,6 +196,7 @@ static const form forms[] = {
     {"a user operator", 8, user_operator},
     {"reduce by key in host memory", RUNS * 4, by_key_host},
     {"reduce by key in buffers, enqueued", RUNS * 4, by_key_buffers},
+    {"reduce by key into buffers of exactly the runs", RUNS * 4, by_key_exact},
     {"reduce by key with a user operator", RUNS * 8, by_key_user},
 };
 

@@ -283,6 +283,10 @@ static void test_policy_override_parses_and_rejects(void **state) {
   assert_int_equal(orx_parse_policy_override("speed=11", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
   assert_int_equal(orx_parse_policy_override("seg=mr", &o), OCL_REDUCE_OK);
   assert_int_equal(o.seg_mode, ORX_SEG_MR);
+  assert_int_equal(o.key_stage, -1);
+  assert_int_equal(orx_parse_policy_override("key_stage=1", &o), OCL_REDUCE_OK);
+  assert_int_equal(o.key_stage, 1);
+  assert_int_equal(orx_parse_policy_override("key_stage=2", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
   assert_int_equal(orx_parse_policy_override("seg=warp", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
   assert_int_equal(orx_parse_policy_override("seg=mr,slots=4", &o), OCL_REDUCE_OK);
   assert_int_equal(o.seg_slots, 4);
@@ -1432,6 +1436,22 @@ static void test_by_key_plans(void **state) {
   assert_int_equal(orx_plan_by_key_pass(&tg, &r), ORX_BY_KEY_STARTS);
   tg.forced.by_key_pass = 0;
   assert_int_equal(orx_plan_by_key_pass(&tg, &r), ORX_BY_KEY_ON_HOST);
+  /* Outputs of fewer runs than pairs: staged where the runs' keys and results take no more bytes
+   * than the keys (CPU devices, which copy in one thread: 8 times fewer), never for no room (the
+   * count alone answers); key_stage forces either. */
+  for (size_t dev = 0; dev < device_count; dev++) {
+    orx_target any = test_target(&devices[dev], OCL_REDUCE_PATH_AUTO);
+    const uint64_t n = 1u << 20, factor = devices[dev].type == OCL_REDUCE_DEVICE_CPU ? 8 : 1;
+    assert_false(orx_plan_by_key_stages(&any, n, 0, 4, 4));
+    assert_true(orx_plan_by_key_stages(&any, n, n / 2 / factor, 4, 4));
+    assert_false(orx_plan_by_key_stages(&any, n, n / 2 / factor + 1, 4, 4));
+    assert_true(orx_plan_by_key_stages(&any, n, n / 3 / factor, 8, 16));
+    assert_false(orx_plan_by_key_stages(&any, n, n / 2 / factor, 8, 16));
+    any.forced.key_stage = 1;
+    assert_true(orx_plan_by_key_stages(&any, n, 0, 4, 4));
+    any.forced.key_stage = 0;
+    assert_false(orx_plan_by_key_stages(&any, n, 1, 4, 4));
+  }
   /* The starts' pass: u64 results, each its run's start, carried as ARGMIN's are, in summaries
    * of no value words; on every device, in either form. Its tiles stage 4 bytes per run, so that
    * 4-byte keys keep the SUM pass's tiles of 4096 where local memory holds them; NVIDIA's load

@@ -21,7 +21,8 @@
  *      value carried in; a head closes the run before it. The runs the tile closes are
  *      consecutive, so they are staged in local memory and written out coalesced (each work-item
  *      storing its own took 1.5 ms at runs of 1 on the H200, where CUB takes 0.4), the last
- *      tile's with the last run.
+ *      tile's with the last run. Runs from `room` on are counted, not stored: outputs of fewer
+ *      runs than pairs are scratch, copied out by the host once the count says they fit.
  *
  * Every combine is left to right, and the tiles depend only on ORX_KEY_RUN and ORX_WG_SIZE, so a
  * given input gives the same bits on every run. Keys are compared as bits (ORX_KEY_BYTES 4 or 8).
@@ -467,7 +468,8 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
                                          ulong keys_offset, ORX_IN_PARAMS(in), ulong in_offset,
                                          ulong n, __global orx_key_bits *keys_out,
                                          ulong keys_out_index, __global ORX_RESULT_T *out,
-                                         ulong out_index, __global ulong *scratch, uint epoch) {
+                                         ulong out_index, ulong room, __global ulong *scratch,
+                                         uint epoch) {
   /* The tile's elements, then the runs it closes: a run per element, and the last run. */
   __local orx_key_bits tile_keys[ORX_KEY_PAD(ORX_KEY_TILE) + 1];
   __local orx_key_staged tile_values[ORX_KEY_PAD(ORX_KEY_TILE) + 1];
@@ -609,7 +611,8 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
     tile_keys[ORX_KEY_PAD((uint)(runs - 1 - closed))] = previous;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  const uint staged = (uint)(end - closed);
+  const ulong stored = end < room ? end : room; /* runs from `room` on are counted only */
+  const uint staged = stored > closed ? (uint)(stored - closed) : 0u;
   for (uint i = lid; i < staged; i += ORX_WG_SIZE) {
     ORX_WRITE_RESULT(out, out_index + closed + i,
                      orx_key_unstage(tile_values, &tile_carried, i, start, behind));
@@ -642,7 +645,8 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
                                          ulong keys_offset, ORX_IN_PARAMS(in), ulong in_offset,
                                          ulong n, __global orx_key_bits *keys_out,
                                          ulong keys_out_index, __global ORX_RESULT_T *out,
-                                         ulong out_index, __global ulong *scratch, uint epoch) {
+                                         ulong out_index, ulong room, __global ulong *scratch,
+                                         uint epoch) {
   __local orx_key_window window;
   ORX_IN base = ORX_IN_OPEN(in, in_offset);
   keys += keys_offset;
@@ -687,7 +691,7 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
     const orx_key_bits key = keys[i];
     const A v = orx_key_value_at(base, i);
     if (key != previous || i == 0) {
-      if (runs > 0) {
+      if (runs > 0 && runs <= room) {
         ORX_WRITE_RESULT(out, out_index + runs - 1, orx_key_stored(acc, run_start));
         keys_out[keys_out_index + runs - 1] = previous;
       }
@@ -701,8 +705,10 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
   }
   (void)run_start; /* read by ORX_STATE_REBASE only */
   if (stop == n) {
-    ORX_WRITE_RESULT(out, out_index + runs - 1, orx_key_stored(acc, run_start));
-    keys_out[keys_out_index + runs - 1] = previous;
+    if (runs <= room) {
+      ORX_WRITE_RESULT(out, out_index + runs - 1, orx_key_stored(acc, run_start));
+      keys_out[keys_out_index + runs - 1] = previous;
+    }
     scratch[1] = runs;
 #if ORX_KEY_POSITIONS
     ORX_WRITE_RESULT(out, out_index + runs, n); /* where the last run ends */

@@ -146,6 +146,10 @@ typedef struct orx_backend_ops {
                              size_t offset, const void *src, size_t bytes);
   ocl_reduce_status (*read)(ocl_reduce_context *ctx, orx_backend *be, const orx_mem *src,
                             size_t offset, void *dst, size_t bytes);
+  /* A copy between two device allocations of the backend, enqueued in queue order (the memory
+   * ranges must not overlap). */
+  ocl_reduce_status (*copy)(ocl_reduce_context *ctx, orx_backend *be, const orx_mem *src,
+                            size_t src_offset, orx_mem *dst, size_t dst_offset, size_t bytes);
 
   /* Enqueues `groups` work-groups of `wg_size` work-items. With profiling on, *kernel_ns receives
    * the kernel's device time once it has finished (the call then waits for it). */

@@ -66,6 +66,14 @@ static ocl_reduce_status faulty_read(ocl_reduce_context *ctx, orx_backend *be, c
   return ctx->faults->real->read(ctx, be, src, offset, dst, bytes);
 }
 
+static ocl_reduce_status faulty_copy(ocl_reduce_context *ctx, orx_backend *be, const orx_mem *src,
+                                     size_t src_offset, orx_mem *dst, size_t dst_offset,
+                                     size_t bytes) {
+  if (strikes(ctx, ORX_FAULT_WRITE))
+    return injected(ctx, OCL_REDUCE_ERROR_BACKEND);
+  return ctx->faults->real->copy(ctx, be, src, src_offset, dst, dst_offset, bytes);
+}
+
 static ocl_reduce_status faulty_launch(ocl_reduce_context *ctx, orx_backend *be,
                                        orx_program *program, size_t groups, unsigned wg_size,
                                        const orx_arg *args, size_t nargs, uint64_t *kernel_ns) {
@@ -129,6 +137,7 @@ ocl_reduce_status orx_fault_arm(ocl_reduce_context *ctx, orx_fault_kind kind, ui
       f->ops.alloc_host_visible = faulty_alloc_host_visible;
     f->ops.write = faulty_write;
     f->ops.read = faulty_read;
+    f->ops.copy = faulty_copy;
     f->ops.launch = faulty_launch;
     f->ops.finish = faulty_finish;
     f->ops.enqueue_marker = faulty_marker;

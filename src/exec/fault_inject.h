@@ -15,7 +15,7 @@
 
 typedef enum orx_fault_kind {
   ORX_FAULT_ALLOC,  /* alloc, alloc_host_visible, alloc_pinned */
-  ORX_FAULT_WRITE,  /* host to device copies, blocking or enqueued */
+  ORX_FAULT_WRITE,  /* copies into device memory: from the host, blocking or enqueued, and on it */
   ORX_FAULT_READ,   /* device to host copies, blocking or enqueued */
   ORX_FAULT_LAUNCH, /* kernel launches */
   ORX_FAULT_WAIT,   /* finish, enqueue_marker, wait_marker: the event and wait calls */

@@ -1,13 +1,14 @@
 /* =================================================================================================
  * run_by_key_pass.c: reduce by key in one pass on the device (kernels/by_key.cl), for the calls
  * the planner gives it (plan_by_key.h). The kernel writes each run where it ends, before the
- * count of runs is known: outputs in buffers with room for a run per element take it at once;
- * smaller ones after the runs are counted on the device (the keys against themselves one apart,
- * COUNT_EQUAL), and only when the runs fit them. Inputs in host memory are uploaded whole first;
- * outputs in host memory (both) take the runs counted first, the kernel's runs in scratch of
- * exactly their size, then read back. User operators (ORX_BY_KEY_STARTS) take the same pass over
- * their keys alone, which writes each run's key and where it starts, then their values are
- * reduced as segments by those offsets on the device (run_segments.c).
+ * count of runs is known: outputs in buffers with room for a run per element take it at once.
+ * Smaller ones, and outputs in host memory (both), take the kernel's runs through scratch of
+ * their room, which it fills as far as it reaches while it counts every run, copied or read out
+ * once the count says they fit; or (the planner's choice) the runs are counted on the device first
+ * (the keys against themselves one apart, COUNT_EQUAL), and the kernel runs only when they fit.
+ * Inputs in host memory are uploaded whole first. User operators (ORX_BY_KEY_STARTS) take the same
+ * pass over their keys alone, which writes each run's key and where it starts, then their values
+ * are reduced as segments by those offsets on the device (run_segments.c).
  * ============================================================================================== */
 #include <stdlib.h>
 #include <string.h>
@@ -112,11 +113,11 @@ static ocl_reduce_status count_fitting_runs(ocl_reduce_context *ctx, const orx_k
                                    c->out.capacity);
 }
 
-/* The kernel over keys and values on the device into outputs on the device that hold every run
- * (the caller counted the runs first wherever they might not). */
+/* The kernel over keys and values on the device into outputs on the device, which take the runs
+ * before `room` (the caller counted the runs first, or reads the count before it uses them). */
 static ocl_reduce_status launch_pass(ocl_reduce_context *ctx, const orx_request *request,
                                      const orx_io *keys, const orx_io *values,
-                                     const orx_io *keys_out, const orx_io *out,
+                                     const orx_io *keys_out, const orx_io *out, uint64_t room,
                                      const orx_seg_call *c, orx_mem **scratch) {
   orx_prepared p;
   ORX_FORWARD(orx_prepare(ctx, request, &p));
@@ -132,7 +133,8 @@ static ocl_reduce_status launch_pass(ocl_reduce_context *ctx, const orx_request 
       {ORX_ARG_MEM, values->mem, 0},   {ORX_ARG_U64, NULL, values->offset},
       {ORX_ARG_U64, NULL, c->elements}, {ORX_ARG_MEM, keys_out->mem, 0},
       {ORX_ARG_U64, NULL, keys_out->offset}, {ORX_ARG_MEM, out->mem, 0},
-      {ORX_ARG_U64, NULL, out->offset}, {ORX_ARG_MEM, *scratch, 0},
+      {ORX_ARG_U64, NULL, out->offset}, {ORX_ARG_U64, NULL, room},
+      {ORX_ARG_MEM, *scratch, 0},
       {ORX_ARG_U32, NULL, epoch},
   };
   return orx_launch(ctx, &p, (size_t)tiles, args, ORX_ARRAY_SIZE(args));
@@ -153,7 +155,8 @@ static ocl_reduce_status through_starts(ocl_reduce_context *ctx, const orx_key_c
   ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_KEY_STARTS, (n + 1) * sizeof(uint64_t),
                               &starts.mem));
   orx_mem *scratch = NULL; /* the kernel reads no values: the keys stand in for them */
-  ORX_FORWARD(launch_pass(ctx, &request, keys, keys, keys_out, &starts, c, &scratch));
+  ORX_FORWARD(
+      launch_pass(ctx, &request, keys, keys, keys_out, &starts, UINT64_MAX, c, &scratch));
   ORX_FORWARD(orx_download(ctx, scratch, 8, runs, sizeof *runs));
   orx_seg_call segments = *c;
   segments.count = (size_t)*runs;
@@ -183,35 +186,98 @@ static ocl_reduce_status input_on_device(ocl_reduce_context *ctx, orx_scratch_sl
   return OCL_REDUCE_OK;
 }
 
-/* Outputs in host memory: the runs counted on the device first (OUTPUT_TOO_SMALL before the
- * kernel runs where they do not fit), the kernel into scratch of exactly the runs, then the runs
- * read back into both outputs (user operators: the keys, their results from the segments). */
+/* The kernel into scratch of `room` runs (its keys and results: *keys_out, *out), the run count
+ * read back into *runs: OUTPUT_TOO_SMALL, with the outputs untouched, where they cannot hold the
+ * runs. */
+static ocl_reduce_status staged_pass(ocl_reduce_context *ctx, const orx_key_call *k,
+                                     const orx_seg_call *c, const orx_request *request,
+                                     const orx_io *keys, const orx_io *values, uint64_t room,
+                                     orx_io *keys_out, orx_io *out, uint64_t *runs,
+                                     uint64_t *run_count) {
+  const size_t slots = room ? (size_t)room : 1;
+  memset(keys_out, 0, sizeof *keys_out);
+  memset(out, 0, sizeof *out);
+  keys_out->capacity = out->capacity = (size_t)room;
+  ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_KEY_STAGED_KEYS_OUT, slots * k->key_bytes,
+                              &keys_out->mem));
+  ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_KEY_STAGED_RESULTS, slots * c->result_bytes,
+                              &out->mem));
+  orx_mem *scratch = NULL;
+  ORX_FORWARD(launch_pass(ctx, request, keys, values, keys_out, out, room, c, &scratch));
+  ORX_FORWARD(orx_download(ctx, scratch, 8, runs, sizeof *runs));
+  if (*runs <= k->keys_out.capacity && *runs <= c->out.capacity)
+    return OCL_REDUCE_OK;
+  *run_count = *runs;
+  return orx_key_outputs_too_small(ctx, c->function, *runs, k->keys_out.capacity,
+                                   c->out.capacity);
+}
+
+/* Outputs in host memory: the kernel's runs through scratch (or, the planner's choice, the runs
+ * counted first and the kernel into scratch of exactly them), read back into both outputs; user
+ * operators: the runs counted first, their keys, their results from the segments. */
 static ocl_reduce_status through_host_outputs(ocl_reduce_context *ctx, const orx_key_call *k,
                                               const orx_seg_call *c, const orx_request *request,
-                                              int starts, const orx_io *keys,
+                                              int starts, uint64_t room, const orx_io *keys,
                                               uint64_t *run_count) {
   const size_t n = (size_t)c->elements;
+  const int staged = !starts && orx_plan_by_key_stages(&ctx->target, n, room,
+                                                       (unsigned)k->key_bytes,
+                                                       (unsigned)c->result_bytes);
   uint64_t runs = 0;
-  ORX_FORWARD(count_fitting_runs(ctx, k, c, keys, &runs, run_count));
-  *run_count = runs;
+  if (!staged) {
+    ORX_FORWARD(count_fitting_runs(ctx, k, c, keys, &runs, run_count));
+    room = runs;
+  }
   orx_io values, keys_out, out;
   ORX_FORWARD(orx_uploads_done(
       ctx, input_on_device(ctx, ORX_SCRATCH_KEY_STAGED_VALUES, &c->in, n, c->elem, &values)));
-  memset(&keys_out, 0, sizeof keys_out);
-  memset(&out, 0, sizeof out);
-  keys_out.capacity = out.capacity = (size_t)runs;
-  ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_KEY_STAGED_KEYS_OUT, (size_t)runs * k->key_bytes,
-                              &keys_out.mem));
   if (starts) {
+    memset(&keys_out, 0, sizeof keys_out);
+    keys_out.capacity = (size_t)runs;
+    ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_KEY_STAGED_KEYS_OUT,
+                                (size_t)runs * k->key_bytes, &keys_out.mem));
     ORX_FORWARD(through_starts(ctx, k, c, keys, &values, &keys_out, &runs));
   } else {
-    ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_KEY_STAGED_RESULTS,
-                                (size_t)runs * c->result_bytes, &out.mem));
-    orx_mem *scratch = NULL;
-    ORX_FORWARD(launch_pass(ctx, request, keys, &values, &keys_out, &out, c, &scratch));
+    ORX_FORWARD(staged_pass(ctx, k, c, request, keys, &values, room, &keys_out, &out, &runs,
+                            run_count));
     ORX_FORWARD(orx_download(ctx, out.mem, 0, c->out.host_out, (size_t)runs * c->result_bytes));
   }
+  *run_count = runs;
   return orx_download(ctx, keys_out.mem, 0, k->keys_out.host_out, (size_t)runs * k->key_bytes);
+}
+
+/* Outputs in buffers with room for fewer runs than pairs, the kernel's runs through scratch: both
+ * copied into them once the count says they fit. */
+static ocl_reduce_status through_staged_buffers(ocl_reduce_context *ctx, const orx_key_call *k,
+                                                const orx_seg_call *c, const orx_request *request,
+                                                const orx_io *keys, const orx_io *values,
+                                                uint64_t room, uint64_t *run_count) {
+  orx_io keys_out, out;
+  uint64_t runs = 0;
+  ORX_FORWARD(
+      staged_pass(ctx, k, c, request, keys, values, room, &keys_out, &out, &runs, run_count));
+  if (runs > 0) {
+    const size_t kb = k->key_bytes, rb = c->result_bytes;
+    ORX_FORWARD(ctx->ops->copy(ctx, ctx->backend, keys_out.mem, 0, k->keys_out.mem,
+                               (size_t)k->keys_out.offset * kb, (size_t)runs * kb));
+    ORX_FORWARD(ctx->ops->copy(ctx, ctx->backend, out.mem, 0, c->out.mem,
+                               (size_t)c->out.offset * rb, (size_t)runs * rb));
+  }
+  *run_count = runs;
+  return OCL_REDUCE_OK;
+}
+
+/* Inputs in host memory go to the device whole, and outputs in host memory come from device memory
+ * of their room (user operators: their starts too): where one of them, at a run per element,
+ * would not fit one allocation, the runs are found on the host instead (run_by_key.c), which
+ * uploads the values in pieces. */
+static int fits_allocations(const ocl_reduce_context *ctx, const orx_key_call *k,
+                            const orx_seg_call *c, int host_outputs, int starts) {
+  const size_t n = (size_t)c->elements;
+  const uint64_t most = ctx->caps.max_alloc_bytes;
+  return !((!k->keys.mem && n * k->key_bytes > most) || (!c->in.mem && n * c->elem > most) ||
+           (host_outputs && (n * k->key_bytes > most || n * c->result_bytes > most)) ||
+           (starts && (n + 1) * sizeof(uint64_t) > most));
 }
 
 ocl_reduce_status orx_run_by_key_pass(ocl_reduce_context *ctx, const orx_key_call *k,
@@ -222,44 +288,42 @@ ocl_reduce_status orx_run_by_key_pass(ocl_reduce_context *ctx, const orx_key_cal
   const int plan = c->pair ? ORX_BY_KEY_ON_HOST : orx_plan_by_key_pass(&ctx->target, &request);
   const int starts = plan == ORX_BY_KEY_STARTS;
   *taken = 0;
-  if ((!host_outputs && (!k->keys_out.mem || !c->out.mem)) || plan == ORX_BY_KEY_ON_HOST)
+  if ((!host_outputs && (!k->keys_out.mem || !c->out.mem)) || plan == ORX_BY_KEY_ON_HOST ||
+      !fits_allocations(ctx, k, c, host_outputs, starts))
     return OCL_REDUCE_OK;
-  /* Inputs in host memory go to the device whole, and outputs in host memory come from device
-   * memory of their runs (user operators: their starts too): where one of them, at a run per
-   * element, would not fit one allocation, the runs are found on the host instead
-   * (run_by_key.c), which uploads the values in pieces. */
-  const uint64_t most = ctx->caps.max_alloc_bytes;
-  if ((!k->keys.mem && n * k->key_bytes > most) || (!c->in.mem && n * c->elem > most) ||
-      (host_outputs && (n * k->key_bytes > most || n * c->result_bytes > most)) ||
-      (starts && (n + 1) * sizeof(uint64_t) > most))
-    return OCL_REDUCE_OK;
-  const size_t room = host_outputs ? n
-                      : k->keys_out.capacity < c->out.capacity ? k->keys_out.capacity
-                                                               : c->out.capacity;
-  if (!host_outputs && !fits_in_place(k, c, room < n ? room : n))
+  const size_t least = k->keys_out.capacity < c->out.capacity ? k->keys_out.capacity
+                                                              : c->out.capacity;
+  const size_t room = least < n ? least : n;
+  if (!host_outputs && !fits_in_place(k, c, room))
     return OCL_REDUCE_OK;
   *taken = 1;
   orx_call_begin(ctx); /* kernel time: the count's (orx_run_pairs starts anew), then the pass's
                           (and the segments' after it) */
-  /* Host memory is read before the call returns (orx_uploads_done), the values only once the
-   * runs are known to fit. */
+  /* Host memory is read before the call returns (orx_uploads_done); the values only once the runs
+   * are known to fit where they are counted first. */
   orx_io keys, values;
   ORX_FORWARD(orx_uploads_done(
       ctx, input_on_device(ctx, ORX_SCRATCH_KEY_STAGED_KEYS, &k->keys, n, k->key_bytes, &keys)));
   if (host_outputs)
-    return through_host_outputs(ctx, k, c, &request, starts, &keys, run_count);
+    return through_host_outputs(ctx, k, c, &request, starts, room, &keys, run_count);
+  const int staged = room < n && !starts &&
+                     orx_plan_by_key_stages(&ctx->target, n, room, (unsigned)k->key_bytes,
+                                            (unsigned)c->result_bytes);
   uint64_t runs = 0; /* the runs counted first where the outputs might not hold them */
-  if (room < n)
+  if (room < n && !staged)
     ORX_FORWARD(count_fitting_runs(ctx, k, c, &keys, &runs, run_count));
   ORX_FORWARD(orx_uploads_done(
       ctx, input_on_device(ctx, ORX_SCRATCH_KEY_STAGED_VALUES, &c->in, n, c->elem, &values)));
+  if (staged)
+    return through_staged_buffers(ctx, k, c, &request, &keys, &values, room, run_count);
   if (starts) { /* the runs' starts read back first: the call returns once the segments ran */
     ORX_FORWARD(through_starts(ctx, k, c, &keys, &values, &k->keys_out, &runs));
     *run_count = runs;
     return OCL_REDUCE_OK;
   }
   orx_mem *scratch = NULL;
-  ORX_FORWARD(launch_pass(ctx, &request, &keys, &values, &k->keys_out, &c->out, c, &scratch));
+  ORX_FORWARD(
+      launch_pass(ctx, &request, &keys, &values, &k->keys_out, &c->out, UINT64_MAX, c, &scratch));
   /* Both outputs are buffers: the call returns once enqueued, and the run count lands in
    * *run_count by the time its work has finished (ocl_reduce_by_key.h), where the backend reads
    * asynchronously into pinned memory (ocl_reduce_host_alloc's), as buffer reads do

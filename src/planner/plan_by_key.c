@@ -29,6 +29,25 @@ int orx_plan_by_key_pass(const orx_target *target, const orx_request *request) {
   return ORX_BY_KEY_PASS;
 }
 
+int orx_plan_by_key_stages(const orx_target *target, uint64_t n, uint64_t room,
+                           unsigned key_bytes, unsigned result_bytes) {
+  if (target->forced.key_stage >= 0)
+    return target->forced.key_stage;
+  /* No room: the count alone answers (a caller asking for the size), where the pass would read
+   * the values too. Else staged where the runs' keys and results take no more bytes than the keys
+   * (no more scratch than that either): the count reads the keys twice (one apart), the copy the
+   * runs once and writes them once. H200, 2^26 pairs, outputs of exactly the runs, end to end,
+   * staged against counted: CUDA i32/f32 in runs of 8 / 32 / 1000 378 / 338 / 309 us against
+   * 432 / 412 / 392, i64/f64 in runs of 32 719 against 856; NVIDIA's OpenCL 420 / 377 / 351
+   * against 479 / 462 / 442, 695 against 821; in runs of 2 (the rule's edge) equal. CPU devices
+   * copy in one thread (PoCL 5, 16 cores, 2^24 pairs): in runs of 32 / 1000 4.4 / 3.6 ms against
+   * 4.8 / 4.3, in runs of 8 7.0 against 6.1, so there the runs must take 8 times fewer bytes
+   * (docs/perf/h200-by-key.txt). */
+  const uint64_t bytes = room * (key_bytes + result_bytes);
+  const unsigned cpu = target->caps->type == OCL_REDUCE_DEVICE_CPU;
+  return room > 0 && (cpu ? 8 : 1) * bytes <= n * key_bytes;
+}
+
 orx_request orx_by_key_starts_request(unsigned key_bytes) {
   orx_request request = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_U64);
   request.entry = ORX_ENTRY_BY_KEY;

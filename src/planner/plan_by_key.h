@@ -14,6 +14,14 @@
  * runs found on the host (ORX_BY_KEY_ON_HOST, run_by_key.c), which the other devices take. */
 enum { ORX_BY_KEY_ON_HOST = 0, ORX_BY_KEY_PASS = 1, ORX_BY_KEY_STARTS = 2 };
 int orx_plan_by_key_pass(const orx_target *target, const orx_request *request);
+/* Whether outputs with room for `room` < n runs of n pairs (or outputs in host memory with room
+ * for `room` <= n) take the pass's runs through scratch of `room` runs (key_bytes and
+ * result_bytes each), which the kernel fills as far as they reach while it counts them all,
+ * copied or read out once the count says they fit; else the runs are counted first (the keys
+ * against themselves one apart), and the kernel writes in place (or into scratch of exactly the
+ * runs). */
+int orx_plan_by_key_stages(const orx_target *target, uint64_t n, uint64_t room,
+                           unsigned key_bytes, unsigned result_bytes);
 /* The request of the pass that finds the runs' starts (ORX_BY_KEY_STARTS) of keys of key_bytes:
  * each run's result is where it starts, a u64 (ORX_KEY_POSITIONS). */
 orx_request orx_by_key_starts_request(unsigned key_bytes);

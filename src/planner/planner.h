@@ -161,6 +161,7 @@ typedef struct orx_policy_override {
   int key_chunks;        /* -1, 0 (tiles a work-group scans) or 1 (chunks a work-item walks) */
   int key_direct;        /* -1, 0 (tiles load through local memory) or 1 (straight into
                             registers, where the planner can: plan_by_key.c) */
+  int key_stage;         /* -1, 0 or 1: the runs through scratch (plan_by_key.h) */
   unsigned key_run;      /* the one-pass kernel's elements per work-item (tiles: within local
                           * memory), or per chunk */
 } orx_policy_override;

@@ -317,6 +317,7 @@ const orx_backend_ops orx_cuda_backend = {
     .finish = cuda_finish,
     .write = orx_cu_write,
     .read = orx_cu_read,
+    .copy = orx_cu_copy,
     .alloc_pinned = orx_cu_alloc_pinned,
     .write_async = orx_cu_write_async,
     .read_async = orx_cu_read_async,

@@ -40,6 +40,17 @@ ocl_reduce_status orx_cu_read_async(ocl_reduce_context *ctx, orx_backend *be, co
   return copy(ctx, be, src->ptr + offset, dst, NULL, bytes, 0);
 }
 
+ocl_reduce_status orx_cu_copy(ocl_reduce_context *ctx, orx_backend *be, const orx_mem *src,
+                              size_t src_offset, orx_mem *dst, size_t dst_offset, size_t bytes) {
+  ORX_FORWARD(orx_cu_enter(ctx, be));
+  const CUresult r =
+      orx_cu.MemcpyDtoDAsync(dst->ptr + dst_offset, src->ptr + src_offset, bytes, be->stream);
+  orx_cu_leave();
+  if (r != CUDA_SUCCESS)
+    return orx_cu_fail(ctx, "cuMemcpyDtoDAsync", r);
+  return OCL_REDUCE_OK;
+}
+
 /* Portable: the memory stays page-locked for every context of the process, so that a group's
  * devices can all copy from it. Not mapped: staging is copied, never read by kernels. */
 ocl_reduce_status orx_cu_alloc_pinned(ocl_reduce_context *ctx, orx_backend *be, size_t bytes,

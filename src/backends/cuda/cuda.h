@@ -46,6 +46,7 @@ typedef struct cuda_api {
   CUresult (*MemFree)(CUdeviceptr);
   CUresult (*MemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
   CUresult (*MemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
+  CUresult (*MemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
   CUresult (*MemHostAlloc)(void **, size_t, unsigned int);
   CUresult (*MemFreeHost)(void *);
   CUresult (*MemHostGetDevicePointer)(CUdeviceptr *, void *, unsigned int);
@@ -127,6 +128,8 @@ ocl_reduce_status orx_cu_write(ocl_reduce_context *ctx, orx_backend *be, orx_mem
                                size_t offset, const void *src, size_t bytes);
 ocl_reduce_status orx_cu_read(ocl_reduce_context *ctx, orx_backend *be, const orx_mem *src,
                               size_t offset, void *dst, size_t bytes);
+ocl_reduce_status orx_cu_copy(ocl_reduce_context *ctx, orx_backend *be, const orx_mem *src,
+                              size_t src_offset, orx_mem *dst, size_t dst_offset, size_t bytes);
 ocl_reduce_status orx_cu_write_async(ocl_reduce_context *ctx, orx_backend *be, orx_mem *dst,
                                      size_t offset, const void *src, size_t bytes);
 ocl_reduce_status orx_cu_read_async(ocl_reduce_context *ctx, orx_backend *be, const orx_mem *src,

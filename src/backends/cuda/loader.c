@@ -47,6 +47,7 @@ static const struct {
     SYM(MemFree, "cuMemFree_v2"),
     SYM(MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"),
     SYM(MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"),
+    SYM(MemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2"),
     SYM(MemHostAlloc, "cuMemHostAlloc"),
     SYM(MemFreeHost, "cuMemFreeHost"),
     SYM(MemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2"),

@@ -215,6 +215,7 @@ const orx_backend_ops orx_opencl_backend = {
     .finish = cl_finish,
     .write = orx_cl_write,
     .read = orx_cl_read,
+    .copy = orx_cl_copy,
     .alloc_pinned = orx_cl_alloc_pinned,
     .write_async = orx_cl_write_async,
     .read_async = orx_cl_read_async,

@@ -27,6 +27,15 @@ ocl_reduce_status orx_cl_read(ocl_reduce_context *ctx, orx_backend *be, const or
   return OCL_REDUCE_OK;
 }
 
+ocl_reduce_status orx_cl_copy(ocl_reduce_context *ctx, orx_backend *be, const orx_mem *src,
+                              size_t src_offset, orx_mem *dst, size_t dst_offset, size_t bytes) {
+  CL_CHECK(ctx, "clEnqueueCopyBuffer",
+           clEnqueueCopyBuffer(be->queue, src->mem, dst->mem, src_offset, dst_offset, bytes, 0,
+                               NULL, NULL));
+  orx_cl_after_last_kernel(be);
+  return OCL_REDUCE_OK;
+}
+
 void orx_cl_after_last_kernel(orx_backend *be) {
   if (be->last_kernel)
     clReleaseEvent(be->last_kernel);

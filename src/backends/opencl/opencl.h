@@ -110,6 +110,8 @@ ocl_reduce_status orx_cl_write(ocl_reduce_context *ctx, orx_backend *be, orx_mem
                                size_t offset, const void *src, size_t bytes);
 ocl_reduce_status orx_cl_read(ocl_reduce_context *ctx, orx_backend *be, const orx_mem *src,
                               size_t offset, void *dst, size_t bytes);
+ocl_reduce_status orx_cl_copy(ocl_reduce_context *ctx, orx_backend *be, const orx_mem *src,
+                              size_t src_offset, orx_mem *dst, size_t dst_offset, size_t bytes);
 ocl_reduce_status orx_cl_write_async(ocl_reduce_context *ctx, orx_backend *be, orx_mem *dst,
                                      size_t offset, const void *src, size_t bytes);
 ocl_reduce_status orx_cl_read_async(ocl_reduce_context *ctx, orx_backend *be, const orx_mem *src,

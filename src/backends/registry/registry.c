@@ -46,7 +46,7 @@ const char *orx_backend_missing_slot(const orx_backend_ops *ops) {
   ORX_REQUIRED(release_program) ORX_REQUIRED(program_native) ORX_REQUIRED(alloc)
   ORX_REQUIRED(wrap) ORX_REQUIRED(release_mem) ORX_REQUIRED(mem_native) ORX_REQUIRED(finish)
   ORX_REQUIRED(enqueue_wait) ORX_REQUIRED(enqueue_marker) ORX_REQUIRED(write) ORX_REQUIRED(read)
-  ORX_REQUIRED(launch) ORX_REQUIRED(native) ORX_REQUIRED(wait_marker)
+  ORX_REQUIRED(copy) ORX_REQUIRED(launch) ORX_REQUIRED(native) ORX_REQUIRED(wait_marker)
 #undef ORX_REQUIRED
   /* Optional sets: all or none. */
   if (!ops->program_binary != !ops->build_binary)
