@@ -828,6 +828,17 @@ static void test_narrow_loads_take_16_bytes_on_opencl_gpus(void **state) {
   orx_request r = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F16);
   orx_plan_make(&cuda_forced, &r, &plan);
   assert_int_equal(plan.policy.vec, 4);
+  /* ... and 16 bytes: a forced vec=4 on 8-byte types keeps the planner's (the prelude has no
+   * double4 loads), where 4-byte types take it. */
+  assert_int_equal(orx_parse_policy_override("vec=4", &cuda_forced.forced), OCL_REDUCE_OK);
+  for (ocl_reduce_type type = OCL_REDUCE_I32; type <= OCL_REDUCE_F64; type++) {
+    r = orx_reduce_request(ORX_OP_SUM, type);
+    orx_plan_make(&cuda_forced, &r, &plan);
+    if (ocl_reduce_type_size(type) == 8)
+      assert_true(plan.policy.vec <= 2);
+    else
+      assert_int_equal(plan.policy.vec, 4);
+  }
 }
 
 /* Float MIN and MAX as keys: whole vectors on CPUs, a key per component on GPUs, none for f64

@@ -109,8 +109,10 @@ void orx_apply_policy_override(const orx_caps *caps, const orx_policy_override *
   if (o->wg_size && o->wg_size <= caps->max_work_group_size &&
       (uint64_t)2 * o->wg_size * elem + 64 <= caps->local_mem_bytes)
     p->wg_size = o->wg_size;
-  /* CUDA's prelude has vectors of 4 components at most (lib/orx_cuda_prelude.cl). */
-  const unsigned most_vec = caps->has_cuda_shuffle ? 4 : 16;
+  /* CUDA's prelude has vectors of 4 components and 16 bytes at most (lib/orx_cuda_prelude.cl: no
+   * double4, long4 or ulong4; a forced vec=4 on f64 did not compile). */
+  const unsigned cuda_most = elem && 16 / elem < 4 ? 16 / elem : 4;
+  const unsigned most_vec = caps->has_cuda_shuffle ? cuda_most : 16;
   if (o->vec && o->vec <= most_vec &&
       (caps->base_align_bytes == 0 || o->vec * elem <= caps->base_align_bytes))
     p->vec = o->vec;
