@@ -5,12 +5,12 @@
  * (ARGMIN on f32), a built-in whose state is not its result (MEAN_VAR on f64), the reproducible
  * sum (on f32), a commutative user operator (the sum of squares) and an order-preserving one
  * (2x2 matrix products), each through ocl_reduce, ocl_reduce_into, both segmented calls,
- * ocl_reduce_windows, ocl_reduce_multi, reductions in parts, a group, and ocl_reduce_axes over
- * views of a buffer read in place (columns, rows apart, two passes), against host references
- * on fresh random data; pairs (a dot product, a count, the user pair operators), whole and in
- * segments. Then each entry
- * point is given memory one byte too small, for its input, its results and its offsets: a named
- * status, a message with both sizes, and guard bytes intact.
+ * ocl_reduce_by_key (host memory, and buffers of exactly the runs), ocl_reduce_windows,
+ * ocl_reduce_multi, reductions in parts, a group, and ocl_reduce_axes over views of a buffer
+ * read in place (columns, rows apart, two passes), against host references on fresh random
+ * data; pairs (a dot product, a count, the user pair operators), whole and in segments. Then each
+ * entry point is given memory one byte too small, for its input, its results and its offsets: a
+ * named status, a message with both sizes, and guard bytes intact.
  * ============================================================================================== */
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,6 +184,84 @@ static void segments(kind k) {
   free(data);
 }
 
+/* Reduce by key over runs of 1-60 pairs (i32 keys): from host memory into host memory with room
+ * for a run per pair, then from buffers at offsets into buffers of exactly the runs (which the
+ * one pass stages or counts first: run_by_key_pass.c). ARGMIN's index counts from the run's
+ * start. */
+static void by_key(kind k) {
+  const size_t n = 1 + test_rng_below(1500), elem = elem_of(k), rsize = result_of(k);
+  int32_t *keys = malloc(n * sizeof *keys);
+  uint64_t *heads = malloc((n + 1) * sizeof *heads);
+  assert_true(keys && heads);
+  size_t runs = 0;
+  for (size_t i = 0; i < n; runs++) {
+    const size_t length = 1 + test_rng_below(60);
+    heads[runs] = i;
+    for (size_t j = 0; j < length && i < n; j++)
+      keys[i++] = (int32_t)(runs * 7 % 5); /* keys of runs apart may be equal */
+  }
+  heads[runs] = n;
+  for (size_t r = 1; r < runs; r++) /* neighbours differ, so that each stretch is one run */
+    if (keys[heads[r]] == keys[heads[r - 1]])
+      for (size_t i = heads[r]; i < heads[r + 1]; i++)
+        keys[i] = -1 - (int32_t)r;
+  void *data = fill(k, n);
+  int32_t *keys_out = malloc(n * sizeof *keys_out);
+  unsigned char *got = malloc(n * rsize);
+  assert_true(keys_out && got);
+  char why[256];
+  uint64_t found = 0;
+  for (int in_buffers = 0; in_buffers < 2; in_buffers++) {
+    ocl_reduce_buffer *kin = NULL, *vin = NULL, *kout = NULL, *rout = NULL;
+    ocl_reduce_input keys_in = ocl_reduce_host_input(keys, n * sizeof *keys);
+    ocl_reduce_input values_in = host_in(k, data, n);
+    ocl_reduce_output keys_to = ocl_reduce_host_output(keys_out, n * sizeof *keys_out);
+    ocl_reduce_output results_to = ocl_reduce_host_output(got, n * rsize);
+    if (in_buffers) { /* written whole, for Oclgrind (see whole()) */
+      unsigned char *padded = calloc(n + 2, elem > 4 ? elem : 4);
+      assert_non_null(padded);
+      memcpy(padded + 2 * sizeof *keys, keys, n * sizeof *keys);
+      OK(k, ocl_reduce_buffer_create(test_ctx, (n + 2) * sizeof *keys, &kin));
+      OK(k, ocl_reduce_buffer_write(kin, 0, padded, (n + 2) * sizeof *keys));
+      memset(padded, 0, 2 * elem);
+      memcpy(padded + 2 * elem, data, n * elem);
+      OK(k, ocl_reduce_buffer_create(test_ctx, (n + 2) * elem, &vin));
+      OK(k, ocl_reduce_buffer_write(vin, 0, padded, (n + 2) * elem));
+      free(padded);
+      OK(k, ocl_reduce_buffer_create(test_ctx, (runs + 1) * sizeof *keys, &kout));
+      OK(k, ocl_reduce_buffer_create(test_ctx, (runs + 1) * rsize, &rout));
+      keys_in = ocl_reduce_buffer_input(kin, 2);
+      values_in = ocl_reduce_buffer_input(vin, 2);
+      keys_to = ocl_reduce_buffer_output(kout, 1);
+      results_to = ocl_reduce_buffer_output(rout, 1);
+    }
+    OK(k, ocl_reduce_by_key(test_ctx, op_of(k), type_of(k), OCL_REDUCE_I32, keys_in, values_in,
+                            n, keys_to, results_to, &found));
+    if (in_buffers) {
+      OK(k, ocl_reduce_buffer_read(kout, sizeof *keys, keys_out, runs * sizeof *keys));
+      OK(k, ocl_reduce_buffer_read(rout, rsize, got, runs * rsize));
+    }
+    CHECK(k, found == runs, "by key (%s): %llu runs, not %zu", in_buffers ? "buffers" : "host",
+          (unsigned long long)found, runs);
+    for (size_t r = 0; r < runs; r++) {
+      CHECK(k, keys_out[r] == keys[heads[r]], "by key: run %zu's key", r);
+      CHECK(k,
+            matches(k, (const char *)data + heads[r] * elem, (size_t)(heads[r + 1] - heads[r]),
+                    got + r * rsize, 0, why, sizeof why),
+            "by key (%s): run %zu of %zu: %s", in_buffers ? "buffers" : "host", r, runs, why);
+    }
+    ocl_reduce_buffer_destroy(kin);
+    ocl_reduce_buffer_destroy(vin);
+    ocl_reduce_buffer_destroy(kout);
+    ocl_reduce_buffer_destroy(rout);
+  }
+  free(keys);
+  free(heads);
+  free(keys_out);
+  free(got);
+  free(data);
+}
+
 static void windows(kind k) {
   const size_t n = 1 + test_rng_below(400), window = 1 + test_rng_below(n < 40 ? n : 40);
   const size_t rsize = result_of(k), results = n - window + 1, elem = elem_of(k);
@@ -350,6 +428,7 @@ static int fp64 = 1; /* test_has_fp64(), at setup */
   }
 FORM_TEST(whole)
 FORM_TEST(segments)
+FORM_TEST(by_key)
 FORM_TEST(windows)
 FORM_TEST(multi)
 FORM_TEST(parts)
@@ -582,9 +661,10 @@ static int teardown(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_whole),         cmocka_unit_test(test_segments),
-      cmocka_unit_test(test_windows),       cmocka_unit_test(test_multi),
-      cmocka_unit_test(test_parts),         cmocka_unit_test(test_over_a_group),
-      cmocka_unit_test(test_axes),          cmocka_unit_test(test_pairs),
-      cmocka_unit_test(test_user_pairs),    cmocka_unit_test(test_one_byte_short)};
+      cmocka_unit_test(test_by_key),        cmocka_unit_test(test_windows),
+      cmocka_unit_test(test_multi),         cmocka_unit_test(test_parts),
+      cmocka_unit_test(test_over_a_group),  cmocka_unit_test(test_axes),
+      cmocka_unit_test(test_pairs),         cmocka_unit_test(test_user_pairs),
+      cmocka_unit_test(test_one_byte_short)};
   return TEST_RUN(tests, setup, teardown);
 }
