@@ -38,9 +38,6 @@ static ocl_reduce_context *tiles_ctx, *chunks_ctx;
 /* Tiles whose loads go straight into registers (key_direct: CUDA's), forced where they can. */
 static ocl_reduce_context *direct_ctx;
 static ocl_reduce_context *cross_pass_ctx; /* cross_device, the one-pass kernel forced */
-/* Outputs with room for fewer runs than pairs: the kernel's runs through scratch (key_stage=1),
- * in tiles and in chunks of 64 pairs, and the runs counted first (key_stage=0). */
-static ocl_reduce_context *staged_ctx[2], *counted_ctx;
 
 static int setup(void **state) {
   if (test_setup(state))
@@ -51,14 +48,11 @@ static int setup(void **state) {
   tiles_ctx = test_context_with_policy("by_key=pass,key_chunks=0");
   chunks_ctx = test_context_with_policy("by_key=pass,key_chunks=1,key_run=64");
   direct_ctx = test_context_with_policy("by_key=pass,key_chunks=0,key_direct=1");
-  staged_ctx[0] = test_context_with_policy("by_key=pass,key_chunks=0,key_stage=1");
-  staged_ctx[1] = test_context_with_policy("by_key=pass,key_chunks=1,key_run=64,key_stage=1");
-  counted_ctx = test_context_with_policy("by_key=pass,key_stage=0");
   setenv("OCL_REDUCE_DETERMINISM", "cross_device", 1);
   cross_pass_ctx = test_context_with_policy("by_key=pass");
   unsetenv("OCL_REDUCE_DETERMINISM");
   return cross_ctx && pass_ctx && runs_ctx && tiles_ctx && chunks_ctx && direct_ctx &&
-                 cross_pass_ctx && staged_ctx[0] && staged_ctx[1] && counted_ctx
+                 cross_pass_ctx
              ? 0
              : -1;
 }
@@ -71,9 +65,6 @@ static int teardown(void **state) {
   ocl_reduce_context_destroy(chunks_ctx);
   ocl_reduce_context_destroy(direct_ctx);
   ocl_reduce_context_destroy(cross_pass_ctx);
-  ocl_reduce_context_destroy(staged_ctx[0]);
-  ocl_reduce_context_destroy(staged_ctx[1]);
-  ocl_reduce_context_destroy(counted_ctx);
   return test_teardown(state);
 }
 
@@ -725,7 +716,13 @@ static void test_exact_outputs(void **state) {
   unsigned char *results = malloc(runs * rb);
   assert_true(values && keys_out && results);
   test_fill(values, count, OCL_REDUCE_SUM, OCL_REDUCE_I32, MODE_RANDOM);
-  ocl_reduce_context *contexts[] = {staged_ctx[0], staged_ctx[1], counted_ctx};
+  /* The kernel's runs through scratch (key_stage=1), in tiles and in chunks of 64 pairs, and the
+   * runs counted first (key_stage=0); made here and destroyed before the test returns. */
+  ocl_reduce_context *contexts[] = {
+      test_context_with_policy("by_key=pass,key_chunks=0,key_stage=1"),
+      test_context_with_policy("by_key=pass,key_chunks=1,key_run=64,key_stage=1"),
+      test_context_with_policy("by_key=pass,key_stage=0")};
+  assert_true(contexts[0] && contexts[1] && contexts[2]);
   for (size_t x = 0; x < 3; x++)
     for (int on_device = 0; on_device < 2; on_device++) {
       key_case c = {contexts[x], OCL_REDUCE_SUM, OCL_REDUCE_I32, OCL_REDUCE_U32, keys, values,
@@ -752,6 +749,8 @@ static void test_exact_outputs(void **state) {
       assert_true(untouched(keys_out, (runs - 1) * sizeof *keys_out));
       assert_true(untouched(results, (runs - 1) * rb));
     }
+  for (size_t x = 0; x < 3; x++)
+    ocl_reduce_context_destroy(contexts[x]);
   free(keys);
   free(values);
   free(keys_out);
