@@ -240,6 +240,23 @@ static int builtin_mismatch(const key_case *c, const unsigned char *got, size_t 
 typedef int (*result_check)(const key_case *c, const unsigned char *got, size_t first, size_t n,
                             size_t r);
 
+/* The runs of a case's outputs that are wrong, their keys against the keys at `heads` and their
+ * results by `check`; the first five printed. */
+static int runs_mismatch(const key_case *c, const unsigned char *keys_out,
+                         const unsigned char *results, const size_t *heads, size_t runs,
+                         result_check check) {
+  const size_t kb = ocl_reduce_type_size(c->key_type), rb = ocl_reduce_result_size(c->op, c->type);
+  int bad = 0;
+  for (size_t r = 0; r < runs && bad < 5; r++) {
+    if (memcmp(keys_out + r * kb, (const unsigned char *)c->keys + heads[r] * kb, kb) != 0) {
+      print_error("run %zu: its key differs\n", r);
+      bad++;
+    }
+    bad += check(c, results + r * rb, heads[r], heads[r + 1] - heads[r], r);
+  }
+  return bad;
+}
+
 /* Runs a case with room for every run (in buffers, half the time for a run per element: the
  * one-pass plan takes those at once, and counts the runs first for the others) and checks the
  * count, each run's key and result (by `check`), and that nothing past the runs was written. */
@@ -257,20 +274,29 @@ static void check_case(key_case c, result_check check) {
     fail_msg("%s: %s (%s)", ocl_reduce_op_name(c.op), ocl_reduce_status_name(s),
              ocl_reduce_last_error(c.ctx));
   assert_int_equal(run_count, runs);
-  int bad = 0;
-  for (size_t r = 0; r < runs && bad < 5; r++) {
-    if (memcmp(keys_out + r * kb, (const unsigned char *)c.keys + heads[r] * kb, kb) != 0) {
-      print_error("run %zu: its key differs\n", r);
-      bad++;
-    }
-    bad += check(&c, results + r * rb, heads[r], heads[r + 1] - heads[r], r);
-  }
+  const int bad = runs_mismatch(&c, keys_out, results, heads, runs, check);
   assert_true(untouched(keys_out + runs * kb, (c.key_room - runs) * kb));
   assert_true(untouched(results + runs * rb, (c.result_room - runs) * rb));
   free(heads);
   free(keys_out);
   free(results);
   assert_int_equal(bad, 0);
+}
+
+/* Runs a case whose outputs hold key_room keys and result_room results, fewer than its `runs`:
+ * OUTPUT_TOO_SMALL, the count, and both outputs untouched. */
+static void check_too_small(key_case c, size_t key_room, size_t result_room, size_t runs,
+                            void *keys_out, void *results) {
+  c.key_room = key_room;
+  c.result_room = result_room;
+  uint64_t got = 99;
+  char expected[64];
+  snprintf(expected, sizeof expected, "the keys form %zu runs", runs);
+  expect_error(run_case(&c, keys_out, results, &got), OCL_REDUCE_ERROR_OUTPUT_TOO_SMALL, c.ctx,
+               expected);
+  assert_int_equal(got, runs);
+  assert_true(untouched(keys_out, key_room * ocl_reduce_type_size(c.key_type)));
+  assert_true(untouched(results, result_room * ocl_reduce_result_size(c.op, c.type)));
 }
 
 /* ---- Every built-in operator on every type ------------------------------------------------ */
@@ -672,16 +698,8 @@ static void test_sizing(void **state) {
         assert_true(results[r] == most);
     }
     const size_t rooms[][2] = {{runs - 1, runs}, {runs, runs - 1}, {0, 0}, {runs - 1, runs - 1}};
-    for (size_t k = 0; k < 4; k++) {
-      c.key_room = rooms[k][0];
-      c.result_room = rooms[k][1];
-      got = 99;
-      expect_error(run_case(&c, keys_out, results, &got), OCL_REDUCE_ERROR_OUTPUT_TOO_SMALL, ctx,
-                   "the keys form 6 runs");
-      assert_int_equal(got, runs);
-      assert_true(untouched(keys_out, c.key_room * 8));
-      assert_true(untouched(results, c.result_room * 8));
-    }
+    for (size_t k = 0; k < 4; k++)
+      check_too_small(c, rooms[k][0], rooms[k][1], runs, keys_out, results);
   }
   /* Asked with no outputs at all: the count. */
   uint64_t needed = 0;
@@ -714,7 +732,9 @@ static void test_exact_outputs(void **state) {
   uint32_t *keys_out = malloc(runs * sizeof *keys_out);
   const size_t rb = ocl_reduce_result_size(OCL_REDUCE_SUM, OCL_REDUCE_I32);
   unsigned char *results = malloc(runs * rb);
-  assert_true(values && keys_out && results);
+  size_t *heads = malloc((count + 1) * sizeof *heads);
+  assert_true(values && keys_out && results && heads);
+  assert_int_equal(test_key_runs(keys, sizeof *keys, count, heads), runs);
   test_fill(values, count, OCL_REDUCE_SUM, OCL_REDUCE_I32, MODE_RANDOM);
   /* The kernel's runs through scratch (key_stage=1), in tiles and in chunks of 64 pairs, and the
    * runs counted first (key_stage=0); made here and destroyed before the test returns. */
@@ -730,24 +750,9 @@ static void test_exact_outputs(void **state) {
       uint64_t got = 0;
       assert_int_equal(run_case(&c, keys_out, results, &got), OCL_REDUCE_OK);
       assert_int_equal(got, runs);
-      int bad = 0;
-      for (size_t r = 0, head = 0; r < runs && bad < 5; head += lengths[r++]) {
-        if (keys_out[r] != keys[head]) {
-          print_error("run %zu: its key differs\n", r);
-          bad++;
-        }
-        bad += builtin_mismatch(&c, results + r * rb, head, lengths[r], r);
-      }
-      assert_int_equal(bad, 0);
-      c.key_room = c.result_room = runs - 1;
-      got = 0;
-      char expected[64];
-      snprintf(expected, sizeof expected, "the keys form %zu runs", runs);
-      expect_error(run_case(&c, keys_out, results, &got), OCL_REDUCE_ERROR_OUTPUT_TOO_SMALL,
-                   c.ctx, expected);
-      assert_int_equal(got, runs);
-      assert_true(untouched(keys_out, (runs - 1) * sizeof *keys_out));
-      assert_true(untouched(results, (runs - 1) * rb));
+      assert_int_equal(
+          runs_mismatch(&c, (unsigned char *)keys_out, results, heads, runs, builtin_mismatch), 0);
+      check_too_small(c, runs - 1, runs - 1, runs, keys_out, results);
     }
   for (size_t x = 0; x < 3; x++)
     ocl_reduce_context_destroy(contexts[x]);
@@ -755,6 +760,7 @@ static void test_exact_outputs(void **state) {
   free(values);
   free(keys_out);
   free(results);
+  free(heads);
 }
 
 /* No elements: no runs, the outputs as they were; keys_out may be the keys' own host memory. */

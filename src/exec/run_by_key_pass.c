@@ -186,6 +186,23 @@ static ocl_reduce_status input_on_device(ocl_reduce_context *ctx, orx_scratch_sl
   return OCL_REDUCE_OK;
 }
 
+/* Scratch outputs for `room` runs: their keys in *keys_out, and their results in *out where out is
+ * not NULL (user operators' results come from the segments). */
+static ocl_reduce_status scratch_outputs(ocl_reduce_context *ctx, const orx_key_call *k,
+                                         const orx_seg_call *c, uint64_t room, orx_io *keys_out,
+                                         orx_io *out) {
+  const size_t slots = room ? (size_t)room : 1;
+  memset(keys_out, 0, sizeof *keys_out);
+  keys_out->capacity = (size_t)room;
+  ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_KEY_STAGED_KEYS_OUT, slots * k->key_bytes,
+                              &keys_out->mem));
+  if (!out)
+    return OCL_REDUCE_OK;
+  memset(out, 0, sizeof *out);
+  out->capacity = (size_t)room;
+  return orx_scratch_get(ctx, ORX_SCRATCH_KEY_STAGED_RESULTS, slots * c->result_bytes, &out->mem);
+}
+
 /* The kernel into scratch of `room` runs (its keys and results: *keys_out, *out), the run count
  * read back into *runs: OUTPUT_TOO_SMALL, with the outputs untouched, where they cannot hold the
  * runs. */
@@ -194,14 +211,7 @@ static ocl_reduce_status staged_pass(ocl_reduce_context *ctx, const orx_key_call
                                      const orx_io *keys, const orx_io *values, uint64_t room,
                                      orx_io *keys_out, orx_io *out, uint64_t *runs,
                                      uint64_t *run_count) {
-  const size_t slots = room ? (size_t)room : 1;
-  memset(keys_out, 0, sizeof *keys_out);
-  memset(out, 0, sizeof *out);
-  keys_out->capacity = out->capacity = (size_t)room;
-  ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_KEY_STAGED_KEYS_OUT, slots * k->key_bytes,
-                              &keys_out->mem));
-  ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_KEY_STAGED_RESULTS, slots * c->result_bytes,
-                              &out->mem));
+  ORX_FORWARD(scratch_outputs(ctx, k, c, room, keys_out, out));
   orx_mem *scratch = NULL;
   ORX_FORWARD(launch_pass(ctx, request, keys, values, keys_out, out, room, c, &scratch));
   ORX_FORWARD(orx_download(ctx, scratch, 8, runs, sizeof *runs));
@@ -232,10 +242,7 @@ static ocl_reduce_status through_host_outputs(ocl_reduce_context *ctx, const orx
   ORX_FORWARD(orx_uploads_done(
       ctx, input_on_device(ctx, ORX_SCRATCH_KEY_STAGED_VALUES, &c->in, n, c->elem, &values)));
   if (starts) {
-    memset(&keys_out, 0, sizeof keys_out);
-    keys_out.capacity = (size_t)runs;
-    ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_KEY_STAGED_KEYS_OUT,
-                                (size_t)runs * k->key_bytes, &keys_out.mem));
+    ORX_FORWARD(scratch_outputs(ctx, k, c, runs, &keys_out, NULL));
     ORX_FORWARD(through_starts(ctx, k, c, keys, &values, &keys_out, &runs));
   } else {
     ORX_FORWARD(staged_pass(ctx, k, c, request, keys, &values, room, &keys_out, &out, &runs,
