@@ -474,6 +474,12 @@
 #ifndef ORX_RESULT_NARROW
 #define ORX_RESULT_NARROW ORX_NO_TYPE
 #endif
+/* How vectors of 16-bit elements (ORX_ELEM_TYPE_ID, or ORX_PAIR_TYPE_ID's sides) are loaded in
+ * OpenCL C: 0, one load of their 16-bit lanes; 1, f16 by vload_halfN and bf16 in 32-bit words
+ * split in two (CPU devices; lib/orx_types.cl). */
+#ifndef ORX_NARROW_SPLIT
+#define ORX_NARROW_SPLIT 0
+#endif
 /* 1: the elements are floats of ORX_TYPE_ID's width read as the order keys of integer MIN or
  * MAX (ORX_TYPE_ID is then I32 or I64), and results are written back as floats
  * (lib/orx_order_keys.cl). */
@@ -505,7 +511,7 @@
   X(c, INPUT_STATES) X(c, ORDERED) X(c, ELEMENT_BYTES) X(c, WIN_ALGO) X(c, WIN_RUN)                \
   X(c, WIN_LOCKSTEP) X(c, FLOAT_KEYS) X(c, NO_CONTRACT) X(c, COL_RUN) X(c, SEG_PITCH)              \
   X(c, COL_FLAT) X(c, COL_STEPS) X(c, COL_DIRECT) X(c, COL_TALL) X(c, COL_FINISH)                  \
-  X(c, ELEM_TYPE_ID) X(c, RESULT_NARROW) X(c, PAIR_OP) X(c, PAIR_TYPE_ID)                          \
+  X(c, ELEM_TYPE_ID) X(c, RESULT_NARROW) X(c, NARROW_SPLIT) X(c, PAIR_OP) X(c, PAIR_TYPE_ID)       \
   X(c, KEY_BYTES) X(c, KEY_RUN) X(c, KEY_STARTS) X(c, KEY_WORDS) X(c, KEY_WINDOW_PARTS)          \
   X(c, KEY_CHUNKS) X(c, KEY_DIRECT) X(c, KEY_POSITIONS) X(c, ELEM_KEYS)
 

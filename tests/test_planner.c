@@ -782,6 +782,46 @@ static void test_narrow_min_and_max_take_four_groups_per_sm(void **state) {
   assert_int_equal(plan.policy.max_groups, 8 * gpu.compute_units);
 }
 
+/* Vectors of 16-bit elements, single inputs and pairs' sides: split on CPU devices (bf16 only
+ * where work-items do not run in turn, as PoCL's do), one load of their lanes on GPUs
+ * (plan_narrow.c); narrow=lanes|split forces either; other types and host plans unmarked. */
+static void test_narrow_vectors_split_on_cpu_devices(void **state) {
+  (void)state;
+  orx_caps in_turn = test_cpu();
+  in_turn.work_items_in_turn = 1;
+  const orx_caps devices[] = {test_cpu(), in_turn, test_gpu()};
+  orx_plan plan;
+  for (int device = 0; device < 3; device++) {
+    orx_target t = test_target(&devices[device], OCL_REDUCE_PATH_AUTO);
+    for (ocl_reduce_type type = OCL_REDUCE_F16; type <= OCL_REDUCE_BF16; type++) {
+      const int split = device == 0 || (device == 1 && type == OCL_REDUCE_F16);
+      orx_request r = orx_reduce_request(ORX_OP_SUM, type);
+      orx_plan_make(&t, &r, &plan);
+      assert_int_equal(plan.defines[ORX_DEFINE_NARROW_SPLIT], split);
+      r = pair_request(ORX_PAIR_DOT, type, 0);
+      orx_plan_make(&t, &r, &plan);
+      assert_int_equal(plan.defines[ORX_DEFINE_NARROW_SPLIT], split);
+      r = orx_reduce_request(ORX_OP_SUM, type);
+      r.host = 1;
+      orx_plan_make(&t, &r, &plan);
+      assert_int_equal(plan.defines[ORX_DEFINE_NARROW_SPLIT], ORX_DEFINE_UNSET);
+    }
+    orx_request r = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
+    orx_plan_make(&t, &r, &plan);
+    assert_int_equal(plan.defines[ORX_DEFINE_NARROW_SPLIT], ORX_DEFINE_UNSET);
+    for (int forced = 0; forced < 2; forced++) {
+      assert_int_equal(orx_parse_policy_override(forced ? "narrow=split" : "narrow=lanes",
+                                                 &t.forced),
+                       OCL_REDUCE_OK);
+      r = orx_reduce_request(ORX_OP_MAX, OCL_REDUCE_BF16);
+      orx_plan_make(&t, &r, &plan);
+      assert_int_equal(plan.defines[ORX_DEFINE_NARROW_SPLIT], forced);
+    }
+  }
+  orx_policy_override o;
+  assert_int_equal(orx_parse_policy_override("narrow=1", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+}
+
 /* 16-bit elements read 16 bytes a load on OpenCL GPUs with the built-in scalar operators, in
  * the stages that read elements (plan_narrow.c); CUDA, CPU devices, state operators, the
  * partials' stage and a forced vec keep the f32 policy's vector; a forced vec above 4 is
@@ -2243,6 +2283,7 @@ int main(void) {
       cmocka_unit_test(test_keys_register_caps_and_waits),
       cmocka_unit_test(test_narrow_min_and_max_take_four_groups_per_sm),
       cmocka_unit_test(test_narrow_loads_take_16_bytes_on_opencl_gpus),
+      cmocka_unit_test(test_narrow_vectors_split_on_cpu_devices),
       cmocka_unit_test(test_pairs_plan_vectors_loads_and_defines),
       cmocka_unit_test(test_device_selector),
       cmocka_unit_test(test_identities_and_compute_types),

@@ -81,11 +81,12 @@ ORX_INLINE double orx_pair_mul(double x, double y) { return __dmul_rn(x, y); }
 ORX_INLINE void orx_side_read_v(ORX_GLOBAL_PTR const ORX_SIDE_T *p, ulong v, ORX_SIDE_C *c) {
 #if ORX_VEC == 1
   c[0] = orx_side_read(p, v);
-#elif ORX_PAIR_TYPE_ID == ORX_F16 && ORX_NATIVE_VECTORS
-  const ORX_CAT(ushort, ORX_VEC) bits = ((ORX_GLOBAL_PTR const ORX_CAT(ushort, ORX_VEC) *)p)[v];
-  ORX_CAT(vstore, ORX_VEC)(ORX_CAT(vload_half, ORX_VEC)(0, (const half *)&bits), 0, c);
+#elif ORX_PAIR_TYPE_ID == ORX_F16 && ORX_NATIVE_VECTORS /* lib/orx_types.cl's forms */
+  ORX_CAT(vstore, ORX_VEC)(orx_narrow_f16_v(p, v), 0, c);
 #elif ORX_PAIR_TYPE_ID == ORX_F16 /* the CUDA prelude's vload_halfN: one load */
   ORX_CAT(vstore, ORX_VEC)(ORX_CAT(vload_half, ORX_VEC)(v, p), 0, c);
+#elif ORX_PAIR_TYPE_ID == ORX_BF16 && ORX_NATIVE_VECTORS && ORX_NARROW_SPLIT
+  ORX_CAT(vstore, ORX_VEC)(orx_narrow_bf16_v(p, v), 0, c);
 #elif ORX_PAIR_TYPE_ID == ORX_BF16
   const ORX_CAT(ushort, ORX_VEC) bits = ((ORX_GLOBAL_PTR const ORX_CAT(ushort, ORX_VEC) *)p)[v];
   ushort u[ORX_VEC];

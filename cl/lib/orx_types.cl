@@ -109,6 +109,56 @@ typedef struct orx_user_pair {
  * computes on them (T, TV). Every kernel reads its input elements through these two only, so that
  * a type stored narrower than it computes converts where it is loaded, and a second input joins
  * there (docs/design/half-and-pairs.md). */
+
+/* Vector v of 16-bit floats at p (its ORX_VEC elements from v * ORX_VEC, on a vector boundary)
+ * as floats, in OpenCL C; the planner's form per device (ORX_NARROW_SPLIT):
+ *   0 (GPUs): one load of the vector's 16-bit lanes, converted in registers: vloadN and
+ *     vload_halfN promise the compiler only an element's alignment. H200, NVIDIA's OpenCL, f16
+ *     and bf16 sums of 2^28: 143-145 us through vload_half4 / vload4, 141-142 us so (one run
+ *     each, on other machines); still 0.87x our f32 rate, where CUDA's take 0.94-0.96x.
+ *   1 (CPU devices): f16 through vload_halfN, bf16 in 32-bit words, each split into its two
+ *     elements. Intel's CPU runtime (2 cores, 2^24, f32 SUM and MAX) vectorized the lanes'
+ *     loads into 13-15 ms per call (0.10-0.25x an OpenMP loop) and took 7-8 s to build a
+ *     segments program of them; so f16 1.9 ms (1.7-1.8x), bf16 3.4-3.7 ms (0.4-0.5x), 0.8 s to
+ *     build. On PoCL 3.1 f16 the same either way, bf16's words slower than its lanes (the
+ *     planner's choice per device: src/planner/plan_narrow.c). */
+#if ORX_NATIVE_VECTORS && ORX_VEC > 1
+#define ORX_FLOAT_V ORX_CAT(float, ORX_VEC)
+ORX_INLINE_ALWAYS ORX_FLOAT_V orx_narrow_f16_v(ORX_GLOBAL_PTR const half *p, ulong v) {
+#if ORX_NARROW_SPLIT
+  return ORX_CAT(vload_half, ORX_VEC)(v, p);
+#else
+  const ORX_CAT(ushort, ORX_VEC) bits = ((ORX_GLOBAL_PTR const ORX_CAT(ushort, ORX_VEC) *)p)[v];
+  return ORX_CAT(vload_half, ORX_VEC)(0, (const half *)&bits); /* converted in registers */
+#endif
+}
+#if ORX_NARROW_SPLIT && ORX_VEC > 2
+/* Vectors of half as many 32-bit words; little-endian, element 2k is word k's low half. */
+#if ORX_VEC == 4
+#define ORX_WORDS_V uint2
+#define ORX_AS_FLOAT_WORDS_V as_float2
+#elif ORX_VEC == 8
+#define ORX_WORDS_V uint4
+#define ORX_AS_FLOAT_WORDS_V as_float4
+#else
+#define ORX_WORDS_V uint8
+#define ORX_AS_FLOAT_WORDS_V as_float8
+#endif
+ORX_INLINE_ALWAYS ORX_FLOAT_V orx_narrow_bf16_v(ORX_GLOBAL_PTR const ushort *p, ulong v) {
+  const ORX_WORDS_V w = ((ORX_GLOBAL_PTR const ORX_WORDS_V *)p)[v];
+  ORX_FLOAT_V x;
+  x.even = ORX_AS_FLOAT_WORDS_V(w << 16);
+  x.odd = ORX_AS_FLOAT_WORDS_V(w & 0xffff0000u);
+  return x;
+}
+#else
+ORX_INLINE_ALWAYS ORX_FLOAT_V orx_narrow_bf16_v(ORX_GLOBAL_PTR const ushort *p, ulong v) {
+  const ORX_CAT(ushort, ORX_VEC) bits = ((ORX_GLOBAL_PTR const ORX_CAT(ushort, ORX_VEC) *)p)[v];
+  return ORX_CAT(as_float, ORX_VEC)(ORX_CAT(convert_uint, ORX_VEC)(bits) << 16);
+}
+#endif
+#endif
+
 #if ORX_PAIR_OP != ORX_PAIR_NONE
 #include "lib/orx_pairs.cl"
 #elif ORX_ELEM_TYPE_ID != ORX_NO_TYPE && !ORX_INPUT_STATES
@@ -126,23 +176,15 @@ typedef struct orx_user_pair {
 #define ORX_READ(p, i) as_float((uint)(p)[i] << 16)
 #endif
 #define ORX_ELEM_V ORX_ELEM_T
-#if ORX_NATIVE_VECTORS
-/* Vector v's bits in one load of ORX_VEC * 2 bytes (kernels read vectors on vector boundaries):
- * vloadN and vload_halfN promise the compiler only an element's alignment. H200, NVIDIA's
- * OpenCL, f16 and bf16 sums of 2^28: 143-145 us through vload_half4 / vload4, 141-142 us so
- * (one run each, on other machines); still 0.87x our f32 rate, where CUDA's take 0.94-0.96x. */
-#define ORX_NARROW_BITS_V(p, v) (((ORX_GLOBAL_PTR const ORX_CAT(ushort, ORX_VEC) *)(p))[v])
-#define ORX_VLOAD_BF16(v, p)                                                                       \
-  ORX_CAT(as_float, ORX_VEC)(ORX_CAT(convert_uint, ORX_VEC)(ORX_NARROW_BITS_V((p), (v))) << 16)
-#endif
 ORX_INLINE TV orx_read_narrow_v(ORX_GLOBAL_PTR const ORX_ELEM_T *p, ulong v) {
 #if ORX_VEC == 1
   return ORX_READ(p, v);
 #elif ORX_ELEM_TYPE_ID == ORX_F16 && ORX_NATIVE_VECTORS
-  const ORX_CAT(ushort, ORX_VEC) bits = ORX_NARROW_BITS_V(p, v);
-  return ORX_CAT(vload_half, ORX_VEC)(0, (const half *)&bits); /* converted in registers */
+  return orx_narrow_f16_v(p, v);
 #elif ORX_ELEM_TYPE_ID == ORX_F16 /* the CUDA and host preludes' vload_halfN */
   return ORX_CAT(vload_half, ORX_VEC)(v, p);
+#elif ORX_NATIVE_VECTORS
+  return orx_narrow_bf16_v(p, v);
 #elif defined(ORX_VLOAD_BF16) /* the CUDA prelude gives its own */
   return ORX_VLOAD_BF16(v, p);
 #else /* the host's kernels: element by element */

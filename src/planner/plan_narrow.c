@@ -6,12 +6,35 @@
  * ============================================================================================== */
 #include "planner/plan_narrow.h"
 
-void orx_plan_narrow(const orx_request *request, orx_plan *plan) {
+/* Vectors of 16-bit elements split on CPU devices, f16 into vload_halfN everywhere, bf16 into its
+ * 32-bit words where the implementation vectorizes across work-items (Intel's; PoCL runs them in
+ * turn, caps.work_items_in_turn); one load of their lanes elsewhere (lib/orx_types.cl holds the
+ * measurements). 2 cores, 2^24 elements, f32 SUM and MAX, device us, in one run each, split
+ * against lanes: Intel's CPU runtime f16 1871-1946 against 13372-13953 (OpenMP 2.9-3.2 ms), bf16
+ * 3428-3727 against 15105-15301 (OpenMP 1.0-1.8 ms), and a segments program of either built in
+ * 0.8 s against 7-8 s (test_segments' 16-bit sweeps 184 s -> 70 s); PoCL 3.1, noisy (fastest
+ * calls): f16 1221-1656 against 1215-1641, bf16 1160-1670 against 707-1137, so bf16 keeps its
+ * lanes there. GPUs keep the lanes (NVIDIA's OpenCL measured them). */
+void orx_plan_narrow_split(const orx_target *target, const orx_request *request,
+                           ocl_reduce_type narrow, orx_plan *plan) {
+  if (request->host)
+    return; /* the host's kernels read element by element (src/host/host_prelude.h) */
+  const orx_caps *caps = target->caps;
+  const int split = target->forced.narrow_split >= 0
+                        ? target->forced.narrow_split
+                        : caps->type == OCL_REDUCE_DEVICE_CPU &&
+                              (narrow == OCL_REDUCE_F16 || !caps->work_items_in_turn);
+  plan->defines[ORX_DEFINE_NARROW_SPLIT] = split;
+}
+
+void orx_plan_narrow(const orx_target *target, const orx_request *request, orx_plan *plan) {
   if (!orx_type_is_narrow(request->type) || plan->kernel == ORX_KERNEL_GATHER ||
       plan->kernel == ORX_KERNEL_CHECK_OFFSETS)
     return; /* the gather and the offsets check read no element as a value */
-  if (!orx_stage_reads_states(request->stage))
+  if (!orx_stage_reads_states(request->stage)) {
     plan->defines[ORX_DEFINE_ELEM_TYPE_ID] = request->type;
+    orx_plan_narrow_split(target, request, request->type, plan);
+  }
   if (!orx_stage_writes_states(request->stage) && orx_result_is_element(request->op.id))
     plan->defines[ORX_DEFINE_RESULT_NARROW] = request->type;
 }

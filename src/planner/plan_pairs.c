@@ -5,6 +5,7 @@
  * by other than a multiple of the vector take narrower vectors (down to one element), not a copy.
  * Whole arrays on GPUs keep more loads in flight; segments by the multireduction more registers.
  * ============================================================================================== */
+#include "planner/plan_narrow.h"
 #include "planner/planner.h"
 
 void orx_fit_pairs(const orx_target *target, const orx_request *request, orx_policy *p) {
@@ -34,6 +35,8 @@ void orx_plan_pairs(const orx_target *target, const orx_request *request, orx_pl
   int64_t *d = plan->defines;
   d[ORX_DEFINE_PAIR_OP] = request->pair.op;
   d[ORX_DEFINE_PAIR_TYPE_ID] = request->pair.type;
+  if (orx_type_is_narrow(request->pair.type))
+    orx_plan_narrow_split(target, request, request->pair.type, plan);
   /* CUDA's multireduction of equal segments caps its registers for 1024 or 768 work-items per SM
    * (plan_segments.c, mr_items_per_cu); a pair's lanes hold the loads of both inputs, which that
    * cap made spill: 512 (128 registers). H200, f32 dot products of 2^28 pairs through CUDA, device

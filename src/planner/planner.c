@@ -393,6 +393,6 @@ void orx_plan_make(const orx_target *target, const orx_request *request, orx_pla
   case ORX_ENTRY_PROBE: make_probe(target, request, elem, plan); break;
   }
   state_sizes(request, elem, plan);
-  orx_plan_narrow(request, plan);
+  orx_plan_narrow(target, request, plan);
   orx_plan_pairs(target, request, plan);
 }

@@ -159,9 +159,9 @@ typedef struct orx_policy_override {
   int col_finish;        /* -1, 0 or 1: parts finished in their launch (plan_columns.c) */
   int by_key_pass;       /* -1, 0 (runs found on the host) or 1 (the one-pass kernel) */
   int key_chunks;        /* -1, 0 (tiles a work-group scans) or 1 (chunks a work-item walks) */
-  int key_direct;        /* -1, 0 (tiles load through local memory) or 1 (straight into
-                            registers, where the planner can: plan_by_key.c) */
+  int key_direct;        /* -1, 0 (tiles through local memory) or 1 (straight into registers) */
   int key_stage;         /* -1, 0 or 1: the runs through scratch (plan_by_key.h) */
+  int narrow_split;      /* -1, 0 or 1: how vectors of 16-bit elements load (plan_narrow.h) */
   unsigned key_run;      /* the one-pass kernel's elements per work-item (tiles: within local
                           * memory), or per chunk */
 } orx_policy_override;

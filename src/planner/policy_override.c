@@ -126,6 +126,8 @@ static int word_entry(const char *key, const char *value, orx_policy_override *o
     return either(value, "0", "1", &o->key_direct);
   if (strcmp(key, "key_stage") == 0)
     return either(value, "0", "1", &o->key_stage);
+  if (strcmp(key, "narrow") == 0)
+    return either(value, "lanes", "split", &o->narrow_split);
   if (strcmp(key, "col_flat") == 0)
     return either(value, "0", "1", &o->col_flat);
   if (strcmp(key, "col_tall") == 0)
@@ -163,7 +165,7 @@ static const char keys_help[] =
     "stage_kib=<1..65536>, spin_us=<0..65536>, axes=columns|gather|split, "
     "col_run=<1..1024, power of two>, col_steps=<1..32, power of two>, col_flat=0|1, "
     "col_tall=0|1, col_finish=0|1, by_key=pass|runs, key_chunks=0|1, key_direct=0|1, "
-    "key_stage=0|1, key_run=<1..65536, power of two>";
+    "key_stage=0|1, key_run=<1..65536, power of two>, narrow=lanes|split";
 
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out) {
   /* Zero and -1: the planner's own choice. */
@@ -186,6 +188,7 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
                            .key_chunks = -1,
                            .key_direct = -1,
                            .key_stage = -1,
+                           .narrow_split = -1,
                            .spin_us = -1};
   char list[256];
   orx_strlcpy(list, text ? text : "", sizeof list);
