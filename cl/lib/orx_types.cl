@@ -117,11 +117,8 @@ typedef struct orx_user_pair {
  *     and bf16 sums of 2^28: 143-145 us through vload_half4 / vload4, 141-142 us so (one run
  *     each, on other machines); still 0.87x our f32 rate, where CUDA's take 0.94-0.96x.
  *   1 (CPU devices): f16 through vload_halfN, bf16 in 32-bit words, each split into its two
- *     elements. Intel's CPU runtime (2 cores, 2^24, f32 SUM and MAX) vectorized the lanes'
- *     loads into 13-15 ms per call (0.10-0.25x an OpenMP loop) and took 7-8 s to build a
- *     segments program of them; so f16 1.9 ms (1.7-1.8x), bf16 3.4-3.7 ms (0.4-0.5x), 0.8 s to
- *     build. On PoCL 3.1 f16 the same either way, bf16's words slower than its lanes (the
- *     planner's choice per device: src/planner/plan_narrow.c). */
+ *     elements: Intel's CPU runtime, which vectorizes across work-items, took seconds to build
+ *     the lanes' loads and ran them 4-7x slower (src/planner/plan_narrow.c: the measurements). */
 #if ORX_NATIVE_VECTORS && ORX_VEC > 1
 #define ORX_FLOAT_V ORX_CAT(float, ORX_VEC)
 ORX_INLINE_ALWAYS ORX_FLOAT_V orx_narrow_f16_v(ORX_GLOBAL_PTR const half *p, ulong v) {
