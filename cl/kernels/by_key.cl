@@ -502,7 +502,9 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
   A v[ORX_KEY_RUN];
 #if ORX_KEY_DIRECT
   if (orx_key_quads_aligned(keys, base)) { /* the same in every work-item of the launch */
-    key_before = at ? keys[at - 1] : 0;
+    /* Clamped, not guarded: work-items past the input's end read its last key instead of past
+     * it, and the load stays unconditional (`at && mine` cost NVIDIA's OpenCL 7-10 %). */
+    key_before = at ? keys[(at < n ? at : n) - 1] : 0;
     orx_key_load_direct(keys, base, at, mine, k, v);
   } else
 #endif
@@ -519,8 +521,10 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     /* The key before the work-item's first element (work-item 0: the tile's, from global memory;
-     * Intel's CPU runtime read a __local copy of it as 0). */
-    key_before = first ? tile_keys[ORX_KEY_PAD(first - 1)] : start ? keys[start - 1] : 0;
+     * Intel's CPU runtime read a __local copy of it as 0). Work-items past the input's end read
+     * the tile's last key, which was written (Oclgrind's uninitialized-value check). */
+    key_before = first ? tile_keys[ORX_KEY_PAD((first < held ? first : held) - 1)]
+                 : start ? keys[start - 1] : 0;
 #pragma unroll
     for (uint j = 0; j < ORX_KEY_RUN; j++) {
       k[j] = j < mine ? tile_keys[ORX_KEY_PAD(first + j)] : 0;

@@ -7,7 +7,7 @@
 # row. Writes the CSVs and the comparison to $OUT (else ./h200-logs).
 #   scripts/h200/compare.sh <old source dir>
 #   TABLES="segments argmin" ROUNDS=1 scripts/h200/compare.sh <old source dir>   some tables, once
-# (tables: sum types segments argmin cross, by default, and states)
+# (tables: sum types segments argmin cross, by default; states; half, f16/bf16 elements)
 # Both libraries run under this tree's ocl-reduce (the old one through LD_LIBRARY_PATH, which the
 # tool's RUNPATH gives way to), so that a change to the benchmark itself does not show as a change
 # of the library; OLD_TOOL=1 runs the old tree's own tool instead.
@@ -51,6 +51,9 @@ table_args() {
     segments) echo "--segments sweep --reps 20 --paths cuda/auto,opencl/auto,cuda/auto@seg=mr,cuda/auto@seg=staged,cuda/auto@seg=group" ;;
     argmin) echo "--paths cuda/auto,opencl/auto --sizes 16:28:2 --types f32,f64 --ops argmin,argmax" ;;
     cross) echo "--paths cuda/auto,opencl/auto --sizes 16:28:2 --types f32,f64 --ops sum,sum_reproducible" ;;
+    half)
+      echo "--paths cuda/auto,opencl/subgroup:ptx,opencl/local --n 268435456 --types f16,bf16" \
+        "--ops sum,min,max" ;;
     states) echo "--paths cuda/auto,opencl/auto --sizes 16:28:4 --types f32,f64 --ops mean_var,sum_compensated,minmax" ;;
   esac
 }
