@@ -384,6 +384,12 @@
 #ifndef ORX_WIN_RUN
 #define ORX_WIN_RUN 8
 #endif
+/* 1: BLOCKS tiles start on whole runs, and each work-item reads its run and writes its results as
+ * 16-byte words where the input and the results lie on 16-byte boundaries; 0: through local
+ * memory, coalesced across the work-group. */
+#ifndef ORX_WIN_WORDS
+#define ORX_WIN_WORDS 0
+#endif
 /* Reduce by key (kernels/by_key.cl): bytes of a key (4 or 8), and elements per work-item of a
  * tile. */
 #ifndef ORX_KEY_BYTES
@@ -513,7 +519,7 @@
   X(c, COL_FLAT) X(c, COL_STEPS) X(c, COL_DIRECT) X(c, COL_TALL) X(c, COL_FINISH)                  \
   X(c, ELEM_TYPE_ID) X(c, RESULT_NARROW) X(c, NARROW_SPLIT) X(c, PAIR_OP) X(c, PAIR_TYPE_ID)       \
   X(c, KEY_BYTES) X(c, KEY_RUN) X(c, KEY_STARTS) X(c, KEY_WORDS) X(c, KEY_WINDOW_PARTS)          \
-  X(c, KEY_CHUNKS) X(c, KEY_DIRECT) X(c, KEY_POSITIONS) X(c, ELEM_KEYS)
+  X(c, KEY_CHUNKS) X(c, KEY_DIRECT) X(c, KEY_POSITIONS) X(c, ELEM_KEYS) X(c, WIN_WORDS)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them; a

@@ -261,6 +261,18 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
           orx_plan_make(&forced, &r, &plan);
           compiled += compile(&plan);
         }
+      /* ... and the tiles' words of 8-byte elements read as themselves (MIN reads f32 keys). */
+      if (!test_light() && types[k] == OCL_REDUCE_U64) {
+        orx_target forced = t;
+        forced.forced.win_algo = ORX_WIN_BLOCKS;
+        r = orx_reduce_request(ORX_OP_SUM, types[k]);
+        r.entry = ORX_ENTRY_WINDOWS;
+        r.windows.count = 1 << 20;
+        r.windows.window = 32;
+        orx_plan_make(&forced, &r, &plan);
+        assert_int_equal(plan.defines[ORX_DEFINE_WIN_WORDS], 1);
+        compiled += compile(&plan);
+      }
     }
     /* 16-bit elements through the multi-operator kernel: read into f32, every slot an f32. */
     static const orx_op_id narrow_ops[] = {ORX_OP_SUM, ORX_OP_MIN, ORX_OP_MAX};

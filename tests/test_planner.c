@@ -1348,9 +1348,34 @@ static void test_windows_plans(void **state) {
             assert_int_equal(plan.policy.wg_size % plan.defines[ORX_DEFINE_MR_Q], 0);
           if (!cpu && ops[o] == ORX_OP_SUM && forced < 0 && windows[w] == 32)
             assert_int_equal(orx_win_tile(&plan), 4096); /* the H200's measured tile */
+          /* Words: BLOCKS tiles of scalar operators through CUDA, starting on whole runs. */
+          const int words = want == ORX_WIN_BLOCKS && ops[o] == ORX_OP_SUM && c->has_cuda_shuffle;
+          assert_int_equal(plan.defines[ORX_DEFINE_WIN_WORDS], words);
+          if (want == ORX_WIN_BLOCKS) {
+            const uint64_t results = orx_win_tile(&plan) - windows[w] + 1;
+            const uint64_t per_tile = orx_win_per_tile(&plan, windows[w]), run = plan.win.run;
+            assert_true(words ? per_tile % run == 0 && per_tile <= results &&
+                                    per_tile + run > results
+                              : per_tile == results);
+          }
           assert_true(orx_win_groups(&plan, r.windows.count - windows[w] + 1, windows[w], 1) >= 1);
           check_defines(&plan, contract, prelude, &checked);
         }
+    /* win_words forces words or local memory wherever the tiles can take words, never for
+     * states. */
+    for (int words = 0; words <= 1; words++)
+      for (int op = 0; op < 2; op++) {
+        orx_target t = test_target(c, OCL_REDUCE_PATH_AUTO);
+        t.forced.win_algo = ORX_WIN_BLOCKS;
+        t.forced.win_words = words;
+        orx_request r = orx_reduce_request(op ? ORX_OP_MEAN_VAR : ORX_OP_SUM, OCL_REDUCE_F32);
+        r.entry = ORX_ENTRY_WINDOWS;
+        r.windows.window = 32;
+        r.windows.count = 128;
+        orx_plan plan;
+        orx_plan_make(&t, &r, &plan);
+        assert_int_equal(plan.defines[ORX_DEFINE_WIN_WORDS], words && !op);
+      }
     /* Float MIN and MAX read their elements as order keys of integer MIN and MAX (not keys=0,
      * 16-bit floats, other operators). */
     static const ocl_reduce_type types[] = {OCL_REDUCE_F32, OCL_REDUCE_F64, OCL_REDUCE_F16,

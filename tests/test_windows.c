@@ -2,13 +2,13 @@
  * test_windows.c: sliding-window reductions (ocl_reduce_windows) for every operator x type against
  * a host reference per window (support/reference.h, support/structured.h), with the planner's
  * choice and with each algorithm forced (OCL_REDUCE_POLICY win=...): a fold per window, the
- * shuffle and multireduction lane groups, van Herk / Gil-Werman tiles, a work-group per block and
- * a work-item per block.
+ * shuffle and multireduction lane groups, van Herk / Gil-Werman tiles (read through local memory,
+ * and in 16-byte words), a work-group per block and a work-item per block.
  *
  * Shapes: windows of 1, 2, 3, 31-33, 100, around half a tile and a tile, and several tiles long,
  * over counts equal to the window, a little longer, and many windows; a window at the input's
  * first element is not the start of a block in general, because inputs come from host memory
- * (uploaded in pieces) and from buffers at element offsets 1-3. Floats also take special values
+ * (uploaded in pieces) and from buffers at element offsets 0-3. Floats also take special values
  * (NaN, infinities, signed zeros, overflowing maxima) and are reduced twice, which must give the
  * same bits. Argument errors come first: each leaves the results untouched.
  * ============================================================================================== */
@@ -20,8 +20,10 @@
 #include "support/structured.h"
 
 /* The algorithms, as OCL_REDUCE_POLICY names them ("" = the planner's choice). */
-static const char *const algos[] = {"",          "win=direct", "win=shuffle", "win=mr",
-                                    "win=blocks", "win=long",   "win=serial"};
+static const char *const algos[] = {"",           "win=direct",
+                                    "win=shuffle", "win=mr",
+                                    "win=blocks",  "win=blocks,win_words=1",
+                                    "win=long",    "win=serial"};
 #define ALGO_COUNT (sizeof algos / sizeof algos[0])
 static ocl_reduce_context *contexts[ALGO_COUNT];
 
@@ -61,8 +63,9 @@ static ocl_reduce_status run_case(const win_case *c, void *results) {
   if (!c->on_device)
     return ocl_reduce_windows(ctx, c->op, c->type, ocl_reduce_host_input(c->data, c->count * elem),
                               c->count, c->window, ocl_reduce_host_output(results, n_out * rbytes));
-  /* The input at an element offset of 1..3, the results at 1..2 results in. */
-  const size_t in_at = 1 + c->count % 3, out_at = 1 + c->window % 2;
+  /* The input at an element offset of 0..3 (sometimes on a 16-byte boundary, where tiles read
+   * words, win_words=1), the results at 0..2 results in. */
+  const size_t in_at = c->count / 2 % 4, out_at = in_at % 3;
   ocl_reduce_buffer *in = NULL, *out = NULL;
   ocl_reduce_status s = ocl_reduce_buffer_create(ctx, (c->count + in_at) * elem, &in);
   if (s == OCL_REDUCE_OK)

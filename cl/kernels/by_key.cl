@@ -42,6 +42,7 @@
  * ============================================================================================== */
 #include "lib/orx_lookback.cl"
 #include "lib/orx_ops.cl"
+#include "lib/orx_words.cl"
 
 #if ORX_PAIR_OP != ORX_PAIR_NONE || (ORX_STATE && ORX_OP_ID == ORX_OP_CUSTOM)
 #error "by_key.cl: built-in operators of one input"
@@ -406,39 +407,16 @@ ORX_INLINE orx_key_part orx_key_look_back(ORX_GLOBAL_PTR ulong *words, uint tile
     ORX_KEY_RUN * ORX_TYPE_BYTES % 16
 #error "by_key.cl: ORX_KEY_DIRECT loads a work-item's keys and elements of T in 16-byte words"
 #endif
-ORX_INLINE int orx_key_quads_aligned(ORX_GLOBAL_PTR const orx_key_bits *keys,
-                                     ORX_GLOBAL_PTR const T *base) {
-  return (((ulong)keys | (ulong)base) & 15) == 0;
-}
-
-/* The bits of ORX_KEY_RUN elements of 4 or 8 bytes from p, in 16-byte loads. */
-ORX_INLINE void orx_key_quads4(ORX_GLOBAL_PTR const void *p, uint *bits) {
-#pragma unroll
-  for (uint q = 0; q < ORX_KEY_RUN / 4; q++) {
-    const uint4 w = ((ORX_GLOBAL_PTR const uint4 *)p)[q];
-    bits[4 * q] = w.x;
-    bits[4 * q + 1] = w.y;
-    bits[4 * q + 2] = w.z;
-    bits[4 * q + 3] = w.w;
-  }
-}
-ORX_INLINE void orx_key_quads8(ORX_GLOBAL_PTR const void *p, ulong *bits) {
-#pragma unroll
-  for (uint q = 0; q < ORX_KEY_RUN / 2; q++) {
-    const ulong2 w = ((ORX_GLOBAL_PTR const ulong2 *)p)[q];
-    bits[2 * q] = w.x;
-    bits[2 * q + 1] = w.y;
-  }
-}
+/* The bits of a work-item's ORX_KEY_RUN keys and elements (lib/orx_words.cl). */
 #if ORX_KEY_BYTES == 8
-#define orx_key_key_quads orx_key_quads8
+#define orx_key_key_quads(p, bits) orx_words_load8((p), (bits), ORX_KEY_RUN)
 #else
-#define orx_key_key_quads orx_key_quads4
+#define orx_key_key_quads(p, bits) orx_words_load4((p), (bits), ORX_KEY_RUN)
 #endif
 #if ORX_TYPE_BYTES == 8
-#define orx_key_value_quads orx_key_quads8
+#define orx_key_value_quads(p, bits) orx_words_load8((p), (bits), ORX_KEY_RUN)
 #else
-#define orx_key_value_quads orx_key_quads4
+#define orx_key_value_quads(p, bits) orx_words_load4((p), (bits), ORX_KEY_RUN)
 #endif
 
 /* A work-item's `mine` keys and mapped elements from `at` on (the tile's last work-items hold
@@ -501,7 +479,7 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
   orx_key_bits k[ORX_KEY_RUN], key_before;
   A v[ORX_KEY_RUN];
 #if ORX_KEY_DIRECT
-  if (orx_key_quads_aligned(keys, base)) { /* the same in every work-item of the launch */
+  if (orx_words_aligned(keys) && orx_words_aligned(base)) { /* the same in the whole launch */
     /* Clamped, not guarded: work-items past the input's end read its last key instead of past
      * it, and the load stays unconditional (`at && mine` cost NVIDIA's OpenCL 7-10 %). */
     key_before = at ? keys[(at < n ? at : n) - 1] : 0;

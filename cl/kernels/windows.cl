@@ -13,7 +13,8 @@
  *            (§3): window i enters as soon as it is folded, and merges with the pending ones as a
  *            binary counter carries, so only log2(q) + 1 values wait in registers.
  *   BLOCKS   van Herk / Gil-Werman in local-memory tiles (lib/orx_window_scan.cl): a tile of
- *            ORX_WG_SIZE * ORX_WIN_RUN elements gives the tile minus window - 1 results.
+ *            ORX_WG_SIZE * ORX_WIN_RUN elements gives the tile minus window - 1 results (rounded
+ *            down to whole runs where ORX_WIN_WORDS reads runs in 16-byte words).
  *   LONG     the same scans, a work-group per block of `window` outputs: the suffixes of a block
  *            go to `scratch` (window states per work-group), then the next block's prefixes
  *            complete them.
@@ -145,7 +146,15 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
   ORX_GLOBAL_PTR const ORX_ELEM_T *base = in + in_offset;
   const uint lid = (uint)get_local_id(0);
   const ulong count = n_out + window - 1;
-  const ulong per_tile = ORX_WIN_TILE - window + 1; /* the host keeps window <= tile / 2 + 1 */
+  /* The host keeps window <= tile / 2 + 1 (orx_win_per_tile). In words, tiles start on whole
+   * runs, so that each run lies on 16-byte boundaries where the input's first element does. */
+  const ulong per_tile = (ORX_WIN_TILE - window + 1) / (ORX_WIN_WORDS ? ORX_WIN_RUN : 1) *
+                         (ORX_WIN_WORDS ? ORX_WIN_RUN : 1);
+#if ORX_WIN_WORDS
+  const int words = orx_words_aligned(base); /* the same in the whole launch */
+#else
+  const int words = 0;
+#endif
   (void)scratch;
   for (ulong start = get_group_id(0) * per_tile; start < n_out;
        start += get_num_groups(0) * per_tile) {
@@ -155,9 +164,18 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
     t.window = window;
     t.n = (uint)(count - start < ORX_WIN_TILE ? count - start : ORX_WIN_TILE);
     t.cuts = orx_win_cut_bits(first_index, start, window, lid);
-    orx_win_load(base, &t, &l);
-    barrier(CLK_LOCAL_MEM_FENCE);
+    /* The barrier stays outside the branches on `words` (uniform, but PoCL has miscompiled
+     * barriers in branches). */
     A pre[ORX_WIN_RUN], suf[ORX_WIN_RUN];
+    if (!words)
+      orx_win_load(base, &t, &l);
+    barrier(CLK_LOCAL_MEM_FENCE);
+#if ORX_WIN_WORDS
+    if (words)
+      orx_win_words_run(base + start, &t, pre);
+    else
+#endif
+      orx_win_staged_run(&l, pre);
     A carry_fwd = ORX_IDENTITY, carry_bwd = ORX_IDENTITY;
     orx_win_scan(&t, &l, pre, suf, &carry_fwd, &carry_bwd);
     /* P to the stage, then each result from its S and the P window - 1 further on. */
@@ -227,6 +245,7 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
       A pre[ORX_WIN_RUN], suf[ORX_WIN_RUN];
       orx_win_load(base, &t, &l);
       barrier(CLK_LOCAL_MEM_FENCE);
+      orx_win_staged_run(&l, pre);
       orx_win_scan(&t, &l, pre, suf, &carry_fwd, &carry_bwd);
       for (uint r = 0; r < ORX_WIN_RUN; r++) {
         const ulong p = start + lid * ORX_WIN_RUN + r;

@@ -18,12 +18,14 @@
  * in a later run) comes from a segmented Hillis-Steele scan over the runs' summaries in local
  * memory, with as many steps as a block spans runs. The stage keeps each run in a row of
  * ORX_WIN_RUN + 1 slots, so that work-items reading their own runs, or all the same offset of
- * every row, hit different banks.
+ * every row, hit different banks. Where ORX_WIN_WORDS, a work-item reads its run straight from
+ * global memory in 16-byte words instead (CUDA, aligned input).
  * ============================================================================================== */
 #ifndef ORX_WINDOW_SCAN_CL
 #define ORX_WINDOW_SCAN_CL
 
 #include "lib/orx_ops.cl"
+#include "lib/orx_words.cl"
 
 #define ORX_WIN_TILE (ORX_WG_SIZE * ORX_WIN_RUN)
 /* Slot of tile position q in the stage. */
@@ -109,7 +111,58 @@ ORX_INLINE void orx_win_store(ORX_GLOBAL_PTR ORX_RESULT_T *out, uint n,
   }
 }
 
-/* The work-item's run of the staged tile, scanned: pre[r] = P, suf[r] = S at run offset r.
+/* The work-item's run of the staged tile, into registers. */
+ORX_INLINE void orx_win_staged_run(ORX_LOCAL_PTR const orx_win_local *l, A *run) {
+  const uint lid = (uint)get_local_id(0);
+  ORX_WIN_UNROLL
+  for (uint r = 0; r < ORX_WIN_RUN; r++)
+    run[r] = l->stage[lid * (ORX_WIN_RUN + 1) + r];
+}
+
+#if ORX_WIN_WORDS
+#if ORX_STATE || ORX_ELEM_TYPE_ID != ORX_NO_TYPE || ORX_INPUT_STATES ||                         \
+    ORX_WIN_RUN * ORX_TYPE_BYTES % 16
+#error "ORX_WIN_WORDS: runs of elements of T (or of its keys) in 16-byte words"
+#endif
+#if ORX_TYPE_BYTES == 8
+#define orx_win_words_load orx_words_load8
+#else
+#define orx_win_words_load orx_words_load4
+#endif
+/* Elements from their bits: float keys (ORX_ELEM_KEYS) are read as bits. */
+#if ORX_ELEM_KEYS
+#define ORX_WIN_ELEM_OF_BITS(b) (b)
+#else
+#define ORX_WIN_ELEM_OF_BITS(b) ORX_FROM_BITS(b)
+#endif
+
+/* The work-item's run of the tile at `tile` (positions lid * ORX_WIN_RUN on), mapped, in words;
+ * identities past t->n, where the run is read an element at a time. */
+ORX_INLINE void orx_win_words_run(ORX_GLOBAL_PTR const ORX_ELEM_T *tile, const orx_win_tile *t,
+                                  A *run) {
+  const uint q0 = (uint)get_local_id(0) * ORX_WIN_RUN;
+  ORX_ELEM_T e[ORX_WIN_RUN];
+  if (q0 + ORX_WIN_RUN <= t->n) {
+    ORX_BITS_T bits[ORX_WIN_RUN];
+    orx_win_words_load(tile + q0, bits, ORX_WIN_RUN);
+    ORX_WIN_UNROLL
+    for (uint r = 0; r < ORX_WIN_RUN; r++)
+      e[r] = ORX_WIN_ELEM_OF_BITS(bits[r]);
+  } else {
+    ORX_WIN_UNROLL
+    for (uint r = 0; r < ORX_WIN_RUN; r++)
+      e[r] = tile[q0 + r < t->n ? q0 + r : 0];
+  }
+  ORX_WIN_UNROLL
+  for (uint r = 0; r < ORX_WIN_RUN; r++)
+    run[r] = q0 + r < t->n ? ORX_MAP(ORX_READ(e, r), t->first_index + t->start + q0 + r)
+                           : ORX_IDENTITY;
+}
+
+#endif
+
+/* The work-item's run, scanned: on entry pre[r] holds its element at run offset r (staged or
+ * read in words), on return pre[r] = P and suf[r] = S there.
  * carry_in_fwd (P of the position before the tile) and carry_in_bwd (S of the position after it)
  * continue a block across tiles; the returned values continue it to the next tile each way
  * (P of the tile's last position, S of its first). Whole work-group; ends with a barrier. */
@@ -121,9 +174,6 @@ ORX_INLINE void orx_win_scan(const orx_win_tile *t, ORX_LOCAL_PTR orx_win_local 
    * suffix continues into the next run). */
   const uint first_cut = cuts ? 31u - clz(cuts & (0u - cuts)) : ORX_WIN_RUN;
   const uint last_cut = cuts ? 31u - clz(cuts) : 0u;
-  ORX_WIN_UNROLL
-  for (uint r = 0; r < ORX_WIN_RUN; r++)
-    pre[r] = l->stage[lid * (ORX_WIN_RUN + 1) + r];
   /* Within the run: S right to left, P left to right, each restarting at block starts. */
   suf[ORX_WIN_RUN - 1] = pre[ORX_WIN_RUN - 1];
   ORX_WIN_UNROLL
@@ -140,7 +190,7 @@ ORX_INLINE void orx_win_scan(const orx_win_tile *t, ORX_LOCAL_PTR orx_win_local 
   A fwd = pre[ORX_WIN_RUN - 1];
   A bwd = first_cut == 0 ? ORX_IDENTITY : suf[0];
   uchar fwd_cut = cut, bwd_cut = cut;
-  barrier(CLK_LOCAL_MEM_FENCE); /* every run read: the stage is free */
+  barrier(CLK_LOCAL_MEM_FENCE); /* every run read (where staged): the stage is free */
   /* Segmented inclusive scans over the runs, forward and backward. A block spans at most
    * w / ORX_WIN_RUN + 2 runs; a tile inside one block needs every step. */
   const ulong reach = t->window < ORX_WIN_TILE ? t->window / ORX_WIN_RUN + 2 : ORX_WG_SIZE;

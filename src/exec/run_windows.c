@@ -74,7 +74,7 @@ static ocl_reduce_status run_windows(ocl_reduce_context *ctx, const orx_win_call
   const int algo = k.plan.win.algo;
   size_t unit = 1;
   if (algo == ORX_WIN_BLOCKS)
-    unit = (size_t)orx_win_tile(&k.plan) - (c->window - 1);
+    unit = (size_t)orx_win_per_tile(&k.plan, c->window);
   else if (algo == ORX_WIN_LONG || algo == ORX_WIN_SERIAL)
     unit = c->window;
   per_batch = per_batch >= unit ? per_batch / unit * unit : unit;

@@ -32,6 +32,29 @@ uint64_t orx_win_tile(const orx_plan *plan) {
   return (uint64_t)plan->policy.wg_size * plan->win.run;
 }
 
+uint64_t orx_win_per_tile(const orx_plan *plan, uint64_t window) {
+  const uint64_t results = orx_win_tile(plan) - window + 1;
+  /* In words, tiles start on whole runs (kernels/windows.cl). */
+  return plan->defines[ORX_DEFINE_WIN_WORDS] ? results / plan->win.run * plan->win.run : results;
+}
+
+/* Whether BLOCKS tiles read each work-item's run in 16-byte words (ORX_WIN_WORDS) rather than
+ * through local memory: elements of 4 or 8 bytes, a run a whole number of words. Through CUDA.
+ * H200, f32, 2^26, device us, local memory against words: CUDA window 32 sum 184 / 169, min 236 /
+ * 204, window 1000 sum 245 / 237, min 284 / 278; NVIDIA's OpenCL lost (window 32 sum 181 / 210,
+ * window 1000 sum 245 / 292), and results stored in words lost on both (window 32 sum 339 and
+ * 264 us with loads and stores in words; docs/perf/h200-windows-words.txt). */
+static int blocks_in_words(const orx_target *target, const orx_request *request,
+                           const orx_plan *plan) {
+  const unsigned elem = (unsigned)orx_type_size(request->type);
+  if (plan->win.algo != ORX_WIN_BLOCKS || orx_operator_is_state(&request->op) ||
+      orx_type_is_narrow(request->type) || plan->win.run * elem % 16)
+    return 0;
+  if (target->forced.win_words >= 0)
+    return target->forced.win_words;
+  return target->caps->has_cuda_shuffle;
+}
+
 /* Float MIN and MAX as integer MIN and MAX of the floats' order keys (ORX_ELEM_KEYS,
  * lib/orx_order_keys.cl): every algorithm combines an element several times (the scans about
  * five), and IEEE 754 minimum and maximum take two NaN tests, two compares and a select per
@@ -99,6 +122,7 @@ void orx_plan_windows(const orx_target *target, const orx_request *request, orx_
   d[ORX_DEFINE_WIN_ALGO] = algo;
   if (algo == ORX_WIN_DIRECT || algo == ORX_WIN_BLOCKS || algo == ORX_WIN_LONG)
     d[ORX_DEFINE_WIN_RUN] = plan->win.run;
+  d[ORX_DEFINE_WIN_WORDS] = blocks_in_words(target, request, plan);
   if (algo == ORX_WIN_DIRECT && caps->type == OCL_REDUCE_DEVICE_CPU)
     d[ORX_DEFINE_WIN_LOCKSTEP] = 1;
   if (algo == ORX_WIN_SHUFFLE || algo == ORX_WIN_MR)
@@ -124,7 +148,7 @@ size_t orx_win_groups(const orx_plan *plan, uint64_t n_out, uint64_t window, siz
     break;
   }
   case ORX_WIN_BLOCKS: {
-    const uint64_t per_tile = orx_win_tile(plan) - window + 1;
+    const uint64_t per_tile = orx_win_per_tile(plan, window);
     groups = (n_out + per_tile - 1) / per_tile;
     break;
   }

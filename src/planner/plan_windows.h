@@ -10,8 +10,10 @@
 /* The plan of a window request (plan->policy, type and operator set; forced: an ORX_WIN_ id or
  * -1; a forced BLOCKS whose window does not fit half a tile becomes LONG), with its defines. */
 void orx_plan_windows(const orx_target *target, const orx_request *request, orx_plan *plan);
-/* Elements of a BLOCKS or LONG tile, and results per BLOCKS tile for `window`. */
+/* Elements of a BLOCKS or LONG tile, and results per BLOCKS tile for `window` (where the next
+ * tile starts: batches of one call start there too). */
 uint64_t orx_win_tile(const orx_plan *plan);
+uint64_t orx_win_per_tile(const orx_plan *plan, uint64_t window);
 /* Work-groups for n_out windows of `window` elements. LONG and SERIAL keep `window` states of
  * scratch per work-group or work-item: at most `scratch` of those. */
 size_t orx_win_groups(const orx_plan *plan, uint64_t n_out, uint64_t window, size_t scratch);

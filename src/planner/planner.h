@@ -160,10 +160,10 @@ typedef struct orx_policy_override {
   int by_key_pass;       /* -1, 0 (runs found on the host) or 1 (the one-pass kernel) */
   int key_chunks;        /* -1, 0 (tiles a work-group scans) or 1 (chunks a work-item walks) */
   int key_direct;        /* -1, 0 (tiles through local memory) or 1 (straight into registers) */
+  int win_words;         /* -1, 0 or 1: BLOCKS windows' runs in 16-byte words (plan_windows.c) */
   int key_stage;         /* -1, 0 or 1: the runs through scratch (plan_by_key.h) */
   int narrow_split;      /* -1, 0 or 1: how vectors of 16-bit elements load (plan_narrow.h) */
-  unsigned key_run;      /* the one-pass kernel's elements per work-item (tiles: within local
-                          * memory), or per chunk */
+  unsigned key_run;      /* the one-pass kernel's elements per work-item or chunk */
 } orx_policy_override;
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out);
 /* OCL_REDUCE_POLICY's host=thread|device|off: host plans (plan_host.c) run on the calling thread

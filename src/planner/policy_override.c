@@ -122,6 +122,8 @@ static int word_entry(const char *key, const char *value, orx_policy_override *o
     return either(value, "runs", "pass", &o->by_key_pass);
   if (strcmp(key, "key_chunks") == 0)
     return either(value, "0", "1", &o->key_chunks);
+  if (strcmp(key, "win_words") == 0)
+    return either(value, "0", "1", &o->win_words);
   if (strcmp(key, "key_direct") == 0)
     return either(value, "0", "1", &o->key_direct);
   if (strcmp(key, "key_stage") == 0)
@@ -158,8 +160,8 @@ static const char keys_help[] =
     "wg=<power of two>, vec=<1..16, power of two>, unroll=<1..16>, chains=<1..16>, "
     "prefetch=0|1, groups=<n>, stream=strided|chunk|tiled, finish=serial|group|launch, "
     "seg=lane|mr|group|launch|staged, slots=<1..32, power of two>, "
-    "width=<1..32, power of two>, win=direct|shuffle|mr|blocks|long, wait=block|poll, "
-    "binaries=0|1, "
+    "width=<1..32, power of two>, win=direct|shuffle|mr|blocks|long, win_words=0|1, "
+    "wait=block|poll, binaries=0|1, "
     "keys=0|1|2, min_groups=<1..32>, part_kib=<1..65536>, seam_kib=<n>, "
     "host=thread|device|off, host_kib=<n>, staging=pinned|off, copy_threads=<1..64>, "
     "stage_kib=<1..65536>, spin_us=<0..65536>, axes=columns|gather|split, "
@@ -187,6 +189,7 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
                            .by_key_pass = -1,
                            .key_chunks = -1,
                            .key_direct = -1,
+                           .win_words = -1,
                            .key_stage = -1,
                            .narrow_split = -1,
                            .spin_us = -1};
