@@ -384,9 +384,8 @@
 #ifndef ORX_WIN_RUN
 #define ORX_WIN_RUN 8
 #endif
-/* 1: BLOCKS tiles start on whole runs, and each work-item reads its run and writes its results as
- * 16-byte words where the input and the results lie on 16-byte boundaries; 0: through local
- * memory, coalesced across the work-group. */
+/* 1: BLOCKS tiles start on whole runs, and each work-item reads its run in 16-byte words where the
+ * input lies on a 16-byte boundary; 0: through local memory, coalesced across the work-group. */
 #ifndef ORX_WIN_WORDS
 #define ORX_WIN_WORDS 0
 #endif

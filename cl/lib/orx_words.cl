@@ -2,9 +2,9 @@
  * orx_words.cl: a work-item's run of consecutive elements of 4 or 8 bytes, read as 16-byte words
  * (one vector load per word on GPUs), for kernels whose work-items each own a run: the tiles of
  * reduce by key (kernels/by_key.cl, ORX_KEY_DIRECT) and of sliding windows (kernels/windows.cl,
- * ORX_WIN_WORDS). The run starts on a 16-byte boundary and holds a multiple
- * of 16 bytes; callers check the first and plan the second. The bits travel as uint or ulong, so
- * that one helper serves every type of the size.
+ * ORX_WIN_WORDS). The run starts on a 16-byte boundary and holds a multiple of 16 bytes; callers
+ * check the first and plan the second. The bits travel as uint or ulong, so that one helper
+ * serves every type of the size.
  * ============================================================================================== */
 #ifndef ORX_WORDS_CL
 #define ORX_WORDS_CL
