@@ -11,6 +11,11 @@
 #include <string.h>
 
 #include PLANNER_H
+#if defined(__has_include) /* where the tree has it: the host plan's requests */
+#if __has_include("planner/plan_host.h")
+#include "planner/plan_host.h"
+#endif
+#endif
 
 enum { DEVICES = 6 };
 
@@ -97,7 +102,7 @@ static void whole_arrays(const orx_target *t, int op, ocl_reduce_type type) {
     for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
       orx_request r = orx_reduce_request(op, type);
       r.stage = (orx_stage)stage;
-      r.host = orx_plan_takes_host(t, &r, counts[c], 0);
+      r.host = orx_plan_takes_host(t, &r, counts[c], 0); /* host memory: 0 in every tree */
       orx_plan plan;
       orx_plan_make(t, &r, &plan);
       char what[128];

@@ -271,12 +271,13 @@ static void test_crossover_and_alignment(void **state) {
 }
 
 /* A buffer of a CPU device lives in host memory the library allocated, which the calling thread
- * reads in place: the host plan's bits, as from host memory, at any element offset; nothing is
- * built (nothing launched). It waits for the work enqueued before: a buffer
- * the device is still writing (segment results) is read once written. */
+ * reads in place into a host result: the host plan's bits, as from host memory, at any element
+ * offset, up to its crossover (16 MiB: N is past the 512 KiB at which a buffer's result into a
+ * buffer leaves the host plan); nothing is built (nothing launched). It waits for the work
+ * enqueued before: a buffer the device is still writing (segment results) is read once written. */
 static void test_buffers_on_the_calling_thread(void **state) {
   (void)state;
-  enum { N = 70001, OFFSET = 3 };
+  enum { N = (1 << 20) + 5, OFFSET = 3 };
   float *data = malloc((N + OFFSET) * sizeof *data);
   assert_non_null(data);
   test_fill(data, N + OFFSET, OCL_REDUCE_SUM, OCL_REDUCE_F32, MODE_RANDOM);
@@ -289,8 +290,8 @@ static void test_buffers_on_the_calling_thread(void **state) {
                    OCL_REDUCE_OK);
   assert_int_equal(ocl_reduce_buffer_write(buf, 0, data, (N + OFFSET) * sizeof *data),
                    OCL_REDUCE_OK);
-  const size_t counts[] = {1, 17, 4097, N};
-  for (size_t k = 0; k < 4; k++) {
+  const size_t counts[] = {1, 17, 4097, 70001, N};
+  for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
     for (size_t offset = 0; offset <= OFFSET; offset += OFFSET) {
       unsigned char from_buffer[64], from_host[64];
       memset(from_buffer, 0x5a, sizeof from_buffer);
@@ -345,6 +346,73 @@ static void test_buffers_on_the_calling_thread(void **state) {
   free(data);
 }
 
+/* One input's equal segments on CPU devices: on the calling thread from host memory into host
+ * memory, scalar operators, segments of at least 32 f32 elements (one step of the host plan's
+ * loads): nothing copied to the device, no kernel built, each segment the bits of ocl_reduce over
+ * it alone. Shorter segments, buffers and host=off take the device's segment plans (state
+ * operators too: test_planner); every result against the host reference. */
+static void test_segments_on_the_calling_thread(void **state) {
+  (void)state;
+  static const size_t lengths[] = {7, 31, 32, 33, 1000, 20000};
+  static const ocl_reduce_op ops[] = {OCL_REDUCE_SUM, OCL_REDUCE_MAX};
+  enum { MOST = 70000 };
+  float *data = malloc(MOST * sizeof *data);
+  float *got = malloc(MOST * sizeof *got);
+  assert_true(data && got);
+  test_fill(data, MOST, OCL_REDUCE_SUM, OCL_REDUCE_F32, MODE_RANDOM);
+  ocl_reduce_context *fresh = test_context_with_policy("host=thread");
+  ocl_reduce_context *off = test_context_with_policy("host=off");
+  assert_true(fresh && off);
+  ocl_reduce_buffer *buf = NULL;
+  assert_int_equal(ocl_reduce_buffer_create(fresh, MOST * sizeof *data, &buf), OCL_REDUCE_OK);
+  assert_int_equal(ocl_reduce_buffer_write(buf, 0, data, MOST * sizeof *data), OCL_REDUCE_OK);
+  for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
+    const ocl_reduce_op op = ops[o];
+    const size_t result = ocl_reduce_result_size(op, OCL_REDUCE_F32);
+    for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
+      const size_t length = lengths[l], count = MOST / length;
+      const size_t bytes = count * length * sizeof *data;
+      for (int from = 0; from < 3; from++) { /* host memory, a buffer, host memory with host=off */
+        ocl_reduce_context *ctx = from == 2 ? off : fresh;
+        const uint64_t copied = test_bytes_to_device(ctx), builds = test_kernel_builds(ctx);
+        if (ocl_reduce_segments(
+                ctx, op, OCL_REDUCE_F32,
+                from == 1 ? ocl_reduce_buffer_input(buf, 0) : ocl_reduce_host_input(data, bytes),
+                count, length, ocl_reduce_host_output(got, count * sizeof *got)) != OCL_REDUCE_OK)
+          fail_msg("%s, segments of %zu: %s", ocl_reduce_op_name(op), length,
+                   ocl_reduce_last_error(ctx));
+        const int thread_ran =
+            test_bytes_to_device(ctx) == copied && test_kernel_builds(ctx) == builds;
+        const int expected = is_cpu && from == 0 && length >= 32;
+        /* A buffer's run on the device copies nothing either: only host memory tells. */
+        if (from != 1 && thread_ran != expected)
+          fail_msg("%s, segments of %zu (%s): the calling thread ran them %s",
+                   ocl_reduce_op_name(op), length, from == 1 ? "a buffer" : "host memory",
+                   thread_ran ? "yes" : "no");
+        for (size_t r = 0; r < count; r++) {
+          const test_reference ref =
+              test_reduce_host(data + r * length, length, op, OCL_REDUCE_F32, MODE_RANDOM);
+          char why[256] = "";
+          if (!test_matches((const test_value *)&got[r], &ref, op, OCL_REDUCE_F32, why,
+                            sizeof why))
+            fail_msg("%s, segment %zu of %zu: %s", ocl_reduce_op_name(op), r, length, why);
+          unsigned char alone[64];
+          if (!expected || (r % 97 != 0 && r + 1 != count))
+            continue;
+          reduce_on(fresh, op, OCL_REDUCE_F32, data + r * length, length, alone);
+          if (!same_result(alone, (const unsigned char *)&got[r], result, op, OCL_REDUCE_F32))
+            fail_msg("segment %zu of %zu: not the bits of its own ocl_reduce", r, length);
+        }
+      }
+    }
+  }
+  ocl_reduce_buffer_destroy(buf);
+  ocl_reduce_context_destroy(fresh);
+  ocl_reduce_context_destroy(off);
+  free(data);
+  free(got);
+}
+
 /* describe_plan names the host plan where it applies, and only there. */
 static void test_describe_plan(void **state) {
   (void)state;
@@ -378,6 +446,7 @@ int main(void) {
       cmocka_unit_test(test_crossover_and_alignment),
       cmocka_unit_test(test_describe_plan),
       cmocka_unit_test(test_buffers_on_the_calling_thread),
+      cmocka_unit_test(test_segments_on_the_calling_thread),
   };
   return TEST_RUN(tests, setup, teardown);
 }

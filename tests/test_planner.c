@@ -15,6 +15,7 @@
 #include "planner/plan_axes.h"
 #include "planner/plan_by_key.h"
 #include "planner/plan_group.h"
+#include "planner/plan_host.h"
 #include "planner/plan_windows.h"
 #include "exec/program.h"
 #include "exec/run.h"
@@ -1767,17 +1768,24 @@ static void test_host_plan_has_a_host_kernel_on_every_cpu_target(void **state) {
             orx_request r = orx_reduce_request((orx_op_id)op, (ocl_reduce_type)type);
             /* Host memory of any size (SIZE_MAX bytes of elements), never nothing. */
             const size_t last = SIZE_MAX / ocl_reduce_type_size(r.type);
-            assert_int_equal(orx_plan_takes_host(&t, &r, last, 0), takes);
-            assert_int_equal(orx_plan_takes_host(&t, &r, 1, 0), takes);
-            assert_false(orx_plan_takes_host(&t, &r, 0, 0));
-            /* A buffer in the device's memory: a crossover of its own, below. */
-            const size_t resident = (!(orx_op_flags(op) & ORX_OPF_STATE)
-                                         ? ORX_HOST_PLAN_MAX_RESIDENT_BYTES
-                                         : ORX_HOST_PLAN_MAX_RESIDENT_STATE_BYTES) /
+            assert_int_equal(orx_plan_takes_host(&t, &r, last, ORX_HOST_SOURCE_MEMORY), takes);
+            assert_int_equal(orx_plan_takes_host(&t, &r, 1, ORX_HOST_SOURCE_MEMORY), takes);
+            assert_false(orx_plan_takes_host(&t, &r, 0, ORX_HOST_SOURCE_MEMORY));
+            /* A buffer in the device's memory: crossovers of its own, below; larger where the
+             * host reads it (its result into host memory) than where the device runs the host
+             * plan (into a buffer). */
+            const int state_op = (orx_op_flags(op) & ORX_OPF_STATE) != 0;
+            const size_t resident = (!state_op ? ORX_HOST_PLAN_MAX_RESIDENT_BYTES
+                                               : ORX_HOST_PLAN_MAX_RESIDENT_STATE_BYTES) /
                                     ocl_reduce_type_size(r.type);
-            assert_true(resident < ((size_t)4 << 20));
-            assert_int_equal(orx_plan_takes_host(&t, &r, resident, 1), takes);
-            assert_false(orx_plan_takes_host(&t, &r, resident + 1, 1));
+            const size_t read = (!state_op ? ORX_HOST_PLAN_MAX_READ_BYTES
+                                           : ORX_HOST_PLAN_MAX_READ_STATE_BYTES) /
+                                ocl_reduce_type_size(r.type);
+            assert_true(resident < read && read <= ((size_t)16 << 20));
+            assert_int_equal(orx_plan_takes_host(&t, &r, resident, ORX_HOST_SOURCE_BUFFER), takes);
+            assert_false(orx_plan_takes_host(&t, &r, resident + 1, ORX_HOST_SOURCE_BUFFER));
+            assert_int_equal(orx_plan_takes_host(&t, &r, read, ORX_HOST_SOURCE_BUFFER_READ), takes);
+            assert_false(orx_plan_takes_host(&t, &r, read + 1, ORX_HOST_SOURCE_BUFFER_READ));
             if (!takes)
               continue;
             r.host = 1;
@@ -1801,14 +1809,16 @@ static void test_host_plan_has_a_host_kernel_on_every_cpu_target(void **state) {
             orx_target kib = t;
             kib.forced.host_kib = 65536;
             r.host = 0;
-            assert_true(orx_plan_takes_host(&kib, &r,
-                                            ((size_t)64 << 20) / ocl_reduce_type_size(r.type), 0));
-            assert_false(orx_plan_takes_host(
-                &kib, &r, ((size_t)64 << 20) / ocl_reduce_type_size(r.type) + 1, 0));
+            const size_t kib_count = ((size_t)64 << 20) / ocl_reduce_type_size(r.type);
+            for (int source = ORX_HOST_SOURCE_MEMORY; source <= ORX_HOST_SOURCE_BUFFER_READ;
+                 source++) {
+              assert_true(orx_plan_takes_host(&kib, &r, kib_count, (orx_host_source)source));
+              assert_false(orx_plan_takes_host(&kib, &r, kib_count + 1, (orx_host_source)source));
+            }
             /* States for a later merge keep the device's plans. */
             r.host = 0;
             r.stage = ORX_STAGE_PARTIAL;
-            assert_false(orx_plan_takes_host(&t, &r, 1000, 0));
+            assert_false(orx_plan_takes_host(&t, &r, 1000, ORX_HOST_SOURCE_MEMORY));
           }
         }
       }
@@ -1842,16 +1852,17 @@ static void test_pairs_take_the_host_plan_on_cpus(void **state) {
           r = orx_reduce_request(ORX_OP_SUM_REPRODUCIBLE, r.type);
           r.pair = pr;
         }
-        assert_true(orx_plan_takes_host(&t, &r, 1000, 0));
-        assert_true(orx_plan_takes_host(&t, &r, (size_t)1 << 30, 1)); /* buffers: every size */
-        assert_false(orx_plan_takes_host(&on_gpu, &r, 1000, 0));
-        assert_false(orx_plan_takes_host(&off, &r, 1000, 0));
-        assert_true(orx_plan_takes_host_segments(&t, &r));
-        assert_false(orx_plan_takes_host_segments(&on_gpu, &r));
-        assert_false(orx_plan_takes_host_segments(&off, &r));
+        assert_true(orx_plan_takes_host(&t, &r, 1000, ORX_HOST_SOURCE_MEMORY));
+        /* buffers: every size */
+        assert_true(orx_plan_takes_host(&t, &r, (size_t)1 << 30, ORX_HOST_SOURCE_BUFFER));
+        assert_false(orx_plan_takes_host(&on_gpu, &r, 1000, ORX_HOST_SOURCE_MEMORY));
+        assert_false(orx_plan_takes_host(&off, &r, 1000, ORX_HOST_SOURCE_MEMORY));
+        assert_true(orx_plan_takes_host_segments(&t, &r, 1, ORX_HOST_SOURCE_BUFFER_READ));
+        assert_false(orx_plan_takes_host_segments(&on_gpu, &r, 1, ORX_HOST_SOURCE_MEMORY));
+        assert_false(orx_plan_takes_host_segments(&off, &r, 1, ORX_HOST_SOURCE_MEMORY));
         orx_request parts = r;
         parts.stage = ORX_STAGE_PARTIAL;
-        assert_false(orx_plan_takes_host(&t, &parts, 1000, 0));
+        assert_false(orx_plan_takes_host(&t, &parts, 1000, ORX_HOST_SOURCE_MEMORY));
         r.host = 1;
         orx_plan plan;
         orx_plan_make(&t, &r, &plan);
@@ -1865,14 +1876,30 @@ static void test_pairs_take_the_host_plan_on_cpus(void **state) {
   assert_int_equal(checked, ORX_PAIR_COUNT * OCL_REDUCE_TYPE_COUNT + 3 * 4);
   orx_request user = orx_custom_request(&(orx_operator){0});
   user.pair = (orx_pair_request){1, ORX_PAIR_USER, OCL_REDUCE_OP_ELEMENT, 0};
-  assert_false(orx_plan_takes_host(&t, &user, 1000, 0));
-  assert_false(orx_plan_takes_host_segments(&t, &user));
+  assert_false(orx_plan_takes_host(&t, &user, 1000, ORX_HOST_SOURCE_MEMORY));
+  assert_false(orx_plan_takes_host_segments(&t, &user, 1000, ORX_HOST_SOURCE_MEMORY));
   orx_target device = t; /* the device has no run of the segments' form */
   assert_int_equal(orx_parse_policy_override("host=device", &device.forced), OCL_REDUCE_OK);
   const orx_request dot = pair_request(ORX_PAIR_DOT, OCL_REDUCE_F32, 0);
-  assert_false(orx_plan_takes_host_segments(&device, &dot));
+  assert_false(orx_plan_takes_host_segments(&device, &dot, 1000, ORX_HOST_SOURCE_MEMORY));
+  /* One input's equal segments: from host memory, scalar built-in operators, segments of at
+   * least one step of the host plan's loads (32 f32 elements, 16 f64). */
   const orx_request one = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
-  assert_false(orx_plan_takes_host_segments(&t, &one));
+  const orx_request one_f64 = orx_reduce_request(ORX_OP_MAX, OCL_REDUCE_F64);
+  const orx_host_source memory = ORX_HOST_SOURCE_MEMORY;
+  assert_true(orx_plan_takes_host_segments(&t, &one, 32, memory));
+  assert_true(orx_plan_takes_host_segments(&t, &one, 1 << 20, memory));
+  assert_false(orx_plan_takes_host_segments(&t, &one, 31, memory));
+  assert_true(orx_plan_takes_host_segments(&t, &one_f64, 16, memory));
+  assert_false(orx_plan_takes_host_segments(&t, &one_f64, 15, memory));
+  assert_false(orx_plan_takes_host_segments(&t, &one, 1000, ORX_HOST_SOURCE_BUFFER_READ));
+  assert_false(orx_plan_takes_host_segments(&device, &one, 1000, memory));
+  assert_false(orx_plan_takes_host_segments(&off, &one, 1000, memory));
+  assert_false(orx_plan_takes_host_segments(&on_gpu, &one, 1000, memory));
+  const orx_request argmin = orx_reduce_request(ORX_OP_ARGMIN, OCL_REDUCE_F32);
+  assert_false(orx_plan_takes_host_segments(&t, &argmin, 1000, memory));
+  const orx_request user_one = orx_custom_request(&(orx_operator){.id = ORX_OP_CUSTOM});
+  assert_false(orx_plan_takes_host_segments(&t, &user_one, 1000, memory));
 }
 
 /* The sweeps' tables (TEST_OP_TYPES for the scalar operators, TEST_STRUCTURED_OP_TYPES) hold

@@ -8,6 +8,7 @@
 #include "base/util.h"
 #include "exec/context.h"
 #include "exec/run.h"
+#include "planner/plan_host.h"
 
 /* The request of count elements (pairs) in equal segments `pitch` apart (0: back to back). */
 static orx_request segments_request(const ocl_reduce_context *ctx, const orx_op_call *call,
@@ -37,19 +38,40 @@ static void append_host_runner(const ocl_reduce_context *ctx, const orx_plan *pl
 }
 
 /* A whole-array plan (segment_length 0) or one of equal segments `pitch` apart (0: back to
- * back), and who runs it from host memory. */
+ * back), of `whole` (one input, or pairs), and who runs it from host memory: on CPU devices the
+ * host, a whole array through the host plan, equal segments back to back each as a whole array of
+ * it (run_array.c, run_pairs.c, run_segments.c). */
+static void describe_plan_of(const ocl_reduce_context *ctx, const orx_op_call *call,
+                             const orx_pair_call *pair, const orx_request *whole, size_t count,
+                             size_t segment_length, size_t pitch, int from_host, char *text,
+                             size_t capacity) {
+  const int back_to_back = pitch == 0 || pitch == segment_length;
+  const int on_host =
+      from_host &&
+      (segment_length
+           ? back_to_back && orx_plan_takes_host_segments(&ctx->target, whole, segment_length,
+                                                          ORX_HOST_SOURCE_MEMORY)
+           : orx_plan_takes_host(&ctx->target, whole, count, ORX_HOST_SOURCE_MEMORY));
+  orx_request request = *whole;
+  if (on_host)
+    request.host = 1;
+  else if (segment_length)
+    request = segments_request(ctx, call, pair, count, segment_length, pitch);
+  orx_plan plan;
+  orx_plan_make(&ctx->target, &request, &plan);
+  orx_plan_describe(&plan, on_host && segment_length ? segment_length : count,
+                    on_host ? 0 : segment_length, text, capacity);
+  if (on_host)
+    append_host_runner(ctx, &plan, segment_length ? ", each segment as a whole array" : "", text,
+                       capacity);
+}
+
 static void describe_call(const ocl_reduce_context *ctx, const orx_op_call *call, size_t count,
                           size_t segment_length, size_t pitch, int from_host, char *text,
                           size_t capacity) {
-  orx_request request = orx_op_request(call);
-  if (segment_length)
-    request = segments_request(ctx, call, NULL, count, segment_length, pitch);
-  request.host = from_host && orx_plan_takes_host(&ctx->target, &request, count, 0);
-  orx_plan plan;
-  orx_plan_make(&ctx->target, &request, &plan);
-  orx_plan_describe(&plan, count, segment_length, text, capacity);
-  if (plan.host)
-    append_host_runner(ctx, &plan, "", text, capacity);
+  const orx_request whole = orx_op_request(call);
+  describe_plan_of(ctx, call, NULL, &whole, count, segment_length, pitch, from_host, text,
+                   capacity);
 }
 
 void orx_describe_request(const ocl_reduce_context *ctx, const orx_op_call *call, size_t count,
@@ -62,21 +84,7 @@ void orx_describe_pairs(const ocl_reduce_context *ctx, const orx_pair_call *call
   const orx_io host = {0};
   orx_request whole = orx_op_request(&call->sum);
   whole.pair = orx_pair_request_of(ctx, call, &host, &host);
-  /* The host's run (run_pairs.c, run_segments.c): each segment a whole array of the host plan. */
-  const int on_host = segment_length ? orx_plan_takes_host_segments(&ctx->target, &whole)
-                                     : orx_plan_takes_host(&ctx->target, &whole, count, 0);
-  orx_request request = whole;
-  if (on_host)
-    request.host = 1;
-  else if (segment_length)
-    request = segments_request(ctx, &call->sum, call, count, segment_length, 0);
-  orx_plan plan;
-  orx_plan_make(&ctx->target, &request, &plan);
-  orx_plan_describe(&plan, on_host && segment_length ? segment_length : count,
-                    on_host ? 0 : segment_length, text, capacity);
-  if (on_host)
-    append_host_runner(ctx, &plan, segment_length ? ", each segment as a whole array" : "", text,
-                       capacity);
+  describe_plan_of(ctx, &call->sum, call, &whole, count, segment_length, 0, 1, text, capacity);
 }
 
 /* The launches of columns read in place, then the first one's plan. */

@@ -10,6 +10,7 @@
 #include "base/ids.h"
 #include "exec/launch.h"
 #include "exec/run.h"
+#include "planner/plan_host.h"
 
 static ocl_reduce_status run_reduce(ocl_reduce_context *ctx, const orx_request *request,
                                     const orx_io *in, size_t count, uint64_t first,
@@ -17,11 +18,15 @@ static ocl_reduce_status run_reduce(ocl_reduce_context *ctx, const orx_request *
   orx_call_begin(ctx);
   /* CPU devices: the host plan, on the calling thread (and its grid's threads) where it can. It
    * reads host memory, or a buffer's own host memory once the work enqueued before has finished
-   * (a buffer of another device kind, or one the device keeps a copy of, has none). */
+   * (a buffer of another device kind, or one the device keeps a copy of, has none). A buffer's
+   * result into a buffer does not wait: the device runs the host plan then, up to a crossover of
+   * its own (planner/host_plan.h). */
   const void *storage = in->mem && ctx->ops->host_storage ? ctx->ops->host_storage(in->mem) : NULL;
+  const orx_host_source source = !in->mem        ? ORX_HOST_SOURCE_MEMORY
+                                 : out->host_out ? ORX_HOST_SOURCE_BUFFER_READ
+                                                 : ORX_HOST_SOURCE_BUFFER;
   orx_request planned = *request;
-  planned.host =
-      (!in->mem || storage) && orx_plan_takes_host(&ctx->target, request, count, storage != NULL);
+  planned.host = (!in->mem || storage) && orx_plan_takes_host(&ctx->target, request, count, source);
   if (planned.host && out->host_out && ctx->target.forced.host != ORX_HOST_DEVICE) {
     orx_plan plan;
     orx_plan_make(&ctx->target, &planned, &plan);

@@ -10,6 +10,7 @@
 
 #include "exec/launch.h"
 #include "exec/run.h"
+#include "planner/plan_host.h"
 
 /* One input's elements [at, at + n) as a launch reads them: its own buffer, or the piece of host
  * memory uploaded to `half` elements into the staging buffer. */
@@ -59,7 +60,9 @@ static orx_request pairs_request(const ocl_reduce_context *ctx, const orx_pair_c
   request.pair = orx_pair_request_of(ctx, call, a, b);
   request.host = orx_host_view(ctx, a, call->elem) && orx_host_view(ctx, b, call->elem) &&
                  request.pair.skew == 0 &&
-                 orx_plan_takes_host(&ctx->target, &request, count, a->mem || b->mem);
+                 orx_plan_takes_host(&ctx->target, &request, count,
+                                     a->mem || b->mem ? ORX_HOST_SOURCE_BUFFER
+                                                      : ORX_HOST_SOURCE_MEMORY);
   return request;
 }
 

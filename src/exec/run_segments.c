@@ -12,6 +12,7 @@
 
 #include "exec/launch.h"
 #include "exec/run.h"
+#include "planner/plan_host.h"
 
 /* Elements from one equal segment's start to the next's. */
 static uint64_t pitch_of(const orx_seg_call *c) {
@@ -333,21 +334,25 @@ static ocl_reduce_status run_segments(ocl_reduce_context *ctx, orx_seg_call *c) 
   return status;
 }
 
-/* CPU devices: a pair operator's equal segments the host can read, into host memory, on the
- * calling thread and the context's threads (plan_host.c); *done where it ran them. */
+/* CPU devices: equal segments (of one input or of pairs) the host can read, into host memory, on
+ * the calling thread and the context's threads (plan_host.c); *done where it ran them. */
 static ocl_reduce_status run_on_host(ocl_reduce_context *ctx, const orx_seg_call *c, int *done) {
   *done = 0;
-  if (!c->pair || c->by_offsets || pitch_of(c) != c->length || !c->out.host_out)
+  if (c->by_offsets || pitch_of(c) != c->length || !c->out.host_out)
     return OCL_REDUCE_OK;
-  const void *a = orx_host_view(ctx, &c->in, c->elem), *b = orx_host_view(ctx, &c->b, c->elem);
+  const void *a = orx_host_view(ctx, &c->in, c->elem);
+  const void *b = c->pair ? orx_host_view(ctx, &c->b, c->elem) : NULL;
   orx_request request = reduce_request_of(ctx, c);
-  if (!a || !b || !orx_plan_takes_host_segments(&ctx->target, &request))
+  const orx_host_source source = c->in.mem || (c->pair && c->b.mem) ? ORX_HOST_SOURCE_BUFFER_READ
+                                                                     : ORX_HOST_SOURCE_MEMORY;
+  if (!a || (c->pair && !b) ||
+      !orx_plan_takes_host_segments(&ctx->target, &request, c->length, source))
     return OCL_REDUCE_OK;
   ORX_FORWARD(check_disjoint(ctx, c));
   request.host = 1;
   orx_plan plan;
   orx_plan_make(&ctx->target, &request, &plan);
-  if (c->in.mem || c->b.mem) /* the buffers once the work enqueued before has written them */
+  if (c->in.mem || (c->pair && c->b.mem)) /* the buffers once the work enqueued before wrote them */
     ORX_FORWARD(ctx->ops->finish(ctx, ctx->backend));
   *done = orx_host_run_segments(ctx, &plan, a, b, c->count, c->length, c->out.host_out);
   return OCL_REDUCE_OK;

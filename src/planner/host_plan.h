@@ -49,15 +49,35 @@
  *   against 829: the crossovers were 4 MiB (scalar operators) and 256 KiB (state operators). */
 
 /* A buffer of a CPU device that lives in host memory the library allocated takes the host plan up
- * to these, on the calling thread in place: the device's own plan copies nothing there, so it wins
- * sooner. End to end from such a buffer, the calling thread against the device's own plan
- * (ocl-reduce bench, auto against auto@host=off):
- *   PoCL 5, 16 cores (H100 host): f32 sum 2^16 14 us against 77, 2^18 52 against 94, 2^20 256
- *   against 115; f32 max 2^16 27 against 79, 2^18 129 against 95; f32 argmin 2^14 38 against
- *   113, 2^16 155 against 129.
- *   PoCL 3.1, 2 cores: f32 sum 2^18 23 us against 49, 2^20 86 against 76.
- * Between these and the host-memory crossovers, float results of a buffer and of the same host
- * array round in different orders (the device's plan and the host plan's). */
+ * to the crossovers below: the device's own plan copies nothing there, so it wins sooner.
+ *
+ * Its result into host memory: the grid reads the buffer in place, up to ORX_HOST_PLAN_MAX_READ_
+ * (STATE_)BYTES. End to end from a buffer, medians of two runs (ocl-reduce bench, the grid forced
+ * by host_kib against the device's own plan; docs/perf/pocl5-host-buffers.txt):
+ *   PoCL 5, 16 cores (H200 host), us, grid against the device's plan: f32 sum 16 MiB 38-46
+ *   against 79-83, 32 MiB 75-98 against 110-111, 64 MiB 275-296 against 238-245; f64 sum 16 MiB
+ *   37-38 against 81-84, 32 MiB 75-76 against 106-108, 64 MiB 292-304 against 248-299; f32 max
+ *   16 MiB 39-42 against 84-85, 64 MiB 325-341 against 289-293; f64 max 16 MiB 52-62 against
+ *   82-83, 32 MiB 116-148 against 119-133, 64 MiB 433-460 against 281-324; f32 argmin 2 MiB 40-41
+ *   against 73-75, 4 MiB 73-74 against 93-96, 8 MiB 140-271 against 140-148; minmax and the
+ *   compensated sum: the grid to 16 MiB and beyond (f32 minmax 16 MiB 150-156 against 340-389).
+ *   Intel's CPU runtime, 2 cores: f32 sum 16 MiB 295 against 750, 64 MiB 1474 against 3074; f32
+ *   max 16 MiB 350 against 806; f32 argmin 1 MiB 117 against 121, 4 MiB 486 against 239.
+ *   PoCL 3.1, 2 cores: f32 sum 1 MiB 11.6 against 41.5, 4 MiB 46.9 against 151, 16 MiB 294
+ *   against 607, 64 MiB 1616 against 1304.
+ * So 16 MiB (state operators 1 MiB: Intel's argmin), where the grid wins on every operator of
+ * every implementation measured. Before the grid (the calling thread alone) these were 512 and
+ * 128 KiB.
+ * Its result into a buffer (ocl_reduce_into and the like, which do not wait): the device runs the
+ * host plan, up to ORX_HOST_PLAN_MAX_RESIDENT_(STATE_)BYTES, and its own plan above. The device's
+ * run of the host plan (16 work-groups of one work-item) falls behind its own plan soon: PoCL 5
+ * (one run, the same machine busier), f32 max 4 MiB 217 us against 100, 16 MiB 796 against 160;
+ * f32 sum 2 MiB 88 against 89, 8 MiB 126 against 101; f32 argmin 1 MiB 134 against 96; Intel's
+ * runtime f32 max 1 MiB 94 against 48.
+ * Between these crossovers (and the host-memory ones) float results of the same elements round
+ * in different orders: the device's plan and the host plan's. */
+#define ORX_HOST_PLAN_MAX_READ_BYTES ((size_t)16 << 20)
+#define ORX_HOST_PLAN_MAX_READ_STATE_BYTES ((size_t)1 << 20)
 #define ORX_HOST_PLAN_MAX_RESIDENT_BYTES ((size_t)512 << 10)
 #define ORX_HOST_PLAN_MAX_RESIDENT_STATE_BYTES ((size_t)128 << 10)
 /* Pair operators' buffers take the host plan at every size, with its grid: the device's own
@@ -71,5 +91,23 @@
  * against OpenMP in the same run (the device's own segment plans before: 0.64-0.70x at 32, 0.66-
  * 0.90x at 1000, none of its strategies above 0.8x): segments of 32 0.87-0.93x, of 1000
  * 1.04-1.18x (docs/perf/h200-pairs-pocl.txt). */
+
+/* One input's equal segments into host memory run there too where the input is host memory, the
+ * operator scalar and a segment at least one unrolled step of the host plan's loads: the device's
+ * segment plans first copy host memory into its buffer (on one thread), while each segment is a
+ * call of the host kernel (a state operator's some 0.1 us, a sum's 1 ns). End to end from host
+ * memory, us, the host against the device's segment plans (host/auto against host/auto@host=device;
+ * docs/perf/pocl5-host-buffers.txt):
+ *   PoCL 5, 16 cores, 2^24 f32 sums: segments of 1 20580-22132 against 33244-36553, of 4 7632
+ *   against 15375, of 32 1077-1147 against 8563-9348, of 1000 539-640 against 8013-10264, of
+ *   65536 588-598 against 9713-11211; i32 alike.
+ *   Intel's CPU runtime, 2 cores, 2^22: f32 sums of 2 / 4 / 16 elements 7067 / 4023 / 1283
+ *   against 6261 / 3696 / 1044, of 32 705 against 931, of 1000 284 against 889; f64 of 16 1122
+ *   against 2139; f32 argmin of 32 8596 against 1630, of 1000 2593 against 1548.
+ *   PoCL 3.1, 2 cores, 2^22: f32 sums of 2 7016 against 7441, of 32 712 against 1685; f32
+ *   argmin of 32 8558 against 4452, of 1000 2570 against 4150.
+ * Buffers keep the device's segment plans: PoCL 5, f32 sums of 32 1066-1085 us on the host
+ * against 874-884, of 65536 584-623 against 522-567; argmin of 32 12379 against 2555. */
+#define ORX_HOST_PLAN_MIN_SEGMENT_BYTES (ORX_HOST_PLAN_UNROLL * ORX_HOST_PLAN_LOAD_BYTES)
 
 #endif /* ORX_HOST_PLAN_H */

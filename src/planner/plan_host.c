@@ -13,29 +13,38 @@
 
 #include "planner/host_plan.h"
 #include "base/ids.h"
-#include "planner/planner.h"
+#include "planner/plan_host.h"
 
 int orx_plan_takes_host(const orx_target *target, const orx_request *request, size_t count,
-                        int resident) {
+                        orx_host_source source) {
   const size_t elem = orx_request_element_bytes(request);
   const int state = orx_operator_is_state(&request->op);
-  const size_t max_bytes = target->forced.host_kib ? (size_t)target->forced.host_kib << 10
-                           : !resident || request->pair.on ? SIZE_MAX /* host_plan.h */
-                           : state ? ORX_HOST_PLAN_MAX_RESIDENT_STATE_BYTES
-                                   : ORX_HOST_PLAN_MAX_RESIDENT_BYTES;
+  const size_t max_bytes =
+      target->forced.host_kib ? (size_t)target->forced.host_kib << 10
+      : source == ORX_HOST_SOURCE_MEMORY || request->pair.on ? SIZE_MAX /* host_plan.h */
+      : source == ORX_HOST_SOURCE_BUFFER_READ
+          ? (state ? ORX_HOST_PLAN_MAX_READ_STATE_BYTES : ORX_HOST_PLAN_MAX_READ_BYTES)
+          : (state ? ORX_HOST_PLAN_MAX_RESIDENT_STATE_BYTES : ORX_HOST_PLAN_MAX_RESIDENT_BYTES);
   return target->caps->type == OCL_REDUCE_DEVICE_CPU && target->forced.host != ORX_HOST_OFF &&
          request->entry == ORX_ENTRY_REDUCE && request->stage == ORX_STAGE_WHOLE &&
          !(request->pair.on && request->pair.op == ORX_PAIR_USER) && /* no host kernel */
          orx_op_valid((orx_op_id)request->op.id) && count > 0 && count <= max_bytes / elem;
 }
 
-int orx_plan_takes_host_segments(const orx_target *target, const orx_request *request) {
-  /* Equal segments of pairs, each a whole array of the host plan: the device's segment kernels
-   * over two inputs trail an OpenMP loop on CPU devices (host_plan.h). The device has no run of
-   * this form, so host=device, like host=off, keeps the device's plans. */
+int orx_plan_takes_host_segments(const orx_target *target, const orx_request *request,
+                                 size_t length, orx_host_source source) {
+  /* Equal segments, each a whole array of the host plan: of pairs, whose device segment kernels
+   * trail an OpenMP loop on CPU devices; of one input, from host memory (which the device's plans
+   * first copy into its buffer on one thread), scalar operators, segments of at least one step of
+   * the host plan's loads (host_plan.h). The device has no run of this form, so host=device, like
+   * host=off, keeps the device's plans. */
+  const size_t min_length = ORX_HOST_PLAN_MIN_SEGMENT_BYTES / orx_request_element_bytes(request);
+  const int one_input = !request->pair.on && source == ORX_HOST_SOURCE_MEMORY &&
+                        !orx_operator_is_state(&request->op) && length >= min_length;
   return target->caps->type == OCL_REDUCE_DEVICE_CPU && target->forced.host != ORX_HOST_OFF &&
-         target->forced.host != ORX_HOST_DEVICE && request->pair.on &&
-         request->pair.op != ORX_PAIR_USER && orx_op_valid((orx_op_id)request->op.id);
+         target->forced.host != ORX_HOST_DEVICE &&
+         (one_input || (request->pair.on && request->pair.op != ORX_PAIR_USER)) &&
+         orx_op_valid((orx_op_id)request->op.id);
 }
 
 void orx_host_policy(size_t elem, orx_policy *out) {

@@ -13,6 +13,7 @@
 #include "base/util.h"
 #include "planner/plan_axes.h"
 #include "planner/plan_by_key.h"
+#include "planner/plan_host.h"
 #include "planner/plan_narrow.h"
 #include "planner/plan_windows.h"
 

@@ -11,7 +11,8 @@
  * plan_windows.c: sliding windows; plan_describe.c: the plan in words; plan_group.c: how a
  * group of devices shares a request; plan_staging.c (plan_staging.h): how host memory crosses
  * the bus; plan_axes.c, plan_columns.c (plan_axes.h): the layout of an axes reduction, and its
- * columns read in place; policy_override.c: OCL_REDUCE_POLICY.
+ * columns read in place; plan_host.c (plan_host.h): which requests CPU devices' host plan takes;
+ * policy_override.c: OCL_REDUCE_POLICY.
  * ============================================================================================== */
 #ifndef ORX_PLANNER_H
 #define ORX_PLANNER_H
@@ -295,17 +296,6 @@ unsigned long orx_plan_spin_ns(const orx_policy_override *forced);
 ocl_reduce_status orx_plan_path(const orx_caps *caps, ocl_reduce_path path,
                                 ocl_reduce_subgroup_impl impl, ocl_reduce_path *path_out,
                                 ocl_reduce_subgroup_impl *impl_out, const char **why);
-/* plan_host.c: whether a whole-array request of `count` elements takes the host plan
- * (planner/host_plan.h): on CPU devices, built-in operators, host memory of any size, or a buffer in
- * the device's memory up to the operator's crossover (`resident`: no copy to save), unless
- * OCL_REDUCE_POLICY says host=off (or host_kib=N sets one crossover for both). Its policy, the
- * same on every device. */
-int orx_plan_takes_host(const orx_target *target, const orx_request *request, size_t count,
-                        int resident);
-/* ... and whether a pair operator's equal segments (its whole-array request) run on the host,
- * each segment a whole array of that plan (not host=off, not host=device). */
-int orx_plan_takes_host_segments(const orx_target *target, const orx_request *request);
-void orx_host_policy(size_t elem, orx_policy *out);
 /* The plan for a request. */
 void orx_plan_make(const orx_target *target, const orx_request *request, orx_plan *plan);
 /* Bytes per element the plan's kernel reads. */
