@@ -29,9 +29,13 @@
  * one (base/threads.c), and the calling thread does not wait for them: it claims groups from the
  * start, they claim the rest as they come (a shared call), and a small grid whose threads sleep
  * runs on the calling thread alone (same grid, same bits) while they wake for the calls that
- * follow. */
+ * follow. At most 64 groups rather than one per core of a 16-core machine: a thread that starts
+ * late or runs slower then leaves a smaller share to the others. PoCL 5, 16 cores, 16 against 64
+ * groups, three rounds in turns, end to end, us (docs/perf/pocl5-host-buffers.txt): f32 sum of a
+ * buffer of 2^20 15.2-17.9 against 14.0-15.0, 2^22 49-66 against 41-46; f32 max 2^22 65-72
+ * against 43-46; from host memory, f32 max 2^24 352-387 against 269-339 (2^18: 16 groups both). */
 #define ORX_HOST_PLAN_GROUP_BYTES ((size_t)64 << 10)
-#define ORX_HOST_PLAN_MAX_GROUPS 16
+#define ORX_HOST_PLAN_MAX_GROUPS 64
 /* Float MIN and MAX as a key per component (lib/orx_keys.cl): whole vectors of keys need OpenCL's
  * vector arithmetic, which the host's structs do not have. */
 #define ORX_HOST_PLAN_FLOAT_KEYS 1
@@ -70,7 +74,7 @@
  * 128 KiB.
  * Its result into a buffer (ocl_reduce_into and the like, which do not wait): the device runs the
  * host plan, up to ORX_HOST_PLAN_MAX_RESIDENT_(STATE_)BYTES, and its own plan above. The device's
- * run of the host plan (16 work-groups of one work-item) falls behind its own plan soon: PoCL 5
+ * run of the host plan (then 16 work-groups of one work-item) falls behind its own plan: PoCL 5
  * (one run, the same machine busier), f32 max 4 MiB 217 us against 100, 16 MiB 796 against 160;
  * f32 sum 2 MiB 88 against 89, 8 MiB 126 against 101; f32 argmin 1 MiB 134 against 96; Intel's
  * runtime f32 max 1 MiB 94 against 48.
