@@ -71,7 +71,16 @@
  *   against 607, 64 MiB 1616 against 1304.
  * So 16 MiB (state operators 1 MiB: Intel's argmin), where the grid wins on every operator of
  * every implementation measured. Before the grid (the calling thread alone) these were 512 and
- * 128 KiB.
+ * 128 KiB. Two exceptions (plan_host.c):
+ *   f16 elements keep 512 KiB: the host widens them in integer code. Buffers of 2^20 / 2^22 f16,
+ *   the grid against the device's plan: Intel's runtime sum 311 / 732 us against 67 / 291, PoCL
+ *   3.1 191 / 744 against 87 / 270 (bf16, widened by a shift, gains: 2^22 197 against 455).
+ *   Devices that vectorize across work-items (Intel's runtime; not work_items_in_turn) read at
+ *   every size through the grid, but for 8-byte MIN and MAX: there the device's own plans read at
+ *   0.4x an OpenMP loop at every size. Intel's runtime, 2^24 / 2^26: f32 sum 1876 / 7058 us
+ *   against 3382 / 13564, i32 max 1640 / 7464 against 3382 / 12393, f64 sum 3741 / 14208
+ *   against 4164 / 20712, u64 xor 4096 against 4768 (2^24); i64 max 5053 / 17015 against
+ *   3874 / 20425, f64 min 6004 against 4100 (2^24).
  * Its result into a buffer (ocl_reduce_into and the like, which do not wait): the device runs the
  * host plan, up to ORX_HOST_PLAN_MAX_RESIDENT_(STATE_)BYTES, and its own plan above. The device's
  * run of the host plan (then 16 work-groups of one work-item) falls behind its own plan: PoCL 5

@@ -15,6 +15,23 @@
 #include "base/ids.h"
 #include "planner/plan_host.h"
 
+/* The largest buffer whose result into host memory the host's grid reads (host_plan.h): f16
+ * elements keep the crossover of results into buffers (the host widens them in integer code);
+ * devices that vectorize across work-items (Intel's runtime: its own plans read at 0.4x an OpenMP
+ * loop at every size) leave every size to the grid, but for 8-byte MIN and MAX, whose host kernel
+ * compares an element at a time. */
+static size_t read_max_bytes(const orx_target *target, const orx_request *request, size_t elem,
+                             int state) {
+  const int minmax = request->op.id == ORX_OP_MIN || request->op.id == ORX_OP_MAX;
+  if (state)
+    return ORX_HOST_PLAN_MAX_READ_STATE_BYTES;
+  if (request->type == OCL_REDUCE_F16)
+    return ORX_HOST_PLAN_MAX_RESIDENT_BYTES;
+  if (!target->caps->work_items_in_turn && elem >= 4 && !(elem == 8 && minmax))
+    return SIZE_MAX;
+  return ORX_HOST_PLAN_MAX_READ_BYTES;
+}
+
 int orx_plan_takes_host(const orx_target *target, const orx_request *request, size_t count,
                         orx_host_source source) {
   const size_t elem = orx_request_element_bytes(request);
@@ -22,9 +39,9 @@ int orx_plan_takes_host(const orx_target *target, const orx_request *request, si
   const size_t max_bytes =
       target->forced.host_kib ? (size_t)target->forced.host_kib << 10
       : source == ORX_HOST_SOURCE_MEMORY || request->pair.on ? SIZE_MAX /* host_plan.h */
-      : source == ORX_HOST_SOURCE_BUFFER_READ
-          ? (state ? ORX_HOST_PLAN_MAX_READ_STATE_BYTES : ORX_HOST_PLAN_MAX_READ_BYTES)
-          : (state ? ORX_HOST_PLAN_MAX_RESIDENT_STATE_BYTES : ORX_HOST_PLAN_MAX_RESIDENT_BYTES);
+      : source == ORX_HOST_SOURCE_BUFFER_READ ? read_max_bytes(target, request, elem, state)
+      : state ? ORX_HOST_PLAN_MAX_RESIDENT_STATE_BYTES
+              : ORX_HOST_PLAN_MAX_RESIDENT_BYTES;
   return target->caps->type == OCL_REDUCE_DEVICE_CPU && target->forced.host != ORX_HOST_OFF &&
          request->entry == ORX_ENTRY_REDUCE && request->stage == ORX_STAGE_WHOLE &&
          !(request->pair.on && request->pair.op == ORX_PAIR_USER) && /* no host kernel */
