@@ -1912,6 +1912,10 @@ static void test_pairs_take_the_host_plan_on_cpus(void **state) {
   assert_false(orx_plan_takes_host_segments(&on_gpu, &one, 1000, memory));
   const orx_request argmin = orx_reduce_request(ORX_OP_ARGMIN, OCL_REDUCE_F32);
   assert_false(orx_plan_takes_host_segments(&t, &argmin, 1000, memory));
+  const orx_request f16 = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F16);
+  const orx_request bf16 = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_BF16);
+  assert_false(orx_plan_takes_host_segments(&t, &f16, 1000, memory));
+  assert_true(orx_plan_takes_host_segments(&t, &bf16, 1000, memory));
   const orx_request user_one = orx_custom_request(&(orx_operator){.id = ORX_OP_CUSTOM});
   assert_false(orx_plan_takes_host_segments(&t, &user_one, 1000, memory));
 }

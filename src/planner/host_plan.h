@@ -120,7 +120,8 @@
  *   PoCL 3.1, 2 cores, 2^22: f32 sums of 2 7016 against 7441, of 32 712 against 1685; f32
  *   argmin of 32 8558 against 4452, of 1000 2570 against 4150.
  * Buffers keep the device's segment plans: PoCL 5, f32 sums of 32 1066-1085 us on the host
- * against 874-884, of 65536 584-623 against 522-567; argmin of 32 12379 against 2555. */
+ * against 874-884, of 65536 584-623 against 522-567; argmin of 32 12379 against 2555. So do f16
+ * elements, which the host widens in integer code (see the buffers' crossover above). */
 #define ORX_HOST_PLAN_MIN_SEGMENT_BYTES (ORX_HOST_PLAN_UNROLL * ORX_HOST_PLAN_LOAD_BYTES)
 
 #endif /* ORX_HOST_PLAN_H */

@@ -52,12 +52,14 @@ int orx_plan_takes_host_segments(const orx_target *target, const orx_request *re
                                  size_t length, orx_host_source source) {
   /* Equal segments, each a whole array of the host plan: of pairs, whose device segment kernels
    * trail an OpenMP loop on CPU devices; of one input, from host memory (which the device's plans
-   * first copy into its buffer on one thread), scalar operators, segments of at least one step of
-   * the host plan's loads (host_plan.h). The device has no run of this form, so host=device, like
-   * host=off, keeps the device's plans. */
+   * first copy into its buffer on one thread), scalar operators but on f16 elements (widened in
+   * integer code on the host), segments of at least one step of the host plan's loads
+   * (host_plan.h). The device has no run of this form, so host=device, like host=off, keeps the
+   * device's plans. */
   const size_t min_length = ORX_HOST_PLAN_MIN_SEGMENT_BYTES / orx_request_element_bytes(request);
   const int one_input = !request->pair.on && source == ORX_HOST_SOURCE_MEMORY &&
-                        !orx_operator_is_state(&request->op) && length >= min_length;
+                        !orx_operator_is_state(&request->op) && request->type != OCL_REDUCE_F16 &&
+                        length >= min_length;
   return target->caps->type == OCL_REDUCE_DEVICE_CPU && target->forced.host != ORX_HOST_OFF &&
          target->forced.host != ORX_HOST_DEVICE &&
          (one_input || (request->pair.on && request->pair.op != ORX_PAIR_USER)) &&
