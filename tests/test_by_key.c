@@ -38,6 +38,8 @@ static ocl_reduce_context *tiles_ctx, *chunks_ctx;
 /* Tiles whose loads go straight into registers (key_direct: CUDA's), forced where they can. */
 static ocl_reduce_context *direct_ctx;
 static ocl_reduce_context *cross_pass_ctx; /* cross_device, the one-pass kernel forced */
+/* Host memory copied to the device, where CPU devices would view it where it lies. */
+static ocl_reduce_context *uploads_ctx;
 
 static int setup(void **state) {
   if (test_setup(state))
@@ -48,11 +50,12 @@ static int setup(void **state) {
   tiles_ctx = test_context_with_policy("by_key=pass,key_chunks=0");
   chunks_ctx = test_context_with_policy("by_key=pass,key_chunks=1,key_run=64");
   direct_ctx = test_context_with_policy("by_key=pass,key_chunks=0,key_direct=1");
+  uploads_ctx = test_context_with_policy("by_key=pass,host_views=0");
   setenv("OCL_REDUCE_DETERMINISM", "cross_device", 1);
   cross_pass_ctx = test_context_with_policy("by_key=pass");
   unsetenv("OCL_REDUCE_DETERMINISM");
   return cross_ctx && pass_ctx && runs_ctx && tiles_ctx && chunks_ctx && direct_ctx &&
-                 cross_pass_ctx
+                 cross_pass_ctx && uploads_ctx
              ? 0
              : -1;
 }
@@ -65,6 +68,7 @@ static int teardown(void **state) {
   ocl_reduce_context_destroy(chunks_ctx);
   ocl_reduce_context_destroy(direct_ctx);
   ocl_reduce_context_destroy(cross_pass_ctx);
+  ocl_reduce_context_destroy(uploads_ctx);
   return test_teardown(state);
 }
 
@@ -257,15 +261,16 @@ static int runs_mismatch(const key_case *c, const unsigned char *keys_out,
   return bad;
 }
 
-/* Runs a case with room for every run (in buffers, half the time for a run per element: the
- * one-pass plan takes those at once, and counts the runs first for the others) and checks the
+/* Runs a case with room for every run (half the time for a run per element: the one-pass plan
+ * writes those at once, into buffers or host memory viewed where it lies, and stages or counts
+ * the runs first for the others) and checks the
  * count, each run's key and result (by `check`), and that nothing past the runs was written. */
 static void check_case(key_case c, result_check check) {
   const size_t kb = ocl_reduce_type_size(c.key_type), rb = ocl_reduce_result_size(c.op, c.type);
   size_t *heads = malloc((c.count + 1) * sizeof *heads);
   assert_non_null(heads);
   const size_t runs = test_key_runs(c.keys, kb, c.count, heads);
-  c.key_room = c.result_room = (c.on_device && test_rng_below(2) ? c.count : runs) + 2;
+  c.key_room = c.result_room = (test_rng_below(2) ? c.count : runs) + 2;
   unsigned char *keys_out = malloc(c.key_room * kb), *results = malloc(c.result_room * rb);
   assert_true(keys_out && results);
   uint64_t run_count = 12345;
@@ -348,7 +353,7 @@ TEST_STRUCTURED_OP_TYPES(SCALAR_TEST)
 /* ---- Patterns ------------------------------------------------------------------------------ */
 
 /* i32 SUM (exact) over runs of the given lengths in each placement (i64 keys where the inputs are
- * host memory, u32 keys in buffers), through both plans. */
+ * host memory, u32 keys in buffers), through both plans and host memory copied. */
 static void check_i32_sum(const size_t *lengths, size_t n) {
   size_t count = 0;
   for (size_t r = 0; r < n; r++)
@@ -358,11 +363,13 @@ static void check_i32_sum(const size_t *lengths, size_t n) {
     void *keys = keys_of_runs(key_type, lengths, n, count);
     int32_t *values = malloc((count + 1) * sizeof *values);
     assert_non_null(values);
-    test_fill(values, count, OCL_REDUCE_SUM, OCL_REDUCE_I32, MODE_RANDOM);
-    /* Each placement through both plans. */
-    for (int plan = 0; plan < 2; plan++) {
-      const key_case c = {plan ? runs_ctx : pass_ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, key_type,
-                          keys, values, count, 0, 0, on_device};
+    /* From the allocation's second element: host memory off 16-byte boundaries. */
+    test_fill(values + 1, count, OCL_REDUCE_SUM, OCL_REDUCE_I32, MODE_RANDOM);
+    /* Each placement through both plans, and the pass with host memory copied to the device. */
+    ocl_reduce_context *const plans[] = {pass_ctx, runs_ctx, uploads_ctx};
+    for (int plan = 0; plan < 3; plan++) {
+      const key_case c = {plans[plan], OCL_REDUCE_SUM, OCL_REDUCE_I32, key_type, keys,
+                          values + 1, count, 0, 0, on_device};
       check_case(c, builtin_mismatch);
     }
     free(keys);

@@ -288,6 +288,13 @@ static void test_policy_override_parses_and_rejects(void **state) {
   assert_int_equal(orx_parse_policy_override("key_stage=1", &o), OCL_REDUCE_OK);
   assert_int_equal(o.key_stage, 1);
   assert_int_equal(orx_parse_policy_override("key_stage=2", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
+  assert_int_equal(o.host_views, -1);
+  assert_int_equal(orx_parse_policy_override("host_views=0,col_tall=1", &o), OCL_REDUCE_OK);
+  assert_int_equal(o.host_views, 0);
+  assert_int_equal(o.col_tall, 1);
+  assert_int_equal(o.key_stage, -1);
+  assert_int_equal(orx_parse_policy_override("host_views=yes", &o),
+                   OCL_REDUCE_ERROR_INVALID_OPTION);
   assert_int_equal(orx_parse_policy_override("seg=warp", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
   assert_int_equal(orx_parse_policy_override("seg=mr,slots=4", &o), OCL_REDUCE_OK);
   assert_int_equal(o.seg_slots, 4);

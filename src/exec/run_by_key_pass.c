@@ -6,13 +6,17 @@
  * their room, which it fills as far as it reaches while it counts every run, copied or read out
  * once the count says they fit; or (the planner's choice) the runs are counted on the device first
  * (the keys against themselves one apart, COUNT_EQUAL), and the kernel runs only when they fit.
- * Inputs in host memory are uploaded whole first. User operators (ORX_BY_KEY_STARTS) take the same
- * pass over their keys alone, which writes each run's key and where it starts, then their values
- * are reduced as segments by those offsets on the device (run_segments.c).
+ * Inputs in host memory are uploaded whole first, or viewed where they lie on CPU devices
+ * (host_views.h), as are outputs in host memory of a run per pair, which the kernel then writes
+ * in place; such a call waits for the device before it returns. User operators
+ * (ORX_BY_KEY_STARTS) take the same pass over their keys alone, which writes each run's key and
+ * where it starts, then their values are reduced as segments by those offsets on the device
+ * (run_segments.c).
  * ============================================================================================== */
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec/host_views.h"
 #include "exec/launch.h"
 #include "exec/run.h"
 #include "exec/staging.h"
@@ -171,11 +175,15 @@ static ocl_reduce_status through_starts(ocl_reduce_context *ctx, const orx_key_c
 }
 
 /* Input io (n elements of `elem` bytes) as the kernel reads it: a buffer as it is, host memory
- * uploaded whole into scratch `slot`. */
-static ocl_reduce_status input_on_device(ocl_reduce_context *ctx, orx_scratch_slot slot,
-                                         const orx_io *io, size_t n, size_t elem, orx_io *view) {
+ * viewed where it lies (CPU devices) or uploaded whole into scratch `slot`. */
+static ocl_reduce_status input_on_device(ocl_reduce_context *ctx, orx_host_views *views,
+                                         orx_scratch_slot slot, const orx_io *io, size_t n,
+                                         size_t elem, orx_io *view) {
   *view = *io;
   if (io->mem)
+    return OCL_REDUCE_OK;
+  ORX_FORWARD(orx_host_view_of(ctx, views, io, n, elem, 0, view));
+  if (view->mem)
     return OCL_REDUCE_OK;
   orx_mem *mem = NULL;
   ORX_FORWARD(orx_scratch_get(ctx, slot, n * elem, &mem));
@@ -222,14 +230,55 @@ static ocl_reduce_status staged_pass(ocl_reduce_context *ctx, const orx_key_call
                                    c->out.capacity);
 }
 
-/* Outputs in host memory: the kernel's runs through scratch (or, the planner's choice, the runs
- * counted first and the kernel into scratch of exactly them), read back into both outputs; user
- * operators: the runs counted first, their keys, their results from the segments. */
-static ocl_reduce_status through_host_outputs(ocl_reduce_context *ctx, const orx_key_call *k,
-                                              const orx_seg_call *c, const orx_request *request,
-                                              int starts, uint64_t room, const orx_io *keys,
+/* Outputs in host memory with room for a run per pair, apart from the inputs in host memory and
+ * from each other, viewed where they lie (CPU devices): the kernel writes its runs there, as into
+ * buffers of that room. *taken is 0 where they are not viewed. */
+static ocl_reduce_status into_host_views(ocl_reduce_context *ctx, orx_host_views *views,
+                                         const orx_key_call *k, const orx_seg_call *c,
+                                         const orx_request *request, const orx_io *keys,
+                                         uint64_t *run_count, int *taken) {
+  const size_t n = (size_t)c->elements, kb = k->key_bytes, rb = c->result_bytes;
+  const void *keys_out_at = k->keys_out.host_out, *out_at = c->out.host_out;
+  const size_t keys_read = k->keys.mem ? 0 : n * kb, values_read = c->in.mem ? 0 : n * c->elem;
+  *taken = 0;
+  if (k->keys_out.capacity < n || c->out.capacity < n ||
+      !orx_host_apart(keys_out_at, n * kb, out_at, n * rb) ||
+      !orx_host_apart(keys_out_at, n * kb, k->keys.host, keys_read) ||
+      !orx_host_apart(keys_out_at, n * kb, c->in.host, values_read) ||
+      !orx_host_apart(out_at, n * rb, k->keys.host, keys_read) ||
+      !orx_host_apart(out_at, n * rb, c->in.host, values_read))
+    return OCL_REDUCE_OK;
+  orx_io keys_out, out;
+  ORX_FORWARD(orx_host_view_of(ctx, views, &k->keys_out, n, kb, 1, &keys_out));
+  ORX_FORWARD(orx_host_view_of(ctx, views, &c->out, n, rb, 1, &out));
+  if (!keys_out.mem || !out.mem) /* a view left unused is harmless: the device works in place */
+    return OCL_REDUCE_OK;
+  *taken = 1;
+  orx_io values;
+  ORX_FORWARD(input_on_device(ctx, views, ORX_SCRATCH_KEY_STAGED_VALUES, &c->in, n, c->elem,
+                              &values));
+  orx_mem *scratch = NULL;
+  ORX_FORWARD(launch_pass(ctx, request, keys, &values, &keys_out, &out, UINT64_MAX, c, &scratch));
+  return orx_download(ctx, scratch, 8, run_count, sizeof *run_count);
+}
+
+/* Outputs in host memory: viewed where they lie, or the kernel's runs through scratch (or, the
+ * planner's choice, the runs counted first and the kernel into scratch of exactly them), read
+ * back into both outputs; user operators: the runs counted first, their keys, their results
+ * from the segments. */
+static ocl_reduce_status through_host_outputs(ocl_reduce_context *ctx, orx_host_views *views,
+                                              const orx_key_call *k, const orx_seg_call *c,
+                                              const orx_request *request, int starts,
+                                              uint64_t room, const orx_io *keys,
                                               uint64_t *run_count) {
   const size_t n = (size_t)c->elements;
+  orx_io values, keys_out, out;
+  if (!starts) {
+    int taken = 0;
+    ORX_FORWARD(into_host_views(ctx, views, k, c, request, keys, run_count, &taken));
+    if (taken)
+      return OCL_REDUCE_OK;
+  }
   const int staged = !starts && orx_plan_by_key_stages(&ctx->target, n, room,
                                                        (unsigned)k->key_bytes,
                                                        (unsigned)c->result_bytes);
@@ -238,9 +287,8 @@ static ocl_reduce_status through_host_outputs(ocl_reduce_context *ctx, const orx
     ORX_FORWARD(count_fitting_runs(ctx, k, c, keys, &runs, run_count));
     room = runs;
   }
-  orx_io values, keys_out, out;
-  ORX_FORWARD(orx_uploads_done(
-      ctx, input_on_device(ctx, ORX_SCRATCH_KEY_STAGED_VALUES, &c->in, n, c->elem, &values)));
+  ORX_FORWARD(orx_uploads_done(ctx, input_on_device(ctx, views, ORX_SCRATCH_KEY_STAGED_VALUES,
+                                                    &c->in, n, c->elem, &values)));
   if (starts) {
     ORX_FORWARD(scratch_outputs(ctx, k, c, runs, &keys_out, NULL));
     ORX_FORWARD(through_starts(ctx, k, c, keys, &values, &keys_out, &runs));
@@ -287,8 +335,10 @@ static int fits_allocations(const ocl_reduce_context *ctx, const orx_key_call *k
            (starts && (n + 1) * sizeof(uint64_t) > most));
 }
 
-ocl_reduce_status orx_run_by_key_pass(ocl_reduce_context *ctx, const orx_key_call *k,
-                                      const orx_seg_call *c, uint64_t *run_count, int *taken) {
+/* orx_run_by_key_pass, its host memory viewed where it lies in `views` (CPU devices). */
+static ocl_reduce_status pass(ocl_reduce_context *ctx, orx_host_views *views,
+                              const orx_key_call *k, const orx_seg_call *c, uint64_t *run_count,
+                              int *taken) {
   const orx_request request = request_of(k, c);
   const size_t n = (size_t)c->elements;
   const int host_outputs = !k->keys_out.mem && !c->out.mem;
@@ -309,18 +359,18 @@ ocl_reduce_status orx_run_by_key_pass(ocl_reduce_context *ctx, const orx_key_cal
   /* Host memory is read before the call returns (orx_uploads_done); the values only once the runs
    * are known to fit where they are counted first. */
   orx_io keys, values;
-  ORX_FORWARD(orx_uploads_done(
-      ctx, input_on_device(ctx, ORX_SCRATCH_KEY_STAGED_KEYS, &k->keys, n, k->key_bytes, &keys)));
+  ORX_FORWARD(orx_uploads_done(ctx, input_on_device(ctx, views, ORX_SCRATCH_KEY_STAGED_KEYS,
+                                                    &k->keys, n, k->key_bytes, &keys)));
   if (host_outputs)
-    return through_host_outputs(ctx, k, c, &request, starts, room, &keys, run_count);
+    return through_host_outputs(ctx, views, k, c, &request, starts, room, &keys, run_count);
   const int staged = room < n && !starts &&
                      orx_plan_by_key_stages(&ctx->target, n, room, (unsigned)k->key_bytes,
                                             (unsigned)c->result_bytes);
   uint64_t runs = 0; /* the runs counted first where the outputs might not hold them */
   if (room < n && !staged)
     ORX_FORWARD(count_fitting_runs(ctx, k, c, &keys, &runs, run_count));
-  ORX_FORWARD(orx_uploads_done(
-      ctx, input_on_device(ctx, ORX_SCRATCH_KEY_STAGED_VALUES, &c->in, n, c->elem, &values)));
+  ORX_FORWARD(orx_uploads_done(ctx, input_on_device(ctx, views, ORX_SCRATCH_KEY_STAGED_VALUES,
+                                                    &c->in, n, c->elem, &values)));
   if (staged)
     return through_staged_buffers(ctx, k, c, &request, &keys, &values, room, run_count);
   if (starts) { /* the runs' starts read back first: the call returns once the segments ran */
@@ -340,4 +390,11 @@ ocl_reduce_status orx_run_by_key_pass(ocl_reduce_context *ctx, const orx_key_cal
   if (ctx->ops->read_async && orx_host_is_pinned(ctx, run_count, sizeof *run_count))
     return ctx->ops->read_async(ctx, ctx->backend, scratch, 8, run_count, sizeof *run_count);
   return orx_download(ctx, scratch, 8, run_count, sizeof *run_count);
+}
+
+ocl_reduce_status orx_run_by_key_pass(ocl_reduce_context *ctx, const orx_key_call *k,
+                                      const orx_seg_call *c, uint64_t *run_count, int *taken) {
+  orx_host_views views;
+  memset(&views, 0, sizeof views);
+  return orx_host_views_end(ctx, &views, pass(ctx, &views, k, c, run_count, taken));
 }

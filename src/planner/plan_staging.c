@@ -49,3 +49,12 @@ orx_copy_plan orx_plan_copy(const orx_target *target, size_t bytes, int pinned,
   plan.threads = o->copy_threads ? o->copy_threads : threads ? threads : 1;
   return plan;
 }
+
+int orx_plan_views_host(const orx_target *target) {
+  /* Wherever the device can: a CPU device reading the caller's memory where it lies saves the
+   * copies into its own and back, which cost more than the kernel. 2^24 i32/f32 pairs reduced
+   * by key, all in host memory, this project's 2-core machine, against an OpenMP loop in the same
+   * run: PoCL 3.1 1.07-1.32x viewed, 0.29-0.42x copied; Intel's runtime 1.10-1.46x against
+   * 0.37-0.55x (docs/perf/cpu-by-key-host-views.txt). */
+  return target->forced.host_views != 0;
+}

@@ -149,6 +149,7 @@ typedef struct orx_policy_override {
   int host;            /* -1 (ORX_HOST_THREAD) or an ORX_HOST_ value: who runs host plans */
   unsigned host_kib;   /* host plans up to this many KiB, every operator alike (0: the planner's) */
   int staging;         /* -1 (the planner's), 0 (off: blocking copies) or 1 (pinned, any size) */
+  int host_views;      /* -1, 0 or 1: host memory viewed where it lies (plan_staging.h) */
   unsigned copy_threads; /* staging: threads that copy between caller and pinned memory */
   unsigned stage_kib;    /* staging: bytes of one pinned piece, in KiB */
   long spin_us;          /* -1 (the planner's), or how long threads spin for the next call */

@@ -43,6 +43,17 @@ static const numeric_key numeric_keys[] = {
     {"stage_kib", ORX_FIELD(stage_kib), 65536, 0}, {"col_run", ORX_FIELD(col_run), 1024, 1},
     {"col_steps", ORX_FIELD(col_steps), 32, 1},    {"key_run", ORX_FIELD(key_run), 65536, 1},
 };
+/* Keys whose value is 0 or 1 (an int field). */
+static const struct {
+  const char *key;
+  size_t offset;
+} flag_keys[] = {
+    {"prefetch", ORX_FIELD(prefetch)},     {"binaries", ORX_FIELD(binaries)},
+    {"key_chunks", ORX_FIELD(key_chunks)}, {"win_words", ORX_FIELD(win_words)},
+    {"key_direct", ORX_FIELD(key_direct)}, {"key_stage", ORX_FIELD(key_stage)},
+    {"col_flat", ORX_FIELD(col_flat)},     {"col_tall", ORX_FIELD(col_tall)},
+    {"col_finish", ORX_FIELD(col_finish)}, {"host_views", ORX_FIELD(host_views)},
+};
 #undef ORX_FIELD
 
 /* Sets a numeric key's field; 0 when key is none of them or value is out of its range. */
@@ -93,11 +104,21 @@ static int either(const char *value, const char *zero, const char *one, int *fie
   return 1;
 }
 
-/* Sets a key whose value is a word or a flag; 0 when key is none of them or value is not one of
- * its choices. */
+/* Sets a key whose value is 0 or 1; 0 when key is none of them or value is neither. */
+static int flag_entry(const char *key, const char *value, orx_policy_override *o) {
+  for (size_t f = 0; f < sizeof flag_keys / sizeof flag_keys[0]; f++) {
+    int flag = 0;
+    if (strcmp(key, flag_keys[f].key) == 0 && either(value, "0", "1", &flag)) {
+      memcpy((char *)o + flag_keys[f].offset, &flag, sizeof flag);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Sets a key whose value is a word; 0 when key is none of them or value is not one of its
+ * choices. */
 static int word_entry(const char *key, const char *value, orx_policy_override *o) {
-  if (strcmp(key, "prefetch") == 0)
-    return either(value, "0", "1", &o->prefetch);
   if (strcmp(key, "stream") == 0)
     return orx_stream_named(value, &o->stream);
   if (strcmp(key, "finish") == 0)
@@ -108,8 +129,6 @@ static int word_entry(const char *key, const char *value, orx_policy_override *o
     return orx_win_algo_named(value, &o->win_algo);
   if (strcmp(key, "wait") == 0)
     return either(value, "block", "poll", &o->wait_polls);
-  if (strcmp(key, "binaries") == 0)
-    return either(value, "0", "1", &o->binaries);
   if (strcmp(key, "keys") == 0 && strlen(value) == 1 && value[0] >= '0' && value[0] <= '2') {
     o->float_keys = value[0] - '0';
     return 1;
@@ -120,22 +139,8 @@ static int word_entry(const char *key, const char *value, orx_policy_override *o
     return either(value, "off", "pinned", &o->staging);
   if (strcmp(key, "by_key") == 0)
     return either(value, "runs", "pass", &o->by_key_pass);
-  if (strcmp(key, "key_chunks") == 0)
-    return either(value, "0", "1", &o->key_chunks);
-  if (strcmp(key, "win_words") == 0)
-    return either(value, "0", "1", &o->win_words);
-  if (strcmp(key, "key_direct") == 0)
-    return either(value, "0", "1", &o->key_direct);
-  if (strcmp(key, "key_stage") == 0)
-    return either(value, "0", "1", &o->key_stage);
   if (strcmp(key, "narrow") == 0)
     return either(value, "lanes", "split", &o->narrow_split);
-  if (strcmp(key, "col_flat") == 0)
-    return either(value, "0", "1", &o->col_flat);
-  if (strcmp(key, "col_tall") == 0)
-    return either(value, "0", "1", &o->col_tall);
-  if (strcmp(key, "col_finish") == 0)
-    return either(value, "0", "1", &o->col_finish);
   if (strcmp(key, "axes") == 0) {
     static const char *const ways[] = {"gather", "columns", "split"}; /* ORX_AXES_FORCE_ */
     for (int w = 0; w < 3; w++)
@@ -163,7 +168,8 @@ static const char keys_help[] =
     "width=<1..32, power of two>, win=direct|shuffle|mr|blocks|long, win_words=0|1, "
     "wait=block|poll, binaries=0|1, "
     "keys=0|1|2, min_groups=<1..32>, part_kib=<1..65536>, seam_kib=<n>, "
-    "host=thread|device|off, host_kib=<n>, staging=pinned|off, copy_threads=<1..64>, "
+    "host=thread|device|off, host_kib=<n>, staging=pinned|off, host_views=0|1, "
+    "copy_threads=<1..64>, "
     "stage_kib=<1..65536>, spin_us=<0..65536>, axes=columns|gather|split, "
     "col_run=<1..1024, power of two>, col_steps=<1..32, power of two>, col_flat=0|1, "
     "col_tall=0|1, col_finish=0|1, by_key=pass|runs, key_chunks=0|1, key_direct=0|1, "
@@ -182,6 +188,7 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
                            .float_keys = -1,
                            .host = -1,
                            .staging = -1,
+                           .host_views = -1,
                            .axes_route = -1,
                            .col_flat = -1,
                            .col_tall = -1,
@@ -203,7 +210,8 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
                       "OCL_REDUCE_POLICY: '%s' is not key=value", item);
     *eq = '\0';
     const char *key = item, *value = eq + 1;
-    if (!numeric_entry(key, value, &o) && !word_entry(key, value, &o))
+    if (!numeric_entry(key, value, &o) && !flag_entry(key, value, &o) &&
+        !word_entry(key, value, &o))
       return orx_fail(NULL, OCL_REDUCE_ERROR_INVALID_OPTION,
                       "OCL_REDUCE_POLICY: bad entry '%s=%s' (keys: %s)", key, value, keys_help);
   }

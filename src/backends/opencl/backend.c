@@ -110,7 +110,7 @@ static ocl_reduce_status cl_alloc(ocl_reduce_context *ctx, orx_backend *be, size
                     "clCreateBuffer(%zu bytes) returned %s (%d)", bytes, orx_cl_error_name(code),
                     (int)code);
   }
-  m->host_storage = be->buffers_in_place ? storage : NULL;
+  m->host_storage = be->in_place != ORX_CL_IN_PLACE_NONE ? storage : NULL;
   *out = m;
   return OCL_REDUCE_OK;
 }
@@ -211,6 +211,8 @@ const orx_backend_ops orx_opencl_backend = {
     .mem_native = cl_mem_native,
     .release_mem = cl_release_mem,
     .host_storage = cl_host_storage,
+    .host_view = orx_cl_host_view,
+    .host_view_sync = orx_cl_host_view_sync,
     .alloc_host_visible = cl_alloc_host_visible,
     .finish = cl_finish,
     .write = orx_cl_write,

@@ -308,7 +308,7 @@ ocl_reduce_status orx_cl_open(ocl_reduce_context *ctx, const char *selector, voi
     orx_cl_close(be);
     return status;
   }
-  be->buffers_in_place = be->host_memory_device && orx_cl_buffers_in_place(be);
+  be->in_place = be->host_memory_device ? orx_cl_probe_in_place(be) : ORX_CL_IN_PLACE_NONE;
   caps->platform_index = platform_index;
   caps->device_index = device_index;
   *out = be;

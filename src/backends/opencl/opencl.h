@@ -16,12 +16,19 @@
 #include "backends/backend.h"
 #include "backends/device_pick.h"
 
+/* Which host memory a CPU device works in where it lies, as a CL_MEM_USE_HOST_PTR buffer's. */
+typedef enum orx_cl_in_place {
+  ORX_CL_IN_PLACE_NONE,  /* none: a copy, written back when mapped (not a CPU device) */
+  ORX_CL_IN_PLACE_PAGES, /* memory that starts on a page and is a multiple of 64 bytes */
+  ORX_CL_IN_PLACE_ANY    /* any */
+} orx_cl_in_place;
+
 struct orx_backend {
   cl_platform_id platform;
   int host_memory_device; /* a CPU device: its buffers can be our own host memory */
   int poll_events;        /* wait for events by polling (orx_plan_wait_polls chose) */
   int has_fine_grain_svm; /* CL_DEVICE_SVM_FINE_GRAIN_BUFFER */
-  int buffers_in_place;   /* CPU devices: buffers are our host memory, used in place */
+  int in_place;           /* CPU devices: an orx_cl_in_place, where buffers of host memory work */
   cl_event last_kernel;   /* the latest launch, which finish() waits for */
   cl_device_id device;
   cl_context context;
@@ -100,10 +107,14 @@ cl_int orx_cl_wait_for(orx_backend *be, cl_event event);
  * launch's event (copies.c). */
 void orx_cl_after_last_kernel(orx_backend *be);
 
-/* host_backed.c: a CPU device's buffer over host memory of ours (*storage), and whether the
- * device works in such a buffer's own memory. */
+/* host_backed.c: a CPU device's buffer over host memory of ours (*storage), the host memory the
+ * device works in in place, and the table's host_view slots. */
 cl_mem orx_cl_create_host_backed(orx_backend *be, size_t bytes, void **storage, cl_int *code);
-int orx_cl_buffers_in_place(orx_backend *be);
+orx_cl_in_place orx_cl_probe_in_place(orx_backend *be);
+ocl_reduce_status orx_cl_host_view(ocl_reduce_context *ctx, orx_backend *be, void *host,
+                                   size_t bytes, orx_mem **out);
+ocl_reduce_status orx_cl_host_view_sync(ocl_reduce_context *ctx, orx_backend *be, orx_mem *view,
+                                        size_t bytes);
 
 /* copies.c: the table's copy slots. */
 ocl_reduce_status orx_cl_write(ocl_reduce_context *ctx, orx_backend *be, orx_mem *dst,
