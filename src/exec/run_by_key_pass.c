@@ -7,7 +7,7 @@
  * once the count says they fit; or (the planner's choice) the runs are counted on the device first
  * (the keys against themselves one apart, COUNT_EQUAL), and the kernel runs only when they fit.
  * Inputs in host memory are uploaded whole first, or viewed where they lie on CPU devices
- * (host_views.h), as are outputs in host memory of a run per pair, which the kernel then writes
+ * (device_views.h), as are outputs in host memory of a run per pair, which the kernel then writes
  * in place; such a call waits for the device before it returns. User operators
  * (ORX_BY_KEY_STARTS) take the same pass over their keys alone, which writes each run's key and
  * where it starts, then their values are reduced as segments by those offsets on the device
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec/host_views.h"
+#include "exec/device_views.h"
 #include "exec/launch.h"
 #include "exec/run.h"
 #include "exec/staging.h"
@@ -176,13 +176,13 @@ static ocl_reduce_status through_starts(ocl_reduce_context *ctx, const orx_key_c
 
 /* Input io (n elements of `elem` bytes) as the kernel reads it: a buffer as it is, host memory
  * viewed where it lies (CPU devices) or uploaded whole into scratch `slot`. */
-static ocl_reduce_status input_on_device(ocl_reduce_context *ctx, orx_host_views *views,
+static ocl_reduce_status input_on_device(ocl_reduce_context *ctx, orx_device_views *views,
                                          orx_scratch_slot slot, const orx_io *io, size_t n,
                                          size_t elem, orx_io *view) {
   *view = *io;
   if (io->mem)
     return OCL_REDUCE_OK;
-  ORX_FORWARD(orx_host_view_of(ctx, views, io, n, elem, 0, view));
+  ORX_FORWARD(orx_device_view_of(ctx, views, io, n, elem, 0, view));
   if (view->mem)
     return OCL_REDUCE_OK;
   orx_mem *mem = NULL;
@@ -233,7 +233,7 @@ static ocl_reduce_status staged_pass(ocl_reduce_context *ctx, const orx_key_call
 /* Outputs in host memory with room for a run per pair, apart from the inputs in host memory and
  * from each other, viewed where they lie (CPU devices): the kernel writes its runs there, as into
  * buffers of that room. *taken is 0 where they are not viewed. */
-static ocl_reduce_status into_host_views(ocl_reduce_context *ctx, orx_host_views *views,
+static ocl_reduce_status into_device_views(ocl_reduce_context *ctx, orx_device_views *views,
                                          const orx_key_call *k, const orx_seg_call *c,
                                          const orx_request *request, const orx_io *keys,
                                          uint64_t *run_count, int *taken) {
@@ -249,8 +249,8 @@ static ocl_reduce_status into_host_views(ocl_reduce_context *ctx, orx_host_views
       !orx_host_apart(out_at, n * rb, c->in.host, values_read))
     return OCL_REDUCE_OK;
   orx_io keys_out, out;
-  ORX_FORWARD(orx_host_view_of(ctx, views, &k->keys_out, n, kb, 1, &keys_out));
-  ORX_FORWARD(orx_host_view_of(ctx, views, &c->out, n, rb, 1, &out));
+  ORX_FORWARD(orx_device_view_of(ctx, views, &k->keys_out, n, kb, 1, &keys_out));
+  ORX_FORWARD(orx_device_view_of(ctx, views, &c->out, n, rb, 1, &out));
   if (!keys_out.mem || !out.mem) /* a view left unused is harmless: the device works in place */
     return OCL_REDUCE_OK;
   *taken = 1;
@@ -266,7 +266,7 @@ static ocl_reduce_status into_host_views(ocl_reduce_context *ctx, orx_host_views
  * planner's choice, the runs counted first and the kernel into scratch of exactly them), read
  * back into both outputs; user operators: the runs counted first, their keys, their results
  * from the segments. */
-static ocl_reduce_status through_host_outputs(ocl_reduce_context *ctx, orx_host_views *views,
+static ocl_reduce_status through_host_outputs(ocl_reduce_context *ctx, orx_device_views *views,
                                               const orx_key_call *k, const orx_seg_call *c,
                                               const orx_request *request, int starts,
                                               uint64_t room, const orx_io *keys,
@@ -275,7 +275,7 @@ static ocl_reduce_status through_host_outputs(ocl_reduce_context *ctx, orx_host_
   orx_io values, keys_out, out;
   if (!starts) {
     int taken = 0;
-    ORX_FORWARD(into_host_views(ctx, views, k, c, request, keys, run_count, &taken));
+    ORX_FORWARD(into_device_views(ctx, views, k, c, request, keys, run_count, &taken));
     if (taken)
       return OCL_REDUCE_OK;
   }
@@ -336,7 +336,7 @@ static int fits_allocations(const ocl_reduce_context *ctx, const orx_key_call *k
 }
 
 /* orx_run_by_key_pass, its host memory viewed where it lies in `views` (CPU devices). */
-static ocl_reduce_status pass(ocl_reduce_context *ctx, orx_host_views *views,
+static ocl_reduce_status pass(ocl_reduce_context *ctx, orx_device_views *views,
                               const orx_key_call *k, const orx_seg_call *c, uint64_t *run_count,
                               int *taken) {
   const orx_request request = request_of(k, c);
@@ -394,7 +394,7 @@ static ocl_reduce_status pass(ocl_reduce_context *ctx, orx_host_views *views,
 
 ocl_reduce_status orx_run_by_key_pass(ocl_reduce_context *ctx, const orx_key_call *k,
                                       const orx_seg_call *c, uint64_t *run_count, int *taken) {
-  orx_host_views views;
+  orx_device_views views;
   memset(&views, 0, sizeof views);
-  return orx_host_views_end(ctx, &views, pass(ctx, &views, k, c, run_count, taken));
+  return orx_device_views_end(ctx, &views, pass(ctx, &views, k, c, run_count, taken));
 }

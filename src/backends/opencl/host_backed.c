@@ -7,7 +7,7 @@
  * CL_MEM_USE_HOST_PTR buffer's own memory only when it starts on a page and its size is a multiple
  * of 64 bytes; then the calling thread can reduce them in place (the host plan of CPU devices).
  * The memory is freed when the implementation destroys the cl_mem. The caller's own host memory
- * is viewed the same way, for one call (orx_cl_host_view).
+ * is viewed the same way, for one call (orx_cl_view_host_memory).
  * ============================================================================================== */
 #define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) on Linux */
 #include <stdint.h>
@@ -103,7 +103,7 @@ orx_cl_in_place orx_cl_probe_in_place(orx_backend *be) {
  * (orx_cl_probe_in_place). Intel's runtime copies other memory at once, and back when mapped:
  * 2^24 i32 keys and f32 values from malloc's memory, reduced by key on this 2-core machine,
  * took 69 ms where our copies took 25-28 (the kernel 10). Other devices: none. */
-ocl_reduce_status orx_cl_host_view(ocl_reduce_context *ctx, orx_backend *be, void *host,
+ocl_reduce_status orx_cl_view_host_memory(ocl_reduce_context *ctx, orx_backend *be, void *host,
                                    size_t bytes, orx_mem **out) {
   *out = NULL;
   const int whole_pages = (uintptr_t)host % ORX_PAGE == 0 && bytes % 64 == 0;
@@ -128,7 +128,7 @@ ocl_reduce_status orx_cl_host_view(ocl_reduce_context *ctx, orx_backend *be, voi
 
 /* A map and unmap, blocking: the specification's way to have what the device wrote in the host
  * memory of a CL_MEM_USE_HOST_PTR buffer (nothing to copy where the device works in place). */
-ocl_reduce_status orx_cl_host_view_sync(ocl_reduce_context *ctx, orx_backend *be, orx_mem *view,
+ocl_reduce_status orx_cl_sync_host_memory(ocl_reduce_context *ctx, orx_backend *be, orx_mem *view,
                                         size_t bytes) {
   cl_int code = CL_SUCCESS;
   void *mapped = clEnqueueMapBuffer(be->queue, view->mem, CL_TRUE, CL_MAP_READ, 0, bytes, 0, NULL,

@@ -108,12 +108,12 @@ cl_int orx_cl_wait_for(orx_backend *be, cl_event event);
 void orx_cl_after_last_kernel(orx_backend *be);
 
 /* host_backed.c: a CPU device's buffer over host memory of ours (*storage), the host memory the
- * device works in in place, and the table's host_view slots. */
+ * device works in in place, and the table's view_host_memory slots. */
 cl_mem orx_cl_create_host_backed(orx_backend *be, size_t bytes, void **storage, cl_int *code);
 orx_cl_in_place orx_cl_probe_in_place(orx_backend *be);
-ocl_reduce_status orx_cl_host_view(ocl_reduce_context *ctx, orx_backend *be, void *host,
+ocl_reduce_status orx_cl_view_host_memory(ocl_reduce_context *ctx, orx_backend *be, void *host,
                                    size_t bytes, orx_mem **out);
-ocl_reduce_status orx_cl_host_view_sync(ocl_reduce_context *ctx, orx_backend *be, orx_mem *view,
+ocl_reduce_status orx_cl_sync_host_memory(ocl_reduce_context *ctx, orx_backend *be, orx_mem *view,
                                         size_t bytes);
 
 /* copies.c: the table's copy slots. */

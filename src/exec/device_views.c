@@ -1,7 +1,7 @@
 /* =================================================================================================
- * host_views.c: the caller's host memory as device memory where it lies (host_views.h).
+ * device_views.c: the caller's host memory as device memory where it lies (device_views.h).
  * ============================================================================================== */
-#include "exec/host_views.h"
+#include "exec/device_views.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -14,22 +14,22 @@
  * the memory, within its page, and the memory lies at an element offset into it. Memory whose
  * distance from there is no whole number of elements (user operators' odd sizes) is not viewed,
  * nor are any where allocations start on more than a page. */
-ocl_reduce_status orx_host_view_of(ocl_reduce_context *ctx, orx_host_views *views,
+ocl_reduce_status orx_device_view_of(ocl_reduce_context *ctx, orx_device_views *views,
                                    const orx_io *io, size_t n, size_t elem, int written,
                                    orx_io *view) {
   memset(view, 0, sizeof *view);
   const uintptr_t at = written ? (uintptr_t)io->host_out : (uintptr_t)io->host;
   const uintptr_t align = ctx->caps.base_align_bytes ? ctx->caps.base_align_bytes : 1;
   const uintptr_t lead = at % align;
-  if (!ctx->ops->host_view || !orx_plan_views_host(&ctx->target) || io->mem || n == 0 ||
+  if (!ctx->ops->view_host_memory || !orx_plan_views_host(&ctx->target) || io->mem || n == 0 ||
       align > 4096 || lead % elem != 0)
     return OCL_REDUCE_OK;
-  if (views->count == ORX_HOST_VIEWS_MAX)
+  if (views->count == ORX_DEVICE_VIEWS_MAX)
     return orx_fail(ctx, OCL_REDUCE_ERROR_INTERNAL, "more than %d host views in one call",
-                    ORX_HOST_VIEWS_MAX);
+                    ORX_DEVICE_VIEWS_MAX);
   orx_mem *mem = NULL;
   /* The device only reads what is not `written`. */
-  ORX_FORWARD(ctx->ops->host_view(ctx, ctx->backend, (void *)(at - lead), lead + n * elem, &mem));
+  ORX_FORWARD(ctx->ops->view_host_memory(ctx, ctx->backend, (void *)(at - lead), lead + n * elem, &mem));
   if (!mem)
     return OCL_REDUCE_OK;
   views->mem[views->count] = mem;
@@ -42,13 +42,13 @@ ocl_reduce_status orx_host_view_of(ocl_reduce_context *ctx, orx_host_views *view
   return OCL_REDUCE_OK;
 }
 
-ocl_reduce_status orx_host_views_end(ocl_reduce_context *ctx, orx_host_views *views,
+ocl_reduce_status orx_device_views_end(ocl_reduce_context *ctx, orx_device_views *views,
                                      ocl_reduce_status status) {
   if (views->count == 0)
     return status;
   for (unsigned v = 0; v < views->count && status == OCL_REDUCE_OK; v++)
     if (views->written[v])
-      status = ctx->ops->host_view_sync(ctx, ctx->backend, views->mem[v], views->bytes[v]);
+      status = ctx->ops->sync_host_memory(ctx, ctx->backend, views->mem[v], views->bytes[v]);
   /* Failed or not, nothing may still read or write the caller's memory once the call returns. */
   const ocl_reduce_status finished = ctx->ops->finish(ctx, ctx->backend);
   for (unsigned v = 0; v < views->count; v++)
