@@ -15,8 +15,8 @@
  * distance from there is no whole number of elements (user operators' odd sizes) is not viewed,
  * nor are any where allocations start on more than a page. */
 ocl_reduce_status orx_device_view_of(ocl_reduce_context *ctx, orx_device_views *views,
-                                   const orx_io *io, size_t n, size_t elem, int written,
-                                   orx_io *view) {
+                                     const orx_io *io, size_t n, size_t elem, int written,
+                                     orx_io *view) {
   memset(view, 0, sizeof *view);
   const uintptr_t at = written ? (uintptr_t)io->host_out : (uintptr_t)io->host;
   const uintptr_t align = ctx->caps.base_align_bytes ? ctx->caps.base_align_bytes : 1;
@@ -29,7 +29,8 @@ ocl_reduce_status orx_device_view_of(ocl_reduce_context *ctx, orx_device_views *
                     ORX_DEVICE_VIEWS_MAX);
   orx_mem *mem = NULL;
   /* The device only reads what is not `written`. */
-  ORX_FORWARD(ctx->ops->view_host_memory(ctx, ctx->backend, (void *)(at - lead), lead + n * elem, &mem));
+  ORX_FORWARD(
+      ctx->ops->view_host_memory(ctx, ctx->backend, (void *)(at - lead), lead + n * elem, &mem));
   if (!mem)
     return OCL_REDUCE_OK;
   views->mem[views->count] = mem;
@@ -43,7 +44,7 @@ ocl_reduce_status orx_device_view_of(ocl_reduce_context *ctx, orx_device_views *
 }
 
 ocl_reduce_status orx_device_views_end(ocl_reduce_context *ctx, orx_device_views *views,
-                                     ocl_reduce_status status) {
+                                       ocl_reduce_status status) {
   if (views->count == 0)
     return status;
   for (unsigned v = 0; v < views->count && status == OCL_REDUCE_OK; v++)

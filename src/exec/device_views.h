@@ -21,17 +21,17 @@ typedef struct orx_device_views {
 /* Host memory io's first n elements of `elem` bytes (host_out where `written`) as device memory,
  * into *view (capacity n, at an element offset); view->mem is NULL where nothing is viewed: the
  * backend has none for the device, the planner takes none, or the memory lies off the device's
- * allocation boundaries by no whole number of elements. A call views ORX_DEVICE_VIEWS_MAX at most.
- */
+ * allocation boundaries by no whole number of elements. A call views ORX_DEVICE_VIEWS_MAX at
+ * most. */
 ocl_reduce_status orx_device_view_of(ocl_reduce_context *ctx, orx_device_views *views,
-                                   const orx_io *io, size_t n, size_t elem, int written,
-                                   orx_io *view);
+                                     const orx_io *io, size_t n, size_t elem, int written,
+                                     orx_io *view);
 /* Ends the call's views and returns `status`, or the first failure of ending them where it was
  * OK: what the device wrote reaches host memory (where `status` is OK), the device finishes every
  * use of them (the caller may change or free the memory once the call returns), and they are
  * released. Without views it returns `status` and does nothing. */
 ocl_reduce_status orx_device_views_end(ocl_reduce_context *ctx, orx_device_views *views,
-                                     ocl_reduce_status status);
+                                       ocl_reduce_status status);
 /* Whether bytes [a, a + a_bytes) and [b, b + b_bytes) of host memory share none. */
 int orx_host_apart(const void *a, size_t a_bytes, const void *b, size_t b_bytes);
 

@@ -234,9 +234,9 @@ static ocl_reduce_status staged_pass(ocl_reduce_context *ctx, const orx_key_call
  * from each other, viewed where they lie (CPU devices): the kernel writes its runs there, as into
  * buffers of that room. *taken is 0 where they are not viewed. */
 static ocl_reduce_status into_device_views(ocl_reduce_context *ctx, orx_device_views *views,
-                                         const orx_key_call *k, const orx_seg_call *c,
-                                         const orx_request *request, const orx_io *keys,
-                                         uint64_t *run_count, int *taken) {
+                                           const orx_key_call *k, const orx_seg_call *c,
+                                           const orx_request *request, const orx_io *keys,
+                                           uint64_t *run_count, int *taken) {
   const size_t n = (size_t)c->elements, kb = k->key_bytes, rb = c->result_bytes;
   const void *keys_out_at = k->keys_out.host_out, *out_at = c->out.host_out;
   const size_t keys_read = k->keys.mem ? 0 : n * kb, values_read = c->in.mem ? 0 : n * c->elem;

@@ -104,7 +104,7 @@ orx_cl_in_place orx_cl_probe_in_place(orx_backend *be) {
  * 2^24 i32 keys and f32 values from malloc's memory, reduced by key on this 2-core machine,
  * took 69 ms where our copies took 25-28 (the kernel 10). Other devices: none. */
 ocl_reduce_status orx_cl_view_host_memory(ocl_reduce_context *ctx, orx_backend *be, void *host,
-                                   size_t bytes, orx_mem **out) {
+                                          size_t bytes, orx_mem **out) {
   *out = NULL;
   const int whole_pages = (uintptr_t)host % ORX_PAGE == 0 && bytes % 64 == 0;
   if (bytes == 0 || be->in_place == ORX_CL_IN_PLACE_NONE ||
@@ -129,7 +129,7 @@ ocl_reduce_status orx_cl_view_host_memory(ocl_reduce_context *ctx, orx_backend *
 /* A map and unmap, blocking: the specification's way to have what the device wrote in the host
  * memory of a CL_MEM_USE_HOST_PTR buffer (nothing to copy where the device works in place). */
 ocl_reduce_status orx_cl_sync_host_memory(ocl_reduce_context *ctx, orx_backend *be, orx_mem *view,
-                                        size_t bytes) {
+                                          size_t bytes) {
   cl_int code = CL_SUCCESS;
   void *mapped = clEnqueueMapBuffer(be->queue, view->mem, CL_TRUE, CL_MAP_READ, 0, bytes, 0, NULL,
                                     NULL, &code);

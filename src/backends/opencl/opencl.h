@@ -112,9 +112,9 @@ void orx_cl_after_last_kernel(orx_backend *be);
 cl_mem orx_cl_create_host_backed(orx_backend *be, size_t bytes, void **storage, cl_int *code);
 orx_cl_in_place orx_cl_probe_in_place(orx_backend *be);
 ocl_reduce_status orx_cl_view_host_memory(ocl_reduce_context *ctx, orx_backend *be, void *host,
-                                   size_t bytes, orx_mem **out);
+                                          size_t bytes, orx_mem **out);
 ocl_reduce_status orx_cl_sync_host_memory(ocl_reduce_context *ctx, orx_backend *be, orx_mem *view,
-                                        size_t bytes);
+                                          size_t bytes);
 
 /* copies.c: the table's copy slots. */
 ocl_reduce_status orx_cl_write(ocl_reduce_context *ctx, orx_backend *be, orx_mem *dst,
