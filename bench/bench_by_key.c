@@ -7,9 +7,9 @@
  * against the first least value's position; an order-preserving user operator ("affine": maps
  * x -> a x + b of two f32s, composed in order) against CUB's ReduceByKey with the same
  * composition; SUM into outputs of exactly the runs ("exact": the planner stages them or counts
- * the runs first, OCL_REDUCE_POLICY key_stage=1|0 forces either); SUM with
- * keys, values and outputs in host memory ("host": against OpenMP on CPU devices, no contender
- * on GPUs, where CUB's data would be on the device). On OpenCL
+ * the runs first, OCL_REDUCE_POLICY key_stage=1|0 forces either); SUM with keys, values and
+ * outputs in host memory ("host", and "host exact" into outputs of exactly the runs: against
+ * OpenMP on CPU devices, no contender on GPUs, where CUB's data would be on the device). On OpenCL
  * devices the SUM rows into outputs of a run per pair also run Boost.Compute's reduce_by_key
  * (boost_by_key.cpp, where built), end to end. Keys, values and both outputs in buffers but for
  * the host rows. Ours is timed end to end (the call, then ocl_reduce_finish: the reference plan
@@ -61,6 +61,9 @@ static const key_case cases[] = {
     {"i32/f32 host runs of 1", 0, PAIRS, 1, 0, 0, 1, 0},
     {"i32/f32 host runs of 32", 0, PAIRS, 32, 0, 0, 1, 0},
     {"i32/f32 host runs of 1000", 0, PAIRS, 1000, 0, 0, 1, 0},
+    {"i32/f32 host exact runs of 1", 0, PAIRS, 1, 0, 1, 1, 0},
+    {"i32/f32 host exact runs of 8", 0, PAIRS, 8, 0, 1, 1, 0},
+    {"i32/f32 host exact runs of 1000", 0, PAIRS, 1000, 0, 1, 1, 0},
     {"i32/affine runs of 1", 0, PAIRS, 1, 0, 0, 0, 1},
     {"i32/affine runs of 32", 0, PAIRS, 32, 0, 0, 0, 1},
     {"i32/affine runs of 1000", 0, PAIRS, 1000, 0, 0, 0, 1}};
@@ -220,7 +223,7 @@ static int timed_calls(ocl_reduce_context *ctx, const key_case *c, const key_dat
   void *got = malloc(n * rb);
   int ok = t && got && (affine || !c->affine);
   /* Host memory: the keys' runs into a host array, the results into `got`; else buffers. */
-  void *keys_got = c->host ? malloc(n * d->kb) : NULL;
+  void *keys_got = c->host ? malloc(room * d->kb) : NULL;
   if (c->host)
     ok = ok && keys_got;
   else
@@ -234,9 +237,9 @@ static int timed_calls(ocl_reduce_context *ctx, const key_case *c, const key_dat
                                            : ocl_reduce_buffer_input(k, 0);
   const ocl_reduce_input values_in = c->host ? ocl_reduce_host_input(d->values, n * d->vb)
                                              : ocl_reduce_buffer_input(v, 0);
-  const ocl_reduce_output keys_out = c->host ? ocl_reduce_host_output(keys_got, n * d->kb)
+  const ocl_reduce_output keys_out = c->host ? ocl_reduce_host_output(keys_got, room * d->kb)
                                              : ocl_reduce_buffer_output(ko, 0);
-  const ocl_reduce_output results_out = c->host ? ocl_reduce_host_output(got, n * rb)
+  const ocl_reduce_output results_out = c->host ? ocl_reduce_host_output(got, room * rb)
                                                 : ocl_reduce_buffer_output(vo, 0);
   uint64_t runs = 0;
   for (int r = -2; ok && r < rounds; r++) {

@@ -7,8 +7,9 @@
  * once the count says they fit; or (the planner's choice) the runs are counted on the device first
  * (the keys against themselves one apart, COUNT_EQUAL), and the kernel runs only when they fit.
  * Inputs in host memory are uploaded whole first, or viewed where they lie on CPU devices
- * (device_views.h), as are outputs in host memory of a run per pair, which the kernel then writes
- * in place; such a call waits for the device before it returns. User operators
+ * (device_views.h), as are outputs in host memory once the runs are known to fit them (a run per
+ * pair, or counted first), which the kernel then writes in place; such a call waits for the
+ * device before it returns. User operators
  * (ORX_BY_KEY_STARTS) take the same pass over their keys alone, which writes each run's key and
  * where it starts, then their values are reduced as segments by those offsets on the device
  * (run_segments.c).
@@ -230,27 +231,28 @@ static ocl_reduce_status staged_pass(ocl_reduce_context *ctx, const orx_key_call
                                    c->out.capacity);
 }
 
-/* Outputs in host memory with room for a run per pair, apart from the inputs in host memory and
- * from each other, viewed where they lie (CPU devices): the kernel writes its runs there, as into
- * buffers of that room. *taken is 0 where they are not viewed. */
+/* Outputs in host memory with room for `room` runs, which the runs are known to fit (a run per
+ * pair, or as many as were counted), apart from the inputs in host memory and from each other,
+ * viewed where they lie (CPU devices): the kernel writes its runs there, as into buffers of that
+ * room. *taken is 0 where they are not viewed. */
 static ocl_reduce_status into_device_views(ocl_reduce_context *ctx, orx_device_views *views,
                                            const orx_key_call *k, const orx_seg_call *c,
                                            const orx_request *request, const orx_io *keys,
-                                           uint64_t *run_count, int *taken) {
+                                           size_t room, uint64_t *run_count, int *taken) {
   const size_t n = (size_t)c->elements, kb = k->key_bytes, rb = c->result_bytes;
   const void *keys_out_at = k->keys_out.host_out, *out_at = c->out.host_out;
   const size_t keys_read = k->keys.mem ? 0 : n * kb, values_read = c->in.mem ? 0 : n * c->elem;
   *taken = 0;
-  if (k->keys_out.capacity < n || c->out.capacity < n ||
-      !orx_host_apart(keys_out_at, n * kb, out_at, n * rb) ||
-      !orx_host_apart(keys_out_at, n * kb, k->keys.host, keys_read) ||
-      !orx_host_apart(keys_out_at, n * kb, c->in.host, values_read) ||
-      !orx_host_apart(out_at, n * rb, k->keys.host, keys_read) ||
-      !orx_host_apart(out_at, n * rb, c->in.host, values_read))
+  if (k->keys_out.capacity < room || c->out.capacity < room ||
+      !orx_host_apart(keys_out_at, room * kb, out_at, room * rb) ||
+      !orx_host_apart(keys_out_at, room * kb, k->keys.host, keys_read) ||
+      !orx_host_apart(keys_out_at, room * kb, c->in.host, values_read) ||
+      !orx_host_apart(out_at, room * rb, k->keys.host, keys_read) ||
+      !orx_host_apart(out_at, room * rb, c->in.host, values_read))
     return OCL_REDUCE_OK;
   orx_io keys_out, out;
-  ORX_FORWARD(orx_device_view_of(ctx, views, &k->keys_out, n, kb, 1, &keys_out));
-  ORX_FORWARD(orx_device_view_of(ctx, views, &c->out, n, rb, 1, &out));
+  ORX_FORWARD(orx_device_view_of(ctx, views, &k->keys_out, room, kb, 1, &keys_out));
+  ORX_FORWARD(orx_device_view_of(ctx, views, &c->out, room, rb, 1, &out));
   if (!keys_out.mem || !out.mem) /* a view left unused is harmless: the device works in place */
     return OCL_REDUCE_OK;
   *taken = 1;
@@ -258,14 +260,14 @@ static ocl_reduce_status into_device_views(ocl_reduce_context *ctx, orx_device_v
   ORX_FORWARD(input_on_device(ctx, views, ORX_SCRATCH_KEY_STAGED_VALUES, &c->in, n, c->elem,
                               &values));
   orx_mem *scratch = NULL;
-  ORX_FORWARD(launch_pass(ctx, request, keys, &values, &keys_out, &out, UINT64_MAX, c, &scratch));
+  ORX_FORWARD(launch_pass(ctx, request, keys, &values, &keys_out, &out, room, c, &scratch));
   return orx_download(ctx, scratch, 8, run_count, sizeof *run_count);
 }
 
-/* Outputs in host memory: viewed where they lie, or the kernel's runs through scratch (or, the
- * planner's choice, the runs counted first and the kernel into scratch of exactly them), read
- * back into both outputs; user operators: the runs counted first, their keys, their results
- * from the segments. */
+/* Outputs in host memory: viewed where they lie where the runs are known to fit them, or the
+ * kernel's runs through scratch (or, the planner's choice, the runs counted first and the kernel
+ * into scratch of exactly them), read back into both outputs; user operators: the runs counted
+ * first, their keys, their results from the segments. */
 static ocl_reduce_status through_host_outputs(ocl_reduce_context *ctx, orx_device_views *views,
                                               const orx_key_call *k, const orx_seg_call *c,
                                               const orx_request *request, int starts,
@@ -273,12 +275,14 @@ static ocl_reduce_status through_host_outputs(ocl_reduce_context *ctx, orx_devic
                                               uint64_t *run_count) {
   const size_t n = (size_t)c->elements;
   orx_io values, keys_out, out;
-  if (!starts) {
-    int taken = 0;
-    ORX_FORWARD(into_device_views(ctx, views, k, c, request, keys, run_count, &taken));
-    if (taken)
-      return OCL_REDUCE_OK;
-  }
+  /* Views where the runs fit: outputs of a run per pair at once, others once counted (one try
+   * each call: the views it leaves unused stay its own). */
+  const int tried = !starts && room == n;
+  int taken = 0;
+  if (tried)
+    ORX_FORWARD(into_device_views(ctx, views, k, c, request, keys, n, run_count, &taken));
+  if (taken)
+    return OCL_REDUCE_OK;
   const int staged = !starts && orx_plan_by_key_stages(&ctx->target, n, room,
                                                        (unsigned)k->key_bytes,
                                                        (unsigned)c->result_bytes);
@@ -286,6 +290,11 @@ static ocl_reduce_status through_host_outputs(ocl_reduce_context *ctx, orx_devic
   if (!staged) {
     ORX_FORWARD(count_fitting_runs(ctx, k, c, keys, &runs, run_count));
     room = runs;
+    if (!starts && !tried)
+      ORX_FORWARD(
+          into_device_views(ctx, views, k, c, request, keys, (size_t)runs, run_count, &taken));
+    if (taken)
+      return OCL_REDUCE_OK;
   }
   ORX_FORWARD(orx_uploads_done(ctx, input_on_device(ctx, views, ORX_SCRATCH_KEY_STAGED_VALUES,
                                                     &c->in, n, c->elem, &values)));
