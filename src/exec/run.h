@@ -125,6 +125,12 @@ typedef struct orx_key_call {
  * OUTPUT_TOO_SMALL, *run_count the runs, nothing written. */
 ocl_reduce_status orx_run_by_key(ocl_reduce_context *ctx, const orx_key_call *k, orx_seg_call *c,
                                  uint64_t *run_count);
+/* The runs of such a call counted on the device (run_by_key_count.c: COUNT_EQUAL of its keys,
+ * `keys` as the device reads them, against themselves one apart), into *runs; OUTPUT_TOO_SMALL,
+ * with *run_count the runs and nothing written, where either output cannot hold them. */
+ocl_reduce_status orx_key_count_fitting(ocl_reduce_context *ctx, const orx_key_call *k,
+                                        const orx_seg_call *c, const orx_io *keys,
+                                        uint64_t *runs, uint64_t *run_count);
 /* The one-pass plan (run_by_key_pass.c) of such a call, where the planner gives it the kernel and
  * its outputs are both buffers apart from what it reads, or both host memory: *taken 1 when it
  * ran (or failed), 0 when the call is left to orx_run_by_key's own plan. */

@@ -75,49 +75,6 @@ static ocl_reduce_status tiles_scratch(ocl_reduce_context *ctx, const orx_plan *
   return OCL_REDUCE_OK;
 }
 
-/* Here rather than in run_by_key.c, which calls this file (and both report it). */
-ocl_reduce_status orx_key_outputs_too_small(ocl_reduce_context *ctx, const char *function,
-                                            uint64_t runs, size_t keys_room,
-                                            size_t results_room) {
-  return orx_fail(ctx, OCL_REDUCE_ERROR_OUTPUT_TOO_SMALL,
-                  "%s: the keys form %llu runs; keys_out holds %zu keys and results_out %zu "
-                  "results (nothing written)",
-                  function, (unsigned long long)runs, keys_room, results_room);
-}
-
-/* The runs of count > 0 keys on the device: count less the keys equal to the one before, which
- * COUNT_EQUAL counts over the keys against themselves one apart (equal bits). */
-static ocl_reduce_status count_runs(ocl_reduce_context *ctx, const orx_io *keys,
-                                    size_t key_bytes, size_t count, const char *function,
-                                    uint64_t *runs) {
-  uint64_t equal = 0;
-  if (count > 1) {
-    orx_pair_call pair;
-    ORX_FORWARD(orx_resolve_pair(ctx, function, OCL_REDUCE_COUNT_EQUAL,
-                                 key_bytes == 8 ? OCL_REDUCE_U64 : OCL_REDUCE_U32, &pair));
-    const orx_io next = orx_io_from(keys, 1, key_bytes);
-    const ocl_reduce_output output = ocl_reduce_host_output(&equal, sizeof equal);
-    orx_io out;
-    ORX_FORWARD(orx_resolve_output(ctx, function, "count", &output, sizeof equal, 1, &out));
-    ORX_FORWARD(orx_run_pairs(ctx, &pair, keys, &next, count - 1, 0, 0, &out));
-  }
-  *runs = count - equal;
-  return OCL_REDUCE_OK;
-}
-
-/* The runs counted first, into *runs and *run_count: OUTPUT_TOO_SMALL, before anything is
- * written, where either output cannot hold them. */
-static ocl_reduce_status count_fitting_runs(ocl_reduce_context *ctx, const orx_key_call *k,
-                                            const orx_seg_call *c, const orx_io *keys,
-                                            uint64_t *runs, uint64_t *run_count) {
-  ORX_FORWARD(count_runs(ctx, keys, k->key_bytes, (size_t)c->elements, c->function, runs));
-  if (*runs <= k->keys_out.capacity && *runs <= c->out.capacity)
-    return OCL_REDUCE_OK;
-  *run_count = *runs;
-  return orx_key_outputs_too_small(ctx, c->function, *runs, k->keys_out.capacity,
-                                   c->out.capacity);
-}
-
 /* The kernel over keys and values on the device into outputs on the device, which take the runs
  * before `room` (the caller counted the runs first, or reads the count before it uses them). */
 static ocl_reduce_status launch_pass(ocl_reduce_context *ctx, const orx_request *request,
@@ -288,7 +245,7 @@ static ocl_reduce_status through_host_outputs(ocl_reduce_context *ctx, orx_devic
                                                        (unsigned)c->result_bytes);
   uint64_t runs = 0;
   if (!staged) {
-    ORX_FORWARD(count_fitting_runs(ctx, k, c, keys, &runs, run_count));
+    ORX_FORWARD(orx_key_count_fitting(ctx, k, c, keys, &runs, run_count));
     room = runs;
     if (!starts && !tried)
       ORX_FORWARD(
@@ -377,7 +334,7 @@ static ocl_reduce_status pass(ocl_reduce_context *ctx, orx_device_views *views,
                                             (unsigned)c->result_bytes);
   uint64_t runs = 0; /* the runs counted first where the outputs might not hold them */
   if (room < n && !staged)
-    ORX_FORWARD(count_fitting_runs(ctx, k, c, &keys, &runs, run_count));
+    ORX_FORWARD(orx_key_count_fitting(ctx, k, c, &keys, &runs, run_count));
   ORX_FORWARD(orx_uploads_done(ctx, input_on_device(ctx, views, ORX_SCRATCH_KEY_STAGED_VALUES,
                                                     &c->in, n, c->elem, &values)));
   if (staged)

@@ -1,6 +1,7 @@
 /* =================================================================================================
  * copies.c: the OpenCL backend's copies between host and device memory (backend.h): blocking
- * ones, and the pinned memory, enqueued copies and markers that exec/staging.c pipelines.
+ * ones, the pinned memory, enqueued copies and markers that exec/staging.c pipelines, and the map
+ * that brings what a device wrote into host memory it views (host_backed.c).
  * ============================================================================================== */
 #include <stdlib.h>
 
@@ -91,6 +92,21 @@ ocl_reduce_status orx_cl_alloc_pinned(ocl_reduce_context *ctx, orx_backend *be, 
     clReleaseMemObject(m->mem);
   free(m);
   return orx_cl_fail(ctx, call, code);
+}
+
+/* A map and unmap, blocking: the specification's way to have what the device wrote in the host
+ * memory of a CL_MEM_USE_HOST_PTR buffer (nothing to copy where the device works in place). */
+ocl_reduce_status orx_cl_sync_host_memory(ocl_reduce_context *ctx, orx_backend *be, orx_mem *view,
+                                          size_t bytes) {
+  cl_int code = CL_SUCCESS;
+  void *mapped = clEnqueueMapBuffer(be->queue, view->mem, CL_TRUE, CL_MAP_READ, 0, bytes, 0, NULL,
+                                    NULL, &code);
+  if (code != CL_SUCCESS)
+    return orx_cl_fail(ctx, "clEnqueueMapBuffer", code);
+  orx_cl_after_last_kernel(be);
+  CL_CHECK(ctx, "clEnqueueUnmapMemObject",
+           clEnqueueUnmapMemObject(be->queue, view->mem, mapped, 0, NULL, NULL));
+  return OCL_REDUCE_OK;
 }
 
 ocl_reduce_status orx_cl_wait_marker(ocl_reduce_context *ctx, orx_backend *be, void *event) {

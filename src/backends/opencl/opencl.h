@@ -108,13 +108,11 @@ cl_int orx_cl_wait_for(orx_backend *be, cl_event event);
 void orx_cl_after_last_kernel(orx_backend *be);
 
 /* host_backed.c: a CPU device's buffer over host memory of ours (*storage), the host memory the
- * device works in in place, and the table's view_host_memory slots. */
+ * device works in in place, and the table's view_host_memory slot. */
 cl_mem orx_cl_create_host_backed(orx_backend *be, size_t bytes, void **storage, cl_int *code);
 orx_cl_in_place orx_cl_probe_in_place(orx_backend *be);
 ocl_reduce_status orx_cl_view_host_memory(ocl_reduce_context *ctx, orx_backend *be, void *host,
                                           size_t bytes, orx_mem **out);
-ocl_reduce_status orx_cl_sync_host_memory(ocl_reduce_context *ctx, orx_backend *be, orx_mem *view,
-                                          size_t bytes);
 
 /* copies.c: the table's copy slots. */
 ocl_reduce_status orx_cl_write(ocl_reduce_context *ctx, orx_backend *be, orx_mem *dst,
@@ -129,6 +127,8 @@ ocl_reduce_status orx_cl_read_async(ocl_reduce_context *ctx, orx_backend *be, co
                                     size_t offset, void *dst, size_t bytes);
 ocl_reduce_status orx_cl_alloc_pinned(ocl_reduce_context *ctx, orx_backend *be, size_t bytes,
                                       orx_mem **out, void **host);
+ocl_reduce_status orx_cl_sync_host_memory(ocl_reduce_context *ctx, orx_backend *be, orx_mem *view,
+                                          size_t bytes);
 ocl_reduce_status orx_cl_wait_marker(ocl_reduce_context *ctx, orx_backend *be, void *event);
 
 #endif /* ORX_OPENCL_H */
