@@ -9,10 +9,9 @@
  * Inputs in host memory are uploaded whole first, or viewed where they lie on CPU devices
  * (device_views.h), as are outputs in host memory once the runs are known to fit them (a run per
  * pair, or counted first), which the kernel then writes in place; such a call waits for the
- * device before it returns. User operators
- * (ORX_BY_KEY_STARTS) take the same pass over their keys alone, which writes each run's key and
- * where it starts, then their values are reduced as segments by those offsets on the device
- * (run_segments.c).
+ * device before it returns. User operators (ORX_BY_KEY_STARTS) take the same pass over their
+ * keys alone, which writes each run's key and where it starts, then their values are reduced as
+ * segments by those offsets on the device (run_segments.c).
  * ============================================================================================== */
 #include <stdlib.h>
 #include <string.h>
@@ -232,8 +231,8 @@ static ocl_reduce_status through_host_outputs(ocl_reduce_context *ctx, orx_devic
                                               uint64_t *run_count) {
   const size_t n = (size_t)c->elements;
   orx_io values, keys_out, out;
-  /* Views where the runs fit: outputs of a run per pair at once, others once counted (one try
-   * each call: the views it leaves unused stay its own). */
+  /* Views where the runs fit: outputs of a run per pair at once, others once counted; one try a
+   * call, so that it holds ORX_DEVICE_VIEWS_MAX views at most. */
   const int tried = !starts && room == n;
   int taken = 0;
   if (tried)
