@@ -23,7 +23,7 @@ typedef struct orx_copy_plan {
  * the device, on a host of `host_cores` cores. */
 orx_copy_plan orx_plan_copy(const orx_target *target, size_t bytes, int pinned,
                             unsigned host_cores);
-/* Whether a call's host memory is viewed where it lies (the backend's view_host_memory: CPU devices)
- * rather than copied into device memory. */
+/* Whether a call's host memory is viewed where it lies (the backend's view_host_memory: CPU
+ * devices) rather than copied into device memory. */
 int orx_plan_views_host(const orx_target *target);
 #endif /* ORX_PLAN_STAGING_H */
