@@ -263,8 +263,8 @@ static int runs_mismatch(const key_case *c, const unsigned char *keys_out,
 
 /* Runs a case with room for every run (half the time for a run per element: the one-pass plan
  * writes those at once, into buffers or host memory viewed where it lies, and stages or counts
- * the runs first for the others) and checks the
- * count, each run's key and result (by `check`), and that nothing past the runs was written. */
+ * the runs first for the others) and checks the count, each run's key and result (by `check`),
+ * and that nothing past the runs was written. */
 static void check_case(key_case c, result_check check) {
   const size_t kb = ocl_reduce_type_size(c.key_type), rb = ocl_reduce_result_size(c.op, c.type);
   size_t *heads = malloc((c.count + 1) * sizeof *heads);
