@@ -7,7 +7,8 @@
  * PoCL 5.0, a context destroyed while another context of the process still ran the same kernel
  * made PoCL's own kernel cache assert ("pocl_release_dlhandle_cache: Assertion
  * `found->ref_count > 0'", 4 runs of 25 on the H200 machine), a PoCL bug apart from the
- * enumeration one.
+ * enumeration one. Then contexts of several threads reduce at once on the host plan's threads,
+ * which the process's contexts share.
  * ============================================================================================== */
 #define _DEFAULT_SOURCE
 #include <pthread.h>
@@ -116,9 +117,75 @@ static void test_threads_create_contexts_at_once(void **state) {
   free(data);
 }
 
+/* Contexts on one CPU device share the host plan's threads (src/base/thread_pools.c): calls
+ * from several threads at once, each on its own context, over arrays that the host plan's grid
+ * splits into many groups, must each give the exact sum. Call c reduces the first
+ * GRID_ELEMENTS - c elements. */
+enum { GRID_ELEMENTS = 1 << 20, GRID_CALLS = 40, GRID_THREADS = 4 };
+
+typedef struct grid_worker {
+  pthread_barrier_t *start;
+  const int32_t *data;
+  const int64_t *expected; /* by call */
+  char problem[512];       /* empty when every call gave its sum */
+} grid_worker;
+
+static void *reduce_on_own_context(void *arg) {
+  grid_worker *w = arg;
+  ocl_reduce_context *ctx = NULL;
+  ocl_reduce_status s = ocl_reduce_context_create(NULL, &ctx);
+  pthread_barrier_wait(w->start);
+  for (int c = 0; s == OCL_REDUCE_OK && c < GRID_CALLS && !w->problem[0]; c++) {
+    int32_t sum = 0; /* |sum| < 2^31: no wrapping */
+    s = ocl_reduce(ctx, OCL_REDUCE_SUM, OCL_REDUCE_I32, w->data, GRID_ELEMENTS - c, &sum,
+                   sizeof sum);
+    if (s == OCL_REDUCE_OK && sum != w->expected[c])
+      snprintf(w->problem, sizeof w->problem, "call %d: sum %d, expected %lld", c, sum,
+               (long long)w->expected[c]);
+  }
+  if (s != OCL_REDUCE_OK)
+    snprintf(w->problem, sizeof w->problem, "%s: %s", ocl_reduce_status_name(s),
+             ocl_reduce_last_error(ctx));
+  ocl_reduce_context_destroy(ctx);
+  return NULL;
+}
+
+static void test_threads_share_the_host_grid(void **state) {
+  (void)state;
+  int32_t *data = malloc(GRID_ELEMENTS * sizeof *data);
+  int64_t expected[GRID_CALLS], total = 0;
+  assert_non_null(data);
+  for (int i = 0; i < GRID_ELEMENTS; i++) {
+    data[i] = (int32_t)(rand() % 2001) - 1000;
+    total += data[i];
+  }
+  for (int c = 0; c < GRID_CALLS; c++)
+    expected[c] = total -= c ? data[GRID_ELEMENTS - c] : 0;
+  pthread_barrier_t start;
+  pthread_barrier_init(&start, NULL, GRID_THREADS);
+  grid_worker workers[GRID_THREADS];
+  pthread_t threads[GRID_THREADS];
+  for (int t = 0; t < GRID_THREADS; t++) {
+    workers[t] = (grid_worker){.start = &start, .data = data, .expected = expected};
+    assert_int_equal(pthread_create(&threads[t], NULL, reduce_on_own_context, &workers[t]), 0);
+  }
+  int failed = 0;
+  for (int t = 0; t < GRID_THREADS; t++) {
+    pthread_join(threads[t], NULL);
+    if (workers[t].problem[0]) {
+      print_error("# thread %d: %s\n", t, workers[t].problem);
+      failed++;
+    }
+  }
+  pthread_barrier_destroy(&start);
+  free(data);
+  assert_int_equal(failed, 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_threads_create_contexts_at_once),
+      cmocka_unit_test(test_threads_share_the_host_grid),
   };
   /* No fixture: its context would enumerate the devices before the threads do. */
   return TEST_RUN(tests, NULL, NULL);

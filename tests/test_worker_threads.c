@@ -5,9 +5,12 @@
  * longer than their spin (asleep, woken), between shared calls, and at stop in either state. A
  * shared call (orx_threads_share) covers its pieces exactly once whoever comes, and no thread
  * touches it after it returned. orx_threads_awake turns true after a call, and after
- * orx_threads_wake without one, and false once the spin has passed. Needs no OpenCL device.
+ * orx_threads_wake without one, and false once the spin has passed. Shared calls from several
+ * threads at once on one set, and the process's sets shared by contexts (thread_pools.c). Needs
+ * no OpenCL device.
  * ============================================================================================== */
 #define _DEFAULT_SOURCE
+#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -15,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base/threads.h"
+#include "base/thread_pools.h"
 #include "support/fixture.h"
 
 enum { THREADS = 4, CALLS = 3000 };
@@ -61,18 +64,25 @@ static void claim_pieces(void *arg, size_t index) {
 
 static shared_work share_work;
 
-/* One shared call; fails unless each piece ran once and none ran late. */
-static void one_shared_call(orx_threads *threads) {
-  shared_work *w = &share_work;
+/* One shared call of w: the first piece that did not run exactly once, or PIECES. */
+static int shared_call_of(orx_threads *threads, shared_work *w) {
   atomic_store(&w->next, 0);
   for (int p = 0; p < PIECES; p++)
     atomic_store(&w->done[p], 0);
   atomic_store(&w->open, 1);
   orx_threads_share(threads, claim_pieces, w);
   atomic_store(&w->open, 0);
-  for (int p = 0; p < PIECES; p++)
-    if (atomic_load(&w->done[p]) != 1)
-      fail_msg("a shared call ran piece %d %u times", p, atomic_load(&w->done[p]));
+  int p = 0;
+  while (p < PIECES && atomic_load(&w->done[p]) == 1)
+    p++;
+  return p;
+}
+
+/* One shared call; fails unless each piece ran once and none ran late. */
+static void one_shared_call(orx_threads *threads) {
+  const int p = shared_call_of(threads, &share_work);
+  if (p < PIECES)
+    fail_msg("a shared call ran piece %d %u times", p, atomic_load(&share_work.done[p]));
 }
 
 static void pause_us(unsigned us) {
@@ -199,6 +209,80 @@ static void test_shared_calls_take_whoever_comes(void **state) {
   orx_threads_stop(threads);
 }
 
+/* Shared calls from several threads at once on one set (contexts sharing the host plan's
+ * threads, thread_pools.c): each call's pieces run once and no thread is in a call after it
+ * returned, whichever caller has the threads. */
+enum { CALLERS = 4, CALLER_CALLS = 3 * CALLS };
+typedef struct caller {
+  orx_threads *threads;
+  pthread_barrier_t *start;
+  shared_work work;
+  unsigned wrong; /* calls with a piece run other than once */
+} caller;
+
+static void *shared_calls_from_a_thread(void *arg) {
+  caller *c = arg;
+  pthread_barrier_wait(c->start);
+  for (unsigned i = 0; i < CALLER_CALLS; i++) {
+    c->wrong += shared_call_of(c->threads, &c->work) < PIECES;
+    if (i % 1000 == 999)
+      pause_us(2000);
+  }
+  return NULL;
+}
+
+static void test_shared_calls_from_several_threads(void **state) {
+  (void)state;
+  orx_threads *threads = orx_threads_start(THREADS, SPIN_NS);
+  assert_non_null(threads);
+  pthread_barrier_t start;
+  pthread_barrier_init(&start, NULL, CALLERS);
+  caller *callers = calloc(CALLERS, sizeof *callers);
+  assert_non_null(callers);
+  pthread_t thread[CALLERS];
+  for (int i = 0; i < CALLERS; i++) {
+    callers[i].threads = threads;
+    callers[i].start = &start;
+    assert_int_equal(pthread_create(&thread[i], NULL, shared_calls_from_a_thread, &callers[i]), 0);
+  }
+  for (int i = 0; i < CALLERS; i++) {
+    pthread_join(thread[i], NULL);
+    if (callers[i].wrong || atomic_load(&callers[i].work.late))
+      fail_msg("caller %d: %u calls ran a piece other than once, %u late entries", i,
+               callers[i].wrong, atomic_load(&callers[i].work.late));
+  }
+  pthread_barrier_destroy(&start);
+  free(callers);
+  orx_threads_stop(threads);
+}
+
+/* The process's sets for the host plan: one per size and spin, counted, stopped by the last
+ * release (and started again by the next acquire). */
+static void test_pools_shared_per_size_and_spin(void **state) {
+  (void)state;
+  orx_threads *a = orx_thread_pool_acquire(THREADS, SPIN_NS);
+  orx_threads *b = orx_thread_pool_acquire(THREADS, SPIN_NS);
+  orx_threads *no_spin = orx_thread_pool_acquire(THREADS, 0);
+  orx_threads *two = orx_thread_pool_acquire(2, SPIN_NS);
+  assert_non_null(a);
+  assert_ptr_equal(a, b);
+  assert_true(no_spin && no_spin != a);
+  assert_true(two && two != a && two != no_spin);
+  assert_int_equal(orx_threads_count(two), 2);
+  orx_thread_pool_release(b);
+  one_shared_call(a); /* still held once */
+  orx_thread_pool_release(a);
+  orx_thread_pool_release(no_spin);
+  orx_thread_pool_release(two);
+  orx_thread_pool_release(NULL);
+  orx_threads *again = orx_thread_pool_acquire(THREADS, SPIN_NS);
+  assert_non_null(again);
+  assert_int_equal(orx_threads_count(again), THREADS);
+  one_shared_call(again);
+  orx_thread_pool_release(again);
+  assert_int_equal(atomic_load(&share_work.late), 0);
+}
+
 static void test_one_index_and_stop_asleep(void **state) {
   (void)state;
   orx_threads *one = orx_threads_start(1, SPIN_NS); /* the calling thread alone */
@@ -225,6 +309,8 @@ int main(void) {
       cmocka_unit_test(test_every_index_runs_once_per_call_without_spinning),
       cmocka_unit_test(test_awake_after_a_call_asleep_after_the_spin),
       cmocka_unit_test(test_shared_calls_take_whoever_comes),
+      cmocka_unit_test(test_shared_calls_from_several_threads),
+      cmocka_unit_test(test_pools_shared_per_size_and_spin),
       cmocka_unit_test(test_one_index_and_stop_asleep),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,6 +33,9 @@
 
 struct orx_threads {
   pthread_mutex_t lock;
+  /* Held by the one caller of a shared call: contexts that share the threads (thread_pools.c)
+   * may call from several threads at once. */
+  pthread_mutex_t caller;
   pthread_cond_t wake, done;
   size_t count, started_count;
   uint64_t spin_ns;  /* how long a thread spins for the next call, and the caller for the end */
@@ -162,6 +165,7 @@ orx_threads *orx_threads_start(size_t count, uint64_t spin_ns) {
     return NULL;
   }
   pthread_mutex_init(&t->lock, NULL);
+  pthread_mutex_init(&t->caller, NULL);
   pthread_cond_init(&t->wake, NULL);
   pthread_cond_init(&t->done, NULL);
   atomic_init(&t->call, 0);
@@ -218,7 +222,9 @@ static void publish(orx_threads *t, orx_thread_task fn, void *arg, unsigned shar
 }
 
 void orx_threads_share(orx_threads *t, orx_thread_task fn, void *arg) {
-  if (t->started_count == 0) {
+  /* A call from another thread holds them: this one's work is covered by its caller alone, as
+   * when the threads are late (waiting for the other call to end would idle this core). */
+  if (t->started_count == 0 || pthread_mutex_trylock(&t->caller) != 0) {
     fn(arg, 0);
     return;
   }
@@ -226,12 +232,13 @@ void orx_threads_share(orx_threads *t, orx_thread_task fn, void *arg) {
   fn(arg, 0);
   const uint64_t joined =
       atomic_fetch_or_explicit(&t->gate, GATE_CLOSED, memory_order_acq_rel) & GATE_JOINED;
-  if (spin_until(t, shared_done, joined))
-    return;
-  pthread_mutex_lock(&t->lock);
-  while (!shared_done(t, joined))
-    pthread_cond_wait(&t->done, &t->lock);
-  pthread_mutex_unlock(&t->lock);
+  if (!spin_until(t, shared_done, joined)) {
+    pthread_mutex_lock(&t->lock);
+    while (!shared_done(t, joined))
+      pthread_cond_wait(&t->done, &t->lock);
+    pthread_mutex_unlock(&t->lock);
+  }
+  pthread_mutex_unlock(&t->caller);
 }
 
 void orx_threads_run(orx_threads *t, orx_thread_task fn, void *arg) {
@@ -260,6 +267,7 @@ void orx_threads_stop(orx_threads *t) {
       pthread_join(t->thread[i], NULL);
   pthread_cond_destroy(&t->wake);
   pthread_cond_destroy(&t->done);
+  pthread_mutex_destroy(&t->caller);
   pthread_mutex_destroy(&t->lock);
   free(t->thread);
   free(t->started);

@@ -25,7 +25,9 @@ void orx_threads_run(orx_threads *threads, orx_thread_task fn, void *arg);
 /* Runs fn(arg, 0) on the calling thread, and fn(arg, i) on each thread that comes for the call
  * before that returns (waking those that sleep); returns when every fn that started has. For
  * work that fn claims piece by piece (an atomic counter), so that the calling thread alone
- * covers it: a thread that is late, asleep or kept off its core, costs the call nothing. */
+ * covers it: a thread that is late, asleep or kept off its core, costs the call nothing. Safe
+ * from several threads at once: while one's call holds the threads, another's runs fn(arg, 0)
+ * alone. */
 void orx_threads_share(orx_threads *threads, orx_thread_task fn, void *arg);
 size_t orx_threads_count(const orx_threads *threads);
 /* Whether every thread is spinning for the next call (threads.c): one that runs now starts them

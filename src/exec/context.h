@@ -55,7 +55,7 @@ struct ocl_reduce_context {
   uint64_t key_tiles_serial;
   uint32_t key_tiles_epoch;
   orx_staging staging; /* host memory to and from the device (staging.h) */
-  struct orx_threads *host_threads; /* the host plan's groups (host_run.c), started on first use */
+  struct orx_threads *host_threads; /* the host plan's groups (host_run.c), shared, on first use */
 
   /* Counters reported by ocl_reduce_context_query. */
   uint64_t kernel_builds;

@@ -18,7 +18,7 @@
 #include "exec/memory.h"
 #include "exec/run.h"
 #include "base/sources.h"
-#include "base/threads.h"
+#include "base/thread_pools.h"
 
 /* Whether the host kernel was compiled with the plan's block, but for how the groups meet (the
  * host's threads order their partials with C11's atomics, the device with its own; the fixed
@@ -82,13 +82,14 @@ static void run_groups(void *arg, size_t thread) {
                       g->groups, g->out);
 }
 
-/* The context's threads for host-plan groups: as many as it has compute units, up to the plan's
- * most groups; NULL where they cannot start (the calling thread then runs every group). */
+/* The threads for host-plan groups: as many as the device has compute units, up to the plan's
+ * most groups, shared with the process's other contexts of that size (thread_pools.c); NULL
+ * where they cannot start (the calling thread then runs every group). */
 static orx_threads *host_threads(ocl_reduce_context *ctx, size_t most) {
   if (!ctx->host_threads) {
     const size_t units = ctx->caps.compute_units ? ctx->caps.compute_units : 1;
-    ctx->host_threads =
-        orx_threads_start(units < most ? units : most, orx_plan_spin_ns(&ctx->target.forced));
+    ctx->host_threads = orx_thread_pool_acquire(units < most ? units : most,
+                                                orx_plan_spin_ns(&ctx->target.forced));
   }
   return ctx->host_threads;
 }
@@ -180,6 +181,6 @@ int orx_host_run_segments(ocl_reduce_context *ctx, const orx_plan *plan, const v
 }
 
 void orx_host_release(ocl_reduce_context *ctx) {
-  orx_threads_stop(ctx->host_threads);
+  orx_thread_pool_release(ctx->host_threads);
   ctx->host_threads = NULL;
 }
