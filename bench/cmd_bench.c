@@ -13,13 +13,21 @@
  *
  * Fairness. Each contender is measured in its steady state, as an application reducing in a loop
  * sees it: calls run in short blocks of back-to-back calls per contender, and each block starts
- * with an untimed call that absorbs the switch between contenders (OpenMP's workers spin for a
+ * with untimed calls that absorb the switch between contenders (OpenMP's workers spin for a
  * while after a parallel region, PoCL's threads sleep, and on a machine with few cores either slows
- * whoever runs next). Blocks alternate and their order rotates, so that a noisy machine slows every
- * contender alike; the first --warmup rounds are not timed. Medians are reported.
+ * whoever runs next). On CPU devices the untimed calls go on until one runs within 1.1x the
+ * contender's fastest call of the case so far (at most 10): servers' last-level caches (hundreds
+ * of MiB, shared) hold the array the previous contender read, and one reading another array of
+ * 64-128 MiB took 3-10 calls to return to its speed, whoever it was (a 2-core VM with 480 MiB of
+ * L3, f32 sum of 2^24: the OpenMP loop after its huge-page twin 2922, 2715, 1682, 1188 us; the host
+ * plan after PoCL's kernels on a buffer 2704, 2661, 2559, 2542, 1966, 1688, 1473, then 1150-1250),
+ * so a contender's rows depended on which contender ran before it. Blocks alternate and their
+ * order rotates, so that a noisy machine slows every contender alike; the first --warmup rounds
+ * are not timed. Medians are reported.
  * ============================================================================================== */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -350,13 +358,73 @@ static bench_spread spread_of(double *values, size_t n) {
   return s;
 }
 
+/* Calls before a block's timed ones (bench_settle: at least one; on CPU devices until the
+ * contender runs within 1.1x its fastest call of the case so far, at most `most`). */
+typedef struct bench_settle {
+  int most;
+  double best_e2e, best_device; /* the fastest calls so far, seconds */
+} bench_settle;
+
+/* Whether the untimed calls may stop after one of `seconds`; keeps *best the fastest. */
+static int settled(const bench_settle *settle, double *best, double seconds) {
+  const int done = settle->most <= 1 || seconds <= 1.1 * *best;
+  if (seconds < *best)
+    *best = seconds;
+  return done;
+}
+
+enum { BLOCK = 5 };
+
+/* A contender's block of end-to-end calls: untimed ones until it settles, then BLOCK timed ones
+ * into samples[*taken ...] (where `timed`, up to reps). Returns 0 on failure. */
+static int end_to_end_block(contender *c, const bench_case *bc, void *answer, int timed,
+                            bench_settle *settle, bench_sample *samples, int *taken, int reps) {
+  bench_sample s;
+  for (int untimed = 0; untimed < settle->most; untimed++) {
+    if (!c->ops->run(c, bc, &s, answer))
+      return 0;
+    if (settled(settle, &settle->best_e2e, s.end_to_end_s))
+      break;
+  }
+  for (int call = 0; call < BLOCK; call++) {
+    if (!c->ops->run(c, bc, &s, answer))
+      return 0;
+    settled(settle, &settle->best_e2e, s.end_to_end_s);
+    if (timed && *taken < reps)
+      samples[(*taken)++] = s;
+  }
+  return 1;
+}
+
+/* Its block of device-timed calls, likewise, into the device times of samples[first, taken). */
+static int device_block(contender *c, const bench_case *bc, void *answer, bench_settle *settle,
+                        bench_sample *samples, int first, int taken) {
+  double device_s = 0;
+  for (int untimed = 0; untimed < settle->most; untimed++) {
+    if (!c->ops->run_device(c, bc, &device_s, answer))
+      return 0;
+    if (settled(settle, &settle->best_device, device_s))
+      break;
+  }
+  for (int call = 0, i = first; call < BLOCK; call++) {
+    if (!c->ops->run_device(c, bc, &device_s, answer))
+      return 0;
+    settled(settle, &settle->best_device, device_s);
+    if (i < taken)
+      samples[i++].device_s = device_s;
+  }
+  return 1;
+}
+
 /* Times every contender on one case; results[k] gets contender k's spreads (a negative median
  * when the contender did not take the case). Returns 0 on failure. */
 static int measure(contender *cs, int count, const bench_case *bc, int reps, int warmup,
-                   bench_result *results) {
-  enum { BLOCK = 5 };
+                   int cpu, bench_result *results) {
   int taken[MAX_CONTENDERS] = {0}, active[MAX_CONTENDERS] = {0};
   bench_sample *samples[MAX_CONTENDERS] = {0};
+  bench_settle settle[MAX_CONTENDERS];
+  for (int k = 0; k < count; k++)
+    settle[k] = (bench_settle){cpu ? 10 : 1, INFINITY, INFINITY};
   unsigned char *answer[MAX_CONTENDERS] = {0};
   const size_t result_count = bc->segment_length ? bc->segment_count : 1;
   const size_t answer_bytes = result_count * ocl_reduce_result_size(bc->op, bc->type);
@@ -376,21 +444,14 @@ static int measure(contender *cs, int count, const bench_case *bc, int reps, int
     for (int j = 0; ok && j < count; j++) {
       const int k = (round + warmup + j) % count; /* rotating order */
       /* A block of end-to-end calls, then (contenders that time the device apart) a block of
-       * device-timed calls into the same samples; each block starts with an untimed call. */
+       * device-timed calls into the same samples; each block starts with untimed calls until
+       * the contender's speed settles (the header says why). */
       const int first = taken[k];
-      for (int call = -1; active[k] && ok && call < BLOCK; call++) {
-        bench_sample s;
-        ok = cs[k].ops->run(&cs[k], bc, &s, answer[k]);
-        if (ok && round >= 0 && call >= 0 && taken[k] < reps)
-          samples[k][taken[k]++] = s;
-      }
-      for (int call = -1, i = first; active[k] && cs[k].ops->run_device && ok && call < BLOCK;
-           call++) {
-        double device_s = 0;
-        ok = cs[k].ops->run_device(&cs[k], bc, &device_s, answer[k]);
-        if (ok && call >= 0 && i < taken[k])
-          samples[k][i++].device_s = device_s;
-      }
+      if (active[k])
+        ok = end_to_end_block(&cs[k], bc, answer[k], round >= 0, &settle[k], samples[k],
+                              &taken[k], reps);
+      if (ok && active[k] && cs[k].ops->run_device)
+        ok = device_block(&cs[k], bc, answer[k], &settle[k], samples[k], first, taken[k]);
       if (active[k] && cs[k].ops->rest)
         cs[k].ops->rest(&cs[k]);
       busy |= active[k] && taken[k] < reps;
@@ -599,7 +660,7 @@ int cmd_bench(int argc, char **argv) {
           fprintf(stderr, "[%d/%d] %s %s n=%zu, %d calls per contender\n", case_count + 1, total,
                   ocl_reduce_op_name(bc->op), ocl_reduce_type_name(bc->type), bc->n, reps);
         bench_result here[MAX_CONTENDERS];
-        int ok = measure(cs, count, bc, reps, a.quick ? 1 : a.warmup, here);
+        int ok = measure(cs, count, bc, reps, a.quick ? 1 : a.warmup, cpu, here);
         free(host);
         free(huge);
         bc->host = bc->host_huge = NULL;
