@@ -98,6 +98,11 @@ orx_request orx_seg_request(const ocl_reduce_context *ctx, const orx_seg_call *c
  * time it adds to. */
 ocl_reduce_status orx_run_segments(ocl_reduce_context *ctx, orx_seg_call *call);
 ocl_reduce_status orx_run_segments_within(ocl_reduce_context *ctx, orx_seg_call *call);
+/* Results into host memory as a written view of views (segment_views.c), where the device takes
+ * one: *c then points to *viewed, the call with its results there. */
+struct orx_device_views;
+ocl_reduce_status orx_seg_view_results(ocl_reduce_context *ctx, struct orx_device_views *views,
+                                       orx_seg_call **c, orx_seg_call *viewed);
 
 /* Bytes of a key of key_type (run_by_key.c): 4 or 8, the integer types; floats are refused by
  * name (UNSUPPORTED_OPERATION), values not a type too (INVALID_ARGUMENT); ctx NULL: a group's. */

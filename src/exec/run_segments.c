@@ -4,12 +4,14 @@
  * ones); this runs it over batches of whole segments:
  *   - host input is uploaded through the staging buffer, as many whole segments at a time as fit
  *     (a single segment that does not fit is reduced like ocl_reduce's host input);
- *   - results bound for host memory go through a device scratch buffer of bounded size.
+ *   - results bound for host memory go through a device scratch buffer of bounded size, or on
+ *     CPU devices are written where they lie (segment_views.c).
  * Device input with device results is one batch: one launch.
  * ============================================================================================== */
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec/device_views.h"
 #include "exec/launch.h"
 #include "exec/run.h"
 #include "planner/plan_host.h"
@@ -284,11 +286,8 @@ orx_request orx_seg_request(const ocl_reduce_context *ctx, const orx_seg_call *c
   return request;
 }
 
-static ocl_reduce_status run_segments(ocl_reduce_context *ctx, orx_seg_call *c) {
-  if (c->offsets.mem && !c->offsets_own)
-    ORX_FORWARD(check_device_offsets(ctx, c));
-  ORX_FORWARD(check_disjoint(ctx, c));
-
+/* The call's batches, once checked. */
+static ocl_reduce_status run_batches(ocl_reduce_context *ctx, orx_seg_call *c) {
   seg_run r;
   memset(&r, 0, sizeof r);
   const orx_request request = orx_seg_request(ctx, c);
@@ -332,6 +331,17 @@ static ocl_reduce_status run_segments(ocl_reduce_context *ctx, orx_seg_call *c) 
   }
   free(read_back);
   return status;
+}
+
+static ocl_reduce_status run_segments(ocl_reduce_context *ctx, orx_seg_call *c) {
+  if (c->offsets.mem && !c->offsets_own)
+    ORX_FORWARD(check_device_offsets(ctx, c));
+  ORX_FORWARD(check_disjoint(ctx, c));
+  orx_device_views views;
+  memset(&views, 0, sizeof views);
+  orx_seg_call viewed;
+  ORX_FORWARD(orx_seg_view_results(ctx, &views, &c, &viewed));
+  return orx_device_views_end(ctx, &views, run_batches(ctx, c));
 }
 
 /* CPU devices: equal segments (of one input or of pairs) the host can read, into host memory, on
