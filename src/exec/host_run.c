@@ -69,7 +69,7 @@ typedef struct host_grid {
 } host_grid;
 
 /* Each thread claims the next group until none is left, the calling thread from the start and
- * the context's threads as they come (orx_threads_share): which group runs where and when changes
+ * the host plan's threads as they come (orx_threads_share): which group runs where and when changes
  * nothing, as on a device. A thread kept off its core (on 2 cores, by another library's spinning
  * threads) then leaves its groups to the others, where a fixed share per thread made the call
  * wait for it. */
@@ -106,7 +106,7 @@ static const orx_host_kernel *runnable_kernel(const orx_plan *plan, const void *
              : NULL;
 }
 
-/* task over arg: on the context's threads where there are several shares, else on the calling
+/* task over arg: on the host plan's threads where there are several shares, else on the calling
  * thread; timed as the call's kernel where the context profiles. */
 static void run_shares(ocl_reduce_context *ctx, orx_thread_task task, void *arg, size_t shares) {
   const uint64_t start = ctx->profiling ? orx_now_ns() : 0;

@@ -345,7 +345,7 @@ static ocl_reduce_status run_segments(ocl_reduce_context *ctx, orx_seg_call *c) 
 }
 
 /* CPU devices: equal segments (of one input or of pairs) the host can read, into host memory, on
- * the calling thread and the context's threads (plan_host.c); *done where it ran them. */
+ * the calling thread and the host plan's threads (plan_host.c); *done where it ran them. */
 static ocl_reduce_status run_on_host(ocl_reduce_context *ctx, const orx_seg_call *c, int *done) {
   *done = 0;
   if (c->by_offsets || pitch_of(c) != c->length || !c->out.host_out)
