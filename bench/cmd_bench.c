@@ -365,11 +365,16 @@ typedef struct bench_settle {
   double best_e2e, best_device; /* the fastest calls so far, seconds */
 } bench_settle;
 
-/* Whether the untimed calls may stop after one of `seconds`; keeps *best the fastest. */
-static int settled(const bench_settle *settle, double *best, double seconds) {
-  const int done = settle->most <= 1 || seconds <= 1.1 * *best;
+/* Keeps *best the fastest call so far. */
+static void note_fastest(double *best, double seconds) {
   if (seconds < *best)
     *best = seconds;
+}
+
+/* Whether the untimed calls may stop after one of `seconds`; notes it as note_fastest does. */
+static int settled(const bench_settle *settle, double *best, double seconds) {
+  const int done = settle->most <= 1 || seconds <= 1.1 * *best;
+  note_fastest(best, seconds);
   return done;
 }
 
@@ -389,7 +394,7 @@ static int end_to_end_block(contender *c, const bench_case *bc, void *answer, in
   for (int call = 0; call < BLOCK; call++) {
     if (!c->ops->run(c, bc, &s, answer))
       return 0;
-    settled(settle, &settle->best_e2e, s.end_to_end_s);
+    note_fastest(&settle->best_e2e, s.end_to_end_s);
     if (timed && *taken < reps)
       samples[(*taken)++] = s;
   }
@@ -409,7 +414,7 @@ static int device_block(contender *c, const bench_case *bc, void *answer, bench_
   for (int call = 0, i = first; call < BLOCK; call++) {
     if (!c->ops->run_device(c, bc, &device_s, answer))
       return 0;
-    settled(settle, &settle->best_device, device_s);
+    note_fastest(&settle->best_device, device_s);
     if (i < taken)
       samples[i++].device_s = device_s;
   }

@@ -159,8 +159,10 @@ static void test_threads_share_the_host_grid(void **state) {
     data[i] = (int32_t)(rand() % 2001) - 1000;
     total += data[i];
   }
-  for (int c = 0; c < GRID_CALLS; c++)
-    expected[c] = total -= c ? data[GRID_ELEMENTS - c] : 0;
+  /* Call c sums the first GRID_ELEMENTS - c elements: one fewer than the call before it. */
+  expected[0] = total;
+  for (int c = 1; c < GRID_CALLS; c++)
+    expected[c] = expected[c - 1] - data[GRID_ELEMENTS - c];
   pthread_barrier_t start;
   pthread_barrier_init(&start, NULL, GRID_THREADS);
   grid_worker workers[GRID_THREADS];

@@ -34,13 +34,13 @@ orx_threads *orx_thread_pool_acquire(size_t count, uint64_t spin_ns) {
   thread_pool *p = pools;
   while (p && (p->count != count || p->spin_ns != spin_ns || p->pid != pid))
     p = p->next;
-  if (!p && (p = orx_calloc(1, sizeof *p)) != NULL) {
-    if ((p->threads = orx_threads_start(count, spin_ns)) != NULL) {
-      *p = (thread_pool){pools, count, 0, spin_ns, pid, p->threads};
+  if (!p) { /* a new set: its threads first, then its entry */
+    orx_threads *started = orx_threads_start(count, spin_ns);
+    if (started && (p = orx_calloc(1, sizeof *p)) != NULL) {
+      *p = (thread_pool){pools, count, 0, spin_ns, pid, started};
       pools = p;
-    } else {
-      free(p);
-      p = NULL;
+    } else if (started) {
+      orx_threads_stop(started);
     }
   }
   orx_threads *threads = p ? p->threads : NULL;
