@@ -59,7 +59,7 @@ step "the installed library as users take it: find_package, pkg-config, the tool
 scripts/check_install.sh "$prefix"
 
 step "build with AddressSanitizer + UndefinedBehaviorSanitizer in $prefix-sanitize"
-# Without the benchmark's CUB contender (nvcc, minutes here): the Release build compiled it.
+# Without the benchmark's CUB contender (nvcc, a minute here): the Release build checked it.
 cmake -S . -B "$prefix-sanitize" -DCMAKE_BUILD_TYPE=Debug -DOCL_REDUCE_WERROR=ON \
   -DOCL_REDUCE_SANITIZE="address;undefined" -DOCL_REDUCE_BENCH_CUB=OFF >/dev/null
 cmake --build "$prefix-sanitize" -j "$jobs"
