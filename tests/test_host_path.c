@@ -272,7 +272,7 @@ static void test_crossover_and_alignment(void **state) {
 
 /* A buffer of a CPU device lives in host memory the library allocated, which the calling thread
  * reads in place into a host result: the host plan's bits, as from host memory, at any element
- * offset, up to its crossover (16 MiB: N is past the 512 KiB at which a buffer's result into a
+ * offset, up to its crossover (128 MiB: N is past the 512 KiB at which a buffer's result into a
  * buffer leaves the host plan); nothing is built (nothing launched). It waits for the work
  * enqueued before: a buffer the device is still writing (segment results) is read once written. */
 static void test_buffers_on_the_calling_thread(void **state) {

@@ -70,7 +70,21 @@
  *   PoCL 3.1, 2 cores: f32 sum 1 MiB 11.6 against 41.5, 4 MiB 46.9 against 151, 16 MiB 294
  *   against 607, 64 MiB 1616 against 1304.
  * So 16 MiB (state operators 1 MiB: Intel's argmin), where the grid wins on every operator of
- * every implementation measured. Before the grid (the calling thread alone) these were 512 and
+ * every implementation measured. Measured again once the process's contexts shared the grid's
+ * threads and the benchmark's blocks settled (docs/perf/pocl5-host-buffers.txt, 2026-12-03),
+ * PoCL 5, two runs, e2e us, the grid (host_kib) against the device's plan (OpenMP):
+ *   f32 sum 64 MiB 310-311 against 363-404 (397-398), 128 MiB 626-681 against 760-776; i32 sum
+ *   64 MiB 267-306 against 384-411 (375-391), 128 MiB 634-684 against 748-759; f32 max 64 MiB
+ *   341-360 against 509-637 (414-423), 128 MiB 873-1016 against 1157-1204; i32 max 64 MiB
+ *   316-322 against 426-429 (389-396), 128 MiB 745-772 against 896-900; f64 sum 128 MiB
+ *   613-706 against 745-827, 256 MiB 2398-2550 against 2046-2340; 256 MiB of 4-byte elements
+ *   1873-2413 against 1878-2015 (the device's plan level or ahead); f64 max 64 MiB 417-418
+ *   against 389-428, 128 MiB 1170-1180 against 795-1003.
+ *   PoCL 3.1 here, 2 cores, one run: f32 sum 64 MiB 1303 against 1295, 128 MiB 3863 against
+ *   4505, 256 MiB 7695 against 9413; f32 max 128 MiB 4095 against 6667.
+ * So 128 MiB (ORX_HOST_PLAN_MAX_READ_BYTES) for elements of 4 and 8 bytes, but 16 MiB for 8-byte
+ * MIN and MAX, whose host kernel compares an element at a time, and for 16-bit elements
+ * (unmeasured above 16 MiB). Before the grid (the calling thread alone) these were 512 and
  * 128 KiB. Two exceptions (plan_host.c):
  *   f16 elements keep 512 KiB: the host widens them in integer code. Buffers of 2^20 / 2^22 f16,
  *   the grid against the device's plan: Intel's runtime sum 311 / 732 us against 67 / 291, PoCL
@@ -89,7 +103,8 @@
  * runtime f32 max 1 MiB 94 against 48.
  * Between these crossovers (and the host-memory ones) float results of the same elements round
  * in different orders: the device's plan and the host plan's. */
-#define ORX_HOST_PLAN_MAX_READ_BYTES ((size_t)16 << 20)
+#define ORX_HOST_PLAN_MAX_READ_BYTES ((size_t)128 << 20)
+#define ORX_HOST_PLAN_MAX_READ_NARROW_BYTES ((size_t)16 << 20) /* 8-byte MIN, MAX; 16-bit */
 #define ORX_HOST_PLAN_MAX_READ_STATE_BYTES ((size_t)1 << 20)
 #define ORX_HOST_PLAN_MAX_RESIDENT_BYTES ((size_t)512 << 10)
 #define ORX_HOST_PLAN_MAX_RESIDENT_STATE_BYTES ((size_t)128 << 10)

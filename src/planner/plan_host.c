@@ -19,7 +19,7 @@
  * elements keep the crossover of results into buffers (the host widens them in integer code);
  * devices that vectorize across work-items (Intel's runtime: its own plans read at 0.4x an OpenMP
  * loop at every size) leave every size to the grid, but for 8-byte MIN and MAX, whose host kernel
- * compares an element at a time. */
+ * compares an element at a time; those and bf16 take a lower crossover elsewhere. */
 static size_t read_max_bytes(const orx_target *target, const orx_request *request, size_t elem,
                              int state) {
   const int minmax = request->op.id == ORX_OP_MIN || request->op.id == ORX_OP_MAX;
@@ -27,9 +27,10 @@ static size_t read_max_bytes(const orx_target *target, const orx_request *reques
     return ORX_HOST_PLAN_MAX_READ_STATE_BYTES;
   if (request->type == OCL_REDUCE_F16)
     return ORX_HOST_PLAN_MAX_RESIDENT_BYTES;
-  if (!target->caps->work_items_in_turn && elem >= 4 && !(elem == 8 && minmax))
+  const int narrow = elem < 4 || (elem == 8 && minmax);
+  if (!target->caps->work_items_in_turn && !narrow)
     return SIZE_MAX;
-  return ORX_HOST_PLAN_MAX_READ_BYTES;
+  return narrow ? ORX_HOST_PLAN_MAX_READ_NARROW_BYTES : ORX_HOST_PLAN_MAX_READ_BYTES;
 }
 
 int orx_plan_takes_host(const orx_target *target, const orx_request *request, size_t count,
