@@ -78,7 +78,7 @@
  *   341-360 against 509-637 (414-423), 128 MiB 873-1016 against 1157-1204; i32 max 64 MiB
  *   316-322 against 426-429 (389-396), 128 MiB 745-772 against 896-900; f64 sum 128 MiB
  *   613-706 against 745-827, 256 MiB 2398-2550 against 2046-2340; 256 MiB of 4-byte elements
- *   1873-2413 against 1878-2015 (the device's plan level or ahead); f64 max 64 MiB 417-418
+ *   1873-2603 against 1878-2553 (the device's plan level or ahead); f64 max 64 MiB 417-418
  *   against 389-428, 128 MiB 1170-1180 against 795-1003.
  *   PoCL 3.1 here, 2 cores, one run: f32 sum 64 MiB 1303 against 1295, 128 MiB 3863 against
  *   4505, 256 MiB 7695 against 9413; f32 max 128 MiB 4095 against 6667.
