@@ -19,7 +19,7 @@
  * elements keep the crossover of results into buffers (the host widens them in integer code);
  * devices that vectorize across work-items (Intel's runtime: its own plans read at 0.4x an OpenMP
  * loop at every size) leave every size to the grid, but for 8-byte MIN and MAX, whose host kernel
- * compares an element at a time; those and bf16 take a lower crossover elsewhere. */
+ * compares an element at a time. Those and bf16 (narrow) stop at 16 MiB, the rest at 128 MiB. */
 static size_t read_max_bytes(const orx_target *target, const orx_request *request, size_t elem,
                              int state) {
   const int minmax = request->op.id == ORX_OP_MIN || request->op.id == ORX_OP_MAX;
