@@ -121,11 +121,22 @@ step "thread tests under ThreadSanitizer: PoCL"
 # The programs the Release pass built by the same light sweeps: the other implementations' in the
 # library's cache, PoCL's in the PoCL cache of the Release test of the same name (the library
 # leaves PoCL's programs to PoCL's own cache).
-for t in "${thread_tests[@]}"; do
-  echo "-- $t"
+# As many at once as there are cores (CI's time: one at a time left a core idle), each into a log
+# of its own, printed whole once all have run.
+thread_logs=$prefix-thread/logs
+mkdir -p "$thread_logs"
+export prefix thread_logs
+if ! printf '%s\n' "${thread_tests[@]}" | xargs -P "$jobs" -I{} bash -c '
   env -u OCL_ICD_VENDORS TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     OCL_REDUCE_CACHE_DIR="$PWD/$prefix/tests/program-cache" OCL_REDUCE_CACHE_MAX=2G \
-    POCL_CACHE_DIR="$PWD/$prefix/tests/pocl-cache/${t#test_}-pocl-localdefault" \
-    "$prefix-thread/tests/$t"
+    POCL_CACHE_DIR="$PWD/$prefix/tests/pocl-cache/${0#test_}-pocl-localdefault" \
+    "$prefix-thread/tests/$0" >"$thread_logs/$0.log" 2>&1 || { echo "FAILED" >>"$thread_logs/$0.log"; exit 1; }' {}
+then
+  thread_status=1
+fi
+for t in "${thread_tests[@]}"; do
+  echo "-- $t"
+  cat "$thread_logs/$t.log"
 done
+[ "${thread_status:-0}" -eq 0 ] || { echo "a thread test failed under ThreadSanitizer" >&2; exit 1; }
 step "all tests passed"

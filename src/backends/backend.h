@@ -84,9 +84,11 @@ typedef struct orx_backend_ops {
   void (*program_native)(orx_program *program, void **native_program, void **native_kernel);
   /* Optional (NULL: not offered). Compiles sources for a device architecture without a device
    * or driver ("sm_90" for CUDA): tests check the kernels' translation where no GPU is present.
-   * BACKEND_UNAVAILABLE when the compiler cannot be loaded here. */
+   * quick: at the compiler's least optimization effort where it has one (a check that the text
+   * compiles, not the code a device runs). BACKEND_UNAVAILABLE when the compiler cannot be
+   * loaded here. */
   ocl_reduce_status (*compile_only)(ocl_reduce_context *ctx, const orx_source *sources,
-                                    size_t count, const char *target);
+                                    size_t count, const char *target, int quick);
 
   /* Device memory. wrap() takes an application's native allocation (see the public wrap
    * functions), and reports its size; release_mem() releases what alloc() or wrap() returned. */

@@ -65,7 +65,7 @@ static ocl_reduce_status cuda_build(ocl_reduce_context *ctx, orx_backend *be,
   (void)options; /* CUDA's ordering needs none (caps.device_sync is ORX_SYNC_CUDA) */
   char *cubin = NULL;
   size_t size = 0;
-  ORX_FORWARD(orx_cu_compile(ctx, sources, count, be->arch, &cubin, &size));
+  ORX_FORWARD(orx_cu_compile(ctx, sources, count, be->arch, 0, &cubin, &size));
   return load_cubin(ctx, be, cubin, size, kernel_name, out, subgroup_size);
 }
 
@@ -279,7 +279,7 @@ static void cuda_native(orx_backend *be, void **context, void **device, void **q
 
 /* NVRTC alone, for a target "sm_<arch>", with no driver or device. */
 static ocl_reduce_status cuda_compile_only(ocl_reduce_context *ctx, const orx_source *sources,
-                                           size_t count, const char *target) {
+                                           size_t count, const char *target, int quick) {
   const char *why;
   int arch = 0;
   if (sscanf(target, "sm_%d", &arch) != 1)
@@ -288,7 +288,7 @@ static ocl_reduce_status cuda_compile_only(ocl_reduce_context *ctx, const orx_so
     return orx_fail(ctx, OCL_REDUCE_ERROR_BACKEND_UNAVAILABLE, "%s", why);
   char *cubin = NULL;
   size_t size = 0;
-  ocl_reduce_status status = orx_cu_compile(ctx, sources, count, arch, &cubin, &size);
+  ocl_reduce_status status = orx_cu_compile(ctx, sources, count, arch, quick, &cubin, &size);
   free(cubin);
   return status;
 }

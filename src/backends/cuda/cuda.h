@@ -82,9 +82,10 @@ int orx_cu_nvrtc_ready(const char **why);
 const char *orx_cu_name(CUresult r);
 ocl_reduce_status orx_cu_fail(ocl_reduce_context *ctx, const char *call, CUresult r);
 /* Compiles the sources (one translation unit) to a cubin for sm_<arch>; *cubin is malloc'd,
- * of *cubin_size bytes. */
+ * of *cubin_size bytes. quick: NVRTC's least optimization effort (--Ofast-compile=max, NVRTC 13
+ * and newer), for checks of the translation only: every stage still runs, front end to ptxas. */
 ocl_reduce_status orx_cu_compile(ocl_reduce_context *ctx, const orx_source *sources, size_t count,
-                                 int arch, char **cubin, size_t *cubin_size);
+                                 int arch, int quick, char **cubin, size_t *cubin_size);
 /* "NVRTC <major>.<minor>", the compiler's version (a disk cache key), or "" when unknown. */
 void orx_cu_compiler_version(char *text, size_t size);
 

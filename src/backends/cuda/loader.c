@@ -181,8 +181,14 @@ void orx_cu_compiler_version(char *text, size_t size) {
     text[0] = '\0';
 }
 
+/* Whether this NVRTC takes --Ofast-compile (13.0 does; older ones are not assumed to). */
+static int nvrtc_has_fast_compile(void) {
+  int major = 0, minor = 0;
+  return orx_cu.Version(&major, &minor) == NVRTC_SUCCESS && major >= 13;
+}
+
 ocl_reduce_status orx_cu_compile(ocl_reduce_context *ctx, const orx_source *sources, size_t count,
-                                 int arch, char **cubin, size_t *cubin_size) {
+                                 int arch, int quick, char **cubin, size_t *cubin_size) {
   size_t total = 1;
   for (size_t i = 0; i < count; i++)
     total += sources[i].length + 1;
@@ -206,9 +212,14 @@ ocl_reduce_status orx_cu_compile(ocl_reduce_context *ctx, const orx_source *sour
   /* With OCL_REDUCE_LOG=debug the log (printed below) carries ptxas's report of each kernel too:
    * registers, stack and spills, what the planner's register caps are read from without a GPU
    * (docs/perf/ptxas-segments-mr-spills.txt). The code is the same either way. */
-  const char *options[] = {arch_option, "--std=c++17", "--device-as-default-execution-space",
-                           "--ptxas-options=-v"};
-  const int option_count = (int)ORX_ARRAY_SIZE(options) - (orx_log_debug() ? 0 : 1);
+  const char *options[5] = {arch_option, "--std=c++17", "--device-as-default-execution-space"};
+  int option_count = 3;
+  if (orx_log_debug())
+    options[option_count++] = "--ptxas-options=-v";
+  /* CI's check of every plan's text: 105 s at full effort, 64 s so (NVVM's and ptxas's passes,
+   * docs/perf/ci-time.txt). */
+  if (quick && nvrtc_has_fast_compile())
+    options[option_count++] = "--Ofast-compile=max";
   r = orx_cu.CompileProgram(program, option_count, options);
   ocl_reduce_status status = OCL_REDUCE_OK;
   size_t log_size = 0;
