@@ -102,7 +102,7 @@ static orx_plan segments_plan(orx_target t, orx_op_id op, ocl_reduce_type type, 
     plan.seg.width = width;
     plan.seg.slots = slots;
     plan.seg.load = load;
-    orx_seg_defines(t.caps, &r.shape, &plan);
+    orx_seg_defines(t.caps, &r, &plan);
   }
   return plan;
 }

@@ -12,6 +12,7 @@
  * aligned, so equal lengths of whole vectors reach the runs CPUs take them in). Floats are also
  * reduced twice, which must give the same bits.
  * ============================================================================================== */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -336,10 +337,59 @@ static void test_host_input_larger_than_one_upload(void **state) {
   free(data);
 }
 
+/* Host input's results do not depend on where its memory lies: from every element offset of a
+ * 64-byte line, f32 and f64 sums in segments of whole vectors (which CPU devices read where they
+ * lie, in runs of segments: segment_views.c) and not, with a few segments past the last run,
+ * give the bits of the first offset's; automatically and with a work-item per segment (the other
+ * modes read a staged copy). Enough segments for a run on every work-item of a CPU device. */
+static void test_host_input_bits_do_not_depend_on_its_address(void **state) {
+  (void)state;
+  static const size_t lengths_here[] = {16, 32, 33, 64, 1000};
+  const size_t most_count = ((size_t)1 << 15) + 7, most = most_count * 64;
+  double *data = malloc((most + 16) * sizeof *data), *first = malloc(most_count * sizeof *first);
+  double *results = malloc(most_count * sizeof *results);
+  assert_true(data && first && results);
+  for (int t = 0; t < 2; t++) {
+    const ocl_reduce_type type = t ? OCL_REDUCE_F64 : OCL_REDUCE_F32;
+    const size_t elem = t ? sizeof(double) : sizeof(float), line = 64 / elem;
+    for (size_t i = 0; i < most; i++) { /* random magnitudes, so that the order shows */
+      const double x = ldexp(test_rng_unit() - 0.5, (int)test_rng_below(40) - 20);
+      if (t)
+        data[i] = x;
+      else
+        ((float *)data)[i] = (float)x;
+    }
+    for (size_t l = 0; l < sizeof lengths_here / sizeof *lengths_here; l++)
+      for (size_t m = 0; m < 2; m++) /* "" and "seg=lane" */
+        for (size_t at = 0; at < line; at++) {
+          const size_t length = lengths_here[l], count = length < 100 ? most_count : 1007;
+          const size_t bytes = count * length * elem;
+          unsigned char *moved = (unsigned char *)data + at * elem;
+          if (at) /* the same elements, at element offset `at` of the line */
+            memmove(moved, moved - elem, bytes);
+          ocl_reduce_status s = ocl_reduce_segments(
+              contexts[m], OCL_REDUCE_SUM, type, ocl_reduce_host_input(moved, bytes), count,
+              length, ocl_reduce_host_output(at ? results : first, count * elem));
+          if (s != OCL_REDUCE_OK)
+            fail_msg("mode '%s': %s: %s", modes[m], ocl_reduce_status_name(s),
+                     ocl_reduce_last_error(contexts[m]));
+          if (at && memcmp(results, first, count * elem) != 0)
+            fail_msg("%s sum, mode '%s', %zu segments of %zu at element %zu of a line: not the "
+                     "bits at element 0", ocl_reduce_type_name(type), modes[m], count, length, at);
+          if (at == line - 1) /* back to the start of the line */
+            memmove(data, moved, bytes);
+        }
+  }
+  free(results);
+  free(first);
+  free(data);
+}
+
 #define ENTRY(OP, TYPE) cmocka_unit_test(test_##OP##_##TYPE##_segments_match_host_reference),
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      TEST_OP_TYPES(ENTRY) cmocka_unit_test(test_host_input_larger_than_one_upload)};
+      TEST_OP_TYPES(ENTRY) cmocka_unit_test(test_host_input_larger_than_one_upload),
+      cmocka_unit_test(test_host_input_bits_do_not_depend_on_its_address)};
   return TEST_RUN(tests, setup, teardown);
 }

@@ -34,33 +34,50 @@ ORX_INLINE TV orx_fold_halves(TV x, TV y) {
   return orx_combine_v((TV)(x.even, y.even), (TV)(x.odd, y.odd));
 }
 
-/* The ORX_VEC segments from segment s, of nvec vectors each, into out[s...]. */
-ORX_INLINE void orx_vector_run(const orx_segments *g, ulong s, ulong nvec,
+/* Vector k of the run from element p: from any element boundary where the kernel reads its
+ * elements as they are (vloadN; the planner takes vector runs from any start there, so that a
+ * view of host memory where it lies runs its staged copy's plan: plan_segments.c), else from a
+ * vector boundary. */
+#if ORX_ELEM_TYPE_ID == ORX_NO_TYPE && ORX_PAIR_OP == ORX_PAIR_NONE
+#define ORX_RUN_READ(p, k) ORX_CAT(vload, ORX_VEC)((k), (p))
+#else
+#define ORX_RUN_READ(p, k) ORX_READ_V(ORX_IN_AS_V(p), (k))
+#endif
+
+/* The `present` (<= ORX_VEC) segments from segment s, of nvec vectors each, into out[s...]. A
+ * run of fewer (the call's last) takes the same steps for each of its segments, so a segment's
+ * bits depend on its elements alone, not on where it lies nor on which batch it falls in. */
+ORX_INLINE void orx_vector_run(const orx_segments *g, ulong s, ulong nvec, uint present,
                                ORX_GLOBAL_PTR ORX_RESULT_T *out) {
-  ORX_IN_V v = ORX_IN_AS_V(ORX_IN_AT(g->base, s * g->length));
+  ORX_IN p = ORX_IN_AT(g->base, s * g->length);
   /* ORX_VEC independent chains, one per segment; unrolled, so that they stay in registers (on
-   * PoCL 5 the rolled loops kept them on the stack: 20 % slower). */
+   * PoCL 5 the rolled loops kept them on the stack: 20 % slower). A missing segment's chain
+   * keeps the first one's start: folded apart from the others, and never stored. */
   TV part[ORX_VEC];
+  part[0] = ORX_RUN_READ(p, 0);
 #pragma unroll
-  for (int j = 0; j < ORX_VEC; j++)
-    part[j] = ORX_READ_V(v, j * nvec);
+  for (uint j = 1; j < ORX_VEC; j++)
+    part[j] = j < present ? ORX_RUN_READ(p, j * nvec) : part[0];
   for (ulong k = 1; k < nvec; k++)
 #pragma unroll
-    for (int j = 0; j < ORX_VEC; j++)
-      part[j] = orx_combine_v(part[j], ORX_READ_V(v, j * nvec + k));
+    for (uint j = 0; j < ORX_VEC; j++)
+      if (j < present)
+        part[j] = orx_combine_v(part[j], ORX_RUN_READ(p, j * nvec + k));
 #pragma unroll
   for (int pairs = ORX_VEC / 2; pairs >= 1; pairs /= 2)
 #pragma unroll
     for (int j = 0; j < pairs; j++)
       part[j] = orx_fold_halves(part[2 * j], part[2 * j + 1]);
-#if ORX_NARROW_RESULT
+#if !ORX_NARROW_RESULT
+  if (present == ORX_VEC) {
+    ORX_CAT(vstore, ORX_VEC)(part[0], 0, out + s);
+    return;
+  }
+#endif
   T r[ORX_VEC];
   ORX_STORE_V(part[0], r);
-  for (uint j = 0; j < ORX_VEC; j++)
+  for (uint j = 0; j < present; j++)
     ORX_WRITE_RESULT(out, s + j, r[j]);
-#else
-  ORX_CAT(vstore, ORX_VEC)(part[0], 0, out + s);
-#endif
 }
 #endif
 
@@ -71,17 +88,18 @@ __kernel ORX_KERNEL_ATTR void orx_segments_lane(ORX_SEGMENTS_ARGS) {
   ORX_STREAM_STAGE(stage); /* unused: each work-item streams alone */
   const ulong item = get_global_id(0), items = get_global_size(0);
 #if ORX_SEG_VECTOR_RUNS
-  /* Runs of ORX_VEC segments split among the work-items, then the few segments left over. */
+  /* Runs of ORX_VEC segments split among the work-items; the last work-item takes the few
+   * segments left over as one shorter run. */
   const ulong runs = count / ORX_VEC;
   ulong first, end;
   orx_chunk_of(runs, item, items, &first, &end);
   for (ulong r = first; r < end; r++)
-    orx_vector_run(&g, r * ORX_VEC, length / ORX_VEC, out + out_index);
-  orx_chunk_of(count - runs * ORX_VEC, item, items, &first, &end);
-  first += runs * ORX_VEC;
-  end += runs * ORX_VEC;
-  const ulong step = 1;
-#elif ORX_STREAM == ORX_STREAM_CHUNK
+    orx_vector_run(&g, r * ORX_VEC, length / ORX_VEC, ORX_VEC, out + out_index);
+  const uint left = (uint)(count - runs * ORX_VEC);
+  if (left && item == items - 1)
+    orx_vector_run(&g, runs * ORX_VEC, length / ORX_VEC, left, out + out_index);
+#else
+#if ORX_STREAM == ORX_STREAM_CHUNK
   ulong first, end;
   orx_chunk_of(count, item, items, &first, &end);
   const ulong step = 1;
@@ -96,4 +114,5 @@ __kernel ORX_KERNEL_ATTR void orx_segments_lane(ORX_SEGMENTS_ARGS) {
                    stage, &a, &b);
     ORX_WRITE_RESULT(out, out_index + s, orx_combine(a, b));
   }
+#endif
 }

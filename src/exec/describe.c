@@ -46,17 +46,19 @@ static void describe_plan_of(const ocl_reduce_context *ctx, const orx_op_call *c
                              size_t segment_length, size_t pitch, int from_host, char *text,
                              size_t capacity) {
   const int back_to_back = pitch == 0 || pitch == segment_length;
+  const orx_request segments =
+      segment_length ? segments_request(ctx, call, pair, count, segment_length, pitch) : *whole;
   const int on_host =
       from_host &&
       (segment_length
-           ? back_to_back && orx_plan_takes_host_segments(&ctx->target, whole, segment_length,
-                                                          ORX_HOST_SOURCE_MEMORY)
+           ? back_to_back && orx_plan_takes_host_segments(&ctx->target, whole, &segments,
+                                                          segment_length, ORX_HOST_SOURCE_MEMORY)
            : orx_plan_takes_host(&ctx->target, whole, count, ORX_HOST_SOURCE_MEMORY));
   orx_request request = *whole;
   if (on_host)
     request.host = 1;
   else if (segment_length)
-    request = segments_request(ctx, call, pair, count, segment_length, pitch);
+    request = segments;
   orx_plan plan;
   orx_plan_make(&ctx->target, &request, &plan);
   orx_plan_describe(&plan, on_host && segment_length ? segment_length : count,

@@ -103,6 +103,10 @@ ocl_reduce_status orx_run_segments_within(ocl_reduce_context *ctx, orx_seg_call 
 struct orx_device_views;
 ocl_reduce_status orx_seg_view_results(ocl_reduce_context *ctx, struct orx_device_views *views,
                                        orx_seg_call **c, orx_seg_call *viewed);
+/* Its input in host memory as a view of views, where that runs the plan of the staged copy and
+ * so gives its bits (segment_views.c): *c then points to *viewed. */
+ocl_reduce_status orx_seg_view_input(ocl_reduce_context *ctx, struct orx_device_views *views,
+                                     orx_seg_call **c, orx_seg_call *viewed);
 
 /* Bytes of a key of key_type (run_by_key.c): 4 or 8, the integer types; floats are refused by
  * name (UNSUPPORTED_OPERATION), values not a type too (INVALID_ARGUMENT); ctx NULL: a group's. */

@@ -339,9 +339,13 @@ static ocl_reduce_status run_segments(ocl_reduce_context *ctx, orx_seg_call *c) 
   ORX_FORWARD(check_disjoint(ctx, c));
   orx_device_views views;
   memset(&views, 0, sizeof views);
-  orx_seg_call viewed;
-  ORX_FORWARD(orx_seg_view_results(ctx, &views, &c, &viewed));
-  return orx_device_views_end(ctx, &views, run_batches(ctx, c));
+  orx_seg_call results_viewed, input_viewed;
+  ocl_reduce_status status = orx_seg_view_results(ctx, &views, &c, &results_viewed);
+  if (status == OCL_REDUCE_OK)
+    status = orx_seg_view_input(ctx, &views, &c, &input_viewed);
+  if (status == OCL_REDUCE_OK)
+    status = run_batches(ctx, c);
+  return orx_device_views_end(ctx, &views, status);
 }
 
 /* CPU devices: equal segments (of one input or of pairs) the host can read, into host memory, on
@@ -355,8 +359,9 @@ static ocl_reduce_status run_on_host(ocl_reduce_context *ctx, const orx_seg_call
   orx_request request = reduce_request_of(ctx, c);
   const orx_host_source source = c->in.mem || (c->pair && c->b.mem) ? ORX_HOST_SOURCE_BUFFER_READ
                                                                      : ORX_HOST_SOURCE_MEMORY;
+  const orx_request segments = orx_seg_request(ctx, c);
   if (!a || (c->pair && !b) ||
-      !orx_plan_takes_host_segments(&ctx->target, &request, c->length, source))
+      !orx_plan_takes_host_segments(&ctx->target, &request, &segments, c->length, source))
     return OCL_REDUCE_OK;
   ORX_FORWARD(check_disjoint(ctx, c));
   request.host = 1;

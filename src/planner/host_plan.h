@@ -139,4 +139,16 @@
  * elements, which the host widens in integer code (see the buffers' crossover above). */
 #define ORX_HOST_PLAN_MIN_SEGMENT_BYTES (ORX_HOST_PLAN_UNROLL * ORX_HOST_PLAN_LOAD_BYTES)
 
+/* ... unless the device's plan reads the host memory where it lies (a view, and the vector runs of
+ * a work-item per segment: exec/segment_views.c), which leads below 512 bytes. PoCL 5, 16 cores,
+ * 2^24 elements from host memory, end to end us, two runs, the host plan against the device's
+ * plan over a view (host/auto against host/auto@host=off; docs/perf/
+ * pocl5-host-segments-in-place.txt): f32 sums of 32 1597 / 1047 against 1126 / 483, of 64 1130 /
+ * 666 against 1059 / 506, of 128 652 / 431 against 755 / 490, of 256 412 / 346 against 498 /
+ * 449; i32 sums of 32 986 / 1053 against 449 / 488, of 64 611 / 611 against 534 / 480, of 128
+ * 411 / 419 against 479 / 453; f32 max of 32 1336 / 1339 against 503 / 482, of 64 907 / 795
+ * against 589 / 548, of 128 607 / 540 against 602 / 532; i32 max of 64 733 / 620 against 605 /
+ * 492, of 128 492 / 424 against 601 / 458. */
+#define ORX_HOST_PLAN_MIN_IN_PLACE_SEGMENT_BYTES 512
+
 #endif /* ORX_HOST_PLAN_H */

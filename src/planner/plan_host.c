@@ -14,6 +14,7 @@
 #include "planner/host_plan.h"
 #include "base/ids.h"
 #include "planner/plan_host.h"
+#include "planner/plan_staging.h"
 
 /* The largest buffer whose result into host memory the host's grid reads (host_plan.h): f16
  * elements keep the crossover of results into buffers (the host widens them in integer code);
@@ -49,22 +50,37 @@ int orx_plan_takes_host(const orx_target *target, const orx_request *request, si
          orx_op_valid((orx_op_id)request->op.id) && count > 0 && count <= max_bytes / elem;
 }
 
+/* Whether the device's plan of these segments reads host memory where it lies: a view of it, and
+ * the vector runs of a work-item per segment, which read from any element (segment_views.c). */
+static int device_reads_in_place(const orx_target *target, const orx_request *segments) {
+  if (!segments || !orx_plan_views_host(target))
+    return 0;
+  orx_plan plan;
+  orx_plan_make(target, segments, &plan);
+  return plan.seg.vector_runs;
+}
+
 int orx_plan_takes_host_segments(const orx_target *target, const orx_request *request,
-                                 size_t length, orx_host_source source) {
+                                 const orx_request *segments, size_t length,
+                                 orx_host_source source) {
   /* Equal segments, each a whole array of the host plan: of pairs, whose device segment kernels
    * trail an OpenMP loop on CPU devices; of one input, from host memory (which the device's plans
    * first copy into its buffer on one thread), scalar operators but on f16 elements (widened in
    * integer code on the host), segments of at least one step of the host plan's loads
-   * (host_plan.h). The device has no run of this form, so host=device, like host=off, keeps the
-   * device's plans. */
-  const size_t min_length = ORX_HOST_PLAN_MIN_SEGMENT_BYTES / orx_request_element_bytes(request);
-  const int one_input = !request->pair.on && source == ORX_HOST_SOURCE_MEMORY &&
-                        !orx_operator_is_state(&request->op) && request->type != OCL_REDUCE_F16 &&
-                        length >= min_length;
-  return target->caps->type == OCL_REDUCE_DEVICE_CPU && target->forced.host != ORX_HOST_OFF &&
-         target->forced.host != ORX_HOST_DEVICE &&
-         (one_input || (request->pair.on && request->pair.op != ORX_PAIR_USER)) &&
-         orx_op_valid((orx_op_id)request->op.id);
+   * (host_plan.h), or of more where the device's plan reads the memory where it lies. The device
+   * has no run of this form, so host=device, like host=off, keeps the device's plans. */
+  if (target->caps->type != OCL_REDUCE_DEVICE_CPU || target->forced.host == ORX_HOST_OFF ||
+      target->forced.host == ORX_HOST_DEVICE || !orx_op_valid((orx_op_id)request->op.id))
+    return 0;
+  if (request->pair.on)
+    return request->pair.op != ORX_PAIR_USER;
+  if (source != ORX_HOST_SOURCE_MEMORY || orx_operator_is_state(&request->op) ||
+      request->type == OCL_REDUCE_F16)
+    return 0;
+  const size_t min_bytes = device_reads_in_place(target, segments)
+                               ? ORX_HOST_PLAN_MIN_IN_PLACE_SEGMENT_BYTES
+                               : ORX_HOST_PLAN_MIN_SEGMENT_BYTES;
+  return length >= min_bytes / orx_request_element_bytes(request);
 }
 
 void orx_host_policy(size_t elem, orx_policy *out) {

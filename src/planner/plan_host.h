@@ -22,10 +22,11 @@ typedef enum orx_host_source {
 int orx_plan_takes_host(const orx_target *target, const orx_request *request, size_t count,
                         orx_host_source source);
 /* ... and whether equal segments of `length` elements (pairs, or one input from `source`; the
- * whole-array request) run on the host, each segment a whole array of that plan (not host=off,
- * not host=device). */
+ * whole-array request, and the device's request of the segments as staged, or NULL) run on the
+ * host, each segment a whole array of that plan (not host=off, not host=device). */
 int orx_plan_takes_host_segments(const orx_target *target, const orx_request *request,
-                                 size_t length, orx_host_source source);
+                                 const orx_request *segments, size_t length,
+                                 orx_host_source source);
 void orx_host_policy(size_t elem, orx_policy *out);
 
 #endif /* ORX_PLAN_HOST_H */

@@ -277,10 +277,17 @@ orx_kernel orx_seg_mode_kernel(orx_seg_mode mode) { return modes[mode].kernel; }
  * PoCL 5 (16 cores) sums 0.60x at 16, 0.72-0.85x at 32, 0.76x at 64, 0.86x at 128,
  * 0.98-1.0x at 256-4096, max 0.34-0.44x at 32; its loops unrolled, PoCL 5 another 0.80-0.85x
  * at 32-128 (docs/perf/HISTORY.md). */
-static int lane_vector_runs(const orx_caps *caps, const orx_seg_shape *shape,
+static int lane_vector_runs(const orx_caps *caps, const orx_request *request,
                             const orx_plan *plan) {
+  const orx_seg_shape *shape = &request->shape;
   const int64_t *d = plan->defines;
-  return shape->length && back_to_back(shape) && whole_vectors(&plan->policy, shape) &&
+  /* The runs read one input's elements from any start (vloadN, segments_lane.cl; so host memory
+   * viewed where it lies takes its staged copy's plan: segment_views.c), 16-bit ones from vector
+   * boundaries. Back to back: the length is the pitch. */
+  const int any_start = !request->pair.on && !orx_type_is_narrow(request->type);
+  const int whole = any_start ? shape->length % plan->policy.vec == 0
+                              : whole_vectors(&plan->policy, shape);
+  return shape->length && back_to_back(shape) && whole &&
          plan->policy.vec > 1 &&
          shape->count >=
              (uint64_t)plan->policy.max_groups * plan->policy.wg_size * plan->policy.vec &&
@@ -328,7 +335,8 @@ static unsigned mr_items_per_cu(const orx_seg_shape *shape, const orx_plan *plan
   return items;
 }
 
-void orx_seg_defines(const orx_caps *caps, const orx_seg_shape *shape, orx_plan *plan) {
+void orx_seg_defines(const orx_caps *caps, const orx_request *request, orx_plan *plan) {
+  const orx_seg_shape *shape = &request->shape;
   orx_seg_plan *seg = &plan->seg;
   int64_t *d = plan->defines;
   d[ORX_DEFINE_SEG_OFFSETS] = shape->offsets;
@@ -336,7 +344,7 @@ void orx_seg_defines(const orx_caps *caps, const orx_seg_shape *shape, orx_plan 
     d[ORX_DEFINE_SEG_PITCH] = 1;
   switch (seg->mode) {
   case ORX_SEG_LANE:
-    seg->vector_runs = lane_vector_runs(caps, shape, plan);
+    seg->vector_runs = lane_vector_runs(caps, request, plan);
     if (seg->vector_runs)
       d[ORX_DEFINE_SEG_VECTOR_RUNS] = 1;
     break;

@@ -287,7 +287,7 @@ static void make_segments(const orx_target *target, const orx_request *request, 
   orx_plan_segment_strategy(target, request, plan);
   common_defines(plan);
   operator_defines(target, plan);
-  orx_seg_defines(target->caps, &request->shape, plan);
+  orx_seg_defines(target->caps, request, plan);
   const unsigned most = 2048 / plan->policy.wg_size, forced_groups = target->forced.min_groups;
   if (target->caps->has_cuda_shuffle && forced_groups) /* CUDA's cap, as for whole arrays */
     plan->defines[ORX_DEFINE_MIN_GROUPS_PER_CU] = forced_groups < most ? forced_groups : most;

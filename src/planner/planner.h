@@ -366,7 +366,7 @@ void orx_seg_fit_shapes(const orx_target *target, unsigned op_id, orx_plan *plan
 /* The kernel file of a strategy, and the defines of its plan (plan->seg set; the operator's
  * defines set, as LANE's vector runs depend on them: it sets plan->seg.vector_runs). */
 orx_kernel orx_seg_mode_kernel(orx_seg_mode mode);
-void orx_seg_defines(const orx_caps *caps, const orx_seg_shape *shape, orx_plan *plan);
+void orx_seg_defines(const orx_caps *caps, const orx_request *request, orx_plan *plan);
 /* MR: sets of `slots` segments a lane group takes at once, so that each lane has 8 vector or 16
  * element loads in flight (8 for one-element segments); 1 for other modes. */
 unsigned orx_seg_batch(const orx_seg_plan *plan);

@@ -187,6 +187,26 @@ static int nvrtc_has_fast_compile(void) {
   return orx_cu.Version(&major, &minor) == NVRTC_SUCCESS && major >= 13;
 }
 
+#define ORX_NVRTC_MAX_OPTIONS 5
+
+/* NVRTC's options for a compile (see orx_cu_compile) into options; returns their count. */
+static int nvrtc_options(const char *arch_option, int quick, const char **options) {
+  int count = 0;
+  options[count++] = arch_option;
+  options[count++] = "--std=c++17";
+  options[count++] = "--device-as-default-execution-space";
+  /* With OCL_REDUCE_LOG=debug the compile's log carries ptxas's report of each kernel too:
+   * registers, stack and spills, what the planner's register caps are read from without a GPU
+   * (docs/perf/ptxas-segments-mr-spills.txt). The code is the same either way. */
+  if (orx_log_debug())
+    options[count++] = "--ptxas-options=-v";
+  /* CI's check of every plan's text: 105 s at full effort, 64 s so (NVVM's and ptxas's passes,
+   * docs/perf/ci-time.txt). */
+  if (quick && nvrtc_has_fast_compile())
+    options[count++] = "--Ofast-compile=max";
+  return count;
+}
+
 ocl_reduce_status orx_cu_compile(ocl_reduce_context *ctx, const orx_source *sources, size_t count,
                                  int arch, int quick, char **cubin, size_t *cubin_size) {
   size_t total = 1;
@@ -209,18 +229,8 @@ ocl_reduce_status orx_cu_compile(ocl_reduce_context *ctx, const orx_source *sour
                     orx_cu.GetErrorString(r));
   char arch_option[64];
   snprintf(arch_option, sizeof arch_option, "--gpu-architecture=sm_%d", arch);
-  /* With OCL_REDUCE_LOG=debug the log (printed below) carries ptxas's report of each kernel too:
-   * registers, stack and spills, what the planner's register caps are read from without a GPU
-   * (docs/perf/ptxas-segments-mr-spills.txt). The code is the same either way. */
-  const char *options[5] = {arch_option, "--std=c++17", "--device-as-default-execution-space"};
-  int option_count = 3;
-  if (orx_log_debug())
-    options[option_count++] = "--ptxas-options=-v";
-  /* CI's check of every plan's text: 105 s at full effort, 64 s so (NVVM's and ptxas's passes,
-   * docs/perf/ci-time.txt). */
-  if (quick && nvrtc_has_fast_compile())
-    options[option_count++] = "--Ofast-compile=max";
-  r = orx_cu.CompileProgram(program, option_count, options);
+  const char *options[ORX_NVRTC_MAX_OPTIONS];
+  r = orx_cu.CompileProgram(program, nvrtc_options(arch_option, quick, options), options);
   ocl_reduce_status status = OCL_REDUCE_OK;
   size_t log_size = 0;
   orx_cu.GetProgramLogSize(program, &log_size);
