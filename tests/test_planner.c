@@ -1887,9 +1887,9 @@ static void test_pairs_take_the_host_plan_on_cpus(void **state) {
         assert_true(orx_plan_takes_host(&t, &r, (size_t)1 << 30, ORX_HOST_SOURCE_BUFFER));
         assert_false(orx_plan_takes_host(&on_gpu, &r, 1000, ORX_HOST_SOURCE_MEMORY));
         assert_false(orx_plan_takes_host(&off, &r, 1000, ORX_HOST_SOURCE_MEMORY));
-        assert_true(orx_plan_takes_host_segments(&t, &r, NULL, 1, ORX_HOST_SOURCE_BUFFER_READ));
-        assert_false(orx_plan_takes_host_segments(&on_gpu, &r, NULL, 1, ORX_HOST_SOURCE_MEMORY));
-        assert_false(orx_plan_takes_host_segments(&off, &r, NULL, 1, ORX_HOST_SOURCE_MEMORY));
+        assert_true(orx_plan_takes_host_segments(&t, &r, 0, 1, ORX_HOST_SOURCE_BUFFER_READ));
+        assert_false(orx_plan_takes_host_segments(&on_gpu, &r, 0, 1, ORX_HOST_SOURCE_MEMORY));
+        assert_false(orx_plan_takes_host_segments(&off, &r, 0, 1, ORX_HOST_SOURCE_MEMORY));
         orx_request parts = r;
         parts.stage = ORX_STAGE_PARTIAL;
         assert_false(orx_plan_takes_host(&t, &parts, 1000, ORX_HOST_SOURCE_MEMORY));
@@ -1907,56 +1907,40 @@ static void test_pairs_take_the_host_plan_on_cpus(void **state) {
   orx_request user = orx_custom_request(&(orx_operator){0});
   user.pair = (orx_pair_request){1, ORX_PAIR_USER, OCL_REDUCE_OP_ELEMENT, 0};
   assert_false(orx_plan_takes_host(&t, &user, 1000, ORX_HOST_SOURCE_MEMORY));
-  assert_false(orx_plan_takes_host_segments(&t, &user, NULL, 1000, ORX_HOST_SOURCE_MEMORY));
+  assert_false(orx_plan_takes_host_segments(&t, &user, 0, 1000, ORX_HOST_SOURCE_MEMORY));
   orx_target device = t; /* the device has no run of the segments' form */
   assert_int_equal(orx_parse_policy_override("host=device", &device.forced), OCL_REDUCE_OK);
   const orx_request dot = pair_request(ORX_PAIR_DOT, OCL_REDUCE_F32, 0);
-  assert_false(orx_plan_takes_host_segments(&device, &dot, NULL, 1000, ORX_HOST_SOURCE_MEMORY));
+  assert_false(orx_plan_takes_host_segments(&device, &dot, 0, 1000, ORX_HOST_SOURCE_MEMORY));
   /* One input's equal segments: from host memory, scalar built-in operators, segments of at
    * least one step of the host plan's loads (32 f32 elements, 16 f64). */
   const orx_request one = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
   const orx_request one_f64 = orx_reduce_request(ORX_OP_MAX, OCL_REDUCE_F64);
   const orx_host_source memory = ORX_HOST_SOURCE_MEMORY;
-  assert_true(orx_plan_takes_host_segments(&t, &one, NULL, 32, memory));
-  assert_true(orx_plan_takes_host_segments(&t, &one, NULL, 1 << 20, memory));
-  assert_false(orx_plan_takes_host_segments(&t, &one, NULL, 31, memory));
-  assert_true(orx_plan_takes_host_segments(&t, &one_f64, NULL, 16, memory));
-  assert_false(orx_plan_takes_host_segments(&t, &one_f64, NULL, 15, memory));
-  assert_false(orx_plan_takes_host_segments(&t, &one, NULL, 1000, ORX_HOST_SOURCE_BUFFER_READ));
-  assert_false(orx_plan_takes_host_segments(&device, &one, NULL, 1000, memory));
-  assert_false(orx_plan_takes_host_segments(&off, &one, NULL, 1000, memory));
-  assert_false(orx_plan_takes_host_segments(&on_gpu, &one, NULL, 1000, memory));
+  assert_true(orx_plan_takes_host_segments(&t, &one, 0, 32, memory));
+  assert_true(orx_plan_takes_host_segments(&t, &one, 0, 1 << 20, memory));
+  assert_false(orx_plan_takes_host_segments(&t, &one, 0, 31, memory));
+  assert_true(orx_plan_takes_host_segments(&t, &one_f64, 0, 16, memory));
+  assert_false(orx_plan_takes_host_segments(&t, &one_f64, 0, 15, memory));
+  assert_false(orx_plan_takes_host_segments(&t, &one, 0, 1000, ORX_HOST_SOURCE_BUFFER_READ));
+  assert_false(orx_plan_takes_host_segments(&device, &one, 0, 1000, memory));
+  assert_false(orx_plan_takes_host_segments(&off, &one, 0, 1000, memory));
+  assert_false(orx_plan_takes_host_segments(&on_gpu, &one, 0, 1000, memory));
   const orx_request argmin = orx_reduce_request(ORX_OP_ARGMIN, OCL_REDUCE_F32);
-  assert_false(orx_plan_takes_host_segments(&t, &argmin, NULL, 1000, memory));
+  assert_false(orx_plan_takes_host_segments(&t, &argmin, 0, 1000, memory));
   const orx_request f16 = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F16);
   const orx_request bf16 = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_BF16);
-  assert_false(orx_plan_takes_host_segments(&t, &f16, NULL, 1000, memory));
-  assert_true(orx_plan_takes_host_segments(&t, &bf16, NULL, 1000, memory));
+  assert_false(orx_plan_takes_host_segments(&t, &f16, 0, 1000, memory));
+  assert_true(orx_plan_takes_host_segments(&t, &bf16, 0, 1000, memory));
   const orx_request user_one = orx_custom_request(&(orx_operator){.id = ORX_OP_CUSTOM});
-  assert_false(orx_plan_takes_host_segments(&t, &user_one, NULL, 1000, memory));
-  /* Where the device's plan reads the memory where it lies (a view, and vector runs: whole
-   * vectors, enough segments), from 512 bytes (128 f32 elements) only. */
-  for (int views = 0; views < 2; views++) {
-    orx_target v = t;
-    if (!views)
-      assert_int_equal(orx_parse_policy_override("host_views=0", &v.forced), OCL_REDUCE_OK);
-    for (uint64_t length = 16; length <= 256; length *= 2) {
-      orx_request segments = one;
-      segments.entry = ORX_ENTRY_SEGMENTS;
-      segments.shape.count = (size_t)1 << 20;
-      segments.shape.length = length;
-      segments.shape.elements = segments.shape.count * length;
-      segments.shape.elem = sizeof(float);
-      orx_plan plan;
-      orx_plan_make(&v, &segments, &plan);
-      assert_int_equal(plan.seg.vector_runs, 1);
-      assert_int_equal(orx_plan_takes_host_segments(&v, &one, &segments, length, memory),
-                       length >= (views ? 128u : 32u));
-      segments.shape.length = length + 1; /* not whole vectors: staged */
-      assert_int_equal(orx_plan_takes_host_segments(&v, &one, &segments, length + 1, memory),
-                       length + 1 >= 32);
-    }
-  }
+  assert_false(orx_plan_takes_host_segments(&t, &user_one, 0, 1000, memory));
+  /* Where the device's plan reads the memory where it lies (a view, and vector runs: the exec
+   * layer's segment_views.c), from 512 bytes (128 f32 elements, 64 f64) only. */
+  assert_false(orx_plan_takes_host_segments(&t, &one, 1, 127, memory));
+  assert_true(orx_plan_takes_host_segments(&t, &one, 1, 128, memory));
+  assert_false(orx_plan_takes_host_segments(&t, &one_f64, 1, 63, memory));
+  assert_true(orx_plan_takes_host_segments(&t, &one_f64, 1, 64, memory));
+  assert_false(orx_plan_takes_host_segments(&off, &one, 1, 1000, memory));
 }
 
 /* The sweeps' tables (TEST_OP_TYPES for the scalar operators, TEST_STRUCTURED_OP_TYPES) hold

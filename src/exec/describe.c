@@ -48,10 +48,12 @@ static void describe_plan_of(const ocl_reduce_context *ctx, const orx_op_call *c
   const int back_to_back = pitch == 0 || pitch == segment_length;
   const orx_request segments =
       segment_length ? segments_request(ctx, call, pair, count, segment_length, pitch) : *whole;
+  orx_plan device;
+  const int in_place = segment_length && !pair && orx_seg_reads_in_place(ctx, &segments, &device);
   const int on_host =
       from_host &&
       (segment_length
-           ? back_to_back && orx_plan_takes_host_segments(&ctx->target, whole, &segments,
+           ? back_to_back && orx_plan_takes_host_segments(&ctx->target, whole, in_place,
                                                           segment_length, ORX_HOST_SOURCE_MEMORY)
            : orx_plan_takes_host(&ctx->target, whole, count, ORX_HOST_SOURCE_MEMORY));
   orx_request request = *whole;

@@ -103,8 +103,12 @@ ocl_reduce_status orx_run_segments_within(ocl_reduce_context *ctx, orx_seg_call 
 struct orx_device_views;
 ocl_reduce_status orx_seg_view_results(ocl_reduce_context *ctx, struct orx_device_views *views,
                                        orx_seg_call **c, orx_seg_call *viewed);
-/* Its input in host memory as a view of views, where that runs the plan of the staged copy and
- * so gives its bits (segment_views.c): *c then points to *viewed. */
+/* Whether the device's plan of a segments request (*plan) reads host memory where it lies, with
+ * the bits of a staged copy (segment_views.c). */
+int orx_seg_reads_in_place(const ocl_reduce_context *ctx, const orx_request *segments,
+                           orx_plan *plan);
+/* Its input in host memory as a view of views where the device's plan reads it in place
+ * (segment_views.c): *c then points to *viewed. */
 ocl_reduce_status orx_seg_view_input(ocl_reduce_context *ctx, struct orx_device_views *views,
                                      orx_seg_call **c, orx_seg_call *viewed);
 

@@ -265,27 +265,6 @@ static ocl_reduce_status run_batch(ocl_reduce_context *ctx, const orx_seg_call *
   return OCL_REDUCE_OK;
 }
 
-orx_request orx_seg_request(const ocl_reduce_context *ctx, const orx_seg_call *c) {
-  orx_request request;
-  memset(&request, 0, sizeof request);
-  request.entry = ORX_ENTRY_SEGMENTS;
-  request.type = c->type;
-  request.op = c->op;
-  orx_seg_shape *shape = &request.shape;
-  shape->count = c->count;
-  shape->elements = c->elements;
-  shape->length = c->by_offsets ? 0 : c->length;
-  shape->pitch = c->by_offsets || pitch_of(c) == c->length ? 0 : c->pitch;
-  shape->offsets = c->by_offsets;
-  shape->elem = c->elem;
-  if (c->in.mem) /* host input is staged at the start of an allocation */
-    shape->start = (ctx->ops->misalignment ? ctx->ops->misalignment(c->in.mem) / c->elem : 0) +
-                   c->in.offset;
-  if (c->pair)
-    request.pair = orx_pair_request_of(ctx, c->pair, &c->in, &c->b);
-  return request;
-}
-
 /* The call's batches, once checked. */
 static ocl_reduce_status run_batches(ocl_reduce_context *ctx, orx_seg_call *c) {
   seg_run r;
@@ -360,8 +339,11 @@ static ocl_reduce_status run_on_host(ocl_reduce_context *ctx, const orx_seg_call
   const orx_host_source source = c->in.mem || (c->pair && c->b.mem) ? ORX_HOST_SOURCE_BUFFER_READ
                                                                      : ORX_HOST_SOURCE_MEMORY;
   const orx_request segments = orx_seg_request(ctx, c);
+  orx_plan device;
+  const int in_place = source == ORX_HOST_SOURCE_MEMORY && !c->pair &&
+                       orx_seg_reads_in_place(ctx, &segments, &device);
   if (!a || (c->pair && !b) ||
-      !orx_plan_takes_host_segments(&ctx->target, &request, &segments, c->length, source))
+      !orx_plan_takes_host_segments(&ctx->target, &request, in_place, c->length, source))
     return OCL_REDUCE_OK;
   ORX_FORWARD(check_disjoint(ctx, c));
   request.host = 1;

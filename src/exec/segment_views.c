@@ -3,7 +3,7 @@
  * they lie (device_views.h), not through a scratch buffer read back after each batch. PoCL 5 on
  * 16 cores, f32 2^24 in segments of 32 from a buffer: the kernel took 300 us and the call 600,
  * most of it reading the 2 MiB of results back on one thread. Its input in host memory is read
- * where it lies too, where that gives the bits of the staged copy (orx_seg_view_input).
+ * where it lies too, where that gives the bits of the staged copy (orx_seg_reads_in_place).
  * ============================================================================================== */
 #include <string.h>
 
@@ -41,20 +41,28 @@ ocl_reduce_status orx_seg_view_results(ocl_reduce_context *ctx, orx_device_views
   return OCL_REDUCE_OK;
 }
 
-/* The input is viewed where the staged copy's plan (the copy lies at the start of an allocation)
- * is LANE's vector runs, and so is the view's: each segment's steps are then the same from any
- * element boundary and in any batch (segments_lane.cl), so the bits do not depend on where the
- * caller's memory lies, as the staged copy's do not. Other plans read a segment's head and tail
- * by where it lies, so their input is staged. A view taken but not used ends with the call. */
+/* The device's plan of these segments reads host memory where it lies where views are taken and
+ * the plan is LANE's vector runs: each segment's steps are then the same from any element
+ * boundary and in any batch (segments_lane.cl), so the bits do not depend on where the caller's
+ * memory lies, as a staged copy's do not. Other plans read a segment's head and tail by where it
+ * lies. */
+int orx_seg_reads_in_place(const ocl_reduce_context *ctx, const orx_request *segments,
+                           orx_plan *plan) {
+  if (ctx->target.caps->type != OCL_REDUCE_DEVICE_CPU || !orx_plan_views_host(&ctx->target))
+    return 0; /* views of host memory: CPU devices */
+  orx_plan_make(&ctx->target, segments, plan);
+  return plan->seg.vector_runs;
+}
+
+/* The staged copy's plan reads in place, and the view's plan is the same program. A view taken
+ * but not used ends with the call. */
 ocl_reduce_status orx_seg_view_input(ocl_reduce_context *ctx, orx_device_views *views,
                                      orx_seg_call **c, orx_seg_call *viewed) {
   const orx_seg_call *s = *c;
-  if (s->in.mem || s->pair || s->by_offsets || !orx_plan_views_host(&ctx->target))
-    return OCL_REDUCE_OK;
   const orx_request staged_request = orx_seg_request(ctx, s);
-  orx_plan staged;
-  orx_plan_make(&ctx->target, &staged_request, &staged);
-  if (!staged.seg.vector_runs)
+  orx_plan staged, plan;
+  if (s->in.mem || s->pair || s->by_offsets ||
+      !orx_seg_reads_in_place(ctx, &staged_request, &staged))
     return OCL_REDUCE_OK;
   orx_io in;
   ORX_FORWARD(orx_device_view_of(ctx, views, &s->in, (size_t)s->reach, s->elem, 0, &in));
@@ -63,9 +71,7 @@ ocl_reduce_status orx_seg_view_input(ocl_reduce_context *ctx, orx_device_views *
   orx_seg_call candidate = *s;
   candidate.in = in;
   const orx_request request = orx_seg_request(ctx, &candidate);
-  orx_plan plan;
-  orx_plan_make(&ctx->target, &request, &plan);
-  if (plan.seg.vector_runs && plan.kernel == staged.kernel &&
+  if (orx_seg_reads_in_place(ctx, &request, &plan) && plan.kernel == staged.kernel &&
       memcmp(plan.defines, staged.defines, sizeof plan.defines) == 0) {
     *viewed = candidate;
     *c = viewed;

@@ -14,7 +14,6 @@
 #include "planner/host_plan.h"
 #include "base/ids.h"
 #include "planner/plan_host.h"
-#include "planner/plan_staging.h"
 
 /* The largest buffer whose result into host memory the host's grid reads (host_plan.h): f16
  * elements keep the crossover of results into buffers (the host widens them in integer code);
@@ -50,19 +49,8 @@ int orx_plan_takes_host(const orx_target *target, const orx_request *request, si
          orx_op_valid((orx_op_id)request->op.id) && count > 0 && count <= max_bytes / elem;
 }
 
-/* Whether the device's plan of these segments reads host memory where it lies: a view of it, and
- * the vector runs of a work-item per segment, which read from any element (segment_views.c). */
-static int device_reads_in_place(const orx_target *target, const orx_request *segments) {
-  if (!segments || !orx_plan_views_host(target))
-    return 0;
-  orx_plan plan;
-  orx_plan_make(target, segments, &plan);
-  return plan.seg.vector_runs;
-}
-
 int orx_plan_takes_host_segments(const orx_target *target, const orx_request *request,
-                                 const orx_request *segments, size_t length,
-                                 orx_host_source source) {
+                                 int device_in_place, size_t length, orx_host_source source) {
   /* Equal segments, each a whole array of the host plan: of pairs, whose device segment kernels
    * trail an OpenMP loop on CPU devices; of one input, from host memory (which the device's plans
    * first copy into its buffer on one thread), scalar operators but on f16 elements (widened in
@@ -77,9 +65,8 @@ int orx_plan_takes_host_segments(const orx_target *target, const orx_request *re
   if (source != ORX_HOST_SOURCE_MEMORY || orx_operator_is_state(&request->op) ||
       request->type == OCL_REDUCE_F16)
     return 0;
-  const size_t min_bytes = device_reads_in_place(target, segments)
-                               ? ORX_HOST_PLAN_MIN_IN_PLACE_SEGMENT_BYTES
-                               : ORX_HOST_PLAN_MIN_SEGMENT_BYTES;
+  const size_t min_bytes = device_in_place ? ORX_HOST_PLAN_MIN_IN_PLACE_SEGMENT_BYTES
+                                           : ORX_HOST_PLAN_MIN_SEGMENT_BYTES;
   return length >= min_bytes / orx_request_element_bytes(request);
 }
 

@@ -22,11 +22,11 @@ typedef enum orx_host_source {
 int orx_plan_takes_host(const orx_target *target, const orx_request *request, size_t count,
                         orx_host_source source);
 /* ... and whether equal segments of `length` elements (pairs, or one input from `source`; the
- * whole-array request, and the device's request of the segments as staged, or NULL) run on the
- * host, each segment a whole array of that plan (not host=off, not host=device). */
+ * whole-array request; device_in_place: the device's plan of them reads host memory where it
+ * lies, exec/segment_views.c) run on the host, each segment a whole array of that plan (not
+ * host=off, not host=device). */
 int orx_plan_takes_host_segments(const orx_target *target, const orx_request *request,
-                                 const orx_request *segments, size_t length,
-                                 orx_host_source source);
+                                 int device_in_place, size_t length, orx_host_source source);
 void orx_host_policy(size_t elem, orx_policy *out);
 
 #endif /* ORX_PLAN_HOST_H */
