@@ -1857,6 +1857,15 @@ static void test_host_plan_has_a_host_kernel_on_every_cpu_target(void **state) {
   assert_true(checked > 0);
 }
 
+/* One input's equal segments from host memory take the host plan from `least` elements on, not
+ * below (device_in_place: the device's plan reads the memory where it lies). */
+static void host_segments_from(const orx_target *t, const orx_request *r, int device_in_place,
+                               size_t least) {
+  assert_false(orx_plan_takes_host_segments(t, r, device_in_place, least - 1,
+                                            ORX_HOST_SOURCE_MEMORY));
+  assert_true(orx_plan_takes_host_segments(t, r, device_in_place, least, ORX_HOST_SOURCE_MEMORY));
+}
+
 /* Pairs the host can read on CPU devices (host memory; buffers at every size, host_plan.h): the
  * host plan for whole arrays of the built-in pair operators, on every type, the run-to-run sum
  * and CROSS_DEVICE's reproducible one, each with a host kernel of the same block
@@ -1917,11 +1926,9 @@ static void test_pairs_take_the_host_plan_on_cpus(void **state) {
   const orx_request one = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
   const orx_request one_f64 = orx_reduce_request(ORX_OP_MAX, OCL_REDUCE_F64);
   const orx_host_source memory = ORX_HOST_SOURCE_MEMORY;
-  assert_true(orx_plan_takes_host_segments(&t, &one, 0, 32, memory));
+  host_segments_from(&t, &one, 0, 32);
   assert_true(orx_plan_takes_host_segments(&t, &one, 0, 1 << 20, memory));
-  assert_false(orx_plan_takes_host_segments(&t, &one, 0, 31, memory));
-  assert_true(orx_plan_takes_host_segments(&t, &one_f64, 0, 16, memory));
-  assert_false(orx_plan_takes_host_segments(&t, &one_f64, 0, 15, memory));
+  host_segments_from(&t, &one_f64, 0, 16);
   assert_false(orx_plan_takes_host_segments(&t, &one, 0, 1000, ORX_HOST_SOURCE_BUFFER_READ));
   assert_false(orx_plan_takes_host_segments(&device, &one, 0, 1000, memory));
   assert_false(orx_plan_takes_host_segments(&off, &one, 0, 1000, memory));
@@ -1936,10 +1943,8 @@ static void test_pairs_take_the_host_plan_on_cpus(void **state) {
   assert_false(orx_plan_takes_host_segments(&t, &user_one, 0, 1000, memory));
   /* Where the device's plan reads the memory where it lies (a view, and vector runs: the exec
    * layer's segment_views.c), from 512 bytes (128 f32 elements, 64 f64) only. */
-  assert_false(orx_plan_takes_host_segments(&t, &one, 1, 127, memory));
-  assert_true(orx_plan_takes_host_segments(&t, &one, 1, 128, memory));
-  assert_false(orx_plan_takes_host_segments(&t, &one_f64, 1, 63, memory));
-  assert_true(orx_plan_takes_host_segments(&t, &one_f64, 1, 64, memory));
+  host_segments_from(&t, &one, 1, 128);
+  host_segments_from(&t, &one_f64, 1, 64);
   assert_false(orx_plan_takes_host_segments(&off, &one, 1, 1000, memory));
 }
 
