@@ -418,6 +418,11 @@
 #ifndef ORX_KEY_DIRECT
 #define ORX_KEY_DIRECT 0
 #endif
+/* 1: a tile's work-items read their keys and elements again for the runs they close, rather than
+ * holding them across the look-back's barriers (CPU devices). */
+#ifndef ORX_KEY_RELOAD
+#define ORX_KEY_RELOAD 0
+#endif
 /* 1: each run's result is where it starts, and the values are not read (user operators' plan:
  * the runs' starts, then their segments). */
 #ifndef ORX_KEY_POSITIONS
@@ -518,7 +523,8 @@
   X(c, COL_FLAT) X(c, COL_STEPS) X(c, COL_DIRECT) X(c, COL_TALL) X(c, COL_FINISH)                  \
   X(c, ELEM_TYPE_ID) X(c, RESULT_NARROW) X(c, NARROW_SPLIT) X(c, PAIR_OP) X(c, PAIR_TYPE_ID)       \
   X(c, KEY_BYTES) X(c, KEY_RUN) X(c, KEY_STARTS) X(c, KEY_WORDS) X(c, KEY_WINDOW_PARTS)          \
-  X(c, KEY_CHUNKS) X(c, KEY_DIRECT) X(c, KEY_POSITIONS) X(c, ELEM_KEYS) X(c, WIN_WORDS)
+  X(c, KEY_CHUNKS) X(c, KEY_DIRECT) X(c, KEY_POSITIONS) X(c, ELEM_KEYS) X(c, WIN_WORDS)            \
+  X(c, KEY_RELOAD)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them; a

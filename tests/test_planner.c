@@ -1476,6 +1476,7 @@ static void test_by_key_plans(void **state) {
                              plan.key_run * elem % 16 == 0;
             assert_int_equal(plan.defines[ORX_DEFINE_KEY_DIRECT],
                              !cpu && c->warp_size > 0 && fill);
+            assert_int_equal(plan.defines[ORX_DEFINE_KEY_RELOAD], 0); /* chunks or GPUs */
             /* ARGMIN's f32 states wait in 8 bytes in a tile (ORX_STATE_NEAR, which by_key.cl
              * takes wherever the state ops define it): tiles of 2048 pairs of 4-byte keys. */
             if (!cpu && kb == 4 && ops[o] == ORX_OP_ARGMIN && types[t] == OCL_REDUCE_F32 &&
@@ -1502,6 +1503,8 @@ static void test_by_key_plans(void **state) {
               assert_int_equal(other.defines[ORX_DEFINE_KEY_DIRECT],
                                !chunks && !orx_type_is_narrow(types[t]) &&
                                    other.key_run * kb % 16 == 0 && other.key_run * elem % 16 == 0);
+              /* A CPU device's tiles read their elements again after the look-back. */
+              assert_int_equal(other.defines[ORX_DEFINE_KEY_RELOAD], !chunks && cpu);
               if (chunks)
                 assert_int_equal(orx_by_key_tile(&other), 64);
               else

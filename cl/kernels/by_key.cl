@@ -556,7 +556,14 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
 
   /* 4. The runs the tile closes, [closed, end), staged at local position r - closed (the tile's
    * elements are all in registers by now). `open` is the summary of every element before the
-   * work-item's first: empty only before element 0, which starts a run. */
+   * work-item's first: empty only before element 0, which starts a run.
+   *   CPU devices (ORX_KEY_RELOAD) read the work-item's keys and elements again here, from cache,
+   * rather than hold them across the barriers above: PoCL keeps such values in arrays of a slot
+   * per work-item in memory anyway, and PoCL 5's compile of this kernel was not deterministic: on
+   * the H200 machine's Xeon, 25 of 992 fresh compiles of one program (work-groups of 64) gave
+   * other binaries than the usual one, each of which gave wrong runs; the one inspected had no
+   * per-work-item array for k[0], so every work-item compared against one work-item's key
+   * (docs/perf/pocl5-by-key-compile.txt). */
   const orx_key_part behind = tile_before;
   const ulong closed = behind.heads ? behind.heads - 1 : 0;
   const int last_tile = start + held == n;
@@ -568,11 +575,22 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
   }
   ulong runs = open.heads, run_start = orx_key_start_of(open);
   A acc = open.value;
+#if ORX_KEY_RELOAD
+  orx_key_bits previous = at ? keys[(at < n ? at : n) - 1] : 0; /* key_before, read again */
+#else
   orx_key_bits previous = key_before;
+#endif
 #pragma unroll
   for (uint j = 0; j < ORX_KEY_RUN; j++) {
     if (j < mine) {
-      if (k[j] != previous || at + j == 0) {
+#if ORX_KEY_RELOAD
+      const orx_key_bits key = keys[at + j];
+      const A value = orx_key_value_at(base, at + j);
+#else
+      const orx_key_bits key = k[j];
+      const A value = v[j];
+#endif
+      if (key != previous || at + j == 0) {
         if (runs > 0) { /* the run before ends at the element before */
           orx_key_stage(tile_values, &tile_carried, (uint)(runs - 1 - closed), acc, run_start,
                         start);
@@ -580,11 +598,11 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
         }
         runs++;
         run_start = at + j;
-        acc = v[j];
+        acc = value;
       } else {
-        acc = orx_combine(acc, v[j]);
+        acc = orx_combine(acc, value);
       }
-      previous = k[j];
+      previous = key;
     }
   }
   (void)run_start; /* read by ORX_STATE_REBASE only */

@@ -153,6 +153,10 @@ void orx_plan_by_key(const orx_target *target, const orx_request *request, orx_p
   d[ORX_DEFINE_KEY_WORDS] = summary_words(value, positions, starts);
   d[ORX_DEFINE_KEY_CHUNKS] = chunks;
   d[ORX_DEFINE_KEY_DIRECT] = !chunks && loads_direct(target, request, key, run);
+  /* CPU devices' tiles (forced: they take chunks) read their elements again after the look-back
+   * rather than hold them across its barriers, which PoCL 5 at times compiled wrong (by_key.cl,
+   * step 4). */
+  d[ORX_DEFINE_KEY_RELOAD] = !chunks && caps->type == OCL_REDUCE_DEVICE_CPU;
   d[ORX_DEFINE_KEY_POSITIONS] = positions;
   /* The window's layout: H200, 2^26 i32/f32 pairs in runs of 32, kernel time, whole summaries
    * against an array per field: CUDA 378 us against 331, NVIDIA's OpenCL 347 against 403. */
