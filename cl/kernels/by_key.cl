@@ -397,6 +397,14 @@ ORX_INLINE orx_key_part orx_key_look_back(ORX_GLOBAL_PTR ulong *words, uint tile
 }
 
 #if !ORX_KEY_CHUNKS
+/* The key before element `at`, from global memory (none before element 0). Clamped, not guarded:
+ * work-items past the input's end read its last key instead of past it, and the load stays
+ * unconditional (`at && mine` cost NVIDIA's OpenCL 7-10 %). */
+ORX_INLINE orx_key_bits orx_key_before(ORX_GLOBAL_PTR const orx_key_bits *keys, ulong at,
+                                       ulong n) {
+  return at ? keys[(at < n ? at : n) - 1] : 0;
+}
+
 #if ORX_KEY_DIRECT
 /* Step 1's loads straight into registers (the planner's choice, per backend): each work-item reads
  * its ORX_KEY_RUN keys and elements in 16-byte loads, where the keys and the input lie on 16-byte
@@ -480,9 +488,7 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
   A v[ORX_KEY_RUN];
 #if ORX_KEY_DIRECT
   if (orx_words_aligned(keys) && orx_words_aligned(base)) { /* the same in the whole launch */
-    /* Clamped, not guarded: work-items past the input's end read its last key instead of past
-     * it, and the load stays unconditional (`at && mine` cost NVIDIA's OpenCL 7-10 %). */
-    key_before = at ? keys[(at < n ? at : n) - 1] : 0;
+    key_before = orx_key_before(keys, at, n);
     orx_key_load_direct(keys, base, at, mine, k, v);
   } else
 #endif
@@ -576,7 +582,7 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
   ulong runs = open.heads, run_start = orx_key_start_of(open);
   A acc = open.value;
 #if ORX_KEY_RELOAD
-  orx_key_bits previous = at ? keys[(at < n ? at : n) - 1] : 0; /* key_before, read again */
+  orx_key_bits previous = orx_key_before(keys, at, n); /* key_before, read again */
 #else
   orx_key_bits previous = key_before;
 #endif

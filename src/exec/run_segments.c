@@ -335,6 +335,8 @@ static ocl_reduce_status run_on_host(ocl_reduce_context *ctx, const orx_seg_call
     return OCL_REDUCE_OK;
   const void *a = orx_host_view(ctx, &c->in, c->elem);
   const void *b = c->pair ? orx_host_view(ctx, &c->b, c->elem) : NULL;
+  if (!a || (c->pair && !b))
+    return OCL_REDUCE_OK; /* before the in-place question, which plans the device's segments */
   orx_request request = reduce_request_of(ctx, c);
   const orx_host_source source = c->in.mem || (c->pair && c->b.mem) ? ORX_HOST_SOURCE_BUFFER_READ
                                                                      : ORX_HOST_SOURCE_MEMORY;
@@ -342,8 +344,7 @@ static ocl_reduce_status run_on_host(ocl_reduce_context *ctx, const orx_seg_call
   orx_plan device;
   const int in_place = source == ORX_HOST_SOURCE_MEMORY && !c->pair &&
                        orx_seg_reads_in_place(ctx, &segments, &device);
-  if (!a || (c->pair && !b) ||
-      !orx_plan_takes_host_segments(&ctx->target, &request, in_place, c->length, source))
+  if (!orx_plan_takes_host_segments(&ctx->target, &request, in_place, c->length, source))
     return OCL_REDUCE_OK;
   ORX_FORWARD(check_disjoint(ctx, c));
   request.host = 1;
