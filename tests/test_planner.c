@@ -672,6 +672,54 @@ static void test_lane_mode_folds_runs_of_whole_vector_segments(void **state) {
   }
 }
 
+/* CPUs' vector runs narrow the policy's vectors to the widest whose ORX_VEC accumulators of
+ * ORX_VEC elements fit in 8 of the device's vector registers (32 bytes where not known) and
+ * that divide the segments' length; ORX_VEC follows. A forced width stays, lengths that no
+ * vector divides keep the policy's, and GPUs are left alone. */
+static void test_lane_runs_take_vectors_that_fit_registers_and_segments(void **state) {
+  (void)state;
+  orx_caps cpu = test_cpu();
+  const orx_caps gpu = test_gpu();
+  const orx_request f32 = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
+  const orx_request f64 = orx_reduce_request(ORX_OP_MAX, OCL_REDUCE_F64);
+  static const struct {
+    unsigned native; /* bytes of a vector register; 0: not known */
+    int f64;
+    uint64_t length;
+    unsigned vec; /* 0: no vector runs, the policy's vectors */
+  } cases[] = {{0, 0, 32, 8},  {0, 0, 4, 4},   {0, 0, 2, 2},  {0, 0, 1000, 8}, {0, 0, 12, 4},
+               {0, 0, 33, 0},  {0, 1, 32, 4},  {0, 1, 4, 4},  {32, 0, 64, 8},  {32, 1, 64, 4},
+               {64, 0, 32, 8}, {64, 1, 32, 8}, {64, 1, 4, 4}, {64, 1, 6, 2},   {16, 0, 32, 4}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    cpu.native_vector_bytes = cases[i].native;
+    const orx_target t = test_target(&cpu, OCL_REDUCE_PATH_AUTO);
+    const orx_request r = cases[i].f64 ? f64 : f32;
+    const orx_plan plan = segment_plan(&t, r, 1 << 20, cases[i].length, 0);
+    orx_policy policy;
+    orx_target_policy(&t, orx_type_size(plan.type), &policy);
+    assert_int_equal(plan.seg.mode, ORX_SEG_LANE);
+    assert_int_equal(plan.seg.vector_runs, cases[i].vec != 0);
+    assert_int_equal(plan.policy.vec, cases[i].vec ? cases[i].vec : policy.vec);
+    assert_int_equal(plan.defines[ORX_DEFINE_VEC], plan.policy.vec);
+  }
+  /* Forced: the width asked for, runs where it divides the length. */
+  cpu.native_vector_bytes = 0;
+  orx_target t = test_target(&cpu, OCL_REDUCE_PATH_AUTO);
+  assert_int_equal(orx_parse_policy_override("vec=16", &t.forced), OCL_REDUCE_OK);
+  orx_plan plan = segment_plan(&t, f32, 1 << 20, 32, 0);
+  assert_int_equal(plan.policy.vec, 16);
+  assert_true(plan.seg.vector_runs);
+  plan = segment_plan(&t, f32, 1 << 20, 4, 0);
+  assert_int_equal(plan.policy.vec, 16);
+  assert_false(plan.seg.vector_runs);
+  /* A GPU forced to a work-item per segment in runs keeps its vectors. */
+  t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
+  assert_int_equal(orx_parse_policy_override("seg=lane,stream=chunk", &t.forced), OCL_REDUCE_OK);
+  plan = segment_plan(&t, f32, 1 << 24, 4, 0);
+  assert_int_equal(plan.policy.vec, 4);
+  assert_true(plan.seg.vector_runs);
+}
+
 /* f16 and bf16 MIN and MAX through CUDA: 4 groups per SM, capped for them, and a grid of 4 per
  * SM (the f32 cap spilled their vectors); f32's stay at 8, 16-bit sums uncapped, forced fields
  * win, and other devices are not capped. */
@@ -2380,6 +2428,7 @@ int main(void) {
       cmocka_unit_test(test_costly_states_keep_the_multireduction),
       cmocka_unit_test(test_small_work_groups_per_segment),
       cmocka_unit_test(test_lane_mode_folds_runs_of_whole_vector_segments),
+      cmocka_unit_test(test_lane_runs_take_vectors_that_fit_registers_and_segments),
       cmocka_unit_test(test_group_parts_follow_weights_and_least_part),
       cmocka_unit_test(test_keys_register_caps_and_waits),
       cmocka_unit_test(test_narrow_min_and_max_take_four_groups_per_sm),

@@ -26,6 +26,9 @@ typedef struct orx_caps {
   uint64_t max_alloc_bytes;
   uint64_t global_mem_bytes;
   unsigned base_align_bytes; /* every allocation starts at a multiple of this */
+  /* The bytes of the device's native vector registers (OpenCL: CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT
+   * floats; a CPU's SIMD width: 32 with AVX2, 64 with AVX-512); 0 where not known. */
+  unsigned native_vector_bytes;
   int has_fp64;
   int has_khr_subgroups; /* cl_khr_subgroups, or the OpenCL C 3.0 feature __opencl_c_subgroups */
   int has_khr_shuffle;       /* cl_khr_subgroup_shuffle */

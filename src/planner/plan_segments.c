@@ -82,13 +82,11 @@ static unsigned stage_elements(const orx_caps *caps, const orx_policy *policy, s
   return n >= 32 ? n : 0;
 }
 
-/* Equal lengths back to back: what a stage or a run of segments takes as one contiguous span. */
-static int back_to_back(const orx_seg_shape *shape) {
+int orx_seg_back_to_back(const orx_seg_shape *shape) {
   return !shape->offsets && (shape->pitch == 0 || shape->pitch == shape->length);
 }
 
-/* Equal lengths of whole vectors from a vector boundary: every segment is whole vectors. */
-static int whole_vectors(const orx_policy *policy, const orx_seg_shape *shape) {
+int orx_seg_whole_vectors(const orx_policy *policy, const orx_seg_shape *shape) {
   return !shape->offsets && shape->length % policy->vec == 0 &&
          shape->pitch % policy->vec == 0 && shape->start % policy->vec == 0;
 }
@@ -130,7 +128,7 @@ static orx_seg_mode cpu_mode(const orx_policy *policy, size_t count, uint64_t av
 static int stage_pays(const orx_policy *policy, const orx_seg_shape *shape, const orx_seg_plan *mr,
                       unsigned stage) {
   const uint64_t average = shape->count ? shape->elements / shape->count : 0;
-  const int stageable = back_to_back(shape) && shape->length && shape->length <= stage;
+  const int stageable = orx_seg_back_to_back(shape) && shape->length && shape->length <= stage;
   const int mr_idle = mr->load != ORX_SEG_ELEMENTS &&
                       mr_loads(policy, average, mr->load) * 4 < (uint64_t)mr->width * 3;
   return stageable && stage / shape->length * 4 > policy->wg_size &&
@@ -167,12 +165,12 @@ void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int force
   const uint64_t average = shape->count ? shape->elements / shape->count : 0;
   orx_seg_plan mr;
   memset(&mr, 0, sizeof mr);
-  mr_shape(policy, average, whole_vectors(policy, shape), &mr);
+  mr_shape(policy, average, orx_seg_whole_vectors(policy, shape), &mr);
   const unsigned stage = stage_elements(caps, policy, shape->elem);
   orx_seg_mode mode;
   if (forced >= 0) {
     mode = (orx_seg_mode)forced;
-    if (mode == ORX_SEG_STAGED && !(back_to_back(shape) && shape->length &&
+    if (mode == ORX_SEG_STAGED && !(orx_seg_back_to_back(shape) && shape->length &&
                                     shape->length <= stage))
       mode = ORX_SEG_MR;
   } else if (caps->type == OCL_REDUCE_DEVICE_CPU) {
@@ -265,36 +263,6 @@ size_t orx_segment_groups(const orx_policy *policy, const orx_seg_plan *plan, si
 
 orx_kernel orx_seg_mode_kernel(orx_seg_mode mode) { return modes[mode].kernel; }
 
-/* ORX_SEG_LANE: whether a work-item folds vector runs of several segments at once.
- * Contiguous runs of whole-vector segments of a scalar, unordered operator: ORX_VEC segments
- * at a time, their vectors folded together (OpenCL C's vector swizzles; the CUDA prelude has
- * none), while every work-item still gets a run (a work-group takes ORX_VEC times the
- * segments: on PoCL 5, 4096 segments of 4096 in 16 work-groups, a chain per segment, ran
- * 1.4x slower than one segment at a time). f32 over 2^24 elements, time against one segment
- * at a time (where the fold of each segment's vector was a chain of 15 dependent combines),
- * same runs: PoCL 3.1 (2 cores) sums 0.37x at 16 elements, 0.43x at 32, 0.75x at 64, 0.83x
- * at 128-256, 0.90-0.99x at 512-8192, max 0.35-0.37x at 32 and 0.74-0.81x at 2048-8192;
- * PoCL 5 (16 cores) sums 0.60x at 16, 0.72-0.85x at 32, 0.76x at 64, 0.86x at 128,
- * 0.98-1.0x at 256-4096, max 0.34-0.44x at 32; its loops unrolled, PoCL 5 another 0.80-0.85x
- * at 32-128 (docs/perf/HISTORY.md). */
-static int lane_vector_runs(const orx_caps *caps, const orx_request *request,
-                            const orx_plan *plan) {
-  const orx_seg_shape *shape = &request->shape;
-  const int64_t *d = plan->defines;
-  /* The runs read one input's elements from any start (vloadN, segments_lane.cl; so host memory
-   * viewed where it lies takes its staged copy's plan: segment_views.c), 16-bit ones from vector
-   * boundaries. Back to back: the length is the pitch. */
-  const int any_start = !request->pair.on && !orx_type_is_narrow(request->type);
-  const int whole = any_start ? shape->length % plan->policy.vec == 0
-                              : whole_vectors(&plan->policy, shape);
-  return shape->length && back_to_back(shape) && whole &&
-         plan->policy.vec > 1 &&
-         shape->count >=
-             (uint64_t)plan->policy.max_groups * plan->policy.wg_size * plan->policy.vec &&
-         plan->policy.stream == ORX_STREAM_CHUNK && !caps->has_cuda_shuffle &&
-         d[ORX_DEFINE_STATE] != 1 && d[ORX_DEFINE_ORDERED] != 1;
-}
-
 /* ORX_SEG_MR through CUDA, equal lengths: the work-items per SM its registers are capped for.
  * CUDA: the equal-length multireduction must fit 1024 work-items per SM (64 registers); on
  * the H200 that ran 8-2048-element segments of whole vectors 3-20% faster (16 elements:
@@ -340,11 +308,10 @@ void orx_seg_defines(const orx_caps *caps, const orx_request *request, orx_plan 
   orx_seg_plan *seg = &plan->seg;
   int64_t *d = plan->defines;
   d[ORX_DEFINE_SEG_OFFSETS] = shape->offsets;
-  if (!shape->offsets && !back_to_back(shape))
+  if (!shape->offsets && !orx_seg_back_to_back(shape))
     d[ORX_DEFINE_SEG_PITCH] = 1;
   switch (seg->mode) {
   case ORX_SEG_LANE:
-    seg->vector_runs = lane_vector_runs(caps, request, plan);
     if (seg->vector_runs)
       d[ORX_DEFINE_SEG_VECTOR_RUNS] = 1;
     break;

@@ -287,6 +287,7 @@ static void make_segments(const orx_target *target, const orx_request *request, 
   orx_plan_segment_strategy(target, request, plan);
   common_defines(plan);
   operator_defines(target, plan);
+  plan->seg.vector_runs = orx_seg_lane_runs(target, request, plan);
   orx_seg_defines(target->caps, request, plan);
   const unsigned most = 2048 / plan->policy.wg_size, forced_groups = target->forced.min_groups;
   if (target->caps->has_cuda_shuffle && forced_groups) /* CUDA's cap, as for whole arrays */

@@ -363,10 +363,18 @@ void orx_plan_segments(const orx_caps *caps, const orx_policy *policy, int force
                        const orx_seg_shape *shape, orx_seg_plan *out);
 /* Once the mode is chosen: forced multireduction shapes, a work-group's size per segment. */
 void orx_seg_fit_shapes(const orx_target *target, unsigned op_id, orx_plan *plan);
-/* The kernel file of a strategy, and the defines of its plan (plan->seg set; the operator's
- * defines set, as LANE's vector runs depend on them: it sets plan->seg.vector_runs). */
+/* The kernel file of a strategy, and the defines of its plan (plan->seg set, LANE's vector_runs
+ * too: orx_seg_lane_runs below). */
 orx_kernel orx_seg_mode_kernel(orx_seg_mode mode);
 void orx_seg_defines(const orx_caps *caps, const orx_request *request, orx_plan *plan);
+/* Equal lengths back to back: what a stage or a run of segments takes as one contiguous span. */
+int orx_seg_back_to_back(const orx_seg_shape *shape);
+/* Equal lengths of whole vectors from a vector boundary: every segment is whole vectors. */
+int orx_seg_whole_vectors(const orx_policy *policy, const orx_seg_shape *shape);
+/* Whether a LANE plan's work-items reduce runs of ORX_VEC segments at once (plan_lane_runs.c),
+ * once the operator's defines are set (other modes: 0); on CPUs it first narrows the plan's vectors (and ORX_VEC) to what
+ * the runs' accumulators and the segments take. */
+int orx_seg_lane_runs(const orx_target *target, const orx_request *request, orx_plan *plan);
 /* MR: sets of `slots` segments a lane group takes at once, so that each lane has 8 vector or 16
  * element loads in flight (8 for one-element segments); 1 for other modes. */
 unsigned orx_seg_batch(const orx_seg_plan *plan);

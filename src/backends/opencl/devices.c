@@ -79,7 +79,7 @@ static void read_names(orx_backend *be, orx_caps *caps) {
 /* The device's type and sizes. */
 static void read_sizes(cl_device_id dev, orx_caps *caps) {
   cl_device_type type = 0;
-  cl_uint units = 0, align_bits = 0;
+  cl_uint units = 0, align_bits = 0, native_floats = 0;
   size_t max_wg = 0;
   cl_ulong local_mem = 0, max_alloc = 0, global_mem = 0;
   clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
@@ -89,6 +89,8 @@ static void read_sizes(cl_device_id dev, orx_caps *caps) {
   clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
   clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global_mem, &global_mem, NULL);
   clGetDeviceInfo(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
+  clGetDeviceInfo(dev, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof native_floats, &native_floats,
+                  NULL);
   caps->type = orx_cl_device_type_of(type);
   caps->compute_units = units ? units : 1;
   caps->max_work_group_size = max_wg ? max_wg : 1;
@@ -96,6 +98,7 @@ static void read_sizes(cl_device_id dev, orx_caps *caps) {
   caps->max_alloc_bytes = max_alloc;
   caps->global_mem_bytes = global_mem;
   caps->base_align_bytes = align_bits / 8;
+  caps->native_vector_bytes = native_floats * 4;
 }
 
 /* What the device's extensions (ext) offer: double precision, subgroups, warps, its address; 0

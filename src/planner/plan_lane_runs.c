@@ -1,0 +1,88 @@
+/* =================================================================================================
+ * plan_lane_runs.c: ORX_SEG_LANE's runs of segments (planner.h, kernels/segments_lane.cl):
+ * whether a work-item reduces ORX_VEC equal segments at once, their vectors folded together, and
+ * on CPUs the vector width its accumulators and the segments take. The measurements behind each
+ * rule are next to it. Pure functions of their arguments.
+ * ============================================================================================== */
+#include "planner/planner.h"
+
+/* Whether a work-item folds vector runs of several segments at once.
+ * Contiguous runs of whole-vector segments of a scalar, unordered operator: ORX_VEC segments
+ * at a time, their vectors folded together (OpenCL C's vector swizzles; the CUDA prelude has
+ * none), while every work-item still gets a run (a work-group takes ORX_VEC times the
+ * segments: on PoCL 5, 4096 segments of 4096 in 16 work-groups, a chain per segment, ran
+ * 1.4x slower than one segment at a time). f32 over 2^24 elements, time against one segment
+ * at a time (where the fold of each segment's vector was a chain of 15 dependent combines),
+ * same runs: PoCL 3.1 (2 cores) sums 0.37x at 16 elements, 0.43x at 32, 0.75x at 64, 0.83x
+ * at 128-256, 0.90-0.99x at 512-8192, max 0.35-0.37x at 32 and 0.74-0.81x at 2048-8192;
+ * PoCL 5 (16 cores) sums 0.60x at 16, 0.72-0.85x at 32, 0.76x at 64, 0.86x at 128,
+ * 0.98-1.0x at 256-4096, max 0.34-0.44x at 32; its loops unrolled, PoCL 5 another 0.80-0.85x
+ * at 32-128 (docs/perf/HISTORY.md). */
+static int vector_runs(const orx_caps *caps, const orx_request *request, const orx_plan *plan) {
+  const orx_seg_shape *shape = &request->shape;
+  const int64_t *d = plan->defines;
+  /* The runs read one input's elements from any start (vloadN, segments_lane.cl; so host memory
+   * viewed where it lies takes its staged copy's plan: segment_views.c), 16-bit ones from vector
+   * boundaries. Back to back: the length is the pitch. */
+  const int any_start = !request->pair.on && !orx_type_is_narrow(request->type);
+  const int whole = any_start ? shape->length % plan->policy.vec == 0
+                              : orx_seg_whole_vectors(&plan->policy, shape);
+  return shape->length && orx_seg_back_to_back(shape) && whole &&
+         plan->policy.vec > 1 &&
+         shape->count >=
+             (uint64_t)plan->policy.max_groups * plan->policy.wg_size * plan->policy.vec &&
+         plan->policy.stream == ORX_STREAM_CHUNK && !caps->has_cuda_shuffle &&
+         d[ORX_DEFINE_STATE] != 1 && d[ORX_DEFINE_ORDERED] != 1;
+}
+
+/* On CPUs a run keeps ORX_VEC accumulators of ORX_VEC elements each, which must fit in 8 of the
+ * device's vector registers, and segments must be whole vectors, or the runs give way to a walk
+ * per segment. So the planner narrows the CPU policy's 64-byte vectors (unless their width was
+ * forced) to the widest whose accumulators fit and that divide the segments' length: f32 sums in 16 accumulators of 16 take 1 KiB, beyond 8 AVX2
+ * registers of 32 bytes (256) and 8 AVX-512 ones (512); f64 in 8 of 8, 512 bytes, fit AVX-512's
+ * but not AVX2's. Device us, 2^24 elements, medians of 20, the policy's vectors / these (the
+ * same runs, 2026-12-04; docs/perf/cpu-segments-lane-vectors.txt):
+ *   Intel's runtime, 2 AVX2 cores: f32 sums in segments of 4 13439 / 2837, of 32 4302 / 2192,
+ *     of 1000 2370 / 1873; f32 max of 4 42560 / 2959; f64 sums of 4 11100 / 4809, of 32
+ *     4448 / 3938; f64 max of 32 7266 / 5898;
+ *   PoCL 3.1, the same cores: f32 sums of 4 21274 / 2658, of 32 3163 / 2461, of 1000
+ *     2409 / 2190; f64 max of 32 7007 / 5512;
+ *   PoCL 5, 16 AVX-512 cores (the H200 machine's, two rounds): f32 sums of 4 3529-3879 /
+ *     389-417, of 12 2050-2166 / 279-330; f32 max of 4 11121-14193 / 660-750; f64 sums of 4
+ *     3123-3240 / 835-916; i32 sums of 4 3092-3163 / 371-407; of 32 and 1000 within that
+ *     machine's noise. There f64 keeps vectors of 8 where they divide the length: with vectors of
+ *     4, f64 max of 32 and 1000 took 1098-1173 and 672-760 against 1023-1079 and 555-623.
+ * Unknown register widths count as AVX2's. (Segments of 65536 take a work-group each, not these
+ * runs.) */
+#define ORX_LANE_RUN_REGISTERS 8u
+#define ORX_LANE_RUN_DEFAULT_VECTOR_BYTES 32u
+
+static void fit_vectors(const orx_target *target, const orx_request *request, orx_plan *plan) {
+  orx_policy *p = &plan->policy;
+  const unsigned was = p->vec;
+  const uint64_t elem = orx_type_size(plan->type), length = request->shape.length;
+  const unsigned native = target->caps->native_vector_bytes;
+  const uint64_t room =
+      (uint64_t)ORX_LANE_RUN_REGISTERS * (native ? native : ORX_LANE_RUN_DEFAULT_VECTOR_BYTES);
+  unsigned vec = was;
+  if (target->forced.vec || target->caps->type != OCL_REDUCE_DEVICE_CPU || !length)
+    return;
+  while (vec > 1 && ((uint64_t)vec * vec * elem > room || length % vec))
+    vec /= 2;
+  if (vec == was || vec == 1)
+    return;
+  p->vec = vec;
+  if (!vector_runs(target->caps, request, plan)) {
+    p->vec = was; /* no runs at this width either: the walk per segment keeps the policy's */
+    return;
+  }
+  plan->defines[ORX_DEFINE_VEC] = vec;
+  p->items_per_group = (size_t)p->wg_size * p->vec * p->unroll;
+}
+
+int orx_seg_lane_runs(const orx_target *target, const orx_request *request, orx_plan *plan) {
+  if (plan->seg.mode != ORX_SEG_LANE)
+    return 0;
+  fit_vectors(target, request, plan);
+  return vector_runs(target->caps, request, plan);
+}
