@@ -423,6 +423,11 @@
 #ifndef ORX_KEY_RELOAD
 #define ORX_KEY_RELOAD 0
 #endif
+/* 1: the look-back's window is 32 tiles a tile's first warp reads and joins by shuffles (NVIDIA's
+ * warps); 0: 16 tiles joined by one work-item from local memory. */
+#ifndef ORX_KEY_WARP_JOIN
+#define ORX_KEY_WARP_JOIN 0
+#endif
 /* 1: each run's result is where it starts, and the values are not read (user operators' plan:
  * the runs' starts, then their segments). */
 #ifndef ORX_KEY_POSITIONS
@@ -524,7 +529,7 @@
   X(c, ELEM_TYPE_ID) X(c, RESULT_NARROW) X(c, NARROW_SPLIT) X(c, PAIR_OP) X(c, PAIR_TYPE_ID)       \
   X(c, KEY_BYTES) X(c, KEY_RUN) X(c, KEY_STARTS) X(c, KEY_WORDS) X(c, KEY_WINDOW_PARTS)          \
   X(c, KEY_CHUNKS) X(c, KEY_DIRECT) X(c, KEY_POSITIONS) X(c, ELEM_KEYS) X(c, WIN_WORDS)            \
-  X(c, KEY_RELOAD)
+  X(c, KEY_RELOAD) X(c, KEY_WARP_JOIN)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them; a

@@ -315,12 +315,13 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
      * states with an index (ARGMIN: the runs' starts carried) and without (MEAN_VAR); in tiles,
      * loaded straight into registers where they fill 16-byte words (CUDA's choice) or through
      * local memory (16-bit values), and in chunks (CPU devices' form: one text) every other case
-     * with 8-byte keys. */
+     * with 8-byte keys; the tiles' look-back joined in local memory (CUDA's choice) or by the
+     * warp's shuffles (NVIDIA's OpenCL's, forced here) in turns. */
     static const ocl_reduce_type key_values[] = {OCL_REDUCE_F32, OCL_REDUCE_I64, OCL_REDUCE_F16,
                                                  OCL_REDUCE_F32, OCL_REDUCE_F64};
     static const orx_op_id key_ops[] = {ORX_OP_SUM, ORX_OP_MAX, ORX_OP_SUM, ORX_OP_ARGMIN,
                                         ORX_OP_MEAN_VAR};
-    int direct = 0;
+    int direct = 0, warp_joins = 0;
     for (int v = 0; v < 5; v++)
       for (unsigned kb = 4; kb <= 8; kb += 4) {
         r = orx_reduce_request(key_ops[v], key_values[v]);
@@ -329,10 +330,12 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
         orx_target form = t;
         const int chunks = kb == 8 && v % 2 == 0;
         form.forced.key_chunks = chunks;
+        form.forced.key_warp_join = v % 2;
         orx_plan_make(&form, &r, &plan);
         assert_int_equal(plan.kernel, ORX_KERNEL_BY_KEY);
         assert_int_equal(plan.defines[ORX_DEFINE_KEY_CHUNKS], chunks);
         direct += plan.defines[ORX_DEFINE_KEY_DIRECT] == 1;
+        warp_joins += plan.defines[ORX_DEFINE_KEY_WARP_JOIN] == 1;
         compiled += compile(&plan);
       }
     /* The runs' starts for user operators (ORX_KEY_POSITIONS): the keys alone, loaded straight
@@ -345,6 +348,7 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
       compiled += compile(&plan);
     }
     assert_true(direct >= 4);
+    assert_int_equal(warp_joins, 4);
   }
   printf("# %d CUDA kernels compiled for sm_90\n", compiled);
 }

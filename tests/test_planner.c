@@ -285,7 +285,10 @@ static void test_policy_override_parses_and_rejects(void **state) {
   assert_int_equal(orx_parse_policy_override("seg=mr", &o), OCL_REDUCE_OK);
   assert_int_equal(o.seg_mode, ORX_SEG_MR);
   assert_int_equal(o.key_stage, -1);
+  assert_int_equal(orx_parse_policy_override("key_warp_join=0", &o), OCL_REDUCE_OK);
+  assert_int_equal(o.key_warp_join, 0);
   assert_int_equal(orx_parse_policy_override("key_stage=1", &o), OCL_REDUCE_OK);
+  assert_int_equal(o.key_warp_join, -1);
   assert_int_equal(o.key_stage, 1);
   assert_int_equal(orx_parse_policy_override("key_stage=2", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
   assert_int_equal(o.host_views, -1);
@@ -1110,6 +1113,7 @@ static size_t synthetic_devices(orx_caps *out) {
   out[n++] = c;
   c = test_gpu();
   c.warp_size = 32; /* NVIDIA's OpenCL: inline PTX */
+  c.device_sync = ORX_SYNC_PTX;
   out[n++] = c;
   out[n++] = test_h200_cuda(); /* the CUDA backend */
   c = test_cpu();
@@ -1525,6 +1529,12 @@ static void test_by_key_plans(void **state) {
             assert_int_equal(plan.defines[ORX_DEFINE_KEY_DIRECT],
                              !cpu && c->warp_size > 0 && fill);
             assert_int_equal(plan.defines[ORX_DEFINE_KEY_RELOAD], 0); /* chunks or GPUs */
+            /* NVIDIA's OpenCL joins the look-back's windows by a warp's shuffles but for
+             * ARGMIN's starts with 8-byte keys; CUDA in local memory unless forced (below);
+             * devices without warps of 32 never. */
+            const int warps = !cpu && c->warp_size == 32;
+            assert_int_equal(plan.defines[ORX_DEFINE_KEY_WARP_JOIN],
+                             warps && c->device_sync == ORX_SYNC_PTX && !(starts && kb == 8));
             /* ARGMIN's f32 states wait in 8 bytes in a tile (ORX_STATE_NEAR, which by_key.cl
              * takes wherever the state ops define it): tiles of 2048 pairs of 4-byte keys. */
             if (!cpu && kb == 4 && ops[o] == ORX_OP_ARGMIN && types[t] == OCL_REDUCE_F32 &&
@@ -1545,6 +1555,7 @@ static void test_by_key_plans(void **state) {
               forced_form.forced.key_chunks = chunks;
               forced_form.forced.key_run = chunks ? 64 : 0;
               forced_form.forced.key_direct = 1;
+              forced_form.forced.key_warp_join = 1;
               orx_plan other;
               orx_plan_make(&forced_form, &r, &other);
               assert_int_equal(other.defines[ORX_DEFINE_KEY_CHUNKS], chunks);
@@ -1553,6 +1564,7 @@ static void test_by_key_plans(void **state) {
                                    other.key_run * kb % 16 == 0 && other.key_run * elem % 16 == 0);
               /* A CPU device's tiles read their elements again after the look-back. */
               assert_int_equal(other.defines[ORX_DEFINE_KEY_RELOAD], !chunks && cpu);
+              assert_int_equal(other.defines[ORX_DEFINE_KEY_WARP_JOIN], !chunks && warps);
               if (chunks)
                 assert_int_equal(orx_by_key_tile(&other), 64);
               else
@@ -1612,6 +1624,8 @@ static void test_by_key_plans(void **state) {
       assert_int_equal(plan.defines[ORX_DEFINE_KEY_WORDS], 4);
       assert_int_equal(plan.defines[ORX_DEFINE_KEY_DIRECT],
                        !cpu && c->warp_size > 0 && plan.key_run * kb % 16 == 0);
+      /* Its look-back joins in local memory even on NVIDIA's OpenCL (measured slower by warp). */
+      assert_int_equal(plan.defines[ORX_DEFINE_KEY_WARP_JOIN], 0);
       if (!cpu && kb == 4 && c->local_mem_bytes >= 48 * 1024)
         assert_int_equal(orx_by_key_tile(&plan), 4096);
       assert_int_equal(plan.defines[ORX_DEFINE_KEY_BYTES], kb);

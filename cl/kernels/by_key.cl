@@ -346,6 +346,94 @@ ORX_INLINE orx_key_part orx_key_window_get(ORX_LOCAL_PTR orx_key_window *w, uint
 #endif
 }
 
+#if ORX_KEY_WARP_JOIN
+/* Step 3 on NVIDIA's warps (the planner's choice, per backend and plan: plan_by_key.c): the
+ * tile's first warp reads 32 tiles at once, a lane each, and joins them by butterfly shuffles
+ * (CUB's TilePrefixCallbackOp), with no barrier between windows; the result in work-item 0 (tile
+ * 0: none). H200, 2^26 i32/f32 pairs, kernel us against the window of 16 below: NVIDIA's OpenCL
+ * runs of 1 419 against 425, of 8 330 against 352, of 32 309-311 against 333-334, of 1000
+ * 287-288 against 312-315; CUDA 7-9 % slower (runs of 32 324-325 against 300-303), so CUDA keeps
+ * the window below (docs/perf/h200-by-key.txt). */
+#if (ORX_SYNC != ORX_SYNC_PTX && ORX_SYNC != ORX_SYNC_CUDA) || ORX_WG_SIZE < 32
+#error "ORX_KEY_WARP_JOIN: NVIDIA's warps of 32 (inline PTX or CUDA), work-groups of 32 or more"
+#endif
+/* 32 bits from lane (lane ^ mask) of the warp, every lane a member. */
+ORX_INLINE uint orx_key_shuffle_xor(uint x, uint mask) {
+#if ORX_SYNC == ORX_SYNC_CUDA
+  return __shfl_xor_sync(0xffffffffu, x, (int)mask, 32);
+#else
+  uint r;
+  __asm__ volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;"
+                   : "=r"(r)
+                   : "r"(x), "r"(mask));
+  return r;
+#endif
+}
+
+/* A summary from lane (lane ^ mask), as 32-bit words. */
+#define ORX_KEY_PART_WORDS ((sizeof(orx_key_part) + 3) / 4)
+typedef union orx_key_part_words {
+  orx_key_part part;
+  uint words[ORX_KEY_PART_WORDS];
+} orx_key_part_words;
+ORX_INLINE orx_key_part orx_key_part_shuffle_xor(orx_key_part p, uint mask) {
+  orx_key_part_words u;
+  u.part = p;
+#pragma unroll
+  for (uint i = 0; i < ORX_KEY_PART_WORDS; i++)
+    u.words[i] = orx_key_shuffle_xor(u.words[i], mask);
+  return u.part;
+}
+
+ORX_INLINE orx_key_part orx_key_look_back(ORX_GLOBAL_PTR ulong *words, uint tile, uint epoch,
+                                          ORX_LOCAL_PTR orx_key_window *w) {
+  const uint lane = (uint)get_local_id(0);
+  orx_key_part before = orx_key_none();
+  (void)w;
+  if (lane >= 32)
+    return before;
+  long next = (long)tile - 1;
+  int joined = 0, done = tile == 0;
+  while (!done) { /* the same trips in every lane: what ends the loop is the warp's minimum */
+    const long p = next - (long)lane;
+    uint kind = 0; /* 0: not published yet, 1: an AGGREGATE, 2: a PREFIX */
+    orx_key_part part = orx_key_none();
+    if (p >= 0) {
+      orx_key_part prefix, aggregate;
+      const int has_prefix =
+          orx_key_read(words + (2 * p + 1) * ORX_KEY_WORDS, 2 * epoch + 1, &prefix);
+      const int has_aggregate = orx_key_read(words + 2 * p * ORX_KEY_WORDS, 2 * epoch, &aggregate);
+      kind = has_prefix ? 2 : has_aggregate ? 1 : 0;
+      part = has_prefix ? prefix : aggregate;
+    }
+    /* The window ends before the nearest tile not published, or after the nearest PREFIX,
+     * whichever comes first: the warp's least 2 * lane (not published) or 2 * lane + 1 (a
+     * PREFIX); 64 where every tile read is an AGGREGATE. */
+    uint least = kind == 0 ? 2 * lane : kind == 2 ? 2 * lane + 1 : 64u;
+#pragma unroll
+    for (uint mask = 1; mask < 32; mask <<= 1) {
+      const uint other = orx_key_shuffle_xor(least, mask);
+      least = other < least ? other : least;
+    }
+    const uint end = (least + 1) / 2; /* lanes [0, end) join */
+    /* Lane l holds the join of lanes [l, l + 2^k) after step k, where l is a multiple of 2^(k+1):
+     * the farther tiles come first. Lanes past `end` are never joined (no identity needed). */
+#pragma unroll
+    for (uint mask = 1; mask < 32; mask <<= 1) {
+      const orx_key_part farther = orx_key_part_shuffle_xor(part, mask);
+      if ((lane & mask) == 0 && lane + mask < end)
+        part = orx_key_join(farther, part);
+    }
+    if (end > 0) {
+      before = joined ? orx_key_join(part, before) : part;
+      joined = 1;
+    }
+    next -= (long)end;
+    done = (int)(least & 1u);
+  }
+  return before;
+}
+#else
 /* Step 3, called by every work-item: the summary of the elements before the tile, in work-item 0
  * (tile 0: none). Work-items w < ORX_KEY_WINDOW read tiles next - w at once; work-item 0 joins
  * them nearest first, up to the first PREFIX. A tile not published yet ends the window, and the
@@ -395,6 +483,7 @@ ORX_INLINE orx_key_part orx_key_look_back(ORX_GLOBAL_PTR ulong *words, uint tile
   }
   return before;
 }
+#endif /* ORX_KEY_WARP_JOIN */
 
 #if !ORX_KEY_CHUNKS
 /* The key before element `at`, from global memory (none before element 0). Clamped, not guarded:

@@ -102,6 +102,27 @@ static int loads_direct(const orx_target *target, const orx_request *request, un
   return target->caps->warp_size > 0;
 }
 
+/* Whether a tile's first warp reads the look-back's windows of 32 tiles and joins them by
+ * shuffles (ORX_KEY_WARP_JOIN), in place of windows of 16 one work-item joins from local memory:
+ * NVIDIA's warps of 32 (inline PTX or CUDA) in tiles of a warp or more. NVIDIA's OpenCL takes
+ * it, but for the two plans it was measured slower on. H200, 2^26 pairs, kernel us, windows of
+ * 16 / joined by the warp (docs/perf/h200-by-key.txt): i32/f32 SUM runs of 8 349-350 / 328-329,
+ * of 32 330-332 / 308, of 1000 309-310 / 285-286; i64/f64 SUM of 32 636-638 / 610-614; i32/f32
+ * ARGMIN of 32 1406-1417 / 1217-1225; but i64/f64 ARGMIN of 32 (8-byte keys carrying starts)
+ * 2152-2153 / 2234-2245, and the starts' pass of an order-preserving operator (positions) at
+ * runs of 1-1000 608-983 / 614-1009. Through CUDA the warp's join was 7-9 % slower (i32/f32
+ * runs of 32: 324-325 against 300-303), so CUDA keeps local memory's. */
+static int joins_by_warp(const orx_target *target, unsigned wg_size, int chunks, unsigned key,
+                         int starts, int positions) {
+  const int sync = target->caps->device_sync;
+  if (chunks || wg_size < 32 || target->caps->warp_size != 32 ||
+      (sync != ORX_SYNC_PTX && sync != ORX_SYNC_CUDA))
+    return 0;
+  if (target->forced.key_warp_join >= 0)
+    return target->forced.key_warp_join;
+  return sync == ORX_SYNC_PTX && !positions && !(starts && key == 8);
+}
+
 /* Whether the kernel walks chunks, a work-item each, in place of tiles a work-group scans. */
 static int by_chunks(const orx_target *target) {
   if (target->forced.key_chunks >= 0)
@@ -161,6 +182,7 @@ void orx_plan_by_key(const orx_target *target, const orx_request *request, orx_p
   /* The window's layout: H200, 2^26 i32/f32 pairs in runs of 32, kernel time, whole summaries
    * against an array per field: CUDA 378 us against 331, NVIDIA's OpenCL 347 against 403. */
   d[ORX_DEFINE_KEY_WINDOW_PARTS] = !caps->has_cuda_shuffle;
+  d[ORX_DEFINE_KEY_WARP_JOIN] = joins_by_warp(target, p->wg_size, chunks, key, starts, positions);
   d[ORX_DEFINE_SYNC] = p->sync;
 }
 

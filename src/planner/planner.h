@@ -162,6 +162,7 @@ typedef struct orx_policy_override {
   int by_key_pass;       /* -1, 0 (runs found on the host) or 1 (the one-pass kernel) */
   int key_chunks;        /* -1, 0 (tiles a work-group scans) or 1 (chunks a work-item walks) */
   int key_direct;        /* -1, 0 (tiles through local memory) or 1 (straight into registers) */
+  int key_warp_join;     /* -1, 0 or 1: the look-back's windows joined by a warp's shuffles */
   int win_words;         /* -1, 0 or 1: BLOCKS windows' runs in 16-byte words (plan_windows.c) */
   int key_stage;         /* -1, 0 or 1: the runs through scratch (plan_by_key.h) */
   int narrow_split;      /* -1, 0 or 1: how vectors of 16-bit elements load (plan_narrow.h) */
@@ -372,8 +373,8 @@ int orx_seg_back_to_back(const orx_seg_shape *shape);
 /* Equal lengths of whole vectors from a vector boundary: every segment is whole vectors. */
 int orx_seg_whole_vectors(const orx_policy *policy, const orx_seg_shape *shape);
 /* Whether a LANE plan's work-items reduce runs of ORX_VEC segments at once (plan_lane_runs.c),
- * once the operator's defines are set (other modes: 0); on CPUs it first narrows the plan's vectors (and ORX_VEC) to what
- * the runs' accumulators and the segments take. */
+ * once the operator's defines are set (other modes: 0); on CPUs it first narrows the plan's
+ * vectors (and ORX_VEC) to what the runs' accumulators and the segments take. */
 int orx_seg_lane_runs(const orx_target *target, const orx_request *request, orx_plan *plan);
 /* MR: sets of `slots` segments a lane group takes at once, so that each lane has 8 vector or 16
  * element loads in flight (8 for one-element segments); 1 for other modes. */
