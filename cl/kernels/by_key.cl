@@ -232,21 +232,17 @@ ORX_INLINE A orx_key_value_of(const ulong *w) {
   return ORX_IDENTITY;
 }
 #elif ORX_STATE
-#define ORX_KEY_VALUE_WORDS ((sizeof(A) + 3) / 4)
-typedef union orx_key_value_words {
-  A value;
-  uint w[ORX_KEY_VALUE_WORDS];
-} orx_key_value_words;
+#define ORX_KEY_VALUE_WORDS ORX_STATE_WORDS /* through lib/orx_state.cl's union */
 ORX_INLINE uint orx_key_value_word(A value, uint i) {
-  orx_key_value_words v;
-  v.value = value;
+  orx_state_words v;
+  v.state = value;
   return v.w[i];
 }
 ORX_INLINE A orx_key_value_of(const ulong *w) {
-  orx_key_value_words v;
+  orx_state_words v;
   for (uint i = 0; i < ORX_KEY_VALUE_WORDS; i++)
     v.w[i] = (uint)w[i];
-  return v.value;
+  return v.state;
 }
 #else
 #define ORX_KEY_VALUE_WORDS (ORX_TYPE_BYTES / 4)
@@ -372,16 +368,13 @@ ORX_INLINE uint orx_key_shuffle_xor(uint x, uint mask) {
 
 /* A summary from lane (lane ^ mask), as 32-bit words. */
 #define ORX_KEY_PART_WORDS ((sizeof(orx_key_part) + 3) / 4)
-typedef union orx_key_part_words {
-  orx_key_part part;
-  uint words[ORX_KEY_PART_WORDS];
-} orx_key_part_words;
+ORX_WORDS_UNION(orx_key_part_words, orx_key_part, part);
 ORX_INLINE orx_key_part orx_key_part_shuffle_xor(orx_key_part p, uint mask) {
   orx_key_part_words u;
   u.part = p;
 #pragma unroll
   for (uint i = 0; i < ORX_KEY_PART_WORDS; i++)
-    u.words[i] = orx_key_shuffle_xor(u.words[i], mask);
+    u.w[i] = orx_key_shuffle_xor(u.w[i], mask);
   return u.part;
 }
 

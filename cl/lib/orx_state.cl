@@ -69,13 +69,9 @@ ORX_INLINE A orx_combine(A a, A b) { return ORX_STATE_COMBINE(a, b); }
 #define orx_slot_identity(k) ORX_IDENTITY
 #define orx_identity_op(op) ORX_IDENTITY
 
-/* A state as 32-bit words, for volatile reads (a copy of a volatile struct is not
- * C++, which CUDA's compiler speaks). */
+/* A state as 32-bit words, for volatile reads. */
 #define ORX_STATE_WORDS ((sizeof(A) + 3) / 4)
-typedef union orx_state_words {
-  A state;
-  uint w[ORX_STATE_WORDS];
-} orx_state_words;
+ORX_WORDS_UNION(orx_state_words, A, state);
 
 /* An element of all-zero bytes: a filler that is never mapped (elements may be structs, which
  * no cast makes). */

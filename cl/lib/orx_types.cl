@@ -4,7 +4,7 @@
  * of the elements the kernel reads (the values, or with ORX_INPUT_STATES the operator's states);
  * the vector type TV of ORX_VEC elements; and the bit-level helpers the operators need. Every
  * kernel file uses T and TV only through this file; the type's facts (size, float, signed) come
- * from the contract's list.
+ * from the contract's list. And any type seen as its 32-bit words (ORX_WORDS_UNION).
  * ============================================================================================== */
 #ifndef ORX_TYPES_CL
 #define ORX_TYPES_CL
@@ -14,6 +14,15 @@
 
 #define ORX_CAT_(a, b) a##b
 #define ORX_CAT(a, b) ORX_CAT_(a, b)
+
+/* typedef union NAME: a value of TYPE (member FIELD) as its 32-bit words w[] (rounded up), for
+ * what moves 32 bits at a time: volatile reads of a state (lib/orx_state.cl; a copy of a volatile
+ * struct is not C++, which CUDA speaks), a summary's shuffles (kernels/by_key.cl). */
+#define ORX_WORDS_UNION(name, type, field)                                                         \
+  typedef union name {                                                                             \
+    type field;                                                                                    \
+    uint w[(sizeof(type) + 3) / 4];                                                                \
+  } name
 
 #if ORX_TYPE_ID == ORX_CUSTOM
 #define ORX_TYPE_BYTES ORX_ELEMENT_BYTES
