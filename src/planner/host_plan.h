@@ -83,18 +83,25 @@
  *   PoCL 3.1 here, 2 cores, one run: f32 sum 64 MiB 1303 against 1295, 128 MiB 3863 against
  *   4505, 256 MiB 7695 against 9413; f32 max 128 MiB 4095 against 6667.
  * So 128 MiB (ORX_HOST_PLAN_MAX_READ_BYTES) for elements of 4 and 8 bytes, but 16 MiB for 8-byte
- * MIN and MAX, whose host kernel compares an element at a time, and for 16-bit elements
- * (unmeasured above 16 MiB). Before the grid (the calling thread alone) these were 512 and
+ * MIN and MAX, whose host kernel compares an element at a time (PoCL 5 above), and for 16-bit
+ * elements (unmeasured above 16 MiB). Before the grid (the calling thread alone) these were 512 and
  * 128 KiB. Two exceptions (plan_host.c):
  *   f16 elements keep 512 KiB: the host widens them in integer code. Buffers of 2^20 / 2^22 f16,
  *   the grid against the device's plan: Intel's runtime sum 311 / 732 us against 67 / 291, PoCL
  *   3.1 191 / 744 against 87 / 270 (bf16, widened by a shift, gains: 2^22 197 against 455).
  *   Devices that vectorize across work-items (Intel's runtime; not work_items_in_turn) read at
- *   every size through the grid, but for 8-byte MIN and MAX: there the device's own plans read at
- *   0.4x an OpenMP loop at every size. Intel's runtime, 2^24 / 2^26: f32 sum 1876 / 7058 us
- *   against 3382 / 13564, i32 max 1640 / 7464 against 3382 / 12393, f64 sum 3741 / 14208
- *   against 4164 / 20712, u64 xor 4096 against 4768 (2^24); i64 max 5053 / 17015 against
- *   3874 / 20425, f64 min 6004 against 4100 (2^24).
+ *   every size through the grid: there the device's own plans read at 0.27-0.45x an OpenMP loop
+ *   at every size. Intel's runtime, 2^24 / 2^26: f32 sum 1876 / 7058 us against 3382 / 13564,
+ *   i32 max 1640 / 7464 against 3382 / 12393, f64 sum 3741 / 14208 against 4164 / 20712, u64
+ *   xor 4096 against 4768 (2^24). 8-byte MIN and MAX too since 2026-12-04 (before, they stopped
+ *   at 16 MiB: i64 max 5053 / 17015 against 3874 / 20425, f64 min 6004 against 4100 at 2^24 in
+ *   an earlier measurement); two rounds that day, 2^22 / 2^24, device us, grid against the
+ *   device's plan (OpenMP): f64 max 1599-1838 / 6372-6789 against 4099-4124 / 18160-18316
+ *   (1287-1569 / 5957-6674), f64 min 1780-2149 / 7871-9875 against 5394-6491 / 18359-19916,
+ *   i64 max 1777-2097 / 7806-8570 against 2733-4145 / 16364-18105, i64 min 1700-1877 /
+ *   7632-8176 against 3924-4526 / 15739-24696, u64 max 1768-2323 / 7365-13675 against
+ *   4523-5249 / 19303-22712, u64 min 1434-1889 / 6830-7546 against 3699-5845 / 16481-19521
+ *   (docs/perf/cpu-intel-8-byte-minmax.txt).
  * Its result into a buffer (ocl_reduce_into and the like, which do not wait): the device runs the
  * host plan, up to ORX_HOST_PLAN_MAX_RESIDENT_(STATE_)BYTES, and its own plan above. The device's
  * run of the host plan (then 16 work-groups of one work-item) falls behind its own plan: PoCL 5

@@ -17,9 +17,10 @@
 
 /* The largest buffer whose result into host memory the host's grid reads (host_plan.h): f16
  * elements keep the crossover of results into buffers (the host widens them in integer code);
- * devices that vectorize across work-items (Intel's runtime: its own plans read at 0.4x an OpenMP
- * loop at every size) leave every size to the grid, but for 8-byte MIN and MAX, whose host kernel
- * compares an element at a time. Those and bf16 (narrow) stop at 16 MiB, the rest at 128 MiB. */
+ * devices that vectorize across work-items (Intel's runtime: its own plans read at 0.27-0.45x an
+ * OpenMP loop at every size, 8-byte MIN and MAX included) leave every size of 4- and 8-byte
+ * elements to the grid. Elsewhere 8-byte MIN and MAX, whose host kernel compares an element at a
+ * time, and bf16 (narrow) stop at 16 MiB, the rest at 128 MiB. */
 static size_t read_max_bytes(const orx_target *target, const orx_request *request, size_t elem,
                              int state) {
   const int minmax = request->op.id == ORX_OP_MIN || request->op.id == ORX_OP_MAX;
@@ -28,7 +29,7 @@ static size_t read_max_bytes(const orx_target *target, const orx_request *reques
   if (request->type == OCL_REDUCE_F16)
     return ORX_HOST_PLAN_MAX_RESIDENT_BYTES;
   const int narrow = elem < 4 || (elem == 8 && minmax);
-  if (!target->caps->work_items_in_turn && !narrow)
+  if (!target->caps->work_items_in_turn && elem >= 4)
     return SIZE_MAX;
   return narrow ? ORX_HOST_PLAN_MAX_READ_NARROW_BYTES : ORX_HOST_PLAN_MAX_READ_BYTES;
 }
