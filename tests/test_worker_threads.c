@@ -6,8 +6,10 @@
  * shared call (orx_threads_share) covers its pieces exactly once whoever comes, and no thread
  * touches it after it returned. orx_threads_awake turns true after a call, and after
  * orx_threads_wake without one, and false once the spin has passed. Shared calls from several
- * threads at once on one set, and the process's sets shared by contexts (thread_pools.c). Needs
- * no OpenCL device.
+ * threads at once on one set, and the process's sets shared by contexts (thread_pools.c). A
+ * shared call whose caller sleeps still ends. The claims of the host grid (claims.h): contiguous
+ * ranges, each index's first claim its own range's first item, every item claimed once, alone and
+ * shared. Needs no OpenCL device.
  * ============================================================================================== */
 #define _DEFAULT_SOURCE
 #include <pthread.h>
@@ -15,9 +17,11 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "base/claims.h"
 #include "base/thread_pools.h"
 #include "support/fixture.h"
 
@@ -209,6 +213,19 @@ static void test_shared_calls_take_whoever_comes(void **state) {
   orx_threads_stop(threads);
 }
 
+/* Shared calls whose caller does not spin for their end (spin 0): it sleeps whenever a thread that
+ * joined is still working, and each such call must still end (the threads signal a sleeping
+ * caller only, threads.c). */
+static void test_shared_calls_with_a_sleeping_caller(void **state) {
+  (void)state;
+  orx_threads *threads = orx_threads_start(THREADS, 0);
+  assert_non_null(threads);
+  for (unsigned c = 0; c < CALLS; c++)
+    one_shared_call(threads);
+  assert_int_equal(atomic_load(&share_work.late), 0);
+  orx_threads_stop(threads);
+}
+
 /* Shared calls from several threads at once on one set (contexts sharing the host plan's
  * threads, thread_pools.c): each call's pieces run once and no thread is in a call after it
  * returned, whichever caller has the threads. */
@@ -303,15 +320,90 @@ static void test_one_index_and_stop_asleep(void **state) {
   free(t);
 }
 
+/* Ranges of sizes that differ by at most one, in order, covering the items; claims in turns by
+ * every index: each index's first claim is its range's first item (where no range is empty, so
+ * that none was stolen from), each item is claimed once, and then no index gets one. */
+static void test_claims_split_and_claim_each_once(void **state) {
+  (void)state;
+  static const size_t item_counts[] = {0, 1, 5, 63, 64, 65, 130, 1000};
+  static const size_t range_counts[] = {0, 1, 2, 3, 4, 16, 64, 100};
+  static orx_claims claims;
+  unsigned char taken[1000];
+  for (size_t i = 0; i < sizeof item_counts / sizeof *item_counts; i++)
+    for (size_t r = 0; r < sizeof range_counts / sizeof *range_counts; r++) {
+      const size_t items = item_counts[i], asked = range_counts[r];
+      orx_claims_init(&claims, items, asked);
+      const size_t ranges = claims.ranges;
+      assert_int_equal(ranges, asked < 1 ? 1 : asked > 64 ? 64 : asked);
+      size_t visited[64] = {0}, begin[64];
+      for (size_t k = 0; k < ranges; k++) {
+        begin[k] = atomic_load(&claims.range[k].next);
+        assert_int_equal(begin[k], k ? claims.range[k - 1].end : 0);
+        const size_t size = claims.range[k].end - begin[k];
+        assert_true(size == items / ranges || size == items / ranges + 1);
+      }
+      assert_int_equal(claims.range[ranges - 1].end, items);
+      memset(taken, 0, sizeof taken);
+      size_t claimed = 0;
+      for (size_t turn = 0; claimed < items; turn++) {
+        const size_t index = turn % ranges;
+        const size_t item = orx_claims_next(&claims, index, &visited[index]);
+        if (item == SIZE_MAX)
+          continue;
+        if (turn < ranges && items >= ranges) /* no range empty, so none stolen from yet */
+          assert_int_equal(item, begin[index]);
+        assert_true(item < items && !taken[item]);
+        taken[item] = 1;
+        claimed++;
+      }
+      for (size_t k = 0; k < ranges; k++)
+        assert_true(orx_claims_next(&claims, k, &visited[k]) == SIZE_MAX);
+    }
+}
+
+/* Claims shared by a set's threads, as the host grid shares its groups: each item once a call. */
+typedef struct claimed_work {
+  orx_claims claims;
+  atomic_uint done[PIECES];
+} claimed_work;
+
+static void claim_ranges(void *arg, size_t index) {
+  claimed_work *w = arg;
+  size_t visited = 0;
+  for (size_t item; (item = orx_claims_next(&w->claims, index, &visited)) != SIZE_MAX;)
+    atomic_fetch_add(&w->done[item], 1);
+}
+
+static void test_claims_shared_by_threads(void **state) {
+  (void)state;
+  orx_threads *threads = orx_threads_start(THREADS, SPIN_NS);
+  assert_non_null(threads);
+  static claimed_work work;
+  for (unsigned c = 0; c < CALLS; c++) {
+    const unsigned items = PIECES - c % 7;
+    orx_claims_init(&work.claims, items, THREADS);
+    for (unsigned p = 0; p < PIECES; p++)
+      atomic_store(&work.done[p], 0);
+    orx_threads_share(threads, claim_ranges, &work);
+    for (unsigned p = 0; p < PIECES; p++)
+      if (atomic_load(&work.done[p]) != (p < items))
+        fail_msg("call %u: piece %u claimed %u times", c, p, atomic_load(&work.done[p]));
+  }
+  orx_threads_stop(threads);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_index_runs_once_per_call),
       cmocka_unit_test(test_every_index_runs_once_per_call_without_spinning),
       cmocka_unit_test(test_awake_after_a_call_asleep_after_the_spin),
       cmocka_unit_test(test_shared_calls_take_whoever_comes),
+      cmocka_unit_test(test_shared_calls_with_a_sleeping_caller),
       cmocka_unit_test(test_shared_calls_from_several_threads),
       cmocka_unit_test(test_pools_shared_per_size_and_spin),
       cmocka_unit_test(test_one_index_and_stop_asleep),
+      cmocka_unit_test(test_claims_split_and_claim_each_once),
+      cmocka_unit_test(test_claims_shared_by_threads),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -47,6 +47,7 @@ struct orx_threads {
   atomic_size_t pending;     /* normal calls: started threads that have not finished it */
   atomic_uint_fast64_t gate; /* shared calls: (call & 0xffffffff) << 32 | CLOSED | joined */
   atomic_size_t finished;    /* shared calls: threads that joined and returned */
+  atomic_int caller_asleep;  /* shared calls: the caller stopped spinning and waits on `done` */
   atomic_size_t spinning;    /* threads spinning for the next call */
   atomic_uint_fast64_t wakes; /* orx_threads_wake's calls: sleeping threads spin again */
   atomic_int stopping;
@@ -138,8 +139,12 @@ static void *thread_main(void *p) {
       if (!join(t, seen))
         continue; /* closed already: the caller did its work; spin for the next call */
       t->fn(t->arg, index);
-      atomic_fetch_add_explicit(&t->finished, 1, memory_order_release);
-      signal_done(t);
+      /* Signalled only to a caller that sleeps: every thread taking the lock at each call's end
+       * queued them there. Sequentially consistent, the count and the caller's flag: either this
+       * thread sees the flag, or the caller, after raising it, sees the count. */
+      atomic_fetch_add(&t->finished, 1);
+      if (atomic_load(&t->caller_asleep))
+        signal_done(t);
       continue;
     }
     t->fn(t->arg, index);
@@ -172,6 +177,7 @@ orx_threads *orx_threads_start(size_t count, uint64_t spin_ns) {
   atomic_init(&t->pending, 0);
   atomic_init(&t->gate, 0);
   atomic_init(&t->finished, 0);
+  atomic_init(&t->caller_asleep, 0);
   atomic_init(&t->spinning, 0);
   atomic_init(&t->wakes, 0);
   atomic_init(&t->stopping, 0);
@@ -234,8 +240,10 @@ void orx_threads_share(orx_threads *t, orx_thread_task fn, void *arg) {
       atomic_fetch_or_explicit(&t->gate, GATE_CLOSED, memory_order_acq_rel) & GATE_JOINED;
   if (!spin_until(t, shared_done, joined)) {
     pthread_mutex_lock(&t->lock);
-    while (!shared_done(t, joined))
+    atomic_store(&t->caller_asleep, 1);
+    while (atomic_load(&t->finished) != joined)
       pthread_cond_wait(&t->done, &t->lock);
+    atomic_store(&t->caller_asleep, 0);
     pthread_mutex_unlock(&t->lock);
   }
   pthread_mutex_unlock(&t->caller);
