@@ -42,6 +42,7 @@
  * ============================================================================================== */
 #include "lib/orx_lookback.cl"
 #include "lib/orx_ops.cl"
+#include "lib/orx_warp.cl"
 #include "lib/orx_words.cl"
 
 #if ORX_PAIR_OP != ORX_PAIR_NONE || (ORX_STATE && ORX_OP_ID == ORX_OP_CUSTOM)
@@ -350,21 +351,9 @@ ORX_INLINE orx_key_part orx_key_window_get(ORX_LOCAL_PTR orx_key_window *w, uint
  * runs of 1 419 against 425, of 8 330 against 352, of 32 309-311 against 333-334, of 1000
  * 287-288 against 312-315; CUDA 7-9 % slower (runs of 32 324-325 against 300-303), so CUDA keeps
  * the window below (docs/perf/h200-by-key.txt). */
-#if (ORX_SYNC != ORX_SYNC_PTX && ORX_SYNC != ORX_SYNC_CUDA) || ORX_WG_SIZE < 32
-#error "ORX_KEY_WARP_JOIN: NVIDIA's warps of 32 (inline PTX or CUDA), work-groups of 32 or more"
+#if !ORX_WARP_SHUFFLE || ORX_WG_SIZE < ORX_WARP_SIZE
+#error "ORX_KEY_WARP_JOIN: NVIDIA's warps of 32 (its OpenCL or CUDA), work-groups of 32 or more"
 #endif
-/* 32 bits from lane (lane ^ mask) of the warp, every lane a member. */
-ORX_INLINE uint orx_key_shuffle_xor(uint x, uint mask) {
-#if ORX_SYNC == ORX_SYNC_CUDA
-  return __shfl_xor_sync(0xffffffffu, x, (int)mask, 32);
-#else
-  uint r;
-  __asm__ volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;"
-                   : "=r"(r)
-                   : "r"(x), "r"(mask));
-  return r;
-#endif
-}
 
 /* A summary from lane (lane ^ mask), as 32-bit words. */
 #define ORX_KEY_PART_WORDS ((sizeof(orx_key_part) + 3) / 4)
@@ -374,7 +363,7 @@ ORX_INLINE orx_key_part orx_key_part_shuffle_xor(orx_key_part p, uint mask) {
   u.part = p;
 #pragma unroll
   for (uint i = 0; i < ORX_KEY_PART_WORDS; i++)
-    u.w[i] = orx_key_shuffle_xor(u.w[i], mask);
+    u.w[i] = orx_warp_shuffle_xor(u.w[i], mask);
   return u.part;
 }
 
@@ -405,7 +394,7 @@ ORX_INLINE orx_key_part orx_key_look_back(ORX_GLOBAL_PTR ulong *words, uint tile
     uint least = kind == 0 ? 2 * lane : kind == 2 ? 2 * lane + 1 : 64u;
 #pragma unroll
     for (uint mask = 1; mask < 32; mask <<= 1) {
-      const uint other = orx_key_shuffle_xor(least, mask);
+      const uint other = orx_warp_shuffle_xor(least, mask);
       least = other < least ? other : least;
     }
     const uint end = (least + 1) / 2; /* lanes [0, end) join */

@@ -12,8 +12,9 @@
  *                   (lib/orx_workgroup.cl).
  *   ORX_SG_NV_PTX   NVIDIA's OpenCL, which has no subgroup extension: warps of ORX_SG_SIZE (the
  *                   host queries it) consecutive work-items, shuffled with inline PTX
- *                   shfl.sync.bfly.
- *   ORX_SG_CUDA     the CUDA backend (lib/orx_cuda_prelude.cl): warps, __shfl_xor_sync.
+ *                   shfl.sync.bfly (lib/orx_warp.cl).
+ *   ORX_SG_CUDA     the CUDA backend (lib/orx_cuda_prelude.cl): warps, __shfl_xor_sync
+ *                   (lib/orx_warp.cl for 32 bits).
  *
  * Interface: orx_sg_lane(), orx_sg_size(), orx_sg_id(), orx_sg_count(); when ORX_SG_HAS_SHUFFLE,
  * orx_sg_shuffle_xor_u32(x, mask), 32 bits from lane (lane ^ mask), and for the implementations
@@ -26,6 +27,7 @@
 
 #include "orx_contract.h"
 #include "lib/orx_dialect.cl"
+#include "lib/orx_warp.cl"
 
 /* cl_khr_subgroups wants its pragma where the compiler announces the extension (OpenCL C 2.x);
  * OpenCL C 3.0's subgroup feature needs none, and a compiler that offers the functions without
@@ -41,6 +43,9 @@
 #endif
 
 #if ORX_SG_IMPL == ORX_SG_NV_PTX || ORX_SG_IMPL == ORX_SG_CUDA
+#if !ORX_WARP_SHUFFLE || ORX_SG_SIZE != ORX_WARP_SIZE
+#error "orx_subgroup.cl: warps (ptx, cuda) are NVIDIA's 32 lanes, through its compilers"
+#endif
 /* A warp is ORX_SG_SIZE consecutive work-items of a one-dimensional work-group. */
 ORX_INLINE uint orx_sg_lane(void) { return (uint)get_local_id(0) % ORX_SG_SIZE; }
 ORX_INLINE uint orx_sg_size(void) { return ORX_SG_SIZE; }
@@ -59,15 +64,6 @@ ORX_INLINE uint orx_sg_id(void) { return get_sub_group_id(); }
 ORX_INLINE uint orx_sg_count(void) { return get_num_sub_groups(); }
 #endif
 
-#if ORX_SG_IMPL == ORX_SG_NV_PTX
-/* Butterfly shuffle of 32 bits across a full 32-lane warp (clamp 0x1f, every lane a member). */
-ORX_INLINE uint orx_ptx_shfl_xor(uint x, uint mask) {
-  uint r;
-  asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(x), "r"(mask));
-  return r;
-}
-#endif
-
 /* orx_sg_shuffle_xor_u32: 32 bits from lane (lane ^ mask), in every implementation that shuffles;
  * orx_sg_shuffle_xor_value: a scalar, where the implementation has typed shuffles. */
 #if ORX_SG_IMPL == ORX_SG_KHR
@@ -83,12 +79,11 @@ ORX_INLINE uint orx_ptx_shfl_xor(uint x, uint mask) {
 #elif ORX_SG_IMPL == ORX_SG_NV_PTX
 #define ORX_SG_HAS_SHUFFLE 1
 #define ORX_SG_HAS_VALUE_SHUFFLE 0 /* 32 bits at a time */
-#define orx_sg_shuffle_xor_u32(x, mask) orx_ptx_shfl_xor((x), (mask))
+#define orx_sg_shuffle_xor_u32(x, mask) orx_warp_shuffle_xor((x), (mask))
 #elif ORX_SG_IMPL == ORX_SG_CUDA
 #define ORX_SG_HAS_SHUFFLE 1
 #define ORX_SG_HAS_VALUE_SHUFFLE 1
-#define orx_sg_shuffle_xor_u32(x, mask)                                                            \
-  __shfl_xor_sync(0xffffffffu, (uint)(x), (int)(mask), ORX_SG_SIZE)
+#define orx_sg_shuffle_xor_u32(x, mask) orx_warp_shuffle_xor((x), (mask))
 #define orx_sg_shuffle_xor_value(x, mask)                                                          \
   __shfl_xor_sync(0xffffffffu, (x), (int)(mask), ORX_SG_SIZE)
 #else
