@@ -1,7 +1,9 @@
 /* =================================================================================================
  * test_kernels.c: kernel sources. OCL_REDUCE_KERNEL_DIR makes a new context read cl/ from disk
  * (an edit takes effect without rebuilding the library); a missing file or a kernel that does not
- * compile gives its named status, with the file name or the build log in the message.
+ * compile gives its named status, with the file name or the build log in the message. A file
+ * included first under a condition the compiler finds false is still there where it is included
+ * again unconditionally (the library expands includes itself: src/base/sources.c).
  * ============================================================================================== */
 #include <dirent.h>
 #include <stdio.h>
@@ -143,6 +145,22 @@ static void test_kernel_dir_edits_take_effect_without_rebuilding(void **state) {
   assert_true(result >= 5050 + 99);
 }
 
+/* The library's expander does not evaluate conditionals: had it kept only the first include of
+ * lib/orx_ops.cl, under `#if 0`, every later one would have expanded to nothing and the kernel
+ * would not have compiled. */
+static void test_include_under_a_false_condition_leaves_later_includes(void **state) {
+  (void)state;
+  char message[16384];
+  int32_t result = 0;
+  copy_sources("kernels/reduce_all.cl", "#include \"lib/orx_finish.cl\"",
+               "#if 0 /* never compiled */\n#include \"lib/orx_ops.cl\"\n#endif\n"
+               "#include \"lib/orx_finish.cl\"");
+  const ocl_reduce_status s = sum_with(scratch_dir, &result, message, sizeof message);
+  if (s != OCL_REDUCE_OK)
+    fail_msg("%s: %s", ocl_reduce_status_name(s), message);
+  assert_int_equal(result, 5050);
+}
+
 static void test_missing_kernel_file_is_named(void **state) {
   (void)state;
   remove_sources();
@@ -172,6 +190,7 @@ static void test_kernel_that_does_not_compile_reports_the_build_log(void **state
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_kernel_dir_edits_take_effect_without_rebuilding),
+      cmocka_unit_test(test_include_under_a_false_condition_leaves_later_includes),
       cmocka_unit_test(test_missing_kernel_file_is_named),
       cmocka_unit_test(test_kernel_that_does_not_compile_reports_the_build_log),
   };

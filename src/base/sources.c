@@ -4,6 +4,7 @@
  * ============================================================================================== */
 #include "base/sources.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,7 +130,7 @@ static int include_of(const char *line, const char *end, char *name, size_t size
 }
 
 static ocl_reduce_status expand(expansion *e, const char *name, const char *text, size_t length,
-                                int depth);
+                                int depth, int conditional);
 
 /* Whether a source is a template (".inc"), expanded at every include, as its parameters differ
  * each time; every other source is expanded once, as its include guard would have it. */
@@ -138,7 +139,13 @@ static int is_template(const char *name) {
   return n > 4 && strcmp(name + n - 4, ".inc") == 0;
 }
 
-static ocl_reduce_status include(expansion *e, const char *from, const char *name, int depth) {
+/* `conditional`: the include sits inside a conditional (#if, #ifdef, #ifndef) of some file on the
+ * way to it, besides include guards. The expander does not evaluate conditionals, so such an
+ * include is expanded but not recorded: were it recorded, a file first included under a false
+ * condition would be left out of every later include. Expanded again where included again, it
+ * is kept once by its own guard (tests/test_kernels.c). */
+static ocl_reduce_status include(expansion *e, const char *from, const char *name, int depth,
+                                 int conditional) {
   const int once = !is_template(name);
   for (size_t i = 0; once && i < e->included_count; i++)
     if (strcmp(e->included[i], name) == 0)
@@ -146,7 +153,7 @@ static ocl_reduce_status include(expansion *e, const char *from, const char *nam
   if ((once && e->included_count == ORX_MAX_INCLUDED) || depth > 16)
     return orx_fail(e->ctx, OCL_REDUCE_ERROR_KERNEL_SOURCE,
                     "%s: too many or too deeply nested includes at %s", from, name);
-  if (once)
+  if (once && !conditional)
     orx_strlcpy(e->included[e->included_count++], name, sizeof e->included[0]);
   if (e->raw && strcmp(name, e->raw->name) == 0) {
     ORX_FORWARD(put_line_marker(e, 1, name));
@@ -162,24 +169,76 @@ static ocl_reduce_status include(expansion *e, const char *from, const char *nam
     orx_error_append(e->ctx, where);
     return status;
   }
-  status = expand(e, source.name, source.text, source.length, depth + 1);
+  status = expand(e, source.name, source.text, source.length, depth + 1, conditional);
   free(holder);
   return status;
 }
 
+/* The conditional directive a line opens (1), closes (-1), or neither (0); *guard_name the name
+ * after #ifndef, for telling an include guard. */
+static int conditional_of(const char *line, const char *end, char *guard_name, size_t size) {
+  while (line < end && (*line == ' ' || *line == '\t'))
+    line++;
+  if (line == end || *line++ != '#')
+    return 0;
+  while (line < end && (*line == ' ' || *line == '\t'))
+    line++;
+  const size_t n = (size_t)(end - line);
+  guard_name[0] = '\0';
+  if (n >= 6 && strncmp(line, "ifndef", 6) == 0) {
+    const char *at = line + 6;
+    while (at < end && (*at == ' ' || *at == '\t'))
+      at++;
+    size_t k = 0;
+    while (at + k < end && k + 1 < size && (isalnum((unsigned char)at[k]) || at[k] == '_'))
+      k++;
+    memcpy(guard_name, at, k);
+    guard_name[k] = '\0';
+    return 1;
+  }
+  if ((n >= 2 && strncmp(line, "if", 2) == 0 && (n == 2 || !isalpha((unsigned char)line[2]))) ||
+      (n >= 5 && strncmp(line, "ifdef", 5) == 0))
+    return 1;
+  return n >= 5 && strncmp(line, "endif", 5) == 0 ? -1 : 0;
+}
+
+/* Whether a line is `#define name`, the second line of an include guard. */
+static int defines(const char *line, const char *end, const char *name) {
+  char directive[160];
+  const int n = snprintf(directive, sizeof directive, "#define %s", name);
+  const size_t length = (size_t)(end - line);
+  return name[0] && n > 0 && (size_t)n <= length && strncmp(line, directive, (size_t)n) == 0 &&
+         ((size_t)n == length || !(isalnum((unsigned char)line[n]) || line[n] == '_'));
+}
+
 static ocl_reduce_status expand(expansion *e, const char *name, const char *text, size_t length,
-                                int depth) {
+                                int depth, int conditional) {
   ORX_FORWARD(put_line_marker(e, 1, name));
   const char *at = text, *end = text + length;
   size_t line = 1;
+  /* Conditionals open in this file, and whether the outermost is its include guard: a first
+   * `#ifndef X` whose next line is `#define X`. */
+  int open = 0, guard = 0, seen_conditional = 0;
   while (at < end) {
     const char *eol = memchr(at, '\n', (size_t)(end - at));
     const char *next = eol ? eol + 1 : end;
-    char included[128];
-    if (include_of(at, eol ? eol : end, included, sizeof included)) {
-      ORX_FORWARD(include(e, name, included, depth));
+    const char *stop = eol ? eol : end;
+    char included[128], opened[128];
+    if (include_of(at, stop, included, sizeof included)) {
+      ORX_FORWARD(include(e, name, included, depth, conditional || open > (guard ? 1 : 0)));
       ORX_FORWARD(put_line_marker(e, line + 1, name));
     } else {
+      const int change = conditional_of(at, stop, opened, sizeof opened);
+      if (change > 0 && !seen_conditional && opened[0]) {
+        const char *after = next;
+        const char *after_end = after < end ? memchr(after, '\n', (size_t)(end - after)) : NULL;
+        if (after < end && defines(after, after_end ? after_end : end, opened))
+          guard = 1;
+      }
+      seen_conditional |= change > 0;
+      open += change;
+      if (guard && open == 0)
+        guard = 0; /* the guard closed: what follows is outside any conditional */
       ORX_FORWARD(put(e, at, (size_t)(next - at)));
       if (!eol)
         ORX_FORWARD(put(e, "\n", 1));
@@ -197,7 +256,7 @@ ocl_reduce_status orx_source_expand(ocl_reduce_context *ctx, const char *name, c
     return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   e->ctx = ctx;
   e->raw = raw;
-  ocl_reduce_status status = expand(e, name, text, strlen(text), 0);
+  ocl_reduce_status status = expand(e, name, text, strlen(text), 0, 0);
   if (status == OCL_REDUCE_OK) {
     *out = e->text;
     *length = e->length;
