@@ -428,6 +428,11 @@
 #ifndef ORX_KEY_WARP_JOIN
 #define ORX_KEY_WARP_JOIN 0
 #endif
+/* 1: a work-group's tile is its id (NVIDIA's GPUs, which start groups in id order); 0: an atomic
+ * ticket taken as the group starts, whatever order the device starts them in. */
+#ifndef ORX_KEY_IN_ORDER
+#define ORX_KEY_IN_ORDER 0
+#endif
 /* 1: each run's result is where it starts, and the values are not read (user operators' plan:
  * the runs' starts, then their segments). */
 #ifndef ORX_KEY_POSITIONS
@@ -529,7 +534,7 @@
   X(c, ELEM_TYPE_ID) X(c, RESULT_NARROW) X(c, NARROW_SPLIT) X(c, PAIR_OP) X(c, PAIR_TYPE_ID)       \
   X(c, KEY_BYTES) X(c, KEY_RUN) X(c, KEY_STARTS) X(c, KEY_WORDS) X(c, KEY_WINDOW_PARTS)          \
   X(c, KEY_CHUNKS) X(c, KEY_DIRECT) X(c, KEY_POSITIONS) X(c, ELEM_KEYS) X(c, WIN_WORDS)            \
-  X(c, KEY_RELOAD) X(c, KEY_WARP_JOIN)
+  X(c, KEY_RELOAD) X(c, KEY_WARP_JOIN) X(c, KEY_IN_ORDER)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them; a

@@ -331,6 +331,7 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
         const int chunks = kb == 8 && v % 2 == 0;
         form.forced.key_chunks = chunks;
         form.forced.key_warp_join = v % 2;
+        form.forced.key_in_order = kb == 4;
         orx_plan_make(&form, &r, &plan);
         assert_int_equal(plan.kernel, ORX_KERNEL_BY_KEY);
         assert_int_equal(plan.defines[ORX_DEFINE_KEY_CHUNKS], chunks);

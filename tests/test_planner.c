@@ -287,6 +287,11 @@ static void test_policy_override_parses_and_rejects(void **state) {
   assert_int_equal(o.key_stage, -1);
   assert_int_equal(orx_parse_policy_override("key_warp_join=0", &o), OCL_REDUCE_OK);
   assert_int_equal(o.key_warp_join, 0);
+  assert_int_equal(o.key_in_order, -1);
+  assert_int_equal(orx_parse_policy_override("key_in_order=1", &o), OCL_REDUCE_OK);
+  assert_int_equal(o.key_in_order, 1);
+  assert_int_equal(orx_parse_policy_override("key_in_order=2", &o),
+                   OCL_REDUCE_ERROR_INVALID_OPTION);
   assert_int_equal(orx_parse_policy_override("key_stage=1", &o), OCL_REDUCE_OK);
   assert_int_equal(o.key_warp_join, -1);
   assert_int_equal(o.key_stage, 1);
@@ -1535,6 +1540,9 @@ static void test_by_key_plans(void **state) {
             const int warps = !cpu && c->warp_size == 32;
             assert_int_equal(plan.defines[ORX_DEFINE_KEY_WARP_JOIN],
                              warps && c->device_sync == ORX_SYNC_PTX && !(starts && kb == 8));
+            /* NVIDIA's OpenCL takes tiles by group id, every other device a ticket. */
+            assert_int_equal(plan.defines[ORX_DEFINE_KEY_IN_ORDER],
+                             !cpu && c->device_sync == ORX_SYNC_PTX);
             /* ARGMIN's f32 states wait in 8 bytes in a tile (ORX_STATE_NEAR, which by_key.cl
              * takes wherever the state ops define it): tiles of 2048 pairs of 4-byte keys. */
             if (!cpu && kb == 4 && ops[o] == ORX_OP_ARGMIN && types[t] == OCL_REDUCE_F32 &&
@@ -1556,6 +1564,7 @@ static void test_by_key_plans(void **state) {
               forced_form.forced.key_run = chunks ? 64 : 0;
               forced_form.forced.key_direct = 1;
               forced_form.forced.key_warp_join = 1;
+              forced_form.forced.key_in_order = 1;
               orx_plan other;
               orx_plan_make(&forced_form, &r, &other);
               assert_int_equal(other.defines[ORX_DEFINE_KEY_CHUNKS], chunks);
@@ -1565,6 +1574,11 @@ static void test_by_key_plans(void **state) {
               /* A CPU device's tiles read their elements again after the look-back. */
               assert_int_equal(other.defines[ORX_DEFINE_KEY_RELOAD], !chunks && cpu);
               assert_int_equal(other.defines[ORX_DEFINE_KEY_WARP_JOIN], !chunks && warps);
+              /* Tiles by group id only where groups start in id order (NVIDIA's), forced. */
+              assert_int_equal(other.defines[ORX_DEFINE_KEY_IN_ORDER],
+                               !chunks && c->warp_size > 0 &&
+                                   (c->device_sync == ORX_SYNC_PTX ||
+                                    c->device_sync == ORX_SYNC_CUDA));
               if (chunks)
                 assert_int_equal(orx_by_key_tile(&other), 64);
               else

@@ -3,12 +3,13 @@
  * Decision 1): a run is a maximal stretch of equal keys; run r's key goes to keys_out[r] and the
  * reduction of its values to out[r], in order, and the number of runs to the scratch's word 1.
  *
- *   1. A work-group takes the next tile (lib/orx_lookback.cl's ticket) of ORX_KEY_RUN elements per
- *      work-item, loads its keys and values into each work-item's registers, ORX_KEY_RUN
- *      consecutive elements each (through local memory, coalesced, or straight in 16-byte loads:
- *      ORX_KEY_DIRECT), and each work-item summarizes them: how many runs start there (heads: the
- *      element 0, and every element whose key differs from the one before) and the value of the
- *      last run it reaches, from that run's first element within it.
+ *   1. A work-group takes the next tile (lib/orx_lookback.cl's ticket; on NVIDIA's GPUs its id,
+ *      ORX_KEY_IN_ORDER) of ORX_KEY_RUN elements per work-item, loads its keys and values into
+ *      each work-item's registers, ORX_KEY_RUN consecutive elements each (through local memory,
+ *      coalesced, or straight in 16-byte loads: ORX_KEY_DIRECT), and each work-item summarizes
+ *      them: how many runs start there (heads: the element 0, and every element whose key
+ *      differs from the one before) and the value of the last run it reaches, from that run's
+ *      first element within it.
  *   2. Summaries join left to right as a segmented scan: (h1, v1) then (h2, v2) is (h1 + h2, v2)
  *      when h2 > 0, else (h1, v1 combined with v2). A scan over the work-group gives each
  *      work-item the summary of the tile's elements before its own, and the tile's own.
@@ -532,24 +533,33 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
   __local orx_key_staged tile_values[ORX_KEY_PAD(ORX_KEY_TILE) + 1];
   __local orx_key_carried tile_carried;
   __local orx_key_scan scan;
+#if !ORX_KEY_IN_ORDER
   __local uint tile_taken;
+#endif
   __local orx_key_part tile_before;
   __local orx_key_window window;
 
-  const uint lid = (uint)get_local_id(0), tiles = (uint)get_num_groups(0);
+  const uint lid = (uint)get_local_id(0);
   ORX_IN base = ORX_IN_OPEN(in, in_offset);
   keys += keys_offset;
   ORX_GLOBAL_PTR ulong *words = scratch + 2;
 
-  /* 1. The tile, its elements into registers, the work-item's summary. */
+  /* 1. The tile, its elements into registers, the work-item's summary. NVIDIA's GPUs start
+   * work-groups in the order of their ids (CUB's single-pass scans rely on it too), so there a
+   * tile may be the group's id: a tile waits only on lower ids, whose groups have started. That
+   * saves the ticket's atomic and a barrier before the loads (plan_by_key.c). */
+#if ORX_KEY_IN_ORDER
+  const uint tile = (uint)get_group_id(0);
+#else
   if (lid == 0) {
     const uint t = orx_ticket((ORX_GLOBAL_PTR uint *)scratch);
-    if (t == tiles - 1)
+    if (t == (uint)get_num_groups(0) - 1)
       orx_ticket_reset((ORX_GLOBAL_PTR uint *)scratch);
     tile_taken = t;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   const uint tile = tile_taken;
+#endif
   const ulong start = (ulong)tile * ORX_KEY_TILE;
   const uint held = n - start < ORX_KEY_TILE ? (uint)(n - start) : ORX_KEY_TILE;
   const uint first = lid * ORX_KEY_RUN;

@@ -123,6 +123,22 @@ static int joins_by_warp(const orx_target *target, unsigned wg_size, int chunks,
   return sync == ORX_SYNC_PTX && !positions && !(starts && key == 8);
 }
 
+/* Whether a tile is its work-group's id (ORX_KEY_IN_ORDER) rather than a ticket taken as the group
+ * starts: only where groups start in id order (NVIDIA's GPUs, as CUB's single-pass scans assume),
+ * else a tile could wait on one whose group never starts. NVIDIA's OpenCL takes it. H200, 2^26
+ * pairs, kernel us, ticket / id, two rounds (docs/perf/h200-by-key.txt): i32/f32 SUM runs of 1
+ * 419-422 / 413-415, of 32 308-310 / 301-304, of 1000 286-287 / 279; i64/f64 SUM of 32 610-612 /
+ * 598-600; ARGMIN, exact and host outputs 1-5 % faster alike. Through CUDA i32/f32 gained 1-2 %
+ * but i64/f64 SUM lost 15 % (runs of 32: 675 against 791), so CUDA keeps the ticket. */
+static int tiles_in_order(const orx_target *target, int chunks) {
+  const int sync = target->caps->device_sync;
+  if (chunks || target->caps->warp_size == 0 || (sync != ORX_SYNC_PTX && sync != ORX_SYNC_CUDA))
+    return 0;
+  if (target->forced.key_in_order >= 0)
+    return target->forced.key_in_order;
+  return sync == ORX_SYNC_PTX;
+}
+
 /* Whether the kernel walks chunks, a work-item each, in place of tiles a work-group scans. */
 static int by_chunks(const orx_target *target) {
   if (target->forced.key_chunks >= 0)
@@ -183,6 +199,7 @@ void orx_plan_by_key(const orx_target *target, const orx_request *request, orx_p
    * against an array per field: CUDA 378 us against 331, NVIDIA's OpenCL 347 against 403. */
   d[ORX_DEFINE_KEY_WINDOW_PARTS] = !caps->has_cuda_shuffle;
   d[ORX_DEFINE_KEY_WARP_JOIN] = joins_by_warp(target, p->wg_size, chunks, key, starts, positions);
+  d[ORX_DEFINE_KEY_IN_ORDER] = tiles_in_order(target, chunks);
   d[ORX_DEFINE_SYNC] = p->sync;
 }
 
