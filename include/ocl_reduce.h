@@ -189,7 +189,7 @@ OCL_REDUCE_API ocl_reduce_status ocl_reduce_operator_digest(ocl_reduce_op op,
  * field left at its default takes the environment's variable (docs/API.md, "Environment"). */
 typedef enum ocl_reduce_path {
   OCL_REDUCE_PATH_DEFAULT = 0,  /* OCL_REDUCE_PATH, else AUTO */
-  OCL_REDUCE_PATH_AUTO = 1,     /* SUBGROUP where the device has subgroups, else LOCAL */
+  OCL_REDUCE_PATH_AUTO = 1,     /* SUBGROUP where subgroups exist and help (API.md), else LOCAL */
   OCL_REDUCE_PATH_SUBGROUP = 2, /* subgroup shuffles or subgroup reduce built-ins */
   OCL_REDUCE_PATH_LOCAL = 3     /* doubled-local-memory multireduction (Parker & MacKinnon §6) */
 } ocl_reduce_path;

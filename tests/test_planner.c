@@ -77,6 +77,24 @@ static void test_nvidia_opencl_takes_inline_ptx_with_32_lane_warps(void **state)
           OCL_REDUCE_ERROR_PATH_UNSUPPORTED, 0, 0);
 }
 
+/* CPU devices with real subgroups (Intel's runtime) take local memory unless subgroups are asked
+ * for, by path or by name; PoCL's CPU device, whose subgroups are barriers, keeps the
+ * preference. */
+static void test_cpu_devices_with_real_subgroups_take_local_memory(void **state) {
+  (void)state;
+  orx_caps c = test_cpu();
+  c.has_khr_shuffle = c.has_intel_subgroups = c.has_khr_subgroups = 1;
+  resolve(&c, OCL_REDUCE_PATH_AUTO, OCL_REDUCE_SUBGROUP_AUTO, OCL_REDUCE_OK,
+          OCL_REDUCE_PATH_LOCAL, OCL_REDUCE_SUBGROUP_NONE);
+  resolve(&c, OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_AUTO, OCL_REDUCE_OK,
+          OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_KHR);
+  resolve(&c, OCL_REDUCE_PATH_AUTO, OCL_REDUCE_SUBGROUP_INTEL, OCL_REDUCE_OK,
+          OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_INTEL);
+  c.emulated_subgroups = 1; /* PoCL */
+  resolve(&c, OCL_REDUCE_PATH_AUTO, OCL_REDUCE_SUBGROUP_AUTO, OCL_REDUCE_OK,
+          OCL_REDUCE_PATH_SUBGROUP, OCL_REDUCE_SUBGROUP_KHR);
+}
+
 static void test_forced_path_or_implementation_is_never_a_fallback(void **state) {
   (void)state;
   orx_caps c = test_gpu();
@@ -1373,9 +1391,12 @@ static void test_program_plans(void **state) {
   assert_int_equal(d[ORX_DEFINE_SG_SIZE], ORX_DEFINE_UNSET);
   assert_int_equal(d[ORX_DEFINE_UNROLL_SLOTS], 0);
   assert_null(orx_program_wg_problem(&pocl, 16));
-  cpu.emulated_subgroups = 0;
+  cpu.emulated_subgroups = 0; /* Intel's runtime: local memory unless subgroups are asked for */
   const orx_target intel = test_target(&cpu, OCL_REDUCE_PATH_AUTO);
   orx_plan_program(&intel, 16, d);
+  assert_int_equal(d[ORX_DEFINE_SG_IMPL], OCL_REDUCE_SUBGROUP_NONE);
+  const orx_target intel_subgroups = test_target(&cpu, OCL_REDUCE_PATH_SUBGROUP);
+  orx_plan_program(&intel_subgroups, 16, d);
   assert_int_equal(d[ORX_DEFINE_SG_IMPL], OCL_REDUCE_SUBGROUP_KHR);
 }
 
@@ -2444,6 +2465,7 @@ int main(void) {
       cmocka_unit_test(test_plans_describe_themselves_in_policy_syntax),
       cmocka_unit_test(test_paths_share_kernels_that_read_no_subgroup_define),
       cmocka_unit_test(test_auto_takes_subgroups_when_present_and_local_otherwise),
+      cmocka_unit_test(test_cpu_devices_with_real_subgroups_take_local_memory),
       cmocka_unit_test(test_forced_path_or_implementation_is_never_a_fallback),
       cmocka_unit_test(test_nvidia_opencl_takes_inline_ptx_with_32_lane_warps),
       cmocka_unit_test(test_cpu_streams_chunks_gpu_stride_cuda_tiles),
