@@ -1895,16 +1895,22 @@ static void test_host_plan_has_a_host_kernel_on_every_cpu_target(void **state) {
             const size_t resident = (!state_op ? ORX_HOST_PLAN_MAX_RESIDENT_BYTES
                                                : ORX_HOST_PLAN_MAX_RESIDENT_STATE_BYTES) /
                                     ocl_reduce_type_size(r.type);
-            /* Read by the host: f16 as into a buffer; where work-items are not run in turn
-             * (Intel's runtime) every size of 4- and 8-byte elements. */
+            /* Read by the host: scalar operators, and the state operators whose host kernels
+             * read as fast (ARGMIN, ARGMAX, MINMAX, SUM_WIDE; MEAN_VAR where work-items run in
+             * turn), f16 as scalars into a buffer; where work-items are not run in turn
+             * (Intel's runtime) every size of 4- and 8-byte elements. Other states 1 MiB. */
             const size_t bytes = ocl_reduce_type_size(r.type);
             const int minmax = op == ORX_OP_MIN || op == ORX_OP_MAX;
-            const int every = !state_op && !caps.work_items_in_turn && bytes >= 4;
+            const int like_scalar = !state_op || op == ORX_OP_ARGMIN || op == ORX_OP_ARGMAX ||
+                                    op == ORX_OP_MINMAX || op == ORX_OP_SUM_WIDE ||
+                                    (op == ORX_OP_MEAN_VAR && caps.work_items_in_turn);
+            const int every = like_scalar && !caps.work_items_in_turn && bytes >= 4;
             /* Elsewhere 128 MiB, but 16 MiB for 8-byte MIN, MAX and for bf16. */
             const int narrow = bytes < 4 || (bytes == 8 && minmax);
-            const size_t read = type == OCL_REDUCE_F16 && !state_op ? resident
-                                : every                       ? SIZE_MAX / bytes
-                                : (state_op ? ORX_HOST_PLAN_MAX_READ_STATE_BYTES
+            const size_t read = type == OCL_REDUCE_F16 && like_scalar
+                                    ? ORX_HOST_PLAN_MAX_RESIDENT_BYTES / bytes
+                                : every ? SIZE_MAX / bytes
+                                : (!like_scalar ? ORX_HOST_PLAN_MAX_READ_STATE_BYTES
                                    : narrow ? ((size_t)16 << 20)
                                             : ((size_t)128 << 20)) /
                                       bytes;

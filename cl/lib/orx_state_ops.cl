@@ -22,6 +22,13 @@
 
 #include "lib/orx_apply.cl"
 
+/* Chains of split lanes (below) where a C compiler builds the kernel, the host's (plain-struct
+ * vectors, contiguous runs). The OpenCL compilers of CPU devices vectorize across work-items,
+ * not within one; Intel's crashed building MINMAX f32's split chain of 16 lanes (a segfault in
+ * its LLVM's MachineCombiner), where PoCL 3.1's device plans gained 1.3-2.2x on MINMAX. */
+#define ORX_STATE_SPLIT_CHAINS                                                                     \
+  (ORX_STREAM == ORX_STREAM_CHUNK && !ORX_NATIVE_VECTORS && !ORX_INPUT_STATES)
+
 #if ORX_OP_ID == ORX_OP_ARGMIN || ORX_OP_ID == ORX_OP_ARGMAX
 /* ---- ARGMIN, ARGMAX: ocl_reduce_arg, the value in the first 8 bytes and the index after --- */
 typedef struct orx_state {
@@ -126,16 +133,22 @@ ORX_INLINE orx_state orx_state_absorb(orx_state s, ORX_VALUE_T x, ulong index) {
   return s;
 }
 #define ORX_STATE_ABSORB orx_state_absorb
-ORX_INLINE void orx_state_lanes_absorb(orx_state *lane, const ORX_VALUE_T *c, ulong first) {
-#if ORX_STREAM == ORX_STREAM_CHUNK
-  /* CPUs (the chunk layout): a vector whose every element is strictly behind its lane's value
-   * (no NaN, no tie) changes nothing, and after the first few vectors almost every vector is
-   * such; one compare per element finds them, and the branch is predictable (the numbers are
-   * in src/planner/plan_state.c). */
+/* Whether every element e[j] of a vector is strictly behind lane value[j] (no NaN, no tie): then
+ * the vector changes nothing. After the first few vectors almost every vector is such; one
+ * compare per element finds them, and the branch is predictable (CPUs, the chunk layout: the
+ * numbers are in src/planner/plan_state.c). */
+ORX_INLINE int orx_arg_all_behind(const ORX_VALUE_T *value, const ORX_VALUE_T *e) {
   int behind = 1;
   for (int j = 0; j < ORX_VEC; j++)
-    behind &= ORX_ARG_BEFORE(lane[j].value, c[j]);
-  if (behind)
+    behind &= ORX_ARG_BEFORE(value[j], e[j]);
+  return behind;
+}
+ORX_INLINE void orx_state_lanes_absorb(orx_state *lane, const ORX_VALUE_T *c, ulong first) {
+#if ORX_STREAM == ORX_STREAM_CHUNK
+  ORX_VALUE_T value[ORX_VEC];
+  for (int j = 0; j < ORX_VEC; j++)
+    value[j] = lane[j].value;
+  if (orx_arg_all_behind(value, c))
     return;
 #endif
   /* orx_state_absorb's step, written out: assigning its returned copy of each lane took 76
@@ -145,6 +158,58 @@ ORX_INLINE void orx_state_lanes_absorb(orx_state *lane, const ORX_VALUE_T *c, ul
       lane[j] = orx_state_map(c[j], first + (ulong)j);
 }
 #define ORX_STATE_LANES_ABSORB orx_state_lanes_absorb
+#if ORX_STATE_SPLIT_CHAINS
+/* The host's kernels: a chain keeps its lanes' values in one array and their indices in another
+ * (lib/orx_stream.cl, ORX_STATE_CHAIN_T), where an array of states made GCC transpose every
+ * loaded vector against the lanes' fields (shuffles were most of the loop: f32 2^22 from host
+ * memory, PoCL 3.1's 2 cores, 2.5-3.3 -> 1.6-1.7 ms; src/planner/host_plan.h). */
+typedef struct orx_arg_chain {
+  ORX_VALUE_T value[ORX_VEC];
+  ulong index[ORX_VEC];
+} orx_arg_chain;
+ORX_INLINE orx_state orx_arg_chain_lane(const orx_arg_chain *c, int j) {
+  return orx_state_map(c->value[j], c->index[j]);
+}
+ORX_INLINE orx_arg_chain orx_arg_chain_identity(void) {
+  const orx_state none = orx_state_identity();
+  orx_arg_chain c;
+  for (int j = 0; j < ORX_VEC; j++) {
+    c.value[j] = none.value;
+    c.index[j] = none.index;
+  }
+  return c;
+}
+ORX_INLINE_ALWAYS void orx_arg_chain_absorb(orx_arg_chain *c, TV x, ulong first) {
+  ORX_VALUE_T e[ORX_VEC];
+  ORX_STORE_V(x, e);
+  if (orx_arg_all_behind(c->value, e))
+    return;
+  for (int j = 0; j < ORX_VEC; j++)
+    if (orx_arg_displaces(e[j], orx_arg_chain_lane(c, j))) {
+      c->value[j] = e[j];
+      c->index[j] = first + (ulong)j;
+    }
+}
+ORX_INLINE orx_arg_chain orx_arg_chain_merge(orx_arg_chain a, orx_arg_chain b) {
+  for (int j = 0; j < ORX_VEC; j++) {
+    const orx_state s = orx_state_combine(orx_arg_chain_lane(&a, j), orx_arg_chain_lane(&b, j));
+    a.value[j] = s.value;
+    a.index[j] = s.index;
+  }
+  return a;
+}
+ORX_INLINE orx_state orx_arg_chain_state(orx_arg_chain c) {
+  orx_state r = orx_arg_chain_lane(&c, 0);
+  for (int j = 1; j < ORX_VEC; j++)
+    r = orx_state_combine(r, orx_arg_chain_lane(&c, j));
+  return r;
+}
+#define ORX_STATE_CHAIN_T orx_arg_chain
+#define ORX_STATE_CHAIN_IDENTITY orx_arg_chain_identity
+#define ORX_STATE_CHAIN_ABSORB orx_arg_chain_absorb
+#define ORX_STATE_CHAIN_MERGE orx_arg_chain_merge
+#define ORX_STATE_CHAIN_STATE orx_arg_chain_state
+#endif
 
 #elif ORX_OP_ID == ORX_OP_MINMAX
 /* ---- MINMAX: two values, MIN's then MAX's -------------------------------------------------- */
@@ -218,6 +283,68 @@ ORX_INLINE orx_state orx_minmax_lane_state(orx_minmax_lane l) {
 #define ORX_STATE_LANE_MERGE orx_minmax_lane_merge
 #define ORX_STATE_LANE_STATE orx_minmax_lane_state
 #define ORX_STATE_LANES_ABSORB orx_minmax_lanes_absorb
+#endif
+#if ORX_STATE_SPLIT_CHAINS
+/* The host's kernels: a chain keeps its lanes' least elements in one array and their greatest
+ * in another (as ARGMIN's chain does, for the same reason), integer keys for floats. */
+#if ORX_IS_FLOAT
+typedef orx_minmax_key orx_minmax_chain_key;
+#define orx_minmax_chain_key_of(x) orx_minmax_key_of(x)
+#else
+typedef ORX_VALUE_T orx_minmax_chain_key;
+#define orx_minmax_chain_key_of(x) (x)
+#endif
+typedef struct orx_minmax_chain {
+  orx_minmax_chain_key min[ORX_VEC], max[ORX_VEC];
+} orx_minmax_chain;
+ORX_INLINE orx_minmax_chain orx_minmax_chain_identity(void) {
+  orx_minmax_chain c;
+  for (int j = 0; j < ORX_VEC; j++) {
+    c.min[j] = orx_minmax_chain_key_of(ORX_IDENTITY_OF(ORX_OP_MIN));
+    c.max[j] = orx_minmax_chain_key_of(ORX_IDENTITY_OF(ORX_OP_MAX));
+  }
+  return c;
+}
+ORX_INLINE_ALWAYS void orx_minmax_chain_absorb(orx_minmax_chain *c, TV x, ulong first) {
+  (void)first;
+  ORX_VALUE_T e[ORX_VEC];
+  ORX_STORE_V(x, e);
+  for (int j = 0; j < ORX_VEC; j++) {
+    const orx_minmax_chain_key k = orx_minmax_chain_key_of(e[j]);
+    c->min[j] = k < c->min[j] ? k : c->min[j];
+    c->max[j] = k > c->max[j] ? k : c->max[j];
+  }
+}
+ORX_INLINE orx_minmax_chain orx_minmax_chain_merge(orx_minmax_chain a, orx_minmax_chain b) {
+  for (int j = 0; j < ORX_VEC; j++) {
+    a.min[j] = b.min[j] < a.min[j] ? b.min[j] : a.min[j];
+    a.max[j] = b.max[j] > a.max[j] ? b.max[j] : a.max[j];
+  }
+  return a;
+}
+ORX_INLINE orx_state orx_minmax_chain_state(orx_minmax_chain c) {
+  orx_minmax_chain_key least = c.min[0], greatest = c.max[0];
+  for (int j = 1; j < ORX_VEC; j++) {
+    least = c.min[j] < least ? c.min[j] : least;
+    greatest = c.max[j] > greatest ? c.max[j] : greatest;
+  }
+#if ORX_IS_FLOAT
+  orx_minmax_lane l;
+  l.min = least;
+  l.max = greatest;
+  return orx_minmax_lane_state(l);
+#else
+  orx_state s;
+  s.min = least;
+  s.max = greatest;
+  return s;
+#endif
+}
+#define ORX_STATE_CHAIN_T orx_minmax_chain
+#define ORX_STATE_CHAIN_IDENTITY orx_minmax_chain_identity
+#define ORX_STATE_CHAIN_ABSORB orx_minmax_chain_absorb
+#define ORX_STATE_CHAIN_MERGE orx_minmax_chain_merge
+#define ORX_STATE_CHAIN_STATE orx_minmax_chain_state
 #endif
 
 #elif ORX_OP_ID == ORX_OP_SUM_WIDE

@@ -18,6 +18,17 @@
  * (2.9 us a call end to end, against 4.9-5.7). */
 #define ORX_HOST_PLAN_LOAD_BYTES 16
 #define ORX_HOST_PLAN_UNROLL 8
+/* MINMAX takes one element per load into one chain instead: the plain loop that the C compiler
+ * vectorizes itself as two reductions (min and max), in the AVX2 clone where the CPU has it
+ * (src/host/host_kernel.inc). Its lanes in 16-byte loads were vectorized or not by the unroll's
+ * and chains' count and the element type (GCC 12, this f32 / i32: 8 chains 346-463 / 1292-1598 us,
+ * 4 chains 614-624 / 988-1003, 2 chains 885-1409 / 222-293), and spilled where they were; the
+ * plain loop 189-262 us both (OpenMP's simd loop 226-257 us for f32; f64 1166-1174 against
+ * 984-1048). ARGMIN and ARGMAX keep the 16-byte loads, their lanes split in two arrays
+ * (lib/orx_state_ops.cl): f32 / f64 2515-3323 / 1917-2004 us with an array of states, 1587-1707
+ * / 1528-1818 split (OpenMP's loop 1000-1067 / 1505-1841); an element per load 2183-2294 /
+ * 1670-1733. PoCL 3.1's 2 cores, 2^22 elements from host memory, ocl-reduce bench host/auto. */
+#define ORX_HOST_PLAN_ONE_ELEMENT(op) ((op) == ORX_OP_MINMAX)
 /* A grid of work-groups of one work-item, each a contiguous share of at least
  * ORX_HOST_PLAN_GROUP_BYTES (fewer groups for smaller arrays), at most ORX_HOST_PLAN_MAX_GROUPS
  * of them: the calling thread and a few of the context's own threads run them at once
@@ -112,6 +123,17 @@
  * in different orders: the device's plan and the host plan's. */
 #define ORX_HOST_PLAN_MAX_READ_BYTES ((size_t)128 << 20)
 #define ORX_HOST_PLAN_MAX_READ_NARROW_BYTES ((size_t)16 << 20) /* 8-byte MIN, MAX; 16-bit */
+/* State operators (1 MiB) but those that read like scalar ones (plan_host.c): since their host
+ * kernels keep split lanes (lib/orx_state_ops.cl) and MINMAX loads an element at a time, the grid
+ * reads ARGMIN, ARGMAX, MINMAX and SUM_WIDE faster than the device's plans at every size, and
+ * MEAN_VAR on PoCL. Buffers of f32, 2^20 / 2^22 / 2^24 elements, e2e us, grid (host_kib) against
+ * the device's plan, this 2-core machine: Intel's runtime argmin 513 / 1744 / 6900 against 1447 /
+ * 4847 / 20960, minmax 82 / 337 / 2841 against 664 / 2034 / 10030, sum_wide 145 / - / 2378
+ * against 285 / - / 4203, mean_var 621 / 2551 / 10446 against 1246 / 2628 / 10260 (f64 2^24
+ * 10441 against 8245); PoCL 3.1 argmin 461 / 1666 / 6859 against 719 / 1896 / 7386, minmax 98 /
+ * 244 / 2182 against 1252 / 3208 / 11641, mean_var 606 / 2493 / 10360 against 1236 / 6037 /
+ * 20956. The reproducible and compensated sums' grids trail (Intel's runtime, 2^24: 17493 and
+ * 14122 against 4466 and 4214): they keep 1 MiB. */
 #define ORX_HOST_PLAN_MAX_READ_STATE_BYTES ((size_t)1 << 20)
 #define ORX_HOST_PLAN_MAX_RESIDENT_BYTES ((size_t)512 << 10)
 #define ORX_HOST_PLAN_MAX_RESIDENT_STATE_BYTES ((size_t)128 << 10)

@@ -15,6 +15,20 @@
 #include "base/ids.h"
 #include "planner/plan_host.h"
 
+/* State operators whose host kernel reads as fast as a scalar one's, against the device's plans
+ * at every size measured (planner/host_plan.h): ARGMIN and ARGMAX, MINMAX and SUM_WIDE; MEAN_VAR
+ * where work-items run in turn (PoCL), whereas Intel's runtime ran its f64 plan faster. */
+static int reads_like_scalars(const orx_target *target, unsigned op) {
+  switch (op) {
+  case ORX_OP_ARGMIN:
+  case ORX_OP_ARGMAX:
+  case ORX_OP_MINMAX:
+  case ORX_OP_SUM_WIDE: return 1;
+  case ORX_OP_MEAN_VAR: return target->caps->work_items_in_turn;
+  default: return 0;
+  }
+}
+
 /* The largest buffer whose result into host memory the host's grid reads (host_plan.h): f16
  * elements keep the crossover of results into buffers (the host widens them in integer code);
  * devices that vectorize across work-items (Intel's runtime: its own plans read at 0.27-0.45x an
@@ -24,7 +38,7 @@
 static size_t read_max_bytes(const orx_target *target, const orx_request *request, size_t elem,
                              int state) {
   const int minmax = request->op.id == ORX_OP_MIN || request->op.id == ORX_OP_MAX;
-  if (state)
+  if (state && !reads_like_scalars(target, request->op.id))
     return ORX_HOST_PLAN_MAX_READ_STATE_BYTES;
   if (request->type == OCL_REDUCE_F16)
     return ORX_HOST_PLAN_MAX_RESIDENT_BYTES;
@@ -71,15 +85,15 @@ int orx_plan_takes_host_segments(const orx_target *target, const orx_request *re
   return length >= min_bytes / orx_request_element_bytes(request);
 }
 
-void orx_host_policy(size_t elem, orx_policy *out) {
+void orx_host_policy(size_t elem, unsigned op, orx_policy *out) {
   orx_policy p;
   memset(&p, 0, sizeof p);
   p.path = OCL_REDUCE_PATH_LOCAL;
   p.subgroup_impl = OCL_REDUCE_SUBGROUP_NONE;
   p.stream = ORX_STREAM_CHUNK;
   p.wg_size = 1;
-  p.vec = (unsigned)(ORX_HOST_PLAN_LOAD_BYTES / elem);
-  p.unroll = ORX_HOST_PLAN_UNROLL;
+  p.vec = ORX_HOST_PLAN_ONE_ELEMENT(op) ? 1 : (unsigned)(ORX_HOST_PLAN_LOAD_BYTES / elem);
+  p.unroll = ORX_HOST_PLAN_ONE_ELEMENT(op) ? 1 : ORX_HOST_PLAN_UNROLL;
   p.max_groups = ORX_HOST_PLAN_MAX_GROUPS;
   p.items_per_group = ORX_HOST_PLAN_GROUP_BYTES / elem;
   p.finish_serial = 1;

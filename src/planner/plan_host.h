@@ -27,6 +27,6 @@ int orx_plan_takes_host(const orx_target *target, const orx_request *request, si
  * host=off, not host=device). */
 int orx_plan_takes_host_segments(const orx_target *target, const orx_request *request,
                                  int device_in_place, size_t length, orx_host_source source);
-void orx_host_policy(size_t elem, orx_policy *out);
+void orx_host_policy(size_t elem, unsigned op, orx_policy *out);
 
 #endif /* ORX_PLAN_HOST_H */
