@@ -312,6 +312,25 @@ static void test_buffers_on_the_calling_thread(void **state) {
                  why);
     }
   }
+  /* The state operators whose host kernels read like scalar ones (ARGMIN, ARGMAX, MINMAX,
+   * SUM_WIDE) up to the same crossover: past the 1 MiB at which the others stop, their bits as
+   * from host memory, and none launched either (planner/host_plan.h). Elsewhere the exact ones
+   * only (a GPU's plans for a buffer and for host memory may round SUM_WIDE in other orders). */
+  static const ocl_reduce_op states[] = {OCL_REDUCE_ARGMIN, OCL_REDUCE_ARGMAX, OCL_REDUCE_MINMAX,
+                                         OCL_REDUCE_SUM_WIDE};
+  for (size_t o = 0; o < sizeof states / sizeof states[0] - !is_cpu; o++) {
+    unsigned char from_buffer[64], from_host[64];
+    memset(from_buffer, 0x5a, sizeof from_buffer);
+    assert_int_equal(ocl_reduce_into(fresh, states[o], OCL_REDUCE_F32,
+                                     ocl_reduce_buffer_input(buf, OFFSET), N,
+                                     ocl_reduce_host_output(from_buffer, sizeof from_buffer)),
+                     OCL_REDUCE_OK);
+    reduce_on(host_ctx, states[o], OCL_REDUCE_F32, data + OFFSET, N, from_host);
+    const size_t bytes = ocl_reduce_result_size(states[o], OCL_REDUCE_F32);
+    if (memcmp(from_buffer, from_host, bytes) != 0)
+      fail_msg("%s of %d f32 elements of a buffer: not the host plan's bits",
+               ocl_reduce_op_name(states[o]), (int)N);
+  }
   if (is_cpu && test_kernel_builds(fresh) != builds_before)
     fail_msg("reductions of a CPU device's buffer built %llu kernels: they launched",
              (unsigned long long)(test_kernel_builds(fresh) - builds_before));
