@@ -163,7 +163,8 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
     t.first_index = first_index;
     t.window = window;
     t.n = (uint)(count - start < ORX_WIN_TILE ? count - start : ORX_WIN_TILE);
-    t.cuts = orx_win_cut_bits(first_index, start, window, lid);
+    t.phase = (uint)((first_index + start) % window);
+    t.cuts = orx_win_cut_bits(t.phase, (uint)window, lid);
     /* The barrier stays outside the branches on `words` (uniform, but PoCL has miscompiled
      * barriers in branches). */
     A pre[ORX_WIN_RUN], suf[ORX_WIN_RUN];
@@ -178,26 +179,22 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
       orx_win_staged_run(&l, pre);
     A carry_fwd = ORX_IDENTITY, carry_bwd = ORX_IDENTITY;
     orx_win_scan(&t, &l, pre, suf, &carry_fwd, &carry_bwd);
-    /* P to the stage, then each result from its S and the P window - 1 further on. */
-    ORX_WIN_UNROLL
-    for (uint r = 0; r < ORX_WIN_RUN; r++)
-      l.stage[lid * (ORX_WIN_RUN + 1) + r] = pre[r];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const uint outs = (uint)(n_out - start < per_tile ? n_out - start : per_tile);
-    /* P at q + window - 1 for the run's q: slot `ahead` for r = 0, one more per step, and one
-     * more again past the row's end (the padding slot). */
-    const uint first_p = lid * ORX_WIN_RUN + (uint)window - 1;
-    const uint ahead = ORX_WIN_AT(first_p), row_left = ORX_WIN_RUN - first_p % ORX_WIN_RUN;
-    ORX_WIN_UNROLL
-    for (uint r = 0; r < ORX_WIN_RUN; r++)
-      if (lid * ORX_WIN_RUN + r < outs && !((t.cuts >> r) & 1u))
-        suf[r] = orx_combine(suf[r], l.stage[ahead + r + (r >= row_left ? 1u : 0u)]);
-    barrier(CLK_LOCAL_MEM_FENCE);
+    /* S through the stage into coalesced order, then P to the stage, then the results
+     * (orx_win_finish). */
     ORX_WIN_UNROLL
     for (uint r = 0; r < ORX_WIN_RUN; r++)
       l.stage[lid * (ORX_WIN_RUN + 1) + r] = suf[r];
     barrier(CLK_LOCAL_MEM_FENCE);
-    orx_win_store(out + out_index + start, outs, &l);
+    ORX_WIN_UNROLL
+    for (uint k = 0; k < ORX_WIN_RUN; k++)
+      suf[k] = l.stage[ORX_WIN_COALESCED_AT(lid, k)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    ORX_WIN_UNROLL
+    for (uint r = 0; r < ORX_WIN_RUN; r++)
+      l.stage[lid * (ORX_WIN_RUN + 1) + r] = pre[r];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    orx_win_finish(out + out_index + start,
+                   (uint)(n_out - start < per_tile ? n_out - start : per_tile), &t, suf, &l);
     barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites the stage */
   }
 }
@@ -214,6 +211,7 @@ ORX_INLINE orx_win_tile orx_win_block_tile(ulong start, ulong end, ulong first_i
   t.first_index = first_index;
   t.window = window;
   t.cuts = 0;
+  t.phase = 0;
   return t;
 }
 

@@ -61,13 +61,13 @@ typedef struct orx_win_local {
 typedef struct orx_win_tile {
   ulong start, first_index, window;
   uint n, cuts;
+  uint phase; /* ORX_WIN_BLOCKS: (first_index + start) % window, the tile's offset in its block */
 } orx_win_tile;
 
-/* The block starts in work-item lid's run of the tile at `start` (ORX_WIN_BLOCKS: window is at
- * most half a tile, so 32 bits hold a run's offset in its block). */
-ORX_INLINE uint orx_win_cut_bits(ulong first_index, ulong start, ulong window, uint lid) {
-  const uint w = (uint)window;
-  const uint into = (uint)(((first_index + start) % window + (ulong)lid * ORX_WIN_RUN) % w);
+/* The block starts in work-item lid's run of a tile `phase` positions into its block
+ * (ORX_WIN_BLOCKS: window is at most half a tile, so 32 bits hold a run's offset in its block). */
+ORX_INLINE uint orx_win_cut_bits(uint phase, uint w, uint lid) {
+  const uint into = (phase + lid * ORX_WIN_RUN) % w;
   uint bits = 0;
   for (uint r = into ? w - into : 0; r < ORX_WIN_RUN; r += w)
     bits |= 1u << r;
@@ -84,8 +84,19 @@ ORX_INLINE void orx_win_load(ORX_GLOBAL_PTR const ORX_ELEM_T *base, const orx_wi
                              ORX_LOCAL_PTR orx_win_local *l) {
   const uint lid = (uint)get_local_id(0);
   ORX_GLOBAL_PTR const ORX_ELEM_T *tile = base + t->start;
-  /* Every load of the work-item in flight before the first store (coalesced across the group). */
+  /* Every load of the work-item in flight before the first store (coalesced across the group);
+   * a whole tile with no test per element. */
   T x[ORX_WIN_RUN];
+  if (t->n == ORX_WIN_TILE) {
+    ORX_WIN_UNROLL
+    for (uint k = 0; k < ORX_WIN_RUN; k++)
+      x[k] = ORX_READ(tile, lid + k * ORX_WG_SIZE);
+    ORX_WIN_UNROLL
+    for (uint k = 0; k < ORX_WIN_RUN; k++)
+      l->stage[ORX_WIN_COALESCED_AT(lid, k)] =
+          ORX_MAP(x[k], t->first_index + t->start + lid + k * ORX_WG_SIZE);
+    return;
+  }
   ORX_WIN_UNROLL
   for (uint k = 0; k < ORX_WIN_RUN; k++) {
     const uint q = lid + k * ORX_WG_SIZE;
@@ -99,15 +110,31 @@ ORX_INLINE void orx_win_load(ORX_GLOBAL_PTR const ORX_ELEM_T *base, const orx_wi
   }
 }
 
-/* Stores the stage's first n states as results to out[0, n), coalesced across the group. */
-ORX_INLINE void orx_win_store(ORX_GLOBAL_PTR ORX_RESULT_T *out, uint n,
-                              ORX_LOCAL_PTR orx_win_local *l) {
+/* The results of a BLOCKS tile, stored to out[0, n) in coalesced order: result q is S[q] where q
+ * starts a block, else S[q] (+) P[q + window - 1]. `s` holds the work-item's S in that order (its
+ * k-th, result lid + k * ORX_WG_SIZE), the stage P. In coalesced order every step is whole rows of
+ * the stage further on for both, where a run's own look-ahead crossed into the next row at an
+ * offset that differs by work-item: a select and an address per element (H200, window 32: a third
+ * of the kernel's instructions). Whether q starts a block is counted here, a work-group's width
+ * further on each step: read from local memory with the runs' cuts it ran 6 % slower (fewer
+ * instructions, a load more in each result's chain). */
+ORX_INLINE void orx_win_finish(ORX_GLOBAL_PTR ORX_RESULT_T *out, uint n, const orx_win_tile *t,
+                               const A *s, ORX_LOCAL_PTR const orx_win_local *l) {
   const uint lid = (uint)get_local_id(0);
+  const uint w = (uint)t->window; /* at most half a tile */
+  const uint step = ORX_WG_SIZE % w;
+  uint into = (t->phase + lid) % w; /* result q's offset in its block */
+  ORX_LOCAL_PTR const A *p = l->stage + ORX_WIN_AT(lid + w - 1);
+  const uint left = n > lid ? n - lid : 0;
   ORX_WIN_UNROLL
   for (uint k = 0; k < ORX_WIN_RUN; k++) {
-    const uint q = lid + k * ORX_WG_SIZE;
-    if (q < n)
-      ORX_WRITE_RESULT(out, q, l->stage[ORX_WIN_COALESCED_AT(lid, k)]);
+    const int keep = k * ORX_WG_SIZE < left;
+    A r = s[k];
+    if (keep && into)
+      r = orx_combine(r, p[ORX_WIN_COALESCED_AT(0, k)]);
+    if (keep)
+      ORX_WRITE_RESULT(out, lid + k * ORX_WG_SIZE, r);
+    into = into + step >= w ? into + step - w : into + step;
   }
 }
 
@@ -142,21 +169,23 @@ ORX_INLINE void orx_win_words_run(ORX_GLOBAL_PTR const ORX_ELEM_T *tile, const o
                                   A *run) {
   const uint q0 = (uint)get_local_id(0) * ORX_WIN_RUN;
   ORX_ELEM_T e[ORX_WIN_RUN];
+  /* A whole run maps every element with no test (an element's tests cost as much as its scans). */
   if (q0 + ORX_WIN_RUN <= t->n) {
     ORX_BITS_T bits[ORX_WIN_RUN];
     orx_win_words_load(tile + q0, bits, ORX_WIN_RUN);
     ORX_WIN_UNROLL
-    for (uint r = 0; r < ORX_WIN_RUN; r++)
+    for (uint r = 0; r < ORX_WIN_RUN; r++) {
       e[r] = ORX_WIN_ELEM_OF_BITS(bits[r]);
+      run[r] = ORX_MAP(ORX_READ(e, r), t->first_index + t->start + q0 + r);
+    }
   } else {
     ORX_WIN_UNROLL
-    for (uint r = 0; r < ORX_WIN_RUN; r++)
+    for (uint r = 0; r < ORX_WIN_RUN; r++) {
       e[r] = tile[q0 + r < t->n ? q0 + r : 0];
+      run[r] = q0 + r < t->n ? ORX_MAP(ORX_READ(e, r), t->first_index + t->start + q0 + r)
+                             : ORX_IDENTITY;
+    }
   }
-  ORX_WIN_UNROLL
-  for (uint r = 0; r < ORX_WIN_RUN; r++)
-    run[r] = q0 + r < t->n ? ORX_MAP(ORX_READ(e, r), t->first_index + t->start + q0 + r)
-                           : ORX_IDENTITY;
 }
 
 #endif
