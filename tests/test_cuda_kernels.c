@@ -286,6 +286,17 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
           orx_plan_make(&forced, &r, &plan);
           compiled += compile(&plan);
         }
+      /* ... tiles of 8192 in runs of 32, which long windows of 4-byte elements take ... */
+      if (!test_light() && types[k] == OCL_REDUCE_F32) {
+        r = orx_reduce_request(ORX_OP_SUM, types[k]);
+        r.entry = ORX_ENTRY_WINDOWS;
+        r.windows.count = 1 << 20;
+        r.windows.window = 1000;
+        orx_plan_make(&t, &r, &plan);
+        assert_int_equal(plan.win.algo, ORX_WIN_BLOCKS);
+        assert_int_equal(plan.win.run, 32);
+        compiled += compile(&plan);
+      }
       /* ... and the tiles' words of 8-byte elements read as themselves (MIN reads f32 keys). */
       if (!test_light() && types[k] == OCL_REDUCE_U64) {
         orx_target forced = t;

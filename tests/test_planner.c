@@ -1439,7 +1439,9 @@ static void test_windows_plans(void **state) {
           if (want == ORX_WIN_MR || want == ORX_WIN_SHUFFLE)
             assert_int_equal(plan.policy.wg_size % plan.defines[ORX_DEFINE_MR_Q], 0);
           if (!cpu && ops[o] == ORX_OP_SUM && forced < 0 && windows[w] == 32)
-            assert_int_equal(orx_win_tile(&plan), 4096); /* the H200's measured tile */
+            assert_int_equal(orx_win_tile(&plan), 4096); /* the H200's measured tiles */
+          if (!cpu && ops[o] == ORX_OP_SUM && forced < 0 && windows[w] == 2049)
+            assert_int_equal(orx_win_tile(&plan), 8192);
           /* Words: BLOCKS tiles of scalar operators through CUDA, starting on whole runs. */
           const int words = want == ORX_WIN_BLOCKS && ops[o] == ORX_OP_SUM && c->has_cuda_shuffle;
           assert_int_equal(plan.defines[ORX_DEFINE_WIN_WORDS], words);

@@ -219,7 +219,9 @@ ORX_INLINE void orx_win_scan(const orx_win_tile *t, ORX_LOCAL_PTR orx_win_local 
   A fwd = pre[ORX_WIN_RUN - 1];
   A bwd = first_cut == 0 ? ORX_IDENTITY : suf[0];
   uchar fwd_cut = cut, bwd_cut = cut;
-  barrier(CLK_LOCAL_MEM_FENCE); /* every run read (where staged): the stage is free */
+  /* No barrier before the summaries: their buffers were last read before the barrier that ends
+   * the previous call, and the stage, which the runs were read from, is next written after the
+   * barriers of the steps below (H200, CUDA, window 32: 1-2 % faster without one here). */
   /* Segmented inclusive scans over the runs, forward and backward. A block spans at most
    * w / ORX_WIN_RUN + 2 runs; a tile inside one block needs every step. */
   const ulong reach = t->window < ORX_WIN_TILE ? t->window / ORX_WIN_RUN + 2 : ORX_WG_SIZE;

@@ -22,6 +22,25 @@ static uint64_t tile_bytes(unsigned wg, unsigned run, unsigned state) {
   return (uint64_t)wg * (run + 1) * state + 4ull * wg * state + 4ull * wg + 64;
 }
 
+/* Windows longer than this take runs of 32 four-byte states on GPUs, tiles of 8192 rather than
+ * 4096, which read the window - 1 elements a tile shares with the next half as often (at 1000,
+ * 12 % of what a tile reads rather than 24 %). H200, f32, 2^26, device us, runs of 16 / 32, two
+ * rounds: NVIDIA's OpenCL window 1000 sum 217.2, 217.6 / 194.9, 196.2, min 236.2, 238.9 / 210.1,
+ * 211.6; CUDA sum 223.8, 224.2 / 225.6, 225.6, min 241.9, 244.0 / 238.4, 240.6
+ * (docs/perf/h200-windows-finish.txt). Windows of 32 keep runs of 16 (runs of 32 in work-groups
+ * of 128 were slower there: docs/perf/h200-windows-tile-shapes.txt), and windows that a tile of
+ * 4096 does not take keep LONG's work-group per block in runs of 16 (not measured with 32). */
+#define ORX_WIN_LONG_RUNS_FROM 256
+
+/* Runs of 64 bytes of states (16 f32), or of 32 four-byte states for long windows on GPUs. */
+static unsigned tile_run(const orx_caps *caps, uint64_t window, unsigned wg, unsigned state) {
+  const unsigned run = state >= 64 ? 1 : 64 / state;
+  if (caps->type != OCL_REDUCE_DEVICE_CPU && window > ORX_WIN_LONG_RUNS_FROM && state <= 4 &&
+      window <= (uint64_t)wg * run / 2 + 1) /* BLOCKS either way */
+    return 32;
+  return run;
+}
+
 /* Windows up to this long fold directly: the fold reads each element `window` times from cache,
  * the scans combine about five times per result and pass through local memory six times. H200,
  * CUDA, f32 2^26 sums: window 3 folded 138 us against 219 ms a work-group per block; window 32
@@ -81,8 +100,8 @@ void orx_plan_windows(const orx_target *target, const orx_request *request, orx_
   if (!target->forced.wg_size)
     p->wg_size = caps->type == OCL_REDUCE_DEVICE_CPU ? 64 : 256;
   p->vec = p->unroll = p->chains = 1;
-  /* Runs of 64 bytes of states (16 f32), fewer where local memory is short. */
-  unsigned run = state >= 64 ? 1 : 64 / state;
+  /* The run (tile_run), shorter where local memory is short. */
+  unsigned run = tile_run(caps, window, p->wg_size, state);
   const uint64_t local = caps->local_mem_bytes < ORX_WIN_LOCAL_BYTES ? caps->local_mem_bytes
                                                                      : ORX_WIN_LOCAL_BYTES;
   while (p->wg_size > 32 && tile_bytes(p->wg_size, run, state) > local)
