@@ -438,6 +438,13 @@
 #ifndef ORX_KEY_POSITIONS
 #define ORX_KEY_POSITIONS 0
 #endif
+/* Reduce by key's counted form (docs/design/reduce-by-key.md, Decision 1, revised), a plan per
+ * pass of the same kernel: 0 the one pass with its look-back; 1 the heads of each 32 tiles; 2
+ * those groups' counts scanned; 3 the tiles, each with its place known; 4 the runs that cross
+ * tiles. */
+#ifndef ORX_KEY_COUNTED
+#define ORX_KEY_COUNTED 0
+#endif
 /* 1: DIRECT's work-items take each element of their windows together, a barrier apart (CPUs). */
 #ifndef ORX_WIN_LOCKSTEP
 #define ORX_WIN_LOCKSTEP 0
@@ -534,7 +541,7 @@
   X(c, ELEM_TYPE_ID) X(c, RESULT_NARROW) X(c, NARROW_SPLIT) X(c, PAIR_OP) X(c, PAIR_TYPE_ID)       \
   X(c, KEY_BYTES) X(c, KEY_RUN) X(c, KEY_STARTS) X(c, KEY_WORDS) X(c, KEY_WINDOW_PARTS)          \
   X(c, KEY_CHUNKS) X(c, KEY_DIRECT) X(c, KEY_POSITIONS) X(c, ELEM_KEYS) X(c, WIN_WORDS)            \
-  X(c, KEY_RELOAD) X(c, KEY_WARP_JOIN) X(c, KEY_IN_ORDER)
+  X(c, KEY_RELOAD) X(c, KEY_WARP_JOIN) X(c, KEY_IN_ORDER) X(c, KEY_COUNTED)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them; a

@@ -41,6 +41,9 @@ static ocl_reduce_context *tiles_ctx, *chunks_ctx;
  * windows by a warp's shuffles (key_warp_join: NVIDIA's OpenCL's), and that are their groups' ids
  * (key_in_order: NVIDIA's OpenCL's), forced where they can. */
 static ocl_reduce_context *direct_ctx;
+/* Tiles whose runs are counted first (key_counted: lib/orx_key_counted.cl), where the others
+ * above are forced to the look-back. */
+static ocl_reduce_context *counted_ctx;
 static ocl_reduce_context *cross_pass_ctx; /* cross_device, the one-pass kernel forced */
 /* Host memory copied to the device, where CPU devices would view it where it lies. */
 static ocl_reduce_context *uploads_ctx;
@@ -52,17 +55,19 @@ static int setup(void **state) {
   pass_ctx = test_context_with_policy("by_key=pass");
   runs_ctx = test_context_with_policy("by_key=runs");
   tiles_ctx =
-      test_context_with_policy("by_key=pass,key_chunks=0,key_warp_join=0,key_in_order=0");
+      test_context_with_policy("by_key=pass,key_chunks=0,key_warp_join=0,key_in_order=0,"
+                               "key_counted=0");
   chunks_ctx = test_context_with_policy("by_key=pass,key_chunks=1,key_run=64");
   direct_ctx =
       test_context_with_policy("by_key=pass,key_chunks=0,key_direct=1,key_warp_join=1,"
-                               "key_in_order=1");
+                               "key_in_order=1,key_counted=0");
+  counted_ctx = test_context_with_policy("by_key=pass,key_chunks=0,key_counted=1");
   uploads_ctx = test_context_with_policy("by_key=pass,host_views=0");
   setenv("OCL_REDUCE_DETERMINISM", "cross_device", 1);
   cross_pass_ctx = test_context_with_policy("by_key=pass");
   unsetenv("OCL_REDUCE_DETERMINISM");
   return cross_ctx && pass_ctx && runs_ctx && tiles_ctx && chunks_ctx && direct_ctx &&
-                 cross_pass_ctx && uploads_ctx
+                 counted_ctx && cross_pass_ctx && uploads_ctx
              ? 0
              : -1;
 }
@@ -74,6 +79,7 @@ static int teardown(void **state) {
   ocl_reduce_context_destroy(tiles_ctx);
   ocl_reduce_context_destroy(chunks_ctx);
   ocl_reduce_context_destroy(direct_ctx);
+  ocl_reduce_context_destroy(counted_ctx);
   ocl_reduce_context_destroy(cross_pass_ctx);
   ocl_reduce_context_destroy(uploads_ctx);
   return test_teardown(state);
@@ -336,10 +342,14 @@ static void sweep_op(ocl_reduce_op op, ocl_reduce_type type) {
     test_fill(values, count, op, type, MODE_RANDOM);
     /* Buffers through the kernel's chunks every other operator and type, else its tiles: loaded
      * straight into registers (forced, from 16-byte boundaries) or as the planner loads them
-     * (from offsets off those boundaries, which the direct loads leave to local memory). One
-     * program per case either way: CI's time. */
+     * (from offsets off those boundaries, which the direct loads leave to local memory), the
+     * latter with the look-back and counted first in turns. One plan per case either way: CI's
+     * time. */
     const int direct = variant % 4 == 0;
-    ocl_reduce_context *device_ctx = variant % 2 ? chunks_ctx : direct ? direct_ctx : tiles_ctx;
+    ocl_reduce_context *device_ctx = variant % 2          ? chunks_ctx
+                                     : direct             ? direct_ctx
+                                     : variant % 8 == 2   ? counted_ctx
+                                                          : tiles_ctx;
     const key_case c = {on_device ? device_ctx : test_ctx, op, type, key_type, keys, values, count,
                         0, 0, on_device && direct ? PLACED_ALIGNED_BUFFERS : on_device};
     check_case(c, builtin_mismatch);
@@ -412,7 +422,8 @@ static void test_patterns(void **state) {
  * in 8 bytes (its index from the run's start) and the run carried in whole (kernels/by_key.cl):
  * long runs whose extreme lies tiles before the run ends (at its first element half the time),
  * between short ones, through both loads of the tiles: local memory (buffers at an offset) and
- * registers (forced, from 16-byte boundaries). */
+ * registers (forced, from 16-byte boundaries); and ARGMIN counted first, whose runs across tiles
+ * are completed by their own pass (lib/orx_key_counted.cl). */
 static void test_index_states_across_tiles(void **state) {
   (void)state;
   static const size_t lengths[] = {5000, 1, 2, 3, 9000, 31, 4097, 1, 7000, 64, 2, 1};
@@ -422,22 +433,24 @@ static void test_index_states_across_tiles(void **state) {
     count += lengths[r];
   const ocl_reduce_op ops[] = {OCL_REDUCE_ARGMIN, OCL_REDUCE_ARGMAX};
   const ocl_reduce_type types[] = {OCL_REDUCE_F32, OCL_REDUCE_I32};
-  for (int form = 0; form < 2; form++) {
-    const ocl_reduce_type key_type = form ? OCL_REDUCE_U64 : OCL_REDUCE_I32;
+  for (int form = 0; form < 3; form++) {
+    const int arg_max = form == 1; /* forms 0 and 2: ARGMIN of F32 */
+    const ocl_reduce_type key_type = arg_max ? OCL_REDUCE_U64 : OCL_REDUCE_I32;
     void *keys = keys_of_runs(key_type, lengths, n, count);
     void *values = malloc(count * 4);
     assert_non_null(values);
-    test_fill(values, count, ops[form], types[form], MODE_RANDOM);
+    test_fill(values, count, ops[arg_max], types[arg_max], MODE_RANDOM);
     size_t at = 0;
     for (size_t r = 0; r < n; at += lengths[r++])
       if (r % 2 == 0) { /* the run's first element is its extreme */
-        if (types[form] == OCL_REDUCE_F32)
-          ((float *)values)[at] = form ? 1e30f : -1e30f;
+        if (types[arg_max] == OCL_REDUCE_F32)
+          ((float *)values)[at] = arg_max ? 1e30f : -1e30f;
         else
-          ((int32_t *)values)[at] = form ? INT32_MAX : INT32_MIN;
+          ((int32_t *)values)[at] = arg_max ? INT32_MAX : INT32_MIN;
       }
-    const key_case c = {form ? direct_ctx : tiles_ctx, ops[form], types[form], key_type, keys,
-                        values, count, 0, 0, form ? PLACED_ALIGNED_BUFFERS : PLACED_BUFFERS};
+    ocl_reduce_context *ctx = form == 2 ? counted_ctx : arg_max ? direct_ctx : tiles_ctx;
+    const key_case c = {ctx, ops[arg_max], types[arg_max], key_type, keys, values, count, 0, 0,
+                        arg_max ? PLACED_ALIGNED_BUFFERS : PLACED_BUFFERS};
     check_case(c, builtin_mismatch);
     free(keys);
     free(values);
@@ -517,12 +530,16 @@ static void check_user(const ocl_reduce_operator_desc *desc, int ordered, int ki
   for (int on_device = 0; on_device < 4; on_device++) {
     const ocl_reduce_type key_type = on_device % 2 ? OCL_REDUCE_U64 : OCL_REDUCE_I32;
     void *keys = keys_of_runs(key_type, lengths, n, count);
-    /* Each placement through both plans: the runs' starts found by the kernel (in tiles, or in
-     * chunks of 64 pairs), then their segments reduced; and the runs found on the host. Host
+    /* Each placement through both plans: the runs' starts found by the kernel (in tiles, counted
+     * first or not, or in chunks of 64 pairs), then their segments reduced; and the runs found on
+     * the host. Host
      * inputs land in scratch on 16-byte boundaries, where tiles of direct_ctx load their keys
      * straight into registers. */
     for (int plan = 0; plan < 2; plan++) {
-      ocl_reduce_context *pass = on_device % 2 ? chunks_ctx : on_device ? direct_ctx : tiles_ctx;
+      ocl_reduce_context *pass = on_device == 3   ? counted_ctx
+                                 : on_device == 1 ? chunks_ctx
+                                 : on_device      ? direct_ctx
+                                                  : tiles_ctx;
       const key_case c = {plan ? runs_ctx : pass, user_op, OCL_REDUCE_OP_ELEMENT, key_type, keys,
                           values, count, 0, 0, on_device};
       check_case(c, user_mismatch);
@@ -750,14 +767,16 @@ static void test_exact_outputs(void **state) {
   assert_true(values && keys_out && results && heads);
   assert_int_equal(test_key_runs(keys, sizeof *keys, count, heads), runs);
   test_fill(values, count, OCL_REDUCE_SUM, OCL_REDUCE_I32, MODE_RANDOM);
-  /* The kernel's runs through scratch (key_stage=1), in tiles and in chunks of 64 pairs, and the
-   * runs counted first (key_stage=0); made here and destroyed before the test returns. */
+  /* The kernel's runs through scratch (key_stage=1), in tiles (their look-back's, and the
+   * counted form's) and in chunks of 64 pairs, and the runs counted first (key_stage=0); made
+   * here and destroyed before the test returns. */
   ocl_reduce_context *contexts[] = {
-      test_context_with_policy("by_key=pass,key_chunks=0,key_stage=1"),
+      test_context_with_policy("by_key=pass,key_chunks=0,key_stage=1,key_counted=0"),
+      test_context_with_policy("by_key=pass,key_chunks=0,key_stage=1,key_counted=1"),
       test_context_with_policy("by_key=pass,key_chunks=1,key_run=64,key_stage=1"),
       test_context_with_policy("by_key=pass,key_stage=0")};
-  assert_true(contexts[0] && contexts[1] && contexts[2]);
-  for (size_t x = 0; x < 3; x++)
+  assert_true(contexts[0] && contexts[1] && contexts[2] && contexts[3]);
+  for (size_t x = 0; x < 4; x++)
     for (int on_device = 0; on_device < 2; on_device++) {
       key_case c = {contexts[x], OCL_REDUCE_SUM, OCL_REDUCE_I32, OCL_REDUCE_U32, keys, values,
                     count, runs, runs, on_device ? PLACED_BUFFERS : PLACED_HOST};
@@ -768,7 +787,7 @@ static void test_exact_outputs(void **state) {
           runs_mismatch(&c, (unsigned char *)keys_out, results, heads, runs, builtin_mismatch), 0);
       check_too_small(c, runs - 1, runs - 1, runs, keys_out, results);
     }
-  for (size_t x = 0; x < 3; x++)
+  for (size_t x = 0; x < 4; x++)
     ocl_reduce_context_destroy(contexts[x]);
   free(keys);
   free(values);

@@ -341,6 +341,7 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
         orx_target form = t;
         const int chunks = kb == 8 && v % 2 == 0;
         form.forced.key_chunks = chunks;
+        form.forced.key_counted = 0; /* the look-back's forms; the counted form's below */
         form.forced.key_warp_join = v % 2;
         form.forced.key_in_order = kb == 4;
         orx_plan_make(&form, &r, &plan);
@@ -350,6 +351,30 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
         warp_joins += plan.defines[ORX_DEFINE_KEY_WARP_JOIN] == 1;
         compiled += compile(&plan);
       }
+    /* Counted first (lib/orx_key_counted.cl): every value above in tiles, keys of 4 and 8 bytes
+     * in turns, and each one's pass 4; the count and its scan (passes 1 and 2) of the first two,
+     * which every operator and type of their tiles' shape shares. */
+    for (int v = 0; v < 5; v++) {
+      r = orx_reduce_request(key_ops[v], key_values[v]);
+      r.entry = ORX_ENTRY_BY_KEY;
+      r.key_bytes = v % 2 ? 8 : 4;
+      orx_target form = t;
+      form.forced.key_chunks = 0;
+      form.forced.key_counted = 1;
+      orx_plan_make(&form, &r, &plan);
+      assert_int_equal(plan.defines[ORX_DEFINE_KEY_COUNTED], 3);
+      compiled += compile(&plan);
+      for (int pass = 1; pass <= 4; pass += pass == 2 ? 2 : 1) {
+        if (pass < 4 && v >= 2)
+          continue;
+        orx_request passed = pass < 4 ? orx_by_key_count_request(&plan, r.key_bytes, pass) : r;
+        passed.key_pass = pass;
+        orx_plan other;
+        orx_plan_make(&form, &passed, &other);
+        assert_int_equal(other.defines[ORX_DEFINE_KEY_COUNTED], pass);
+        compiled += compile(&other);
+      }
+    }
     /* The runs' starts for user operators (ORX_KEY_POSITIONS): the keys alone, loaded straight
      * into registers, their starts staged in 4 bytes. */
     for (unsigned kb = 4; kb <= 8; kb += 4) {

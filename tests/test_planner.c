@@ -310,6 +310,9 @@ static void test_policy_override_parses_and_rejects(void **state) {
   assert_int_equal(o.key_in_order, 1);
   assert_int_equal(orx_parse_policy_override("key_in_order=2", &o),
                    OCL_REDUCE_ERROR_INVALID_OPTION);
+  assert_int_equal(o.key_counted, -1);
+  assert_int_equal(orx_parse_policy_override("key_counted=1", &o), OCL_REDUCE_OK);
+  assert_int_equal(o.key_counted, 1);
   assert_int_equal(orx_parse_policy_override("key_stage=1", &o), OCL_REDUCE_OK);
   assert_int_equal(o.key_warp_join, -1);
   assert_int_equal(o.key_stage, 1);
@@ -1502,7 +1505,7 @@ static void test_windows_plans(void **state) {
 /* Reduce by key: which calls take the one-pass kernel (built-in operators, devices that order
  * work-groups unless by_key=runs), its tiles within local memory, its summaries' words (the
  * value's or state's, and where the last run starts for ARGMIN and ARGMAX), its scratch's
- * layout. */
+ * layout; with its look-back (key_counted=0: the counted form's plans are the next test's). */
 static void test_by_key_plans(void **state) {
   (void)state;
   char *holder = NULL;
@@ -1522,6 +1525,7 @@ static void test_by_key_plans(void **state) {
           for (int forced = -1; forced <= 1; forced++) {
             orx_target tg = test_target(c, OCL_REDUCE_PATH_AUTO);
             tg.forced.by_key_pass = forced;
+            tg.forced.key_counted = 0;
             orx_request r = orx_reduce_request(ops[o], types[t]);
             r.entry = ORX_ENTRY_BY_KEY;
             r.key_bytes = kb;
@@ -1669,6 +1673,89 @@ static void test_by_key_plans(void **state) {
       check_defines(&plan, contract,
                     devices[dev].has_cuda_shuffle ? "lib/orx_cuda_prelude.cl" : NULL, &checked);
     }
+  free(holder);
+}
+
+/* Reduce by key counted first (lib/orx_key_counted.cl): the tiles' plan (pass 3) reads no
+ * look-back, its pass 4 has the same tiles, and passes 1 and 2 take the tiles' shape whatever the
+ * operator and type, so that their programs are shared. */
+static void test_by_key_counted_plans(void **state) {
+  (void)state;
+  char *holder = NULL;
+  const char *contract = contract_text(&holder);
+  orx_caps devices[8];
+  const size_t device_count = synthetic_devices(devices);
+  int checked = 0;
+  for (size_t dev = 0; dev < device_count; dev++)
+    for (unsigned kb = 4; kb <= 8; kb += 4) {
+      const orx_caps *c = &devices[dev];
+      const char *prelude = c->has_cuda_shuffle ? "lib/orx_cuda_prelude.cl" : NULL;
+      orx_target tg = test_target(c, OCL_REDUCE_PATH_AUTO);
+      tg.forced.key_chunks = 0;
+      tg.forced.key_counted = 1;
+      orx_plan tiles[2], count[2];
+      const ocl_reduce_type types[] = {OCL_REDUCE_F32, OCL_REDUCE_I32};
+      for (int t = 0; t < 2; t++) {
+        orx_request r = orx_reduce_request(t ? ORX_OP_MAX : ORX_OP_SUM, types[t]);
+        r.entry = ORX_ENTRY_BY_KEY;
+        r.key_bytes = kb;
+        orx_plan_make(&tg, &r, &tiles[t]);
+        assert_int_equal(tiles[t].defines[ORX_DEFINE_KEY_COUNTED], 3);
+        assert_int_equal(tiles[t].defines[ORX_DEFINE_KEY_IN_ORDER], 0);
+        assert_int_equal(tiles[t].defines[ORX_DEFINE_KEY_WARP_JOIN], 0);
+        assert_int_equal(tiles[t].policy.wg_size % 32, 0);
+        for (uint64_t n = 0; n < 100000; n = 3 * n + 1)
+          assert_int_equal(orx_by_key_scratch_tiles(
+                               &tiles[t], orx_by_key_scratch_bytes(&tiles[t], n)), n);
+        r.key_pass = 4;
+        orx_plan fix;
+        orx_plan_make(&tg, &r, &fix);
+        assert_int_equal(fix.defines[ORX_DEFINE_KEY_COUNTED], 4);
+        assert_int_equal(orx_by_key_tile(&fix), orx_by_key_tile(&tiles[t]));
+        check_defines(&tiles[t], contract, prelude, &checked);
+        check_defines(&fix, contract, prelude, &checked);
+        for (int pass = 1; pass <= 2; pass++) {
+          const orx_request counting = orx_by_key_count_request(&tiles[t], kb, pass);
+          orx_plan_make(&tg, &counting, &count[pass - 1]);
+          assert_int_equal(count[pass - 1].defines[ORX_DEFINE_KEY_COUNTED], pass);
+          assert_int_equal(orx_by_key_tile(&count[pass - 1]), orx_by_key_tile(&tiles[t]));
+          check_defines(&count[pass - 1], contract, prelude, &checked);
+        }
+      }
+      /* The count of a tile of equal shape is one program for both operators and types. */
+      if (orx_by_key_tile(&tiles[0]) == orx_by_key_tile(&tiles[1]) &&
+          tiles[0].policy.wg_size == tiles[1].policy.wg_size) {
+        const orx_request a = orx_by_key_count_request(&tiles[0], kb, 1);
+        const orx_request b = orx_by_key_count_request(&tiles[1], kb, 1);
+        orx_plan pa, pb;
+        orx_plan_make(&tg, &a, &pa);
+        orx_plan_make(&tg, &b, &pb);
+        assert_memory_equal(pa.defines, pb.defines, sizeof pa.defines);
+      }
+      /* Chunks (CPU devices' own form) are never counted. */
+      tg.forced.key_chunks = 1;
+      orx_request r = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
+      r.entry = ORX_ENTRY_BY_KEY;
+      r.key_bytes = kb;
+      orx_plan plan;
+      orx_plan_make(&tg, &r, &plan);
+      assert_int_equal(plan.defines[ORX_DEFINE_KEY_COUNTED], 0);
+      /* The planner's own choice: counted through CUDA (4-byte values in tiles of 128 x 16),
+       * and on NVIDIA's OpenCL for the operators whose states hold an index. */
+      orx_target any = test_target(c, OCL_REDUCE_PATH_AUTO);
+      const int cuda = c->warp_size > 0 && c->device_sync == ORX_SYNC_CUDA;
+      const int ptx = c->warp_size > 0 && c->device_sync == ORX_SYNC_PTX;
+      const int cpu = c->type == OCL_REDUCE_DEVICE_CPU;
+      for (int arg = 0; arg <= 1; arg++) {
+        r.op.id = arg ? ORX_OP_ARGMIN : ORX_OP_SUM;
+        orx_plan_make(&any, &r, &plan);
+        const int counted = !cpu && (cuda || (ptx && arg));
+        assert_int_equal(plan.defines[ORX_DEFINE_KEY_COUNTED], counted ? 3 : 0);
+        if (counted && cuda && !arg && c->local_mem_bytes >= 48 * 1024)
+          assert_int_equal(orx_by_key_tile(&plan), 128 * 16);
+      }
+    }
+  assert_true(checked > 0);
   free(holder);
 }
 
@@ -2469,6 +2556,7 @@ int main(void) {
       cmocka_unit_test(test_ordered_operators_take_runs_in_order),
       cmocka_unit_test(test_windows_plans),
       cmocka_unit_test(test_by_key_plans),
+      cmocka_unit_test(test_by_key_counted_plans),
       cmocka_unit_test(test_program_plans),
       cmocka_unit_test(test_plans_describe_themselves_in_policy_syntax),
       cmocka_unit_test(test_paths_share_kernels_that_read_no_subgroup_define),

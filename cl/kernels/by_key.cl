@@ -468,7 +468,45 @@ ORX_INLINE orx_key_part orx_key_look_back(ORX_GLOBAL_PTR ulong *words, uint tile
 }
 #endif /* ORX_KEY_WARP_JOIN */
 
-#if !ORX_KEY_CHUNKS
+/* The kernel's parameters, the same in every form and pass (the host passes one list). */
+#define ORX_KEY_PARAMS                                                                             \
+  __global const orx_key_bits *ORX_RESTRICT keys, ulong keys_offset, ORX_IN_PARAMS(in),           \
+      ulong in_offset, ulong n, __global orx_key_bits *keys_out, ulong keys_out_index,             \
+      __global ORX_RESULT_T *out, ulong out_index, ulong room, __global ulong *scratch, uint epoch
+
+#if ORX_KEY_COUNTED
+#include "lib/orx_key_counted.cl"
+#endif
+
+#if ORX_KEY_COUNTED == 1 || ORX_KEY_COUNTED == 2 || ORX_KEY_COUNTED == 4
+/* The counted form's passes but its tiles' (lib/orx_key_counted.cl). */
+#elif !ORX_KEY_CHUNKS
+#if ORX_KEY_COUNTED
+typedef orx_key_counts orx_key_close_counts;
+#else
+typedef uchar orx_key_close_counts; /* not used */
+#endif
+/* Step 4 closes run i of the tile (from its first closed run): staged, or in the counted form the
+ * run crossing into a tile past the first (i == 0), whose value so far is the tile's head partial
+ * (empty where the tile starts with a head), kept for pass 4. */
+ORX_INLINE void orx_key_close(ORX_LOCAL_PTR orx_key_staged *staged,
+                              ORX_LOCAL_PTR orx_key_carried *carried, uint i, A value, int empty,
+                              ulong run_start, ulong tile_start, uint tile,
+                              orx_key_close_counts counts) {
+#if ORX_KEY_COUNTED
+  if (tile > 0 && i == 0) {
+    counts.head_parts[tile] = value;
+    counts.filled[tile] = !empty;
+    return;
+  }
+#else
+  (void)counts;
+  (void)tile;
+#endif
+  (void)empty;
+  orx_key_stage(staged, carried, i, value, run_start, tile_start);
+}
+
 /* The key before element `at`, from global memory (none before element 0). Clamped, not guarded:
  * work-items past the input's end read its last key instead of past it, and the load stays
  * unconditional (`at && mine` cost NVIDIA's OpenCL 7-10 %). */
@@ -522,18 +560,13 @@ ORX_INLINE void orx_key_load_direct(ORX_GLOBAL_PTR const orx_key_bits *keys,
 }
 #endif
 
-__kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRICT keys,
-                                         ulong keys_offset, ORX_IN_PARAMS(in), ulong in_offset,
-                                         ulong n, __global orx_key_bits *keys_out,
-                                         ulong keys_out_index, __global ORX_RESULT_T *out,
-                                         ulong out_index, ulong room, __global ulong *scratch,
-                                         uint epoch) {
+__kernel ORX_KERNEL_ATTR void orx_by_key(ORX_KEY_PARAMS) {
   /* The tile's elements, then the runs it closes: a run per element, and the last run. */
   __local orx_key_bits tile_keys[ORX_KEY_PAD(ORX_KEY_TILE) + 1];
   __local orx_key_staged tile_values[ORX_KEY_PAD(ORX_KEY_TILE) + 1];
   __local orx_key_carried tile_carried;
   __local orx_key_scan scan;
-#if !ORX_KEY_IN_ORDER
+#if !ORX_KEY_IN_ORDER && !ORX_KEY_COUNTED
   __local uint tile_taken;
 #endif
   __local orx_key_part tile_before;
@@ -548,7 +581,7 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
    * work-groups in the order of their ids (CUB's single-pass scans rely on it too), so there a
    * tile may be the group's id: a tile waits only on lower ids, whose groups have started. That
    * saves the ticket's atomic and a barrier before the loads (plan_by_key.c). */
-#if ORX_KEY_IN_ORDER
+#if ORX_KEY_IN_ORDER || ORX_KEY_COUNTED
   const uint tile = (uint)get_group_id(0);
 #else
   if (lid == 0) {
@@ -629,6 +662,23 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
   /* 3. The tiles before: tile 0 publishes its PREFIX at once, the others their AGGREGATE, then
    * their PREFIX once the look-back gave the summary before them. */
   const orx_key_part own = orx_key_get(&scan, ORX_WG_SIZE - 1);
+#if ORX_KEY_COUNTED
+  /* The counted form: the heads before the tile are known (passes 1 and 2); the value of the run
+   * crossing into it is pass 4's, so the tile keeps its head partial (step 4). */
+  const orx_key_counts counts = orx_key_counts_of(scratch, n);
+  (void)epoch;
+  (void)words;
+  (void)window;
+  if (lid == 0) {
+    orx_key_part b = orx_key_none();
+    b.heads = counts.groups[tile / ORX_KEY_GROUP] + counts.within[tile];
+    tile_before = b;
+    counts.places[tile] = b.heads;
+    if (start + held == n)
+      counts.places[tile + 1] = b.heads + own.heads;
+  }
+#else
+  const orx_key_close_counts counts = 0;
   if (lid == 0)
     orx_key_publish(words + (2 * (ulong)tile + (tile == 0)) * ORX_KEY_WORDS,
                     2 * epoch + (tile == 0), own);
@@ -639,6 +689,7 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
                       orx_key_join(before, own));
     tile_before = before;
   }
+#endif
   barrier(CLK_LOCAL_MEM_FENCE);
 
   /* 4. The runs the tile closes, [closed, end), staged at local position r - closed (the tile's
@@ -659,9 +710,17 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
   if (lid > 0) {
     const orx_key_part left = orx_key_get(&scan, lid - 1);
     open = tile > 0 ? orx_key_join(behind, left) : left;
+#if ORX_KEY_COUNTED
+    /* No value is carried in: the elements before the work-item's are the run's from the tile's
+     * first on (the identity joined in would change a run of -0.0 to +0.0). */
+    open = left;
+    open.heads += behind.heads;
+#endif
   }
   ulong runs = open.heads, run_start = orx_key_start_of(open);
   A acc = open.value;
+  /* The counted form's tile past the first: nothing yet in `acc` before its first element. */
+  int acc_empty = ORX_KEY_COUNTED && tile > 0 && lid == 0;
 #if ORX_KEY_RELOAD
   orx_key_bits previous = orx_key_before(keys, at, n); /* key_before, read again */
 #else
@@ -679,30 +738,44 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
 #endif
       if (key != previous || at + j == 0) {
         if (runs > 0) { /* the run before ends at the element before */
-          orx_key_stage(tile_values, &tile_carried, (uint)(runs - 1 - closed), acc, run_start,
-                        start);
+          orx_key_close(tile_values, &tile_carried, (uint)(runs - 1 - closed), acc, acc_empty,
+                        run_start, start, tile, counts);
           tile_keys[ORX_KEY_PAD((uint)(runs - 1 - closed))] = previous;
         }
         runs++;
         run_start = at + j;
         acc = value;
       } else {
-        acc = orx_combine(acc, value);
+        acc = acc_empty ? value : orx_combine(acc, value);
       }
+      acc_empty = 0;
       previous = key;
     }
   }
   (void)run_start; /* read by ORX_STATE_REBASE only */
   if (mine > 0 && last_tile && first + mine == held) { /* the last element ends the last run */
-    orx_key_stage(tile_values, &tile_carried, (uint)(runs - 1 - closed), acc, run_start, start);
+    orx_key_close(tile_values, &tile_carried, (uint)(runs - 1 - closed), acc, 0, run_start, start,
+                  tile, counts);
     tile_keys[ORX_KEY_PAD((uint)(runs - 1 - closed))] = previous;
   }
+#if ORX_KEY_COUNTED
+  if (mine > 0 && first + mine == held) { /* for pass 4: the tile's last run, or all of it */
+    if (own.heads > 0) {
+      counts.tails[tile] = acc;
+      counts.starts[tile] = run_start;
+    } else if (!last_tile) { /* (the last tile's closed its run above) */
+      counts.head_parts[tile] = acc;
+      counts.filled[tile] = 1;
+    }
+  }
+#endif
   barrier(CLK_LOCAL_MEM_FENCE);
   const ulong stored = end < room ? end : room; /* runs from `room` on are counted only */
   const uint staged = stored > closed ? (uint)(stored - closed) : 0u;
   for (uint i = lid; i < staged; i += ORX_WG_SIZE) {
-    ORX_WRITE_RESULT(out, out_index + closed + i,
-                     orx_key_unstage(tile_values, &tile_carried, i, start, behind));
+    if (!ORX_KEY_COUNTED || tile == 0 || i > 0) /* the counted form: run 0's value is pass 4's */
+      ORX_WRITE_RESULT(out, out_index + closed + i,
+                       orx_key_unstage(tile_values, &tile_carried, i, start, behind));
     keys_out[keys_out_index + closed + i] = tile_keys[ORX_KEY_PAD(i)];
   }
   if (lid == 0 && last_tile) {
@@ -728,12 +801,7 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRI
 #if ORX_WG_SIZE != 1
 #error "by_key.cl: a chunk is walked by one work-item (ORX_WG_SIZE 1)"
 #endif
-__kernel ORX_KERNEL_ATTR void orx_by_key(__global const orx_key_bits *ORX_RESTRICT keys,
-                                         ulong keys_offset, ORX_IN_PARAMS(in), ulong in_offset,
-                                         ulong n, __global orx_key_bits *keys_out,
-                                         ulong keys_out_index, __global ORX_RESULT_T *out,
-                                         ulong out_index, ulong room, __global ulong *scratch,
-                                         uint epoch) {
+__kernel ORX_KERNEL_ATTR void orx_by_key(ORX_KEY_PARAMS) {
   __local orx_key_window window;
   ORX_IN base = ORX_IN_OPEN(in, in_offset);
   keys += keys_offset;

@@ -74,6 +74,27 @@ static ocl_reduce_status tiles_scratch(ocl_reduce_context *ctx, const orx_plan *
   return OCL_REDUCE_OK;
 }
 
+/* The counted form's four launches (lib/orx_key_counted.cl) of the tiles of plan k: each group of
+ * 32 tiles' heads, their scan, the tiles, the runs that cross tiles; every pass takes the same
+ * arguments. */
+static ocl_reduce_status launch_counted(ocl_reduce_context *ctx, const orx_prepared *k,
+                                        uint64_t tiles, const orx_arg *args, size_t arg_count,
+                                        const orx_request *request) {
+  orx_prepared count, scan, fix;
+  const orx_request count_request = orx_by_key_count_request(&k->plan, request->key_bytes, 1);
+  const orx_request scan_request = orx_by_key_count_request(&k->plan, request->key_bytes, 2);
+  orx_request fix_request = *request;
+  fix_request.key_pass = 4;
+  ORX_FORWARD(orx_prepare(ctx, &count_request, &count));
+  ORX_FORWARD(orx_prepare(ctx, &scan_request, &scan));
+  ORX_FORWARD(orx_prepare(ctx, &fix_request, &fix));
+  const uint64_t wg = k->plan.policy.wg_size;
+  ORX_FORWARD(orx_launch(ctx, &count, (size_t)((tiles + 31) / 32), args, arg_count));
+  ORX_FORWARD(orx_launch(ctx, &scan, 1, args, arg_count));
+  ORX_FORWARD(orx_launch(ctx, k, (size_t)tiles, args, arg_count));
+  return orx_launch(ctx, &fix, (size_t)((tiles + wg - 1) / wg), args, arg_count);
+}
+
 /* The kernel over keys and values on the device into outputs on the device, which take the runs
  * before `room` (the caller counted the runs first, or reads the count before it uses them). */
 static ocl_reduce_status launch_pass(ocl_reduce_context *ctx, const orx_request *request,
@@ -98,6 +119,8 @@ static ocl_reduce_status launch_pass(ocl_reduce_context *ctx, const orx_request 
       {ORX_ARG_MEM, *scratch, 0},
       {ORX_ARG_U32, NULL, epoch},
   };
+  if (p.plan.defines[ORX_DEFINE_KEY_COUNTED])
+    return launch_counted(ctx, &p, tiles, args, ORX_ARRAY_SIZE(args), request);
   return orx_launch(ctx, &p, (size_t)tiles, args, ORX_ARRAY_SIZE(args));
 }
 

@@ -48,6 +48,16 @@ int orx_plan_by_key_stages(const orx_target *target, uint64_t n, uint64_t room,
   return room > 0 && (cpu ? 8 : 1) * bytes <= n * key_bytes;
 }
 
+orx_request orx_by_key_count_request(const orx_plan *tiles, unsigned key_bytes, int pass) {
+  orx_request request = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_U64);
+  request.entry = ORX_ENTRY_BY_KEY;
+  request.key_bytes = key_bytes;
+  request.key_pass = pass;
+  request.key_tile_wg = (int)tiles->policy.wg_size;
+  request.key_tile_run = (int)tiles->key_run;
+  return request;
+}
+
 orx_request orx_by_key_starts_request(unsigned key_bytes) {
   orx_request request = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_U64);
   request.entry = ORX_ENTRY_BY_KEY;
@@ -139,6 +149,23 @@ static int tiles_in_order(const orx_target *target, int chunks) {
   return sync == ORX_SYNC_PTX;
 }
 
+/* Whether the runs are counted first (ORX_KEY_COUNTED, docs/design/reduce-by-key.md, Decision 1,
+ * revised): four launches and the keys read twice, but no tile waits on another. Where measured
+ * faster than the look-back: H200, 2^26 pairs, kernel us, look-back / counted (tiles of 256 x 16,
+ * docs/perf/h200-by-key.txt): CUDA i32/f32 runs of 1 390 / 418, of 32 297 / 301, of 1000 277 /
+ * 266, i64/f64 of 1 856 / 720, of 32 671 / 510, i32/f32 ARGMIN of 32 1422 / 678; NVIDIA's OpenCL
+ * i32/f32 of 32 298 / 441, i64/f64 of 32 592 / 599, ARGMIN of 32 1194 / 800. So CUDA counts
+ * first, and NVIDIA's OpenCL for the operators whose states hold an index. */
+static int counts_first(const orx_target *target, const orx_request *request, int chunks) {
+  if (chunks || request->key_pass)
+    return 0;
+  if (target->forced.key_counted >= 0)
+    return target->forced.key_counted;
+  const int sync = target->caps->device_sync;
+  const int index = request->op.id == ORX_OP_ARGMIN || request->op.id == ORX_OP_ARGMAX;
+  return target->caps->warp_size > 0 && (sync == ORX_SYNC_CUDA || (sync == ORX_SYNC_PTX && index));
+}
+
 /* Whether the kernel walks chunks, a work-item each, in place of tiles a work-group scans. */
 static int by_chunks(const orx_target *target) {
   if (target->forced.key_chunks >= 0)
@@ -147,6 +174,29 @@ static int by_chunks(const orx_target *target) {
    * PoCL 5 on 16 cores, 2^24 i32/f32 pairs, end to end against an OpenMP loop: chunks 1.03-2.17x,
    * tiles 0.28-0.45x (docs/perf/h200-by-key.txt). */
   return target->caps->type == OCL_REDUCE_DEVICE_CPU;
+}
+
+/* The elements per work-item of a tile, and its work-group (unless forced), within local memory.
+ * Tiles of 256 work-items of 16 elements on GPUs where local memory holds them (4096 pairs of 4
+ * bytes; 8 elements of 8 bytes), 64 work-items on CPUs. A launch's look-back costs grow with its
+ * tiles: H200, 2^26 i32/f32 pairs in runs of 1000, 640 us in tiles of 2048, 380 in tiles of 4096
+ * (before the look-back read its windows' words without fences). Counted through CUDA, 4-byte
+ * values: tiles of 128 x 16 (H200, 2^26 i32/f32 pairs, kernel us, 256 / 128 work-items: runs of 1
+ * 420 / 398, of 8 330 / 317, of 32 300 / 291, of 1000 261 / 253; docs/perf/h200-by-key.txt). */
+static unsigned tile_shape(const orx_target *target, unsigned key, unsigned staged,
+                           unsigned value, int counted, unsigned *wg_size) {
+  const orx_caps *caps = target->caps;
+  const int narrow_tiles = counted && caps->device_sync == ORX_SYNC_CUDA && value == 4;
+  if (!target->forced.wg_size)
+    *wg_size = caps->type == OCL_REDUCE_DEVICE_CPU ? 64 : narrow_tiles ? 128 : 256;
+  unsigned run = target->forced.key_run ? target->forced.key_run : 16;
+  const uint64_t room = caps->local_mem_bytes < ORX_KEY_LOCAL_BYTES ? caps->local_mem_bytes
+                                                                   : ORX_KEY_LOCAL_BYTES;
+  while (run > 1 && local_bytes(*wg_size, run, key, staged, value) > room)
+    run /= 2;
+  while (*wg_size > 32 && local_bytes(*wg_size, run, key, staged, value) > room)
+    *wg_size /= 2;
+  return run;
 }
 
 void orx_plan_by_key(const orx_target *target, const orx_request *request, orx_plan *plan) {
@@ -158,29 +208,22 @@ void orx_plan_by_key(const orx_target *target, const orx_request *request, orx_p
   const int positions = request->key_positions;
   const unsigned staged = staged_bytes(plan, value, positions);
   const int starts = positions || plan->op.id == ORX_OP_ARGMIN || plan->op.id == ORX_OP_ARGMAX;
-  const int chunks = by_chunks(target);
+  const int chunks = request->key_pass == 1 || request->key_pass == 2 ? 0 : by_chunks(target);
+  int counted = request->key_pass || counts_first(target, request, chunks);
   p->vec = p->unroll = p->chains = 1;
   unsigned run;
-  if (chunks) {
+  if (request->key_pass == 1 || request->key_pass == 2) {
+    /* The counted form's count and its scan: the tiles' shape, whatever their values. */
+    p->wg_size = (unsigned)request->key_tile_wg;
+    run = (unsigned)request->key_tile_run;
+  } else if (chunks) {
     /* A work-item per chunk, which needs no local memory but the look-back's window. PoCL 3.1, 2
      * cores, 2^22 i32/f32 pairs: chunks of 4096, 16384 and 65536 within the noise of each other;
      * 16384 leaves 16 cores a thousand chunks of 2^24 pairs to share. */
     p->wg_size = 1;
     run = target->forced.key_run ? target->forced.key_run : ORX_KEY_CHUNK;
   } else {
-    /* Tiles of 256 work-items of 16 elements on GPUs where local memory holds them (4096 pairs of
-     * 4 bytes; 8 elements of 8 bytes), 64 work-items on CPUs. A launch's look-back costs grow with
-     * its tiles: H200, 2^26 i32/f32 pairs in runs of 1000, 640 us in tiles of 2048, 380 in tiles of
-     * 4096 (before the look-back read its windows' words without fences). */
-    if (!target->forced.wg_size)
-      p->wg_size = caps->type == OCL_REDUCE_DEVICE_CPU ? 64 : 256;
-    run = target->forced.key_run ? target->forced.key_run : 16;
-    const uint64_t room = caps->local_mem_bytes < ORX_KEY_LOCAL_BYTES ? caps->local_mem_bytes
-                                                                     : ORX_KEY_LOCAL_BYTES;
-    while (run > 1 && local_bytes(p->wg_size, run, key, staged, value) > room)
-      run /= 2;
-    while (p->wg_size > 32 && local_bytes(p->wg_size, run, key, staged, value) > room)
-      p->wg_size /= 2;
+    run = tile_shape(target, key, staged, value, counted, &p->wg_size);
   }
   plan->key_run = run;
   int64_t *d = plan->defines;
@@ -200,6 +243,10 @@ void orx_plan_by_key(const orx_target *target, const orx_request *request, orx_p
   d[ORX_DEFINE_KEY_WINDOW_PARTS] = !caps->has_cuda_shuffle;
   d[ORX_DEFINE_KEY_WARP_JOIN] = joins_by_warp(target, p->wg_size, chunks, key, starts, positions);
   d[ORX_DEFINE_KEY_IN_ORDER] = tiles_in_order(target, chunks);
+  counted = counted && p->wg_size % 32 == 0; /* the count's sums: warps of 32 work-items */
+  d[ORX_DEFINE_KEY_COUNTED] = counted ? (request->key_pass ? request->key_pass : 3) : 0;
+  if (counted) /* a tile is its group's id, and no look-back is read */
+    d[ORX_DEFINE_KEY_IN_ORDER] = d[ORX_DEFINE_KEY_WARP_JOIN] = 0;
   d[ORX_DEFINE_SYNC] = p->sync;
 }
 
@@ -211,14 +258,26 @@ uint64_t orx_by_key_tile(const orx_plan *plan) {
  * (kernels/by_key.cl), after the ticket and the run count. */
 #define ORX_KEY_HEADER_BYTES (2 * 8)
 
+/* The counted form's (lib/orx_key_counted.cl) takes per tile its heads before it within its group,
+ * its place, whether its head partial holds elements, its last run's start, a value each for its
+ * head partial and last run, and a group's heads (counted here as a word per tile, so that the
+ * tiles a scratch holds follow from its bytes), and a last place after the header. */
 static size_t tile_bytes(const orx_plan *plan) {
+  if (plan->defines[ORX_DEFINE_KEY_COUNTED]) {
+    const size_t value = plan->op.state_bytes ? plan->op.state_bytes : orx_type_size(plan->type);
+    return 5 * 8 + 2 * ((value + 7) / 8 * 8);
+  }
   return 2 * (size_t)plan->defines[ORX_DEFINE_KEY_WORDS] * 8;
 }
 
+static size_t header_bytes(const orx_plan *plan) {
+  return ORX_KEY_HEADER_BYTES + (plan->defines[ORX_DEFINE_KEY_COUNTED] ? 8 : 0);
+}
+
 size_t orx_by_key_scratch_bytes(const orx_plan *plan, uint64_t tiles) {
-  return ORX_KEY_HEADER_BYTES + (size_t)tiles * tile_bytes(plan);
+  return header_bytes(plan) + (size_t)tiles * tile_bytes(plan);
 }
 
 uint64_t orx_by_key_scratch_tiles(const orx_plan *plan, size_t bytes) {
-  return bytes < ORX_KEY_HEADER_BYTES ? 0 : (bytes - ORX_KEY_HEADER_BYTES) / tile_bytes(plan);
+  return bytes < header_bytes(plan) ? 0 : (bytes - header_bytes(plan)) / tile_bytes(plan);
 }

@@ -25,6 +25,9 @@ int orx_plan_by_key_stages(const orx_target *target, uint64_t n, uint64_t room,
 /* The request of the pass that finds the runs' starts (ORX_BY_KEY_STARTS) of keys of key_bytes:
  * each run's result is where it starts, a u64 (ORX_KEY_POSITIONS). */
 orx_request orx_by_key_starts_request(unsigned key_bytes);
+/* The request of the counted form's pass 1 (each group of tiles' heads) or 2 (their scan) for the
+ * tiles of plan `tiles` over keys of key_bytes: the same program for every operator and type. */
+orx_request orx_by_key_count_request(const orx_plan *tiles, unsigned key_bytes, int pass);
 /* The one-pass plan (plan->policy, type and operator set), with its defines. */
 void orx_plan_by_key(const orx_target *target, const orx_request *request, orx_plan *plan);
 /* Elements of a tile (a work-group's). */

@@ -162,7 +162,7 @@ typedef struct orx_policy_override {
   int by_key_pass;       /* -1, 0 (runs found on the host) or 1 (the one-pass kernel) */
   int key_chunks;        /* -1, 0 (tiles a work-group scans) or 1 (chunks a work-item walks) */
   int key_direct;        /* -1, 0 (tiles through local memory) or 1 (straight into registers) */
-  int key_warp_join, key_in_order; /* -1, 0 or 1: windows joined by a warp; tiles by group id */
+  int key_warp_join, key_in_order, key_counted; /* -1, 0, 1: warp joins; id tiles; counted */
   int win_words;         /* -1, 0 or 1: BLOCKS windows' runs in 16-byte words (plan_windows.c) */
   int key_stage;         /* -1, 0 or 1: the runs through scratch (plan_by_key.h) */
   int narrow_split;      /* -1, 0 or 1: how vectors of 16-bit elements load (plan_narrow.h) */
@@ -229,8 +229,7 @@ typedef enum orx_stage {
   ORX_STAGE_FINAL,
   ORX_STAGE_MERGE
 } orx_stage;
-/* Whether a stage's launch reads states (FINAL, MERGE), and whether it writes them (PARTIAL,
- * MERGE). */
+/* Whether a stage's launch reads states (FINAL, MERGE), whether it writes them (PARTIAL, MERGE). */
 int orx_stage_reads_states(orx_stage stage);
 int orx_stage_writes_states(orx_stage stage);
 
@@ -251,6 +250,7 @@ typedef struct orx_request {
   orx_pair_request pair;    /* REDUCE (WHOLE stage), SEGMENTS */
   unsigned key_bytes;       /* BY_KEY: 4 or 8 */
   int key_positions;        /* BY_KEY: each run's start its result (orx_by_key_starts_request) */
+  int key_pass, key_tile_wg, key_tile_run; /* BY_KEY counted: pass 1, 2, 4 (1, 2: tiles' shape) */
 } orx_request;
 /* The request of a whole-array reduction with a built-in operator (the other entries start from
  * it), and with a user operator (type: its elements, ORX_CUSTOM or a scalar type). */
