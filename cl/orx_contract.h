@@ -433,6 +433,11 @@
 #ifndef ORX_KEY_IN_ORDER
 #define ORX_KEY_IN_ORDER 0
 #endif
+/* 1: a tile's scan of its work-items' summaries runs by shuffles within each warp of 32 and joins
+ * the warps' through local memory (NVIDIA's warps); 0: through local memory, a step per barrier. */
+#ifndef ORX_KEY_WARP_SCAN
+#define ORX_KEY_WARP_SCAN 0
+#endif
 /* 1: each run's result is where it starts, and the values are not read (user operators' plan:
  * the runs' starts, then their segments). */
 #ifndef ORX_KEY_POSITIONS
@@ -541,7 +546,8 @@
   X(c, ELEM_TYPE_ID) X(c, RESULT_NARROW) X(c, NARROW_SPLIT) X(c, PAIR_OP) X(c, PAIR_TYPE_ID)       \
   X(c, KEY_BYTES) X(c, KEY_RUN) X(c, KEY_STARTS) X(c, KEY_WORDS) X(c, KEY_WINDOW_PARTS)          \
   X(c, KEY_CHUNKS) X(c, KEY_DIRECT) X(c, KEY_POSITIONS) X(c, ELEM_KEYS) X(c, WIN_WORDS)            \
-  X(c, KEY_RELOAD) X(c, KEY_WARP_JOIN) X(c, KEY_IN_ORDER) X(c, KEY_COUNTED)
+  X(c, KEY_RELOAD) X(c, KEY_WARP_JOIN) X(c, KEY_IN_ORDER) X(c, KEY_COUNTED)                        \
+  X(c, KEY_WARP_SCAN)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them; a

@@ -34,15 +34,17 @@ static ocl_reduce_context *pass_ctx, *runs_ctx;
 /* The one-pass kernel's two forms forced, whichever the device takes: tiles a work-group scans
  * (GPUs'), and chunks a work-item walks (CPU devices'), here of 64 pairs, so that a few thousand
  * pairs join through a look-back over a hundred chunks. The tiles' look-back joins its windows in
- * local memory (CUDA's), forced on NVIDIA's OpenCL too, and they take tiles by ticket (every
- * device but NVIDIA's OpenCL). */
+ * local memory (CUDA's), forced on NVIDIA's OpenCL too, they take tiles by ticket (every device
+ * but NVIDIA's OpenCL), and scan their work-items' summaries through local memory (forced on
+ * NVIDIA's warps too). */
 static ocl_reduce_context *tiles_ctx, *chunks_ctx;
 /* Tiles whose loads go straight into registers (key_direct: CUDA's), whose look-back joins its
- * windows by a warp's shuffles (key_warp_join: NVIDIA's OpenCL's), and that are their groups' ids
- * (key_in_order: NVIDIA's OpenCL's), forced where they can. */
+ * windows by a warp's shuffles (key_warp_join: NVIDIA's OpenCL's), that are their groups' ids
+ * (key_in_order: NVIDIA's OpenCL's), and that scan by warps' shuffles (key_warp_scan: NVIDIA's),
+ * forced where they can. */
 static ocl_reduce_context *direct_ctx;
 /* Tiles whose runs are counted first (key_counted: lib/orx_key_counted.cl), where the others
- * above are forced to the look-back. */
+ * above are forced to the look-back, their keys loaded in 16-byte words where they can. */
 static ocl_reduce_context *counted_ctx;
 static ocl_reduce_context *cross_pass_ctx; /* cross_device, the one-pass kernel forced */
 /* Host memory copied to the device, where CPU devices would view it where it lies. */
@@ -56,12 +58,12 @@ static int setup(void **state) {
   runs_ctx = test_context_with_policy("by_key=runs");
   tiles_ctx =
       test_context_with_policy("by_key=pass,key_chunks=0,key_warp_join=0,key_in_order=0,"
-                               "key_counted=0");
+                               "key_counted=0,key_warp_scan=0");
   chunks_ctx = test_context_with_policy("by_key=pass,key_chunks=1,key_run=64");
   direct_ctx =
       test_context_with_policy("by_key=pass,key_chunks=0,key_direct=1,key_warp_join=1,"
-                               "key_in_order=1,key_counted=0");
-  counted_ctx = test_context_with_policy("by_key=pass,key_chunks=0,key_counted=1");
+                               "key_in_order=1,key_counted=0,key_warp_scan=1");
+  counted_ctx = test_context_with_policy("by_key=pass,key_chunks=0,key_counted=1,key_direct=1");
   uploads_ctx = test_context_with_policy("by_key=pass,host_views=0");
   setenv("OCL_REDUCE_DETERMINISM", "cross_device", 1);
   cross_pass_ctx = test_context_with_policy("by_key=pass");

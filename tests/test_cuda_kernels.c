@@ -327,12 +327,14 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
      * loaded straight into registers where they fill 16-byte words (CUDA's choice) or through
      * local memory (16-bit values), and in chunks (CPU devices' form: one text) every other case
      * with 8-byte keys; the tiles' look-back joined in local memory (CUDA's choice) or by the
-     * warp's shuffles (NVIDIA's OpenCL's, forced here) in turns. */
+     * warp's shuffles (NVIDIA's OpenCL's, forced here) in turns, and the tiles' scan by the warps'
+     * shuffles (forced with 4-byte keys) or through local memory (with 8-byte keys, as CUDA's
+     * own plans scan them). */
     static const ocl_reduce_type key_values[] = {OCL_REDUCE_F32, OCL_REDUCE_I64, OCL_REDUCE_F16,
                                                  OCL_REDUCE_F32, OCL_REDUCE_F64};
     static const orx_op_id key_ops[] = {ORX_OP_SUM, ORX_OP_MAX, ORX_OP_SUM, ORX_OP_ARGMIN,
                                         ORX_OP_MEAN_VAR};
-    int direct = 0, warp_joins = 0;
+    int direct = 0, warp_joins = 0, warp_scans = 0;
     for (int v = 0; v < 5; v++)
       for (unsigned kb = 4; kb <= 8; kb += 4) {
         r = orx_reduce_request(key_ops[v], key_values[v]);
@@ -344,11 +346,13 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
         form.forced.key_counted = 0; /* the look-back's forms; the counted form's below */
         form.forced.key_warp_join = v % 2;
         form.forced.key_in_order = kb == 4;
+        form.forced.key_warp_scan = kb == 4;
         orx_plan_make(&form, &r, &plan);
         assert_int_equal(plan.kernel, ORX_KERNEL_BY_KEY);
         assert_int_equal(plan.defines[ORX_DEFINE_KEY_CHUNKS], chunks);
         direct += plan.defines[ORX_DEFINE_KEY_DIRECT] == 1;
         warp_joins += plan.defines[ORX_DEFINE_KEY_WARP_JOIN] == 1;
+        warp_scans += plan.defines[ORX_DEFINE_KEY_WARP_SCAN] == 1;
         compiled += compile(&plan);
       }
     /* Counted first (lib/orx_key_counted.cl): every value above in tiles, keys of 4 and 8 bytes
@@ -386,6 +390,7 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
     }
     assert_true(direct >= 4);
     assert_int_equal(warp_joins, 4);
+    assert_int_equal(warp_scans, 5); /* the 4-byte keys' (forced) */
   }
   printf("# %d CUDA kernels compiled for sm_90\n", compiled);
 }

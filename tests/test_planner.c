@@ -313,6 +313,9 @@ static void test_policy_override_parses_and_rejects(void **state) {
   assert_int_equal(o.key_counted, -1);
   assert_int_equal(orx_parse_policy_override("key_counted=1", &o), OCL_REDUCE_OK);
   assert_int_equal(o.key_counted, 1);
+  assert_int_equal(o.key_warp_scan, -1);
+  assert_int_equal(orx_parse_policy_override("key_warp_scan=0", &o), OCL_REDUCE_OK);
+  assert_int_equal(o.key_warp_scan, 0);
   assert_int_equal(orx_parse_policy_override("key_stage=1", &o), OCL_REDUCE_OK);
   assert_int_equal(o.key_warp_join, -1);
   assert_int_equal(o.key_stage, 1);
@@ -1570,6 +1573,11 @@ static void test_by_key_plans(void **state) {
             /* NVIDIA's OpenCL takes tiles by group id, every other device a ticket. */
             assert_int_equal(plan.defines[ORX_DEFINE_KEY_IN_ORDER],
                              !cpu && c->device_sync == ORX_SYNC_PTX);
+            /* NVIDIA's warps scan a tile by shuffles (OpenCL's, and CUDA's but for 8-byte
+             * keys), the rest through local memory. */
+            const int nvidia_warps = warps && (c->device_sync == ORX_SYNC_PTX ||
+                                               (c->device_sync == ORX_SYNC_CUDA && kb == 4));
+            assert_int_equal(plan.defines[ORX_DEFINE_KEY_WARP_SCAN], nvidia_warps);
             /* ARGMIN's f32 states wait in 8 bytes in a tile (ORX_STATE_NEAR, which by_key.cl
              * takes wherever the state ops define it): tiles of 2048 pairs of 4-byte keys. */
             if (!cpu && kb == 4 && ops[o] == ORX_OP_ARGMIN && types[t] == OCL_REDUCE_F32 &&
@@ -1592,6 +1600,7 @@ static void test_by_key_plans(void **state) {
               forced_form.forced.key_direct = 1;
               forced_form.forced.key_warp_join = 1;
               forced_form.forced.key_in_order = 1;
+              forced_form.forced.key_warp_scan = 0;
               orx_plan other;
               orx_plan_make(&forced_form, &r, &other);
               assert_int_equal(other.defines[ORX_DEFINE_KEY_CHUNKS], chunks);
@@ -1606,6 +1615,7 @@ static void test_by_key_plans(void **state) {
                                !chunks && c->warp_size > 0 &&
                                    (c->device_sync == ORX_SYNC_PTX ||
                                     c->device_sync == ORX_SYNC_CUDA));
+              assert_int_equal(other.defines[ORX_DEFINE_KEY_WARP_SCAN], 0);
               if (chunks)
                 assert_int_equal(orx_by_key_tile(&other), 64);
               else
@@ -1711,6 +1721,7 @@ static void test_by_key_counted_plans(void **state) {
         orx_plan fix;
         orx_plan_make(&tg, &r, &fix);
         assert_int_equal(fix.defines[ORX_DEFINE_KEY_COUNTED], 4);
+        assert_int_equal(fix.defines[ORX_DEFINE_KEY_WARP_SCAN], 0);
         assert_int_equal(orx_by_key_tile(&fix), orx_by_key_tile(&tiles[t]));
         check_defines(&tiles[t], contract, prelude, &checked);
         check_defines(&fix, contract, prelude, &checked);
@@ -1718,6 +1729,7 @@ static void test_by_key_counted_plans(void **state) {
           const orx_request counting = orx_by_key_count_request(&tiles[t], kb, pass);
           orx_plan_make(&tg, &counting, &count[pass - 1]);
           assert_int_equal(count[pass - 1].defines[ORX_DEFINE_KEY_COUNTED], pass);
+          assert_int_equal(count[pass - 1].defines[ORX_DEFINE_KEY_WARP_SCAN], 0); /* no scan */
           assert_int_equal(orx_by_key_tile(&count[pass - 1]), orx_by_key_tile(&tiles[t]));
           check_defines(&count[pass - 1], contract, prelude, &checked);
         }
@@ -1740,8 +1752,8 @@ static void test_by_key_counted_plans(void **state) {
       orx_plan plan;
       orx_plan_make(&tg, &r, &plan);
       assert_int_equal(plan.defines[ORX_DEFINE_KEY_COUNTED], 0);
-      /* The planner's own choice: counted through CUDA (4-byte values in tiles of 128 x 16),
-       * and on NVIDIA's OpenCL for the operators whose states hold an index. */
+      /* The planner's own choice: counted on NVIDIA's GPUs, CUDA's 4-byte values in tiles of
+       * 128 x 16. */
       orx_target any = test_target(c, OCL_REDUCE_PATH_AUTO);
       const int cuda = c->warp_size > 0 && c->device_sync == ORX_SYNC_CUDA;
       const int ptx = c->warp_size > 0 && c->device_sync == ORX_SYNC_PTX;
@@ -1749,7 +1761,7 @@ static void test_by_key_counted_plans(void **state) {
       for (int arg = 0; arg <= 1; arg++) {
         r.op.id = arg ? ORX_OP_ARGMIN : ORX_OP_SUM;
         orx_plan_make(&any, &r, &plan);
-        const int counted = !cpu && (cuda || (ptx && arg));
+        const int counted = !cpu && (cuda || ptx);
         assert_int_equal(plan.defines[ORX_DEFINE_KEY_COUNTED], counted ? 3 : 0);
         if (counted && cuda && !arg && c->local_mem_bytes >= 48 * 1024)
           assert_int_equal(orx_by_key_tile(&plan), 128 * 16);

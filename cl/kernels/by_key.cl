@@ -191,7 +191,66 @@ ORX_INLINE void orx_key_stage(ORX_LOCAL_PTR orx_key_staged *staged,
 #define orx_key_unstage(staged, carried, i, tile_start, behind) ((staged)[ORX_KEY_PAD(i)])
 #endif
 
-/* A work-group's summaries during its scan, a work-item's each. */
+/* Step 2, the work-group's scan of its work-items' summaries: `left`, for work-items past the
+ * first, joins the tile's elements before the work-item's; `own` joins the whole tile's. Neither
+ * joins a summary of no elements in, which would combine the identity into a value (-0.0 + 0.0 is
+ * +0.0). */
+#if ORX_KEY_WARP_SCAN
+/* By shuffles within each warp (Hillis and Steele over its lanes), then the warps' summaries
+ * through local memory, a barrier in all: the planner's choice on NVIDIA's warps
+ * (plan_by_key.c). */
+#if !ORX_WARP_SHUFFLE || ORX_WG_SIZE % ORX_WARP_SIZE
+#error "ORX_KEY_WARP_SCAN: NVIDIA's warps of 32 (its OpenCL or CUDA), work-groups of whole warps"
+#endif
+#define ORX_KEY_WARPS (ORX_WG_SIZE / ORX_WARP_SIZE)
+typedef struct orx_key_scan {
+  orx_key_part warps[ORX_KEY_WARPS];
+} orx_key_scan;
+
+ORX_WORDS_UNION(orx_key_value_words, A, value);
+/* A summary within a tile from lane (lane - delta): its heads fit 32 bits there. */
+ORX_INLINE orx_key_part orx_key_part_shuffle_up(orx_key_part p, uint delta) {
+  orx_key_value_words u;
+  u.value = p.value;
+#pragma unroll
+  for (uint i = 0; i < sizeof(u.w) / 4; i++)
+    u.w[i] = orx_warp_shuffle_up(u.w[i], delta);
+  orx_key_part r;
+  r.heads = orx_warp_shuffle_up((uint)p.heads, delta);
+  r.value = u.value;
+#if ORX_KEY_STARTS
+  r.start = (ulong)orx_warp_shuffle_up((uint)p.start, delta) |
+            (ulong)orx_warp_shuffle_up((uint)(p.start >> 32), delta) << 32;
+#endif
+  return r;
+}
+
+ORX_INLINE void orx_key_scan_tile(ORX_LOCAL_PTR orx_key_scan *scan, orx_key_part part,
+                                  orx_key_part *left, orx_key_part *own) {
+  const uint lid = (uint)get_local_id(0);
+  const uint lane = lid % ORX_WARP_SIZE, warp = lid / ORX_WARP_SIZE;
+  orx_key_part inclusive = part;
+#pragma unroll
+  for (uint delta = 1; delta < ORX_WARP_SIZE; delta *= 2) {
+    const orx_key_part below = orx_key_part_shuffle_up(inclusive, delta);
+    if (lane >= delta)
+      inclusive = orx_key_join(below, inclusive);
+  }
+  const orx_key_part in_warp = orx_key_part_shuffle_up(inclusive, 1); /* lanes past the first */
+  if (lane == ORX_WARP_SIZE - 1)
+    scan->warps[warp] = inclusive;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  orx_key_part before = scan->warps[0]; /* the warps before this one's (warps past the first) */
+  for (uint w = 1; w < warp; w++)
+    before = orx_key_join(before, scan->warps[w]);
+  *left = lane == 0 ? before : warp == 0 ? in_warp : orx_key_join(before, in_warp);
+  orx_key_part all = scan->warps[0];
+  for (uint w = 1; w < ORX_KEY_WARPS; w++)
+    all = orx_key_join(all, scan->warps[w]);
+  *own = all;
+}
+#else
+/* Through local memory, a summary per work-item (Hillis and Steele, a barrier pair per step). */
 typedef struct orx_key_scan {
   ulong heads[ORX_WG_SIZE];
   A values[ORX_WG_SIZE];
@@ -217,6 +276,26 @@ ORX_INLINE orx_key_part orx_key_get(ORX_LOCAL_PTR orx_key_scan *scan, uint i) {
 #endif
   return p;
 }
+
+ORX_INLINE void orx_key_scan_tile(ORX_LOCAL_PTR orx_key_scan *scan, orx_key_part part,
+                                  orx_key_part *left, orx_key_part *own) {
+  const uint lid = (uint)get_local_id(0);
+  orx_key_put(scan, lid, part);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  orx_key_part scanned = part;
+  for (uint step = 1; step < ORX_WG_SIZE; step *= 2) {
+    const orx_key_part below = lid >= step ? orx_key_get(scan, lid - step) : part;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid >= step) {
+      scanned = orx_key_join(below, scanned);
+      orx_key_put(scan, lid, scanned);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  *left = lid ? orx_key_get(scan, lid - 1) : part;
+  *own = orx_key_get(scan, ORX_WG_SIZE - 1);
+}
+#endif /* ORX_KEY_WARP_SCAN */
 
 /* A value as the 32-bit words it is published in: a scalar's bits, or a state's words through a
  * union. H200, 2^26 i64/f64 pairs in runs of 32, kernel time, bits against the union: CUDA 729
@@ -474,6 +553,14 @@ ORX_INLINE orx_key_part orx_key_look_back(ORX_GLOBAL_PTR ulong *words, uint tile
       ulong in_offset, ulong n, __global orx_key_bits *keys_out, ulong keys_out_index,             \
       __global ORX_RESULT_T *out, ulong out_index, ulong room, __global ulong *scratch, uint epoch
 
+/* The key before element `at`, from global memory (none before element 0). Clamped, not guarded:
+ * work-items past the input's end read its last key instead of past it, and the load stays
+ * unconditional (`at && mine` cost NVIDIA's OpenCL 7-10 %). */
+ORX_INLINE orx_key_bits orx_key_before(ORX_GLOBAL_PTR const orx_key_bits *keys, ulong at,
+                                       ulong n) {
+  return at ? keys[(at < n ? at : n) - 1] : 0;
+}
+
 #if ORX_KEY_COUNTED
 #include "lib/orx_key_counted.cl"
 #endif
@@ -505,14 +592,6 @@ ORX_INLINE void orx_key_close(ORX_LOCAL_PTR orx_key_staged *staged,
 #endif
   (void)empty;
   orx_key_stage(staged, carried, i, value, run_start, tile_start);
-}
-
-/* The key before element `at`, from global memory (none before element 0). Clamped, not guarded:
- * work-items past the input's end read its last key instead of past it, and the load stays
- * unconditional (`at && mine` cost NVIDIA's OpenCL 7-10 %). */
-ORX_INLINE orx_key_bits orx_key_before(ORX_GLOBAL_PTR const orx_key_bits *keys, ulong at,
-                                       ulong n) {
-  return at ? keys[(at < n ? at : n) - 1] : 0;
 }
 
 #if ORX_KEY_DIRECT
@@ -645,23 +724,12 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(ORX_KEY_PARAMS) {
 #endif
     }
   }
-  /* 2. The work-group's inclusive scan of the summaries (Hillis and Steele). */
-  orx_key_put(&scan, lid, part);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  orx_key_part scanned = part;
-  for (uint step = 1; step < ORX_WG_SIZE; step *= 2) {
-    const orx_key_part left = lid >= step ? orx_key_get(&scan, lid - step) : part;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid >= step) {
-      scanned = orx_key_join(left, scanned);
-      orx_key_put(&scan, lid, scanned);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
+  /* 2. The work-group's scan of the summaries. */
+  orx_key_part left, own;
+  orx_key_scan_tile(&scan, part, &left, &own);
 
   /* 3. The tiles before: tile 0 publishes its PREFIX at once, the others their AGGREGATE, then
    * their PREFIX once the look-back gave the summary before them. */
-  const orx_key_part own = orx_key_get(&scan, ORX_WG_SIZE - 1);
 #if ORX_KEY_COUNTED
   /* The counted form: the heads before the tile are known (passes 1 and 2); the value of the run
    * crossing into it is pass 4's, so the tile keeps its head partial (step 4). */
@@ -708,7 +776,6 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(ORX_KEY_PARAMS) {
   const ulong end = behind.heads + own.heads - (last_tile ? 0 : 1);
   orx_key_part open = behind;
   if (lid > 0) {
-    const orx_key_part left = orx_key_get(&scan, lid - 1);
     open = tile > 0 ? orx_key_join(behind, left) : left;
 #if ORX_KEY_COUNTED
     /* No value is carried in: the elements before the work-item's are the run's from the tile's

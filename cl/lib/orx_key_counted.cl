@@ -54,6 +54,46 @@ ORX_INLINE orx_key_counts orx_key_counts_of(ORX_GLOBAL_PTR ulong *scratch, ulong
   return c;
 }
 
+#if ORX_KEY_COUNTED == 1
+/* Pass 1: the heads among a work-item's share of the tile at `start`. With ORX_KEY_DIRECT, where
+ * the keys lie on 16-byte boundaries and the tile is whole: 16-byte words ORX_WG_SIZE apart, so
+ * that each load of a warp is coalesced, the key before each word read again (from cache); else
+ * keys ORX_WG_SIZE apart. H200, CUDA, 2^26 i32 keys in runs of 32, ncu: 95 us with a key per
+ * load, 77 in words; 82 with the key before from the lane below by a shuffle and the counts
+ * summed by the warps' shuffles (a prototype's form; docs/perf/h200-by-key.txt). */
+#define ORX_KEY_PER_WORD (16 / ORX_KEY_BYTES)
+ORX_INLINE uint orx_key_heads_in(ORX_GLOBAL_PTR const orx_key_bits *keys, ulong start, ulong n,
+                                 uint lid) {
+  uint heads = 0;
+#if ORX_KEY_DIRECT
+  if (orx_words_aligned(keys) && start + ORX_KEY_TILE <= n) { /* the same in the work-group */
+#pragma unroll
+    for (uint q = 0; q < ORX_KEY_RUN / ORX_KEY_PER_WORD; q++) {
+      const ulong at = start + (ulong)(q * ORX_WG_SIZE + lid) * ORX_KEY_PER_WORD;
+      orx_key_bits k[ORX_KEY_PER_WORD];
+#if ORX_KEY_BYTES == 8
+      orx_words_load8(keys + at, k, ORX_KEY_PER_WORD);
+#else
+      orx_words_load4(keys + at, k, ORX_KEY_PER_WORD);
+#endif
+      const orx_key_bits before = orx_key_before(keys, at, n);
+      heads += at == 0 || k[0] != before ? 1u : 0u;
+#pragma unroll
+      for (uint e = 1; e < ORX_KEY_PER_WORD; e++)
+        heads += k[e] != k[e - 1] ? 1u : 0u;
+    }
+    return heads;
+  }
+#endif
+  for (uint j = 0; j < ORX_KEY_RUN; j++) {
+    const ulong i = start + (ulong)j * ORX_WG_SIZE + lid;
+    if (i < n)
+      heads += i == 0 || keys[i] != keys[i - 1] ? 1u : 0u;
+  }
+  return heads;
+}
+#endif
+
 #if ORX_KEY_COUNTED == 1 || ORX_KEY_COUNTED == 2 || ORX_KEY_COUNTED == 4
 #if ORX_WG_SIZE % 32 || ORX_KEY_CHUNKS
 #error "orx_key_counted.cl: work-groups of a multiple of 32 work-items, tiles (not chunks)"
@@ -68,8 +108,8 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(ORX_KEY_PARAMS) {
   (void)epoch;
   (void)in;
 #if ORX_KEY_COUNTED == 1
-  /* Each work-item's heads in each tile (the tile's elements j * ORX_WG_SIZE + lid), then per
-   * tile: 32 work-items' counts summed by each work-item, those sums by the first 32. */
+  /* Each work-item's heads in each tile, then per tile: 32 work-items' counts summed by each
+   * work-item, those sums by the first. */
   __local uint parts[ORX_KEY_GROUP][ORX_WG_SIZE + 1];
   __local uint sums[ORX_KEY_GROUP][ORX_WG_SIZE / 32 + 1];
   (void)out;
@@ -77,16 +117,15 @@ __kernel ORX_KERNEL_ATTR void orx_by_key(ORX_KEY_PARAMS) {
   (void)room;
   keys += keys_offset;
   const ulong first = (ulong)get_group_id(0) * ORX_KEY_GROUP;
-  for (uint s = 0; s < ORX_KEY_GROUP; s++) {
-    const ulong start = (first + s) * ORX_KEY_TILE;
-    uint heads = 0;
-    for (uint j = 0; j < ORX_KEY_RUN; j++) {
-      const ulong i = start + (ulong)j * ORX_WG_SIZE + lid;
-      if (i < n)
-        heads += i == 0 || keys[i] != keys[i - 1] ? 1u : 0u;
-    }
-    parts[s][lid] = heads;
-  }
+  /* Every tile's loads issued before any is summed. H200, CUDA, 2^26 i64/f64 pairs in runs of 32,
+   * end to end: 528 us with each tile summed before the next tile's loads, 491 so (two calls;
+   * main's look-back took 520 and 517 in them). */
+  uint heads[ORX_KEY_GROUP];
+#pragma unroll
+  for (uint s = 0; s < ORX_KEY_GROUP; s++)
+    heads[s] = orx_key_heads_in(keys, (first + s) * ORX_KEY_TILE, n, lid);
+  for (uint s = 0; s < ORX_KEY_GROUP; s++)
+    parts[s][lid] = heads[s];
   barrier(CLK_LOCAL_MEM_FENCE);
   {
     const uint s = lid % 32, slice = lid / 32;

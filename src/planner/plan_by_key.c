@@ -133,6 +133,24 @@ static int joins_by_warp(const orx_target *target, unsigned wg_size, int chunks,
   return sync == ORX_SYNC_PTX && !positions && !(starts && key == 8);
 }
 
+/* Whether a tile scans its work-items' summaries by warp shuffles (ORX_KEY_WARP_SCAN): a barrier
+ * and a summary per warp in local memory, where the scan through local memory takes a barrier
+ * pair per step and a summary per work-item. NVIDIA's warps of 32 (inline PTX or CUDA), but
+ * CUDA's tiles of 8-byte keys. H200, 2^26 pairs, us end to end, through local memory / by warps
+ * (docs/perf/h200-by-key.txt): CUDA (counted) i32/f32 runs of 1 414 / 399, of 8 328 / 306, of
+ * 1000 260 / 251, i32/f32 ARGMIN of 32 605 / 553; NVIDIA's OpenCL (look-back) i32/f32 runs of 8
+ * 335 / 334, of 1000 296 / 289, i64/f64 of 32 655 / 597; but CUDA i64/f64 of 32 496 / 636 (88
+ * registers, 2 groups of 256 an SM; capped at 4 groups, 510, against 526 so capped). */
+static int scans_by_warp(const orx_target *target, unsigned wg_size, int chunks, unsigned key) {
+  const int sync = target->caps->device_sync;
+  if (chunks || wg_size % 32 || target->caps->warp_size != 32 ||
+      (sync != ORX_SYNC_PTX && sync != ORX_SYNC_CUDA))
+    return 0;
+  if (target->forced.key_warp_scan >= 0)
+    return target->forced.key_warp_scan;
+  return !(sync == ORX_SYNC_CUDA && key == 8);
+}
+
 /* Whether a tile is its work-group's id (ORX_KEY_IN_ORDER) rather than a ticket taken as the group
  * starts: only where groups start in id order (NVIDIA's GPUs, as CUB's single-pass scans assume),
  * else a tile could wait on one whose group never starts. NVIDIA's OpenCL takes it. H200, 2^26
@@ -153,17 +171,17 @@ static int tiles_in_order(const orx_target *target, int chunks) {
  * revised): four launches and the keys read twice, but no tile waits on another. Where measured
  * faster than the look-back: H200, 2^26 pairs, kernel us, look-back / counted (tiles of 256 x 16,
  * docs/perf/h200-by-key.txt): CUDA i32/f32 runs of 1 390 / 418, of 32 297 / 301, of 1000 277 /
- * 266, i64/f64 of 1 856 / 720, of 32 671 / 510, i32/f32 ARGMIN of 32 1422 / 678; NVIDIA's OpenCL
- * i32/f32 of 32 298 / 441, i64/f64 of 32 592 / 599, ARGMIN of 32 1194 / 800. So CUDA counts
- * first, and NVIDIA's OpenCL for the operators whose states hold an index. */
+ * 266, i64/f64 of 1 856 / 720, of 32 671 / 510, i32/f32 ARGMIN of 32 1422 / 678. NVIDIA's OpenCL
+ * took it once the tiles scanned by warps and the count read words: us end to end, i32/f32 runs
+ * of 1 441 / 405, of 8 335 / 329, of 1000 293 / 276, i64/f64 of 32 606 / 530, the affine map's
+ * of 1000 621 / 603. So NVIDIA's GPUs count first. */
 static int counts_first(const orx_target *target, const orx_request *request, int chunks) {
   if (chunks || request->key_pass)
     return 0;
   if (target->forced.key_counted >= 0)
     return target->forced.key_counted;
   const int sync = target->caps->device_sync;
-  const int index = request->op.id == ORX_OP_ARGMIN || request->op.id == ORX_OP_ARGMAX;
-  return target->caps->warp_size > 0 && (sync == ORX_SYNC_CUDA || (sync == ORX_SYNC_PTX && index));
+  return target->caps->warp_size > 0 && (sync == ORX_SYNC_CUDA || sync == ORX_SYNC_PTX);
 }
 
 /* Whether the kernel walks chunks, a work-item each, in place of tiles a work-group scans. */
@@ -243,6 +261,9 @@ void orx_plan_by_key(const orx_target *target, const orx_request *request, orx_p
   d[ORX_DEFINE_KEY_WINDOW_PARTS] = !caps->has_cuda_shuffle;
   d[ORX_DEFINE_KEY_WARP_JOIN] = joins_by_warp(target, p->wg_size, chunks, key, starts, positions);
   d[ORX_DEFINE_KEY_IN_ORDER] = tiles_in_order(target, chunks);
+  /* (the counted form's passes but its tiles scan no summaries) */
+  d[ORX_DEFINE_KEY_WARP_SCAN] =
+      !request->key_pass && scans_by_warp(target, p->wg_size, chunks, key);
   counted = counted && p->wg_size % 32 == 0; /* the count's sums: warps of 32 work-items */
   d[ORX_DEFINE_KEY_COUNTED] = counted ? (request->key_pass ? request->key_pass : 3) : 0;
   if (counted) /* a tile is its group's id, and no look-back is read */

@@ -162,7 +162,7 @@ typedef struct orx_policy_override {
   int by_key_pass;       /* -1, 0 (runs found on the host) or 1 (the one-pass kernel) */
   int key_chunks;        /* -1, 0 (tiles a work-group scans) or 1 (chunks a work-item walks) */
   int key_direct;        /* -1, 0 (tiles through local memory) or 1 (straight into registers) */
-  int key_warp_join, key_in_order, key_counted; /* -1, 0, 1: warp joins; id tiles; counted */
+  int key_warp_join, key_in_order, key_counted, key_warp_scan; /* -1, 0, 1 (plan_by_key.c) */
   int win_words;         /* -1, 0 or 1: BLOCKS windows' runs in 16-byte words (plan_windows.c) */
   int key_stage;         /* -1, 0 or 1: the runs through scratch (plan_by_key.h) */
   int narrow_split;      /* -1, 0 or 1: how vectors of 16-bit elements load (plan_narrow.h) */

@@ -54,7 +54,7 @@ static const struct {
     {"col_flat", ORX_FIELD(col_flat)},     {"col_tall", ORX_FIELD(col_tall)},
     {"col_finish", ORX_FIELD(col_finish)}, {"host_views", ORX_FIELD(host_views)},
     {"key_warp_join", ORX_FIELD(key_warp_join)}, {"key_in_order", ORX_FIELD(key_in_order)},
-    {"key_counted", ORX_FIELD(key_counted)},
+    {"key_counted", ORX_FIELD(key_counted)}, {"key_warp_scan", ORX_FIELD(key_warp_scan)},
 };
 #undef ORX_FIELD
 
@@ -176,7 +176,7 @@ static const char keys_help[] =
     "col_run=<1..1024, power of two>, col_steps=<1..32, power of two>, col_flat=0|1, "
     "col_tall=0|1, col_finish=0|1, by_key=pass|runs, key_chunks=0|1, key_direct=0|1, "
     "key_stage=0|1, key_run=<1..65536, power of two>, key_warp_join=0|1, key_in_order=0|1, "
-    "key_counted=0|1, narrow=lanes|split";
+    "key_counted=0|1, key_warp_scan=0|1, narrow=lanes|split";
 
 ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_override *out) {
   /* Zero and -1: the planner's own choice. */
@@ -202,6 +202,7 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
                            .key_warp_join = -1,
                            .key_in_order = -1,
                            .key_counted = -1,
+                           .key_warp_scan = -1,
                            .win_words = -1,
                            .key_stage = -1,
                            .narrow_split = -1,
