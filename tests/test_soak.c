@@ -150,8 +150,8 @@ static void one_call(soak *s, unsigned long long call) {
   case 4: { /* windows */
     n = n < 2 ? 2 : n > 512 ? 512 : n;
     size_t window = 1 + (size_t)test_rng_below(n);
-    if (window_sweep)
-      window = window_sweep < 1 ? 1 : window_sweep > n ? n : window_sweep;
+    if (window_sweep) /* (the sweep's length 0 keeps a random window) */
+      window = window_sweep > n ? n : window_sweep;
     uint64_t got[512];
     st = ocl_reduce_windows(s->ctx, OCL_REDUCE_SUM_WIDE, OCL_REDUCE_U32,
                             ocl_reduce_host_input(data + begin, n * sizeof data[0]), n, window,
