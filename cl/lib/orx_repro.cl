@@ -91,15 +91,22 @@ typedef struct orx_state {
 ORX_INLINE R orx_rp_pow2(int e) {
   return ORX_FROM_BITS((ORX_RP_BITS)(e + ORX_RP_BIAS) << (ORX_RP_P - 1));
 }
-/* Fold j's anchor, 1.5 * 2^(F - j W), and the bound on scaled elements, 2^(F + W - P). */
+/* Fold j's anchor, 1.5 * 2^(F - j W). Scaled elements stay below 2^(F + W - P). */
 ORX_INLINE R orx_rp_anchor(int j) {
   return ORX_FROM_BITS((ORX_RP_BITS)(ORX_RP_F - j * ORX_RP_W + ORX_RP_BIAS) << (ORX_RP_P - 1) |
                        (ORX_RP_BITS)1 << (ORX_RP_P - 2));
 }
-#define ORX_RP_LIMIT orx_rp_pow2(ORX_RP_F + ORX_RP_W - ORX_RP_P)
 /* What elements are multiplied by in a state of top bin `bin`: exact, a power of two. */
 ORX_INLINE R orx_rp_scale(int bin) {
   return orx_rp_pow2(ORX_RP_F - ORX_RP_E_BOTTOM - bin * ORX_RP_W);
+}
+/* The least magnitude a state of top bin `bin` does not take: 2^(F + W - P) / orx_rp_scale(bin),
+ * or infinity where that is above every float (the top bins take every finite element). CUDA
+ * tests elements against it (orx_rp_fits). */
+ORX_INLINE R orx_rp_bound(int bin) {
+  const int e = ORX_RP_W - ORX_RP_P + ORX_RP_E_BOTTOM + bin * ORX_RP_W;
+  return e > ORX_RP_BIAS ? ORX_FROM_BITS((ORX_RP_BITS)(2 * ORX_RP_BIAS + 1) << (ORX_RP_P - 1))
+                         : orx_rp_pow2(e);
 }
 /* The least top bin that takes a finite |x| (the exponent field of a denormal reads as 0). */
 ORX_INLINE int orx_rp_bin_of(R x) {
@@ -179,7 +186,7 @@ ORX_INLINE orx_state orx_state_combine(orx_state a, orx_state b) {
  * pieces of component c of each load), one bin for all of them, and the flushed folds. */
 typedef struct orx_rp_chain {
   int bin, flags, deposits; /* deposits into each accumulator since the last flush */
-  R scale;                  /* orx_rp_scale(bin) */
+  R scale, bound;           /* orx_rp_scale(bin), orx_rp_bound(bin) */
   TV acc[ORX_RP_K];         /* fold j: anchor j plus its pieces, per component */
   long units[ORX_RP_K];     /* the flushed folds of every component */
 } orx_rp_chain;
@@ -187,15 +194,20 @@ typedef struct orx_rp_chain {
 /* Fold j's step on a vector: each component's rest rounded to the fold's unit against the
  * anchor, the piece added into the accumulator; returns the rests. OpenCL C computes on the
  * vectors; where vectors are plain structs (CUDA), component by component. (rest + anchor) -
- * anchor must not be reassociated: the library never builds with fast-math options. A compiler
- * may contract fold 0's rest, x * scale, into the addition: the same bits, as the product is
- * exact unless it underflows, and an underflowing one lies far below half the lowest unit. */
+ * anchor must not be reassociated: the library never builds with fast-math options. Fold 0
+ * takes the element unscaled, and a compiler may contract x * scale into its two operations (CUDA
+ * does: two FFMA, no FMUL): the same bits, as the product is exact unless it underflows, and an
+ * underflowing one lies far below half the lowest unit. */
 #if ORX_NATIVE_VECTORS
 ORX_INLINE TV orx_rp_fold_v(TV *acc, TV rest, int j) {
   const R anchor = orx_rp_anchor(j);
   const TV piece = (rest + anchor) - anchor;
   *acc += piece;
   return rest - piece;
+}
+/* Fold 0's step on the unscaled vector x: its rest is x * scale. */
+ORX_INLINE TV orx_rp_fold_first_v(TV *acc, TV x, R scale) {
+  return orx_rp_fold_v(acc, x * scale, 0);
 }
 #else
 ORX_INLINE TV orx_rp_fold_v(TV *acc, TV rest, int j) {
@@ -211,17 +223,38 @@ ORX_INLINE TV orx_rp_fold_v(TV *acc, TV rest, int j) {
   *acc = ORX_LOAD_V(a);
   return ORX_LOAD_V(r);
 }
+ORX_INLINE TV orx_rp_fold_first_v(TV *acc, TV x, R scale) {
+  const R anchor = orx_rp_anchor(0);
+  R a[ORX_VEC], r[ORX_VEC];
+  ORX_STORE_V(*acc, a);
+  ORX_STORE_V(x, r);
+  for (int c = 0; c < ORX_VEC; c++) {
+    const R piece = (r[c] * scale + anchor) - anchor;
+    a[c] += piece;
+    r[c] = r[c] * scale - piece;
+  }
+  *acc = ORX_LOAD_V(a);
+  return ORX_LOAD_V(r);
+}
 #endif
-/* The vector x * scale, and whether every component is below the limit (false for NaN). */
-ORX_INLINE int orx_rp_scaled_fits(TV x, R scale, TV *scaled) {
+/* Whether a chain of this scale and bound takes every component of x (false for NaN): |x| <
+ * bound, or |x * scale| < 2^(F + W - P), the same test. CUDA compares the elements themselves,
+ * and its fold 0 contracts the product into its additions; OpenCL C tests the scaled vector's
+ * bits, whose product fold 0 shares. H200, f32 and f64 sums of 2^16-2^28 (compare.sh's cross
+ * table, two rounds, device time): the unscaled test and contracted product through CUDA
+ * f32 1.014-1.032x at 2^22-2^28 (SASS: 40 FMUL and 15 FSEL fewer, FFMA in their place), f64
+ * 1.00-1.01x; on NVIDIA's OpenCL, tested so too, 0.96-0.98x at f64 2^18-2^24 and f32 2^20
+ * (docs/perf/h200-repro-cuda-unscaled-test.txt). */
+ORX_INLINE int orx_rp_fits(TV x, R scale, R bound) {
 #if ORX_NATIVE_VECTORS
-  *scaled = x * scale;
+  (void)bound;
   /* Magnitudes below the limit's bits (NaN's are above) leave the sign bit of the difference
    * set: the components' differences ANDed by halves, as all() went component by component on
    * PoCL (perf: 16 extractions and branches per load). */
   const ORX_BITS_TV magnitude_bits =
-      ORX_AS_BITS_V(*scaled) & ~((ORX_RP_BITS)1 << (8 * ORX_TYPE_BYTES - 1));
-  ORX_BITS_TV below = magnitude_bits - ORX_AS_BITS(ORX_RP_LIMIT);
+      ORX_AS_BITS_V(x * scale) & ~((ORX_RP_BITS)1 << (8 * ORX_TYPE_BYTES - 1));
+  ORX_BITS_TV below =
+      magnitude_bits - ORX_AS_BITS(orx_rp_pow2(ORX_RP_F + ORX_RP_W - ORX_RP_P));
 #if ORX_VEC == 16
   const ORX_CAT(ORX_BITS_NAME, 8) below8 = below.lo & below.hi;
 #elif ORX_VEC == 8
@@ -244,24 +277,27 @@ ORX_INLINE int orx_rp_scaled_fits(TV x, R scale, TV *scaled) {
 #endif
   return (int)(below1 >> (8 * ORX_TYPE_BYTES - 1));
 #else
+  (void)scale;
   R c[ORX_VEC];
   ORX_STORE_V(x, c);
   int fits = 1;
-  for (int k = 0; k < ORX_VEC; k++) {
-    c[k] *= scale;
-    fits &= (c[k] < 0 ? -c[k] : c[k]) < ORX_RP_LIMIT;
-  }
-  *scaled = ORX_LOAD_V(c);
+  for (int k = 0; k < ORX_VEC; k++)
+    fits &= fabs(c[k]) < bound; /* a compare of the magnitude, no select (CUDA's SASS) */
   return fits;
 #endif
 }
 
+/* A chain's top bin, and what depends on it. */
+ORX_INLINE void orx_rp_chain_set_bin(orx_rp_chain *l, int bin) {
+  l->bin = bin;
+  l->scale = orx_rp_scale(bin);
+  l->bound = orx_rp_bound(bin);
+}
 ORX_INLINE orx_rp_chain orx_rp_chain_identity(void) {
   orx_rp_chain l;
-  l.bin = ORX_RP_BIN_MIN;
+  orx_rp_chain_set_bin(&l, ORX_RP_BIN_MIN);
   l.flags = 0;
   l.deposits = 0;
-  l.scale = orx_rp_scale(ORX_RP_BIN_MIN);
   for (int j = 0; j < ORX_RP_K; j++) {
     R anchors[ORX_VEC];
     for (int c = 0; c < ORX_VEC; c++)
@@ -299,9 +335,8 @@ ORX_INLINE orx_state orx_rp_chain_state(orx_rp_chain l) {
 ORX_INLINE orx_rp_chain orx_rp_chain_merge(orx_rp_chain a, orx_rp_chain b) {
   const orx_state s = orx_state_combine(orx_rp_chain_state(a), orx_rp_chain_state(b));
   orx_rp_chain l = orx_rp_chain_identity();
-  l.bin = s.bin;
+  orx_rp_chain_set_bin(&l, s.bin);
   l.flags = s.flags;
-  l.scale = orx_rp_scale(s.bin);
   for (int j = 0; j < ORX_RP_K; j++)
     l.units[j] = s.units[j];
   return l;
@@ -323,8 +358,7 @@ ORX_INLINE_ALWAYS TV orx_rp_chain_admit(orx_rp_chain *l, TV v) {
   if (bin > l->bin) {
     orx_rp_flush(l);
     orx_rp_shift(l->units, bin - l->bin);
-    l->bin = bin;
-    l->scale = orx_rp_scale(bin);
+    orx_rp_chain_set_bin(l, bin);
   }
   return ORX_LOAD_V(x);
 }
@@ -333,14 +367,11 @@ ORX_INLINE_ALWAYS TV orx_rp_chain_admit(orx_rp_chain *l, TV v) {
  * the loop over folds, with the accumulators in memory (perf, PoCL 3.1: 1.3x the time). */
 ORX_INLINE_ALWAYS void orx_rp_chain_absorb(orx_rp_chain *l, TV x, ulong first) {
   (void)first;
-  TV rest;
-  if (!orx_rp_scaled_fits(x, l->scale, &rest)) {
-    /* Admitted first: it may raise the scale (a C compiler may read arguments in any order). */
-    const TV admitted = orx_rp_chain_admit(l, x);
-    orx_rp_scaled_fits(admitted, l->scale, &rest);
-  }
+  if (!orx_rp_fits(x, l->scale, l->bound))
+    x = orx_rp_chain_admit(l, x); /* may raise the bin, and the scale with it */
+  TV rest = orx_rp_fold_first_v(&l->acc[0], x, l->scale);
 #pragma unroll
-  for (int j = 0; j < ORX_RP_K; j++)
+  for (int j = 1; j < ORX_RP_K; j++)
     rest = orx_rp_fold_v(&l->acc[j], rest, j);
   if (++l->deposits == ORX_RP_FLUSH_EVERY)
     orx_rp_flush(l);
