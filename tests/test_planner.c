@@ -389,7 +389,7 @@ static void test_policy_override_parses_and_rejects(void **state) {
   orx_plan_make(&t, &r, &plan);
   assert_int_equal(plan.defines[ORX_DEFINE_PREFETCH], ORX_DEFINE_UNSET);
   assert_int_equal(orx_parse_policy_override("prefetch=2", &o), OCL_REDUCE_ERROR_INVALID_OPTION);
-  /* Whole-array grids on GPUs: ARGMIN/ARGMAX and the reproducible f32 sum one wave of resident
+  /* Whole-array grids on GPUs: ARGMIN/ARGMAX and the reproducible sum one wave of resident
    * groups (2 and 4 per compute unit), the sum the scalar policy's 8; forced groups win. */
   t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
   const size_t sum_groups = plan.policy.max_groups;
@@ -404,9 +404,16 @@ static void test_policy_override_parses_and_rejects(void **state) {
   r = orx_reduce_request(ORX_OP_ARGMIN, OCL_REDUCE_F64);
   orx_plan_make(&t, &r, &plan);
   assert_int_equal(orx_plan_groups(&plan, (size_t)1 << 22, 0), 2 * gpu.compute_units);
-  r = orx_reduce_request(ORX_OP_SUM_REPRODUCIBLE, OCL_REDUCE_F32);
-  orx_plan_make(&t, &r, &plan);
-  assert_int_equal(plan.policy.max_groups, 4 * gpu.compute_units);
+  /* ... the reproducible sum, f64 and f16 (read into f32) as f32, 2 per compute unit up to 2^22
+   * elements. */
+  static const ocl_reduce_type repro_types[] = {OCL_REDUCE_F64, OCL_REDUCE_F16, OCL_REDUCE_F32};
+  for (size_t k = 0; k < sizeof repro_types / sizeof *repro_types; k++) {
+    r = orx_reduce_request(ORX_OP_SUM_REPRODUCIBLE, repro_types[k]);
+    orx_plan_make(&t, &r, &plan);
+    assert_int_equal(plan.policy.max_groups, 4 * gpu.compute_units);
+    assert_int_equal(orx_plan_groups(&plan, (size_t)1 << 22, 0), 2 * gpu.compute_units);
+    assert_int_equal(orx_plan_groups(&plan, ((size_t)1 << 22) + 1, 0), 4 * gpu.compute_units);
+  }
   /* ... whose f32 chains take 4-element vectors, 4 loads in flight (plan_state.c). */
   assert_int_equal(plan.policy.vec, 4);
   assert_int_equal(plan.policy.unroll, 4);

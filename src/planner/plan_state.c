@@ -88,7 +88,7 @@ void orx_fit_state(const orx_target *target, const orx_operator *op, orx_stage s
   p->items_per_group = (size_t)p->wg_size * p->vec * p->unroll;
 }
 
-/* GPUs, the whole-array launch of ARGMIN/ARGMAX, MEAN_VAR and the reproducible f32 sum: as many
+/* GPUs, the whole-array launch of ARGMIN/ARGMAX, MEAN_VAR and the reproducible sum: as many
  * groups as stay resident at once, one wave. Their registers leave fewer groups per compute unit
  * than the 8 of the scalar policy (Nsight Compute, H200 through CUDA, 2^24: ARGMIN f32 107
  * registers, 2 groups of 256 per SM; the reproducible sum 52, 4 per SM), and with the tiled layout
@@ -100,7 +100,14 @@ void orx_fit_state(const orx_target *target, const orx_operator *op, orx_stage s
  * SM 19.6 / 18.9, 48.0 / 46.5, 133.6 / 132.5 (fewer loads, unroll=4, were slower at 2^20, 13.6
  * against 11.9); the reproducible f32 sum with 4 per SM, 2^24 35.6 / 31.2 against 39.4 / 36.6,
  * 2^26 84.2 / 75.8 against 91.7 / 81.7, 2^28 282.5 / 254.8 against 285.0 / 258.5 (2 per SM: 2^22
- * faster, 17.7 against 20.0, 2^24 and up slower). MEAN_VAR, 4 per SM (f32 through CUDA: 56
+ * faster, 17.7 against 20.0, 2^24 and up slower). The reproducible sum takes 2 per SM up to 2^22
+ * elements and 4 above, f64 as f32 (f16 and bf16 are read into the f32 kernel: its grid).
+ * 2026-12-04, device us, one run, CUDA / NVIDIA OpenCL (f64 had the scalar policy's 8 per SM, two
+ * waves): f32 2^22 with 2 per SM 17.4-18.2 / 17.2-17.4 against 20.2-21.3 / 20.2-20.4 with 4; with
+ * 3 per SM 2^24 30.7-32.7 / 30.6-31.9 against 31.5-32.9 / 32.5-33.3, but 2^28 262.5 / 266
+ * against 255; f64 with 4 per SM 2^22 22.9 / 22.2, 2^24 47.7 / 46.3, 2^26 138.0 / 135.7, 2^28
+ * 498.6 / 497.0 against 8 per SM 28.3 / 28.2, 51.6 / 51.8, 142.2 / 140.3, 498.5 / 495.9, and 2 per
+ * SM at 2^22 21.5 (CUDA). MEAN_VAR, 4 per SM (f32 through CUDA: 56
  * registers, 4 groups of 256 resident per SM, so 8 per SM ran in two waves; Nsight Compute, H100):
  * H100, device GB/s against the previous 8 per SM in the same run (compare.sh, two rounds), CUDA /
  * NVIDIA OpenCL: f32 2^24 1.094 / 1.146x, 2^28 1.006 / 1.010x; f64 2^20 1.065 / 1.354x, 2^24
@@ -118,13 +125,17 @@ void orx_plan_state_groups(const orx_target *target, const orx_operator *op, siz
   unsigned per_unit = 0;
   if (op->id == ORX_OP_ARGMIN || op->id == ORX_OP_ARGMAX)
     per_unit = 2;
-  else if ((op->id == ORX_OP_SUM_REPRODUCIBLE && elem == 4) || op->id == ORX_OP_MEAN_VAR)
+  else if (op->id == ORX_OP_SUM_REPRODUCIBLE || op->id == ORX_OP_MEAN_VAR)
     per_unit = 4;
   if (per_unit && (size_t)per_unit * caps->compute_units < p->max_groups)
     p->max_groups = per_unit * caps->compute_units;
   if ((op->id == ORX_OP_ARGMIN || op->id == ORX_OP_ARGMAX) && elem == 4 &&
       caps->compute_units < p->max_groups) {
     p->small_groups = caps->compute_units;
+    p->small_count = (size_t)1 << 22;
+  }
+  if (op->id == ORX_OP_SUM_REPRODUCIBLE && 2 * caps->compute_units < p->max_groups) {
+    p->small_groups = 2 * caps->compute_units;
     p->small_count = (size_t)1 << 22;
   }
 }
