@@ -101,7 +101,8 @@ void orx_fit_state(const orx_target *target, const orx_operator *op, orx_stage s
  * against 11.9); the reproducible f32 sum with 4 per SM, 2^24 35.6 / 31.2 against 39.4 / 36.6,
  * 2^26 84.2 / 75.8 against 91.7 / 81.7, 2^28 282.5 / 254.8 against 285.0 / 258.5 (2 per SM: 2^22
  * faster, 17.7 against 20.0, 2^24 and up slower). The reproducible sum takes 2 per SM up to 2^22
- * elements and 4 above, f64 as f32 (f16 and bf16 are read into the f32 kernel: its grid).
+ * elements and 4 above, f64 as f32 (f16 and bf16, read into the f32 kernel, take its grid: their
+ * speed not measured).
  * 2026-12-04, device us, one run, CUDA / NVIDIA OpenCL (f64 had the scalar policy's 8 per SM, two
  * waves): f32 2^22 with 2 per SM 17.4-18.2 / 17.2-17.4 against 20.2-21.3 / 20.2-20.4 with 4; with
  * 3 per SM 2^24 30.7-32.7 / 30.6-31.9 against 31.5-32.9 / 32.5-33.3, but 2^28 262.5 / 266
