@@ -130,13 +130,14 @@ void orx_plan_state_groups(const orx_target *target, const orx_operator *op, siz
     per_unit = 4;
   if (per_unit && (size_t)per_unit * caps->compute_units < p->max_groups)
     p->max_groups = per_unit * caps->compute_units;
-  if ((op->id == ORX_OP_ARGMIN || op->id == ORX_OP_ARGMAX) && elem == 4 &&
-      caps->compute_units < p->max_groups) {
-    p->small_groups = caps->compute_units;
-    p->small_count = (size_t)1 << 22;
-  }
-  if (op->id == ORX_OP_SUM_REPRODUCIBLE && 2 * caps->compute_units < p->max_groups) {
-    p->small_groups = 2 * caps->compute_units;
+  /* Up to 2^22 elements: f32 ARGMIN/ARGMAX one group per compute unit, the reproducible sum 2. */
+  unsigned small_per_unit = 0;
+  if ((op->id == ORX_OP_ARGMIN || op->id == ORX_OP_ARGMAX) && elem == 4)
+    small_per_unit = 1;
+  else if (op->id == ORX_OP_SUM_REPRODUCIBLE)
+    small_per_unit = 2;
+  if (small_per_unit && (size_t)small_per_unit * caps->compute_units < p->max_groups) {
+    p->small_groups = small_per_unit * caps->compute_units;
     p->small_count = (size_t)1 << 22;
   }
 }
