@@ -2070,21 +2070,20 @@ static void test_host_plan_has_a_host_kernel_on_every_cpu_target(void **state) {
   assert_true(checked > 0);
 }
 
-/* One input's equal segments from host memory take the host plan from `least` elements on, not
+/* One input's equal segments from `source` take the host plan from `least` elements on, not
  * below (device_in_place: the device's plan reads the memory where it lies). */
 static void host_segments_from(const orx_target *t, const orx_request *r, int device_in_place,
-                               size_t least) {
-  assert_false(orx_plan_takes_host_segments(t, r, device_in_place, least - 1,
-                                            ORX_HOST_SOURCE_MEMORY));
-  assert_true(orx_plan_takes_host_segments(t, r, device_in_place, least, ORX_HOST_SOURCE_MEMORY));
+                               orx_host_source source, size_t least) {
+  assert_false(orx_plan_takes_host_segments(t, r, device_in_place, least - 1, source));
+  assert_true(orx_plan_takes_host_segments(t, r, device_in_place, least, source));
 }
 
 /* Pairs the host can read on CPU devices (host memory; buffers at every size, host_plan.h): the
  * host plan for whole arrays of the built-in pair operators, on every type, the run-to-run sum
  * and CROSS_DEVICE's reproducible one, each with a host kernel of the same block
  * (host_kernel.inc's values' type is the planner's), and their equal segments (not under
- * host=device); not for states of a group's parts, a user's pair operator, one input's segments,
- * other devices, or host=off. */
+ * host=device); not for states of a group's parts or a user's pair operator, on other devices,
+ * or under host=off. One input's segments alike, within their bounds. */
 static void test_pairs_take_the_host_plan_on_cpus(void **state) {
   (void)state;
   const orx_caps cpu = test_cpu(), gpu = test_gpu();
@@ -2134,15 +2133,16 @@ static void test_pairs_take_the_host_plan_on_cpus(void **state) {
   assert_int_equal(orx_parse_policy_override("host=device", &device.forced), OCL_REDUCE_OK);
   const orx_request dot = pair_request(ORX_PAIR_DOT, OCL_REDUCE_F32, 0);
   assert_false(orx_plan_takes_host_segments(&device, &dot, 0, 1000, ORX_HOST_SOURCE_MEMORY));
-  /* One input's equal segments: from host memory, scalar built-in operators, segments of at
-   * least one step of the host plan's loads (32 f32 elements, 16 f64). */
+  /* One input's equal segments into host memory: scalar built-in operators, from host memory
+   * segments of at least one step of the host plan's loads (32 f32 elements, 16 f64); never a
+   * buffer's into a buffer. */
   const orx_request one = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
   const orx_request one_f64 = orx_reduce_request(ORX_OP_MAX, OCL_REDUCE_F64);
   const orx_host_source memory = ORX_HOST_SOURCE_MEMORY;
-  host_segments_from(&t, &one, 0, 32);
+  host_segments_from(&t, &one, 0, memory, 32);
   assert_true(orx_plan_takes_host_segments(&t, &one, 0, 1 << 20, memory));
-  host_segments_from(&t, &one_f64, 0, 16);
-  assert_false(orx_plan_takes_host_segments(&t, &one, 0, 1000, ORX_HOST_SOURCE_BUFFER_READ));
+  host_segments_from(&t, &one_f64, 0, memory, 16);
+  assert_false(orx_plan_takes_host_segments(&t, &one, 0, 1000, ORX_HOST_SOURCE_BUFFER));
   assert_false(orx_plan_takes_host_segments(&device, &one, 0, 1000, memory));
   assert_false(orx_plan_takes_host_segments(&off, &one, 0, 1000, memory));
   assert_false(orx_plan_takes_host_segments(&on_gpu, &one, 0, 1000, memory));
@@ -2154,11 +2154,20 @@ static void test_pairs_take_the_host_plan_on_cpus(void **state) {
   assert_true(orx_plan_takes_host_segments(&t, &bf16, 0, 1000, memory));
   const orx_request user_one = orx_custom_request(&(orx_operator){.id = ORX_OP_CUSTOM});
   assert_false(orx_plan_takes_host_segments(&t, &user_one, 0, 1000, memory));
-  /* Where the device's plan reads the memory where it lies (a view, and vector runs: the exec
-   * layer's segment_views.c), from 512 bytes (128 f32 elements, 64 f64) only. */
-  host_segments_from(&t, &one, 1, 128);
-  host_segments_from(&t, &one_f64, 1, 64);
+  /* Where the device's plan reads the elements where they lie (a view of host memory, and vector
+   * runs: the exec layer's segment_views.c; a buffer, its results into host memory), from 512
+   * bytes (128 f32 elements, 64 f64) only. */
+  const orx_host_source read = ORX_HOST_SOURCE_BUFFER_READ;
+  host_segments_from(&t, &one, 1, memory, 128);
+  host_segments_from(&t, &one_f64, 1, memory, 64);
+  host_segments_from(&t, &one, 0, read, 128);
+  host_segments_from(&t, &one_f64, 0, read, 64);
   assert_false(orx_plan_takes_host_segments(&off, &one, 1, 1000, memory));
+  assert_false(orx_plan_takes_host_segments(&off, &one, 0, 1000, read));
+  assert_false(orx_plan_takes_host_segments(&device, &one, 0, 1000, read));
+  assert_false(orx_plan_takes_host_segments(&t, &argmin, 0, 1000, read));
+  assert_false(orx_plan_takes_host_segments(&t, &f16, 0, 1000, read));
+  assert_false(orx_plan_takes_host_segments(&on_gpu, &one, 0, 1000, read));
 }
 
 /* The sweeps' tables (TEST_OP_TYPES for the scalar operators, TEST_STRUCTURED_OP_TYPES) hold

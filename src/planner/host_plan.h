@@ -163,9 +163,9 @@
  *   against 2139; f32 argmin of 32 8596 against 1630, of 1000 2593 against 1548.
  *   PoCL 3.1, 2 cores, 2^22: f32 sums of 2 7016 against 7441, of 32 712 against 1685; f32
  *   argmin of 32 8558 against 4452, of 1000 2570 against 4150.
- * Buffers keep the device's segment plans: PoCL 5, f32 sums of 32 1066-1085 us on the host
- * against 874-884, of 65536 584-623 against 522-567; argmin of 32 12379 against 2555. So do f16
- * elements, which the host widens in integer code (see the buffers' crossover above). */
+ * State operators keep the device's segment plans (PoCL 5, argmin of 32 from a buffer 12379 us on
+ * the host against 2555), and so do f16 elements, which the host widens in integer code (see the
+ * buffers' crossover above). */
 #define ORX_HOST_PLAN_MIN_SEGMENT_BYTES (ORX_HOST_PLAN_UNROLL * ORX_HOST_PLAN_LOAD_BYTES)
 
 /* ... unless the device's plan reads the host memory where it lies (a view, and the vector runs of
@@ -177,7 +177,16 @@
  * 449; i32 sums of 32 986 / 1053 against 449 / 488, of 64 611 / 611 against 534 / 480, of 128
  * 411 / 419 against 479 / 453; f32 max of 32 1336 / 1339 against 503 / 482, of 64 907 / 795
  * against 589 / 548, of 128 607 / 540 against 602 / 532; i32 max of 64 733 / 620 against 605 /
- * 492, of 128 492 / 424 against 601 / 458. */
+ * 492, of 128 492 / 424 against 601 / 458.
+ * A buffer's segments into host memory, which the device's plans read where they lie too, take
+ * the host from the same 512 bytes. This 2-core machine, 2^24 elements from a buffer, end to end,
+ * of an OpenMP loop, the previous main (the device's plans) against the host
+ * (docs/perf/cpu-buffer-segments-host.txt): segments of 1000 0.44-0.96x -> 0.97-1.16x on PoCL 3.1
+ * and Intel's runtime, of 128 0.19-0.62x -> 0.52-1.00x, of 65536 on Intel's runtime 0.15-0.27x
+ * -> 1.02-1.16x; of 64 the host forced 2436 / 2427 us against the device's 2066 / 1928 (PoCL 3.1
+ * / Intel's runtime). Not measured on PoCL 5 since: an earlier grid there (before the shared
+ * threads and results written in place) ran buffers' segments of 65536 in 584-623 us against the
+ * device's 522-567, and of 32 in 1066-1085 against 874-884. */
 #define ORX_HOST_PLAN_MIN_IN_PLACE_SEGMENT_BYTES 512
 
 #endif /* ORX_HOST_PLAN_H */

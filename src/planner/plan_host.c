@@ -67,21 +67,23 @@ int orx_plan_takes_host(const orx_target *target, const orx_request *request, si
 int orx_plan_takes_host_segments(const orx_target *target, const orx_request *request,
                                  int device_in_place, size_t length, orx_host_source source) {
   /* Equal segments, each a whole array of the host plan: of pairs, whose device segment kernels
-   * trail an OpenMP loop on CPU devices; of one input, from host memory (which the device's plans
-   * first copy into its buffer on one thread), scalar operators but on f16 elements (widened in
-   * integer code on the host), segments of at least one step of the host plan's loads
-   * (host_plan.h), or of more where the device's plan reads the memory where it lies. The device
-   * has no run of this form, so host=device, like host=off, keeps the device's plans. */
+   * trail an OpenMP loop on CPU devices; of one input, scalar operators but on f16 elements
+   * (widened in integer code on the host), from host memory (which the device's plans first copy
+   * into its buffer on one thread) in segments of at least one step of the host plan's loads
+   * (host_plan.h), or of more where the device's plan reads the elements where they lie: a view
+   * of host memory, or a buffer whose results go to host memory. The device has no run of this
+   * form, so host=device, like host=off, keeps the device's plans. */
   if (target->caps->type != OCL_REDUCE_DEVICE_CPU || target->forced.host == ORX_HOST_OFF ||
       target->forced.host == ORX_HOST_DEVICE || !orx_op_valid((orx_op_id)request->op.id))
     return 0;
   if (request->pair.on)
     return request->pair.op != ORX_PAIR_USER;
-  if (source != ORX_HOST_SOURCE_MEMORY || orx_operator_is_state(&request->op) ||
+  if (source == ORX_HOST_SOURCE_BUFFER || orx_operator_is_state(&request->op) ||
       request->type == OCL_REDUCE_F16)
     return 0;
-  const size_t min_bytes = device_in_place ? ORX_HOST_PLAN_MIN_IN_PLACE_SEGMENT_BYTES
-                                           : ORX_HOST_PLAN_MIN_SEGMENT_BYTES;
+  const size_t min_bytes = device_in_place || source == ORX_HOST_SOURCE_BUFFER_READ
+                               ? ORX_HOST_PLAN_MIN_IN_PLACE_SEGMENT_BYTES
+                               : ORX_HOST_PLAN_MIN_SEGMENT_BYTES;
   return length >= min_bytes / orx_request_element_bytes(request);
 }
 

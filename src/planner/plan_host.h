@@ -23,8 +23,8 @@ int orx_plan_takes_host(const orx_target *target, const orx_request *request, si
                         orx_host_source source);
 /* ... and whether equal segments of `length` elements (pairs, or one input from `source`; the
  * whole-array request; device_in_place: the device's plan of them reads host memory where it
- * lies, exec/segment_views.c) run on the host, each segment a whole array of that plan (not
- * host=off, not host=device). */
+ * lies, exec/segment_views.c, as it always reads a buffer) into host memory run on the host,
+ * each segment a whole array of that plan (not host=off, not host=device). */
 int orx_plan_takes_host_segments(const orx_target *target, const orx_request *request,
                                  int device_in_place, size_t length, orx_host_source source);
 void orx_host_policy(size_t elem, unsigned op, orx_policy *out);
