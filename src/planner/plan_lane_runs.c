@@ -56,6 +56,27 @@ static int vector_runs(const orx_caps *caps, const orx_request *request, const o
  * runs.) */
 #define ORX_LANE_RUN_REGISTERS 8u
 #define ORX_LANE_RUN_DEFAULT_VECTOR_BYTES 32u
+/* Segments of ORX_LANE_RUN_SHORT_MIN_BYTES up to ORX_LANE_RUN_SHORT_BYTES take runs of at most
+ * ORX_LANE_RUN_SHORT_VEC segments of vectors of as many elements, but for float MIN and MAX (keys
+ * per component, lib/orx_keys.cl): a run folds its ORX_VEC vectors in log2(ORX_VEC) rounds of
+ * swizzles, which such segments' few loads do not amortize. This 2-core machine (AVX-512),
+ * 2^24 elements (8-byte: 2^23) from a buffer, end to end, two rounds in turns against the fit
+ * above alone (8 elements), time / this rule's (docs/perf/cpu-segments-short-runs.txt):
+ *   PoCL 3.1: i32 sums in segments of 32 / 64 1.31-1.35 / 1.39-1.57x, f32 sums of 64 1.34-1.35x,
+ *     i32 max of 64 1.25-2.48x, f64 sums of 32 1.19-1.50x, i64 sums and max of 16 / 32
+ *     1.03-1.98x; f32 sums and i32 max of 32 0.98-1.14x;
+ *   Intel's runtime: i32 sums of 32 / 64 1.21-1.24 / 2.10-2.20x, f32 sums of 32 / 64 0.72-1.19 /
+ *     1.18-2.23x, i32 max 0.75-1.64 / 1.44-2.46x, f64 sums of 16 / 32 0.85-1.44 / 1.33-2.34x,
+ *     i64 sums and max 1.03-1.89x.
+ * Shorter segments lost: 4-byte sums of 16 on Intel's runtime 0.51-0.71x, of 8 on PoCL 3.1
+ * 0.81-1.06x. From 512 bytes the fit leads: segments of 128 / 1000 / 4096, device us, the fit
+ * against 4, PoCL 3.1 f32 sums 2333 / 1508 / 1381 against 2655 / 1777 / 1375, i32 max 2338 /
+ * 1087 / 898 against 2716 / 1537 / 1016; Intel's runtime f32 sums 2494 / 1449 / 839 against
+ * 2787 / 1805 / 1024. Float MIN and MAX of 4 elements lost everywhere (f32 max, PoCL 3.1, of
+ * 8-64: 1424-1906 us against 2202-2537). */
+#define ORX_LANE_RUN_SHORT_MIN_BYTES 128u
+#define ORX_LANE_RUN_SHORT_BYTES 512u
+#define ORX_LANE_RUN_SHORT_VEC 4u
 
 static void fit_vectors(const orx_target *target, const orx_request *request, orx_plan *plan) {
   orx_policy *p = &plan->policy;
@@ -64,10 +85,14 @@ static void fit_vectors(const orx_target *target, const orx_request *request, or
   const unsigned native = target->caps->native_vector_bytes;
   const uint64_t room =
       (uint64_t)ORX_LANE_RUN_REGISTERS * (native ? native : ORX_LANE_RUN_DEFAULT_VECTOR_BYTES);
+  const int short_runs = length * elem >= ORX_LANE_RUN_SHORT_MIN_BYTES &&
+                         length * elem < ORX_LANE_RUN_SHORT_BYTES &&
+                         plan->defines[ORX_DEFINE_FLOAT_KEYS] <= 0;
   unsigned vec = was;
   if (target->forced.vec || target->caps->type != OCL_REDUCE_DEVICE_CPU || !length)
     return;
-  while (vec > 1 && ((uint64_t)vec * vec * elem > room || length % vec))
+  while (vec > 1 && ((uint64_t)vec * vec * elem > room || length % vec ||
+                     (short_runs && vec > ORX_LANE_RUN_SHORT_VEC)))
     vec /= 2;
   if (vec == was || vec == 1)
     return;
