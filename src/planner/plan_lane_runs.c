@@ -73,7 +73,7 @@ static int vector_runs(const orx_caps *caps, const orx_request *request, const o
  * against 4, PoCL 3.1 f32 sums 2333 / 1508 / 1381 against 2655 / 1777 / 1375, i32 max 2338 /
  * 1087 / 898 against 2716 / 1537 / 1016; Intel's runtime f32 sums 2494 / 1449 / 839 against
  * 2787 / 1805 / 1024. Float MIN and MAX of 4 elements lost everywhere (f32 max, PoCL 3.1, of
- * 8-64: 1424-1906 us against 2202-2537). */
+ * 8-64: 1424-1906 us against 2202-2537). 16-bit elements keep the fit (not measured). */
 #define ORX_LANE_RUN_SHORT_MIN_BYTES 128u
 #define ORX_LANE_RUN_SHORT_BYTES 512u
 #define ORX_LANE_RUN_SHORT_VEC 4u
@@ -87,7 +87,8 @@ static void fit_vectors(const orx_target *target, const orx_request *request, or
       (uint64_t)ORX_LANE_RUN_REGISTERS * (native ? native : ORX_LANE_RUN_DEFAULT_VECTOR_BYTES);
   const int short_runs = length * elem >= ORX_LANE_RUN_SHORT_MIN_BYTES &&
                          length * elem < ORX_LANE_RUN_SHORT_BYTES &&
-                         plan->defines[ORX_DEFINE_FLOAT_KEYS] <= 0;
+                         plan->defines[ORX_DEFINE_FLOAT_KEYS] <= 0 &&
+                         !orx_type_is_narrow(request->type);
   unsigned vec = was;
   if (target->forced.vec || target->caps->type != OCL_REDUCE_DEVICE_CPU || !length)
     return;
