@@ -714,8 +714,8 @@ static void test_lane_mode_folds_runs_of_whole_vector_segments(void **state) {
 /* CPUs' vector runs narrow the policy's vectors to the widest whose ORX_VEC accumulators of
  * ORX_VEC elements fit in 8 of the device's vector registers (32 bytes where not known) and
  * that divide the segments' length, and to 4 elements for segments of 128 to 511 bytes but of
- * float MIN and MAX (keys); ORX_VEC follows. A forced width stays, lengths that no vector
- * divides keep the policy's, and GPUs are left alone. */
+ * float MIN and MAX (keys) and 16-bit elements; ORX_VEC follows. A forced width stays, lengths
+ * that no vector divides keep the policy's, and GPUs are left alone. */
 static void test_lane_runs_take_vectors_that_fit_registers_and_segments(void **state) {
   (void)state;
   orx_caps cpu = test_cpu();
@@ -744,7 +744,8 @@ static void test_lane_runs_take_vectors_that_fit_registers_and_segments(void **s
     assert_int_equal(plan.policy.vec, cases[i].vec ? cases[i].vec : policy.vec);
     assert_int_equal(plan.defines[ORX_DEFINE_VEC], plan.policy.vec);
   }
-  /* Short segments of other operators and types: 4 elements; float MIN and MAX keep the fit. */
+  /* Short segments of other operators and types: 4 elements; float MIN and MAX and 16-bit
+   * elements keep the fit. */
   cpu.native_vector_bytes = 64;
   const orx_target wide = test_target(&cpu, OCL_REDUCE_PATH_AUTO);
   assert_int_equal(segment_plan(&wide, orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F64), 1 << 20,
@@ -752,6 +753,8 @@ static void test_lane_runs_take_vectors_that_fit_registers_and_segments(void **s
   assert_int_equal(segment_plan(&wide, orx_reduce_request(ORX_OP_MAX, OCL_REDUCE_I64), 1 << 20,
                                 32, 0).policy.vec, 4);
   assert_int_equal(segment_plan(&wide, orx_reduce_request(ORX_OP_MAX, OCL_REDUCE_F32), 1 << 20,
+                                32, 0).policy.vec, 8);
+  assert_int_equal(segment_plan(&wide, orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_BF16), 1 << 20,
                                 32, 0).policy.vec, 8);
   /* Forced: the width asked for, runs where it divides the length. */
   cpu.native_vector_bytes = 0;
