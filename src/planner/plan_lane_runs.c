@@ -52,8 +52,9 @@ static int vector_runs(const orx_caps *caps, const orx_request *request, const o
  *     3123-3240 / 835-916; i32 sums of 4 3092-3163 / 371-407; of 32 and 1000 within that
  *     machine's noise. There f64 keeps vectors of 8 where they divide the length: with vectors of
  *     4, f64 max of 32 and 1000 took 1098-1173 and 672-760 against 1023-1079 and 555-623.
- * Unknown register widths count as AVX2's. (Segments of 65536 take a work-group each, not these
- * runs.) */
+ * Unknown register widths count as AVX2's. (Too few segments for a run on every work-item, e.g.
+ * 256 of 65536 with the CPU policy's 8 groups of 16, take no runs: each work-item walks its
+ * segments.) */
 #define ORX_LANE_RUN_REGISTERS 8u
 #define ORX_LANE_RUN_DEFAULT_VECTOR_BYTES 32u
 /* Segments of ORX_LANE_RUN_SHORT_MIN_BYTES up to ORX_LANE_RUN_SHORT_BYTES take runs of at most
