@@ -86,15 +86,16 @@ static void fit_vectors(const orx_target *target, const orx_request *request, or
   const unsigned native = target->caps->native_vector_bytes;
   const uint64_t room =
       (uint64_t)ORX_LANE_RUN_REGISTERS * (native ? native : ORX_LANE_RUN_DEFAULT_VECTOR_BYTES);
-  const int short_runs = length * elem >= ORX_LANE_RUN_SHORT_MIN_BYTES &&
-                         length * elem < ORX_LANE_RUN_SHORT_BYTES &&
-                         plan->defines[ORX_DEFINE_FLOAT_KEYS] <= 0 &&
-                         !orx_type_is_narrow(request->type);
-  unsigned vec = was;
   if (target->forced.vec || target->caps->type != OCL_REDUCE_DEVICE_CPU || !length)
     return;
-  while (vec > 1 && ((uint64_t)vec * vec * elem > room || length % vec ||
-                     (short_runs && vec > ORX_LANE_RUN_SHORT_VEC)))
+  const uint64_t bytes = length * elem;
+  const int short_runs = bytes >= ORX_LANE_RUN_SHORT_MIN_BYTES &&
+                         bytes < ORX_LANE_RUN_SHORT_BYTES &&
+                         plan->defines[ORX_DEFINE_FLOAT_KEYS] <= 0 &&
+                         !orx_type_is_narrow(request->type);
+  const unsigned widest = short_runs ? ORX_LANE_RUN_SHORT_VEC : was;
+  unsigned vec = was;
+  while (vec > 1 && (vec > widest || (uint64_t)vec * vec * elem > room || length % vec))
     vec /= 2;
   if (vec == was || vec == 1)
     return;
