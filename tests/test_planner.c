@@ -668,6 +668,7 @@ static void test_lane_mode_folds_runs_of_whole_vector_segments(void **state) {
   assert_int_equal(plan.defines[ORX_DEFINE_SEG_VECTOR_RUNS], 1);
   const unsigned vec = plan.policy.vec;
   assert_true(vec > 1);
+  const size_t runs_for_all = (size_t)plan.policy.max_groups * plan.policy.wg_size * vec;
   assert_int_equal(orx_segment_groups(&plan.policy, &plan.seg, (size_t)plan.policy.wg_size * vec,
                                       32),
                    1);
@@ -691,7 +692,6 @@ static void test_lane_mode_folds_runs_of_whole_vector_segments(void **state) {
   assert_true(segment_plan(&t, bf16, 1 << 20, 32, 0).seg.vector_runs);
   assert_false(segment_plan(&t, bf16, 1 << 20, 32, 1).seg.vector_runs);
   /* Fewer segments than a run for every work-item. */
-  const size_t runs_for_all = (size_t)plan.policy.max_groups * plan.policy.wg_size * vec;
   assert_true(segment_plan(&t, sum, runs_for_all, 32, 0).seg.vector_runs);
   assert_false(segment_plan(&t, sum, runs_for_all - 1, 32, 0).seg.vector_runs);
   /* State operators. */
@@ -715,7 +715,8 @@ static void test_lane_mode_folds_runs_of_whole_vector_segments(void **state) {
  * ORX_VEC elements fit in 8 of the device's vector registers (32 bytes where not known) and
  * that divide the segments' length, and to 4 elements for segments of 128 to 511 bytes but of
  * float MIN and MAX (keys) and 16-bit elements; ORX_VEC follows. A forced width stays, lengths
- * that no vector divides keep the policy's, and GPUs are left alone. */
+ * that no vector divides take no runs (their walk's vectors: the test below), and GPUs are left
+ * alone. */
 static void test_lane_runs_take_vectors_that_fit_registers_and_segments(void **state) {
   (void)state;
   orx_caps cpu = test_cpu();
@@ -737,11 +738,10 @@ static void test_lane_runs_take_vectors_that_fit_registers_and_segments(void **s
     const orx_target t = test_target(&cpu, OCL_REDUCE_PATH_AUTO);
     const orx_request r = cases[i].f64 ? f64 : f32;
     const orx_plan plan = segment_plan(&t, r, 1 << 20, cases[i].length, 0);
-    orx_policy policy;
-    orx_target_policy(&t, orx_type_size(plan.type), &policy);
     assert_int_equal(plan.seg.mode, ORX_SEG_LANE);
     assert_int_equal(plan.seg.vector_runs, cases[i].vec != 0);
-    assert_int_equal(plan.policy.vec, cases[i].vec ? cases[i].vec : policy.vec);
+    if (cases[i].vec) /* a walk's vectors: the test below */
+      assert_int_equal(plan.policy.vec, cases[i].vec);
     assert_int_equal(plan.defines[ORX_DEFINE_VEC], plan.policy.vec);
   }
   /* Short segments of other operators and types: 4 elements; float MIN and MAX and 16-bit
@@ -772,6 +772,51 @@ static void test_lane_runs_take_vectors_that_fit_registers_and_segments(void **s
   plan = segment_plan(&t, f32, 1 << 24, 4, 0);
   assert_int_equal(plan.policy.vec, 4);
   assert_true(plan.seg.vector_runs);
+}
+
+/* A walk per segment on CPUs (no runs: lengths no vector divides, state operators, segments by
+ * offsets) takes work-groups of 8 (Intel's CPU runtime ran groups of 16 up to 6.6x slower) and,
+ * for scalar unordered operators of one input, vectors of at most a 32nd of a segment's bytes
+ * (the average's by offsets) and at least 16 bytes; runs keep the policy's 16 work-items, forced
+ * sizes and widths stay, and GPUs forced to a work-item per segment keep theirs. */
+static void test_lane_walk_takes_groups_of_8_and_short_vectors_on_cpus(void **state) {
+  (void)state;
+  const orx_caps cpu = test_cpu(), gpu = test_gpu();
+  orx_target t = test_target(&cpu, OCL_REDUCE_PATH_AUTO);
+  const orx_request sum = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_I32);
+  const orx_request f64 = orx_reduce_request(ORX_OP_MAX, OCL_REDUCE_F64);
+  const orx_request argmin = orx_reduce_request(ORX_OP_ARGMIN, OCL_REDUCE_F32);
+  orx_request by_offsets = sum;
+  by_offsets.shape.offsets = 1;
+  const unsigned argmin_vec = segment_plan(&t, argmin, 1 << 20, 1001, 0).policy.vec;
+  const struct {
+    orx_request r;
+    uint64_t length;
+    unsigned wg, vec;
+  } cases[] = {{sum, 17, 8, 4},        {sum, 33, 8, 4},     {sum, 255, 8, 4},
+               {sum, 257, 8, 8},       {sum, 513, 8, 16},   {sum, 1001, 8, 16},
+               {f64, 33, 8, 2},        {f64, 129, 8, 4},    {f64, 1001, 8, 8},
+               {by_offsets, 33, 8, 4}, {argmin, 33, 8, argmin_vec},
+               {sum, 32, 16, 4}}; /* runs */
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const orx_plan plan = segment_plan(&t, cases[i].r, 1 << 20, cases[i].length, 0);
+    assert_int_equal(plan.seg.mode, ORX_SEG_LANE);
+    assert_int_equal(plan.seg.vector_runs, cases[i].wg == 16);
+    assert_int_equal(plan.policy.wg_size, cases[i].wg);
+    assert_int_equal(plan.defines[ORX_DEFINE_WG_SIZE], cases[i].wg);
+    assert_int_equal(plan.policy.vec, cases[i].vec);
+    assert_int_equal(plan.defines[ORX_DEFINE_VEC], cases[i].vec);
+  }
+  assert_int_equal(orx_parse_policy_override("wg=16,vec=16", &t.forced), OCL_REDUCE_OK);
+  const orx_plan forced = segment_plan(&t, sum, 1 << 20, 33, 0);
+  assert_int_equal(forced.policy.wg_size, 16);
+  assert_int_equal(forced.policy.vec, 16);
+  t = test_target(&gpu, OCL_REDUCE_PATH_AUTO);
+  assert_int_equal(orx_parse_policy_override("seg=lane", &t.forced), OCL_REDUCE_OK);
+  const orx_plan plan = segment_plan(&t, sum, 1 << 24, 33, 0);
+  assert_int_equal(plan.seg.mode, ORX_SEG_LANE);
+  assert_int_equal(plan.policy.wg_size, 256);
+  assert_int_equal(plan.policy.vec, 4);
 }
 
 /* f16 and bf16 MIN and MAX through CUDA: 4 groups per SM, capped for them, and a grid of 4 per
@@ -2617,6 +2662,7 @@ int main(void) {
       cmocka_unit_test(test_small_work_groups_per_segment),
       cmocka_unit_test(test_lane_mode_folds_runs_of_whole_vector_segments),
       cmocka_unit_test(test_lane_runs_take_vectors_that_fit_registers_and_segments),
+      cmocka_unit_test(test_lane_walk_takes_groups_of_8_and_short_vectors_on_cpus),
       cmocka_unit_test(test_group_parts_follow_weights_and_least_part),
       cmocka_unit_test(test_keys_register_caps_and_waits),
       cmocka_unit_test(test_narrow_min_and_max_take_four_groups_per_sm),

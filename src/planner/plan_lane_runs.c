@@ -1,8 +1,9 @@
 /* =================================================================================================
  * plan_lane_runs.c: ORX_SEG_LANE's runs of segments (planner.h, kernels/segments_lane.cl):
  * whether a work-item reduces ORX_VEC equal segments at once, their vectors folded together, and
- * on CPUs the vector width its accumulators and the segments take. The measurements behind each
- * rule are next to it. Pure functions of their arguments.
+ * on CPUs the vector width its accumulators and the segments take, and a walk per segment's
+ * work-groups and vectors. The measurements behind each rule are next to it. Pure functions of
+ * their arguments.
  * ============================================================================================== */
 #include "planner/planner.h"
 
@@ -38,10 +39,11 @@ static int vector_runs(const orx_caps *caps, const orx_request *request, const o
 /* On CPUs a run keeps ORX_VEC accumulators of ORX_VEC elements each, which must fit in 8 of the
  * device's vector registers, and segments must be whole vectors, or the runs give way to a walk
  * per segment. So the planner narrows the CPU policy's 64-byte vectors (unless their width was
- * forced) to the widest whose accumulators fit and that divide the segments' length: f32 sums in 16 accumulators of 16 take 1 KiB, beyond 8 AVX2
- * registers of 32 bytes (256) and 8 AVX-512 ones (512); f64 in 8 of 8, 512 bytes, fit AVX-512's
- * but not AVX2's. Device us, 2^24 elements, medians of 20, the policy's vectors / these (the
- * same runs, 2026-12-04; docs/perf/cpu-segments-lane-vectors.txt):
+ * forced) to the widest whose accumulators fit and that divide the segments' length: f32 sums
+ * in 16 accumulators of 16 take 1 KiB, beyond 8 AVX2 registers of 32 bytes (256) and 8 AVX-512
+ * ones (512); f64 in 8 of 8, 512 bytes, fit AVX-512's but not AVX2's. Device us, 2^24
+ * elements, medians of 20, the policy's vectors / these (the same runs, 2026-12-04;
+ * docs/perf/cpu-segments-lane-vectors.txt):
  *   Intel's runtime, 2 AVX2 cores: f32 sums in segments of 4 13439 / 2837, of 32 4302 / 2192,
  *     of 1000 2370 / 1873; f32 max of 4 42560 / 2959; f64 sums of 4 11100 / 4809, of 32
  *     4448 / 3938; f64 max of 32 7266 / 5898;
@@ -108,9 +110,67 @@ static void fit_vectors(const orx_target *target, const orx_request *request, or
   p->items_per_group = (size_t)p->wg_size * p->vec * p->unroll;
 }
 
+/* A walk per segment on CPUs (no runs: lengths no vector divides, state operators, segments by
+ * offsets, too few segments) takes work-groups of ORX_LANE_WALK_WG, unless the size was forced.
+ * Intel's CPU runtime, which runs a group's work-items side by side in vector lanes, ran the walk
+ * in groups of 16 up to 6.6x slower than in groups of 8, 4 or 1, where groups of 8 were level
+ * with 1 or ahead; PoCL, which runs them one after another, was level but for ARGMIN. This
+ * 2-core machine, 2^24 elements from a buffer, device us, two rounds, groups of 16 / 8
+ * (docs/perf/cpu-segments-walk.txt): Intel's runtime i32 sums in segments of 33 / 1001 / 65536
+ * 9957 / 7339-7443 / 5077-5139 against 4476-4538 / 1109-1125 / 1095-1106, i32 max 9951-10091 /
+ * 7177-7362 / 5074-5194 against 4178 / 1123-1201 / 1074-1076, f32 max 10844-10912 / 7361-7415 /
+ * 5244-5252 against 7698-7713 / 1128-1134 / 1080-1090, ARGMIN f32 7570-7735 / 6326-6521 /
+ * 10597-10611 against 4691-4699 / 4057-4062 / 3952-3964, f32 sums (which it ran well in 16)
+ * 2675-2697 / 1080-1085 / 1081-1104 against 2666-2668 / 1078-1080 / 1061-1097; PoCL 3.1 ARGMIN
+ * i32 3703-4181 against 2868-2949, the other operators within 4 % either way. The runs keep
+ * groups of 16: in 8, Intel's float max of 64 and 128 took 2283-2356 and 5029-5110 us against
+ * 2028-2149 and 4727-4908.
+ * A walk's vectors are at most a 32nd of a segment's bytes (of the average segment's, by
+ * offsets), and 16 bytes at least: its head and tail up to the vector boundaries take an
+ * element per load, so the policy's 64-byte vectors left short segments mostly to scalar loads.
+ * Scalar unordered operators of one input, 4- and 8-byte elements (others not measured). Device
+ * us, 2^24 4-byte elements (8-byte: 2^23), one round, the policy's vectors / these: Intel's
+ * runtime f32 sums in segments of 17 / 33 / 65 4602 / 2685 / 1483-1524 against 2090 / 1351-1386
+ * / 1098-1265, i32 sums 11393 / 4518 / 2534 against 4300 / 2468-2498 / 1579-1631, f32 max 14093
+ * / 7787 / 4167 against 4104 / 2396 / 1675, of 257 (vectors of 8) 1468-1516 against 1031-1329;
+ * f64 max of 17 / 33 4009 / 2219 against 1744 / 1354; PoCL 3.1 f32 sums of 17 / 33 / 65 9468 /
+ * 5556 / 2981 against 3037 / 1913 / 1472, f32 max 21092 / 11127 / 5867 against 5251 / 3174 /
+ * 2200, f64 max of 17 5744 against 2180; from 512 elements on within the noise. */
+#define ORX_LANE_WALK_WG 8u
+#define ORX_LANE_WALK_LOADS 32u
+#define ORX_LANE_WALK_MIN_VECTOR_BYTES 16u
+
+static void fit_walk(const orx_target *target, const orx_request *request, orx_plan *plan) {
+  orx_policy *p = &plan->policy;
+  const orx_seg_shape *shape = &request->shape;
+  if (target->caps->type != OCL_REDUCE_DEVICE_CPU)
+    return;
+  if (!target->forced.wg_size && p->wg_size > ORX_LANE_WALK_WG) {
+    p->wg_size = ORX_LANE_WALK_WG;
+    plan->defines[ORX_DEFINE_WG_SIZE] = p->wg_size;
+  }
+  if (target->forced.vec || request->pair.on || orx_type_is_narrow(request->type) ||
+      plan->defines[ORX_DEFINE_STATE] == 1 || plan->defines[ORX_DEFINE_ORDERED] == 1)
+    return;
+  const uint64_t elem = orx_type_size(plan->type);
+  const uint64_t length =
+      !shape->offsets ? shape->length : shape->count ? shape->elements / shape->count : 0;
+  uint64_t widest = length * elem / ORX_LANE_WALK_LOADS;
+  if (widest < ORX_LANE_WALK_MIN_VECTOR_BYTES)
+    widest = ORX_LANE_WALK_MIN_VECTOR_BYTES;
+  unsigned vec = p->vec;
+  while (vec > 1 && vec * elem > widest)
+    vec /= 2;
+  p->vec = vec;
+  plan->defines[ORX_DEFINE_VEC] = vec;
+}
+
 int orx_seg_lane_runs(const orx_target *target, const orx_request *request, orx_plan *plan) {
   if (plan->seg.mode != ORX_SEG_LANE)
     return 0;
   fit_vectors(target, request, plan);
-  return vector_runs(target->caps, request, plan);
+  const int runs = vector_runs(target->caps, request, plan);
+  if (!runs)
+    fit_walk(target, request, plan);
+  return runs;
 }

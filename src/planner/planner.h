@@ -373,8 +373,8 @@ int orx_seg_back_to_back(const orx_seg_shape *shape);
 /* Equal lengths of whole vectors from a vector boundary: every segment is whole vectors. */
 int orx_seg_whole_vectors(const orx_policy *policy, const orx_seg_shape *shape);
 /* Whether a LANE plan's work-items reduce runs of ORX_VEC segments at once (plan_lane_runs.c),
- * once the operator's defines are set (other modes: 0); on CPUs it first narrows the plan's
- * vectors (and ORX_VEC) to what the runs' accumulators and the segments take. */
+ * once the operator's defines are set (other modes: 0); on CPUs it narrows the plan's vectors
+ * (ORX_VEC) to what the runs take, or sizes a walk's work-groups and vectors to its segments. */
 int orx_seg_lane_runs(const orx_target *target, const orx_request *request, orx_plan *plan);
 /* MR: sets of `slots` segments a lane group takes at once, so that each lane has 8 vector or 16
  * element loads in flight (8 for one-element segments); 1 for other modes. */
