@@ -113,8 +113,8 @@ typedef struct orx_backend_ops {
    * call: CPU devices that work in such memory in place (OpenCL: a CL_MEM_USE_HOST_PTR buffer
    * over it); *out is NULL where the device does not (other devices, or memory it would copy).
    * The memory must stay valid until everything enqueued with the view has finished, and what
-   * the device wrote is there once sync_host_memory() returned. release_mem() releases the view.
-   */
+   * the device wrote is there once sync_host_memory() and then finish() returned. release_mem()
+   * releases the view. */
   ocl_reduce_status (*view_host_memory)(ocl_reduce_context *ctx, orx_backend *be, void *host,
                                         size_t bytes, orx_mem **out);
   ocl_reduce_status (*sync_host_memory)(ocl_reduce_context *ctx, orx_backend *be, orx_mem *view,

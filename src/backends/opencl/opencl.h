@@ -29,7 +29,7 @@ struct orx_backend {
   int poll_events;        /* wait for events by polling (orx_plan_wait_polls chose) */
   int has_fine_grain_svm; /* CL_DEVICE_SVM_FINE_GRAIN_BUFFER */
   int in_place;           /* CPU devices: an orx_cl_in_place, where buffers of host memory work */
-  cl_event last_kernel;   /* the latest launch, which finish() waits for */
+  cl_event last_kernel;   /* the latest launch, or a view's unmap after it: finish() waits */
   cl_device_id device;
   cl_context context;
   cl_command_queue queue;
