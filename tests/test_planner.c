@@ -1511,6 +1511,12 @@ static void test_windows_plans(void **state) {
             assert_int_equal(plan.policy.subgroup_impl, OCL_REDUCE_SUBGROUP_NONE);
           if (want == ORX_WIN_MR || want == ORX_WIN_SHUFFLE)
             assert_int_equal(plan.policy.wg_size % plan.defines[ORX_DEFINE_MR_Q], 0);
+          /* SERIAL in groups of 8 where a CPU runs work-items in vector lanes (Intel's). */
+          if (cpu && want == ORX_WIN_SERIAL) {
+            assert_true(c->work_items_in_turn ? plan.policy.wg_size >= 32
+                                              : plan.policy.wg_size == 8);
+            assert_int_equal(plan.defines[ORX_DEFINE_WG_SIZE], plan.policy.wg_size);
+          }
           if (!cpu && ops[o] == ORX_OP_SUM && forced < 0 && windows[w] == 32)
             assert_int_equal(orx_win_tile(&plan), 4096); /* the H200's measured tiles */
           if (!cpu && ops[o] == ORX_OP_SUM && forced < 0 && windows[w] == 2049)
@@ -1528,6 +1534,19 @@ static void test_windows_plans(void **state) {
           assert_true(orx_win_groups(&plan, r.windows.count - windows[w] + 1, windows[w], 1) >= 1);
           check_defines(&plan, contract, prelude, &checked);
         }
+    /* A forced work-group size stays for SERIAL. */
+    if (cpu) {
+      orx_target t = test_target(c, OCL_REDUCE_PATH_AUTO);
+      assert_int_equal(orx_parse_policy_override("wg=32", &t.forced), OCL_REDUCE_OK);
+      orx_request r = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
+      r.entry = ORX_ENTRY_WINDOWS;
+      r.windows.window = 32;
+      r.windows.count = 4096;
+      orx_plan plan;
+      orx_plan_make(&t, &r, &plan);
+      assert_int_equal(plan.win.algo, ORX_WIN_SERIAL);
+      assert_int_equal(plan.policy.wg_size, 32);
+    }
     /* win_words forces words or local memory wherever the tiles can take words, never for
      * states. */
     for (int words = 0; words <= 1; words++)

@@ -46,6 +46,8 @@ static unsigned tile_run(const orx_caps *caps, uint64_t window, unsigned wg, uns
  * CUDA, f32 2^26 sums: window 3 folded 138 us against 219 ms a work-group per block; window 32
  * folded 350 us, in tiles 211 us (docs/perf/HISTORY.md). */
 #define ORX_WIN_DIRECT_MAX 4
+/* SERIAL's work-group size on CPU devices that run work-items in vector lanes (below). */
+#define ORX_WIN_SERIAL_LANES_WG 8u
 
 uint64_t orx_win_tile(const orx_plan *plan) {
   return (uint64_t)plan->policy.wg_size * plan->win.run;
@@ -87,6 +89,23 @@ static void elements_as_keys(const orx_target *target, const orx_request *reques
     plan->type = request->type == OCL_REDUCE_F32 ? OCL_REDUCE_I32 : OCL_REDUCE_I64;
     plan->defines[ORX_DEFINE_ELEM_KEYS] = 1;
   }
+}
+
+/* SERIAL's work-items each scan their own blocks. Where a CPU device runs a group's work-items
+ * side by side in vector lanes (Intel's CPU runtime; not work_items_in_turn), groups of 64
+ * ran 1.5-4.2x slower than groups of 8; PoCL, which runs them one after another, keeps 64.
+ * This 2-core machine, bench_windows speed 2^24 f32, device us, two rounds, groups of 64 / 8
+ * (docs/perf/cpu-windows-serial-groups.txt): Intel's runtime windows of 32 sum 37911-37928 /
+ * 9069-9102, min 38272-38960 / 17966-18659, max 38331-38399 / 17837-20865; of 1000 sum
+ * 26728-27000 / 15771-16096, min 27180-27412 / 17973-18003, max 27082-27752 / 17677-17753;
+ * PoCL 3.1 level within its noise (windows of 32 sum 9386-9394 / 9828-11863, of 1000 max
+ * 18619 / 18511-18598). DIRECT keeps 64: Intel's runtime ran window 3 sums in 8 at 38917 us
+ * against 5016. */
+static void fit_serial_groups(const orx_target *target, int algo, orx_policy *p) {
+  const orx_caps *caps = target->caps;
+  if (algo == ORX_WIN_SERIAL && caps->type == OCL_REDUCE_DEVICE_CPU && !caps->work_items_in_turn &&
+      !target->forced.wg_size && p->wg_size > ORX_WIN_SERIAL_LANES_WG)
+    p->wg_size = ORX_WIN_SERIAL_LANES_WG;
 }
 
 void orx_plan_windows(const orx_target *target, const orx_request *request, orx_plan *plan) {
@@ -136,6 +155,7 @@ void orx_plan_windows(const orx_target *target, const orx_request *request, orx_
   if (algo == ORX_WIN_BLOCKS && window > orx_win_tile(plan) / 2 + 1)
     algo = ORX_WIN_LONG;
   plan->win.algo = algo;
+  fit_serial_groups(target, algo, p);
 
   int64_t *d = plan->defines;
   d[ORX_DEFINE_WIN_ALGO] = algo;
