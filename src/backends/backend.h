@@ -108,17 +108,15 @@ typedef struct orx_backend_ops {
    * backend's create_host_backed), else NULL. The calling thread may read it once everything
    * enqueued before has finished. */
   const void *(*host_storage)(const orx_mem *mem);
-  /* Optional pair (NULL: never). view_host_memory() gives the caller's host memory
-   * [host, host + bytes) as an allocation the device reads and writes where it lies, for one
-   * call: CPU devices that work in such memory in place (OpenCL: a CL_MEM_USE_HOST_PTR buffer
-   * over it); *out is NULL where the device does not (other devices, or memory it would copy).
-   * The memory must stay valid until everything enqueued with the view has finished, and what
-   * the device wrote is there once sync_host_memory() and then finish() returned. release_mem()
-   * releases the view. */
+  /* Optional (NULL: never). The caller's host memory [host, host + bytes) as an allocation the
+   * device reads and writes where it lies, for one call: CPU devices that work in such memory
+   * in place (OpenCL: a CL_MEM_USE_HOST_PTR buffer over it); *out is NULL where the device does
+   * not (other devices, or memory it would copy). The memory must stay valid until everything
+   * enqueued with the view has finished; what the device wrote is there once finish() returned,
+   * with no map (the device wrote the memory itself, as host_storage's). release_mem() releases
+   * the view. */
   ocl_reduce_status (*view_host_memory)(ocl_reduce_context *ctx, orx_backend *be, void *host,
                                         size_t bytes, orx_mem **out);
-  ocl_reduce_status (*sync_host_memory)(ocl_reduce_context *ctx, orx_backend *be, orx_mem *view,
-                                        size_t bytes);
 
   /* Optional (NULL: not supported). Device memory the host can read directly once the work that
    * writes it has finished, with no copy command: OpenCL fine-grained SVM, CUDA mapped pinned

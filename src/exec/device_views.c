@@ -33,10 +33,7 @@ ocl_reduce_status orx_device_view_of(ocl_reduce_context *ctx, orx_device_views *
       ctx->ops->view_host_memory(ctx, ctx->backend, (void *)(at - lead), lead + n * elem, &mem));
   if (!mem)
     return OCL_REDUCE_OK;
-  views->mem[views->count] = mem;
-  views->bytes[views->count] = lead + n * elem;
-  views->written[views->count] = written;
-  views->count++;
+  views->mem[views->count++] = mem;
   view->mem = mem;
   view->offset = lead / elem;
   view->capacity = n;
@@ -47,10 +44,10 @@ ocl_reduce_status orx_device_views_end(ocl_reduce_context *ctx, orx_device_views
                                        ocl_reduce_status status) {
   if (views->count == 0)
     return status;
-  for (unsigned v = 0; v < views->count && status == OCL_REDUCE_OK; v++)
-    if (views->written[v])
-      status = ctx->ops->sync_host_memory(ctx, ctx->backend, views->mem[v], views->bytes[v]);
-  /* Failed or not, nothing may still read or write the caller's memory once the call returns. */
+  /* Failed or not, nothing may still read or write the caller's memory once the call returns;
+   * what the device wrote is there once it finished, with no map: a view exists only where the
+   * device works in the memory itself (backend.h). PoCL 3.1 and Intel's CPU runtime had mapped
+   * and unmapped each written view, two more commands a call (docs/perf/cpu-views-no-map.txt). */
   const ocl_reduce_status finished = ctx->ops->finish(ctx, ctx->backend);
   for (unsigned v = 0; v < views->count; v++)
     ctx->ops->release_mem(views->mem[v]);

@@ -13,8 +13,6 @@
 /* A call's views; zero it before the first. */
 typedef struct orx_device_views {
   orx_mem *mem[ORX_DEVICE_VIEWS_MAX];
-  size_t bytes[ORX_DEVICE_VIEWS_MAX];
-  int written[ORX_DEVICE_VIEWS_MAX];
   unsigned count;
 } orx_device_views;
 
@@ -26,10 +24,10 @@ typedef struct orx_device_views {
 ocl_reduce_status orx_device_view_of(ocl_reduce_context *ctx, orx_device_views *views,
                                      const orx_io *io, size_t n, size_t elem, int written,
                                      orx_io *view);
-/* Ends the call's views and returns `status`, or the first failure of ending them where it was
- * OK: what the device wrote reaches host memory (where `status` is OK), the device finishes every
- * use of them (the caller may change or free the memory once the call returns), and they are
- * released. Without views it returns `status` and does nothing. */
+/* Ends the call's views and returns `status`, or the failure of ending them where it was OK: the
+ * device finishes every use of them (what it wrote is then in host memory, and the caller may
+ * change or free the memory once the call returns), and they are released. Without views it
+ * returns `status` and does nothing. */
 ocl_reduce_status orx_device_views_end(ocl_reduce_context *ctx, orx_device_views *views,
                                        ocl_reduce_status status);
 /* Whether bytes [a, a + a_bytes) and [b, b + b_bytes) of host memory share none. */

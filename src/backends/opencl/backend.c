@@ -212,7 +212,6 @@ const orx_backend_ops orx_opencl_backend = {
     .release_mem = cl_release_mem,
     .host_storage = cl_host_storage,
     .view_host_memory = orx_cl_view_host_memory,
-    .sync_host_memory = orx_cl_sync_host_memory,
     .alloc_host_visible = cl_alloc_host_visible,
     .finish = cl_finish,
     .write = orx_cl_write,

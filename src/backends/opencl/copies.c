@@ -94,25 +94,6 @@ ocl_reduce_status orx_cl_alloc_pinned(ocl_reduce_context *ctx, orx_backend *be, 
   return orx_cl_fail(ctx, call, code);
 }
 
-/* A map and unmap: the specification's way to have what the device wrote in the host memory of a
- * CL_MEM_USE_HOST_PTR buffer (nothing to copy where the device works in place). Neither blocks:
- * the in-order queue runs them after the kernels, and finish() waits for the unmap, once (polled
- * where events are polled), where a blocking map had the caller wait twice. */
-ocl_reduce_status orx_cl_sync_host_memory(ocl_reduce_context *ctx, orx_backend *be, orx_mem *view,
-                                          size_t bytes) {
-  cl_int code = CL_SUCCESS;
-  void *mapped = clEnqueueMapBuffer(be->queue, view->mem, CL_FALSE, CL_MAP_READ, 0, bytes, 0,
-                                    NULL, NULL, &code);
-  if (code != CL_SUCCESS)
-    return orx_cl_fail(ctx, "clEnqueueMapBuffer", code);
-  cl_event unmapped = NULL;
-  CL_CHECK(ctx, "clEnqueueUnmapMemObject",
-           clEnqueueUnmapMemObject(be->queue, view->mem, mapped, 0, NULL, &unmapped));
-  orx_cl_after_last_kernel(be);
-  be->last_kernel = unmapped;
-  return OCL_REDUCE_OK;
-}
-
 ocl_reduce_status orx_cl_wait_marker(ocl_reduce_context *ctx, orx_backend *be, void *event) {
   const cl_int code = orx_cl_wait_for(be, (cl_event)event);
   clReleaseEvent((cl_event)event);

@@ -92,7 +92,9 @@ static int works_in_place(orx_backend *be, size_t at, size_t bytes) {
 /* Where the device works in a CL_MEM_USE_HOST_PTR buffer's own memory (opencl.h): in any host
  * memory (PoCL), in memory that starts on a page and is a multiple of 64 bytes (Intel's CPU
  * runtime, which copies other memory), or nowhere. Probed on a page, then on memory 16 bytes
- * into one and of a size that is no multiple of 64 (as malloc gives large arrays). */
+ * into one and of a size that is no multiple of 64 (as malloc gives large arrays). Where it does,
+ * the host reads what the device wrote there with no map: our buffers' storage (host_storage) and
+ * views of the caller's memory (device_views.c). */
 orx_cl_in_place orx_cl_probe_in_place(orx_backend *be) {
   if (!works_in_place(be, 0, ORX_PAGE))
     return ORX_CL_IN_PLACE_NONE;

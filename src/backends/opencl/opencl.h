@@ -127,8 +127,6 @@ ocl_reduce_status orx_cl_read_async(ocl_reduce_context *ctx, orx_backend *be, co
                                     size_t offset, void *dst, size_t bytes);
 ocl_reduce_status orx_cl_alloc_pinned(ocl_reduce_context *ctx, orx_backend *be, size_t bytes,
                                       orx_mem **out, void **host);
-ocl_reduce_status orx_cl_sync_host_memory(ocl_reduce_context *ctx, orx_backend *be, orx_mem *view,
-                                          size_t bytes);
 ocl_reduce_status orx_cl_wait_marker(ocl_reduce_context *ctx, orx_backend *be, void *event);
 
 #endif /* ORX_OPENCL_H */
