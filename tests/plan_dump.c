@@ -71,9 +71,10 @@ static void dump(const char *what, const orx_plan *p, size_t count, uint64_t len
   printf("%s: %s | kernel %d type %d slots %u element %u partials %zu state %u", what, text,
          (int)p->kernel, (int)p->type, p->slots, p->element_bytes, p->partials_bytes,
          p->op.state_bytes);
+  /* By name: a define added or removed renumbers the others, not their plans. */
   for (int d = 0; d < ORX_DEFINE_COUNT; d++)
     if (p->defines[d] != ORX_DEFINE_UNSET)
-      printf(" %d=%lld", d, (long long)p->defines[d]);
+      printf(" %s=%lld", orx_define_name((orx_define)d), (long long)p->defines[d]);
   printf(" policy %lx seg %d/%u/%u/%u win %d\n", hash(&p->policy, sizeof p->policy),
          (int)p->seg.mode, p->seg.width, p->seg.slots, p->seg.stage, (int)p->win.algo);
 }
