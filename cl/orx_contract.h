@@ -450,10 +450,6 @@
 #ifndef ORX_KEY_COUNTED
 #define ORX_KEY_COUNTED 0
 #endif
-/* 1: DIRECT's work-items take each element of their windows together, a barrier apart (CPUs). */
-#ifndef ORX_WIN_LOCKSTEP
-#define ORX_WIN_LOCKSTEP 0
-#endif
 /* Work-groups that must fit on one compute unit at once, which caps registers (CUDA's
  * __launch_bounds__); 0: no cap. */
 #ifndef ORX_MIN_GROUPS_PER_CU
@@ -541,7 +537,7 @@
   X(c, MR_Q) X(c, MR_LANES) X(c, SEG_OFFSETS) X(c, SEG_LOAD) X(c, SEG_BATCH)                       \
   X(c, SEG_VECTOR_RUNS) X(c, SEG_STAGE) X(c, MIN_GROUPS_PER_CU) X(c, STATE) X(c, PARTIAL_OUT)      \
   X(c, INPUT_STATES) X(c, ORDERED) X(c, ELEMENT_BYTES) X(c, WIN_ALGO) X(c, WIN_RUN)                \
-  X(c, WIN_LOCKSTEP) X(c, FLOAT_KEYS) X(c, NO_CONTRACT) X(c, COL_RUN) X(c, SEG_PITCH)              \
+  X(c, FLOAT_KEYS) X(c, NO_CONTRACT) X(c, COL_RUN) X(c, SEG_PITCH)                                 \
   X(c, COL_FLAT) X(c, COL_STEPS) X(c, COL_DIRECT) X(c, COL_TALL) X(c, COL_FINISH)                  \
   X(c, ELEM_TYPE_ID) X(c, RESULT_NARROW) X(c, NARROW_SPLIT) X(c, PAIR_OP) X(c, PAIR_TYPE_ID)       \
   X(c, KEY_BYTES) X(c, KEY_RUN) X(c, KEY_STARTS) X(c, KEY_WORDS) X(c, KEY_WINDOW_PARTS)          \

@@ -38,7 +38,10 @@
 #if ORX_WIN_ALGO == ORX_WIN_DIRECT
 
 /* A work-group takes ORX_WIN_RUN * ORX_WG_SIZE consecutive windows at a time, a work-item every
- * ORX_WG_SIZE-th of them: each step of the fold issues ORX_WIN_RUN coalesced loads. */
+ * ORX_WG_SIZE-th of them: each step of the fold issues ORX_WIN_RUN coalesced loads. No barrier
+ * between the steps: one had PoCL vectorize a step across the work-group on CPUs (2026-11-23),
+ * then cost 1.2-4.0x on PoCL 3.1 and 5 and 1.2-1.9x on Intel's CPU runtime at windows of 2-4
+ * (docs/perf/cpu-windows-direct-no-barrier.txt). */
 __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
   ORX_GLOBAL_PTR const ORX_ELEM_T *base = in + in_offset;
   (void)scratch;
@@ -58,11 +61,6 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
         if (j < n_out)
           r[i] = orx_absorb(r[i], ORX_READ(base, j + k), first_index + j + k);
       }
-#if ORX_WIN_LOCKSTEP
-      /* PoCL runs the work-items between barriers as one loop, which it vectorizes: a step of
-       * every window of the group, rather than each window's whole fold. */
-      barrier(CLK_LOCAL_MEM_FENCE);
-#endif
     }
     ORX_WIN_UNROLL
     for (uint i = 0; i < ORX_WIN_RUN; i++) {

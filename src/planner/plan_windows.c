@@ -162,8 +162,6 @@ void orx_plan_windows(const orx_target *target, const orx_request *request, orx_
   if (algo == ORX_WIN_DIRECT || algo == ORX_WIN_BLOCKS || algo == ORX_WIN_LONG)
     d[ORX_DEFINE_WIN_RUN] = plan->win.run;
   d[ORX_DEFINE_WIN_WORDS] = blocks_in_words(target, request, plan);
-  if (algo == ORX_WIN_DIRECT && caps->type == OCL_REDUCE_DEVICE_CPU)
-    d[ORX_DEFINE_WIN_LOCKSTEP] = 1;
   if (algo == ORX_WIN_SHUFFLE || algo == ORX_WIN_MR)
     d[ORX_DEFINE_MR_Q] = d[ORX_DEFINE_MR_LANES] = plan->win.lanes;
   elements_as_keys(target, request, plan);
