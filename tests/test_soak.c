@@ -89,7 +89,18 @@ typedef struct soak {
  * first windows of 21 elements came after the warm-up, and memory grew 604 KiB there. */
 static const size_t sweep_sizes[] = {0,   1,   2,   3,   5,   8,    13,   21,   34,  55,
                                      89,  144, 233, 377, 512, 1000, 1597, 2584, LARGEST};
-enum { SIZES = sizeof sweep_sizes / sizeof sweep_sizes[0], KINDS = 8 };
+/* The kinds of call; the user operator's takes kinds 6 and 7 (two chances in eight). */
+enum {
+  KIND_HOST_SUM,
+  KIND_BUFFER_SUM,
+  KIND_ENQUEUED,
+  KIND_SEGMENTS,
+  KIND_WINDOWS,
+  KIND_PARTS,
+  KIND_USER_OPERATOR,
+  KINDS = 8
+};
+enum { SIZES = sizeof sweep_sizes / sizeof sweep_sizes[0] };
 enum { SWEEP_KINDS = KINDS * SIZES, SWEEP = SWEEP_KINDS + SIZES * SIZES };
 
 static void one_call(soak *s, unsigned long long call) {
@@ -101,7 +112,7 @@ static void one_call(soak *s, unsigned long long call) {
     kind = call % KINDS;
     n = sweep_sizes[call / KINDS];
   } else if (windows_sweep) {
-    kind = 4;
+    kind = KIND_WINDOWS;
     n = sweep_sizes[(call - SWEEP_KINDS) / SIZES];
     window_sweep = sweep_sizes[(call - SWEEP_KINDS) % SIZES];
   }
@@ -109,17 +120,17 @@ static void one_call(soak *s, unsigned long long call) {
   uint64_t r = 0;
   ocl_reduce_status st = OCL_REDUCE_OK;
   switch (kind) {
-  case 0: /* host memory, the one-line form */
+  case KIND_HOST_SUM: /* host memory, the one-line form */
     st = ocl_reduce(s->ctx, OCL_REDUCE_SUM_WIDE, OCL_REDUCE_U32, data + begin, n, &r, sizeof r);
     check(st == OCL_REDUCE_OK && r == range_sum(begin, n), "host sum", call);
     break;
-  case 1: /* a buffer to host memory */
+  case KIND_BUFFER_SUM: /* a buffer to host memory */
     st = ocl_reduce_into(s->ctx, OCL_REDUCE_SUM_WIDE, OCL_REDUCE_U32,
                          ocl_reduce_buffer_input(s->input, begin), n,
                          ocl_reduce_host_output(&r, sizeof r));
     check(st == OCL_REDUCE_OK && r == range_sum(begin, n), "buffer sum", call);
     break;
-  case 2: { /* enqueued: a batch of buffer results, read back together */
+  case KIND_ENQUEUED: { /* enqueued: a batch of buffer results, read back together */
     uint64_t got[BATCH];
     size_t begins[BATCH], lengths[BATCH];
     for (size_t k = 0; k < BATCH && st == OCL_REDUCE_OK; k++) {
@@ -136,7 +147,7 @@ static void one_call(soak *s, unsigned long long call) {
       check(got[k] == range_sum(begins[k], lengths[k]), "enqueued sum", call);
     break;
   }
-  case 3: { /* segments, host results */
+  case KIND_SEGMENTS: { /* segments, host results */
     const size_t length = 1 + (size_t)test_rng_below(64), count = n / length;
     uint64_t got[LARGEST];
     st = ocl_reduce_segments(s->ctx, OCL_REDUCE_SUM_WIDE, OCL_REDUCE_U32,
@@ -147,7 +158,7 @@ static void one_call(soak *s, unsigned long long call) {
       check(got[i] == range_sum(begin + i * length, length), "segment sum", call);
     break;
   }
-  case 4: { /* windows */
+  case KIND_WINDOWS: { /* windows */
     n = n < 2 ? 2 : n > 512 ? 512 : n;
     size_t window = 1 + (size_t)test_rng_below(n);
     if (window_sweep) /* (the sweep's length 0 keeps a random window) */
@@ -161,7 +172,7 @@ static void one_call(soak *s, unsigned long long call) {
       check(got[j] == range_sum(begin + j, window), "window sum", call);
     break;
   }
-  case 5: { /* in two parts, states through host memory */
+  case KIND_PARTS: { /* in two parts, states through host memory */
     const size_t cut = (size_t)test_rng_below(n + 1);
     uint64_t states[2];
     st = ocl_reduce_partial(s->ctx, OCL_REDUCE_SUM_WIDE, OCL_REDUCE_U32,
@@ -178,7 +189,7 @@ static void one_call(soak *s, unsigned long long call) {
     check(st == OCL_REDUCE_OK && r == range_sum(begin, n), "parts", call);
     break;
   }
-  default: { /* a user operator: the sum of squares */
+  default: { /* KIND_USER_OPERATOR and after: a user operator: the sum of squares */
     st = ocl_reduce_into(s->ctx, s->squares, OCL_REDUCE_OP_ELEMENT,
                          ocl_reduce_buffer_input(s->input, begin), n,
                          ocl_reduce_host_output(&r, sizeof r));
