@@ -100,7 +100,8 @@ static void elements_as_keys(const orx_target *target, const orx_request *reques
  * 26728-27000 / 15771-16096, min 27180-27412 / 17973-18003, max 27082-27752 / 17677-17753;
  * PoCL 3.1 level within its noise (windows of 32 sum 9386-9394 / 9828-11863, of 1000 max
  * 18619 / 18511-18598). DIRECT keeps 64: Intel's runtime ran window 3 sums in 8 at 38917 us
- * against 5016. */
+ * against 5016 (with the barrier DIRECT then had); without it, groups of 32-128 ran alike on
+ * every CPU implementation and PoCL 5's groups of 8 slower (cpu-windows-direct-no-barrier.txt). */
 static void fit_serial_groups(const orx_target *target, int algo, orx_policy *p) {
   const orx_caps *caps = target->caps;
   if (algo == ORX_WIN_SERIAL && caps->type == OCL_REDUCE_DEVICE_CPU && !caps->work_items_in_turn &&
