@@ -101,7 +101,8 @@ static void elements_as_keys(const orx_target *target, const orx_request *reques
  * PoCL 3.1 level within its noise (windows of 32 sum 9386-9394 / 9828-11863, of 1000 max
  * 18619 / 18511-18598). DIRECT keeps 64: Intel's runtime ran window 3 sums in 8 at 38917 us
  * against 5016 (with the barrier DIRECT then had); without it, groups of 32-128 ran alike on
- * every CPU implementation and PoCL 5's groups of 8 slower (cpu-windows-direct-no-barrier.txt). */
+ * every CPU implementation, and groups of 8 slower on PoCL 5 and on Intel's runtime (window 3
+ * sums 19109-19228 us against 2907-3426; cpu-windows-direct-no-barrier.txt). */
 static void fit_serial_groups(const orx_target *target, int algo, orx_policy *p) {
   const orx_caps *caps = target->caps;
   if (algo == ORX_WIN_SERIAL && caps->type == OCL_REDUCE_DEVICE_CPU && !caps->work_items_in_turn &&
