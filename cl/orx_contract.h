@@ -389,6 +389,12 @@
 #ifndef ORX_WIN_WORDS
 #define ORX_WIN_WORDS 0
 #endif
+/* 1: BLOCKS windows a whole number of runs long: tiles start on whole runs, so that blocks start
+ * only where runs do throughout a launch that starts on one (its scans within runs then restart
+ * nowhere). */
+#ifndef ORX_WIN_WHOLE_RUNS
+#define ORX_WIN_WHOLE_RUNS 0
+#endif
 /* Reduce by key (kernels/by_key.cl): bytes of a key (4 or 8), and elements per work-item of a
  * tile. */
 #ifndef ORX_KEY_BYTES
@@ -543,7 +549,7 @@
   X(c, KEY_BYTES) X(c, KEY_RUN) X(c, KEY_STARTS) X(c, KEY_WORDS) X(c, KEY_WINDOW_PARTS)          \
   X(c, KEY_CHUNKS) X(c, KEY_DIRECT) X(c, KEY_POSITIONS) X(c, ELEM_KEYS) X(c, WIN_WORDS)            \
   X(c, KEY_RELOAD) X(c, KEY_WARP_JOIN) X(c, KEY_IN_ORDER) X(c, KEY_COUNTED)                        \
-  X(c, KEY_WARP_SCAN)
+  X(c, KEY_WARP_SCAN) X(c, WIN_WHOLE_RUNS)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them; a

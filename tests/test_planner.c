@@ -1521,15 +1521,18 @@ static void test_windows_plans(void **state) {
             assert_int_equal(orx_win_tile(&plan), 4096); /* the H200's measured tiles */
           if (!cpu && ops[o] == ORX_OP_SUM && forced < 0 && windows[w] == 2049)
             assert_int_equal(orx_win_tile(&plan), 8192);
-          /* Words: BLOCKS tiles of scalar operators through CUDA, starting on whole runs. */
+          /* Words: BLOCKS tiles of scalar operators through CUDA. They, and BLOCKS windows of
+           * whole runs, start on whole runs. */
           const int words = want == ORX_WIN_BLOCKS && ops[o] == ORX_OP_SUM && c->has_cuda_shuffle;
           assert_int_equal(plan.defines[ORX_DEFINE_WIN_WORDS], words);
+          const int whole_runs = want == ORX_WIN_BLOCKS && windows[w] % plan.win.run == 0;
+          assert_int_equal(plan.defines[ORX_DEFINE_WIN_WHOLE_RUNS] == 1, whole_runs);
           if (want == ORX_WIN_BLOCKS) {
             const uint64_t results = orx_win_tile(&plan) - windows[w] + 1;
             const uint64_t per_tile = orx_win_per_tile(&plan, windows[w]), run = plan.win.run;
-            assert_true(words ? per_tile % run == 0 && per_tile <= results &&
-                                    per_tile + run > results
-                              : per_tile == results);
+            assert_true(words || whole_runs ? per_tile % run == 0 && per_tile <= results &&
+                                                  per_tile + run > results
+                                            : per_tile == results);
           }
           assert_true(orx_win_groups(&plan, r.windows.count - windows[w] + 1, windows[w], 1) >= 1);
           check_defines(&plan, contract, prelude, &checked);

@@ -14,7 +14,8 @@
  *            binary counter carries, so only log2(q) + 1 values wait in registers.
  *   BLOCKS   van Herk / Gil-Werman in local-memory tiles (lib/orx_window_scan.cl): a tile of
  *            ORX_WG_SIZE * ORX_WIN_RUN elements gives the tile minus window - 1 results (rounded
- *            down to whole runs where ORX_WIN_WORDS reads runs in 16-byte words).
+ *            down to whole runs where ORX_WIN_WORDS reads runs in 16-byte words, or where
+ *            ORX_WIN_WHOLE_RUNS: windows of whole runs).
  *   LONG     the same scans, a work-group per block of `window` outputs: the suffixes of a block
  *            go to `scratch` (window states per work-group), then the next block's prefixes
  *            complete them.
@@ -139,15 +140,19 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
 
 #elif ORX_WIN_ALGO == ORX_WIN_BLOCKS
 
+/* Tiles start on whole runs in words, so that each run lies on 16-byte boundaries where the
+ * input's first element does, and for windows of whole runs, so that blocks start only where runs
+ * do in every tile. */
+#define ORX_WIN_TILES_ON_RUNS (ORX_WIN_WORDS || ORX_WIN_WHOLE_RUNS)
+
 __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
   __local orx_win_local l;
   ORX_GLOBAL_PTR const ORX_ELEM_T *base = in + in_offset;
   const uint lid = (uint)get_local_id(0);
   const ulong count = n_out + window - 1;
-  /* The host keeps window <= tile / 2 + 1 (orx_win_per_tile). In words, tiles start on whole
-   * runs, so that each run lies on 16-byte boundaries where the input's first element does. */
-  const ulong per_tile = (ORX_WIN_TILE - window + 1) / (ORX_WIN_WORDS ? ORX_WIN_RUN : 1) *
-                         (ORX_WIN_WORDS ? ORX_WIN_RUN : 1);
+  /* The host keeps window <= tile / 2 + 1 (orx_win_per_tile). */
+  const ulong per_tile = (ORX_WIN_TILE - window + 1) / (ORX_WIN_TILES_ON_RUNS ? ORX_WIN_RUN : 1) *
+                         (ORX_WIN_TILES_ON_RUNS ? ORX_WIN_RUN : 1);
 #if ORX_WIN_WORDS
   const int words = orx_words_aligned(base); /* the same in the whole launch */
 #else
@@ -163,6 +168,7 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
     t.n = (uint)(count - start < ORX_WIN_TILE ? count - start : ORX_WIN_TILE);
     t.phase = (uint)((first_index + start) % window);
     t.cuts = orx_win_cut_bits(t.phase, (uint)window, lid);
+    t.cuts_at_run_starts = ORX_WIN_WHOLE_RUNS && t.phase % ORX_WIN_RUN == 0;
     /* The barrier stays outside the branches on `words` (uniform, but PoCL has miscompiled
      * barriers in branches). */
     A pre[ORX_WIN_RUN], suf[ORX_WIN_RUN];
@@ -210,6 +216,7 @@ ORX_INLINE orx_win_tile orx_win_block_tile(ulong start, ulong end, ulong first_i
   t.window = window;
   t.cuts = 0;
   t.phase = 0;
+  t.cuts_at_run_starts = 1;
   return t;
 }
 

@@ -62,6 +62,9 @@ typedef struct orx_win_tile {
   ulong start, first_index, window;
   uint n, cuts;
   uint phase; /* ORX_WIN_BLOCKS: (first_index + start) % window, the tile's offset in its block */
+  /* Whether blocks start only where runs do, in every run of the tile (the same for the whole
+   * work-group): then the scans within runs restart nowhere (orx_win_scan). */
+  int cuts_at_run_starts;
 } orx_win_tile;
 
 /* The block starts in work-item lid's run of a tile `phase` positions into its block
@@ -110,22 +113,14 @@ ORX_INLINE void orx_win_load(ORX_GLOBAL_PTR const ORX_ELEM_T *base, const orx_wi
   }
 }
 
-/* The results of a BLOCKS tile, stored to out[0, n) in coalesced order: result q is S[q] where q
- * starts a block, else S[q] (+) P[q + window - 1]. `s` holds the work-item's S in that order (its
- * k-th, result lid + k * ORX_WG_SIZE), the stage P. In coalesced order every step is whole rows of
- * the stage further on for both, where a run's own look-ahead crossed into the next row at an
- * offset that differs by work-item: a select and an address per element (H200, window 32: a third
- * of the kernel's instructions). Whether q starts a block is counted here, a work-group's width
- * further on each step: read from local memory with the runs' cuts it ran 6 % slower (fewer
- * instructions, a load more in each result's chain). */
-ORX_INLINE void orx_win_finish(ORX_GLOBAL_PTR ORX_RESULT_T *out, uint n, const orx_win_tile *t,
-                               const A *s, ORX_LOCAL_PTR const orx_win_local *l) {
+/* Rows of a BLOCKS tile's results (orx_win_finish): the k-th is result lid + k * ORX_WG_SIZE,
+ * stored where k * ORX_WG_SIZE < left; `into` is the offset of the first in its block, and each
+ * next one `step` further on in its block where `moves`. Called with constants where those are
+ * known, so that the compiler drops their arithmetic. */
+ORX_INLINE void orx_win_finish_rows(ORX_GLOBAL_PTR ORX_RESULT_T *out, uint left, uint into,
+                                    int moves, uint step, uint w, const A *s,
+                                    ORX_LOCAL_PTR const A *p) {
   const uint lid = (uint)get_local_id(0);
-  const uint w = (uint)t->window; /* at most half a tile */
-  const uint step = ORX_WG_SIZE % w;
-  uint into = (t->phase + lid) % w; /* result q's offset in its block */
-  ORX_LOCAL_PTR const A *p = l->stage + ORX_WIN_AT(lid + w - 1);
-  const uint left = n > lid ? n - lid : 0;
   ORX_WIN_UNROLL
   for (uint k = 0; k < ORX_WIN_RUN; k++) {
     const int keep = k * ORX_WG_SIZE < left;
@@ -134,8 +129,49 @@ ORX_INLINE void orx_win_finish(ORX_GLOBAL_PTR ORX_RESULT_T *out, uint n, const o
       r = orx_combine(r, p[ORX_WIN_COALESCED_AT(0, k)]);
     if (keep)
       ORX_WRITE_RESULT(out, lid + k * ORX_WG_SIZE, r);
-    into = into + step >= w ? into + step - w : into + step;
+    if (moves)
+      into = into + step >= w ? into + step - w : into + step;
   }
+}
+
+/* Operators for which x (+) x is x, bit for bit: combining a block start's S with P of its
+ * block's end repeats the block, so their results skip the test (integer MIN and MAX, float ones
+ * as order keys, AND, OR). Runs in words or of whole runs only: through local memory on NVIDIA's
+ * OpenCL, windows of 1000 ran 1-2 % slower without the test, where CUDA's words ran 1-5 % faster
+ * (docs/perf/h200-windows-whole-runs.txt). */
+#define ORX_WIN_IDEMPOTENT                                                                         \
+  (!ORX_IS_FLOAT && !ORX_STATE && (ORX_WIN_WORDS || ORX_WIN_WHOLE_RUNS) &&                         \
+   (ORX_OP_ID == ORX_OP_MIN || ORX_OP_ID == ORX_OP_MAX || ORX_OP_ID == ORX_OP_AND ||               \
+    ORX_OP_ID == ORX_OP_OR))
+
+/* The results of a BLOCKS tile, stored to out[0, n) in coalesced order: result q is S[q] where q
+ * starts a block, else S[q] (+) P[q + window - 1]. `s` holds the work-item's S in that order (its
+ * k-th, result lid + k * ORX_WG_SIZE), the stage P. In coalesced order every step is whole rows of
+ * the stage further on for both, where a run's own look-ahead crossed into the next row at an
+ * offset that differs by work-item: a select and an address per element (H200, window 32: a third
+ * of the kernel's instructions). Whether q starts a block is counted here, a work-group's width
+ * further on each step: read from local memory with the runs' cuts it ran 6 % slower (fewer
+ * instructions, a load more in each result's chain). Where the window divides the work-group's
+ * width (windows of whole runs), every result of a work-item lies at the same offset in its
+ * block, and MIN, MAX, AND and OR need no test (ORX_WIN_IDEMPOTENT). */
+ORX_INLINE void orx_win_finish(ORX_GLOBAL_PTR ORX_RESULT_T *out, uint n, const orx_win_tile *t,
+                               const A *s, ORX_LOCAL_PTR const orx_win_local *l) {
+  const uint lid = (uint)get_local_id(0);
+  const uint w = (uint)t->window; /* at most half a tile */
+  ORX_LOCAL_PTR const A *p = l->stage + ORX_WIN_AT(lid + w - 1);
+  const uint left = n > lid ? n - lid : 0;
+#if ORX_WIN_IDEMPOTENT
+  orx_win_finish_rows(out, left, 1u, 0, 0u, w, s, p);
+#else
+  const uint step = ORX_WG_SIZE % w;
+  const uint into = (t->phase + lid) % w; /* result lid's offset in its block */
+#if ORX_WIN_WHOLE_RUNS
+  if (!step) /* windows of 16 or 32 in work-groups of 256 */
+    orx_win_finish_rows(out, left, into, 0, 0u, w, s, p);
+  else
+#endif
+    orx_win_finish_rows(out, left, into, 1, step, w, s, p);
+#endif
 }
 
 /* The work-item's run of the staged tile, into registers. */
@@ -190,6 +226,32 @@ ORX_INLINE void orx_win_words_run(ORX_GLOBAL_PTR const ORX_ELEM_T *tile, const o
 
 #endif
 
+/* The scans within a run (orx_win_scan): S right to left, P left to right, each restarting at
+ * the block starts of `cuts` (a run's offsets as bits; one at offset 0 restarts nothing inside). */
+ORX_INLINE void orx_win_run_scans(uint cuts, A *pre, A *suf) {
+  suf[ORX_WIN_RUN - 1] = pre[ORX_WIN_RUN - 1];
+  ORX_WIN_UNROLL
+  for (uint r = ORX_WIN_RUN - 1; r-- > 0;)
+    suf[r] = (cuts >> (r + 1)) & 1u ? pre[r] : orx_combine(pre[r], suf[r + 1]);
+  ORX_WIN_UNROLL
+  for (uint r = 1; r < ORX_WIN_RUN; r++)
+    if (!((cuts >> r) & 1u))
+      pre[r] = orx_combine(pre[r - 1], pre[r]);
+}
+
+/* What other runs carry into this one's scans: P before its first block start, S from its last
+ * block start on. */
+ORX_INLINE void orx_win_run_carries(uint first_cut, uint last_cut, A from_left, A from_right,
+                                    A *pre, A *suf) {
+  ORX_WIN_UNROLL
+  for (uint r = 0; r < ORX_WIN_RUN; r++) {
+    if (r < first_cut)
+      pre[r] = orx_combine(from_left, pre[r]);
+    if (r >= last_cut)
+      suf[r] = orx_combine(suf[r], from_right);
+  }
+}
+
 /* The work-item's run, scanned: on entry pre[r] holds its element at run offset r (staged or
  * read in words), on return pre[r] = P and suf[r] = S there.
  * carry_in_fwd (P of the position before the tile) and carry_in_bwd (S of the position after it)
@@ -203,15 +265,12 @@ ORX_INLINE void orx_win_scan(const orx_win_tile *t, ORX_LOCAL_PTR orx_win_local 
    * suffix continues into the next run). */
   const uint first_cut = cuts ? 31u - clz(cuts & (0u - cuts)) : ORX_WIN_RUN;
   const uint last_cut = cuts ? 31u - clz(cuts) : 0u;
-  /* Within the run: S right to left, P left to right, each restarting at block starts. */
-  suf[ORX_WIN_RUN - 1] = pre[ORX_WIN_RUN - 1];
-  ORX_WIN_UNROLL
-  for (uint r = ORX_WIN_RUN - 1; r-- > 0;)
-    suf[r] = (cuts >> (r + 1)) & 1u ? pre[r] : orx_combine(pre[r], suf[r + 1]);
-  ORX_WIN_UNROLL
-  for (uint r = 1; r < ORX_WIN_RUN; r++)
-    if (!((cuts >> r) & 1u))
-      pre[r] = orx_combine(pre[r - 1], pre[r]);
+  /* Within the run: S right to left, P left to right, each restarting at block starts; with
+   * none inside any run, each a plain chain of combines. */
+  if (t->cuts_at_run_starts)
+    orx_win_run_scans(0u, pre, suf);
+  else
+    orx_win_run_scans(cuts, pre, suf);
   /* The runs' summaries: forward, what the run passes on (P of its last element) and whether a
    * block starts in it; backward, what it passes back (its elements before its first block
    * start). */
@@ -255,13 +314,12 @@ ORX_INLINE void orx_win_scan(const orx_win_tile *t, ORX_LOCAL_PTR orx_win_local 
   if (lid + 1 < ORX_WG_SIZE)
     from_right = l->bwd_cut[cur][lid + 1] ? l->bwd[cur][lid + 1]
                                           : orx_combine(l->bwd[cur][lid + 1], from_right);
-  ORX_WIN_UNROLL
-  for (uint r = 0; r < ORX_WIN_RUN; r++) {
-    if (r < first_cut)
-      pre[r] = orx_combine(from_left, pre[r]);
-    if (r >= last_cut)
-      suf[r] = orx_combine(suf[r], from_right);
-  }
+  if (!t->cuts_at_run_starts)
+    orx_win_run_carries(first_cut, last_cut, from_left, from_right, pre, suf);
+  else if (cuts) /* a block starts the run and ends at its end or later */
+    orx_win_run_carries(0u, 0u, from_left, from_right, pre, suf);
+  else
+    orx_win_run_carries(ORX_WIN_RUN, 0u, from_left, from_right, pre, suf);
   /* What continues into the next tiles (meaningful when the tile has no block start). */
   *carry_fwd = l->fwd_cut[cur][ORX_WG_SIZE - 1]
                    ? l->fwd[cur][ORX_WG_SIZE - 1]
