@@ -82,35 +82,34 @@ ORX_INLINE uint orx_win_cut_bits(uint phase, uint w, uint lid) {
 #define ORX_WIN_COALESCED_AT(lid, k)                                                               \
   (ORX_WIN_AT(lid) + (k) * (ORX_WG_SIZE / ORX_WIN_RUN) * (ORX_WIN_RUN + 1))
 
-/* Loads positions [start, start + n) of `base` as states into the stage; identities after n. */
-ORX_INLINE void orx_win_load(ORX_GLOBAL_PTR const ORX_ELEM_T *base, const orx_win_tile *t,
-                             ORX_LOCAL_PTR orx_win_local *l) {
+/* Loads positions [start, start + n) of `base` as states into the stage; identities after n.
+ * `whole`: the tile is full (n == ORX_WIN_TILE), so no element needs a test; a constant at each
+ * call. Every load of the work-item is in flight before the first store (coalesced across the
+ * group). */
+ORX_INLINE void orx_win_load_tile(ORX_GLOBAL_PTR const ORX_ELEM_T *base, const orx_win_tile *t,
+                                  ORX_LOCAL_PTR orx_win_local *l, int whole) {
   const uint lid = (uint)get_local_id(0);
   ORX_GLOBAL_PTR const ORX_ELEM_T *tile = base + t->start;
-  /* Every load of the work-item in flight before the first store (coalesced across the group);
-   * a whole tile with no test per element. */
   T x[ORX_WIN_RUN];
-  if (t->n == ORX_WIN_TILE) {
-    ORX_WIN_UNROLL
-    for (uint k = 0; k < ORX_WIN_RUN; k++)
-      x[k] = ORX_READ(tile, lid + k * ORX_WG_SIZE);
-    ORX_WIN_UNROLL
-    for (uint k = 0; k < ORX_WIN_RUN; k++)
-      l->stage[ORX_WIN_COALESCED_AT(lid, k)] =
-          ORX_MAP(x[k], t->first_index + t->start + lid + k * ORX_WG_SIZE);
-    return;
-  }
   ORX_WIN_UNROLL
   for (uint k = 0; k < ORX_WIN_RUN; k++) {
     const uint q = lid + k * ORX_WG_SIZE;
-    x[k] = q < t->n ? ORX_READ(tile, q) : ORX_WIN_FILLER;
+    x[k] = whole || q < t->n ? ORX_READ(tile, q) : ORX_WIN_FILLER;
   }
   ORX_WIN_UNROLL
   for (uint k = 0; k < ORX_WIN_RUN; k++) {
     const uint q = lid + k * ORX_WG_SIZE;
     l->stage[ORX_WIN_COALESCED_AT(lid, k)] =
-        q < t->n ? ORX_MAP(x[k], t->first_index + t->start + q) : ORX_IDENTITY;
+        whole || q < t->n ? ORX_MAP(x[k], t->first_index + t->start + q) : ORX_IDENTITY;
   }
+}
+
+ORX_INLINE void orx_win_load(ORX_GLOBAL_PTR const ORX_ELEM_T *base, const orx_win_tile *t,
+                             ORX_LOCAL_PTR orx_win_local *l) {
+  if (t->n == ORX_WIN_TILE)
+    orx_win_load_tile(base, t, l, 1);
+  else
+    orx_win_load_tile(base, t, l, 0);
 }
 
 /* Rows of a BLOCKS tile's results (orx_win_finish): the k-th is result lid + k * ORX_WG_SIZE,
