@@ -168,7 +168,6 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
     t.n = (uint)(count - start < ORX_WIN_TILE ? count - start : ORX_WIN_TILE);
     t.phase = (uint)((first_index + start) % window);
     t.cuts = orx_win_cut_bits(t.phase, (uint)window, lid);
-    t.cuts_at_run_starts = ORX_WIN_WHOLE_RUNS && t.phase % ORX_WIN_RUN == 0;
     /* The barrier stays outside the branches on `words` (uniform, but PoCL has miscompiled
      * barriers in branches). */
     A pre[ORX_WIN_RUN], suf[ORX_WIN_RUN];
@@ -216,7 +215,6 @@ ORX_INLINE orx_win_tile orx_win_block_tile(ulong start, ulong end, ulong first_i
   t.window = window;
   t.cuts = 0;
   t.phase = 0;
-  t.cuts_at_run_starts = 1;
   return t;
 }
 

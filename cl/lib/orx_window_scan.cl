@@ -62,10 +62,12 @@ typedef struct orx_win_tile {
   ulong start, first_index, window;
   uint n, cuts;
   uint phase; /* ORX_WIN_BLOCKS: (first_index + start) % window, the tile's offset in its block */
-  /* Whether blocks start only where runs do, in every run of the tile (the same for the whole
-   * work-group): then the scans within runs restart nowhere (orx_win_scan). */
-  int cuts_at_run_starts;
 } orx_win_tile;
+
+/* Whether blocks start only where runs do, in every run of the tile (the same for the whole
+ * work-group): windows of whole runs in a tile that starts on a run of its block. Then the scans
+ * within runs restart nowhere (orx_win_scan). */
+#define ORX_WIN_CUTS_AT_RUN_STARTS(t) (ORX_WIN_WHOLE_RUNS && (t)->phase % ORX_WIN_RUN == 0)
 
 /* The block starts in work-item lid's run of a tile `phase` positions into its block
  * (ORX_WIN_BLOCKS: window is at most half a tile, so 32 bits hold a run's offset in its block). */
@@ -266,7 +268,7 @@ ORX_INLINE void orx_win_scan(const orx_win_tile *t, ORX_LOCAL_PTR orx_win_local 
   const uint last_cut = cuts ? 31u - clz(cuts) : 0u;
   /* Within the run: S right to left, P left to right, each restarting at block starts; with
    * none inside any run, each a plain chain of combines. */
-  if (t->cuts_at_run_starts)
+  if (ORX_WIN_CUTS_AT_RUN_STARTS(t))
     orx_win_run_scans(0u, pre, suf);
   else
     orx_win_run_scans(cuts, pre, suf);
@@ -313,7 +315,7 @@ ORX_INLINE void orx_win_scan(const orx_win_tile *t, ORX_LOCAL_PTR orx_win_local 
   if (lid + 1 < ORX_WG_SIZE)
     from_right = l->bwd_cut[cur][lid + 1] ? l->bwd[cur][lid + 1]
                                           : orx_combine(l->bwd[cur][lid + 1], from_right);
-  if (!t->cuts_at_run_starts)
+  if (!ORX_WIN_CUTS_AT_RUN_STARTS(t))
     orx_win_run_carries(first_cut, last_cut, from_left, from_right, pre, suf);
   else if (cuts) /* a block starts the run and ends at its end or later */
     orx_win_run_carries(0u, 0u, from_left, from_right, pre, suf);
