@@ -14,7 +14,8 @@
  * of the first call is checked against the host (the OpenMP loop's for the speed table, a
  * double-precision fold for the paper's).
  *
- *   bench_windows [speed|paper|all] [COUNT [ROUNDS]]   (default all, 2^26 elements, 20 rounds)
+ *   bench_windows [speed|paper|all] [COUNT [ROUNDS [WINDOW,...]]]
+ *                 (default all, 2^26 elements, 20 rounds, windows 3, 32 and 1000)
  * ============================================================================================== */
 #include <math.h>
 #include <omp.h>
@@ -68,7 +69,7 @@ static double time_windows(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce
 
 /* ---- speed -------------------------------------------------------------------------------- */
 
-static int bench_speed(size_t count, int rounds) {
+static int bench_speed(size_t count, int rounds, const size_t *windows, size_t n_windows) {
   ocl_reduce_context *ctx = context_with("");
   if (!ctx)
     return 1;
@@ -99,9 +100,8 @@ static int bench_speed(size_t count, int rounds) {
          "once; full reduce (f32 sum) %.1f GB/s%s\n",
          info.device_name, info.backend_name, count, rounds, full_gbs,
          cpu ? "; OpenMP: the same algorithm on the host's threads" : "");
-  const size_t windows[] = {3, 32, 1000};
   const ocl_reduce_op ops[] = {OCL_REDUCE_SUM, OCL_REDUCE_MIN, OCL_REDUCE_MAX};
-  for (size_t w = 0; w < 3 && !bad; w++)
+  for (size_t w = 0; w < n_windows && !bad; w++)
     for (size_t o = 0; o < 3 && !bad; o++) {
       const size_t window = windows[w], n_out = count - window + 1;
       const double dev = time_windows(ctx, ops[o], OCL_REDUCE_F32, in, count, window, out, rounds);
@@ -223,13 +223,27 @@ int main(int argc, char **argv) {
   const int rounds = argc > 3 ? atoi(argv[3]) : 20;
   const int speed = !strcmp(which, "speed") || !strcmp(which, "all");
   const int paper = !strcmp(which, "paper") || !strcmp(which, "all");
-  if ((!speed && !paper) || count < 1000 || rounds < 1) {
-    fprintf(stderr, "usage: bench_windows [speed|paper|all] [COUNT >= 1000 [ROUNDS]]\n");
+  /* The speed table's windows: 3, 32 and 1000, or those listed (up to 16, each 1 to COUNT). */
+  size_t windows[16] = {3, 32, 1000}, n_windows = 3;
+  if (argc > 4) {
+    n_windows = 0;
+    for (const char *w = argv[4]; *w && n_windows < 16; w += *w == ',') {
+      char *end;
+      windows[n_windows] = (size_t)strtoull(w, &end, 10);
+      if (end == w || windows[n_windows] < 1 || windows[n_windows] > count)
+        n_windows = 17;
+      else
+        n_windows++, w = end;
+    }
+  }
+  if ((!speed && !paper) || count < 1000 || rounds < 1 || !n_windows || n_windows > 16) {
+    fprintf(stderr,
+            "usage: bench_windows [speed|paper|all] [COUNT >= 1000 [ROUNDS [WINDOW,...]]]\n");
     return 2;
   }
   int bad = 0;
   if (speed)
-    bad |= bench_speed(count, rounds);
+    bad |= bench_speed(count, rounds, windows, n_windows);
   if (paper)
     bad |= bench_paper(count / 4, rounds);
   return bad;

@@ -223,10 +223,14 @@
                              tile: the suffixes wait in global scratch */
 #define ORX_WIN_SERIAL 5  /* the same formula, a work-item per block, scanning it sequentially
                              (CPUs: the suffixes wait in global scratch, in cache) */
+#define ORX_WIN_SPANS 6   /* runs of ORX_WIN_RUN counted from the call's first element: a suffix
+                             within a run, the whole runs between, a prefix within a run (windows
+                             longer than two runs; lib/orx_window_spans.cl): four combines per
+                             element, in local-memory tiles as BLOCKS */
 /* X(c, ID, name), for ORX_WIN_<ID> */
 #define ORX_WIN_ALGOS(X, c)                                                                        \
   X(c, DIRECT, "direct") X(c, SHUFFLE, "shuffle") X(c, MR, "mr") X(c, BLOCKS, "blocks")            \
-  X(c, LONG, "long") X(c, SERIAL, "serial")
+  X(c, LONG, "long") X(c, SERIAL, "serial") X(c, SPANS, "spans")
 
 /* ---- Axes of N-d views (ocl_reduce_axes; kernels/gather.cl, kernels/axes_columns.cl) ------ */
 #define ORX_MAX_RANK 8 /* OCL_REDUCE_MAX_RANK: axes of a view, kept or reduced */

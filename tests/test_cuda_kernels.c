@@ -276,13 +276,13 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
        * light runs: their code is the same for every operator). */
       static const orx_op_id window_ops[] = {ORX_OP_MIN, ORX_OP_ARGMAX};
       for (int o = 0; o < (test_light() || types[k] != OCL_REDUCE_F32 ? 0 : 2); o++)
-        for (int algo = ORX_WIN_DIRECT; algo <= ORX_WIN_SERIAL; algo++) {
+        for (int algo = ORX_WIN_DIRECT; algo <= ORX_WIN_SPANS; algo++) {
           orx_target forced = t;
           forced.forced.win_algo = algo;
           r = orx_reduce_request(window_ops[o], types[k]);
           r.entry = ORX_ENTRY_WINDOWS;
           r.windows.count = 1 << 20;
-          r.windows.window = 32;
+          r.windows.window = algo == ORX_WIN_SPANS ? 100 : 32; /* SPANS: longer than two runs */
           orx_plan_make(&forced, &r, &plan);
           compiled += compile(&plan);
         }
@@ -293,6 +293,12 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
         r.windows.count = 1 << 20;
         r.windows.window = 1000;
         orx_plan_make(&t, &r, &plan);
+        assert_int_equal(plan.win.algo, ORX_WIN_SPANS);
+        assert_int_equal(plan.win.run, 32);
+        compiled += compile(&plan);
+        orx_target forced = t;
+        forced.forced.win_algo = ORX_WIN_BLOCKS;
+        orx_plan_make(&forced, &r, &plan);
         assert_int_equal(plan.win.algo, ORX_WIN_BLOCKS);
         assert_int_equal(plan.win.run, 32);
         compiled += compile(&plan);

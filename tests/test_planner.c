@@ -1480,7 +1480,7 @@ static void test_windows_plans(void **state) {
   orx_caps devices[8];
   const size_t device_count = synthetic_devices(devices);
   const orx_op_id ops[] = {ORX_OP_SUM, ORX_OP_ARGMIN, ORX_OP_MEAN_VAR};
-  const uint64_t windows[] = {1, 4, 5, 32, 2049, 2050, 100000};
+  const uint64_t windows[] = {1, 4, 5, 32, 33, 100, 2049, 2050, 100000};
   int checked = 0;
   for (size_t dev = 0; dev < device_count; dev++) {
     const orx_caps *c = &devices[dev];
@@ -1488,7 +1488,7 @@ static void test_windows_plans(void **state) {
     const char *prelude = c->has_cuda_shuffle ? "lib/orx_cuda_prelude.cl" : NULL;
     for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)
       for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++)
-        for (int forced = -1; forced <= ORX_WIN_SERIAL; forced++) {
+        for (int forced = -1; forced <= ORX_WIN_SPANS; forced++) {
           orx_target t = test_target(c, OCL_REDUCE_PATH_AUTO);
           t.forced.win_algo = forced;
           orx_request r = orx_reduce_request(ops[o], OCL_REDUCE_F32);
@@ -1500,8 +1500,17 @@ static void test_windows_plans(void **state) {
           assert_int_equal(plan.kernel, ORX_KERNEL_WINDOWS);
           const uint64_t half_tile = orx_win_tile(&plan) / 2 + 1;
           int want = forced;
+          /* SPANS on GPUs while the runs' totals are at most 4 combines per element. */
+          const uint64_t run = plan.win.run;
           if (want < 0)
-            want = windows[w] <= 4 ? ORX_WIN_DIRECT : cpu ? ORX_WIN_SERIAL : ORX_WIN_BLOCKS;
+            want = windows[w] <= 4                 ? ORX_WIN_DIRECT
+                   : cpu                           ? ORX_WIN_SERIAL
+                   : windows[w] <= 4 * run * run ? ORX_WIN_SPANS
+                                                   : ORX_WIN_BLOCKS;
+          /* SPANS: windows longer than two runs, in tiles that give at least half a tile. */
+          if (want == ORX_WIN_SPANS &&
+              !(windows[w] > 2 * run && windows[w] + 2 * run <= half_tile + 1))
+            want = ORX_WIN_BLOCKS;
           if (want == ORX_WIN_BLOCKS && windows[w] > half_tile)
             want = ORX_WIN_LONG;
           assert_int_equal(plan.win.algo, want);
@@ -1527,9 +1536,18 @@ static void test_windows_plans(void **state) {
           assert_int_equal(plan.defines[ORX_DEFINE_WIN_WORDS], words);
           const int whole_runs = want == ORX_WIN_BLOCKS && windows[w] % plan.win.run == 0;
           assert_int_equal(plan.defines[ORX_DEFINE_WIN_WHOLE_RUNS] == 1, whole_runs);
+          if (want == ORX_WIN_SPANS) {
+            /* Whole runs, the last window inside the tile wherever the launch starts in its run. */
+            const uint64_t per_tile = orx_win_per_tile(&plan, windows[w]);
+            assert_true(per_tile % run == 0 && per_tile >= orx_win_tile(&plan) / 2 &&
+                        per_tile + windows[w] + run - 2 <= orx_win_tile(&plan));
+          }
+          /* CUDA's registers capped for four work-groups per SM for SPANS in runs of 32. */
+          assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU] == 4,
+                           want == ORX_WIN_SPANS && run == 32 && c->has_cuda_shuffle);
           if (want == ORX_WIN_BLOCKS) {
             const uint64_t results = orx_win_tile(&plan) - windows[w] + 1;
-            const uint64_t per_tile = orx_win_per_tile(&plan, windows[w]), run = plan.win.run;
+            const uint64_t per_tile = orx_win_per_tile(&plan, windows[w]);
             assert_true(words || whole_runs ? per_tile % run == 0 && per_tile <= results &&
                                                   per_tile + run > results
                                             : per_tile == results);

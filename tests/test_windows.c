@@ -3,7 +3,9 @@
  * a host reference per window (support/reference.h, support/structured.h), with the planner's
  * choice and with each algorithm forced (OCL_REDUCE_POLICY win=...): a fold per window, the
  * shuffle and multireduction lane groups, van Herk / Gil-Werman tiles (read through local memory,
- * and in 16-byte words), a work-group per block and a work-item per block.
+ * and in 16-byte words), a work-group per block, a work-item per block, and tiles of runs whose
+ * windows are a head, whole runs and a tail (spans). The forced algorithms' host calls also run as
+ * a group runs a later device's part (results counted from an element past the first).
  *
  * Shapes: windows of 1, 2, 3, 31-33, 100, around half a tile and a tile, and several tiles long,
  * over counts equal to the window, a little longer, and many windows; a window at the input's
@@ -16,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec/run.h"
 #include "support/fixture.h"
 #include "support/structured.h"
 
@@ -23,7 +26,8 @@
 static const char *const algos[] = {"",           "win=direct",
                                     "win=shuffle", "win=mr",
                                     "win=blocks",  "win=blocks,win_words=1",
-                                    "win=long",    "win=serial"};
+                                    "win=long",    "win=serial",
+                                    "win=spans"};
 #define ALGO_COUNT (sizeof algos / sizeof algos[0])
 static ocl_reduce_context *contexts[ALGO_COUNT];
 
@@ -53,6 +57,9 @@ typedef struct win_case {
   const void *data;
   size_t count, window;
   int on_device; /* input and results in buffers, at element offsets */
+  /* Not 0: host input and results, called as a group calls a device for the results from its
+   * element first_index on (kernels count runs and blocks from the call's first element). */
+  uint64_t first_index;
 } win_case;
 
 static ocl_reduce_status run_case(const win_case *c, void *results) {
@@ -60,6 +67,12 @@ static ocl_reduce_status run_case(const win_case *c, void *results) {
   const size_t elem = ocl_reduce_type_size(c->type);
   const size_t rbytes = ocl_reduce_result_size(c->op, c->type);
   const size_t n_out = c->count - c->window + 1;
+  if (c->first_index) {
+    const ocl_reduce_input input = ocl_reduce_host_input(c->data, c->count * elem);
+    const ocl_reduce_output output = ocl_reduce_host_output(results, n_out * rbytes);
+    return orx_windows_checked(ctx, "ocl_reduce_windows", c->op, c->type, &input, c->count,
+                               c->window, c->first_index, &output);
+  }
   if (!c->on_device)
     return ocl_reduce_windows(ctx, c->op, c->type, ocl_reduce_host_input(c->data, c->count * elem),
                               c->count, c->window, ocl_reduce_host_output(results, n_out * rbytes));
@@ -233,6 +246,9 @@ static void sweep(ocl_reduce_op op, ocl_reduce_type type) {
             continue;
           c.data_mode = (test_mode)dm;
           c.on_device = (int)((w + k + (size_t)dm) % 2);
+          /* The forced algorithms' host calls, but for indices, also as a group's later device. */
+          if (a != 0 && !c.on_device && op != OCL_REDUCE_ARGMIN && op != OCL_REDUCE_ARGMAX)
+            c.first_index = 1 + test_rng_below(100);
           test_fill(data, c.count, op, type, c.data_mode);
           failures += check_case(&c);
         }

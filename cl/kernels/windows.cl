@@ -21,11 +21,15 @@
  *            complete them.
  *   SERIAL   the same, a work-item per block, each scan a sequential loop (CPUs; `scratch`: window
  *            states per work-item).
+ *   SPANS    a window longer than two runs of ORX_WIN_RUN as its head (a suffix within its first
+ *            run), the whole runs between and its tail (a prefix within its last run), in the
+ *            tiles of BLOCKS (lib/orx_window_spans.cl): four combines per element.
  *
  * Launch: get_local_size(0) == ORX_WG_SIZE, any number of groups; window >= 1; the input holds
  * n_out + window - 1 elements. Results are deterministic (each algorithm fixes its order).
  * ============================================================================================== */
 #include "lib/orx_window_scan.cl"
+#include "lib/orx_window_spans.cl"
 #include "lib/orx_multireduce.cl"
 
 #define ORX_WINDOWS_ARGS                                                                           \
@@ -172,29 +176,25 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
      * barriers in branches). */
     A pre[ORX_WIN_RUN], suf[ORX_WIN_RUN];
     if (!words)
-      orx_win_load(base, &t, &l);
+      orx_win_load(base, &t, l.stage, 0u);
     barrier(CLK_LOCAL_MEM_FENCE);
 #if ORX_WIN_WORDS
     if (words)
       orx_win_words_run(base + start, &t, pre);
     else
 #endif
-      orx_win_staged_run(&l, pre);
+      orx_win_staged_run(l.stage, pre);
     A carry_fwd = ORX_IDENTITY, carry_bwd = ORX_IDENTITY;
     orx_win_scan(&t, &l, pre, suf, &carry_fwd, &carry_bwd);
     /* S through the stage into coalesced order, then P to the stage, then the results
      * (orx_win_finish). */
-    ORX_WIN_UNROLL
-    for (uint r = 0; r < ORX_WIN_RUN; r++)
-      l.stage[lid * (ORX_WIN_RUN + 1) + r] = suf[r];
+    orx_win_stage_run(l.stage, suf);
     barrier(CLK_LOCAL_MEM_FENCE);
     ORX_WIN_UNROLL
     for (uint k = 0; k < ORX_WIN_RUN; k++)
       suf[k] = l.stage[ORX_WIN_COALESCED_AT(lid, k)];
     barrier(CLK_LOCAL_MEM_FENCE);
-    ORX_WIN_UNROLL
-    for (uint r = 0; r < ORX_WIN_RUN; r++)
-      l.stage[lid * (ORX_WIN_RUN + 1) + r] = pre[r];
+    orx_win_stage_run(l.stage, pre);
     barrier(CLK_LOCAL_MEM_FENCE);
     orx_win_finish(out + out_index + start,
                    (uint)(n_out - start < per_tile ? n_out - start : per_tile), &t, suf, &l);
@@ -244,9 +244,9 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
       const orx_win_tile t = orx_win_block_tile(start, suffix ? block_end : next_end,
                                                 first_index, window);
       A pre[ORX_WIN_RUN], suf[ORX_WIN_RUN];
-      orx_win_load(base, &t, &l);
+      orx_win_load(base, &t, l.stage, 0u);
       barrier(CLK_LOCAL_MEM_FENCE);
-      orx_win_staged_run(&l, pre);
+      orx_win_staged_run(l.stage, pre);
       orx_win_scan(&t, &l, pre, suf, &carry_fwd, &carry_bwd);
       for (uint r = 0; r < ORX_WIN_RUN; r++) {
         const ulong p = start + lid * ORX_WIN_RUN + r;
@@ -305,6 +305,45 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
                          orx_combine(suffixes[p + 1 - window - lo], pre));
     }
     lo = block_end;
+  }
+}
+
+#elif ORX_WIN_ALGO == ORX_WIN_SPANS
+
+__kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
+  __local orx_win_spans_local l;
+  ORX_GLOBAL_PTR const ORX_ELEM_T *base = in + in_offset;
+  const uint lid = (uint)get_local_id(0);
+  const ulong count = n_out + window - 1;
+  /* The host keeps 2 * ORX_WIN_RUN < window and a tile's results at least a run. */
+  const uint w = (uint)window, per_tile = orx_win_spans_per_tile(window);
+  const uint lead = (uint)(first_index % ORX_WIN_RUN); /* launch position 0's offset in its run */
+  (void)scratch;
+  for (ulong start = get_group_id(0) * per_tile; start < n_out;
+       start += get_num_groups(0) * per_tile) {
+    /* Tile position q is launch position start - lead + q: the launch's first tile starts
+     * before its first element, there at tile position `lead` (skip). */
+    const uint skip = start ? 0u : lead;
+    orx_win_tile t;
+    t.start = start + skip - lead;
+    t.n = (uint)(count - t.start + skip < ORX_WIN_TILE ? count - t.start + skip : ORX_WIN_TILE);
+    t.first_index = first_index;
+    t.window = window;
+    t.cuts = t.phase = 0;
+    orx_win_load(base, &t, l.stage, skip);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    A x[ORX_WIN_RUN];
+    orx_win_staged_run(l.stage, x);
+    orx_win_spans_scans(&l, x);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid * ORX_WIN_RUN < lead + per_tile) /* a run that holds results */
+      orx_win_spans_results(&l, w, x);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    orx_win_stage_run(l.stage, x);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    orx_win_spans_store(out + out_index + start,
+                        (uint)(n_out - start < per_tile ? n_out - start : per_tile), lead, l.stage);
+    barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites the stage */
   }
 }
 

@@ -84,34 +84,36 @@ ORX_INLINE uint orx_win_cut_bits(uint phase, uint w, uint lid) {
 #define ORX_WIN_COALESCED_AT(lid, k)                                                               \
   (ORX_WIN_AT(lid) + (k) * (ORX_WG_SIZE / ORX_WIN_RUN) * (ORX_WIN_RUN + 1))
 
-/* Loads positions [start, start + n) of `base` as states into the stage; identities after n.
- * `whole`: the tile is full (n == ORX_WIN_TILE), so no element needs a test; a constant at each
- * call. Every load of the work-item is in flight before the first store (coalesced across the
- * group). */
+/* Loads a tile into the stage: tile position q holds launch position start + q - skip, for
+ * skip <= q < n (a tile that starts before the launch's first element: ORX_WIN_SPANS), identities
+ * elsewhere. `whole`: the tile is full (skip == 0, n == ORX_WIN_TILE), so no element needs a
+ * test; a constant at each call, as skip is for BLOCKS and LONG. Every load of the work-item is in
+ * flight before the first store (coalesced across the group). */
 ORX_INLINE void orx_win_load_tile(ORX_GLOBAL_PTR const ORX_ELEM_T *base, const orx_win_tile *t,
-                                  ORX_LOCAL_PTR orx_win_local *l, int whole) {
+                                  ORX_LOCAL_PTR A *stage, int whole, uint skip) {
   const uint lid = (uint)get_local_id(0);
   ORX_GLOBAL_PTR const ORX_ELEM_T *tile = base + t->start;
   T x[ORX_WIN_RUN];
   ORX_WIN_UNROLL
   for (uint k = 0; k < ORX_WIN_RUN; k++) {
     const uint q = lid + k * ORX_WG_SIZE;
-    x[k] = whole || q < t->n ? ORX_READ(tile, q) : ORX_WIN_FILLER;
+    x[k] = whole || (q >= skip && q < t->n) ? ORX_READ(tile, q - skip) : ORX_WIN_FILLER;
   }
   ORX_WIN_UNROLL
   for (uint k = 0; k < ORX_WIN_RUN; k++) {
     const uint q = lid + k * ORX_WG_SIZE;
-    l->stage[ORX_WIN_COALESCED_AT(lid, k)] =
-        whole || q < t->n ? ORX_MAP(x[k], t->first_index + t->start + q) : ORX_IDENTITY;
+    stage[ORX_WIN_COALESCED_AT(lid, k)] =
+        whole || (q >= skip && q < t->n) ? ORX_MAP(x[k], t->first_index + t->start + q - skip)
+                                         : ORX_IDENTITY;
   }
 }
 
 ORX_INLINE void orx_win_load(ORX_GLOBAL_PTR const ORX_ELEM_T *base, const orx_win_tile *t,
-                             ORX_LOCAL_PTR orx_win_local *l) {
-  if (t->n == ORX_WIN_TILE)
-    orx_win_load_tile(base, t, l, 1);
+                             ORX_LOCAL_PTR A *stage, uint skip) {
+  if (t->n == ORX_WIN_TILE && !skip)
+    orx_win_load_tile(base, t, stage, 1, 0u);
   else
-    orx_win_load_tile(base, t, l, 0);
+    orx_win_load_tile(base, t, stage, 0, skip);
 }
 
 /* Rows of a BLOCKS tile's results (orx_win_finish): the k-th is result lid + k * ORX_WG_SIZE,
@@ -175,12 +177,20 @@ ORX_INLINE void orx_win_finish(ORX_GLOBAL_PTR ORX_RESULT_T *out, uint n, const o
 #endif
 }
 
-/* The work-item's run of the staged tile, into registers. */
-ORX_INLINE void orx_win_staged_run(ORX_LOCAL_PTR const orx_win_local *l, A *run) {
+/* The work-item's run from registers into its row of the stage. */
+ORX_INLINE void orx_win_stage_run(ORX_LOCAL_PTR A *stage, const A *run) {
   const uint lid = (uint)get_local_id(0);
   ORX_WIN_UNROLL
   for (uint r = 0; r < ORX_WIN_RUN; r++)
-    run[r] = l->stage[lid * (ORX_WIN_RUN + 1) + r];
+    stage[lid * (ORX_WIN_RUN + 1) + r] = run[r];
+}
+
+/* The work-item's run of the staged tile, into registers. */
+ORX_INLINE void orx_win_staged_run(ORX_LOCAL_PTR const A *stage, A *run) {
+  const uint lid = (uint)get_local_id(0);
+  ORX_WIN_UNROLL
+  for (uint r = 0; r < ORX_WIN_RUN; r++)
+    run[r] = stage[lid * (ORX_WIN_RUN + 1) + r];
 }
 
 #if ORX_WIN_WORDS

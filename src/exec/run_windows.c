@@ -70,10 +70,12 @@ static ocl_reduce_status run_windows(ocl_reduce_context *ctx, const orx_win_call
       per_batch = piece - (c->window - 1);
   }
   /* Batches start where a tile (BLOCKS) or a block (LONG, SERIAL) of the single launch that
-   * device input and results take would start, so that they combine in the same order. */
+   * device input and results take would start, so that they combine in the same order. SPANS
+   * counts its runs from the call's first element, so any batch would do; whole tiles keep its
+   * launches' tiles full. */
   const int algo = k.plan.win.algo;
   size_t unit = 1;
-  if (algo == ORX_WIN_BLOCKS)
+  if (algo == ORX_WIN_BLOCKS || algo == ORX_WIN_SPANS)
     unit = (size_t)orx_win_per_tile(&k.plan, c->window);
   else if (algo == ORX_WIN_LONG || algo == ORX_WIN_SERIAL)
     unit = c->window;

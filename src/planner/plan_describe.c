@@ -72,7 +72,8 @@ void orx_plan_describe(const orx_plan *plan, size_t count, uint64_t length, char
   if (segments && plan->seg.mode == ORX_SEG_STAGED)
     orx_append(text, size, "; stage of %u elements, %llu segments per tile", plan->seg.stage,
            (unsigned long long)orx_plan_per_round(plan, length));
-  if (windows && (plan->win.algo == ORX_WIN_BLOCKS || plan->win.algo == ORX_WIN_LONG))
+  if (windows && (plan->win.algo == ORX_WIN_BLOCKS || plan->win.algo == ORX_WIN_LONG ||
+                  plan->win.algo == ORX_WIN_SPANS))
     orx_append(text, size, "; tiles of %llu elements in runs of %u",
                (unsigned long long)orx_win_tile(plan), plan->win.run);
   if (windows && (plan->win.algo == ORX_WIN_SHUFFLE || plan->win.algo == ORX_WIN_MR))

@@ -28,15 +28,19 @@ static uint64_t tile_bytes(unsigned wg, unsigned run, unsigned state) {
  * rounds: NVIDIA's OpenCL window 1000 sum 217.2, 217.6 / 194.9, 196.2, min 236.2, 238.9 / 210.1,
  * 211.6; CUDA sum 223.8, 224.2 / 225.6, 225.6, min 241.9, 244.0 / 238.4, 240.6
  * (docs/perf/h200-windows-finish.txt). Windows of 32 keep runs of 16 (runs of 32 in work-groups
- * of 128 were slower there: docs/perf/h200-windows-tile-shapes.txt), and windows that a tile of
- * 4096 does not take keep LONG's work-group per block in runs of 16 (not measured with 32). */
+ * of 128 were slower there: docs/perf/h200-windows-tile-shapes.txt). Windows of 2050-4097, which
+ * a tile of 4096 does not take, ran LONG's work-group per block at 0.06 of the whole-array sum's
+ * rate; in tiles of 8192 (SPANS, BLOCKS past 4034) 0.31-0.47 (H100, windows of 3000 and 4000:
+ * docs/perf/h100-windows-spans.txt). */
 #define ORX_WIN_LONG_RUNS_FROM 256
 
-/* Runs of 64 bytes of states (16 f32), or of 32 four-byte states for long windows on GPUs. */
+/* Runs of 64 bytes of states (16 f32), or of 32 four-byte states for long windows on GPUs, up to
+ * the longest that a tile of them takes (tile_run takes the tile's size before the planner fits
+ * it to local memory). */
 static unsigned tile_run(const orx_caps *caps, uint64_t window, unsigned wg, unsigned state) {
   const unsigned run = state >= 64 ? 1 : 64 / state;
   if (caps->type != OCL_REDUCE_DEVICE_CPU && window > ORX_WIN_LONG_RUNS_FROM && state <= 4 &&
-      window <= (uint64_t)wg * run / 2 + 1) /* BLOCKS either way */
+      window <= (uint64_t)wg * 32 / 2 + 1)
     return 32;
   return run;
 }
@@ -46,6 +50,8 @@ static unsigned tile_run(const orx_caps *caps, uint64_t window, unsigned wg, uns
  * CUDA, f32 2^26 sums: window 3 folded 138 us against 219 ms a work-group per block; window 32
  * folded 350 us, in tiles 211 us (docs/perf/HISTORY.md). */
 #define ORX_WIN_DIRECT_MAX 4
+/* The most totals of runs SPANS combines per element (windows_algo). */
+#define ORX_WIN_SPANS_TOTALS_PER_ELEMENT 4
 /* SERIAL's work-group size on CPU devices that run work-items in vector lanes (below). */
 #define ORX_WIN_SERIAL_LANES_WG 8u
 
@@ -54,6 +60,10 @@ uint64_t orx_win_tile(const orx_plan *plan) {
 }
 
 uint64_t orx_win_per_tile(const orx_plan *plan, uint64_t window) {
+  /* SPANS: whole runs, the last window ending in the tile wherever the launch starts in its run
+   * (lib/orx_window_spans.cl). */
+  if (plan->win.algo == ORX_WIN_SPANS)
+    return (orx_win_tile(plan) - window - plan->win.run + 2) / plan->win.run * plan->win.run;
   const uint64_t results = orx_win_tile(plan) - window + 1;
   /* In words, and for windows of whole runs, tiles start on whole runs (kernels/windows.cl). */
   const int64_t *d = plan->defines;
@@ -119,7 +129,8 @@ static void windows_defines(const orx_target *target, const orx_request *request
   const int algo = plan->win.algo;
   int64_t *d = plan->defines;
   d[ORX_DEFINE_WIN_ALGO] = algo;
-  if (algo == ORX_WIN_DIRECT || algo == ORX_WIN_BLOCKS || algo == ORX_WIN_LONG)
+  if (algo == ORX_WIN_DIRECT || algo == ORX_WIN_BLOCKS || algo == ORX_WIN_LONG ||
+      algo == ORX_WIN_SPANS)
     d[ORX_DEFINE_WIN_RUN] = plan->win.run;
   d[ORX_DEFINE_WIN_WORDS] = blocks_in_words(target, request, plan);
   /* Windows of whole runs scan runs with no block start inside: H200, f32 2^26, windows of 32
@@ -127,9 +138,42 @@ static void windows_defines(const orx_target *target, const orx_request *request
    * (docs/perf/h200-windows-whole-runs.txt). Other windows keep their text. */
   if (algo == ORX_WIN_BLOCKS && request->windows.window % plan->win.run == 0)
     d[ORX_DEFINE_WIN_WHOLE_RUNS] = 1;
+  /* SPANS in runs of 32 through CUDA: registers capped for four work-groups per SM (64, 80
+   * without; a few bytes spill). H100, f32 2^26: windows of 2000 sum 0.449-0.458 -> 0.492 of the
+   * whole-array sum's rate, the others level (docs/perf/h100-windows-spans.txt). */
+  const unsigned forced_groups = target->forced.min_groups, most = 2048 / plan->policy.wg_size;
+  if (algo == ORX_WIN_SPANS && plan->win.run == 32 && target->caps->has_cuda_shuffle)
+    d[ORX_DEFINE_MIN_GROUPS_PER_CU] = 4;
+  if (target->caps->has_cuda_shuffle && forced_groups) /* min_groups caps it, as for segments */
+    d[ORX_DEFINE_MIN_GROUPS_PER_CU] = forced_groups < most ? forced_groups : most;
   if (algo == ORX_WIN_SHUFFLE || algo == ORX_WIN_MR)
     d[ORX_DEFINE_MR_Q] = d[ORX_DEFINE_MR_LANES] = plan->win.lanes;
   elements_as_keys(target, request, plan);
+}
+
+/* The algorithm, once the tile is known: on GPUs SPANS where it applies, else BLOCKS, and LONG
+ * for windows longer than half a tile. SPANS combines the totals of window / run runs per run, so
+ * the planner takes it while that is at most ORX_WIN_SPANS_TOTALS_PER_ELEMENT per element (f64's
+ * runs of 8 up to windows of 256). H100, f32 2^26, against BLOCKS, device time as a fraction of
+ * the whole-array sum's (docs/perf/h100-windows-spans.txt): windows of 257 0.454-0.477 ->
+ * 0.481-0.496, 1000 0.417-0.442 -> 0.477-0.497, 2000 0.360-0.408 -> 0.447-0.497; 100 level. */
+static int windows_algo(const orx_target *target, const orx_plan *plan, uint64_t window) {
+  const uint64_t run = plan->win.run, half_tile = orx_win_tile(plan) / 2 + 1;
+  int algo = target->forced.win_algo;
+  if (algo < 0)
+    algo = window <= ORX_WIN_DIRECT_MAX                               ? ORX_WIN_DIRECT
+           : target->caps->type == OCL_REDUCE_DEVICE_CPU              ? ORX_WIN_SERIAL
+           : window <= ORX_WIN_SPANS_TOTALS_PER_ELEMENT * run * run ? ORX_WIN_SPANS
+                                                                      : ORX_WIN_BLOCKS;
+  /* SPANS takes windows longer than two runs, whose tiles give at least half a tile of results
+   * (orx_win_per_tile), else BLOCKS. */
+  if (algo == ORX_WIN_SPANS && !(window > 2 * run && window + 2 * run <= half_tile + 1))
+    algo = ORX_WIN_BLOCKS;
+  /* A BLOCKS tile gives tile - window + 1 results: at least half a tile, else a work-group per
+   * block. */
+  if (algo == ORX_WIN_BLOCKS && window > half_tile)
+    algo = ORX_WIN_LONG;
+  return algo;
 }
 
 void orx_plan_windows(const orx_target *target, const orx_request *request, orx_plan *plan) {
@@ -169,15 +213,7 @@ void orx_plan_windows(const orx_target *target, const orx_request *request, orx_
   if (caps->emulated_subgroups)
     p->subgroup_impl = OCL_REDUCE_SUBGROUP_NONE;
 
-  int algo = target->forced.win_algo;
-  if (algo < 0)
-    algo = window <= ORX_WIN_DIRECT_MAX             ? ORX_WIN_DIRECT
-           : caps->type == OCL_REDUCE_DEVICE_CPU ? ORX_WIN_SERIAL
-                                                  : ORX_WIN_BLOCKS;
-  /* A BLOCKS tile gives tile - window + 1 results: at least half a tile, else a work-group per
-   * block. */
-  if (algo == ORX_WIN_BLOCKS && window > orx_win_tile(plan) / 2 + 1)
-    algo = ORX_WIN_LONG;
+  const int algo = windows_algo(target, plan, window);
   plan->win.algo = algo;
   fit_serial_groups(target, algo, p);
 
@@ -201,7 +237,8 @@ size_t orx_win_groups(const orx_plan *plan, uint64_t n_out, uint64_t window, siz
     groups = (sets + sets_per_group - 1) / sets_per_group;
     break;
   }
-  case ORX_WIN_BLOCKS: {
+  case ORX_WIN_BLOCKS:
+  case ORX_WIN_SPANS: {
     const uint64_t per_tile = orx_win_per_tile(plan, window);
     groups = (n_out + per_tile - 1) / per_tile;
     break;
