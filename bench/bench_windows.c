@@ -226,17 +226,18 @@ int main(int argc, char **argv) {
   /* The speed table's windows: 3, 32 and 1000, or those listed (up to 16, each 1 to COUNT). */
   size_t windows[16] = {3, 32, 1000}, n_windows = 3;
   if (argc > 4) {
-    n_windows = 0;
-    for (const char *w = argv[4]; *w && n_windows < 16; w += *w == ',') {
+    const char *w = argv[4];
+    for (n_windows = 0; *w && n_windows < 16; w += *w == ',') {
       char *end;
       windows[n_windows] = (size_t)strtoull(w, &end, 10);
       if (end == w || windows[n_windows] < 1 || windows[n_windows] > count)
-        n_windows = 17;
-      else
-        n_windows++, w = end;
+        break;
+      n_windows++, w = end;
     }
+    if (*w) /* not a window, or a 17th */
+      n_windows = 0;
   }
-  if ((!speed && !paper) || count < 1000 || rounds < 1 || !n_windows || n_windows > 16) {
+  if ((!speed && !paper) || count < 1000 || rounds < 1 || !n_windows) {
     fprintf(stderr,
             "usage: bench_windows [speed|paper|all] [COUNT >= 1000 [ROUNDS [WINDOW,...]]]\n");
     return 2;

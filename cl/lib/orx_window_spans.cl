@@ -14,8 +14,8 @@
  * scans within runs never restart (no block starts inside a run, no test per element), nothing
  * crosses runs but the runs' totals, and M takes c combines per run from local memory, which
  * is c / ORX_WIN_RUN per element (a window of 1000 in runs of 32: one). Every element combines
- * four times. The order of every result's combines follows from its position in the call and the
- * window alone, so batches and tiles do not change its bits.
+ * four times. The order of every result's combines follows from its position in the call, the
+ * window and the run's length alone, so batches and tiles do not change its bits.
  *
  * A tile is ORX_WG_SIZE runs in the stage, starting on a run of the call: tile position q holds
  * launch position start - lead + q, lead = first_index % ORX_WIN_RUN, and gives the results at
