@@ -219,8 +219,9 @@
                              `window` elements, a result per element from two of them: O(1) per
                              result; a local-memory tile of ORX_WG_SIZE runs of ORX_WIN_RUN
                              elements per work-group holds whole windows */
-#define ORX_WIN_LONG 4    /* the same scans, a work-group per block, for windows longer than a
-                             tile: the suffixes wait in global scratch */
+#define ORX_WIN_LONG 4    /* windows longer than a tile, tiles counted from the call's first
+                             element: a suffix within a tile, the totals of the whole tiles
+                             between (a first launch, ORX_WIN_TOTALS) and a prefix within a tile */
 #define ORX_WIN_SERIAL 5  /* the same formula, a work-item per block, scanning it sequentially
                              (CPUs: the suffixes wait in global scratch, in cache) */
 #define ORX_WIN_SPANS 6   /* runs of ORX_WIN_RUN counted from the call's first element: a suffix
@@ -399,6 +400,10 @@
 #ifndef ORX_WIN_WHOLE_RUNS
 #define ORX_WIN_WHOLE_RUNS 0
 #endif
+/* 1: LONG's first launch, which writes the total of each of its tiles to scratch. */
+#ifndef ORX_WIN_TOTALS
+#define ORX_WIN_TOTALS 0
+#endif
 /* Reduce by key (kernels/by_key.cl): bytes of a key (4 or 8), and elements per work-item of a
  * tile. */
 #ifndef ORX_KEY_BYTES
@@ -553,7 +558,7 @@
   X(c, KEY_BYTES) X(c, KEY_RUN) X(c, KEY_STARTS) X(c, KEY_WORDS) X(c, KEY_WINDOW_PARTS)          \
   X(c, KEY_CHUNKS) X(c, KEY_DIRECT) X(c, KEY_POSITIONS) X(c, ELEM_KEYS) X(c, WIN_WORDS)            \
   X(c, KEY_RELOAD) X(c, KEY_WARP_JOIN) X(c, KEY_IN_ORDER) X(c, KEY_COUNTED)                        \
-  X(c, KEY_WARP_SCAN) X(c, WIN_WHOLE_RUNS)
+  X(c, KEY_WARP_SCAN) X(c, WIN_WHOLE_RUNS) X(c, WIN_TOTALS)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them; a

@@ -282,9 +282,15 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
           r = orx_reduce_request(window_ops[o], types[k]);
           r.entry = ORX_ENTRY_WINDOWS;
           r.windows.count = 1 << 20;
-          r.windows.window = algo == ORX_WIN_SPANS ? 100 : 32; /* SPANS: longer than two runs */
+          /* SPANS: longer than two runs; LONG: than a tile. */
+          r.windows.window = algo == ORX_WIN_SPANS ? 100 : algo == ORX_WIN_LONG ? 5000 : 32;
           orx_plan_make(&forced, &r, &plan);
+          assert_int_equal(plan.win.algo, algo);
           compiled += compile(&plan);
+          if (algo == ORX_WIN_LONG) { /* and its first launch, the tiles' totals */
+            plan.defines[ORX_DEFINE_WIN_TOTALS] = 1;
+            compiled += compile(&plan);
+          }
         }
       /* ... tiles of 8192 in runs of 32, which long windows of 4-byte elements take ... */
       if (!test_light() && types[k] == OCL_REDUCE_F32) {

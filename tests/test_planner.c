@@ -1513,7 +1513,26 @@ static void test_windows_plans(void **state) {
             want = ORX_WIN_BLOCKS;
           if (want == ORX_WIN_BLOCKS && windows[w] > half_tile)
             want = ORX_WIN_LONG;
+          /* LONG's tiles are shorter than the window and hold at least a warp's work-items
+           * (32, or the device's warp where shuffles need whole warps): else BLOCKS (the window
+           * fits half a tile of the plan's). */
+          const unsigned warp = orx_subgroup_impl_warps(plan.policy.subgroup_impl) &&
+                                        c->warp_size > 32
+                                    ? c->warp_size
+                                    : 32;
+          if (want == ORX_WIN_LONG && windows[w] <= warp)
+            want = ORX_WIN_BLOCKS;
           assert_int_equal(plan.win.algo, want);
+          if (want == ORX_WIN_LONG) {
+            assert_true(orx_win_tile(&plan) < windows[w] && plan.policy.wg_size >= warp);
+            const uint64_t n_out = r.windows.count - windows[w] + 1;
+            const size_t groups = orx_win_groups(&plan, n_out, windows[w], 1);
+            assert_true(orx_win_scratch_states(&plan, n_out, windows[w], groups) >=
+                        (r.windows.count + orx_win_tile(&plan) - 1) / orx_win_tile(&plan) + 1);
+            assert_true(groups * orx_win_tile(&plan) >= n_out + orx_win_tile(&plan) - 1);
+          }
+          if (!cpu && ops[o] == ORX_OP_SUM && forced < 0 && windows[w] == 100000)
+            assert_int_equal(orx_win_tile(&plan), 4096); /* LONG's tiles on GPUs */
           assert_int_equal(plan.defines[ORX_DEFINE_WIN_ALGO], want);
           assert_true(plan.win.run >= 1 && plan.win.run <= 32);
           if (c->emulated_subgroups)
@@ -1542,9 +1561,11 @@ static void test_windows_plans(void **state) {
             assert_true(per_tile % run == 0 && per_tile >= orx_win_tile(&plan) / 2 &&
                         per_tile + windows[w] + run - 2 <= orx_win_tile(&plan));
           }
-          /* CUDA's registers capped for four work-groups per SM for SPANS in runs of 32. */
+          /* CUDA's registers capped for four work-groups per SM for SPANS in runs of 32, and
+           * for LONG. */
           assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU] == 4,
-                           want == ORX_WIN_SPANS && run == 32 && c->has_cuda_shuffle);
+                           ((want == ORX_WIN_SPANS && run == 32) || want == ORX_WIN_LONG) &&
+                               c->has_cuda_shuffle);
           if (want == ORX_WIN_BLOCKS) {
             const uint64_t results = orx_win_tile(&plan) - windows[w] + 1;
             const uint64_t per_tile = orx_win_per_tile(&plan, windows[w]);

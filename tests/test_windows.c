@@ -3,8 +3,9 @@
  * a host reference per window (support/reference.h, support/structured.h), with the planner's
  * choice and with each algorithm forced (OCL_REDUCE_POLICY win=...): a fold per window, the
  * shuffle and multireduction lane groups, van Herk / Gil-Werman tiles (read through local memory,
- * and in 16-byte words), a work-group per block, a work-item per block, and tiles of runs whose
- * windows are a head, whole runs and a tail (spans). The forced algorithms' host calls also run as
+ * and in 16-byte words), tiles shorter than the window with the totals of the whole tiles between
+ * (long), a work-item per block, and tiles of runs whose windows are a head, whole runs and a tail
+ * (spans). The forced algorithms' host calls also run as
  * a group runs a later device's part (results counted from an element past the first).
  *
  * Shapes: windows of 1, 2, 3, 31-33, 100, around half a tile and a tile, and several tiles long,
@@ -177,7 +178,9 @@ static int check_case(const win_case *c) {
 /* ---- Sweeps ------------------------------------------------------------------------------- */
 
 /* Windows of tile / 2 + 1 elements are the longest a blocks tile of `tile` takes (the plans'
- * tiles: 512 to 4096 elements); one more, and they run a work-group per block. */
+ * tiles: 512 to 4096 elements); one more, and they run LONG's tiles shorter than the window (on
+ * GPUs 4096 from windows of 4098; on CPUs, forced, at most 1024, so that 2049 and longer cover
+ * whole tiles between a window's ends). */
 #define TILE_MAX 4096
 
 static void sweep(ocl_reduce_op op, ocl_reduce_type type) {
@@ -194,7 +197,7 @@ static void sweep(ocl_reduce_op op, ocl_reduce_type type) {
   const size_t tile = TILE_MAX;
   const size_t windows[] = {1,   2,   3,    31,   32,   33, 100, 257, 258,
                             513, 1025, 2049, 2050, 4097, 1 + test_rng_below(64),
-                            64 + test_rng_below(2000)};
+                            64 + test_rng_below(2000), 3 * TILE_MAX + 5};
   const size_t elem = ocl_reduce_type_size(type);
   const size_t max_count = 4 * tile + 4097 + 5000;
   void *data = malloc(max_count * elem);

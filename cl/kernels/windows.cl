@@ -16,9 +16,9 @@
  *            ORX_WG_SIZE * ORX_WIN_RUN elements gives the tile minus window - 1 results (rounded
  *            down to whole runs where ORX_WIN_WORDS reads runs in 16-byte words, or where
  *            ORX_WIN_WHOLE_RUNS: windows of whole runs).
- *   LONG     the same scans, a work-group per block of `window` outputs: the suffixes of a block
- *            go to `scratch` (window states per work-group), then the next block's prefixes
- *            complete them.
+ *   LONG     windows longer than a tile: a suffix within a tile, the totals of the whole tiles
+ *            between and a prefix within a tile (lib/orx_window_long.cl), in two launches: the
+ *            first (ORX_WIN_TOTALS) leaves each tile's total in `scratch`.
  *   SERIAL   the same, a work-item per block, each scan a sequential loop (CPUs; `scratch`: window
  *            states per work-item).
  *   SPANS    a window longer than two runs of ORX_WIN_RUN as its head (a suffix within its first
@@ -30,13 +30,14 @@
  * ============================================================================================== */
 #include "lib/orx_window_scan.cl"
 #include "lib/orx_window_spans.cl"
+#include "lib/orx_window_long.cl"
 #include "lib/orx_multireduce.cl"
 
 #define ORX_WINDOWS_ARGS                                                                           \
   __global const ORX_ELEM_T *ORX_RESTRICT in, ulong in_offset, ulong n_out, ulong window,          \
       ulong first_index, __global ORX_RESULT_T *out, ulong out_index, __global A *scratch
 
-/* Block k of the launch (LONG, SERIAL) starts at ORX_WIN_BLOCK_START(k) for k >= 1, block 0 at
+/* Block k of the launch (SERIAL) starts at ORX_WIN_BLOCK_START(k) for k >= 1, block 0 at
  * position 0: `phase` = first_index % window positions of block 0 lie before the launch. */
 #define ORX_WIN_BLOCK_START(k) ((k) * window - phase)
 
@@ -202,69 +203,73 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
   }
 }
 
-#elif ORX_WIN_ALGO == ORX_WIN_LONG
+#elif ORX_WIN_ALGO == ORX_WIN_LONG && ORX_WIN_TOTALS
 
-
-/* The tile of positions [start, min(end, start + tile)), inside one block. */
-ORX_INLINE orx_win_tile orx_win_block_tile(ulong start, ulong end, ulong first_index,
-                                           ulong window) {
-  orx_win_tile t;
-  t.start = start;
-  t.n = (uint)(end - start < ORX_WIN_TILE ? end - start : ORX_WIN_TILE);
-  t.first_index = first_index;
-  t.window = window;
-  t.cuts = 0;
-  t.phase = 0;
-  return t;
-}
-
+/* LONG's first launch: the total of each tile of the launch, tile k's to scratch[k]. */
 __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
   __local orx_win_local l;
   ORX_GLOBAL_PTR const ORX_ELEM_T *base = in + in_offset;
-  const uint lid = (uint)get_local_id(0);
-  ORX_GLOBAL_PTR A *suffixes = scratch + get_group_id(0) * window;
-  const ulong phase = first_index % window;
-  const ulong blocks = (phase + n_out + window - 1) / window;
-  for (ulong k = get_group_id(0); k < blocks; k += get_num_groups(0)) {
-    /* Block k's outputs [lo, hi) take the suffixes of the block's elements [lo, block_end) and,
-     * but for a window that starts the block, a prefix of the next block's [next, next_end). */
-    const ulong lo = k ? ORX_WIN_BLOCK_START(k) : 0;
-    const ulong block_end = ORX_WIN_BLOCK_START(k + 1); /* <= count, since lo < n_out */
-    const ulong hi = block_end < n_out ? block_end : n_out;
-    const ulong next = block_end, next_end = hi + window - 1;
-    /* One loop over the suffix tiles (backward) and then the prefix tiles, so that the scan has
-     * one call site: PoCL 3.1 miscompiles a second copy of a function with barriers. */
-    const ulong back = (block_end - lo + ORX_WIN_TILE - 1) / ORX_WIN_TILE;
-    const ulong steps = back + (next_end - next + ORX_WIN_TILE - 1) / ORX_WIN_TILE;
-    A carry_fwd = ORX_IDENTITY, carry_bwd = ORX_IDENTITY;
-    for (ulong step = 0; step < steps; step++) {
-      const int suffix = step < back;
-      const ulong start = suffix ? lo + (back - 1 - step) * ORX_WIN_TILE
-                                 : next + (step - back) * ORX_WIN_TILE;
-      const orx_win_tile t = orx_win_block_tile(start, suffix ? block_end : next_end,
-                                                first_index, window);
+  const ulong count = n_out + window - 1;
+  const uint lead = (uint)(first_index % ORX_WIN_TILE);
+  const ulong tiles = (lead + count + ORX_WIN_TILE - 1) / ORX_WIN_TILE;
+  (void)out, (void)out_index;
+  for (ulong k = get_group_id(0); k < tiles; k += get_num_groups(0)) {
+    orx_win_long_load(base, k, lead, count, first_index, l.stage);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const A total = orx_win_long_total(&l);
+    if (get_local_id(0) == 0)
+      scratch[k] = total;
+  }
+}
+
+#elif ORX_WIN_ALGO == ORX_WIN_LONG
+
+/* LONG's second launch (lib/orx_window_long.cl): a tile of results at a time, over the totals the
+ * first launch left in scratch. */
+__kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
+  __local orx_win_long_local l;
+  ORX_GLOBAL_PTR const ORX_ELEM_T *base = in + in_offset;
+  const ulong count = n_out + window - 1;
+  /* The host keeps window > ORX_WIN_TILE: D >= 1. */
+  const ulong tiles_between = (window - 1) / ORX_WIN_TILE;
+  const uint o = (uint)((window - 1) % ORX_WIN_TILE);
+  const uint lead = (uint)(first_index % ORX_WIN_TILE);
+  const ulong tiles = (lead + n_out + ORX_WIN_TILE - 1) / ORX_WIN_TILE;
+  for (ulong k = get_group_id(0); k < tiles; k += get_num_groups(0)) {
+    /* M: the tiles strictly between k and k + D, and with k + D (whole wherever a result of tile
+     * k ends past it). */
+    const A between = orx_win_long_between(scratch + k + 1, tiles_between - 1, l.parts);
+    const A between_more = o ? orx_combine(between, scratch[k + tiles_between]) : between;
+    /* S of tile k, then P of tile k + D from offset o, for results 0 .. ORX_WIN_TILE - o - 1,
+     * and of tile k + D + 1 up to o, for the rest: one loop, so that the scan has one call site
+     * (PoCL 3.1 miscompiles a second copy of a function with barriers; PoCL 5.0 failed an
+     * assertion). */
+    A s[ORX_WIN_RUN];
+    for (uint step = 0; step < (o ? 3u : 2u); step++) {
       A pre[ORX_WIN_RUN], suf[ORX_WIN_RUN];
-      orx_win_load(base, &t, l.stage, 0u);
+      orx_win_long_load(base, step ? k + tiles_between + step - 1 : k, lead, count, first_index,
+                        l.scan.stage);
       barrier(CLK_LOCAL_MEM_FENCE);
-      orx_win_staged_run(l.stage, pre);
-      orx_win_scan(&t, &l, pre, suf, &carry_fwd, &carry_bwd);
-      for (uint r = 0; r < ORX_WIN_RUN; r++) {
-        const ulong p = start + lid * ORX_WIN_RUN + r;
-        if (suffix && p < hi)
-          suffixes[p - lo] = suf[r];
-        /* Output j = p - (window - 1) takes P[p]. */
-        if (!suffix && p < next_end && p + 1 >= window + lo)
-          ORX_WRITE_RESULT(out, out_index + p + 1 - window,
-                           orx_combine(suffixes[p + 1 - window - lo], pre[r]));
+      orx_win_long_scan(&l.scan, pre, suf);
+      if (step == 0) {
+        ORX_WIN_UNROLL
+        for (uint r = 0; r < ORX_WIN_RUN; r++)
+          s[r] = suf[r];
+      } else {
+        orx_win_long_ahead(l.ahead, pre, step == 1 ? o : 0u, step == 1 ? ORX_WIN_TILE : o,
+                           ORX_WIN_TILE - o);
       }
-      /* The suffixes, for every work-item once the prefixes start; the prefixes start afresh. */
-      barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-      if (step + 1 == back)
-        carry_fwd = ORX_IDENTITY;
     }
-    /* The window at lo alone is the whole block, when lo starts one. */
-    if (lid == 0 && (k || phase == 0))
-      ORX_WRITE_RESULT(out, out_index + lo, suffixes[0]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    orx_win_long_results(l.ahead, s, ORX_WIN_TILE - o, between, between_more);
+    orx_win_stage_run(l.scan.stage, s);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* Tile k's results at tile positions skip and on: launch positions from k * TILE - lead. */
+    const uint skip = k ? 0u : lead;
+    const ulong j0 = k * ORX_WIN_TILE + skip - lead;
+    const ulong left = n_out - j0 < ORX_WIN_TILE - skip ? n_out - j0 : ORX_WIN_TILE - skip;
+    orx_win_store_staged(out + out_index + j0, (uint)left, skip, l.scan.stage);
+    barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites the stage */
   }
 }
 
@@ -341,8 +346,8 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
     barrier(CLK_LOCAL_MEM_FENCE);
     orx_win_stage_run(l.stage, x);
     barrier(CLK_LOCAL_MEM_FENCE);
-    orx_win_spans_store(out + out_index + start,
-                        (uint)(n_out - start < per_tile ? n_out - start : per_tile), lead, l.stage);
+    const ulong left = n_out - start < per_tile ? n_out - start : per_tile;
+    orx_win_store_staged(out + out_index + start, (uint)left, lead, l.stage);
     barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites the stage */
   }
 }

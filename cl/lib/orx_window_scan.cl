@@ -185,6 +185,18 @@ ORX_INLINE void orx_win_stage_run(ORX_LOCAL_PTR A *stage, const A *run) {
     stage[lid * (ORX_WIN_RUN + 1) + r] = run[r];
 }
 
+/* Stores `left` results of a tile, from the stage where each work-item put its run's, coalesced:
+ * result i is tile position lead + i (SPANS and LONG). */
+ORX_INLINE void orx_win_store_staged(ORX_GLOBAL_PTR ORX_RESULT_T *out, uint left, uint lead,
+                                     ORX_LOCAL_PTR const A *stage) {
+  const uint lid = (uint)get_local_id(0);
+  ORX_LOCAL_PTR const A *results = stage + ORX_WIN_AT(lead + lid);
+  ORX_WIN_UNROLL
+  for (uint k = 0; k < ORX_WIN_RUN; k++)
+    if (lid + k * ORX_WG_SIZE < left)
+      ORX_WRITE_RESULT(out, lid + k * ORX_WG_SIZE, results[ORX_WIN_COALESCED_AT(0, k)]);
+}
+
 /* The work-item's run of the staged tile, into registers. */
 ORX_INLINE void orx_win_staged_run(ORX_LOCAL_PTR const A *stage, A *run) {
   const uint lid = (uint)get_local_id(0);

@@ -80,16 +80,4 @@ ORX_INLINE void orx_win_spans_results(ORX_LOCAL_PTR const orx_win_spans_local *l
   }
 }
 
-/* Stores a tile's `left` results, from the stage where each work-item put its run's, coalesced:
- * result i is tile position lead + i. */
-ORX_INLINE void orx_win_spans_store(ORX_GLOBAL_PTR ORX_RESULT_T *out, uint left, uint lead,
-                                    ORX_LOCAL_PTR const A *stage) {
-  const uint lid = (uint)get_local_id(0);
-  ORX_LOCAL_PTR const A *results = stage + ORX_WIN_AT(lead + lid);
-  ORX_WIN_UNROLL
-  for (uint k = 0; k < ORX_WIN_RUN; k++)
-    if (lid + k * ORX_WG_SIZE < left)
-      ORX_WRITE_RESULT(out, lid + k * ORX_WG_SIZE, results[ORX_WIN_COALESCED_AT(0, k)]);
-}
-
 #endif /* ORX_WINDOW_SPANS_CL */

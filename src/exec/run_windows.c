@@ -13,8 +13,8 @@
 #include "exec/run.h"
 #include "planner/plan_windows.h"
 
-/* Scratch the long windows' suffixes may take: a block of `window` states per work-group; fewer
- * work-groups where blocks are that large. */
+/* Scratch SERIAL's suffixes may take: a block of `window` states per work-item; fewer work-groups
+ * where blocks are that large. */
 #define ORX_WIN_SUFFIX_BYTES ((size_t)64 << 20)
 
 static orx_request request_of(const orx_win_call *c) {
@@ -37,20 +37,28 @@ static ocl_reduce_status launch_windows(ocl_reduce_context *ctx, const orx_win_c
   const orx_plan *plan = &k->plan;
   const size_t n_out = b - a;
   orx_mem *suffixes = ctx->scratch[ORX_SCRATCH_PARTIALS].mem; /* any buffer: unread */
-  /* LONG and SERIAL: a block of `window` states per work-group or work-item, within the bound. */
+  /* SERIAL: a block of `window` states per work-item, within the bound. */
   const size_t per_block = c->window * plan->op.state_bytes;
   const size_t blocks = ORX_WIN_SUFFIX_BYTES / per_block ? ORX_WIN_SUFFIX_BYTES / per_block : 1;
   const size_t groups = orx_win_groups(plan, n_out, c->window, blocks);
-  const uint64_t states = orx_win_scratch_states(plan, c->window);
+  const uint64_t states = orx_win_scratch_states(plan, n_out, c->window, groups);
   if (states)
     ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_WINDOW_SUFFIXES,
-                                groups * (size_t)states * plan->op.state_bytes, &suffixes));
+                                (size_t)states * plan->op.state_bytes, &suffixes));
   const orx_arg args[] = {
       {ORX_ARG_MEM, in_mem, 0},       {ORX_ARG_U64, NULL, in_offset},
       {ORX_ARG_U64, NULL, n_out},     {ORX_ARG_U64, NULL, c->window},
       {ORX_ARG_U64, NULL, c->first_index + a}, {ORX_ARG_MEM, out_mem, 0},
       {ORX_ARG_U64, NULL, out_index}, {ORX_ARG_MEM, suffixes, 0},
   };
+  if (plan->win.algo == ORX_WIN_LONG) {
+    /* LONG's first launch: the tiles' totals into scratch (kernels/windows.cl), its work-groups
+     * striding over them as the second's do over the tiles of results. */
+    orx_prepared totals = {.plan = k->plan};
+    totals.plan.defines[ORX_DEFINE_WIN_TOTALS] = 1;
+    ORX_FORWARD(orx_program_get(ctx, &totals.plan, &totals.built));
+    ORX_FORWARD(orx_launch(ctx, &totals, groups, args, ORX_ARRAY_SIZE(args)));
+  }
   return orx_launch(ctx, k, groups, args, ORX_ARRAY_SIZE(args));
 }
 
@@ -69,15 +77,17 @@ static ocl_reduce_status run_windows(ocl_reduce_context *ctx, const orx_win_call
     if (per_batch > piece - (c->window - 1))
       per_batch = piece - (c->window - 1);
   }
-  /* Batches start where a tile (BLOCKS) or a block (LONG, SERIAL) of the single launch that
-   * device input and results take would start, so that they combine in the same order. SPANS
-   * counts its runs from the call's first element, so any batch would do; whole tiles keep its
-   * launches' tiles full. */
+  /* Batches start where a tile (BLOCKS) or a block (SERIAL) of the single launch that device
+   * input and results take would start, so that they combine in the same order. SPANS and LONG
+   * count their runs and tiles from the call's first element, so any batch would do; whole tiles
+   * keep their launches' tiles full. */
   const int algo = k.plan.win.algo;
   size_t unit = 1;
   if (algo == ORX_WIN_BLOCKS || algo == ORX_WIN_SPANS)
     unit = (size_t)orx_win_per_tile(&k.plan, c->window);
-  else if (algo == ORX_WIN_LONG || algo == ORX_WIN_SERIAL)
+  else if (algo == ORX_WIN_LONG)
+    unit = (size_t)orx_win_tile(&k.plan);
+  else if (algo == ORX_WIN_SERIAL)
     unit = c->window;
   per_batch = per_batch >= unit ? per_batch / unit * unit : unit;
   for (size_t a = 0; a < n_out;) {

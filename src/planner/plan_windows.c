@@ -16,10 +16,16 @@
 /* A grid bigger than this strides over the rest. */
 #define ORX_WIN_MAX_GROUPS ((size_t)1 << 20)
 
-/* Local memory of a BLOCKS or LONG work-group: the stage (a padding slot per run), four summary
- * buffers and their flags (lib/orx_window_scan.cl, orx_win_local). */
+/* Local memory of a BLOCKS work-group: the stage (a padding slot per run), four summary buffers
+ * and their flags (lib/orx_window_scan.cl, orx_win_local). */
 static uint64_t tile_bytes(unsigned wg, unsigned run, unsigned state) {
   return (uint64_t)wg * (run + 1) * state + 4ull * wg * state + 4ull * wg + 64;
+}
+/* LONG's: the same, a second stage's worth (each result's P) and a state per work-item
+ * (lib/orx_window_long.cl, orx_win_long_local), within CUDA's 48 KiB of static shared memory. */
+#define ORX_WIN_LONG_LOCAL_BYTES 48640u
+static uint64_t long_bytes(unsigned wg, unsigned run, unsigned state) {
+  return tile_bytes(wg, run, state) + (uint64_t)wg * (run + 1) * state + (uint64_t)wg * state;
 }
 
 /* Windows longer than this take runs of 32 four-byte states on GPUs, tiles of 8192 rather than
@@ -29,9 +35,9 @@ static uint64_t tile_bytes(unsigned wg, unsigned run, unsigned state) {
  * 211.6; CUDA sum 223.8, 224.2 / 225.6, 225.6, min 241.9, 244.0 / 238.4, 240.6
  * (docs/perf/h200-windows-finish.txt). Windows of 32 keep runs of 16 (runs of 32 in work-groups
  * of 128 were slower there: docs/perf/h200-windows-tile-shapes.txt). Windows of 2050-4097, which
- * a tile of 4096 does not take, ran LONG's work-group per block at 0.06 of the whole-array sum's
- * rate; in tiles of 8192 (SPANS, BLOCKS past 4034) 0.31-0.47 (H100, windows of 3000 and 4000:
- * docs/perf/h100-windows-spans.txt). */
+ * a tile of 4096 does not take, ran a work-group per block (LONG's form before 2026-12-05) at 0.06
+ * of the whole-array sum's rate; in tiles of 8192 (SPANS, BLOCKS past 4034) 0.31-0.47 (H100,
+ * windows of 3000 and 4000: docs/perf/h100-windows-spans.txt). */
 #define ORX_WIN_LONG_RUNS_FROM 256
 
 /* Runs of 64 bytes of states (16 f32), or of 32 four-byte states for long windows on GPUs, up to
@@ -144,6 +150,11 @@ static void windows_defines(const orx_target *target, const orx_request *request
   const unsigned forced_groups = target->forced.min_groups, most = 2048 / plan->policy.wg_size;
   if (algo == ORX_WIN_SPANS && plan->win.run == 32 && target->caps->has_cuda_shuffle)
     d[ORX_DEFINE_MIN_GROUPS_PER_CU] = 4;
+  /* LONG through CUDA likewise (128 registers without; 64 and a few bytes spilled with): H100,
+   * f32 2^26, windows of 5000 and 100000, 0.166-0.177 -> 0.189-0.196 of the whole-array sum's
+   * rate (three groups per SM: 0.181-0.194; docs/perf/h100-windows-long.txt). */
+  if (algo == ORX_WIN_LONG && target->caps->has_cuda_shuffle)
+    d[ORX_DEFINE_MIN_GROUPS_PER_CU] = 4;
   if (target->caps->has_cuda_shuffle && forced_groups) /* min_groups caps it, as for segments */
     d[ORX_DEFINE_MIN_GROUPS_PER_CU] = forced_groups < most ? forced_groups : most;
   if (algo == ORX_WIN_SHUFFLE || algo == ORX_WIN_MR)
@@ -174,6 +185,33 @@ static int windows_algo(const orx_target *target, const orx_plan *plan, uint64_t
   if (algo == ORX_WIN_BLOCKS && window > half_tile)
     algo = ORX_WIN_LONG;
   return algo;
+}
+
+/* LONG's tile (lib/orx_window_long.cl): the plan's halved, its run first, then its work-group,
+ * until it is shorter than the window and fits local memory; 0 where no tile of at least a warp's
+ * work-items is (then the planner takes BLOCKS where half the plan's tile holds the window, else
+ * SERIAL). Windows of 4098 and longer keep GPUs' tiles of 4096 (runs of 16, in work-groups of
+ * 256). */
+static int fit_long_tile(const orx_target *target, uint64_t window, unsigned state, orx_policy *p,
+                         unsigned *run) {
+  const orx_caps *caps = target->caps;
+  const uint64_t local = caps->local_mem_bytes < ORX_WIN_LONG_LOCAL_BYTES
+                             ? caps->local_mem_bytes
+                             : ORX_WIN_LONG_LOCAL_BYTES;
+  unsigned least = 32, wg = p->wg_size, r = *run;
+  if (orx_subgroup_impl_warps(p->subgroup_impl) && caps->warp_size > least)
+    least = caps->warp_size;
+  while ((uint64_t)wg * r >= window || long_bytes(wg, r, state) > local) {
+    if (r > 1)
+      r /= 2;
+    else if (!target->forced.wg_size && wg / 2 >= least)
+      wg /= 2;
+    else
+      return 0;
+  }
+  p->wg_size = wg;
+  *run = r;
+  return 1;
 }
 
 void orx_plan_windows(const orx_target *target, const orx_request *request, orx_plan *plan) {
@@ -213,16 +251,21 @@ void orx_plan_windows(const orx_target *target, const orx_request *request, orx_
   if (caps->emulated_subgroups)
     p->subgroup_impl = OCL_REDUCE_SUBGROUP_NONE;
 
-  const int algo = windows_algo(target, plan, window);
+  int algo = windows_algo(target, plan, window);
+  if (algo == ORX_WIN_LONG && !fit_long_tile(target, window, state, p, &plan->win.run))
+    algo = window <= orx_win_tile(plan) / 2 + 1 ? ORX_WIN_BLOCKS : ORX_WIN_SERIAL;
   plan->win.algo = algo;
   fit_serial_groups(target, algo, p);
 
   windows_defines(target, request, plan);
 }
 
-uint64_t orx_win_scratch_states(const orx_plan *plan, uint64_t window) {
-  return plan->win.algo == ORX_WIN_LONG     ? window
-         : plan->win.algo == ORX_WIN_SERIAL ? window * plan->policy.wg_size
+uint64_t orx_win_scratch_states(const orx_plan *plan, uint64_t n_out, uint64_t window,
+                                size_t groups) {
+  /* LONG: a total per tile of the launch's n_out + window - 1 elements, which may start and end
+   * inside tiles. */
+  return plan->win.algo == ORX_WIN_LONG ? (n_out + window - 2) / orx_win_tile(plan) + 2
+         : plan->win.algo == ORX_WIN_SERIAL ? window * plan->policy.wg_size * groups
                                             : 0;
 }
 
@@ -244,10 +287,8 @@ size_t orx_win_groups(const orx_plan *plan, uint64_t n_out, uint64_t window, siz
     break;
   }
   case ORX_WIN_LONG:
-    /* Blocks of outputs: at most n_out / window + 2 (the first may be partial). */
-    groups = n_out / window + 2;
-    if (groups > scratch)
-      groups = scratch;
+    /* A tile of results per work-group (the first may start before the launch). */
+    groups = (n_out - 1) / orx_win_tile(plan) + 2;
     break;
   case ORX_WIN_SERIAL:
     /* Contiguous ranges of blocks per work-item: a few work-groups per core (the policy's). */

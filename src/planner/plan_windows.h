@@ -14,10 +14,12 @@ void orx_plan_windows(const orx_target *target, const orx_request *request, orx_
  * tile starts: batches of one call start there too). */
 uint64_t orx_win_tile(const orx_plan *plan);
 uint64_t orx_win_per_tile(const orx_plan *plan, uint64_t window);
-/* Work-groups for n_out windows of `window` elements. LONG and SERIAL keep `window` states of
- * scratch per work-group or work-item: at most `scratch` of those. */
+/* Work-groups for n_out windows of `window` elements. SERIAL keeps `window` states of scratch
+ * per work-item: at most `scratch` work-groups' worth. */
 size_t orx_win_groups(const orx_plan *plan, uint64_t n_out, uint64_t window, size_t scratch);
-/* Scratch states LONG and SERIAL keep per work-group (zero for the others). */
-uint64_t orx_win_scratch_states(const orx_plan *plan, uint64_t window);
+/* Scratch states of a launch of `groups` work-groups (zero but for LONG: a total per tile, and
+ * SERIAL: `window` per work-item). */
+uint64_t orx_win_scratch_states(const orx_plan *plan, uint64_t n_out, uint64_t window,
+                                size_t groups);
 
 #endif /* ORX_PLAN_WINDOWS_H */
