@@ -1432,9 +1432,9 @@ static int same_key(const orx_plan *a, const orx_plan *b) {
  * layout is forced), local memory for the stage, and segments by a work-item as runs of
  * segments; the same operator declared commutative plans as before. */
 /* Sliding windows: a fold per window up to 4 elements; beyond, tiles on GPUs while a window fits
- * half a tile (then a work-group per block), a work-item per block on CPUs; forced algorithms
- * are taken as they are (but tiles too small for the window); lane groups merge through local
- * memory where subgroups are barriers; every block's defines are the contract's. */
+ * half a tile (then LONG's tiles, shorter than the window), a work-item per block on CPUs;
+ * forced algorithms are taken as they are (but tiles too small for the window); lane groups merge
+ * through local memory where subgroups are barriers; every block's defines are the contract's. */
 /* Applications' programs: the context's subgroup implementation and warp size, local memory on
  * PoCL's emulated subgroups, unrolling on GPUs only, and the work-groups they accept. */
 static void test_program_plans(void **state) {
