@@ -5,8 +5,8 @@
  * shuffle and multireduction lane groups, van Herk / Gil-Werman tiles (read through local memory,
  * and in 16-byte words), tiles shorter than the window with the totals of the whole tiles between
  * (long), a work-item per block, and tiles of runs whose windows are a head, whole runs and a tail
- * (spans). The forced algorithms' host calls also run as
- * a group runs a later device's part (results counted from an element past the first).
+ * (spans). The forced algorithms' host calls also run as a group runs a later device's part
+ * (results counted from an element past the first).
  *
  * Shapes: windows of 1, 2, 3, 31-33, 100, around half a tile and a tile, and several tiles long,
  * over counts equal to the window, a little longer, and many windows; a window at the input's
