@@ -216,7 +216,8 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
   for (ulong k = get_group_id(0); k < tiles; k += get_num_groups(0)) {
     orx_win_long_load(base, k, lead, count, first_index, l.stage);
     barrier(CLK_LOCAL_MEM_FENCE);
-    const A total = orx_win_long_total(&l);
+    A pre[ORX_WIN_RUN], suf[ORX_WIN_RUN];
+    const A total = orx_win_long_scan(&l, pre, suf);
     if (get_local_id(0) == 0)
       scratch[k] = total;
   }
@@ -250,7 +251,7 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
       orx_win_long_load(base, step ? k + tiles_between + step - 1 : k, lead, count, first_index,
                         l.scan.stage);
       barrier(CLK_LOCAL_MEM_FENCE);
-      orx_win_long_scan(&l.scan, pre, suf);
+      (void)orx_win_long_scan(&l.scan, pre, suf);
       if (step == 0) {
         ORX_WIN_UNROLL
         for (uint r = 0; r < ORX_WIN_RUN; r++)

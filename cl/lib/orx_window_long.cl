@@ -44,28 +44,19 @@ ORX_INLINE void orx_win_long_load(ORX_GLOBAL_PTR const ORX_ELEM_T *base, ulong k
   const ulong left = count > t.start ? count - t.start : 0;
   t.n = (uint)(left < ORX_WIN_TILE - skip ? left + skip : ORX_WIN_TILE);
   t.first_index = first_index;
-  t.window = ORX_WIN_TILE; /* a tile inside one block: every step of the runs' scan */
+  t.window = 0; /* the load reads neither the window nor the cuts */
   t.cuts = t.phase = 0;
   orx_win_load(base, &t, stage, skip);
 }
 
 /* The staged tile scanned: pre[r] = P and suf[r] = S within the tile at the work-item's run
- * offset r. Whole work-group, after the barrier that ends the load; ends with a barrier. */
-ORX_INLINE void orx_win_long_scan(ORX_LOCAL_PTR orx_win_local *l, A *pre, A *suf) {
+ * offset r; returns the tile's total (every work-item). Whole work-group, after the barrier that
+ * ends the load; ends with a barrier. */
+ORX_INLINE A orx_win_long_scan(ORX_LOCAL_PTR orx_win_local *l, A *pre, A *suf) {
   orx_win_tile t;
-  t.window = ORX_WIN_TILE;
+  t.window = ORX_WIN_TILE; /* a tile inside one block: every step of the runs' scan */
   t.cuts = t.phase = 0;
-  A from_left = ORX_IDENTITY, from_right = ORX_IDENTITY;
-  orx_win_staged_run(l->stage, pre);
-  orx_win_scan(&t, l, pre, suf, &from_left, &from_right);
-}
-
-/* The launch's tile k's total (every work-item), by the same scan. */
-ORX_INLINE A orx_win_long_total(ORX_LOCAL_PTR orx_win_local *l) {
-  orx_win_tile t;
-  t.window = ORX_WIN_TILE;
-  t.cuts = t.phase = 0;
-  A pre[ORX_WIN_RUN], suf[ORX_WIN_RUN], total = ORX_IDENTITY, from_right = ORX_IDENTITY;
+  A total = ORX_IDENTITY, from_right = ORX_IDENTITY;
   orx_win_staged_run(l->stage, pre);
   orx_win_scan(&t, l, pre, suf, &total, &from_right);
   return total;
