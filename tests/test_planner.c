@@ -1480,7 +1480,7 @@ static void test_windows_plans(void **state) {
   orx_caps devices[8];
   const size_t device_count = synthetic_devices(devices);
   const orx_op_id ops[] = {ORX_OP_SUM, ORX_OP_ARGMIN, ORX_OP_MEAN_VAR};
-  const uint64_t windows[] = {1, 4, 5, 32, 33, 100, 2049, 2050, 100000};
+  const uint64_t windows[] = {1, 4, 5, 32, 33, 100, 2049, 2050, 4097, 100000};
   int checked = 0;
   for (size_t dev = 0; dev < device_count; dev++) {
     const orx_caps *c = &devices[dev];
@@ -1527,10 +1527,16 @@ static void test_windows_plans(void **state) {
             assert_true(orx_win_tile(&plan) < windows[w] && plan.policy.wg_size >= warp);
             const uint64_t n_out = r.windows.count - windows[w] + 1;
             const size_t groups = orx_win_groups(&plan, n_out, windows[w], 1);
+            /* A total and a head per tile of the launch, which may start inside one. */
+            const uint64_t tiles = (r.windows.count + orx_win_tile(&plan) - 1) /
+                                   orx_win_tile(&plan);
             assert_true(orx_win_scratch_states(&plan, n_out, windows[w], groups) >=
-                        (r.windows.count + orx_win_tile(&plan) - 1) / orx_win_tile(&plan) + 1);
+                        2 * (tiles + 1));
             assert_true(groups * orx_win_tile(&plan) >= n_out + orx_win_tile(&plan) - 1);
           }
+          /* Chosen, the longest window of runs of 32 runs LONG's tiles of 4096 on GPUs. */
+          if (!cpu && ops[o] == ORX_OP_SUM && forced < 0 && windows[w] == 4097)
+            assert_int_equal(plan.win.algo, ORX_WIN_LONG);
           if (!cpu && ops[o] == ORX_OP_SUM && forced < 0 && windows[w] == 100000)
             assert_int_equal(orx_win_tile(&plan), 4096); /* LONG's tiles on GPUs */
           assert_int_equal(plan.defines[ORX_DEFINE_WIN_ALGO], want);
@@ -1562,10 +1568,13 @@ static void test_windows_plans(void **state) {
                         per_tile + windows[w] + run - 2 <= orx_win_tile(&plan));
           }
           /* CUDA's registers capped for four work-groups per SM for SPANS in runs of 32, and
-           * for LONG. */
-          assert_int_equal(plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU] == 4,
-                           ((want == ORX_WIN_SPANS && run == 32) || want == ORX_WIN_LONG) &&
-                               c->has_cuda_shuffle);
+           * for five for LONG. */
+          const int64_t cap = !c->has_cuda_shuffle        ? 0
+                              : want == ORX_WIN_LONG        ? 5
+                              : want == ORX_WIN_SPANS && run == 32 ? 4
+                                                                   : 0;
+          const int64_t groups_per_cu = plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU];
+          assert_true(cap ? groups_per_cu == cap : groups_per_cu != 4 && groups_per_cu != 5);
           if (want == ORX_WIN_BLOCKS) {
             const uint64_t results = orx_win_tile(&plan) - windows[w] + 1;
             const uint64_t per_tile = orx_win_per_tile(&plan, windows[w]);

@@ -13,7 +13,8 @@
  * first element is not the start of a block in general, because inputs come from host memory
  * (uploaded in pieces) and from buffers at element offsets 0-3. Floats also take special values
  * (NaN, infinities, signed zeros, overflowing maxima) and are reduced twice, which must give the
- * same bits. Argument errors come first: each leaves the results untouched.
+ * same bits. An order-preserving user operator (2x2 matrix products) takes every algorithm too.
+ * Argument errors come first: each leaves the results untouched.
  * ============================================================================================== */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 
 #include "exec/run.h"
 #include "support/fixture.h"
+#include "support/ordered_ops.h"
 #include "support/structured.h"
 
 /* The algorithms, as OCL_REDUCE_POLICY names them ("" = the planner's choice). */
@@ -31,6 +33,9 @@ static const char *const algos[] = {"",           "win=direct",
                                     "win=spans"};
 #define ALGO_COUNT (sizeof algos / sizeof algos[0])
 static ocl_reduce_context *contexts[ALGO_COUNT];
+/* An order-preserving user operator (2x2 matrix products, exact): any slip in the order of a
+ * window's combines changes its bits. */
+static ocl_reduce_operator *matrix;
 
 static int setup(void **state) {
   (void)state;
@@ -38,13 +43,16 @@ static int setup(void **state) {
   for (size_t a = 0; a < ALGO_COUNT; a++)
     if (!(contexts[a] = test_context_with_policy(algos[a])))
       return -1;
-  return 0;
+  return ocl_reduce_operator_create(&test_ordered_descs[TEST_MATRIX], &matrix) == OCL_REDUCE_OK
+             ? 0
+             : -1;
 }
 
 static int teardown(void **state) {
   (void)state;
   for (size_t a = 0; a < ALGO_COUNT; a++)
     ocl_reduce_context_destroy(contexts[a]);
+  ocl_reduce_operator_destroy(matrix);
   return 0;
 }
 
@@ -63,9 +71,15 @@ typedef struct win_case {
   uint64_t first_index;
 } win_case;
 
+/* The bytes of an element: the type's, or the matrix operator's (OCL_REDUCE_OP_ELEMENT). */
+static size_t elem_bytes(const win_case *c) {
+  return c->type == OCL_REDUCE_OP_ELEMENT ? test_ordered_descs[TEST_MATRIX].element_size
+                                          : ocl_reduce_type_size(c->type);
+}
+
 static ocl_reduce_status run_case(const win_case *c, void *results) {
   ocl_reduce_context *ctx = contexts[c->algo];
-  const size_t elem = ocl_reduce_type_size(c->type);
+  const size_t elem = elem_bytes(c);
   const size_t rbytes = ocl_reduce_result_size(c->op, c->type);
   const size_t n_out = c->count - c->window + 1;
   if (c->first_index) {
@@ -99,9 +113,13 @@ static ocl_reduce_status run_case(const win_case *c, void *results) {
 /* Window j's result against the reference; 0 and why on a mismatch. */
 static int window_matches(const win_case *c, const unsigned char *results, size_t j, char *why,
                           size_t size) {
-  const size_t elem = ocl_reduce_type_size(c->type);
+  const size_t elem = elem_bytes(c);
   const size_t rbytes = ocl_reduce_result_size(c->op, c->type);
   const unsigned char *first = (const unsigned char *)c->data + j * elem;
+  if (c->op == matrix) {
+    snprintf(why, size, "not the sequential fold of the window's matrices");
+    return test_ordered_matches(TEST_MATRIX, first, c->window, results + j * rbytes);
+  }
   if (test_op_structured(c->op)) {
     unsigned char got[64];
     memcpy(got, results + j * rbytes, rbytes);
@@ -137,7 +155,8 @@ static int check_case(const win_case *c) {
   memset(results, 0xa5, n_out * rbytes + 16);
   char what[256], why[256];
   snprintf(what, sizeof what, "%s %s, %zu elements, window %zu, %s, %s, policy '%s'",
-           ocl_reduce_op_name(c->op), ocl_reduce_type_name(c->type), c->count, c->window,
+           c->op == matrix ? "matrix" : ocl_reduce_op_name(c->op),
+           c->op == matrix ? "products" : ocl_reduce_type_name(c->type), c->count, c->window,
            test_mode_name(c->data_mode), c->on_device ? "buffers" : "host memory",
            algos[c->algo]);
   int failures = 0;
@@ -183,6 +202,33 @@ static int check_case(const win_case *c) {
  * whole tiles between a window's ends). */
 #define TILE_MAX 4096
 
+/* Whether forced algorithm a runs windows this long in the sweeps. Lane groups fold each window's
+ * share per lane: long windows on them cost the host's reference as much; the fold per window
+ * even more. Spans take windows longer than two runs (of 4 elements at least) up to 4034: the
+ * others run as forced blocks do, in the same kernels (CI's time). */
+static int algo_runs(size_t a, size_t window) {
+  if ((strstr(algos[a], "direct") || strstr(algos[a], "shuffle") || strstr(algos[a], "mr")) &&
+      window > 258)
+    return 0;
+  return !(strstr(algos[a], "spans") && (window <= 8 || window > 4034));
+}
+
+/* A case of algorithm a over `count` elements (at most max_count) of data; on_device and
+ * first_index as the caller sets them. */
+static win_case case_of(size_t a, ocl_reduce_op op, ocl_reduce_type type, const void *data,
+                        size_t window, size_t count, size_t max_count) {
+  win_case c;
+  memset(&c, 0, sizeof c);
+  c.algo = a;
+  c.op = op;
+  c.type = type;
+  c.data = data;
+  c.data_mode = MODE_RANDOM;
+  c.window = window;
+  c.count = count < max_count ? count : max_count;
+  return c;
+}
+
 static void sweep(ocl_reduce_op op, ocl_reduce_type type) {
   /* Light runs (the sanitizer pass, and implementations after the first in CI): sums of i32, f32
    * and f64, max of i32, and two structured operators on f32. */
@@ -221,14 +267,7 @@ static void sweep(ocl_reduce_op op, ocl_reduce_type type) {
       continue;
     for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
       const size_t window = windows[w];
-      /* Lane groups fold each window's share per lane: long windows on them cost the host's
-       * reference as much; the fold per window even more. */
-      if ((strstr(algos[a], "direct") || strstr(algos[a], "shuffle") || strstr(algos[a], "mr")) &&
-          window > 258)
-        continue;
-      /* Spans take windows longer than two runs (of 4 elements at least) up to 4034: the others
-       * run as forced blocks do, in the same kernels (CI's time). */
-      if (strstr(algos[a], "spans") && (window <= 8 || window > 4034))
+      if (!algo_runs(a, window))
         continue;
       /* The tiles' edges (half a tile + 1, + 2) of the CPU plans and the random windows are for
        * the forced algorithms and full runs; light runs keep the GPU tile's edge and the rest. */
@@ -238,14 +277,7 @@ static void sweep(ocl_reduce_op op, ocl_reduce_type type) {
       const size_t counts[] = {window, window + 1 + test_rng_below(window + 3),
                                window + 3 * tile + test_rng_below(5000)};
       for (size_t k = 0; k < 3; k++) {
-        win_case c;
-        memset(&c, 0, sizeof c);
-        c.algo = a;
-        c.op = op;
-        c.type = type;
-        c.data = data;
-        c.window = window;
-        c.count = counts[k] < max_count ? counts[k] : max_count;
+        win_case c = case_of(a, op, type, data, window, counts[k], max_count);
         for (int dm = 0; dm < MODE_COUNT; dm++) {
           if (!test_mode_applies((test_mode)dm, type) || dm == MODE_EXACT ||
               (dm != MODE_RANDOM && (k != 2 || (window != 3 && window != 33))) ||
@@ -273,6 +305,43 @@ static void sweep(ocl_reduce_op op, ocl_reduce_type type) {
   }
 TEST_OP_TYPES(ORX_WINDOWS_TEST)
 TEST_STRUCTURED_OP_TYPES(ORX_WINDOWS_TEST)
+
+/* An order-preserving operator through the planner's choice and every forced algorithm: each
+ * window's combines in index order, however the algorithm splits the window (suffixes and
+ * prefixes of blocks, runs and tiles, the totals between, a tile's head). Light runs take the
+ * planner's choice and long windows as tiles. */
+static void test_ordered_operator(void **state) {
+  (void)state;
+  const size_t windows[] = {2,    3,    33,   100, 1025, 2049, 4097, 64 + test_rng_below(5000),
+                            3 * TILE_MAX + 5};
+  const size_t elem = test_ordered_descs[TEST_MATRIX].element_size;
+  const size_t max_count = 4 * TILE_MAX + 4097 + 5000;
+  void *data = malloc(max_count * elem);
+  assert_non_null(data);
+  int failures = 0;
+  for (size_t a = 0; a < ALGO_COUNT && failures < 10; a++) {
+    if (test_light() && a != 0 && strcmp(algos[a], "win=long") != 0)
+      continue;
+    for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
+      const size_t window = windows[w];
+      if (!algo_runs(a, window))
+        continue;
+      /* The window, a little more, and several tiles more. */
+      const size_t counts[] = {window, window + 1 + test_rng_below(window + 3),
+                               window + 3 * TILE_MAX + test_rng_below(5000)};
+      for (size_t k = 0; k < 3; k++) {
+        win_case c = case_of(a, matrix, OCL_REDUCE_OP_ELEMENT, data, window, counts[k], max_count);
+        c.on_device = (int)((w + k) % 2);
+        if (a != 0 && !c.on_device)
+          c.first_index = 1 + test_rng_below(100);
+        test_ordered_fill(TEST_MATRIX, data, c.count);
+        failures += check_case(&c);
+      }
+    }
+  }
+  free(data);
+  assert_int_equal(failures, 0);
+}
 
 /* ---- Argument errors ---------------------------------------------------------------------- */
 
@@ -341,6 +410,7 @@ static void test_errors(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_errors),
+                                     cmocka_unit_test(test_ordered_operator),
                                      TEST_OP_TYPES(ORX_WINDOWS_ENTRY)
                                          TEST_STRUCTURED_OP_TYPES(ORX_WINDOWS_ENTRY)};
   return TEST_RUN(tests, setup, teardown);

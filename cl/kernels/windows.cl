@@ -17,8 +17,8 @@
  *            down to whole runs where ORX_WIN_WORDS reads runs in 16-byte words, or where
  *            ORX_WIN_WHOLE_RUNS: windows of whole runs).
  *   LONG     windows longer than a tile: a suffix within a tile, the totals of the whole tiles
- *            between and a prefix within a tile (lib/orx_window_long.cl), in two launches: the
- *            first (ORX_WIN_TOTALS) leaves each tile's total in `scratch`.
+ *            between, a tile's head and a prefix within a tile (lib/orx_window_long.cl), in two
+ *            launches: the first (ORX_WIN_TOTALS) leaves each tile's total and head in `scratch`.
  *   SERIAL   the same, a work-item per block, each scan a sequential loop (CPUs; `scratch`: window
  *            states per work-item).
  *   SPANS    a window longer than two runs of ORX_WIN_RUN as its head (a suffix within its first
@@ -203,30 +203,53 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
   }
 }
 
-#elif ORX_WIN_ALGO == ORX_WIN_LONG && ORX_WIN_TOTALS
+#elif ORX_WIN_ALGO == ORX_WIN_LONG
 
-/* LONG's first launch: the total of each tile of the launch, tile k's to scratch[k]. */
+/* Where LONG's totals and heads lie in `scratch`: tile k's total at k, its head (the first o
+ * elements) at tiles + k, for the tiles of the launch's n_out + window - 1 elements. */
+#define ORX_WIN_LONG_TILES(lead, count) (((lead) + (count) + ORX_WIN_TILE - 1) / ORX_WIN_TILE)
+
+#if ORX_WIN_TOTALS
+
+/* LONG's first launch: the total and the head of each tile of the launch. */
 __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
   __local orx_win_local l;
   ORX_GLOBAL_PTR const ORX_ELEM_T *base = in + in_offset;
   const ulong count = n_out + window - 1;
   const uint lead = (uint)(first_index % ORX_WIN_TILE);
-  const ulong tiles = (lead + count + ORX_WIN_TILE - 1) / ORX_WIN_TILE;
+  const uint o = (uint)((window - 1) % ORX_WIN_TILE);
+  const ulong tiles = ORX_WIN_LONG_TILES(lead, count);
+  const uint q0 = (uint)get_local_id(0) * ORX_WIN_RUN;
   (void)out, (void)out_index;
   for (ulong k = get_group_id(0); k < tiles; k += get_num_groups(0)) {
-    orx_win_long_load(base, k, lead, count, first_index, l.stage);
+    orx_win_long_load_tile(base, k, lead, count, first_index, l.stage);
     barrier(CLK_LOCAL_MEM_FENCE);
     A pre[ORX_WIN_RUN], suf[ORX_WIN_RUN];
-    const A total = orx_win_long_scan(&l, pre, suf);
+    const A total = orx_win_long_scan(&l, pre, suf, ORX_WIN_LONG_P);
     if (get_local_id(0) == 0)
       scratch[k] = total;
+    ORX_WIN_UNROLL
+    for (uint r = 0; r < ORX_WIN_RUN; r++)
+      if (q0 + r + 1 == o)
+        scratch[tiles + k] = pre[r];
+    /* The scan read the stage before its last barrier: the next tile may overwrite it. */
   }
 }
 
-#elif ORX_WIN_ALGO == ORX_WIN_LONG
+#else
 
-/* LONG's second launch (lib/orx_window_long.cl): a tile of results at a time, over the totals the
- * first launch left in scratch. */
+/* The steps of a tile of results (S of tile k, then P' of U_k) are one loop, so that the scan has
+ * one call site (PoCL 3.1 miscompiles a second copy of a function with barriers; PoCL 5.0 failed
+ * an assertion). Where subgroups shuffle on GPUs the loop is unrolled, so that each step's scan
+ * computes only its own direction. */
+#if ORX_SG_HAS_SHUFFLE && ORX_UNROLL_SLOTS
+#define ORX_WIN_LONG_STEPS_UNROLL _Pragma("unroll")
+#else
+#define ORX_WIN_LONG_STEPS_UNROLL
+#endif
+
+/* LONG's second launch (lib/orx_window_long.cl): a tile of results at a time, over the totals and
+ * heads the first launch left in scratch. */
 __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
   __local orx_win_long_local l;
   ORX_GLOBAL_PTR const ORX_ELEM_T *base = in + in_offset;
@@ -236,43 +259,39 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
   const uint o = (uint)((window - 1) % ORX_WIN_TILE);
   const uint lead = (uint)(first_index % ORX_WIN_TILE);
   const ulong tiles = (lead + n_out + ORX_WIN_TILE - 1) / ORX_WIN_TILE;
+  ORX_GLOBAL_PTR const A *heads = scratch + ORX_WIN_LONG_TILES(lead, count);
   for (ulong k = get_group_id(0); k < tiles; k += get_num_groups(0)) {
-    /* M: the tiles strictly between k and k + D, and with k + D (whole wherever a result of tile
-     * k ends past it). */
-    const A between = orx_win_long_between(scratch + k + 1, tiles_between - 1, l.parts);
-    const A between_more = o ? orx_combine(between, scratch[k + tiles_between]) : between;
-    /* S of tile k, then P of tile k + D from offset o, for results 0 .. ORX_WIN_TILE - o - 1,
-     * and of tile k + D + 1 up to o, for the rest: one loop, so that the scan has one call site
-     * (PoCL 3.1 miscompiles a second copy of a function with barriers; PoCL 5.0 failed an
-     * assertion). */
-    A s[ORX_WIN_RUN];
-    for (uint step = 0; step < (o ? 3u : 2u); step++) {
-      A pre[ORX_WIN_RUN], suf[ORX_WIN_RUN];
-      orx_win_long_load(base, step ? k + tiles_between + step - 1 : k, lead, count, first_index,
-                        l.scan.stage);
-      barrier(CLK_LOCAL_MEM_FENCE);
-      (void)orx_win_long_scan(&l.scan, pre, suf);
-      if (step == 0) {
-        ORX_WIN_UNROLL
-        for (uint r = 0; r < ORX_WIN_RUN; r++)
-          s[r] = suf[r];
-      } else {
-        orx_win_long_ahead(l.ahead, pre, step == 1 ? o : 0u, step == 1 ? ORX_WIN_TILE : o,
-                           ORX_WIN_TILE - o);
-      }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    orx_win_long_results(l.ahead, s, ORX_WIN_TILE - o, between, between_more);
-    orx_win_stage_run(l.scan.stage, s);
-    barrier(CLK_LOCAL_MEM_FENCE);
+    /* M[k]: the tiles strictly between k and k + D, then the head of k + D. */
+    A m = orx_win_long_between(scratch + k + 1, tiles_between - 1, l.parts);
+    if (o)
+      m = orx_combine(m, heads[k + tiles_between]);
     /* Tile k's results at tile positions skip and on: launch positions from k * TILE - lead. */
     const uint skip = k ? 0u : lead;
     const ulong j0 = k * ORX_WIN_TILE + skip - lead;
+    A s[ORX_WIN_RUN];
+    ORX_WIN_LONG_STEPS_UNROLL
+    for (uint step = 0; step < 2; step++) {
+      A pre[ORX_WIN_RUN], suf[ORX_WIN_RUN];
+      /* Tile k from launch position j0 (its tile position skip), then U_k, which starts
+       * window - 1 positions after tile k: inside the launch, since window > ORX_WIN_TILE > lead.
+       * One call of the load, as of the scan. */
+      orx_win_long_load(base, step ? k * ORX_WIN_TILE + window - 1 - lead : j0, step ? 0u : skip,
+                        count, first_index, l.scan.stage);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      (void)orx_win_long_scan(&l.scan, pre, suf, step ? ORX_WIN_LONG_P : ORX_WIN_LONG_S);
+      ORX_WIN_UNROLL
+      for (uint r = 0; r < ORX_WIN_RUN; r++)
+        s[r] = step ? orx_combine(orx_combine(s[r], m), pre[r]) : suf[r];
+    }
+    orx_win_stage_run(l.scan.stage, s);
+    barrier(CLK_LOCAL_MEM_FENCE);
     const ulong left = n_out - j0 < ORX_WIN_TILE - skip ? n_out - j0 : ORX_WIN_TILE - skip;
     orx_win_store_staged(out + out_index + j0, (uint)left, skip, l.scan.stage);
     barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites the stage */
   }
 }
+
+#endif
 
 #elif ORX_WIN_ALGO == ORX_WIN_SERIAL
 

@@ -1,47 +1,47 @@
 /* =================================================================================================
  * orx_window_long.cl: windows longer than a tile (kernels/windows.cl, ORX_WIN_LONG). Cut the input
  * into tiles of ORX_WIN_TILE elements, counted over the whole call (tile starts where
- * first_index + position is a multiple of ORX_WIN_TILE). A window of w > ORX_WIN_TILE elements
- * starts in one tile, ends in a later one and covers every tile between whole, so its result is
- *     S[j] (+) M (+) P[j + w - 1]
- * as SPANS has it with runs (orx_window_spans.cl), tiles here: S[j] combines j up to the end of
- * its tile, P[i] the start of i's tile up to i, and M the D - 1 or D tiles between,
- * D = (w - 1) / ORX_WIN_TILE, the one more for results at tile offsets of ORX_WIN_TILE - o and
- * on, o = (w - 1) % ORX_WIN_TILE.
+ * first_index + position is a multiple of ORX_WIN_TILE). With w - 1 = D * ORX_WIN_TILE + o
+ * (D >= 1), the window of the result at position q of tile k covers the rest of tile k from q, the
+ * D - 1 tiles between whole, the first o elements of tile k + D (its "head"), and then q + 1
+ * elements more, so its result is
+ *     S[q] (+) M[k] (+) P'[q]
+ * S[q] combining q up to the end of tile k (a suffix scan within the tile), M[k] the tiles
+ * between and the head, and P'[q] the first q + 1 elements of U_k, the tile's worth of elements
+ * that starts w - 1 positions after tile k does (a prefix scan within U_k).
  *
- * Two launches. The first (ORX_WIN_TOTALS) writes each tile's total to `scratch`. The second takes
- * a tile k of results at a time: the suffix scan of tile k, the prefix scans of tiles k + D (from
- * offset o) and k + D + 1 (up to o), the totals between from `scratch`; three tile scans
- * (orx_win_scan) and three combines per result, whatever the window. The tiles k + D and k + D + 1
- * are other work-groups' tiles k in the same pass of the grid, so their second reads mostly hit
- * the cache. Every result's combines follow from its position in the call, the window and the
- * tile's shape alone, so batches do not change its bits.
+ * Two launches. The first (ORX_WIN_TOTALS) writes each tile's total to `scratch` and its head
+ * after them. The second takes a tile k of results at a time: the suffix scan of tile k, the
+ * prefix scan of U_k, M[k] from `scratch`; two tile scans (orx_win_long_scan) and two combines
+ * per result, whatever the window. U_k lies in other work-groups' tiles k of the same pass of the
+ * grid, so its reads mostly hit the cache. S and P' of a result are at the same tile position, so
+ * they meet in the work-item's registers. Every result's combines follow from its position in the
+ * call, the window and the tile's shape alone, so batches do not change its bits.
  *
- * Against the work-group per block of `window` results this replaces (0.04-0.06 of the
- * whole-array sum's rate on an H100 at windows of 3000-100000): that wrote and read back every
- * suffix in global memory, a work-item's run apart.
+ * Against three scans per tile (tile k's S, then P of tiles k + D and k + D + 1 from and up to o,
+ * staged in local memory for the results; before 2026-12-05): a third less scanning, and half the
+ * local memory.
  * ============================================================================================== */
 #ifndef ORX_WINDOW_LONG_CL
 #define ORX_WINDOW_LONG_CL
 
 #include "lib/orx_window_scan.cl"
+#include "lib/orx_workgroup.cl"
 
-/* What a tile shares in local memory: the scans' stage and summaries, P of each result's window
- * end by the result's tile position (in the stage's layout), and the totals' partial folds. */
+/* What a tile shares in local memory: the scans' stage and summaries, and the totals' partial
+ * folds. */
 typedef struct orx_win_long_local {
   orx_win_local scan;
-  A ahead[ORX_WIN_STAGE_SLOTS];
   A parts[ORX_WG_SIZE];
 } orx_win_long_local;
 
-/* Tile k of the launch (tile position q is launch position k * ORX_WIN_TILE - lead + q) into the
- * stage; identities outside the launch's `count` elements. */
-ORX_INLINE void orx_win_long_load(ORX_GLOBAL_PTR const ORX_ELEM_T *base, ulong k, uint lead,
+/* The ORX_WIN_TILE elements from launch position `start` into the stage, tile position `skip` on
+ * (identities before it, and past the launch's `count` elements). */
+ORX_INLINE void orx_win_long_load(ORX_GLOBAL_PTR const ORX_ELEM_T *base, ulong start, uint skip,
                                   ulong count, ulong first_index, ORX_LOCAL_PTR A *stage) {
-  const uint skip = k ? 0u : lead;
   orx_win_tile t;
-  t.start = k * ORX_WIN_TILE + skip - lead; /* the launch position of tile position skip */
-  const ulong left = count > t.start ? count - t.start : 0;
+  t.start = start;
+  const ulong left = count > start ? count - start : 0;
   t.n = (uint)(left < ORX_WIN_TILE - skip ? left + skip : ORX_WIN_TILE);
   t.first_index = first_index;
   t.window = 0; /* the load reads neither the window nor the cuts */
@@ -49,17 +49,105 @@ ORX_INLINE void orx_win_long_load(ORX_GLOBAL_PTR const ORX_ELEM_T *base, ulong k
   orx_win_load(base, &t, stage, skip);
 }
 
-/* The staged tile scanned: pre[r] = P and suf[r] = S within the tile at the work-item's run
- * offset r; returns the tile's total (every work-item). Whole work-group, after the barrier that
- * ends the load; ends with a barrier. */
-ORX_INLINE A orx_win_long_scan(ORX_LOCAL_PTR orx_win_local *l, A *pre, A *suf) {
+/* Tile k of the launch (tile position q is launch position k * ORX_WIN_TILE - lead + q). */
+ORX_INLINE void orx_win_long_load_tile(ORX_GLOBAL_PTR const ORX_ELEM_T *base, ulong k, uint lead,
+                                       ulong count, ulong first_index, ORX_LOCAL_PTR A *stage) {
+  const uint skip = k ? 0u : lead;
+  orx_win_long_load(base, k * ORX_WIN_TILE + skip - lead, skip, count, first_index, stage);
+}
+
+/* The scans a tile needs (orx_win_long_scan's `want`): P, S or both. */
+#define ORX_WIN_LONG_P 1u
+#define ORX_WIN_LONG_S 2u
+
+#if ORX_SG_HAS_SHUFFLE
+/* Work-item lid's exclusive carries from the other runs of the tile: *left combines the runs'
+ * totals before it (P), *right those after it (S). A butterfly of shuffles within each subgroup
+ * (at each level the lanes of the upper half take the lower half's total before their own), then
+ * the subgroups' totals through local memory: one barrier, where the segmented scan over runs
+ * (orx_win_scan) takes two per level. Returns the tile's total where P is wanted. */
+ORX_INLINE A orx_win_long_carries(ORX_LOCAL_PTR orx_win_local *l, A p_total, A s_total,
+                                  uint want, A *left, A *right) {
+  const uint lane = orx_sg_lane(), sg = orx_sg_id(), sgs = orx_sg_count();
+  A l_in = ORX_IDENTITY, r_in = ORX_IDENTITY;
+  for (uint mask = 1; mask < orx_sg_size(); mask <<= 1) {
+    const int upper = (lane & mask) != 0;
+    if (want & ORX_WIN_LONG_P) {
+      const A other = orx_sg_shuffle_xor(p_total, mask);
+      if (upper)
+        l_in = orx_combine(other, l_in);
+      p_total = orx_combine(upper ? other : p_total, upper ? p_total : other);
+    }
+    if (want & ORX_WIN_LONG_S) {
+      const A other = orx_sg_shuffle_xor(s_total, mask);
+      if (!upper)
+        r_in = orx_combine(r_in, other);
+      s_total = orx_combine(upper ? other : s_total, upper ? s_total : other);
+    }
+  }
+  if (lane == 0 && (want & ORX_WIN_LONG_P))
+    l->fwd[0][sg] = p_total;
+  if (lane == 0 && (want & ORX_WIN_LONG_S))
+    l->bwd[0][sg] = s_total;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  A before = ORX_IDENTITY, after = ORX_IDENTITY, total = ORX_IDENTITY;
+  if (want & ORX_WIN_LONG_P) {
+    for (uint i = 0; i < sgs; i++) {
+      if (i == sg)
+        before = total;
+      total = orx_combine(total, l->fwd[0][i]);
+    }
+    *left = orx_combine(before, l_in);
+  }
+  if (want & ORX_WIN_LONG_S) {
+    for (uint i = sgs; --i > sg;)
+      after = orx_combine(l->bwd[0][i], after);
+    *right = orx_combine(r_in, after);
+  }
+  return total;
+}
+#endif
+
+/* The staged tile scanned: pre[r] = P (where `want` has ORX_WIN_LONG_P) and suf[r] = S (where it
+ * has ORX_WIN_LONG_S) within the tile at the work-item's run offset r; returns the tile's total
+ * where P is wanted (every work-item). Whole work-group, after the barrier that ends the load;
+ * the stage may be written again once it returns. */
+ORX_INLINE A orx_win_long_scan(ORX_LOCAL_PTR orx_win_local *l, A *pre, A *suf, uint want) {
+  orx_win_staged_run(l->stage, pre);
+#if ORX_SG_HAS_SHUFFLE
+  if (want & ORX_WIN_LONG_S) {
+    suf[ORX_WIN_RUN - 1] = pre[ORX_WIN_RUN - 1];
+    ORX_WIN_UNROLL
+    for (uint r = ORX_WIN_RUN - 1; r-- > 0;)
+      suf[r] = orx_combine(pre[r], suf[r + 1]);
+  }
+  if (want & ORX_WIN_LONG_P) {
+    ORX_WIN_UNROLL
+    for (uint r = 1; r < ORX_WIN_RUN; r++)
+      pre[r] = orx_combine(pre[r - 1], pre[r]);
+  }
+  A left = ORX_IDENTITY, right = ORX_IDENTITY;
+  const A total = orx_win_long_carries(l, pre[ORX_WIN_RUN - 1],
+                                       want & ORX_WIN_LONG_S ? suf[0] : ORX_IDENTITY, want, &left,
+                                       &right);
+  /* Every work-item's run is read, and every summary is read before the next scan's barriers. */
+  ORX_WIN_UNROLL
+  for (uint r = 0; r < ORX_WIN_RUN; r++) {
+    if (want & ORX_WIN_LONG_P)
+      pre[r] = orx_combine(left, pre[r]);
+    if (want & ORX_WIN_LONG_S)
+      suf[r] = orx_combine(suf[r], right);
+  }
+  return total;
+#else
   orx_win_tile t;
   t.window = ORX_WIN_TILE; /* a tile inside one block: every step of the runs' scan */
   t.cuts = t.phase = 0;
   A total = ORX_IDENTITY, from_right = ORX_IDENTITY;
-  orx_win_staged_run(l->stage, pre);
+  (void)want;
   orx_win_scan(&t, l, pre, suf, &total, &from_right);
   return total;
+#endif
 }
 
 /* The totals of `count` consecutive whole tiles, in order (every work-item): work-items fold
@@ -85,28 +173,6 @@ ORX_INLINE A orx_win_long_between(ORX_GLOBAL_PTR const A *totals, ulong count,
     m = orx_combine(m, parts[i]);
   barrier(CLK_LOCAL_MEM_FENCE); /* the parts read */
   return m;
-}
-
-/* P of the tile just scanned (pre) into `ahead` where results of tile k take it: tile positions
- * [from, to) of the tile go to result positions shifted by `shift` (mod ORX_WIN_TILE). */
-ORX_INLINE void orx_win_long_ahead(ORX_LOCAL_PTR A *ahead, const A *pre, uint from, uint to,
-                                   uint shift) {
-  const uint q0 = (uint)get_local_id(0) * ORX_WIN_RUN;
-  ORX_WIN_UNROLL
-  for (uint r = 0; r < ORX_WIN_RUN; r++)
-    if (q0 + r >= from && q0 + r < to)
-      ahead[ORX_WIN_AT((q0 + r + shift) % ORX_WIN_TILE)] = pre[r];
-}
-
-/* The work-item's results over its S in s: S (+) M (+) P, M = `between` for the results at tile
- * positions below `more_from`, else `between_more`. */
-ORX_INLINE void orx_win_long_results(ORX_LOCAL_PTR const A *ahead, A *s, uint more_from,
-                                     A between, A between_more) {
-  const uint q0 = (uint)get_local_id(0) * ORX_WIN_RUN;
-  ORX_WIN_UNROLL
-  for (uint r = 0; r < ORX_WIN_RUN; r++)
-    s[r] = orx_combine(orx_combine(s[r], q0 + r < more_from ? between : between_more),
-                       ahead[ORX_WIN_AT(q0 + r)]);
 }
 
 #endif /* ORX_WINDOW_LONG_CL */

@@ -21,11 +21,11 @@
 static uint64_t tile_bytes(unsigned wg, unsigned run, unsigned state) {
   return (uint64_t)wg * (run + 1) * state + 4ull * wg * state + 4ull * wg + 64;
 }
-/* LONG's: the same, a second stage's worth (each result's P) and a state per work-item
- * (lib/orx_window_long.cl, orx_win_long_local), within CUDA's 48 KiB of static shared memory. */
+/* LONG's: the same and a state per work-item (lib/orx_window_long.cl, orx_win_long_local),
+ * within CUDA's 48 KiB of static shared memory. */
 #define ORX_WIN_LONG_LOCAL_BYTES 48640u
 static uint64_t long_bytes(unsigned wg, unsigned run, unsigned state) {
-  return tile_bytes(wg, run, state) + (uint64_t)wg * (run + 1) * state + (uint64_t)wg * state;
+  return tile_bytes(wg, run, state) + (uint64_t)wg * state;
 }
 
 /* Windows longer than this take runs of 32 four-byte states on GPUs, tiles of 8192 rather than
@@ -150,11 +150,12 @@ static void windows_defines(const orx_target *target, const orx_request *request
   const unsigned forced_groups = target->forced.min_groups, most = 2048 / plan->policy.wg_size;
   if (algo == ORX_WIN_SPANS && plan->win.run == 32 && target->caps->has_cuda_shuffle)
     d[ORX_DEFINE_MIN_GROUPS_PER_CU] = 4;
-  /* LONG through CUDA likewise (128 registers without; 64 and a few bytes spilled with): H100,
-   * f32 2^26, windows of 5000 and 100000, 0.166-0.177 -> 0.189-0.196 of the whole-array sum's
-   * rate (three groups per SM: 0.181-0.194; docs/perf/h100-windows-long.txt). */
+  /* LONG through CUDA likewise, for five groups per SM (two tile scans, 2026-12-05: 64 registers
+   * for four, no spill). H100, f32 2^26, two rounds, windows of 4098, 20000 and 100000: 0.282-0.306
+   * of the whole-array sum's rate for four groups, 0.290-0.316 for five, 0.286-0.304 for six,
+   * 0.231-0.257 for seven (docs/perf/h100-windows-two-scans.txt). */
   if (algo == ORX_WIN_LONG && target->caps->has_cuda_shuffle)
-    d[ORX_DEFINE_MIN_GROUPS_PER_CU] = 4;
+    d[ORX_DEFINE_MIN_GROUPS_PER_CU] = 5;
   if (target->caps->has_cuda_shuffle && forced_groups) /* min_groups caps it, as for segments */
     d[ORX_DEFINE_MIN_GROUPS_PER_CU] = forced_groups < most ? forced_groups : most;
   if (algo == ORX_WIN_SHUFFLE || algo == ORX_WIN_MR)
@@ -176,6 +177,10 @@ static int windows_algo(const orx_target *target, const orx_plan *plan, uint64_t
            : target->caps->type == OCL_REDUCE_DEVICE_CPU              ? ORX_WIN_SERIAL
            : window <= ORX_WIN_SPANS_TOTALS_PER_ELEMENT * run * run ? ORX_WIN_SPANS
                                                                       : ORX_WIN_BLOCKS;
+  /* Lane groups spread a window's elements over their lanes (element i to lane i % lanes), so
+   * an order-preserving operator folds each window in order instead when they are forced. */
+  if ((algo == ORX_WIN_SHUFFLE || algo == ORX_WIN_MR) && plan->op.ordered)
+    algo = ORX_WIN_DIRECT;
   /* SPANS takes windows longer than two runs, whose tiles give at least half a tile of results
    * (orx_win_per_tile), else BLOCKS. */
   if (algo == ORX_WIN_SPANS && !(window > 2 * run && window + 2 * run <= half_tile + 1))
@@ -183,6 +188,13 @@ static int windows_algo(const orx_target *target, const orx_plan *plan, uint64_t
   /* A BLOCKS tile gives tile - window + 1 results: at least half a tile, else a work-group per
    * block. */
   if (algo == ORX_WIN_BLOCKS && window > half_tile)
+    algo = ORX_WIN_LONG;
+  /* The longest window of runs of 32 (half a tile + 1: 4097 of 4 bytes) runs LONG's tiles of 4096
+   * rather than BLOCKS: H100, f32 2^26, 0.241-0.243 of the whole-array sum's rate -> 0.325-0.327
+   * through CUDA, 0.291-0.311 -> 0.319-0.320 through NVIDIA's OpenCL. Shorter windows would take
+   * LONG's tiles of 2048, slower than BLOCKS and SPANS (window 4000: 0.224-0.262 against
+   * 0.299-0.403; docs/perf/h100-windows-two-scans.txt). */
+  if (target->forced.win_algo < 0 && algo == ORX_WIN_BLOCKS && run == 32 && window == half_tile)
     algo = ORX_WIN_LONG;
   return algo;
 }
@@ -262,9 +274,9 @@ void orx_plan_windows(const orx_target *target, const orx_request *request, orx_
 
 uint64_t orx_win_scratch_states(const orx_plan *plan, uint64_t n_out, uint64_t window,
                                 size_t groups) {
-  /* LONG: a total per tile of the launch's n_out + window - 1 elements, which may start and end
-   * inside tiles. */
-  return plan->win.algo == ORX_WIN_LONG ? (n_out + window - 2) / orx_win_tile(plan) + 2
+  /* LONG: a total and a head per tile of the launch's n_out + window - 1 elements, which may
+   * start and end inside tiles. */
+  return plan->win.algo == ORX_WIN_LONG ? 2 * ((n_out + window - 2) / orx_win_tile(plan) + 2)
          : plan->win.algo == ORX_WIN_SERIAL ? window * plan->policy.wg_size * groups
                                             : 0;
 }
