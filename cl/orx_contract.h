@@ -404,6 +404,11 @@
 #ifndef ORX_WIN_TOTALS
 #define ORX_WIN_TOTALS 0
 #endif
+/* 1: LONG in one launch, its tiles taken by ticket and their totals published to each other
+ * (lib/orx_window_long.cl; scratch of orx_win_scratch_states, the kernel's `epoch`). */
+#ifndef ORX_WIN_ONE_PASS
+#define ORX_WIN_ONE_PASS 0
+#endif
 /* Reduce by key (kernels/by_key.cl): bytes of a key (4 or 8), and elements per work-item of a
  * tile. */
 #ifndef ORX_KEY_BYTES
@@ -558,7 +563,7 @@
   X(c, KEY_BYTES) X(c, KEY_RUN) X(c, KEY_STARTS) X(c, KEY_WORDS) X(c, KEY_WINDOW_PARTS)          \
   X(c, KEY_CHUNKS) X(c, KEY_DIRECT) X(c, KEY_POSITIONS) X(c, ELEM_KEYS) X(c, WIN_WORDS)            \
   X(c, KEY_RELOAD) X(c, KEY_WARP_JOIN) X(c, KEY_IN_ORDER) X(c, KEY_COUNTED)                        \
-  X(c, KEY_WARP_SCAN) X(c, WIN_WHOLE_RUNS) X(c, WIN_TOTALS)
+  X(c, KEY_WARP_SCAN) X(c, WIN_WHOLE_RUNS) X(c, WIN_TOTALS) X(c, WIN_ONE_PASS)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them; a

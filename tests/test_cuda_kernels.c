@@ -287,7 +287,12 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
           orx_plan_make(&forced, &r, &plan);
           assert_int_equal(plan.win.algo, algo);
           compiled += compile(&plan);
-          if (algo == ORX_WIN_LONG) { /* and its first launch, the tiles' totals */
+          if (algo == ORX_WIN_LONG) { /* also in two launches, the tiles' totals first */
+            if (plan.defines[ORX_DEFINE_WIN_ONE_PASS] == 1) { /* subgroups that shuffle */
+              forced.forced.win_pass = 0;
+              orx_plan_make(&forced, &r, &plan);
+              compiled += compile(&plan);
+            }
             plan.defines[ORX_DEFINE_WIN_TOTALS] = 1;
             compiled += compile(&plan);
           }

@@ -1534,6 +1534,18 @@ static void test_windows_plans(void **state) {
                         2 * (tiles + 1));
             assert_true(groups * orx_win_tile(&plan) >= n_out + orx_win_tile(&plan) - 1);
           }
+          /* LONG in one launch on GPUs whose subgroups shuffle and whose groups order their
+           * writes for each other, for windows of at most two tiles. */
+          const ocl_reduce_subgroup_impl impl = plan.policy.subgroup_impl;
+          const int shuffles = impl == OCL_REDUCE_SUBGROUP_KHR ||
+                               impl == OCL_REDUCE_SUBGROUP_INTEL ||
+                               impl == OCL_REDUCE_SUBGROUP_NV_PTX ||
+                               impl == OCL_REDUCE_SUBGROUP_CUDA;
+          const int one_pass = want == ORX_WIN_LONG && shuffles && !cpu &&
+                               c->device_sync != ORX_SYNC_NONE &&
+                               c->device_sync != ORX_SYNC_HOST &&
+                               windows[w] <= 2 * orx_win_tile(&plan);
+          assert_int_equal(plan.defines[ORX_DEFINE_WIN_ONE_PASS] == 1, one_pass);
           /* Chosen, the longest window of runs of 32 runs LONG's tiles of 4096 on GPUs. */
           if (!cpu && ops[o] == ORX_OP_SUM && forced < 0 && windows[w] == 4097)
             assert_int_equal(plan.win.algo, ORX_WIN_LONG);

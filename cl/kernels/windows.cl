@@ -35,7 +35,8 @@
 
 #define ORX_WINDOWS_ARGS                                                                           \
   __global const ORX_ELEM_T *ORX_RESTRICT in, ulong in_offset, ulong n_out, ulong window,          \
-      ulong first_index, __global ORX_RESULT_T *out, ulong out_index, __global A *scratch
+      ulong first_index, __global ORX_RESULT_T *out, ulong out_index, __global A *scratch,        \
+      uint epoch
 
 /* Block k of the launch (SERIAL) starts at ORX_WIN_BLOCK_START(k) for k >= 1, block 0 at
  * position 0: `phase` = first_index % window positions of block 0 lie before the launch. */
@@ -249,7 +250,9 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
 #endif
 
 /* LONG's second launch (lib/orx_window_long.cl): a tile of results at a time, over the totals and
- * heads the first launch left in scratch. */
+ * heads the first launch left in scratch; or, where ORX_WIN_ONE_PASS, the only launch, whose
+ * work-groups take every tile by ticket, publish its total and head, and wait for those of the
+ * tiles after it. */
 __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
   __local orx_win_long_local l;
   ORX_GLOBAL_PTR const ORX_ELEM_T *base = in + in_offset;
@@ -259,12 +262,27 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
   const uint o = (uint)((window - 1) % ORX_WIN_TILE);
   const uint lead = (uint)(first_index % ORX_WIN_TILE);
   const ulong tiles = (lead + n_out + ORX_WIN_TILE - 1) / ORX_WIN_TILE;
-  ORX_GLOBAL_PTR const A *heads = scratch + ORX_WIN_LONG_TILES(lead, count);
+  const ulong tiles_in = ORX_WIN_LONG_TILES(lead, count);
+#if ORX_WIN_ONE_PASS
+  /* Tickets: every tile of the input, the last first; each group then takes one ticket past
+   * them, and the group that takes the last of those resets the counter for the next launch. */
+  ORX_GLOBAL_PTR uint *counter = (ORX_GLOBAL_PTR uint *)scratch;
+  for (;;) {
+    if (get_local_id(0) == 0) {
+      l.ticket = orx_ticket(counter);
+      if (l.ticket == tiles_in + get_num_groups(0) - 1)
+        orx_ticket_reset(counter);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l.ticket >= tiles_in)
+      break;
+    const ulong k = tiles_in - 1 - l.ticket;
+    A m = ORX_IDENTITY; /* M[k], once the tiles after k have published */
+#else
+  (void)epoch;
   for (ulong k = get_group_id(0); k < tiles; k += get_num_groups(0)) {
-    /* M[k]: the tiles strictly between k and k + D, then the head of k + D. */
-    A m = orx_win_long_between(scratch + k + 1, tiles_between - 1, l.parts);
-    if (o)
-      m = orx_combine(m, heads[k + tiles_between]);
+    A m = orx_win_long_m(scratch, k, tiles_between, o, tiles_in, l.parts);
+#endif
     /* Tile k's results at tile positions skip and on: launch positions from k * TILE - lead. */
     const uint skip = k ? 0u : lead;
     const ulong j0 = k * ORX_WIN_TILE + skip - lead;
@@ -278,14 +296,35 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
       orx_win_long_load(base, step ? k * ORX_WIN_TILE + window - 1 - lead : j0, step ? 0u : skip,
                         count, first_index, l.scan.stage);
       barrier(CLK_LOCAL_MEM_FENCE);
+#if ORX_WIN_ONE_PASS
+      const A total = orx_win_long_scan(&l.scan, pre, suf,
+                                        step ? ORX_WIN_LONG_P : ORX_WIN_LONG_P | ORX_WIN_LONG_S);
+      /* Tile k's total and head out as soon as they are known, then the tiles after k's
+       * awaited (no barrier: each subgroup on its own). */
+      if (step == 0) {
+        if (get_local_id(0) == 0)
+          orx_win_long_publish(ORX_WIN_LONG_SLOT(scratch, k, 0), epoch, total);
+        const uint q0 = (uint)get_local_id(0) * ORX_WIN_RUN;
+        ORX_WIN_UNROLL
+        for (uint r = 0; r < ORX_WIN_RUN; r++)
+          if (q0 + r + 1 == o)
+            orx_win_long_publish(ORX_WIN_LONG_SLOT(scratch, k, 1), epoch, pre[r]);
+        if (k < tiles)
+          m = orx_win_long_await_m((ORX_GLOBAL_PTR ulong *)scratch, k, tiles_between, o, epoch);
+      }
+#else
       (void)orx_win_long_scan(&l.scan, pre, suf, step ? ORX_WIN_LONG_P : ORX_WIN_LONG_S);
+#endif
       ORX_WIN_UNROLL
       for (uint r = 0; r < ORX_WIN_RUN; r++)
         s[r] = step ? orx_combine(orx_combine(s[r], m), pre[r]) : suf[r];
     }
     orx_win_stage_run(l.scan.stage, s);
     barrier(CLK_LOCAL_MEM_FENCE);
-    const ulong left = n_out - j0 < ORX_WIN_TILE - skip ? n_out - j0 : ORX_WIN_TILE - skip;
+    /* A tile past the results (ORX_WIN_ONE_PASS) stores none. */
+    const ulong left = j0 >= n_out                       ? 0
+                       : n_out - j0 < ORX_WIN_TILE - skip ? n_out - j0
+                                                           : ORX_WIN_TILE - skip;
     orx_win_store_staged(out + out_index + j0, (uint)left, skip, l.scan.stage);
     barrier(CLK_LOCAL_MEM_FENCE); /* the next tile overwrites the stage */
   }

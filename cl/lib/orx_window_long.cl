@@ -33,6 +33,7 @@
 typedef struct orx_win_long_local {
   orx_win_local scan;
   A parts[ORX_WG_SIZE];
+  uint ticket; /* ORX_WIN_ONE_PASS: the work-group's tile, counted from the last */
 } orx_win_long_local;
 
 /* The ORX_WIN_TILE elements from launch position `start` into the stage, tile position `skip` on
@@ -150,21 +151,82 @@ ORX_INLINE A orx_win_long_scan(ORX_LOCAL_PTR orx_win_local *l, A *pre, A *suf, u
 #endif
 }
 
-/* The totals of `count` consecutive whole tiles, in order (every work-item): work-items fold
- * chunks of about sqrt(count) of them from global memory, then each folds the chunks' folds from
- * local memory, so that windows of many tiles cost a few combines per result. */
-ORX_INLINE A orx_win_long_between(ORX_GLOBAL_PTR const A *totals, ulong count,
-                                  ORX_LOCAL_PTR A *parts) {
+#if ORX_WIN_ONE_PASS
+/* LONG in one launch (ORX_WIN_ONE_PASS): the work-groups take tiles by ticket, from the last tile
+ * down, and each publishes its tile's total and head (lib/orx_lookback.cl: each 32 bits of a
+ * value in a word of its own, tagged with the launch's epoch) before it waits for those of the
+ * tiles after it, which took earlier tickets: their groups run or ran, and publish before they
+ * wait. Scratch: the ticket counter in word 0, then tile t's total in the ORX_WIN_LONG_WORDS
+ * words from 1 + 2 * t * ORX_WIN_LONG_WORDS, its head in the next ORX_WIN_LONG_WORDS. */
+#if !ORX_SG_HAS_SHUFFLE || ORX_SYNC == ORX_SYNC_NONE
+#error "ORX_WIN_ONE_PASS: subgroups that shuffle and work-groups that order their writes"
+#endif
+#include "lib/orx_lookback.cl"
+
+#define ORX_WIN_LONG_WORDS ((uint)((sizeof(A) + 3) / 4))
+typedef union orx_win_long_words {
+  A value;
+  uint w[ORX_WIN_LONG_WORDS];
+} orx_win_long_words;
+
+/* Tile t's total (what 0) or head (what 1) in scratch. */
+#define ORX_WIN_LONG_SLOT(scratch, t, what)                                                        \
+  ((ORX_GLOBAL_PTR ulong *)(scratch) + 1 + (2 * (t) + (what)) * ORX_WIN_LONG_WORDS)
+
+ORX_INLINE void orx_win_long_publish(ORX_GLOBAL_PTR ulong *slot, uint epoch, A x) {
+  orx_win_long_words u;
+  u.value = x;
+  for (uint i = 0; i < ORX_WIN_LONG_WORDS; i++)
+    orx_tagged_store(slot + i, epoch, u.w[i]);
+}
+
+/* The value a tile published at `slot` in this launch, once all its words are there. */
+ORX_INLINE A orx_win_long_await(ORX_GLOBAL_PTR ulong *slot, uint epoch) {
+  orx_win_long_words u;
+  for (uint i = 0; i < ORX_WIN_LONG_WORDS; i++) {
+    ulong word;
+    do
+      word = orx_tagged_load(slot + i);
+    while ((uint)(word >> 32) != epoch);
+    u.w[i] = (uint)word;
+  }
+  return u.value;
+}
+
+/* M of tile k (every work-item): the totals of tiles k + 1 .. k + D - 1 and the head of tile
+ * k + D, as the tiles after k publish them. Each subgroup folds them on its own, with no
+ * barrier: lane l folds a chunk of consecutive totals, then the chunks' folds cross the subgroup
+ * lower lane first (the same bits in every subgroup). */
+ORX_INLINE A orx_win_long_await_m(ORX_GLOBAL_PTR ulong *scratch, ulong k, ulong d, uint o,
+                                  uint epoch) {
+  const uint lanes = orx_sg_size(), lane = orx_sg_lane();
+  const ulong count = d - 1, chunk = (count + lanes - 1) / lanes;
+  A a = ORX_IDENTITY;
+  for (ulong i = lane * chunk; i < (lane + 1) * chunk && i < count; i++)
+    a = orx_combine(a, orx_win_long_await(ORX_WIN_LONG_SLOT(scratch, k + 1 + i, 0), epoch));
+  a = orx_sg_reduce(a);
+  return o ? orx_combine(a, orx_win_long_await(ORX_WIN_LONG_SLOT(scratch, k + d, 1), epoch)) : a;
+}
+
+#endif
+
+/* M[k] (every work-item) from what the first launch left in scratch: the totals of tiles
+ * k + 1 .. k + D - 1, in order, then the head of tile k + D (after the launch's `tiles` totals)
+ * where o > 0. Work-items fold chunks of about sqrt(D) totals, then each folds the chunks' folds
+ * from local memory, so that windows of many tiles cost a few combines per result. */
+ORX_INLINE A orx_win_long_m(ORX_GLOBAL_PTR const A *scratch, ulong k, ulong d, uint o,
+                            ulong tiles, ORX_LOCAL_PTR A *parts) {
   const uint lid = (uint)get_local_id(0);
+  const ulong count = d - 1;
   ulong chunk = 1;
   while (chunk * chunk < count || (count + chunk - 1) / chunk > ORX_WG_SIZE)
     chunk *= 2;
   const uint chunks = (uint)((count + chunk - 1) / chunk); /* 0 for none */
   if (lid < chunks) {
     const ulong from = lid * chunk, to = from + chunk < count ? from + chunk : count;
-    A a = totals[from];
+    A a = scratch[k + 1 + from];
     for (ulong i = from + 1; i < to; i++)
-      a = orx_combine(a, totals[i]);
+      a = orx_combine(a, scratch[k + 1 + i]);
     parts[lid] = a;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -172,7 +234,7 @@ ORX_INLINE A orx_win_long_between(ORX_GLOBAL_PTR const A *totals, ulong count,
   for (uint i = 0; i < chunks; i++)
     m = orx_combine(m, parts[i]);
   barrier(CLK_LOCAL_MEM_FENCE); /* the parts read */
-  return m;
+  return o ? orx_combine(m, scratch[tiles + k + d]) : m;
 }
 
 #endif /* ORX_WINDOW_LONG_CL */

@@ -50,10 +50,9 @@ struct ocl_reduce_context {
   orx_program_cache programs;
   orx_scratch scratch[ORX_SCRATCH_COUNT];
   orx_axes_dims_held axes_dims;
-  /* The one-pass reduce by key's scratch: the allocation last zeroed (its serial) and
-   * the epoch of its last launch (kernels/by_key.cl). */
-  uint64_t key_tiles_serial;
-  uint32_t key_tiles_epoch;
+  /* The epochs of the one-pass reduce by key's scratch (kernels/by_key.cl) and of long windows
+   * in one launch (kernels/windows.cl): epoch_scratch.h. */
+  orx_epochs key_tiles, window_tiles;
   orx_staging staging; /* host memory to and from the device (staging.h) */
   struct orx_threads *host_threads; /* the host plan's groups (host_run.c), shared, on first use */
 

@@ -7,6 +7,7 @@
 #define ORX_MEMORY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "backends/backend.h"
 
@@ -34,6 +35,8 @@ typedef enum orx_scratch_slot {
   ORX_SCRATCH_KEY_STAGED_KEYS_OUT,
   ORX_SCRATCH_KEY_STAGED_RESULTS,
   ORX_SCRATCH_KEY_STARTS, /* the runs' starts, then the pairs' count: user operators' segments */
+  ORX_SCRATCH_WINDOW_TILES, /* long windows in one launch: ticket, tagged totals and heads
+                               (run_windows.c) */
   ORX_SCRATCH_COUNT
 } orx_scratch_slot;
 
@@ -44,6 +47,13 @@ typedef struct orx_scratch {
   uint64_t serial; /* which allocation this is: the context's count of them once it was made (a
                       new allocation, a new number), so that what a slot holds can be known */
 } orx_scratch;
+
+/* The allocation of a slot whose launches tag their words with epochs that was last zeroed (its
+ * serial), and the epoch of its last launch (epoch_scratch.h). */
+typedef struct orx_epochs {
+  uint64_t serial;
+  uint32_t epoch;
+} orx_epochs;
 
 /* Bytes of the result slot: room for the most results a whole-array call writes. */
 #define ORX_RESULT_SLOT_BYTES 64

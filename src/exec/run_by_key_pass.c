@@ -13,10 +13,10 @@
  * keys alone, which writes each run's key and where it starts, then their values are reduced as
  * segments by those offsets on the device (run_segments.c).
  * ============================================================================================== */
-#include <stdlib.h>
 #include <string.h>
 
 #include "exec/device_views.h"
+#include "exec/epoch_scratch.h"
 #include "exec/launch.h"
 #include "exec/run.h"
 #include "exec/staging.h"
@@ -56,22 +56,8 @@ static int fits_in_place(const orx_key_call *k, const orx_seg_call *c, size_t n)
  * this launch's epoch. */
 static ocl_reduce_status tiles_scratch(ocl_reduce_context *ctx, const orx_plan *plan,
                                        uint64_t tiles, orx_mem **mem, uint32_t *epoch) {
-  ORX_FORWARD(
-      orx_scratch_get(ctx, ORX_SCRATCH_KEY_TILES, orx_by_key_scratch_bytes(plan, tiles), mem));
-  const orx_scratch *s = &ctx->scratch[ORX_SCRATCH_KEY_TILES];
-  if (s->serial != ctx->key_tiles_serial || ctx->key_tiles_epoch >= ORX_KEY_EPOCHS) {
-    void *zeros = calloc(1, s->bytes);
-    if (!zeros)
-      return orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
-    const ocl_reduce_status status =
-        orx_uploads_done(ctx, orx_upload(ctx, *mem, 0, zeros, s->bytes));
-    free(zeros);
-    ORX_FORWARD(status);
-    ctx->key_tiles_serial = s->serial;
-    ctx->key_tiles_epoch = 0;
-  }
-  *epoch = ++ctx->key_tiles_epoch;
-  return OCL_REDUCE_OK;
+  return orx_epoch_scratch(ctx, ORX_SCRATCH_KEY_TILES, orx_by_key_scratch_bytes(plan, tiles),
+                           ORX_KEY_EPOCHS, &ctx->key_tiles, mem, epoch);
 }
 
 /* The counted form's four launches (lib/orx_key_counted.cl) of the tiles of plan k: each group of

@@ -9,6 +9,7 @@
  * ============================================================================================== */
 #include <string.h>
 
+#include "exec/epoch_scratch.h"
 #include "exec/launch.h"
 #include "exec/run.h"
 #include "planner/plan_windows.h"
@@ -16,6 +17,9 @@
 /* Scratch SERIAL's suffixes may take: a block of `window` states per work-item; fewer work-groups
  * where blocks are that large. */
 #define ORX_WIN_SUFFIX_BYTES ((size_t)64 << 20)
+/* Launches of LONG in one pass before its scratch is zeroed again: a tag is the epoch, in 32
+ * bits, never 0 (zeroed words). */
+#define ORX_WIN_EPOCHS 0xfffffff0u
 
 static orx_request request_of(const orx_win_call *c) {
   orx_request request;
@@ -42,7 +46,13 @@ static ocl_reduce_status launch_windows(ocl_reduce_context *ctx, const orx_win_c
   const size_t blocks = ORX_WIN_SUFFIX_BYTES / per_block ? ORX_WIN_SUFFIX_BYTES / per_block : 1;
   const size_t groups = orx_win_groups(plan, n_out, c->window, blocks);
   const uint64_t states = orx_win_scratch_states(plan, n_out, c->window, groups);
-  if (states)
+  const int one_pass = plan->defines[ORX_DEFINE_WIN_ONE_PASS] == 1;
+  uint32_t epoch = 0;
+  if (one_pass) /* tickets and tagged words (kernels/windows.cl) */
+    ORX_FORWARD(orx_epoch_scratch(ctx, ORX_SCRATCH_WINDOW_TILES,
+                                  (size_t)states * plan->op.state_bytes, ORX_WIN_EPOCHS,
+                                  &ctx->window_tiles, &suffixes, &epoch));
+  else if (states)
     ORX_FORWARD(orx_scratch_get(ctx, ORX_SCRATCH_WINDOW_SUFFIXES,
                                 (size_t)states * plan->op.state_bytes, &suffixes));
   const orx_arg args[] = {
@@ -50,8 +60,9 @@ static ocl_reduce_status launch_windows(ocl_reduce_context *ctx, const orx_win_c
       {ORX_ARG_U64, NULL, n_out},     {ORX_ARG_U64, NULL, c->window},
       {ORX_ARG_U64, NULL, c->first_index + a}, {ORX_ARG_MEM, out_mem, 0},
       {ORX_ARG_U64, NULL, out_index}, {ORX_ARG_MEM, suffixes, 0},
+      {ORX_ARG_U32, NULL, epoch},
   };
-  if (plan->win.algo == ORX_WIN_LONG) {
+  if (plan->win.algo == ORX_WIN_LONG && !one_pass) {
     /* LONG's first launch: the tiles' totals into scratch (kernels/windows.cl), its work-groups
      * striding over them as the second's do over the tiles of results. */
     orx_prepared totals = {.plan = k->plan};

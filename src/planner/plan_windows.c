@@ -129,6 +129,28 @@ static void fit_serial_groups(const orx_target *target, int algo, orx_policy *p)
     p->wg_size = ORX_WIN_SERIAL_LANES_WG;
 }
 
+/* LONG in one launch (ORX_WIN_ONE_PASS, lib/orx_window_long.cl) rather than after a launch of
+ * the tiles' totals, which reads the whole input once more: where work-groups order their writes
+ * for each other (the tiles publish their totals) and subgroups shuffle (each folds the awaited
+ * totals on its own, with no barrier), on GPUs, for windows of at most two tiles, whose tiles
+ * wait on one tile's head at most; win_pass=0|1 forces either where both hold. H100, f32 2^26,
+ * two rounds, one launch against two, fraction of the whole-array sum's rate, through CUDA and
+ * NVIDIA's OpenCL: window 4097 (no wait) 0.423-0.449 against 0.328-0.329, 0.412-0.424 against
+ * 0.314-0.320; 4098 and 5000 0.308-0.340 against 0.301-0.308, 0.294-0.320 against 0.292-0.297;
+ * 20000 0.291-0.309 against 0.291-0.300, 0.269-0.276 against 0.282-0.287; 100000 0.245-0.255
+ * against 0.284-0.288, 0.228-0.231 against 0.271-0.278 (docs/perf/h100-windows-two-scans.txt). */
+static int long_in_one_pass(const orx_target *target, const orx_plan *plan, uint64_t window) {
+  const ocl_reduce_subgroup_impl impl = plan->policy.subgroup_impl;
+  const int shuffles = impl == OCL_REDUCE_SUBGROUP_KHR || impl == OCL_REDUCE_SUBGROUP_INTEL ||
+                       impl == OCL_REDUCE_SUBGROUP_NV_PTX || impl == OCL_REDUCE_SUBGROUP_CUDA;
+  if (plan->win.algo != ORX_WIN_LONG || !shuffles ||
+      target->caps->device_sync == ORX_SYNC_NONE || target->caps->device_sync == ORX_SYNC_HOST)
+    return 0;
+  if (target->forced.win_pass >= 0)
+    return target->forced.win_pass;
+  return target->caps->type != OCL_REDUCE_DEVICE_CPU && window <= 2 * orx_win_tile(plan);
+}
+
 /* The kernel's defines for the algorithm plan->win.algo. */
 static void windows_defines(const orx_target *target, const orx_request *request,
                             orx_plan *plan) {
@@ -160,6 +182,10 @@ static void windows_defines(const orx_target *target, const orx_request *request
     d[ORX_DEFINE_MIN_GROUPS_PER_CU] = forced_groups < most ? forced_groups : most;
   if (algo == ORX_WIN_SHUFFLE || algo == ORX_WIN_MR)
     d[ORX_DEFINE_MR_Q] = d[ORX_DEFINE_MR_LANES] = plan->win.lanes;
+  if (long_in_one_pass(target, plan, request->windows.window)) {
+    d[ORX_DEFINE_WIN_ONE_PASS] = 1;
+    d[ORX_DEFINE_SYNC] = target->caps->device_sync;
+  }
   elements_as_keys(target, request, plan);
 }
 
@@ -275,8 +301,14 @@ void orx_plan_windows(const orx_target *target, const orx_request *request, orx_
 uint64_t orx_win_scratch_states(const orx_plan *plan, uint64_t n_out, uint64_t window,
                                 size_t groups) {
   /* LONG: a total and a head per tile of the launch's n_out + window - 1 elements, which may
-   * start and end inside tiles. */
-  return plan->win.algo == ORX_WIN_LONG ? 2 * ((n_out + window - 2) / orx_win_tile(plan) + 2)
+   * start and end inside tiles; in one pass, each as 8-byte words of 32 bits of it, after the
+   * ticket's word (lib/orx_window_long.cl). */
+  const uint64_t tiles = (n_out + window - 2) / orx_win_tile(plan) + 2;
+  if (plan->win.algo == ORX_WIN_LONG && plan->defines[ORX_DEFINE_WIN_ONE_PASS] == 1) {
+    const uint64_t state = plan->op.state_bytes, words = (state + 3) / 4;
+    return ((1 + 2 * tiles * words) * 8 + state - 1) / state;
+  }
+  return plan->win.algo == ORX_WIN_LONG ? 2 * tiles
          : plan->win.algo == ORX_WIN_SERIAL ? window * plan->policy.wg_size * groups
                                             : 0;
 }

@@ -163,7 +163,7 @@ typedef struct orx_policy_override {
   int key_chunks;        /* -1, 0 (tiles a work-group scans) or 1 (chunks a work-item walks) */
   int key_direct;        /* -1, 0 (tiles through local memory) or 1 (straight into registers) */
   int key_warp_join, key_in_order, key_counted, key_warp_scan; /* -1, 0, 1 (plan_by_key.c) */
-  int win_words;         /* -1, 0 or 1: BLOCKS windows' runs in 16-byte words (plan_windows.c) */
+  int win_words, win_pass; /* -1, 0, 1: BLOCKS in 16-byte words, LONG in one launch (windows) */
   int key_stage;         /* -1, 0 or 1: the runs through scratch (plan_by_key.h) */
   int narrow_split;      /* -1, 0 or 1: how vectors of 16-bit elements load (plan_narrow.h) */
   unsigned key_run;      /* the one-pass kernel's elements per work-item or chunk */

@@ -55,6 +55,7 @@ static const struct {
     {"col_finish", ORX_FIELD(col_finish)}, {"host_views", ORX_FIELD(host_views)},
     {"key_warp_join", ORX_FIELD(key_warp_join)}, {"key_in_order", ORX_FIELD(key_in_order)},
     {"key_counted", ORX_FIELD(key_counted)}, {"key_warp_scan", ORX_FIELD(key_warp_scan)},
+    {"win_pass", ORX_FIELD(win_pass)},
 };
 #undef ORX_FIELD
 
@@ -168,6 +169,7 @@ static const char keys_help[] =
     "prefetch=0|1, groups=<n>, stream=strided|chunk|tiled, finish=serial|group|launch, "
     "seg=lane|mr|group|launch|staged, slots=<1..32, power of two>, "
     "width=<1..32, power of two>, win=direct|shuffle|mr|blocks|long, win_words=0|1, "
+    "win_pass=0|1, "
     "wait=block|poll, binaries=0|1, "
     "keys=0|1|2, min_groups=<1..32>, part_kib=<1..65536>, seam_kib=<n>, "
     "host=thread|device|off, host_kib=<n>, staging=pinned|off, host_views=0|1, "
@@ -204,6 +206,7 @@ ocl_reduce_status orx_parse_policy_override(const char *text, orx_policy_overrid
                            .key_counted = -1,
                            .key_warp_scan = -1,
                            .win_words = -1,
+                           .win_pass = -1,
                            .key_stage = -1,
                            .narrow_split = -1,
                            .spin_us = -1};
