@@ -299,8 +299,8 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
 #if ORX_WIN_ONE_PASS
       const A total = orx_win_long_scan(&l.scan, pre, suf,
                                         step ? ORX_WIN_LONG_P : ORX_WIN_LONG_P | ORX_WIN_LONG_S);
-      /* Tile k's total and head out as soon as they are known, then the tiles after k's
-       * awaited (no barrier: each subgroup on its own). */
+      /* Tile k's total and head out as soon as they are known; the tiles after k's awaited
+       * once U_k is scanned (a tile past the results needs none). */
       if (step == 0) {
         if (get_local_id(0) == 0)
           orx_win_long_publish(ORX_WIN_LONG_SLOT(scratch, k, 0), epoch, total);
@@ -309,8 +309,8 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
         for (uint r = 0; r < ORX_WIN_RUN; r++)
           if (q0 + r + 1 == o)
             orx_win_long_publish(ORX_WIN_LONG_SLOT(scratch, k, 1), epoch, pre[r]);
-        if (k < tiles)
-          m = orx_win_long_await_m((ORX_GLOBAL_PTR ulong *)scratch, k, tiles_between, o, epoch);
+      } else if (k < tiles) {
+        m = orx_win_long_await_m((ORX_GLOBAL_PTR ulong *)scratch, k, tiles_between, o, epoch);
       }
 #else
       (void)orx_win_long_scan(&l.scan, pre, suf, step ? ORX_WIN_LONG_P : ORX_WIN_LONG_S);

@@ -83,7 +83,9 @@ void orx_plan_describe(const orx_plan *plan, size_t count, uint64_t length, char
       orx_append(text, size, "; %zu work-groups",
                  orx_win_groups(plan, count - length + 1, length, (size_t)1 << 20));
     if (plan->win.algo == ORX_WIN_LONG)
-      orx_append(text, size, ", after a launch for the tiles' totals");
+      orx_append(text, size, plan->defines[ORX_DEFINE_WIN_ONE_PASS] == 1
+                                 ? " in one launch, each awaiting the tiles after its own"
+                                 : ", after a launch for the tiles' totals");
   } else if (segments && plan->seg.mode == ORX_SEG_LAUNCH)
     orx_append(text, size, "; a whole-array launch per segment");
   else

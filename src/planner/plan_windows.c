@@ -132,13 +132,14 @@ static void fit_serial_groups(const orx_target *target, int algo, orx_policy *p)
 /* LONG in one launch (ORX_WIN_ONE_PASS, lib/orx_window_long.cl) rather than after a launch of
  * the tiles' totals, which reads the whole input once more: where work-groups order their writes
  * for each other (the tiles publish their totals) and subgroups shuffle (each folds the awaited
- * totals on its own, with no barrier), on GPUs, for windows of at most two tiles, whose tiles
- * wait on one tile's head at most; win_pass=0|1 forces either where both hold. H100, f32 2^26,
- * two rounds, one launch against two, fraction of the whole-array sum's rate, through CUDA and
- * NVIDIA's OpenCL: window 4097 (no wait) 0.423-0.449 against 0.328-0.329, 0.412-0.424 against
- * 0.314-0.320; 4098 and 5000 0.308-0.340 against 0.301-0.308, 0.294-0.320 against 0.292-0.297;
- * 20000 0.291-0.309 against 0.291-0.300, 0.269-0.276 against 0.282-0.287; 100000 0.245-0.255
- * against 0.284-0.288, 0.228-0.231 against 0.271-0.278 (docs/perf/h100-windows-two-scans.txt). */
+ * totals on its own, with no barrier), on GPUs, while each lane awaits one total at most (the
+ * D - 1 tiles between at most a warp); win_pass=0|1 forces either where both hold. H100, f32
+ * 2^26, two rounds, one launch against two, fraction of the whole-array sum's rate, CUDA then
+ * NVIDIA's OpenCL: windows of 4098-8192 0.386-0.401 against 0.312-0.317 and 0.388-0.396 against
+ * 0.296-0.302; 20000 0.364-0.378 against 0.302-0.307 and 0.357-0.368 against 0.285-0.290;
+ * 100000 (D = 24) 0.308-0.324 against 0.291-0.295 and 0.303-0.314 against 0.273-0.280; 200000
+ * (D = 48, two totals a lane) 0.262-0.275 against 0.280-0.285 and 0.256-0.265 against
+ * 0.265-0.271; a million 0.06 against 0.20-0.22 (docs/perf/h100-windows-two-scans.txt). */
 static int long_in_one_pass(const orx_target *target, const orx_plan *plan, uint64_t window) {
   const ocl_reduce_subgroup_impl impl = plan->policy.subgroup_impl;
   const int shuffles = impl == OCL_REDUCE_SUBGROUP_KHR || impl == OCL_REDUCE_SUBGROUP_INTEL ||
@@ -148,7 +149,9 @@ static int long_in_one_pass(const orx_target *target, const orx_plan *plan, uint
     return 0;
   if (target->forced.win_pass >= 0)
     return target->forced.win_pass;
-  return target->caps->type != OCL_REDUCE_DEVICE_CPU && window <= 2 * orx_win_tile(plan);
+  const uint64_t tiles_between = (window - 1) / orx_win_tile(plan); /* D >= 1 */
+  return target->caps->type != OCL_REDUCE_DEVICE_CPU &&
+         tiles_between - 1 <= (target->caps->warp_size ? target->caps->warp_size : 1);
 }
 
 /* The kernel's defines for the algorithm plan->win.algo. */
