@@ -7,7 +7,8 @@
 # row. Writes the CSVs and the comparison to $OUT (else ./h200-logs).
 #   scripts/h200/compare.sh <old source dir>
 #   TABLES="segments argmin" ROUNDS=1 scripts/h200/compare.sh <old source dir>   some tables, once
-# (tables: sum types segments argmin cross, by default; states; half, f16/bf16 elements)
+# (tables: sum types segments argmin cross, by default; states; half, f16/bf16 elements; windows,
+# sliding windows through bench_windows on both backends, WINDOWS=3,32,... to choose them)
 # Both libraries run under this tree's ocl-reduce (the old one through LD_LIBRARY_PATH, which the
 # tool's RUNPATH gives way to), so that a change to the benchmark itself does not show as a change
 # of the library; OLD_TOOL=1 runs the old tree's own tool instead.
@@ -57,12 +58,36 @@ table_args() {
     states) echo "--paths cuda/auto,opencl/auto --sizes 16:28:4 --types f32,f64 --ops mean_var,sum_compensated,minmax" ;;
   esac
 }
+# The windows table: bench_windows (the tool's bench has no windows) over f32 2^26 through both
+# backends, every result checked against the host's; its rows written as the tool's CSV rows
+# (the window as the segment length, device time as the end-to-end time) for
+# bench/bench_compare.py.
+windows_csv() { # <library directory> <csv>
+  local b device status=0 count=67108864
+  echo "op,type,n,segment_length,contender,device_gbs,end_to_end_us" >"$2"
+  for b in cuda opencl; do
+    device=NVIDIA
+    [ $b = cuda ] && device=cuda:0
+    LD_LIBRARY_PATH=$1 OCL_REDUCE_BACKEND=$b OCL_REDUCE_DEVICE=$device \
+      /tmp/ocl-reduce-h200/bench/bench_windows speed $count 10 \
+      "${WINDOWS:-3,32,1000,2000,4097,5000,20000,100000,1000000}" |
+      awk -v b="$b" -v n=$count '/^  window /{
+        printf "%s,f32,%s,%s,ocl_reduce %s windows,%s,%s\n", $3, n, $2, b, $6, $4}' \
+        >>"$2" || { echo "bench_windows through $b failed (above)" >&2; status=1; }
+  done
+  return $status
+}
 for table in ${TABLES:-sum types segments argmin cross}; do
   for round in $(seq 1 "$rounds"); do
     order="old new"
     [ $((round % 2)) -eq 0 ] && order="new old"
     for tree in $order; do
       echo "== $table, round $round, $tree"
+      if [ "$table" = windows ]; then
+        windows_csv "${library[$tree]}" "$logs/$tree-$table-$round.csv" \
+          2>"$logs/$tree-$table-$round.err" || tail -5 "$logs/$tree-$table-$round.err"
+        continue
+      fi
       # shellcheck disable=SC2046
       LD_LIBRARY_PATH=${library[$tree]} \
         "${bench[$tree]}" bench $(table_args "$table") --csv "$logs/$tree-$table-$round.csv" \
