@@ -9,12 +9,13 @@
  * The forced algorithms' host calls also run as a group runs a later device's part (results
  * counted from an element past the first).
  *
- * Shapes: windows of 1, 2, 3, 31-33, 100, around half a tile and a tile, and several tiles long,
- * over counts equal to the window, a little longer, and many windows; a window at the input's
- * first element is not the start of a block in general, because inputs come from host memory
- * (uploaded in pieces) and from buffers at element offsets 0-3. Floats also take special values
- * (NaN, infinities, signed zeros, overflowing maxima) and are reduced twice, which must give the
- * same bits. An order-preserving user operator (2x2 matrix products) takes every algorithm too.
+ * Shapes: windows of 1, 2, 3, 31-33, 100, around half a tile and a tile, several tiles long, and
+ * 33-35 GPU tiles long (the edge of one launch on GPUs), over counts equal to the window, a little
+ * longer, and many windows; a window at the input's first element is not the start of a block in
+ * general, because inputs come from host memory (uploaded in pieces) and from buffers at element
+ * offsets 0-3. Floats also take special values (NaN, infinities, signed zeros, overflowing
+ * maxima) and are reduced twice, which must give the same bits. An order-preserving user operator
+ * (2x2 matrix products) takes every algorithm too.
  * Argument errors come first: each leaves the results untouched.
  * ============================================================================================== */
 #include <stdio.h>
@@ -353,6 +354,50 @@ static void test_ordered_operator(void **state) {
   assert_int_equal(failures, 0);
 }
 
+/* Windows of many tiles, at the edge of one launch on GPUs (tiles of 4096, warps of 32): 33 tiles
+ * and 2 elements, whose tiles await 32 totals (one a lane) and a tile's head, then 34 tiles and
+ * one (33 totals, no head) and 35 tiles and 100, which the planner leaves to two launches; the
+ * planner's choice and LONG forced both ways, on exact i32 sums and (full runs) the
+ * order-preserving matrix products. On CPUs, whose tiles are shorter, they are windows of over a
+ * hundred tiles. */
+static void test_many_tiles_between(void **state) {
+  (void)state;
+  const size_t windows[] = {33 * TILE_MAX + 2, 34 * TILE_MAX + 1, 35 * TILE_MAX + 100};
+  const size_t max_count = 35 * TILE_MAX + 100 + 2 * TILE_MAX + 5000;
+  void *data = malloc(max_count * test_ordered_descs[TEST_MATRIX].element_size);
+  int32_t *ints = malloc(max_count * sizeof *ints);
+  assert_non_null(data);
+  assert_non_null(ints);
+  int failures = 0;
+  for (size_t a = 0; a < ALGO_COUNT && failures < 10; a++) {
+    if (a != 0 && !strstr(algos[a], "win=long"))
+      continue;
+    for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
+      const size_t window = windows[w];
+      /* A little more than the window (a tile of results), and two tiles and more. */
+      const size_t counts[] = {window + 1 + test_rng_below(TILE_MAX),
+                               window + 2 * TILE_MAX + test_rng_below(5000)};
+      for (size_t k = 0; k < 2; k++) {
+        for (size_t i = 0; i < counts[k]; i++)
+          ints[i] = (int32_t)test_rng_below(2001) - 1000; /* sums of 143460 stay exact */
+        win_case c = case_of(a, OCL_REDUCE_SUM, OCL_REDUCE_I32, ints, window, counts[k],
+                             max_count);
+        c.on_device = (int)((w + k) % 2);
+        failures += check_case(&c);
+        if (test_light())
+          continue;
+        c = case_of(a, matrix, OCL_REDUCE_OP_ELEMENT, data, window, counts[k], max_count);
+        c.on_device = (int)((w + k + 1) % 2);
+        test_ordered_fill(TEST_MATRIX, data, c.count);
+        failures += check_case(&c);
+      }
+    }
+  }
+  free(ints);
+  free(data);
+  assert_int_equal(failures, 0);
+}
+
 /* ---- Argument errors ---------------------------------------------------------------------- */
 
 static void test_errors(void **state) {
@@ -421,6 +466,7 @@ static void test_errors(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_errors),
                                      cmocka_unit_test(test_ordered_operator),
+                                     cmocka_unit_test(test_many_tiles_between),
                                      TEST_OP_TYPES(ORX_WINDOWS_ENTRY)
                                          TEST_STRUCTURED_OP_TYPES(ORX_WINDOWS_ENTRY)};
   return TEST_RUN(tests, setup, teardown);
