@@ -164,10 +164,7 @@ ORX_INLINE A orx_win_long_scan(ORX_LOCAL_PTR orx_win_local *l, A *pre, A *suf, u
 #include "lib/orx_lookback.cl"
 
 #define ORX_WIN_LONG_WORDS ((uint)((sizeof(A) + 3) / 4))
-typedef union orx_win_long_words {
-  A value;
-  uint w[ORX_WIN_LONG_WORDS];
-} orx_win_long_words;
+ORX_WORDS_UNION(orx_win_long_words, A, value);
 
 /* Tile t's total (what 0) or head (what 1) in scratch. */
 #define ORX_WIN_LONG_SLOT(scratch, t, what)                                                        \
