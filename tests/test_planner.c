@@ -1592,10 +1592,10 @@ static void test_windows_plans(void **state) {
             assert_true(per_tile % run == 0 && per_tile >= orx_win_tile(&plan) / 2 &&
                         per_tile + windows[w] + run - 2 <= orx_win_tile(&plan));
           }
-          /* CUDA's registers capped for four work-groups per SM for SPANS in runs of 32, and
-           * for five for LONG. */
+          /* CUDA's registers capped for four work-groups per SM for SPANS in runs of 32 and
+           * LONG in one launch, and for five for LONG in two. */
           const int64_t cap = !c->has_cuda_shuffle        ? 0
-                              : want == ORX_WIN_LONG        ? 5
+                              : want == ORX_WIN_LONG        ? (one_pass ? 4 : 5)
                               : want == ORX_WIN_SPANS && run == 32 ? 4
                                                                    : 0;
           const int64_t groups_per_cu = plan.defines[ORX_DEFINE_MIN_GROUPS_PER_CU];

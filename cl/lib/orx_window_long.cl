@@ -197,7 +197,9 @@ ORX_INLINE A orx_win_long_await(ORX_GLOBAL_PTR ulong *slot, uint epoch) {
  * the subgroup lower lane first (the same bits in every subgroup). A fold by the whole work-group
  * (one total a work-item, orx_workgroup_reduce) cost more than it saved: its code alone took
  * NVIDIA's OpenCL from 0.40 to 0.29 of the sum's rate at a window of 4098, whose tiles await no
- * total (H100, f32 sum, 2026-12-06). */
+ * total (H100, f32 sum, 2026-12-06). Awaiting the head as the lanes' last item rather than after
+ * their fold gained nothing where it was meant to (23 totals and a head: 0.99-1.03x) and lost at
+ * 32 totals and a head (0.94-0.99x; docs/perf/h100-windows-two-scans.txt, G). */
 ORX_INLINE A orx_win_long_await_m(ORX_GLOBAL_PTR ulong *scratch, ulong k, ulong d, uint o,
                                   uint epoch) {
   const uint lanes = orx_sg_size(), lane = orx_sg_lane();

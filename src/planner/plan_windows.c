@@ -175,17 +175,22 @@ static void windows_defines(const orx_target *target, const orx_request *request
   const unsigned forced_groups = target->forced.min_groups, most = 2048 / plan->policy.wg_size;
   if (algo == ORX_WIN_SPANS && plan->win.run == 32 && target->caps->has_cuda_shuffle)
     d[ORX_DEFINE_MIN_GROUPS_PER_CU] = 4;
-  /* LONG through CUDA likewise, for five groups per SM (two tile scans, 2026-12-05: 64 registers
-   * for four, no spill). H100, f32 2^26, two rounds, windows of 4098, 20000 and 100000: 0.282-0.306
-   * of the whole-array sum's rate for four groups, 0.290-0.316 for five, 0.286-0.304 for six,
-   * 0.231-0.257 for seven (docs/perf/h100-windows-two-scans.txt). */
+  /* LONG through CUDA likewise: in two launches for five groups per SM (two tile scans,
+   * 2026-12-05: 64 registers for four, no spill). H100, f32 2^26, two rounds, windows of 4098,
+   * 20000 and 100000: 0.282-0.306 of the whole-array sum's rate for four groups, 0.290-0.316 for
+   * five, 0.286-0.304 for six, 0.231-0.257 for seven. In one launch for four: at five (48
+   * registers) ptxas spills 40 bytes, at four none (63). H100, two rounds against five: window
+   * 4097 sum 0.438-0.439 against 0.422, min and max 0.422-0.428 against 0.416-0.420; 4098-8192
+   * 0.385-0.407 against 0.379-0.395; 20000-135169 level to 1.02x; 139265 0.99-1.00x
+   * (docs/perf/h100-windows-two-scans.txt, G). */
+  const int one_pass = long_in_one_pass(target, plan, request->windows.window);
   if (algo == ORX_WIN_LONG && target->caps->has_cuda_shuffle)
-    d[ORX_DEFINE_MIN_GROUPS_PER_CU] = 5;
+    d[ORX_DEFINE_MIN_GROUPS_PER_CU] = one_pass ? 4 : 5;
   if (target->caps->has_cuda_shuffle && forced_groups) /* min_groups caps it, as for segments */
     d[ORX_DEFINE_MIN_GROUPS_PER_CU] = forced_groups < most ? forced_groups : most;
   if (algo == ORX_WIN_SHUFFLE || algo == ORX_WIN_MR)
     d[ORX_DEFINE_MR_Q] = d[ORX_DEFINE_MR_LANES] = plan->win.lanes;
-  if (long_in_one_pass(target, plan, request->windows.window)) {
+  if (one_pass) {
     d[ORX_DEFINE_WIN_ONE_PASS] = 1;
     d[ORX_DEFINE_SYNC] = target->caps->device_sync;
   }
