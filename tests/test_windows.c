@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec/fault_inject.h"
 #include "exec/run.h"
 #include "support/fixture.h"
 #include "support/ordered_ops.h"
@@ -399,6 +400,50 @@ static void test_many_tiles_between(void **state) {
   assert_int_equal(failures, 0);
 }
 
+/* A call on buffers is one batch, so the same launches whatever its count: one window, and over
+ * two tiles of them and one more (one of the two is not whole tiles or runs; such a call once
+ * took a second launch for its last part tile). Each forced algorithm, exact i32 sums, checked;
+ * launches counted through the injected faults' table (exec/fault_inject.h), never struck. */
+static void test_one_batch_one_launch(void **state) {
+  (void)state;
+  const size_t windows[] = {3, 100, 3 * TILE_MAX + 5};
+  const size_t max_count = 3 * TILE_MAX + 5 + 2 * TILE_MAX + 5001;
+  int32_t *ints = malloc(max_count * sizeof *ints);
+  assert_non_null(ints);
+  int failures = 0;
+  for (size_t a = 1; a < ALGO_COUNT && failures < 10; a++) {
+    for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
+      const size_t window = windows[w], more = 2 * TILE_MAX + test_rng_below(5000);
+      if (!algo_runs(a, window))
+        continue;
+      const size_t counts[] = {window, window + more, window + more + 1};
+      uint64_t launches[3];
+      for (size_t k = 0; k < 3; k++) {
+        for (size_t i = 0; i < counts[k]; i++)
+          ints[i] = (int32_t)test_rng_below(2001) - 1000;
+        win_case c = case_of(a, OCL_REDUCE_SUM, OCL_REDUCE_I32, ints, window, counts[k],
+                             max_count);
+        c.on_device = 1;
+        assert_int_equal(orx_fault_arm(contexts[a], ORX_FAULT_LAUNCH, UINT64_MAX, NULL),
+                         OCL_REDUCE_OK);
+        failures += check_case(&c);
+        assert_int_equal(orx_fault_arm(contexts[a], ORX_FAULT_LAUNCH, 0, &launches[k]),
+                         OCL_REDUCE_OK);
+      }
+      if (!launches[0] || launches[1] != launches[0] || launches[2] != launches[0]) {
+        print_error("window %zu, policy '%s': %llu, %llu and %llu launches for %zu, %zu and %zu "
+                    "elements on buffers\n",
+                    window, algos[a], (unsigned long long)launches[0],
+                    (unsigned long long)launches[1], (unsigned long long)launches[2], counts[0],
+                    counts[1], counts[2]);
+        failures++;
+      }
+    }
+  }
+  free(ints);
+  assert_int_equal(failures, 0);
+}
+
 /* ---- Argument errors ---------------------------------------------------------------------- */
 
 static void test_errors(void **state) {
@@ -468,6 +513,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_errors),
                                      cmocka_unit_test(test_ordered_operator),
                                      cmocka_unit_test(test_many_tiles_between),
+                                     cmocka_unit_test(test_one_batch_one_launch),
                                      TEST_OP_TYPES(ORX_WINDOWS_ENTRY)
                                          TEST_STRUCTURED_OP_TYPES(ORX_WINDOWS_ENTRY)};
   return TEST_RUN(tests, setup, teardown);

@@ -91,7 +91,9 @@ static ocl_reduce_status run_windows(ocl_reduce_context *ctx, const orx_win_call
   /* Batches start where a tile (BLOCKS) or a block (SERIAL) of the single launch that device
    * input and results take would start, so that they combine in the same order. SPANS and LONG
    * count their runs and tiles from the call's first element, so any batch would do; whole tiles
-   * keep their launches' tiles full. */
+   * keep their launches' tiles full. A call that one batch holds stays one launch: rounded down,
+   * its last part tile would take a second launch of a group or two, which for LONG walks every
+   * tile its windows span (H100, 2^26 f32 in windows of 98306: 49 us beside the first's 240). */
   const int algo = k.plan.win.algo;
   size_t unit = 1;
   if (algo == ORX_WIN_BLOCKS || algo == ORX_WIN_SPANS)
@@ -100,7 +102,8 @@ static ocl_reduce_status run_windows(ocl_reduce_context *ctx, const orx_win_call
     unit = (size_t)orx_win_tile(&k.plan);
   else if (algo == ORX_WIN_SERIAL)
     unit = c->window;
-  per_batch = per_batch >= unit ? per_batch / unit * unit : unit;
+  if (per_batch < n_out)
+    per_batch = per_batch >= unit ? per_batch / unit * unit : unit;
   for (size_t a = 0; a < n_out;) {
     const size_t b = n_out - a < per_batch ? n_out : a + per_batch;
     orx_mem *out_mem = c->out.mem;
