@@ -402,14 +402,15 @@ static void test_many_tiles_between(void **state) {
 
 /* A call on buffers is one batch, so the same launches whatever its count: one window, and over
  * two tiles of them and one more (one of the two is not whole tiles or runs; such a call once
- * took a second launch for its last part tile). Each forced algorithm, exact i32 sums, checked;
- * launches counted through the injected faults' table (exec/fault_inject.h), never struck. */
+ * took a second launch for its last part tile). Each forced algorithm on f32 sums, whose programs
+ * the sweeps build too, checked; launches counted through the injected faults' table
+ * (exec/fault_inject.h), never struck. */
 static void test_one_batch_one_launch(void **state) {
   (void)state;
-  const size_t windows[] = {3, 100, 3 * TILE_MAX + 5};
-  const size_t max_count = 3 * TILE_MAX + 5 + 2 * TILE_MAX + 5001;
-  int32_t *ints = malloc(max_count * sizeof *ints);
-  assert_non_null(ints);
+  const size_t windows[] = {3, 100, TILE_MAX + 1};
+  const size_t max_count = TILE_MAX + 1 + 2 * TILE_MAX + 5001;
+  float *data = malloc(max_count * sizeof *data);
+  assert_non_null(data);
   int failures = 0;
   for (size_t a = 1; a < ALGO_COUNT && failures < 10; a++) {
     for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
@@ -419,11 +420,10 @@ static void test_one_batch_one_launch(void **state) {
       const size_t counts[] = {window, window + more, window + more + 1};
       uint64_t launches[3];
       for (size_t k = 0; k < 3; k++) {
-        for (size_t i = 0; i < counts[k]; i++)
-          ints[i] = (int32_t)test_rng_below(2001) - 1000;
-        win_case c = case_of(a, OCL_REDUCE_SUM, OCL_REDUCE_I32, ints, window, counts[k],
+        win_case c = case_of(a, OCL_REDUCE_SUM, OCL_REDUCE_F32, data, window, counts[k],
                              max_count);
         c.on_device = 1;
+        test_fill(data, c.count, c.op, c.type, c.data_mode);
         assert_int_equal(orx_fault_arm(contexts[a], ORX_FAULT_LAUNCH, UINT64_MAX, NULL),
                          OCL_REDUCE_OK);
         failures += check_case(&c);
@@ -440,7 +440,7 @@ static void test_one_batch_one_launch(void **state) {
       }
     }
   }
-  free(ints);
+  free(data);
   assert_int_equal(failures, 0);
 }
 
