@@ -313,6 +313,15 @@ static void test_every_plan_compiles_with_nvrtc(void **state) {
         assert_int_equal(plan.win.algo, ORX_WIN_BLOCKS);
         assert_int_equal(plan.win.run, 32);
         compiled += compile(&plan);
+        /* ... and LONG's one launch where only those tiles give one (subgroups that shuffle;
+         * two groups per SM) ... */
+        const int one_pass = paths[p] == OCL_REDUCE_PATH_SUBGROUP;
+        r.windows.window = 200000;
+        orx_plan_make(&t, &r, &plan);
+        assert_int_equal(plan.win.algo, ORX_WIN_LONG);
+        assert_int_equal(plan.win.run, one_pass ? 32 : 16);
+        assert_int_equal(plan.defines[ORX_DEFINE_WIN_ONE_PASS] == 1, one_pass);
+        compiled += compile(&plan);
       }
       /* ... and the tiles' words of 8-byte elements read as themselves (MIN reads f32 keys). */
       if (!test_light() && types[k] == OCL_REDUCE_U64) {

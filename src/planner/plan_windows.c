@@ -182,10 +182,11 @@ static void windows_defines(const orx_target *target, const orx_request *request
    * registers) ptxas spills 40 bytes, at four none (63). H100, two rounds against five: window
    * 4097 sum 0.438-0.439 against 0.422, min and max 0.422-0.428 against 0.416-0.420; 4098-8192
    * 0.385-0.407 against 0.379-0.395; 20000-135169 level to 1.02x; 139265 0.99-1.00x
-   * (docs/perf/h100-windows-two-scans.txt, G). */
+   * (docs/perf/h100-windows-two-scans.txt, G). In runs of 32 (fit_long_runs) for two: 127
+   * registers, no spill. */
   const int one_pass = long_in_one_pass(target, plan, request->windows.window);
   if (algo == ORX_WIN_LONG && target->caps->has_cuda_shuffle)
-    d[ORX_DEFINE_MIN_GROUPS_PER_CU] = one_pass ? 4 : 5;
+    d[ORX_DEFINE_MIN_GROUPS_PER_CU] = !one_pass ? 5 : plan->win.run == 32 ? 2 : 4;
   if (target->caps->has_cuda_shuffle && forced_groups) /* min_groups caps it, as for segments */
     d[ORX_DEFINE_MIN_GROUPS_PER_CU] = forced_groups < most ? forced_groups : most;
   if (algo == ORX_WIN_SHUFFLE || algo == ORX_WIN_MR)
@@ -233,17 +234,21 @@ static int windows_algo(const orx_target *target, const orx_plan *plan, uint64_t
   return algo;
 }
 
+/* The local memory a LONG work-group may take. */
+static uint64_t long_local(const orx_caps *caps) {
+  return caps->local_mem_bytes < ORX_WIN_LONG_LOCAL_BYTES ? caps->local_mem_bytes
+                                                          : ORX_WIN_LONG_LOCAL_BYTES;
+}
+
 /* LONG's tile (lib/orx_window_long.cl): the plan's halved, its run first, then its work-group,
  * until it is shorter than the window and fits local memory; 0 where no tile of at least a warp's
  * work-items is (then the planner takes BLOCKS where half the plan's tile holds the window, else
  * SERIAL). Windows of 4098 and longer keep GPUs' tiles of 4096 (runs of 16, in work-groups of
- * 256). */
+ * 256), but where fit_long_runs doubles them. */
 static int fit_long_tile(const orx_target *target, uint64_t window, unsigned state, orx_policy *p,
                          unsigned *run) {
   const orx_caps *caps = target->caps;
-  const uint64_t local = caps->local_mem_bytes < ORX_WIN_LONG_LOCAL_BYTES
-                             ? caps->local_mem_bytes
-                             : ORX_WIN_LONG_LOCAL_BYTES;
+  const uint64_t local = long_local(caps);
   unsigned least = 32, wg = p->wg_size, r = *run;
   if (orx_subgroup_impl_warps(p->subgroup_impl) && caps->warp_size > least)
     least = caps->warp_size;
@@ -258,6 +263,29 @@ static int fit_long_tile(const orx_target *target, uint64_t window, unsigned sta
   p->wg_size = wg;
   *run = r;
   return 1;
+}
+
+/* LONG in runs of 32 (tiles of 8192 four-byte states) on GPUs where those run in one launch and
+ * runs of 16 would take two (long_in_one_pass: a warp and one tiles between at most, at 8192 but
+ * not at 4096; f32 windows of 139265 to 278528), on NVIDIA's, where it was measured (others keep
+ * runs of 16). H100, f32 2^26, two rounds, fraction of the whole-array sum's rate, runs of 16 in
+ * two launches against runs of 32 in one (CUDA capped at two groups per SM: 127 registers; at
+ * three, 80 with 84 bytes of spill, about the same), window 200000: CUDA 0.311-0.314 ->
+ * 0.379-0.386, NVIDIA's OpenCL 0.294-0.303 -> 0.374-0.383. Where runs of 16 run in one launch
+ * too, runs of 32 gained a little (8193-10000 1.02-1.12x) or lost (CUDA sums at 20000
+ * 0.97-0.98x), so those keep runs of 16; where neither runs in one launch (a million) runs of 32
+ * lost 0.90-0.99x (docs/perf/h100-windows-long-runs.txt). */
+static void fit_long_runs(const orx_target *target, uint64_t window, unsigned state,
+                          orx_plan *plan) {
+  const unsigned wg = plan->policy.wg_size;
+  if (target->caps->type == OCL_REDUCE_DEVICE_CPU || !target->caps->warp_size ||
+      plan->win.run != 16 || state > 4 || (uint64_t)wg * 32 >= window ||
+      long_bytes(wg, 32, state) > long_local(target->caps) ||
+      long_in_one_pass(target, plan, window))
+    return;
+  plan->win.run = 32;
+  if (!long_in_one_pass(target, plan, window))
+    plan->win.run = 16;
 }
 
 void orx_plan_windows(const orx_target *target, const orx_request *request, orx_plan *plan) {
@@ -301,6 +329,8 @@ void orx_plan_windows(const orx_target *target, const orx_request *request, orx_
   if (algo == ORX_WIN_LONG && !fit_long_tile(target, window, state, p, &plan->win.run))
     algo = window <= orx_win_tile(plan) / 2 + 1 ? ORX_WIN_BLOCKS : ORX_WIN_SERIAL;
   plan->win.algo = algo;
+  if (algo == ORX_WIN_LONG)
+    fit_long_runs(target, window, state, plan);
   fit_serial_groups(target, algo, p);
 
   windows_defines(target, request, plan);
