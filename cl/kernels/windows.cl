@@ -310,7 +310,8 @@ __kernel ORX_KERNEL_ATTR void orx_windows(ORX_WINDOWS_ARGS) {
           if (q0 + r + 1 == o)
             orx_win_long_publish(ORX_WIN_LONG_SLOT(scratch, k, 1), epoch, pre[r]);
       } else if (k < tiles) {
-        m = orx_win_long_await_m((ORX_GLOBAL_PTR ulong *)scratch, k, tiles_between, o, epoch);
+        m = orx_win_long_await_m((ORX_GLOBAL_PTR ulong *)scratch, k, tiles_between, o, epoch,
+                                 &l.m);
       }
 #else
       (void)orx_win_long_scan(&l.scan, pre, suf, step ? ORX_WIN_LONG_P : ORX_WIN_LONG_S);

@@ -28,12 +28,13 @@
 #include "lib/orx_window_scan.cl"
 #include "lib/orx_workgroup.cl"
 
-/* What a tile shares in local memory: the scans' stage and summaries, and the totals' partial
- * folds. */
+/* What a tile shares in local memory: the scans' stage and summaries, the totals' partial
+ * folds, and M. */
 typedef struct orx_win_long_local {
   orx_win_local scan;
   A parts[ORX_WG_SIZE];
   uint ticket; /* ORX_WIN_ONE_PASS: the work-group's tile, counted from the last */
+  A m;         /* ORX_WIN_ONE_PASS: M of the tile, as subgroup 0 awaited it */
 } orx_win_long_local;
 
 /* The ORX_WIN_TILE elements from launch position `start` into the stage, tile position `skip` on
@@ -192,23 +193,36 @@ ORX_INLINE A orx_win_long_await(ORX_GLOBAL_PTR ulong *slot, uint epoch) {
 
 /* M of tile k (every work-item): the totals of tiles k + 1 .. k + D - 1 and the head of tile
  * k + D, as the tiles after k publish them. Awaited once U_k is scanned, by which time the tiles
- * after k, which took earlier tickets, have mostly published. Each subgroup folds them on its
- * own, with no barrier: lane l folds a chunk of consecutive totals, then the chunks' folds cross
- * the subgroup lower lane first (the same bits in every subgroup). A fold by the whole work-group
- * (one total a work-item, orx_workgroup_reduce) cost more than it saved: its code alone took
- * NVIDIA's OpenCL from 0.40 to 0.29 of the sum's rate at a window of 4098, whose tiles await no
- * total (H100, f32 sum, 2026-12-06). Awaiting the head as the lanes' last item rather than after
- * their fold gained nothing where it was meant to (23 totals and a head: 0.99-1.03x) and lost at
- * 32 totals and a head (0.94-0.99x; docs/perf/h100-windows-two-scans.txt, G). */
+ * after k, which took earlier tickets, have mostly published. Subgroup 0 alone awaits them, a
+ * total a lane a round (consecutive lanes, consecutive words), each round's crossing the subgroup
+ * lower lane first and folded after the rounds before; the others take M from local memory after
+ * a barrier. Every subgroup awaiting a chunk of consecutive totals a lane (before 2026-12-06)
+ * kept eight times the loads in flight, each warp's spread over 32 sectors, and ran a million
+ * forced into one launch at 0.086 of the sum's rate; this way 0.315-0.325 (H100, f32, CUDA;
+ * NVIDIA's OpenCL 0.307-0.323), and the windows that took one launch already 1.00-1.05x. Every
+ * subgroup awaiting in rounds, with no barrier, ran a million at 0.26-0.27
+ * (docs/perf/h100-windows-long-await.txt). A fold by the whole work-group (one total a
+ * work-item, orx_workgroup_reduce) cost more than it saved: its code alone took NVIDIA's OpenCL
+ * from 0.40 to 0.29 of the sum's rate at a window of 4098, whose tiles await no total. */
 ORX_INLINE A orx_win_long_await_m(ORX_GLOBAL_PTR ulong *scratch, ulong k, ulong d, uint o,
-                                  uint epoch) {
-  const uint lanes = orx_sg_size(), lane = orx_sg_lane();
-  const ulong count = d - 1, chunk = (count + lanes - 1) / lanes;
-  A a = ORX_IDENTITY;
-  for (ulong i = lane * chunk; i < (lane + 1) * chunk && i < count; i++)
-    a = orx_combine(a, orx_win_long_await(ORX_WIN_LONG_SLOT(scratch, k + 1 + i, 0), epoch));
-  a = orx_sg_reduce(a);
-  return o ? orx_combine(a, orx_win_long_await(ORX_WIN_LONG_SLOT(scratch, k + d, 1), epoch)) : a;
+                                  uint epoch, ORX_LOCAL_PTR A *shared_m) {
+  if (orx_sg_id() == 0) {
+    const uint lanes = orx_sg_size(), lane = orx_sg_lane();
+    const ulong count = d - 1;
+    A m = ORX_IDENTITY;
+    for (ulong first = 0; first < count; first += lanes) {
+      A a = ORX_IDENTITY;
+      if (first + lane < count)
+        a = orx_win_long_await(ORX_WIN_LONG_SLOT(scratch, k + 1 + first + lane, 0), epoch);
+      m = orx_combine(m, orx_sg_reduce(a));
+    }
+    if (o)
+      m = orx_combine(m, orx_win_long_await(ORX_WIN_LONG_SLOT(scratch, k + d, 1), epoch));
+    if (lane == 0)
+      *shared_m = m;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE); /* the stage's next write is barriers away: no second one */
+  return *shared_m;
 }
 
 #endif

@@ -21,11 +21,11 @@
 static uint64_t tile_bytes(unsigned wg, unsigned run, unsigned state) {
   return (uint64_t)wg * (run + 1) * state + 4ull * wg * state + 4ull * wg + 64;
 }
-/* LONG's: the same and a state per work-item (lib/orx_window_long.cl, orx_win_long_local),
+/* LONG's: the same, a state per work-item and M (lib/orx_window_long.cl, orx_win_long_local),
  * within CUDA's 48 KiB of static shared memory. */
 #define ORX_WIN_LONG_LOCAL_BYTES 48640u
 static uint64_t long_bytes(unsigned wg, unsigned run, unsigned state) {
-  return tile_bytes(wg, run, state) + (uint64_t)wg * state;
+  return tile_bytes(wg, run, state) + (uint64_t)(wg + 1) * state;
 }
 
 /* Windows longer than this take runs of 32 four-byte states on GPUs, tiles of 8192 rather than
@@ -129,17 +129,27 @@ static void fit_serial_groups(const orx_target *target, int algo, orx_policy *p)
     p->wg_size = ORX_WIN_SERIAL_LANES_WG;
 }
 
+/* LONG in one launch: at most this many rounds of a warp's totals awaited (await_m). */
+#define ORX_WIN_LONG_AWAIT_ROUNDS 8u
+
+/* The tiles between a LONG result's two tiles whose totals it combines (D - 1). */
+static uint64_t long_tiles_awaited(const orx_plan *plan, uint64_t window) {
+  return (window - 1) / orx_win_tile(plan) - 1; /* D >= 1 */
+}
+
 /* LONG in one launch (ORX_WIN_ONE_PASS, lib/orx_window_long.cl) rather than after a launch of
  * the tiles' totals, which reads the whole input once more: where work-groups order their writes
- * for each other (the tiles publish their totals) and subgroups shuffle (each folds the awaited
- * totals on its own, with no barrier), on GPUs, while each lane awaits one total at most (the
- * D - 1 tiles between at most a warp); win_pass=0|1 forces either where both hold. H100, f32
- * 2^26, two rounds, one launch against two, fraction of the whole-array sum's rate, CUDA then
- * NVIDIA's OpenCL: windows of 4098-8192 0.386-0.401 against 0.312-0.317 and 0.388-0.396 against
- * 0.296-0.302; 20000 0.364-0.378 against 0.302-0.307 and 0.357-0.368 against 0.285-0.290;
- * 100000 (D = 24) 0.308-0.324 against 0.291-0.295 and 0.303-0.314 against 0.273-0.280; 200000
- * (D = 48, two totals a lane) 0.262-0.275 against 0.280-0.285 and 0.256-0.265 against
- * 0.265-0.271; a million 0.06 against 0.20-0.22 (docs/perf/h100-windows-two-scans.txt). */
+ * for each other (the tiles publish their totals) and subgroups shuffle (subgroup 0 folds the
+ * awaited totals), on GPUs; on NVIDIA's while subgroup 0 awaits ORX_WIN_LONG_AWAIT_ROUNDS rounds
+ * of a warp's totals at most (windows of up to 1056768 elements in tiles of 4096), elsewhere one
+ * total (unmeasured); win_pass=0|1 forces either where both hold. H100, f32 2^26, two rounds,
+ * fraction of the whole-array sum's rate, CUDA then NVIDIA's OpenCL, one launch against two
+ * (2026-12-06, docs/perf/h100-windows-long-await.txt): 300000 (D = 73) 0.355-0.368 and
+ * 0.350-0.363 against 0.28-0.31; a million (D = 244) 0.315-0.325 against 0.302-0.307 and
+ * 0.307-0.323 against 0.283-0.289; 4 million (D = 976) 0.184-0.187 and 0.183-0.191, where two
+ * launches hold about 0.3. Shorter windows took one launch already: 4098-8192 0.386-0.401
+ * against 0.312-0.317 and 0.388-0.396 against 0.296-0.302, 20000 0.364-0.378 against
+ * 0.302-0.307 (docs/perf/h100-windows-two-scans.txt). */
 static int long_in_one_pass(const orx_target *target, const orx_plan *plan, uint64_t window) {
   const ocl_reduce_subgroup_impl impl = plan->policy.subgroup_impl;
   const int shuffles = impl == OCL_REDUCE_SUBGROUP_KHR || impl == OCL_REDUCE_SUBGROUP_INTEL ||
@@ -149,9 +159,9 @@ static int long_in_one_pass(const orx_target *target, const orx_plan *plan, uint
     return 0;
   if (target->forced.win_pass >= 0)
     return target->forced.win_pass;
-  const uint64_t tiles_between = (window - 1) / orx_win_tile(plan); /* D >= 1 */
+  const unsigned warp = target->caps->warp_size;
   return target->caps->type != OCL_REDUCE_DEVICE_CPU &&
-         tiles_between - 1 <= (target->caps->warp_size ? target->caps->warp_size : 1);
+         long_tiles_awaited(plan, window) <= (warp ? ORX_WIN_LONG_AWAIT_ROUNDS * warp : 1);
 }
 
 /* The kernel's defines for the algorithm plan->win.algo. */
@@ -265,10 +275,11 @@ static int fit_long_tile(const orx_target *target, uint64_t window, unsigned sta
   return 1;
 }
 
-/* LONG in runs of 32 (tiles of 8192 four-byte states) on GPUs where those run in one launch and
- * runs of 16 would take two (long_in_one_pass: a warp and one tiles between at most, at 8192 but
- * not at 4096; f32 windows of 139265 to 278528), on NVIDIA's, where it was measured (others keep
- * runs of 16). H100, f32 2^26, two rounds, fraction of the whole-array sum's rate, runs of 16 in
+/* LONG in runs of 32 (tiles of 8192 four-byte states) on GPUs where those await a warp's totals
+ * at most and runs of 16 more (f32 windows of 139265 to 278528; there runs of 16 took two launches
+ * until subgroup 0 came to await several rounds, 2026-12-06: not measured since against runs of
+ * 32), on NVIDIA's, where it was measured (others keep runs of 16); not where win_pass is forced.
+ * H100, f32 2^26, two rounds, fraction of the whole-array sum's rate, runs of 16 in
  * two launches against runs of 32 in one (CUDA capped at two groups per SM: 127 registers; at
  * three, 80 with 84 bytes of spill, about the same), window 200000: CUDA 0.311-0.314 ->
  * 0.379-0.386, NVIDIA's OpenCL 0.294-0.303 -> 0.374-0.383. Where runs of 16 run in one launch
@@ -277,14 +288,14 @@ static int fit_long_tile(const orx_target *target, uint64_t window, unsigned sta
  * lost 0.90-0.99x (docs/perf/h100-windows-long-runs.txt). */
 static void fit_long_runs(const orx_target *target, uint64_t window, unsigned state,
                           orx_plan *plan) {
-  const unsigned wg = plan->policy.wg_size;
-  if (target->caps->type == OCL_REDUCE_DEVICE_CPU || !target->caps->warp_size ||
+  const unsigned wg = plan->policy.wg_size, warp = target->caps->warp_size;
+  if (target->caps->type == OCL_REDUCE_DEVICE_CPU || !warp || target->forced.win_pass >= 0 ||
       plan->win.run != 16 || state > 4 || (uint64_t)wg * 32 >= window ||
       long_bytes(wg, 32, state) > long_local(target->caps) ||
-      long_in_one_pass(target, plan, window))
+      long_tiles_awaited(plan, window) <= warp)
     return;
   plan->win.run = 32;
-  if (!long_in_one_pass(target, plan, window))
+  if (long_tiles_awaited(plan, window) > warp || !long_in_one_pass(target, plan, window))
     plan->win.run = 16;
 }
 
