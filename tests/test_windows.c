@@ -358,9 +358,9 @@ static void test_ordered_operator(void **state) {
 
 /* Windows of many tiles on GPUs (tiles of 4096, warps of 32): 33 tiles and 2 elements, whose
  * tiles await 32 totals (one round of subgroup 0) and a tile's head, 34 tiles and one (33 totals,
- * two rounds, no head) and 35 tiles and 100 (tiles of 8192 on NVIDIA's); then the edge of one
- * launch, 258 tiles (256 totals, 8 rounds, and a head), and one more (257 totals, no head), which
- * the planner leaves to two launches. The planner's choice and LONG forced both ways, on exact
+ * two rounds, no head) and 35 tiles and 100, both in tiles of 8192 on NVIDIA's; then the edge of
+ * one launch there, 258 tiles (256 totals, 8 rounds, and a head), and one more (257 totals, no
+ * head), which the planner leaves to two launches. The planner's choice and LONG forced both ways, on exact
  * i32 sums and (full runs, windows of 35 tiles and fewer) the order-preserving matrix products.
  * On CPUs, whose tiles are shorter, they are windows of over a hundred tiles. */
 static void test_many_tiles_between(void **state) {

@@ -221,7 +221,7 @@ ORX_INLINE A orx_win_long_await_m(ORX_GLOBAL_PTR ulong *scratch, ulong k, ulong 
     if (lane == 0)
       *shared_m = m;
   }
-  barrier(CLK_LOCAL_MEM_FENCE); /* the stage's next write is barriers away: no second one */
+  barrier(CLK_LOCAL_MEM_FENCE); /* the next tile's write of M is barriers away: no second one */
   return *shared_m;
 }
 
