@@ -1473,6 +1473,18 @@ static void test_program_plans(void **state) {
   assert_int_equal(d[ORX_DEFINE_SG_IMPL], OCL_REDUCE_SUBGROUP_KHR);
 }
 
+/* The plan of `window`-element windows over `count` elements. */
+static orx_plan windows_plan(const orx_target *t, orx_op_id op, ocl_reduce_type type,
+                             uint64_t window, uint64_t count) {
+  orx_request r = orx_reduce_request(op, type);
+  r.entry = ORX_ENTRY_WINDOWS;
+  r.windows.window = window;
+  r.windows.count = count;
+  orx_plan plan;
+  orx_plan_make(t, &r, &plan);
+  return plan;
+}
+
 static void test_windows_plans(void **state) {
   (void)state;
   char *holder = NULL;
@@ -1538,7 +1550,8 @@ static void test_windows_plans(void **state) {
           }
           /* LONG in one launch on GPUs whose subgroups shuffle and whose groups order their
            * writes for each other, while subgroup 0 awaits at most 8 rounds of a warp's totals
-           * (NVIDIA's), or one total (others). */
+           * (NVIDIA's), or one total (others); for 4-byte states (ARGMIN's and MEAN_VAR's are
+           * wider: the next test). */
           const ocl_reduce_subgroup_impl impl = plan.policy.subgroup_impl;
           const int shuffles = impl == OCL_REDUCE_SUBGROUP_KHR ||
                                impl == OCL_REDUCE_SUBGROUP_INTEL ||
@@ -1546,7 +1559,7 @@ static void test_windows_plans(void **state) {
                                impl == OCL_REDUCE_SUBGROUP_CUDA;
           const int one_pass = want == ORX_WIN_LONG && shuffles && !cpu &&
                                c->device_sync != ORX_SYNC_NONE &&
-                               c->device_sync != ORX_SYNC_HOST &&
+                               c->device_sync != ORX_SYNC_HOST && ops[o] == ORX_OP_SUM &&
                                (windows[w] - 1) / orx_win_tile(&plan) - 1 <=
                                    (c->warp_size ? 8 * c->warp_size : 1);
           assert_int_equal(plan.defines[ORX_DEFINE_WIN_ONE_PASS] == 1, one_pass);
@@ -1620,12 +1633,7 @@ static void test_windows_plans(void **state) {
     if (cpu) {
       orx_target t = test_target(c, OCL_REDUCE_PATH_AUTO);
       assert_int_equal(orx_parse_policy_override("wg=32", &t.forced), OCL_REDUCE_OK);
-      orx_request r = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
-      r.entry = ORX_ENTRY_WINDOWS;
-      r.windows.window = 32;
-      r.windows.count = 4096;
-      orx_plan plan;
-      orx_plan_make(&t, &r, &plan);
+      const orx_plan plan = windows_plan(&t, ORX_OP_SUM, OCL_REDUCE_F32, 32, 4096);
       assert_int_equal(plan.win.algo, ORX_WIN_SERIAL);
       assert_int_equal(plan.policy.wg_size, 32);
     }
@@ -1671,6 +1679,45 @@ static void test_windows_plans(void **state) {
   }
   assert_true(checked > 0);
   free(holder);
+}
+
+/* LONG's wider states in one launch: 8-byte sums alone, while subgroup 0 awaits 4 rounds of a
+ * warp's totals (windows up to 130 tiles of 2048); MIN, MAX and the structured operators in two
+ * launches (their registers: plan_windows_long.c). On every GPU that takes one launch at all. */
+static void test_windows_wide_states_in_one_launch(void **state) {
+  (void)state;
+  orx_caps devices[8];
+  const size_t device_count = synthetic_devices(devices);
+  static const struct {
+    orx_op_id op;
+    ocl_reduce_type type;
+  } cases[] = {{ORX_OP_SUM, OCL_REDUCE_F64}, {ORX_OP_SUM, OCL_REDUCE_I64},
+               {ORX_OP_SUM, OCL_REDUCE_U64}, {ORX_OP_MIN, OCL_REDUCE_F64},
+               {ORX_OP_MAX, OCL_REDUCE_I64}, {ORX_OP_ARGMAX, OCL_REDUCE_F32},
+               {ORX_OP_MINMAX, OCL_REDUCE_F32}, {ORX_OP_PROD, OCL_REDUCE_F64},
+               {ORX_OP_SUM, OCL_REDUCE_F32}};
+  static const uint64_t windows[] = {4098, 70000, 266240, 266241};
+  int gpus = 0;
+  for (size_t dev = 0; dev < device_count; dev++) {
+    const orx_caps *c = &devices[dev];
+    const orx_target t = test_target(c, OCL_REDUCE_PATH_AUTO);
+    const orx_plan probe = windows_plan(&t, ORX_OP_SUM, OCL_REDUCE_F32, 20000, 80000);
+    if (c->warp_size != 32 || probe.defines[ORX_DEFINE_WIN_ONE_PASS] != 1)
+      continue; /* no one launch on this device (or one total's worth only) */
+    gpus++;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+      for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
+        const orx_plan plan =
+            windows_plan(&t, cases[k].op, cases[k].type, windows[w], 4 * windows[w]);
+        assert_int_equal(plan.win.algo, ORX_WIN_LONG);
+        const int wide = cases[k].type != OCL_REDUCE_F32 || cases[k].op != ORX_OP_SUM;
+        if (wide && cases[k].op == ORX_OP_SUM)
+          assert_int_equal(orx_win_tile(&plan), 2048);
+        const int one = !wide ? 1 : cases[k].op == ORX_OP_SUM && windows[w] <= 266240;
+        assert_int_equal(plan.defines[ORX_DEFINE_WIN_ONE_PASS] == 1, one);
+      }
+  }
+  assert_true(gpus >= 2); /* CUDA's and NVIDIA's OpenCL at least */
 }
 
 /* Reduce by key: which calls take the one-pass kernel (built-in operators, devices that order
@@ -2744,6 +2791,7 @@ int main(void) {
       cmocka_unit_test(test_program_keys_tell_plans_and_operators_apart),
       cmocka_unit_test(test_ordered_operators_take_runs_in_order),
       cmocka_unit_test(test_windows_plans),
+      cmocka_unit_test(test_windows_wide_states_in_one_launch),
       cmocka_unit_test(test_by_key_plans),
       cmocka_unit_test(test_by_key_counted_plans),
       cmocka_unit_test(test_program_plans),

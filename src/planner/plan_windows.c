@@ -16,18 +16,6 @@
 /* A grid bigger than this strides over the rest. */
 #define ORX_WIN_MAX_GROUPS ((size_t)1 << 20)
 
-/* Local memory of a BLOCKS work-group: the stage (a padding slot per run), four summary buffers
- * and their flags (lib/orx_window_scan.cl, orx_win_local). */
-static uint64_t tile_bytes(unsigned wg, unsigned run, unsigned state) {
-  return (uint64_t)wg * (run + 1) * state + 4ull * wg * state + 4ull * wg + 64;
-}
-/* LONG's: the same, a state per work-item and M (lib/orx_window_long.cl, orx_win_long_local),
- * within CUDA's 48 KiB of static shared memory. */
-#define ORX_WIN_LONG_LOCAL_BYTES 48640u
-static uint64_t long_bytes(unsigned wg, unsigned run, unsigned state) {
-  return tile_bytes(wg, run, state) + (uint64_t)(wg + 1) * state;
-}
-
 /* Windows longer than this take runs of 32 four-byte states on GPUs, tiles of 8192 rather than
  * 4096, which read the window - 1 elements a tile shares with the next half as often (at 1000,
  * 12 % of what a tile reads rather than 24 %). H200, f32, 2^26, device us, runs of 16 / 32, two
@@ -60,10 +48,6 @@ static unsigned tile_run(const orx_caps *caps, uint64_t window, unsigned wg, uns
 #define ORX_WIN_SPANS_TOTALS_PER_ELEMENT 4
 /* SERIAL's work-group size on CPU devices that run work-items in vector lanes (below). */
 #define ORX_WIN_SERIAL_LANES_WG 8u
-
-uint64_t orx_win_tile(const orx_plan *plan) {
-  return (uint64_t)plan->policy.wg_size * plan->win.run;
-}
 
 uint64_t orx_win_per_tile(const orx_plan *plan, uint64_t window) {
   /* SPANS: whole runs, the last window ending in the tile wherever the launch starts in its run
@@ -129,41 +113,6 @@ static void fit_serial_groups(const orx_target *target, int algo, orx_policy *p)
     p->wg_size = ORX_WIN_SERIAL_LANES_WG;
 }
 
-/* LONG in one launch: at most this many rounds of a warp's totals awaited (await_m). */
-#define ORX_WIN_LONG_AWAIT_ROUNDS 8u
-
-/* The tiles between a LONG result's two tiles whose totals it combines (D - 1). */
-static uint64_t long_tiles_awaited(const orx_plan *plan, uint64_t window) {
-  return (window - 1) / orx_win_tile(plan) - 1; /* D >= 1 */
-}
-
-/* LONG in one launch (ORX_WIN_ONE_PASS, lib/orx_window_long.cl) rather than after a launch of
- * the tiles' totals, which reads the whole input once more: where work-groups order their writes
- * for each other (the tiles publish their totals) and subgroups shuffle (subgroup 0 folds the
- * awaited totals), on GPUs; on NVIDIA's while subgroup 0 awaits ORX_WIN_LONG_AWAIT_ROUNDS rounds
- * of a warp's totals at most (windows of up to 1056768 elements in tiles of 4096), elsewhere one
- * total (unmeasured); win_pass=0|1 forces either where both hold. H100, f32 2^26, two rounds,
- * fraction of the whole-array sum's rate, CUDA then NVIDIA's OpenCL, one launch against two
- * (2026-12-06, docs/perf/h100-windows-long-await.txt): 300000 (D = 73) 0.355-0.368 and
- * 0.350-0.363 against 0.28-0.31; a million (D = 244) 0.315-0.325 against 0.302-0.307 and
- * 0.307-0.323 against 0.283-0.289; 4 million (D = 976) 0.184-0.187 and 0.183-0.191, where two
- * launches hold about 0.3. Shorter windows took one launch already: 4098-8192 0.386-0.401
- * against 0.312-0.317 and 0.388-0.396 against 0.296-0.302, 20000 0.364-0.378 against
- * 0.302-0.307 (docs/perf/h100-windows-two-scans.txt). */
-static int long_in_one_pass(const orx_target *target, const orx_plan *plan, uint64_t window) {
-  const ocl_reduce_subgroup_impl impl = plan->policy.subgroup_impl;
-  const int shuffles = impl == OCL_REDUCE_SUBGROUP_KHR || impl == OCL_REDUCE_SUBGROUP_INTEL ||
-                       impl == OCL_REDUCE_SUBGROUP_NV_PTX || impl == OCL_REDUCE_SUBGROUP_CUDA;
-  if (plan->win.algo != ORX_WIN_LONG || !shuffles ||
-      target->caps->device_sync == ORX_SYNC_NONE || target->caps->device_sync == ORX_SYNC_HOST)
-    return 0;
-  if (target->forced.win_pass >= 0)
-    return target->forced.win_pass;
-  const unsigned warp = target->caps->warp_size;
-  return target->caps->type != OCL_REDUCE_DEVICE_CPU &&
-         long_tiles_awaited(plan, window) <= (warp ? ORX_WIN_LONG_AWAIT_ROUNDS * warp : 1);
-}
-
 /* The kernel's defines for the algorithm plan->win.algo. */
 static void windows_defines(const orx_target *target, const orx_request *request,
                             orx_plan *plan) {
@@ -192,9 +141,9 @@ static void windows_defines(const orx_target *target, const orx_request *request
    * registers) ptxas spills 40 bytes, at four none (63). H100, two rounds against five: window
    * 4097 sum 0.438-0.439 against 0.422, min and max 0.422-0.428 against 0.416-0.420; 4098-8192
    * 0.385-0.407 against 0.379-0.395; 20000-135169 level to 1.02x; 139265 0.99-1.00x
-   * (docs/perf/h100-windows-two-scans.txt, G). In runs of 32 (fit_long_runs) for two: 127
+   * (docs/perf/h100-windows-two-scans.txt, G). In runs of 32 (orx_win_long_fit_runs) for two: 127
    * registers, no spill. */
-  const int one_pass = long_in_one_pass(target, plan, request->windows.window);
+  const int one_pass = orx_win_long_one_pass(target, plan, request->windows.window);
   if (algo == ORX_WIN_LONG && target->caps->has_cuda_shuffle)
     d[ORX_DEFINE_MIN_GROUPS_PER_CU] = !one_pass ? 5 : plan->win.run == 32 ? 2 : 4;
   if (target->caps->has_cuda_shuffle && forced_groups) /* min_groups caps it, as for segments */
@@ -244,61 +193,6 @@ static int windows_algo(const orx_target *target, const orx_plan *plan, uint64_t
   return algo;
 }
 
-/* The local memory a LONG work-group may take. */
-static uint64_t long_local(const orx_caps *caps) {
-  return caps->local_mem_bytes < ORX_WIN_LONG_LOCAL_BYTES ? caps->local_mem_bytes
-                                                          : ORX_WIN_LONG_LOCAL_BYTES;
-}
-
-/* LONG's tile (lib/orx_window_long.cl): the plan's halved, its run first, then its work-group,
- * until it is shorter than the window and fits local memory; 0 where no tile of at least a warp's
- * work-items is (then the planner takes BLOCKS where half the plan's tile holds the window, else
- * SERIAL). Windows of 4098 and longer keep GPUs' tiles of 4096 (runs of 16, in work-groups of
- * 256), but where fit_long_runs doubles them. */
-static int fit_long_tile(const orx_target *target, uint64_t window, unsigned state, orx_policy *p,
-                         unsigned *run) {
-  const orx_caps *caps = target->caps;
-  const uint64_t local = long_local(caps);
-  unsigned least = 32, wg = p->wg_size, r = *run;
-  if (orx_subgroup_impl_warps(p->subgroup_impl) && caps->warp_size > least)
-    least = caps->warp_size;
-  while ((uint64_t)wg * r >= window || long_bytes(wg, r, state) > local) {
-    if (r > 1)
-      r /= 2;
-    else if (!target->forced.wg_size && wg / 2 >= least)
-      wg /= 2;
-    else
-      return 0;
-  }
-  p->wg_size = wg;
-  *run = r;
-  return 1;
-}
-
-/* LONG in runs of 32 (tiles of 8192 four-byte states) on GPUs where those await a warp's totals
- * at most and runs of 16 more (f32 windows of 139265 to 278528; there runs of 16 took two launches
- * until subgroup 0 came to await several rounds, 2026-12-06: not measured since against runs of
- * 32), on NVIDIA's, where it was measured (others keep runs of 16); not where win_pass is forced.
- * H100, f32 2^26, two rounds, fraction of the whole-array sum's rate, runs of 16 in
- * two launches against runs of 32 in one (CUDA capped at two groups per SM: 127 registers; at
- * three, 80 with 84 bytes of spill, about the same), window 200000: CUDA 0.311-0.314 ->
- * 0.379-0.386, NVIDIA's OpenCL 0.294-0.303 -> 0.374-0.383. Where runs of 16 run in one launch
- * too, runs of 32 gained a little (8193-10000 1.02-1.12x) or lost (CUDA sums at 20000
- * 0.97-0.98x), so those keep runs of 16; where neither runs in one launch (a million) runs of 32
- * lost 0.90-0.99x (docs/perf/h100-windows-long-runs.txt). */
-static void fit_long_runs(const orx_target *target, uint64_t window, unsigned state,
-                          orx_plan *plan) {
-  const unsigned wg = plan->policy.wg_size, warp = target->caps->warp_size;
-  if (target->caps->type == OCL_REDUCE_DEVICE_CPU || !warp || target->forced.win_pass >= 0 ||
-      plan->win.run != 16 || state > 4 || (uint64_t)wg * 32 >= window ||
-      long_bytes(wg, 32, state) > long_local(target->caps) ||
-      long_tiles_awaited(plan, window) <= warp)
-    return;
-  plan->win.run = 32;
-  if (long_tiles_awaited(plan, window) > warp || !long_in_one_pass(target, plan, window))
-    plan->win.run = 16;
-}
-
 void orx_plan_windows(const orx_target *target, const orx_request *request, orx_plan *plan) {
   const orx_caps *caps = target->caps;
   orx_policy *p = &plan->policy;
@@ -314,9 +208,9 @@ void orx_plan_windows(const orx_target *target, const orx_request *request, orx_
   unsigned run = tile_run(caps, window, p->wg_size, state);
   const uint64_t local = caps->local_mem_bytes < ORX_WIN_LOCAL_BYTES ? caps->local_mem_bytes
                                                                      : ORX_WIN_LOCAL_BYTES;
-  while (p->wg_size > 32 && tile_bytes(p->wg_size, run, state) > local)
+  while (p->wg_size > 32 && orx_win_tile_bytes(p->wg_size, run, state) > local)
     p->wg_size /= 2;
-  while (run > 1 && tile_bytes(p->wg_size, run, state) > local)
+  while (run > 1 && orx_win_tile_bytes(p->wg_size, run, state) > local)
     run /= 2;
   /* Warp shuffles need whole warps (a forced smaller work-group would leave lanes out). */
   if (orx_subgroup_impl_warps(p->subgroup_impl) && p->wg_size < caps->warp_size)
@@ -337,11 +231,11 @@ void orx_plan_windows(const orx_target *target, const orx_request *request, orx_
     p->subgroup_impl = OCL_REDUCE_SUBGROUP_NONE;
 
   int algo = windows_algo(target, plan, window);
-  if (algo == ORX_WIN_LONG && !fit_long_tile(target, window, state, p, &plan->win.run))
+  if (algo == ORX_WIN_LONG && !orx_win_long_fit_tile(target, window, state, p, &plan->win.run))
     algo = window <= orx_win_tile(plan) / 2 + 1 ? ORX_WIN_BLOCKS : ORX_WIN_SERIAL;
   plan->win.algo = algo;
   if (algo == ORX_WIN_LONG)
-    fit_long_runs(target, window, state, plan);
+    orx_win_long_fit_runs(target, window, state, plan);
   fit_serial_groups(target, algo, p);
 
   windows_defines(target, request, plan);
