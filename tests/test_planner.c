@@ -1681,9 +1681,10 @@ static void test_windows_plans(void **state) {
   free(holder);
 }
 
-/* LONG's wider states in one launch: 8-byte sums alone, while subgroup 0 awaits 4 rounds of a
- * warp's totals (windows up to 130 tiles of 2048); MIN, MAX and the structured operators in two
- * launches (their registers: plan_windows_long.c). On every GPU that takes one launch at all. */
+/* LONG's wider states in one launch: the 8-byte built-in scalar operators but MIN and MAX, while
+ * subgroup 0 awaits 4 rounds of a warp's totals (windows up to 130 tiles of 2048); MIN, MAX and
+ * the structured operators in two launches (their registers: plan_windows_long.c). On every GPU
+ * that takes one launch at all. */
 static void test_windows_wide_states_in_one_launch(void **state) {
   (void)state;
   orx_caps devices[8];
@@ -1695,6 +1696,7 @@ static void test_windows_wide_states_in_one_launch(void **state) {
                {ORX_OP_SUM, OCL_REDUCE_U64}, {ORX_OP_MIN, OCL_REDUCE_F64},
                {ORX_OP_MAX, OCL_REDUCE_I64}, {ORX_OP_ARGMAX, OCL_REDUCE_F32},
                {ORX_OP_MINMAX, OCL_REDUCE_F32}, {ORX_OP_PROD, OCL_REDUCE_F64},
+               {ORX_OP_XOR, OCL_REDUCE_U64},    {ORX_OP_MEAN_VAR, OCL_REDUCE_F32},
                {ORX_OP_SUM, OCL_REDUCE_F32}};
   static const uint64_t windows[] = {4098, 70000, 266240, 266241};
   int gpus = 0;
@@ -1711,9 +1713,11 @@ static void test_windows_wide_states_in_one_launch(void **state) {
             windows_plan(&t, cases[k].op, cases[k].type, windows[w], 4 * windows[w]);
         assert_int_equal(plan.win.algo, ORX_WIN_LONG);
         const int wide = cases[k].type != OCL_REDUCE_F32 || cases[k].op != ORX_OP_SUM;
-        if (wide && cases[k].op == ORX_OP_SUM)
+        const int scalar = cases[k].op == ORX_OP_SUM || cases[k].op == ORX_OP_PROD ||
+                           cases[k].op == ORX_OP_XOR;
+        if (wide && scalar)
           assert_int_equal(orx_win_tile(&plan), 2048);
-        const int one = !wide ? 1 : cases[k].op == ORX_OP_SUM && windows[w] <= 266240;
+        const int one = !wide ? 1 : scalar && windows[w] <= 266240;
         assert_int_equal(plan.defines[ORX_DEFINE_WIN_ONE_PASS] == 1, one);
       }
   }

@@ -53,23 +53,29 @@ static uint64_t long_tiles_awaited(const orx_plan *plan, uint64_t window) {
 
 /* The rounds subgroup 0 may await in one launch for the plan's state, 0 for none. One launch
  * keeps both tile scans' runs live across the await (orx_win_long_await_m). Where the state is
- * wider than 4 bytes and its combine more than an addition, the registers no longer fit four
- * work-groups per SM: f64 MIN took 101 registers on NVIDIA's OpenCL against SUM's 64 (ptxas on
- * its PTX; through CUDA, capped at 64, 24 bytes spilled). H100, 2^25 elements, one launch against
- * two, windows of 4098 / 20000 / 70000 / 300000 (docs/perf/h100-windows-long-states.txt): f64 SUM
- * 1.16-1.27x up to 70000 on both backends (140000: 1.11-1.19x), i64 SUM 1.16-1.25x through CUDA
- * and 1.02-1.08x through NVIDIA's OpenCL, at 300000 1.02-1.06x but i64 through NVIDIA's OpenCL
- * 0.89x; f64 MIN and MAX 1.05 / 1.03 / 0.99 / 0.89-0.91x through CUDA, 0.66-0.73x through
- * NVIDIA's OpenCL; i64 MIN and MAX 0.83-1.07x; ARGMAX 0.77-1.02x; MINMAX 0.84-1.09x (f32 through
- * NVIDIA's OpenCL 1.06-1.09x, what this gives up). So wider states take one launch for 8-byte sums
- * alone, awaiting a round per 8 bytes of the 4-byte states' rounds: 4, windows up to 130 tiles of
- * 2048. */
+ * wider than 4 bytes and its combine more than an arithmetic or bitwise operation, the registers
+ * no longer fit four work-groups per SM: f64 MIN (on i64 order keys) took 101 registers on
+ * NVIDIA's OpenCL against SUM's 64 (ptxas on its PTX; through CUDA, capped at 64, 24 bytes
+ * spilled). H100, 2^25 elements, one launch against two, windows of 4098 / 20000 / 70000 /
+ * 300000, both backends (docs/perf/h100-windows-long-states.txt): f64 SUM 1.16-1.27x up to
+ * 70000, i64 SUM 1.16-1.25x through CUDA and 1.02-1.08x through NVIDIA's OpenCL; at 266241 and
+ * 300000 1.02-1.06x but i64 through NVIDIA's OpenCL 0.88-0.89x; f64 PROD 1.11-1.26x; i64 AND,
+ * OR and XOR 1.08-1.26x through CUDA, 0.99-1.12x through NVIDIA's OpenCL; i64 PROD 1.11-1.24x
+ * through CUDA, 0.81-0.85x through NVIDIA's OpenCL; but f64 MIN and MAX 1.05 / 1.03 /
+ * 0.99 / 0.89-0.91x through CUDA and 0.66-0.73x through NVIDIA's OpenCL, i64 MIN and MAX
+ * 0.83-1.07x, ARGMAX 0.77-1.02x, MINMAX 0.84-1.09x (f32 through NVIDIA's OpenCL 1.06-1.09x, what
+ * this gives up). So wider states take one launch for the 8-byte built-in scalar operators but
+ * MIN and MAX, awaiting a round per 8 bytes of the 4-byte states' rounds: 4, windows up to 130
+ * tiles of 2048. */
 static unsigned wide_state_rounds(const orx_plan *plan) {
   const unsigned state = plan->op.state_bytes ? plan->op.state_bytes
                                               : (unsigned)orx_type_size(plan->type);
   if (state <= 4)
     return ORX_WIN_LONG_AWAIT_ROUNDS;
-  return state == 8 && plan->op.id == ORX_OP_SUM ? ORX_WIN_LONG_AWAIT_ROUNDS * 4 / state : 0;
+  const int selects = plan->op.id == ORX_OP_MIN || plan->op.id == ORX_OP_MAX;
+  return state == 8 && !orx_operator_is_state(&plan->op) && !selects
+             ? ORX_WIN_LONG_AWAIT_ROUNDS * 4 / state
+             : 0;
 }
 
 /* LONG in one launch (ORX_WIN_ONE_PASS, lib/orx_window_long.cl) rather than after a launch of
