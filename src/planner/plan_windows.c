@@ -1,7 +1,7 @@
 /* =================================================================================================
  * plan_windows.c: how a sliding-window call runs (planner.h): the algorithm of kernels/windows.cl,
- * its tile or lane groups, its grid and its defines. The measurements behind each choice are next
- * to it. Pure functions of their arguments.
+ * its tile or lane groups (LONG's: plan_windows_long.c), its grid and its defines. The
+ * measurements behind each choice are next to it. Pure functions of their arguments.
  * ============================================================================================== */
 #include <string.h>
 

@@ -51,22 +51,21 @@ static uint64_t long_tiles_awaited(const orx_plan *plan, uint64_t window) {
   return (window - 1) / orx_win_tile(plan) - 1; /* D >= 1 */
 }
 
-/* The rounds subgroup 0 may await in one launch for the plan's state, 0 for none. One launch
- * keeps both tile scans' runs live across the await (orx_win_long_await_m). Where the state is
- * wider than 4 bytes and its combine more than an arithmetic or bitwise operation, the registers
- * no longer fit four work-groups per SM: f64 MIN (on i64 order keys) took 101 registers on
- * NVIDIA's OpenCL against SUM's 64 (ptxas on its PTX; through CUDA, capped at 64, 24 bytes
- * spilled). H100, 2^25 elements, one launch against two, windows of 4098 / 20000 / 70000 /
- * 300000, both backends (docs/perf/h100-windows-long-states.txt): f64 SUM 1.16-1.27x up to
- * 70000, i64 SUM 1.16-1.25x through CUDA and 1.02-1.08x through NVIDIA's OpenCL; at 266241 and
- * 300000 1.02-1.06x but i64 through NVIDIA's OpenCL 0.88-0.89x; f64 PROD 1.11-1.26x; i64 AND,
- * OR and XOR 1.08-1.26x through CUDA, 0.99-1.12x through NVIDIA's OpenCL; i64 PROD 1.11-1.24x
- * through CUDA, 0.81-0.85x through NVIDIA's OpenCL; but f64 MIN and MAX 1.05 / 1.03 /
- * 0.99 / 0.89-0.91x through CUDA and 0.66-0.73x through NVIDIA's OpenCL, i64 MIN and MAX
- * 0.83-1.07x, ARGMAX 0.77-1.02x, MINMAX 0.84-1.09x (f32 through NVIDIA's OpenCL 1.06-1.09x, what
- * this gives up). So wider states take one launch for the 8-byte built-in scalar operators but
- * MIN and MAX, awaiting a round per 8 bytes of the 4-byte states' rounds: 4, windows up to 130
- * tiles of 2048. */
+/* The rounds subgroup 0 may await in one launch for the plan's state, 0 for none. One launch keeps
+ * both tile scans' runs live across the await (orx_win_long_await_m). Where the state is wider
+ * than 4 bytes and its combine more than an arithmetic or bitwise operation, the registers no
+ * longer fit four work-groups per SM: f64 MIN (on i64 order keys) took 101 registers on NVIDIA's
+ * OpenCL against SUM's 64 (ptxas on its PTX; through CUDA, capped at 64, 24 bytes spilled). H100,
+ * 2^25 elements, one launch against two, windows of 4098 / 20000 / 70000 / 300000, both backends
+ * (docs/perf/h100-windows-long-states.txt): f64 SUM 1.16-1.27x up to 70000, i64 SUM 1.16-1.25x
+ * through CUDA and 1.02-1.08x through NVIDIA's OpenCL; at 266241 and 300000 1.02-1.06x but i64
+ * through NVIDIA's OpenCL 0.88-0.89x; f64 PROD 1.11-1.26x; i64 AND, OR and XOR 1.08-1.26x through
+ * CUDA, 0.99-1.12x through NVIDIA's OpenCL; i64 PROD 1.11-1.24x through CUDA, 0.81-0.85x through
+ * NVIDIA's OpenCL; but f64 MIN and MAX 1.05 / 1.03 / 0.99 / 0.89-0.91x through CUDA and 0.66-0.73x
+ * through NVIDIA's OpenCL, i64 MIN and MAX 0.83-1.07x, ARGMAX 0.77-1.02x, MINMAX 0.84-1.09x (f32
+ * through NVIDIA's OpenCL 1.06-1.09x, what this gives up). So wider states take one launch for the
+ * 8-byte built-in scalar operators but MIN and MAX, awaiting a round per 8 bytes of the 4-byte
+ * states' rounds: 4, windows up to 130 tiles of 2048. */
 static unsigned wide_state_rounds(const orx_plan *plan) {
   const unsigned state = plan->op.state_bytes ? plan->op.state_bytes
                                               : (unsigned)orx_type_size(plan->type);
@@ -78,20 +77,19 @@ static unsigned wide_state_rounds(const orx_plan *plan) {
              : 0;
 }
 
-/* LONG in one launch (ORX_WIN_ONE_PASS, lib/orx_window_long.cl) rather than after a launch of
- * the tiles' totals, which reads the whole input once more: where work-groups order their writes
- * for each other (the tiles publish their totals) and subgroups shuffle (subgroup 0 folds the
- * awaited totals), on GPUs; on NVIDIA's while subgroup 0 awaits ORX_WIN_LONG_AWAIT_ROUNDS rounds
- * of a warp's totals at most (windows of up to 1056768 elements in tiles of 4096; wider states
- * fewer or none, wide_state_rounds), elsewhere one total (unmeasured); win_pass=0|1 forces either
- * where both hold. H100, f32 2^26, two rounds,
- * fraction of the whole-array sum's rate, CUDA then NVIDIA's OpenCL, one launch against two
- * (2026-12-06, docs/perf/h100-windows-long-await.txt): 300000 (D = 73) 0.355-0.368 and
- * 0.350-0.363 against 0.28-0.31; a million (D = 244) 0.315-0.325 against 0.302-0.307 and
- * 0.307-0.323 against 0.283-0.289; 4 million (D = 976) 0.184-0.187 and 0.183-0.191, where two
- * launches hold about 0.3. Shorter windows took one launch already: 4098-8192 0.386-0.401
- * against 0.312-0.317 and 0.388-0.396 against 0.296-0.302, 20000 0.364-0.378 against
- * 0.302-0.307 (docs/perf/h100-windows-two-scans.txt). */
+/* LONG in one launch (ORX_WIN_ONE_PASS, lib/orx_window_long.cl) rather than after a launch of the
+ * tiles' totals, which reads the whole input once more: where work-groups order their writes for
+ * each other (the tiles publish their totals) and subgroups shuffle (subgroup 0 folds the awaited
+ * totals), on GPUs; on NVIDIA's while subgroup 0 awaits ORX_WIN_LONG_AWAIT_ROUNDS rounds of a
+ * warp's totals at most (windows of up to 1056768 elements in tiles of 4096; wider states fewer or
+ * none, wide_state_rounds), elsewhere one total (unmeasured); win_pass=0|1 forces either where
+ * both hold. H100, f32 2^26, two rounds, fraction of the whole-array sum's rate, CUDA then
+ * NVIDIA's OpenCL, one launch against two (2026-12-06, docs/perf/h100-windows-long-await.txt):
+ * 300000 (D = 73) 0.355-0.368 and 0.350-0.363 against 0.28-0.31; a million (D = 244) 0.315-0.325
+ * against 0.302-0.307 and 0.307-0.323 against 0.283-0.289; 4 million (D = 976) 0.184-0.187 and
+ * 0.183-0.191, where two launches hold about 0.3. Shorter windows took one launch already:
+ * 4098-8192 0.386-0.401 against 0.312-0.317 and 0.388-0.396 against 0.296-0.302, 20000 0.364-0.378
+ * against 0.302-0.307 (docs/perf/h100-windows-two-scans.txt). */
 int orx_win_long_one_pass(const orx_target *target, const orx_plan *plan, uint64_t window) {
   const ocl_reduce_subgroup_impl impl = plan->policy.subgroup_impl;
   const int shuffles = impl == OCL_REDUCE_SUBGROUP_KHR || impl == OCL_REDUCE_SUBGROUP_INTEL ||
