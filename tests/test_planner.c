@@ -11,6 +11,7 @@
 
 #include "backends/device_pick.h"
 #include "backends/registry/registry.h"
+#include "base/sources.h"
 #include "planner/host_plan.h"
 #include "planner/plan_axes.h"
 #include "planner/plan_by_key.h"
@@ -2246,7 +2247,8 @@ static void test_host_plan_has_a_host_kernel_on_every_cpu_target(void **state) {
             r.host = 1;
             orx_plan plan;
             orx_plan_make(&t, &r, &plan);
-            if (!orx_host_can_run(&plan))
+            /* (None while the kernels are read from OCL_REDUCE_KERNEL_DIR: other text.) */
+            if (orx_host_can_run(&plan) != orx_sources_embedded())
               fail_msg("%s on %s, %s: no host kernel has the host plan's defines",
                        ocl_reduce_op_name(OCL_REDUCE_BUILTIN_OP(op)),
                        ocl_reduce_type_name((ocl_reduce_type)type), devices[dev].device_name);
@@ -2329,7 +2331,7 @@ static void test_pairs_take_the_host_plan_on_cpus(void **state) {
         r.host = 1;
         orx_plan plan;
         orx_plan_make(&t, &r, &plan);
-        if (!orx_host_can_run(&plan))
+        if (orx_host_can_run(&plan) != orx_sources_embedded())
           fail_msg("pair operator %d on %s%s: no host kernel has the host plan's defines", pair,
                    ocl_reduce_type_name((ocl_reduce_type)type), cross ? ", reproducible" : "");
         checked++;
