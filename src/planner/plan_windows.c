@@ -197,8 +197,7 @@ void orx_plan_windows(const orx_target *target, const orx_request *request, orx_
   const orx_caps *caps = target->caps;
   orx_policy *p = &plan->policy;
   const uint64_t window = request->windows.window;
-  const unsigned state = plan->op.state_bytes ? plan->op.state_bytes
-                                              : (unsigned)orx_type_size(plan->type);
+  const unsigned state = orx_win_state_bytes(plan);
   /* Work-groups of 256 on GPUs (the BLOCKS tile: 4096 f32); 64 work-items of runs of 16 on CPUs,
    * where a work-group's loops over work-items are one core's. */
   if (!target->forced.wg_size)

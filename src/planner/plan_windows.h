@@ -24,7 +24,12 @@ size_t orx_win_groups(const orx_plan *plan, uint64_t n_out, uint64_t window, siz
 uint64_t orx_win_scratch_states(const orx_plan *plan, uint64_t n_out, uint64_t window,
                                 size_t groups);
 
-/* Within the planner. Local memory of a BLOCKS work-group of `wg` runs of `run` states: the stage
+/* Within the planner. The bytes of a state of the plan's operator (before the planner fills in
+ * plan->op.state_bytes for built-in scalar operators: one element of the compute type). */
+static inline unsigned orx_win_state_bytes(const orx_plan *plan) {
+  return plan->op.state_bytes ? plan->op.state_bytes : (unsigned)orx_type_size(plan->type);
+}
+/* Local memory of a BLOCKS work-group of `wg` runs of `run` states: the stage
  * (a padding slot per run), four summary buffers and their flags (lib/orx_window_scan.cl,
  * orx_win_local). */
 static inline uint64_t orx_win_tile_bytes(unsigned wg, unsigned run, unsigned state) {

@@ -67,8 +67,7 @@ static uint64_t long_tiles_awaited(const orx_plan *plan, uint64_t window) {
  * 8-byte built-in scalar operators but MIN and MAX, awaiting a round per 8 bytes of the 4-byte
  * states' rounds: 4, windows up to 130 tiles of 2048. */
 static unsigned wide_state_rounds(const orx_plan *plan) {
-  const unsigned state = plan->op.state_bytes ? plan->op.state_bytes
-                                              : (unsigned)orx_type_size(plan->type);
+  const unsigned state = orx_win_state_bytes(plan);
   if (state <= 4)
     return ORX_WIN_LONG_AWAIT_ROUNDS;
   const int selects = plan->op.id == ORX_OP_MIN || plan->op.id == ORX_OP_MAX;
@@ -107,16 +106,16 @@ int orx_win_long_one_pass(const orx_target *target, const orx_plan *plan, uint64
 
 /* LONG in runs of 32 (tiles of 8192 four-byte states) on GPUs where those await a warp's totals
  * at most and runs of 16 more (f32 windows of 139265 to 278528), on NVIDIA's, where it was
- * measured (others keep runs of 16); not where win_pass is forced. Against runs of 16 in one
- * launch (H100, f32 2^26, two rounds, both backends, 2026-12-06: 139265 sums 0.97-0.99x, MIN and
- * MAX 1.00-1.04x; 200000 0.99-1.07x; 278528 1.04-1.13x; docs/perf/h100-windows-long-states.txt).
- * H100, f32 2^26, two rounds, fraction of the whole-array sum's rate, runs of 16 in
- * two launches against runs of 32 in one (CUDA capped at two groups per SM: 127 registers; at
- * three, 80 with 84 bytes of spill, about the same), window 200000: CUDA 0.311-0.314 ->
- * 0.379-0.386, NVIDIA's OpenCL 0.294-0.303 -> 0.374-0.383. Where runs of 16 run in one launch
- * too, runs of 32 gained a little (8193-10000 1.02-1.12x) or lost (CUDA sums at 20000
- * 0.97-0.98x), so those keep runs of 16; where neither runs in one launch (a million) runs of 32
- * lost 0.90-0.99x (docs/perf/h100-windows-long-runs.txt). */
+ * measured (others keep runs of 16); not where win_pass is forced. H100, f32 2^26, two rounds,
+ * fraction of the whole-array sum's rate, runs of 16 in two launches against runs of 32 in one
+ * (CUDA capped at two groups per SM: 127 registers; at three, 80 with 84 bytes of spill, about
+ * the same), window 200000: CUDA 0.311-0.314 -> 0.379-0.386, NVIDIA's OpenCL 0.294-0.303 ->
+ * 0.374-0.383. Where runs of 16 run in one launch too, runs of 32 gained a little (8193-10000
+ * 1.02-1.12x) or lost (CUDA sums at 20000 0.97-0.98x), so those keep runs of 16; where neither
+ * runs in one launch (a million) runs of 32 lost 0.90-0.99x (docs/perf/h100-windows-long-runs.txt).
+ * Since subgroup 0 awaits in rounds, runs of 16 take one launch at 139265-278528 too; runs of 32
+ * against them there (2026-12-06, both backends): 139265 sums 0.97-0.99x, MIN and MAX
+ * 1.00-1.04x; 200000 0.99-1.07x; 278528 1.04-1.13x (docs/perf/h100-windows-long-states.txt). */
 void orx_win_long_fit_runs(const orx_target *target, uint64_t window, unsigned state,
                            orx_plan *plan) {
   const unsigned wg = plan->policy.wg_size, warp = target->caps->warp_size;
