@@ -534,6 +534,16 @@
 #ifndef ORX_ELEM_KEYS
 #define ORX_ELEM_KEYS 0
 #endif
+/* 1: the state of float ARGMIN, ARGMAX or MINMAX keeps its values as order keys, and results
+ * are written as the operator's (lib/orx_state_keys.cl). */
+#ifndef ORX_STATE_KEYS
+#define ORX_STATE_KEYS 0
+#endif
+/* 1: the state of ARGMIN or ARGMAX of 4-byte elements is the value's key and a 32-bit index in 64
+ * bits (lib/orx_state_packed.cl; the host keeps every index below 2^32 - 1). */
+#ifndef ORX_STATE_PACKED
+#define ORX_STATE_PACKED 0
+#endif
 /* A pair operator (ORX_PAIR_ id): the kernel reads two inputs of ORX_PAIR_TYPE_ID elements and
  * reduces their pairs' values, of ORX_TYPE_ID, with ORX_OP_ID (SUM); ORX_PAIR_USER: the pairs of
  * a user operator's elements (both types ORX_CUSTOM); ORX_PAIR_NONE: one input. */
@@ -563,7 +573,8 @@
   X(c, KEY_BYTES) X(c, KEY_RUN) X(c, KEY_STARTS) X(c, KEY_WORDS) X(c, KEY_WINDOW_PARTS)          \
   X(c, KEY_CHUNKS) X(c, KEY_DIRECT) X(c, KEY_POSITIONS) X(c, ELEM_KEYS) X(c, WIN_WORDS)            \
   X(c, KEY_RELOAD) X(c, KEY_WARP_JOIN) X(c, KEY_IN_ORDER) X(c, KEY_COUNTED)                        \
-  X(c, KEY_WARP_SCAN) X(c, WIN_WHOLE_RUNS) X(c, WIN_TOTALS) X(c, WIN_ONE_PASS)
+  X(c, KEY_WARP_SCAN) X(c, WIN_WHOLE_RUNS) X(c, WIN_TOTALS) X(c, WIN_ONE_PASS)                     \
+  X(c, STATE_KEYS) X(c, STATE_PACKED)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them; a

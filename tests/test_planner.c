@@ -1654,29 +1654,60 @@ static void test_windows_plans(void **state) {
         assert_int_equal(plan.defines[ORX_DEFINE_WIN_WORDS], words && !op);
       }
     /* Float MIN and MAX read their elements as order keys of integer MIN and MAX (not keys=0,
-     * 16-bit floats, other operators). */
+     * 16-bit floats, other operators); float ARGMIN, ARGMAX and MINMAX keep their states'
+     * values as keys, but where windows fold directly (windows of 2-4). */
     static const ocl_reduce_type types[] = {OCL_REDUCE_F32, OCL_REDUCE_F64, OCL_REDUCE_F16,
                                             OCL_REDUCE_I32};
+    static const orx_op_id keyed_ops[] = {ORX_OP_MIN,    ORX_OP_MAX,    ORX_OP_SUM,
+                                          ORX_OP_ARGMIN, ORX_OP_ARGMAX, ORX_OP_MINMAX};
     for (size_t k = 0; k < sizeof types / sizeof types[0]; k++)
-      for (int op = 0; op < 3; op++)
-        for (int keys = -1; keys <= 0; keys++) {
-          orx_target t = test_target(c, OCL_REDUCE_PATH_AUTO);
-          t.forced.float_keys = keys;
-          const orx_op_id id = op == 0 ? ORX_OP_MIN : op == 1 ? ORX_OP_MAX : ORX_OP_SUM;
-          orx_request r = orx_reduce_request(id, types[k]);
-          r.entry = ORX_ENTRY_WINDOWS;
-          r.windows.window = 32;
-          r.windows.count = 4096;
-          orx_plan plan;
-          orx_plan_make(&t, &r, &plan);
-          const int keyed = op < 2 && keys < 0 &&
-                            (types[k] == OCL_REDUCE_F32 || types[k] == OCL_REDUCE_F64);
-          assert_int_equal(plan.defines[ORX_DEFINE_ELEM_KEYS] == 1, keyed);
-          if (keyed)
-            assert_int_equal(plan.type,
-                             types[k] == OCL_REDUCE_F32 ? OCL_REDUCE_I32 : OCL_REDUCE_I64);
-          check_defines(&plan, contract, prelude, &checked);
-        }
+      for (size_t op = 0; op < sizeof keyed_ops / sizeof keyed_ops[0]; op++)
+        for (int keys = -1; keys <= 1; keys++)
+          for (uint64_t window = 3; window <= 32; window += 29) {
+            orx_target t = test_target(c, OCL_REDUCE_PATH_AUTO);
+            t.forced.float_keys = keys;
+            orx_request r = orx_reduce_request(keyed_ops[op], types[k]);
+            r.entry = ORX_ENTRY_WINDOWS;
+            r.windows.window = window;
+            r.windows.count = 4096;
+            orx_plan plan;
+            orx_plan_make(&t, &r, &plan);
+            const int floats =
+                keys != 0 && (types[k] == OCL_REDUCE_F32 || types[k] == OCL_REDUCE_F64);
+            const int keyed = floats && op < 2;
+            assert_int_equal(plan.defines[ORX_DEFINE_ELEM_KEYS] == 1, keyed);
+            if (keyed)
+              assert_int_equal(plan.type,
+                               types[k] == OCL_REDUCE_F32 ? OCL_REDUCE_I32 : OCL_REDUCE_I64);
+            const int scanned = plan.win.algo != ORX_WIN_DIRECT;
+            /* packed on GPUs, and where keys=1 forces it */
+            const int packed = (keys > 0 || (keys < 0 && c->type != OCL_REDUCE_DEVICE_CPU)) &&
+                               scanned && keyed_ops[op] != ORX_OP_MINMAX && op >= 3 &&
+                               (types[k] == OCL_REDUCE_F32 || types[k] == OCL_REDUCE_I32);
+            assert_int_equal(plan.defines[ORX_DEFINE_STATE_PACKED] == 1, packed);
+            if (op >= 3) /* the structured ones' states: 8 bytes packed, else the operator's */
+              assert_int_equal(plan.op.state_bytes,
+                               packed ? 8
+                                      : orx_builtin_operator(keyed_ops[op], types[k]).state_bytes);
+            assert_int_equal(plan.defines[ORX_DEFINE_STATE_KEYS] == 1,
+                             floats && op >= 3 && scanned && !packed);
+            assert_int_equal(plan.win.algo == ORX_WIN_DIRECT, window == 3);
+            check_defines(&plan, contract, prelude, &checked);
+          }
+    /* Packed states while every index of the call fits 32 bits (below 2^32 - 1, the identity's),
+     * counted from its first element's. */
+    for (int k = 0; k < 4; k++) {
+      orx_target t = test_target(c, OCL_REDUCE_PATH_AUTO);
+      t.forced.float_keys = 1; /* packed on CPU devices too */
+      orx_request r = orx_reduce_request(ORX_OP_ARGMAX, OCL_REDUCE_U32);
+      r.entry = ORX_ENTRY_WINDOWS;
+      r.windows.window = 32;
+      r.windows.count = k < 2 ? (uint64_t)UINT32_MAX + (uint64_t)k : 1000;
+      r.windows.first_index = k < 2 ? 0 : UINT32_MAX - 1000 + (uint64_t)(k == 3);
+      orx_plan plan;
+      orx_plan_make(&t, &r, &plan);
+      assert_int_equal(plan.defines[ORX_DEFINE_STATE_PACKED] == 1, k % 2 == 0);
+    }
   }
   assert_true(checked > 0);
   free(holder);

@@ -29,16 +29,18 @@
 #include "support/structured.h"
 
 /* The algorithms, as OCL_REDUCE_POLICY names them ("" = the planner's choice). */
+/* Forced, with keys=1: ARGMIN and ARGMAX of 4-byte elements in packed states on CPU devices too
+ * (lib/orx_state_packed.cl; the planner packs them on GPUs only). */
 static const char *const algos[] = {"",
-                                    "win=direct",
-                                    "win=shuffle",
-                                    "win=mr",
-                                    "win=blocks",
-                                    "win=blocks,win_words=1",
-                                    "win=long,win_pass=0",
-                                    "win=long,win_pass=1",
-                                    "win=serial",
-                                    "win=spans"};
+                                    "win=direct,keys=1",
+                                    "win=shuffle,keys=1",
+                                    "win=mr,keys=1",
+                                    "win=blocks,keys=1",
+                                    "win=blocks,win_words=1,keys=1",
+                                    "win=long,win_pass=0,keys=1",
+                                    "win=long,win_pass=1,keys=1",
+                                    "win=serial,keys=1",
+                                    "win=spans,keys=1"};
 #define ALGO_COUNT (sizeof algos / sizeof algos[0])
 static ocl_reduce_context *contexts[ALGO_COUNT];
 /* An order-preserving user operator (2x2 matrix products, exact): any slip in the order of a
@@ -259,6 +261,11 @@ static void sweep(ocl_reduce_op op, ocl_reduce_type type) {
                             64 + test_rng_below(2000), 3 * TILE_MAX + 5};
   const size_t elem = ocl_reduce_type_size(type);
   const size_t max_count = 4 * tile + 4097 + 5000;
+  /* The structured operators that pick elements take the special values too (NaNs of both
+   * signs, where the first NaN wins; signed zeros; infinities): floats keep their states' values
+   * as order keys there (lib/orx_state_keys.cl). */
+  const int extremes =
+      op == OCL_REDUCE_ARGMIN || op == OCL_REDUCE_ARGMAX || op == OCL_REDUCE_MINMAX;
   void *data = malloc(max_count * elem);
   assert_non_null(data);
   int failures = 0;
@@ -275,7 +282,10 @@ static void sweep(ocl_reduce_op op, ocl_reduce_type type) {
                      : (op == OCL_REDUCE_SUM && sum_types) ||
                            (type == OCL_REDUCE_F32 && (op == OCL_REDUCE_MAX ||
                                                        op == OCL_REDUCE_ARGMIN ||
-                                                       op == OCL_REDUCE_MEAN_VAR));
+                                                       op == OCL_REDUCE_MEAN_VAR)) ||
+                           /* an integer's packed key, in the GPUs' tiles */
+                           (op == OCL_REDUCE_ARGMAX && type == OCL_REDUCE_I32 &&
+                            strstr(algos[a], "win=blocks,keys"));
     if (a != 0 && !primary)
       continue;
     for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
@@ -294,7 +304,7 @@ static void sweep(ocl_reduce_op op, ocl_reduce_type type) {
         for (int dm = 0; dm < MODE_COUNT; dm++) {
           if (!test_mode_applies((test_mode)dm, type) || dm == MODE_EXACT ||
               (dm != MODE_RANDOM && (k != 2 || (window != 3 && window != 33))) ||
-              (dm != MODE_RANDOM && test_op_structured(op)))
+              (dm != MODE_RANDOM && test_op_structured(op) && !extremes))
             continue;
           c.data_mode = (test_mode)dm;
           c.on_device = (int)((w + k + (size_t)dm) % 2);

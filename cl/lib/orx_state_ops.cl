@@ -29,7 +29,16 @@
 #define ORX_STATE_SPLIT_CHAINS                                                                     \
   (ORX_STREAM == ORX_STREAM_CHUNK && !ORX_NATIVE_VECTORS && !ORX_INPUT_STATES)
 
-#if ORX_OP_ID == ORX_OP_ARGMIN || ORX_OP_ID == ORX_OP_ARGMAX
+/* States of the planner's choice for sliding windows: ARGMIN and ARGMAX of 4-byte elements in
+ * 64 bits, and float ARGMIN, ARGMAX and MINMAX on order keys. */
+#if ORX_STATE_PACKED
+#include "lib/orx_state_packed.cl"
+#elif ORX_STATE_KEYS
+#include "lib/orx_state_keys.cl"
+#endif
+
+#if (ORX_STATE_PACKED || ORX_STATE_KEYS) && ORX_OP_ID != ORX_OP_MINMAX /* ARGMIN, ARGMAX above */
+#elif ORX_OP_ID == ORX_OP_ARGMIN || ORX_OP_ID == ORX_OP_ARGMAX
 /* ---- ARGMIN, ARGMAX: ocl_reduce_arg, the value in the first 8 bytes and the index after --- */
 typedef struct orx_state {
   ORX_VALUE_T value;
@@ -213,30 +222,48 @@ ORX_INLINE orx_state orx_arg_chain_state(orx_arg_chain c) {
 
 #elif ORX_OP_ID == ORX_OP_MINMAX
 /* ---- MINMAX: two values, MIN's then MAX's -------------------------------------------------- */
+/* Each as itself, or as MIN's and MAX's order keys (lib/orx_state_keys.cl): part_of(op, x) is
+ * element x as op's part, part_identity(op) and part_pick(op, a, b) op's identity and choice. */
+#if !ORX_STATE_KEYS
+typedef ORX_VALUE_T orx_minmax_part;
+#define orx_minmax_part_of(op, x) (x)
+#define orx_minmax_part_identity(op) ORX_IDENTITY_OF(op)
+#define orx_minmax_part_pick(op, a, b)                                                             \
+  ((op) == ORX_OP_MIN ? orx_value_min((a), (b)) : orx_value_max((a), (b)))
+#endif
 typedef struct orx_state {
-  ORX_VALUE_T min, max;
+  orx_minmax_part min, max;
 } orx_state;
 
 ORX_INLINE orx_state orx_state_map(ORX_VALUE_T x, ulong index) {
   (void)index;
   orx_state s;
-  s.min = x;
-  s.max = x;
+  s.min = orx_minmax_part_of(ORX_OP_MIN, x);
+  s.max = orx_minmax_part_of(ORX_OP_MAX, x);
   return s;
 }
 ORX_INLINE orx_state orx_state_identity(void) {
   orx_state s;
-  s.min = ORX_IDENTITY_OF(ORX_OP_MIN);
-  s.max = ORX_IDENTITY_OF(ORX_OP_MAX);
+  s.min = orx_minmax_part_identity(ORX_OP_MIN);
+  s.max = orx_minmax_part_identity(ORX_OP_MAX);
   return s;
 }
 ORX_INLINE orx_state orx_state_combine(orx_state a, orx_state b) {
   orx_state s;
-  s.min = orx_value_min(a.min, b.min);
-  s.max = orx_value_max(a.max, b.max);
+  s.min = orx_minmax_part_pick(ORX_OP_MIN, a.min, b.min);
+  s.max = orx_minmax_part_pick(ORX_OP_MAX, a.max, b.max);
   return s;
 }
-#if ORX_IS_FLOAT
+#if ORX_STATE_KEYS
+ORX_INLINE orx_minmax_result orx_state_result(orx_state s) {
+  orx_minmax_result r;
+  r.min = orx_value_of_key(ORX_OP_MIN, s.min);
+  r.max = orx_value_of_key(ORX_OP_MAX, s.max);
+  return r;
+}
+#define ORX_STATE_RESULT_T orx_minmax_result
+#define ORX_STATE_RESULT orx_state_result
+#elif ORX_IS_FLOAT
 /* Float lanes keep the least and greatest element as integer keys, whose signed order is the
  * floats' with -0.0 below +0.0, negative NaNs below -inf and positive ones above +inf: an
  * integer min and max per element instead of MIN's and MAX's selects with their NaN and
@@ -284,7 +311,7 @@ ORX_INLINE orx_state orx_minmax_lane_state(orx_minmax_lane l) {
 #define ORX_STATE_LANE_STATE orx_minmax_lane_state
 #define ORX_STATE_LANES_ABSORB orx_minmax_lanes_absorb
 #endif
-#if ORX_STATE_SPLIT_CHAINS
+#if ORX_STATE_SPLIT_CHAINS && !ORX_STATE_KEYS
 /* The host's kernels: a chain keeps its lanes' least elements in one array and their greatest
  * in another (as ARGMIN's chain does, for the same reason), integer keys for floats. */
 #if ORX_IS_FLOAT

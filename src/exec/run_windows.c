@@ -29,6 +29,7 @@ static orx_request request_of(const orx_win_call *c) {
   request.op = c->op;
   request.windows.count = c->count;
   request.windows.window = c->window;
+  request.windows.first_index = c->first_index;
   return request;
 }
 

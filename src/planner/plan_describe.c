@@ -34,8 +34,12 @@ static void describe_policy(const orx_plan *plan, int whole, int segments, int w
     orx_append(text, size, ",win=%s", orx_win_algo_name(plan->win.algo));
   if (plan->defines[ORX_DEFINE_FLOAT_KEYS] > 0)
     orx_append(text, size, ",keys=%d", (int)plan->defines[ORX_DEFINE_FLOAT_KEYS]);
-  if (plan->defines[ORX_DEFINE_ELEM_KEYS] > 0) /* windows: their elements read as keys */
+  /* windows: their elements read as keys, or their states' values kept as keys (packed with
+   * 32-bit indices, lib/orx_state_packed.cl) */
+  if (plan->defines[ORX_DEFINE_ELEM_KEYS] > 0 || plan->defines[ORX_DEFINE_STATE_KEYS] > 0)
     orx_append(text, size, ",keys=1");
+  if (plan->defines[ORX_DEFINE_STATE_PACKED] > 0)
+    orx_append(text, size, ",keys=packed");
   if (plan->defines[ORX_DEFINE_MIN_GROUPS_PER_CU] > 0)
     orx_append(text, size, ",min_groups=%u", (unsigned)plan->defines[ORX_DEFINE_MIN_GROUPS_PER_CU]);
 }

@@ -49,6 +49,32 @@ static unsigned tile_run(const orx_caps *caps, uint64_t window, unsigned wg, uns
 /* SERIAL's work-group size on CPU devices that run work-items in vector lanes (below). */
 #define ORX_WIN_SERIAL_LANES_WG 8u
 
+/* Whether windows this long fold directly (windows_algo's choice for built-in operators). */
+static int folds_directly(const orx_target *target, uint64_t window) {
+  const int forced = target->forced.win_algo;
+  return forced == ORX_WIN_DIRECT || (forced < 0 && window <= ORX_WIN_DIRECT_MAX);
+}
+
+/* ARGMIN and ARGMAX of 4-byte elements in 64-bit states, the value's key and a 32-bit index
+ * (ORX_STATE_PACKED, lib/orx_state_packed.cl), where every index of the call fits and windows
+ * are scanned: tiles twice as long in local memory as ocl_reduce_arg's 16 bytes allow, and a
+ * combine in one compare. H100, f32 2^26, with 16-byte states: windows of 32 0.124-0.130 of the
+ * whole-array sum's rate (copying 4 bytes in and 16 out: 0.2), of 1000 (across tiles of 512, in
+ * two launches) 0.033-0.034. On GPUs: CPU devices scan a work-item's blocks in turn (SERIAL), and
+ * ran f32 ARGMAX packed at 0.7-0.9x of 16-byte states of keys (this 2-core machine, 2^22, windows
+ * of 32 and 1000, Intel's CPU runtime and PoCL 3.1); keys=1 packs there too (the tests), keys=0
+ * keeps the 16-byte states of values everywhere. */
+static int arg_packed(const orx_target *target, const orx_request *request) {
+  const orx_win_shape *w = &request->windows;
+  const ocl_reduce_type type = request->type;
+  const int arg = request->op.id == ORX_OP_ARGMIN || request->op.id == ORX_OP_ARGMAX;
+  const int four = type == OCL_REDUCE_F32 || type == OCL_REDUCE_I32 || type == OCL_REDUCE_U32;
+  const int keys = target->forced.float_keys;
+  return arg && four && (keys > 0 || (keys < 0 && target->caps->type != OCL_REDUCE_DEVICE_CPU)) &&
+         !folds_directly(target, w->window) && w->first_index < UINT32_MAX &&
+         w->count <= UINT32_MAX - w->first_index;
+}
+
 uint64_t orx_win_per_tile(const orx_plan *plan, uint64_t window) {
   /* SPANS: whole runs, the last window ending in the tile wherever the launch starts in its run
    * (lib/orx_window_spans.cl). */
@@ -83,15 +109,27 @@ static int blocks_in_words(const orx_target *target, const orx_request *request,
  * lib/orx_order_keys.cl): every algorithm combines an element several times (the scans about
  * five), and IEEE 754 minimum and maximum take two NaN tests, two compares and a select per
  * combine in floating point. H200, CUDA, f32, 2^26, BLOCKS at window 32: MIN ran 2.3x the
- * instructions of SUM (ncu), 367 us against 186. keys=0 keeps the floats. */
+ * instructions of SUM (ncu), 367 us against 186. Float ARGMIN, ARGMAX and MINMAX keep their
+ * states' values as the keys (ORX_STATE_KEYS, lib/orx_state_keys.cl) for the same reason: H100,
+ * f32 2^26, windows of 1000, 0.034 (ARGMAX) and 0.089 (MINMAX) of the whole-array sum's rate with
+ * float states. Not where windows fold directly, a combine per element and window: Intel's CPU
+ * runtime, f32 ARGMAX, 2^22, windows of 2-4, ran keys at 0.79-0.85x of float states (PoCL 3.1
+ * level). keys=0 keeps the floats. */
 static void elements_as_keys(const orx_target *target, const orx_request *request,
                              orx_plan *plan) {
-  const int min_or_max = request->op.id == ORX_OP_MIN || request->op.id == ORX_OP_MAX;
-  if (min_or_max && !orx_operator_is_state(&request->op) && target->forced.float_keys != 0 &&
-      (request->type == OCL_REDUCE_F32 || request->type == OCL_REDUCE_F64)) {
+  const orx_op_id id = request->op.id;
+  const int min_or_max = id == ORX_OP_MIN || id == ORX_OP_MAX;
+  const int arg_or_minmax = id == ORX_OP_ARGMIN || id == ORX_OP_ARGMAX || id == ORX_OP_MINMAX;
+  if (target->forced.float_keys == 0 ||
+      (request->type != OCL_REDUCE_F32 && request->type != OCL_REDUCE_F64))
+    return;
+  if (min_or_max && !orx_operator_is_state(&request->op)) {
     plan->type = request->type == OCL_REDUCE_F32 ? OCL_REDUCE_I32 : OCL_REDUCE_I64;
     plan->defines[ORX_DEFINE_ELEM_KEYS] = 1;
   }
+  if (arg_or_minmax && !folds_directly(target, request->windows.window) &&
+      plan->defines[ORX_DEFINE_STATE_PACKED] != 1) /* packed states take keys of their own */
+    plan->defines[ORX_DEFINE_STATE_KEYS] = 1;
 }
 
 /* SERIAL's work-items each scan their own blocks. Where a CPU device runs a group's work-items
@@ -197,6 +235,10 @@ void orx_plan_windows(const orx_target *target, const orx_request *request, orx_
   const orx_caps *caps = target->caps;
   orx_policy *p = &plan->policy;
   const uint64_t window = request->windows.window;
+  if (arg_packed(target, request)) {
+    plan->op.state_bytes = plan->op.state_align = 8;
+    plan->defines[ORX_DEFINE_STATE_PACKED] = 1;
+  }
   const unsigned state = orx_win_state_bytes(plan);
   /* Work-groups of 256 on GPUs (the BLOCKS tile: 4096 f32); 64 work-items of runs of 16 on CPUs,
    * where a work-group's loops over work-items are one core's. */

@@ -76,10 +76,10 @@ typedef struct orx_win_plan {
                      (a power of two, at most 32) */
   unsigned lanes; /* SHUFFLE, MR: lanes per set of windows (the sets' size) */
 } orx_win_plan;
-/* What a window call reduces, as the planner sees it. */
-typedef struct orx_win_shape {
-  uint64_t count;  /* input elements */
-  uint64_t window; /* 1 <= window <= count */
+typedef struct orx_win_shape { /* what a window call reduces, as the planner sees it */
+  uint64_t count;       /* input elements */
+  uint64_t window;      /* 1 <= window <= count */
+  uint64_t first_index; /* the first element's index (a group's later devices: past 0) */
 } orx_win_shape;
 
 /* ---- Launch policy: how kernels are built and launched, as plain data --------------------- */
