@@ -1655,7 +1655,8 @@ static void test_windows_plans(void **state) {
       }
     /* Float MIN and MAX read their elements as order keys of integer MIN and MAX (not keys=0,
      * 16-bit floats, other operators); float ARGMIN, ARGMAX and MINMAX keep their states'
-     * values as keys, but where windows fold directly (windows of 2-4). */
+     * values as keys on CPU devices (everywhere with keys=1), but where windows fold directly
+     * (windows of 2-4); keys=1 packs ARGMIN and ARGMAX of 4-byte elements. */
     static const ocl_reduce_type types[] = {OCL_REDUCE_F32, OCL_REDUCE_F64, OCL_REDUCE_F16,
                                             OCL_REDUCE_I32};
     static const orx_op_id keyed_ops[] = {ORX_OP_MIN,    ORX_OP_MAX,    ORX_OP_SUM,
@@ -1680,17 +1681,17 @@ static void test_windows_plans(void **state) {
               assert_int_equal(plan.type,
                                types[k] == OCL_REDUCE_F32 ? OCL_REDUCE_I32 : OCL_REDUCE_I64);
             const int scanned = plan.win.algo != ORX_WIN_DIRECT;
-            /* packed on GPUs, and where keys=1 forces it */
-            const int packed = (keys > 0 || (keys < 0 && c->type != OCL_REDUCE_DEVICE_CPU)) &&
-                               scanned && keyed_ops[op] != ORX_OP_MINMAX && op >= 3 &&
+            /* keys on CPU devices, and where keys=1 forces them; packed where it forces them */
+            const int packed = keys > 0 && scanned && keyed_ops[op] != ORX_OP_MINMAX && op >= 3 &&
                                (types[k] == OCL_REDUCE_F32 || types[k] == OCL_REDUCE_I32);
+            const int state_keys = (keys > 0 || c->type == OCL_REDUCE_DEVICE_CPU) && !packed;
             assert_int_equal(plan.defines[ORX_DEFINE_STATE_PACKED] == 1, packed);
             if (op >= 3) /* the structured ones' states: 8 bytes packed, else the operator's */
               assert_int_equal(plan.op.state_bytes,
                                packed ? 8
                                       : orx_builtin_operator(keyed_ops[op], types[k]).state_bytes);
             assert_int_equal(plan.defines[ORX_DEFINE_STATE_KEYS] == 1,
-                             floats && op >= 3 && scanned && !packed);
+                             floats && op >= 3 && scanned && state_keys);
             assert_int_equal(plan.win.algo == ORX_WIN_DIRECT, window == 3);
             check_defines(&plan, contract, prelude, &checked);
           }
@@ -1698,7 +1699,7 @@ static void test_windows_plans(void **state) {
      * counted from its first element's. */
     for (int k = 0; k < 4; k++) {
       orx_target t = test_target(c, OCL_REDUCE_PATH_AUTO);
-      t.forced.float_keys = 1; /* packed on CPU devices too */
+      t.forced.float_keys = 1; /* where packed states are forced */
       orx_request r = orx_reduce_request(ORX_OP_ARGMAX, OCL_REDUCE_U32);
       r.entry = ORX_ENTRY_WINDOWS;
       r.windows.window = 32;

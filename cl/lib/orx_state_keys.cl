@@ -1,9 +1,9 @@
 /* =================================================================================================
  * orx_state_keys.cl: ARGMIN, ARGMAX and MINMAX of floats whose states keep each value as its
- * order key (ORX_STATE_KEYS; lib/orx_order_keys.cl), the planner's choice for sliding windows,
- * whose scans combine each element about five times: a combine is then integer compares, where
- * the values' own take NaN tests and the sign of zero on every one (H100, f32 2^26, windows of
- * 1000: MINMAX 0.089 and ARGMAX 0.034 of the whole-array sum's rate, MAX with keys 0.52).
+ * order key (ORX_STATE_KEYS; lib/orx_order_keys.cl), for sliding windows, whose scans combine
+ * each element several times: a combine is then integer compares, where the values' own take NaN
+ * tests and the sign of zero on every one (the planner's choice and its figures:
+ * src/planner/plan_windows.c, elements_as_keys).
  *
  * The keys are MIN's or MAX's (rotated so that every NaN wins, lib/orx_order_keys.cl), so the
  * results are those of lib/orx_state_ops.cl bit for bit: a value comes back from its key exactly;

@@ -29,7 +29,7 @@
 #define ORX_STATE_SPLIT_CHAINS                                                                     \
   (ORX_STREAM == ORX_STREAM_CHUNK && !ORX_NATIVE_VECTORS && !ORX_INPUT_STATES)
 
-/* States of the planner's choice for sliding windows: ARGMIN and ARGMAX of 4-byte elements in
+/* Sliding windows' states (src/planner/plan_windows.c): ARGMIN and ARGMAX of 4-byte elements in
  * 64 bits, and float ARGMIN, ARGMAX and MINMAX on order keys. */
 #if ORX_STATE_PACKED
 #include "lib/orx_state_packed.cl"

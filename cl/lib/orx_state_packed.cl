@@ -1,6 +1,6 @@
 /* =================================================================================================
  * orx_state_packed.cl: ARGMIN and ARGMAX of 4-byte elements (f32, i32, u32) in one 64-bit state
- * (ORX_STATE_PACKED, the planner's choice for sliding windows whose indices fit 32 bits): the
+ * (ORX_STATE_PACKED, for sliding windows whose indices fit 32 bits; keys=1, src/planner): the
  * value's key in the high half and the index in the low (ARGMAX: its complement), so that of two
  * states the greater (ARGMAX) or the lesser (ARGMIN) wins. A combine is a 64-bit compare, and a
  * state takes half the local memory of ocl_reduce_arg's 16 bytes, so that windows' tiles hold

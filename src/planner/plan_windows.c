@@ -60,19 +60,17 @@ static int folds_directly(const orx_target *target, uint64_t window) {
  * are scanned: tiles twice as long in local memory as ocl_reduce_arg's 16 bytes allow, and a
  * combine in one compare. H100, f32 2^26, with 16-byte states: windows of 32 0.124-0.130 of the
  * whole-array sum's rate (copying 4 bytes in and 16 out: 0.2), of 1000 (across tiles of 512, in
- * two launches) 0.033-0.034. On GPUs: CPU devices scan a work-item's blocks in turn (SERIAL), and
- * ran f32 ARGMAX packed at 0.7-0.9x of 16-byte states of keys (this 2-core machine, 2^22, windows
- * of 32 and 1000, Intel's CPU runtime and PoCL 3.1); keys=1 packs there too (the tests), keys=0
- * keeps the 16-byte states of values everywhere. */
+ * two launches) 0.033-0.034. Only where keys=1 forces it (the tests, and the GPUs' measurement to
+ * come: no GPU could be had on 2026-12-06): CPU devices scan a work-item's blocks in turn
+ * (SERIAL), and ran f32 ARGMAX packed at 0.7-0.9x of 16-byte states of keys (this 2-core machine,
+ * 2^22, windows of 32 and 1000, Intel's CPU runtime and PoCL 3.1). */
 static int arg_packed(const orx_target *target, const orx_request *request) {
   const orx_win_shape *w = &request->windows;
   const ocl_reduce_type type = request->type;
   const int arg = request->op.id == ORX_OP_ARGMIN || request->op.id == ORX_OP_ARGMAX;
   const int four = type == OCL_REDUCE_F32 || type == OCL_REDUCE_I32 || type == OCL_REDUCE_U32;
-  const int keys = target->forced.float_keys;
-  return arg && four && (keys > 0 || (keys < 0 && target->caps->type != OCL_REDUCE_DEVICE_CPU)) &&
-         !folds_directly(target, w->window) && w->first_index < UINT32_MAX &&
-         w->count <= UINT32_MAX - w->first_index;
+  return arg && four && target->forced.float_keys > 0 && !folds_directly(target, w->window) &&
+         w->first_index < UINT32_MAX && w->count <= UINT32_MAX - w->first_index;
 }
 
 uint64_t orx_win_per_tile(const orx_plan *plan, uint64_t window) {
@@ -110,11 +108,14 @@ static int blocks_in_words(const orx_target *target, const orx_request *request,
  * five), and IEEE 754 minimum and maximum take two NaN tests, two compares and a select per
  * combine in floating point. H200, CUDA, f32, 2^26, BLOCKS at window 32: MIN ran 2.3x the
  * instructions of SUM (ncu), 367 us against 186. Float ARGMIN, ARGMAX and MINMAX keep their
- * states' values as the keys (ORX_STATE_KEYS, lib/orx_state_keys.cl) for the same reason: H100,
- * f32 2^26, windows of 1000, 0.034 (ARGMAX) and 0.089 (MINMAX) of the whole-array sum's rate with
- * float states. Not where windows fold directly, a combine per element and window: Intel's CPU
- * runtime, f32 ARGMAX, 2^22, windows of 2-4, ran keys at 0.79-0.85x of float states (PoCL 3.1
- * level). keys=0 keeps the floats. */
+ * states' values as the keys on CPU devices (ORX_STATE_KEYS, lib/orx_state_keys.cl) for the same
+ * reason: this 2-core machine, 2^22, windows of 32-4098, against float states (noisy), Intel's CPU
+ * runtime f32 ARGMAX and MINMAX 1.18-1.64x, f64 1.22-1.73x; PoCL 3.1 f32 MINMAX 1.16-1.49x, f32
+ * ARGMAX level (0.92-1.16x), f64 1.16-1.78x (docs/perf/cpu-windows-state-keys.txt). Not where
+ * windows fold directly, a combine per element and window: Intel's runtime ran ARGMAX keys at
+ * 0.79-0.85x there (windows of 2-4; PoCL 3.1 level). On GPUs only where keys=1 forces
+ * them (the measurement to come: with float states, H100, f32 2^26, windows of 1000, ARGMAX ran
+ * at 0.034 and MINMAX at 0.089 of the whole-array sum's rate). keys=0 keeps the floats. */
 static void elements_as_keys(const orx_target *target, const orx_request *request,
                              orx_plan *plan) {
   const orx_op_id id = request->op.id;
@@ -127,7 +128,9 @@ static void elements_as_keys(const orx_target *target, const orx_request *reques
     plan->type = request->type == OCL_REDUCE_F32 ? OCL_REDUCE_I32 : OCL_REDUCE_I64;
     plan->defines[ORX_DEFINE_ELEM_KEYS] = 1;
   }
-  if (arg_or_minmax && !folds_directly(target, request->windows.window) &&
+  const int cpu_or_forced =
+      target->caps->type == OCL_REDUCE_DEVICE_CPU || target->forced.float_keys > 0;
+  if (arg_or_minmax && cpu_or_forced && !folds_directly(target, request->windows.window) &&
       plan->defines[ORX_DEFINE_STATE_PACKED] != 1) /* packed states take keys of their own */
     plan->defines[ORX_DEFINE_STATE_KEYS] = 1;
 }
