@@ -28,10 +28,10 @@
 #include "support/ordered_ops.h"
 #include "support/structured.h"
 
-/* The algorithms, as OCL_REDUCE_POLICY names them ("" = the planner's choice). */
-/* Forced, with keys=1: float ARGMIN, ARGMAX and MINMAX in states of order keys on every device
- * (the planner's choice on CPU devices), and ARGMIN and ARGMAX of 4-byte elements packed
- * (lib/orx_state_packed.cl, where keys=1 alone takes them). */
+/* The algorithms, as OCL_REDUCE_POLICY names them ("" = the planner's choice), forced with keys=1:
+ * float ARGMIN, ARGMAX and MINMAX in states of order keys on every device (the planner's choice on
+ * CPU devices), and ARGMIN and ARGMAX of 4-byte elements packed (lib/orx_state_packed.cl, where
+ * keys=1 alone takes them). */
 static const char *const algos[] = {"",
                                     "win=direct,keys=1",
                                     "win=shuffle,keys=1",
