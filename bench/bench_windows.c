@@ -2,20 +2,24 @@
  * bench_windows.c: the benchmarks of sliding windows, side by side in one run on one profiling
  * context (the device and backend from OCL_REDUCE_DEVICE and OCL_REDUCE_BACKEND):
  *
- *   speed    ocl_reduce_windows over device-resident f32 (windows 3, 32 and 1000; sum, min, max),
- *            in GB/s counting the input's bytes once, against the whole-array f32 sum of the same
- *            buffer (the full-reduce bandwidth) and, on CPU devices, against the OpenMP loop of the
- *            same algorithm (omp_windows.c) over the same data in host memory;
+ *   speed    ocl_reduce_windows over device-resident f32 (windows 3, 32 and 1000; sum, min, max;
+ *            or those listed, argmin, argmax and minmax too), in GB/s counting the input's bytes
+ *            once, against the whole-array f32 sum of the same buffer (the full-reduce bandwidth)
+ *            and the copy limit (the input's share of the bytes read and written); on CPU devices
+ *            against the OpenMP loop of the same algorithm (omp_windows.c, sum, min and max) over
+ *            the same data in host memory; and where BENCH_WINDOWS_ALT names a policy
+ *            (OCL_REDUCE_POLICY's syntax, e.g. keys=1), against the same device under it;
  *   paper    Parker & MacKinnon's §7 benchmark: sums of every window of 32 (i32, f32, f64), each
  *            window reduced on its own, by a butterfly per window ("shuffle") and by the iterative
  *            multireduction ("mr") in the same kernel otherwise; speedup = shuffle / mr time.
  *
  * Every timing is the median device time of ROUNDS calls after two warm-up calls; every result
- * of the first call is checked against the host (the OpenMP loop's for the speed table, a
- * double-precision fold for the paper's).
+ * of the last call is checked against the host (for the speed table the OpenMP loop's, or for
+ * argmin, argmax and minmax a monotone deque's, byte for byte; a double-precision fold for the
+ * paper's).
  *
- *   bench_windows [speed|paper|all] [COUNT [ROUNDS [WINDOW,...]]]
- *                 (default all, 2^26 elements, 20 rounds, windows 3, 32 and 1000)
+ *   bench_windows [speed|paper|all] [COUNT [ROUNDS [WINDOW,... [OP,...]]]]
+ *                 (default all, 2^26 elements, 20 rounds, windows 3, 32 and 1000, sum, min, max)
  * ============================================================================================== */
 #include <math.h>
 #include <omp.h>
@@ -69,79 +73,168 @@ static double time_windows(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce
 
 /* ---- speed -------------------------------------------------------------------------------- */
 
-static int bench_speed(size_t count, int rounds, const size_t *windows, size_t n_windows) {
-  ocl_reduce_context *ctx = context_with("");
-  if (!ctx)
+/* The expected results of ARGMIN, ARGMAX (ocl_reduce_arg) or MINMAX (min, max) over every window
+ * of the count f32 at x, into out: a monotone deque per extreme, kept in the earlier-first order
+ * that makes the first index win a tie (the data hold no NaN and no zero). */
+static void host_window_states(ocl_reduce_op op, const float *x, size_t count, size_t window,
+                               unsigned char *out) {
+  size_t *dq[2] = {malloc(count * sizeof(size_t)), malloc(count * sizeof(size_t))};
+  size_t head[2] = {0, 0}, tail[2] = {0, 0};
+  for (size_t i = 0; i < count; i++)
+    for (int m = 0; m < 2; m++) { /* m 0: the minimum, 1: the maximum */
+      while (tail[m] > head[m] && (m ? x[dq[m][tail[m] - 1]] < x[i] : x[dq[m][tail[m] - 1]] > x[i]))
+        tail[m]--;
+      dq[m][tail[m]++] = i;
+      if (dq[m][head[m]] + window <= i)
+        head[m]++;
+      if (i + 1 < window)
+        continue;
+      const size_t j = i + 1 - window, best = dq[m][head[m]];
+      if (op == OCL_REDUCE_MINMAX) {
+        memcpy(out + 8 * j + 4 * (size_t)m, &x[best], 4);
+      } else if ((op == OCL_REDUCE_ARGMAX) == m) {
+        ocl_reduce_arg r;
+        memset(&r, 0, sizeof r);
+        r.value.f32 = x[best];
+        r.index = best;
+        memcpy(out + sizeof r * j, &r, sizeof r);
+      }
+    }
+  free(dq[0]);
+  free(dq[1]);
+}
+
+/* One operator's results of every window, from the OpenMP loop (SUM, MIN, MAX: timed, into
+ * host_s) or from host_window_states (the rest: untimed); 0 where the operator has neither. */
+static int host_windows(ocl_reduce_op op, const float *x, size_t count, size_t window, int rounds,
+                        unsigned char *want, double *t, double *host_s) {
+  *host_s = 0;
+  if (op != OCL_REDUCE_SUM && op != OCL_REDUCE_MIN && op != OCL_REDUCE_MAX) {
+    if (op != OCL_REDUCE_ARGMIN && op != OCL_REDUCE_ARGMAX && op != OCL_REDUCE_MINMAX)
+      return 0;
+    host_window_states(op, x, count, window, want);
     return 1;
-  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
-  ocl_reduce_context_query(ctx, &info);
-  const int cpu = info.device_type == OCL_REDUCE_DEVICE_CPU;
-  float *x = malloc(count * sizeof *x), *got = malloc(count * sizeof *got);
-  float *want = malloc(count * sizeof *want);
+  }
+  for (int r = -1; r < rounds; r++) {
+    const double start = omp_get_wtime();
+    omp_windows(op, x, count, window, (float *)(void *)want);
+    if (r >= 0)
+      t[r] = omp_get_wtime() - start;
+  }
+  /* OpenMP's idle threads spin for milliseconds: stopped, they take no CPU from the next
+   * case's ocl_reduce calls (see contender_ops.rest in bench.h). */
+  (void)omp_pause_resource_all(omp_pause_soft);
+  *host_s = tool_median(t, (size_t)rounds);
+  return 1;
+}
+
+/* The contexts of one speed table: the plan's, and where BENCH_WINDOWS_ALT names a policy, the
+ * same device's under it, timed in the same run and checked to give the same bytes. */
+typedef struct speed_side {
+  ocl_reduce_context *ctx;
+  ocl_reduce_buffer *in, *out;
+} speed_side;
+
+static int side_open(speed_side *s, const char *policy, const float *x, size_t count,
+                     size_t out_bytes) {
+  s->ctx = context_with(policy);
+  return !s->ctx || ocl_reduce_buffer_create(s->ctx, count * sizeof *x, &s->in) != OCL_REDUCE_OK ||
+         ocl_reduce_buffer_create(s->ctx, out_bytes, &s->out) != OCL_REDUCE_OK ||
+         ocl_reduce_buffer_write(s->in, 0, x, count * sizeof *x) != OCL_REDUCE_OK;
+}
+
+static void side_close(speed_side *s) {
+  ocl_reduce_buffer_destroy(s->in);
+  ocl_reduce_buffer_destroy(s->out);
+  ocl_reduce_context_destroy(s->ctx);
+}
+
+static int bench_speed(size_t count, int rounds, const size_t *windows, size_t n_windows,
+                       const ocl_reduce_op *ops, size_t n_ops) {
+  const char *alt = getenv("BENCH_WINDOWS_ALT");
+  speed_side plan = {0}, other = {0};
+  size_t result_max = 4;
+  for (size_t o = 0; o < n_ops; o++) {
+    const size_t r = ocl_reduce_result_size(ops[o], OCL_REDUCE_F32);
+    result_max = r > result_max ? r : result_max;
+  }
+  float *x = malloc(count * sizeof *x);
+  unsigned char *got = malloc(count * result_max), *want = malloc(count * result_max);
+  unsigned char *got_alt = malloc(count * result_max);
   for (size_t i = 0; i < count; i++)
     /* Multiples of 1/128 spread evenly over (-7.81, 7.81): their running sums stay small, so
      * every window's sum is exact in f32 up to windows of millions (a mean of 0.8, as these
-     * values had before 2026-12-05, left windows of a million inexact: every result "differed"). */
+     * values had before 2026-12-05, left windows of a million inexact: every result "differed").
+     * No value is zero, so no signed-zero rule decides an extreme. */
     x[i] = (float)(2 * (int)((i * 2654435761u) % 1000) - 999) / 128.0f;
-  ocl_reduce_buffer *in = NULL, *out = NULL;
-  int bad = ocl_reduce_buffer_create(ctx, count * sizeof *x, &in) != OCL_REDUCE_OK ||
-            ocl_reduce_buffer_create(ctx, count * sizeof *x, &out) != OCL_REDUCE_OK ||
-            ocl_reduce_buffer_write( in, 0, x, count * sizeof *x) != OCL_REDUCE_OK;
+  int bad = side_open(&plan, "", x, count, count * result_max) ||
+            (alt && side_open(&other, alt, x, count, count * result_max));
+  ocl_reduce_context_info info = OCL_REDUCE_CONTEXT_INFO_INIT;
+  if (plan.ctx)
+    ocl_reduce_context_query(plan.ctx, &info);
+  const int cpu = info.device_type == OCL_REDUCE_DEVICE_CPU;
   /* The full-reduce bandwidth: the whole-array sum of the same buffer. */
   double *t = malloc((size_t)rounds * sizeof *t);
   for (int r = -2; r < rounds && !bad; r++) {
     float sum;
     uint64_t ns = 0;
-    bad = ocl_reduce_into(ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32, ocl_reduce_buffer_input(in, 0), count, ocl_reduce_host_output(&sum, sizeof sum)) !=
-              OCL_REDUCE_OK ||
-          ocl_reduce_last_kernel_ns(ctx, &ns) != OCL_REDUCE_OK;
+    bad = ocl_reduce_into(plan.ctx, OCL_REDUCE_SUM, OCL_REDUCE_F32,
+                          ocl_reduce_buffer_input(plan.in, 0), count,
+                          ocl_reduce_host_output(&sum, sizeof sum)) != OCL_REDUCE_OK ||
+          ocl_reduce_last_kernel_ns(plan.ctx, &ns) != OCL_REDUCE_OK;
     if (r >= 0)
       t[r] = 1e-9 * (double)ns;
   }
   const double full_gbs = bad ? 0 : (double)count * 4 / tool_median(t, (size_t)rounds) / 1e9;
   printf("speed: %s (%s), f32, %zu elements, device-resident, medians of %d; GB/s count the input "
-         "once; full reduce (f32 sum) %.1f GB/s%s\n",
+         "once; full reduce (f32 sum) %.1f GB/s; copy limit: the input's share of the bytes read "
+         "and written%s%s%s\n",
          info.device_name, info.backend_name, count, rounds, full_gbs,
-         cpu ? "; OpenMP: the same algorithm on the host's threads" : "");
-  const ocl_reduce_op ops[] = {OCL_REDUCE_SUM, OCL_REDUCE_MIN, OCL_REDUCE_MAX};
+         cpu ? "; OpenMP: the same algorithm on the host's threads (sum, min, max)" : "",
+         alt ? "; alt: the policy " : "", alt ? alt : "");
   for (size_t w = 0; w < n_windows && !bad; w++)
-    for (size_t o = 0; o < 3 && !bad; o++) {
+    for (size_t o = 0; o < n_ops && !bad; o++) {
       const size_t window = windows[w], n_out = count - window + 1;
-      const double dev = time_windows(ctx, ops[o], OCL_REDUCE_F32, in, count, window, out, rounds);
-      bad = dev < 0 ||
-            ocl_reduce_buffer_read( out, 0, got, n_out * sizeof *got) != OCL_REDUCE_OK;
-      /* The OpenMP loop: its result checks ours (sums of these values are exact). */
-      for (int r = -1; r < rounds && !bad; r++) {
-        const double start = omp_get_wtime();
-        omp_windows(ops[o], x, count, window, want);
-        if (r >= 0)
-          t[r] = omp_get_wtime() - start;
+      const size_t bytes = n_out * ocl_reduce_result_size(ops[o], OCL_REDUCE_F32);
+      const double dev = time_windows(plan.ctx, ops[o], OCL_REDUCE_F32, plan.in, count, window,
+                                      plan.out, rounds);
+      bad = dev < 0 || ocl_reduce_buffer_read(plan.out, 0, got, bytes) != OCL_REDUCE_OK;
+      const double dev_alt = !alt || bad ? 0
+                             : time_windows(other.ctx, ops[o], OCL_REDUCE_F32, other.in, count,
+                                            window, other.out, rounds);
+      bad = bad || dev_alt < 0 ||
+            (alt && ocl_reduce_buffer_read(other.out, 0, got_alt, bytes) != OCL_REDUCE_OK);
+      double host = 0;
+      /* The host's results check ours (sums of these values are exact). */
+      const int checked = !bad && host_windows(ops[o], x, count, window, rounds, want, t, &host);
+      size_t wrong = 0, wrong_alt = 0;
+      const size_t size = bytes / n_out;
+      for (size_t j = 0; j < n_out && checked; j++) {
+        wrong += memcmp(got + j * size, want + j * size, size) != 0;
+        wrong_alt += alt && memcmp(got_alt + j * size, want + j * size, size) != 0;
       }
-      /* OpenMP's idle threads spin for milliseconds: stopped, they take no CPU from the next
-       * case's ocl_reduce calls (see contender_ops.rest in bench.h). */
-      (void)omp_pause_resource_all(omp_pause_soft);
-      const double host = bad ? 0 : tool_median(t, (size_t)rounds);
-      size_t wrong = 0;
-      for (size_t j = 0; j < n_out && !bad; j++)
-        wrong += got[j] != want[j];
-      if (wrong) {
-        fprintf(stderr, "bench_windows: %s window %zu: %zu results differ from the host's\n",
-                ocl_reduce_op_name(ops[o]), window, wrong);
+      if (wrong || wrong_alt || (!checked && !bad)) {
+        fprintf(stderr, "bench_windows: %s window %zu: %zu results (alt: %zu) differ from the "
+                "host's%s\n", ocl_reduce_op_name(ops[o]), window, wrong, wrong_alt,
+                checked ? "" : ", which has no reference for this operator");
         bad = 1;
       }
       const double gbs = (double)count * 4 / dev / 1e9;
-      printf("  window %4zu %-3s %8.1f us %8.1f GB/s  %.3f x full reduce", window,
-             ocl_reduce_op_name(ops[o]), 1e6 * dev, gbs, gbs / full_gbs);
-      if (cpu)
+      printf("  window %4zu %-3s %8.1f us %8.1f GB/s  %.3f x full reduce  copy limit %.3f", window,
+             ocl_reduce_op_name(ops[o]), 1e6 * dev, gbs, gbs / full_gbs, 4.0 / (4.0 + size));
+      if (cpu && host > 0)
         printf("  OpenMP %8.1f us  speed relative to OpenMP (its time / ours) %.3fx", 1e6 * host,
                host / dev);
+      if (alt)
+        printf("  alt %8.1f us  speed relative to alt (its time / ours) %.3fx", 1e6 * dev_alt,
+               dev_alt / dev);
       printf("\n");
     }
-  ocl_reduce_buffer_destroy(in);
-  ocl_reduce_buffer_destroy(out);
-  ocl_reduce_context_destroy(ctx);
+  side_close(&plan);
+  side_close(&other);
   free(x);
   free(got);
+  free(got_alt);
   free(want);
   free(t);
   return bad;
@@ -220,6 +313,26 @@ static int bench_paper(size_t n_out, int rounds) {
   return bad;
 }
 
+/* Parses a comma-separated list of built-in operators' names into ops (up to 8): their number,
+ * or 0 where a name is unknown. */
+static size_t parse_ops(const char *list, ocl_reduce_op *ops) {
+  size_t n = 0;
+  while (*list && n < 8) {
+    const size_t len = strcspn(list, ",");
+    size_t i = 0;
+    for (; i < OCL_REDUCE_BUILTIN_OPS; i++) {
+      const char *name = ocl_reduce_op_name(OCL_REDUCE_BUILTIN_OP(i));
+      if (strlen(name) == len && !strncmp(name, list, len))
+        break;
+    }
+    if (i == OCL_REDUCE_BUILTIN_OPS)
+      return 0;
+    ops[n++] = OCL_REDUCE_BUILTIN_OP(i);
+    list += len + (list[len] == ',');
+  }
+  return *list ? 0 : n;
+}
+
 int main(int argc, char **argv) {
   const char *which = argc > 1 ? argv[1] : "all";
   const size_t count = argc > 2 ? (size_t)strtoull(argv[2], NULL, 10) : (size_t)1 << 26;
@@ -240,14 +353,17 @@ int main(int argc, char **argv) {
     if (*w) /* not a window, or a 17th */
       n_windows = 0;
   }
-  if ((!speed && !paper) || count < 1000 || rounds < 1 || !n_windows) {
-    fprintf(stderr,
-            "usage: bench_windows [speed|paper|all] [COUNT >= 1000 [ROUNDS [WINDOW,...]]]\n");
+  /* Its operators: sum, min and max, or those listed of the six it checks. */
+  ocl_reduce_op ops[8] = {OCL_REDUCE_SUM, OCL_REDUCE_MIN, OCL_REDUCE_MAX};
+  const size_t n_ops = argc > 5 ? parse_ops(argv[5], ops) : 3;
+  if ((!speed && !paper) || count < 1000 || rounds < 1 || !n_windows || !n_ops) {
+    fprintf(stderr, "usage: bench_windows [speed|paper|all] [COUNT >= 1000 [ROUNDS [WINDOW,... "
+                    "[OP,...]]]]\n  OP: sum, min, max, argmin, argmax, minmax\n");
     return 2;
   }
   int bad = 0;
   if (speed)
-    bad |= bench_speed(count, rounds, windows, n_windows);
+    bad |= bench_speed(count, rounds, windows, n_windows, ops, n_ops);
   if (paper)
     bad |= bench_paper(count / 4, rounds);
   return bad;

@@ -8,7 +8,8 @@
 #   scripts/h200/compare.sh <old source dir>
 #   TABLES="segments argmin" ROUNDS=1 scripts/h200/compare.sh <old source dir>   some tables, once
 # (tables: sum types segments argmin cross, by default; states; half, f16/bf16 elements; windows,
-# sliding windows through bench_windows on both backends, WINDOWS=3,32,... to choose them)
+# sliding windows through bench_windows on both backends, WINDOWS=3,32,... and
+# WINDOW_OPS=sum,argmax,... to choose them)
 # Both libraries run under this tree's ocl-reduce (the old one through LD_LIBRARY_PATH, which the
 # tool's RUNPATH gives way to), so that a change to the benchmark itself does not show as a change
 # of the library; OLD_TOOL=1 runs the old tree's own tool instead.
@@ -70,7 +71,7 @@ windows_csv() { # <library directory> <csv>
     [ $b = cuda ] && device=cuda:0
     LD_LIBRARY_PATH=$1 OCL_REDUCE_BACKEND=$b OCL_REDUCE_DEVICE=$device \
       /tmp/ocl-reduce-h200/bench/bench_windows speed $count 10 \
-      "${WINDOWS:-3,32,1000,2000,4097,5000,20000,100000,1000000}" |
+      "${WINDOWS:-3,32,1000,2000,4097,5000,20000,100000,1000000}" "${WINDOW_OPS:-sum,min,max}" |
       awk -v b="$b" -v n=$count '/^  window /{
         printf "%s,f32,%s,%s,ocl_reduce %s windows,%s,%s\n", $3, n, $2, b, $6, $4}' \
         >>"$2" || { echo "bench_windows through $b failed (above)" >&2; status=1; }
