@@ -33,28 +33,13 @@ typedef struct orx_state {
 #endif
   ulong index;
 } orx_state;
-typedef struct orx_arg_result { /* ocl_reduce_arg */
-  ORX_VALUE_T value;
-#if ORX_TYPE_BYTES == 4
-  uint zero;
-#endif
-  ulong index;
-} orx_arg_result;
-
-/* A state or result of these members, ocl_reduce_arg's padding zero. */
-#if ORX_TYPE_BYTES == 4
-#define ORX_KEYS_ARG(key_or_value, index) {(key_or_value), 0u, (index)}
-#else
-#define ORX_KEYS_ARG(key_or_value, index) {(key_or_value), (index)}
-#endif
-
 ORX_INLINE orx_state orx_state_map(ORX_VALUE_T x, ulong index) {
-  const orx_state s = ORX_KEYS_ARG(orx_key_of(ORX_ARG_KEY_OP, x), index);
+  const orx_state s = ORX_ARG_OF(orx_key_of(ORX_ARG_KEY_OP, x), index);
   return s;
 }
 /* The infinity's key (the identity's value), with an index no element has. */
 ORX_INLINE orx_state orx_state_identity(void) {
-  const orx_state s = ORX_KEYS_ARG(ORX_ORDER_IDENTITY(ORX_ARG_KEY_OP), ~(ulong)0);
+  const orx_state s = ORX_ARG_OF(ORX_ORDER_IDENTITY(ORX_ARG_KEY_OP), ~(ulong)0);
   return s;
 }
 /* Whether a key is a NaN's: beyond the winning infinity's. */
@@ -83,11 +68,11 @@ ORX_INLINE orx_state orx_state_absorb(orx_state s, ORX_VALUE_T x, ulong index) {
   return s;
 }
 #define ORX_STATE_ABSORB orx_state_absorb
-ORX_INLINE orx_arg_result orx_state_result(orx_state s) {
-  const orx_arg_result r = ORX_KEYS_ARG(orx_value_of_key(ORX_ARG_KEY_OP, s.key), s.index);
+ORX_INLINE orx_arg orx_state_result(orx_state s) {
+  const orx_arg r = ORX_ARG_OF(orx_value_of_key(ORX_ARG_KEY_OP, s.key), s.index);
   return r;
 }
-#define ORX_STATE_RESULT_T orx_arg_result
+#define ORX_STATE_RESULT_T orx_arg
 #define ORX_STATE_RESULT orx_state_result
 
 #elif ORX_OP_ID == ORX_OP_MINMAX /* lib/orx_state_ops.cl's MINMAX on these parts */

@@ -29,6 +29,25 @@
 #define ORX_STATE_SPLIT_CHAINS                                                                     \
   (ORX_STREAM == ORX_STREAM_CHUNK && !ORX_NATIVE_VECTORS && !ORX_INPUT_STATES)
 
+#if ORX_OP_ID == ORX_OP_ARGMIN || ORX_OP_ID == ORX_OP_ARGMAX
+/* ocl_reduce_arg: the value in the first 8 bytes, the index after. The float states below are
+ * this layout; the packed and keys states return it. */
+typedef struct orx_arg {
+  ORX_VALUE_T value;
+#if ORX_TYPE_BYTES == 4
+  uint zero; /* the rest of the value's 8 bytes, kept 0 */
+#endif
+  ulong index;
+} orx_arg;
+/* An initializer of this layout's members (or the keys state's, lib/orx_state_keys.cl), the
+ * padding 0. */
+#if ORX_TYPE_BYTES == 4
+#define ORX_ARG_OF(value_or_key, index) {(value_or_key), 0u, (index)}
+#else
+#define ORX_ARG_OF(value_or_key, index) {(value_or_key), (index)}
+#endif
+#endif
+
 /* Sliding windows' states (src/planner/plan_windows.c): ARGMIN and ARGMAX of 4-byte elements in
  * 64 bits, and float ARGMIN, ARGMAX and MINMAX on order keys. */
 #if ORX_STATE_PACKED
@@ -37,16 +56,10 @@
 #include "lib/orx_state_keys.cl"
 #endif
 
-#if (ORX_STATE_PACKED || ORX_STATE_KEYS) && ORX_OP_ID != ORX_OP_MINMAX /* ARGMIN, ARGMAX above */
-#elif ORX_OP_ID == ORX_OP_ARGMIN || ORX_OP_ID == ORX_OP_ARGMAX
-/* ---- ARGMIN, ARGMAX: ocl_reduce_arg, the value in the first 8 bytes and the index after --- */
-typedef struct orx_state {
-  ORX_VALUE_T value;
-#if ORX_TYPE_BYTES == 4
-  uint zero; /* the rest of the value's 8 bytes, kept 0 */
-#endif
-  ulong index;
-} orx_state;
+#if (ORX_OP_ID == ORX_OP_ARGMIN || ORX_OP_ID == ORX_OP_ARGMAX) && !ORX_STATE_PACKED &&            \
+    !ORX_STATE_KEYS
+/* ---- ARGMIN, ARGMAX: ocl_reduce_arg's layout ------------------------------------------------ */
+typedef orx_arg orx_state;
 
 #if ORX_OP_ID == ORX_OP_ARGMIN
 #define ORX_ARG_BEFORE(a, b) ((a) < (b))
@@ -57,12 +70,7 @@ typedef struct orx_state {
 #endif
 
 ORX_INLINE orx_state orx_state_map(ORX_VALUE_T x, ulong index) {
-  orx_state s;
-  s.value = x;
-#if ORX_TYPE_BYTES == 4
-  s.zero = 0;
-#endif
-  s.index = index;
+  const orx_state s = ORX_ARG_OF(x, index);
   return s;
 }
 ORX_INLINE orx_state orx_state_identity(void) {

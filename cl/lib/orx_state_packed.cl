@@ -75,20 +75,14 @@ ORX_INLINE orx_state orx_state_combine(orx_state a, orx_state b) {
   return (ORX_PACKED_MAX ? x > y : x < y) ? a : b;
 }
 
-typedef struct orx_packed_result { /* ocl_reduce_arg */
-  ORX_VALUE_T value;
-  uint zero;
-  ulong index;
-} orx_packed_result;
-ORX_INLINE orx_packed_result orx_state_result(orx_state s) {
-  orx_packed_result r;
-  r.value = orx_packed_value((uint)(s >> 32));
-  r.zero = 0;
+/* ocl_reduce_arg (orx_arg, lib/orx_state_ops.cl). */
+ORX_INLINE orx_arg orx_state_result(orx_state s) {
   const uint index = ORX_PACKED_MAX ? ~(uint)s : (uint)s;
-  r.index = index == ORX_PACKED_NO_INDEX ? ~(ulong)0 : (ulong)index;
+  const orx_arg r = ORX_ARG_OF(orx_packed_value((uint)(s >> 32)),
+                               index == ORX_PACKED_NO_INDEX ? ~(ulong)0 : (ulong)index);
   return r;
 }
-#define ORX_STATE_RESULT_T orx_packed_result
+#define ORX_STATE_RESULT_T orx_arg
 #define ORX_STATE_RESULT orx_state_result
 
 #endif /* ORX_STATE_PACKED_CL */
