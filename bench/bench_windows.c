@@ -313,21 +313,23 @@ static int bench_paper(size_t n_out, int rounds) {
   return bad;
 }
 
-/* Parses a comma-separated list of built-in operators' names into ops (up to 8): their number,
- * or 0 where a name is unknown. */
+/* Parses a comma-separated list of the operators the speed table checks (sum, min, max, argmin,
+ * argmax, minmax) into ops (up to 8): their number, or 0 where a name is not one of them. */
 static size_t parse_ops(const char *list, ocl_reduce_op *ops) {
+  const ocl_reduce_op known[] = {OCL_REDUCE_SUM,    OCL_REDUCE_MIN,    OCL_REDUCE_MAX,
+                                 OCL_REDUCE_ARGMIN, OCL_REDUCE_ARGMAX, OCL_REDUCE_MINMAX};
   size_t n = 0;
   while (*list && n < 8) {
     const size_t len = strcspn(list, ",");
     size_t i = 0;
-    for (; i < OCL_REDUCE_BUILTIN_OPS; i++) {
-      const char *name = ocl_reduce_op_name(OCL_REDUCE_BUILTIN_OP(i));
+    for (; i < sizeof known / sizeof *known; i++) {
+      const char *name = ocl_reduce_op_name(known[i]);
       if (strlen(name) == len && !strncmp(name, list, len))
         break;
     }
-    if (i == OCL_REDUCE_BUILTIN_OPS)
+    if (i == sizeof known / sizeof *known)
       return 0;
-    ops[n++] = OCL_REDUCE_BUILTIN_OP(i);
+    ops[n++] = known[i];
     list += len + (list[len] == ',');
   }
   return *list ? 0 : n;
