@@ -1655,8 +1655,8 @@ static void test_windows_plans(void **state) {
       }
     /* Float MIN and MAX read their elements as order keys of integer MIN and MAX (not keys=0,
      * 16-bit floats, other operators); float ARGMIN, ARGMAX and MINMAX keep their states'
-     * values as keys on CPU devices (everywhere with keys=1), but where windows fold directly
-     * (windows of 2-4); keys=1 packs ARGMIN and ARGMAX of 4-byte elements. */
+     * values as keys (not keys=0), but where windows fold directly (windows of 2-4); GPUs, and
+     * CPU devices with keys=1, pack ARGMIN and ARGMAX of 4-byte elements. */
     static const ocl_reduce_type types[] = {OCL_REDUCE_F32, OCL_REDUCE_F64, OCL_REDUCE_F16,
                                             OCL_REDUCE_I32};
     static const orx_op_id keyed_ops[] = {ORX_OP_MIN,    ORX_OP_MAX,    ORX_OP_SUM,
@@ -1681,10 +1681,12 @@ static void test_windows_plans(void **state) {
               assert_int_equal(plan.type,
                                types[k] == OCL_REDUCE_F32 ? OCL_REDUCE_I32 : OCL_REDUCE_I64);
             const int scanned = plan.win.algo != ORX_WIN_DIRECT;
-            /* keys on CPU devices, and where keys=1 forces them; packed where it forces them */
-            const int packed = keys > 0 && scanned && keyed_ops[op] != ORX_OP_MINMAX && op >= 3 &&
+            /* keys but where keys=0; packed on GPUs and where keys=1 forces it */
+            const int gpu = c->type != OCL_REDUCE_DEVICE_CPU;
+            const int packed = (keys > 0 || (keys < 0 && gpu)) && scanned &&
+                               keyed_ops[op] != ORX_OP_MINMAX && op >= 3 &&
                                (types[k] == OCL_REDUCE_F32 || types[k] == OCL_REDUCE_I32);
-            const int state_keys = (keys > 0 || c->type == OCL_REDUCE_DEVICE_CPU) && !packed;
+            const int state_keys = !packed;
             assert_int_equal(plan.defines[ORX_DEFINE_STATE_PACKED] == 1, packed);
             if (op >= 3) /* the structured ones' states: 8 bytes packed, else the operator's */
               assert_int_equal(plan.op.state_bytes,

@@ -60,16 +60,21 @@ static int folds_directly(const orx_target *target, uint64_t window) {
  * are scanned: tiles twice as long in local memory as ocl_reduce_arg's 16 bytes allow, and a
  * combine in one compare. H100, f32 2^26, with 16-byte states: windows of 32 0.124-0.130 of the
  * whole-array sum's rate (copying 4 bytes in and 16 out: 0.2), of 1000 (across tiles of 512, in
- * two launches) 0.033-0.034. Only where keys=1 forces it (the tests, and the GPUs' measurement to
- * come: no GPU could be had on 2026-12-06): CPU devices scan a work-item's blocks in turn
- * (SERIAL), and ran f32 ARGMAX packed at 0.7-0.9x of 16-byte states of keys (this 2-core machine,
- * 2^22, windows of 32 and 1000, Intel's CPU runtime and PoCL 3.1). */
+ * two launches) 0.033-0.034. Packed, in the same run (bench_windows, BENCH_WINDOWS_ALT=keys=1,
+ * every result checked): ARGMIN and ARGMAX windows of 32 1.59-1.63x (0.21 of the sum's rate, at
+ * the copy limit), of 1000 3.24-3.39x, of 4098-20000 2.40-2.79x, both backends
+ * (docs/perf/h100-windows-state-keys.txt). On GPUs then, and on CPUs where keys=1 forces it: CPU
+ * devices scan a work-item's blocks in turn (SERIAL), and ran f32 ARGMAX packed at 0.7-0.9x of
+ * 16-byte states of keys (this 2-core machine, 2^22, windows of 32 and 1000, Intel's CPU runtime
+ * and PoCL 3.1). */
 static int arg_packed(const orx_target *target, const orx_request *request) {
   const orx_win_shape *w = &request->windows;
   const ocl_reduce_type type = request->type;
   const int arg = request->op.id == ORX_OP_ARGMIN || request->op.id == ORX_OP_ARGMAX;
   const int four = type == OCL_REDUCE_F32 || type == OCL_REDUCE_I32 || type == OCL_REDUCE_U32;
-  return arg && four && target->forced.float_keys > 0 && !folds_directly(target, w->window) &&
+  const int keys = target->forced.float_keys;
+  const int gpu = target->caps->type != OCL_REDUCE_DEVICE_CPU;
+  return arg && four && (keys > 0 || (keys < 0 && gpu)) && !folds_directly(target, w->window) &&
          w->first_index < UINT32_MAX && w->count <= UINT32_MAX - w->first_index;
 }
 
@@ -113,9 +118,11 @@ static int blocks_in_words(const orx_target *target, const orx_request *request,
  * runtime f32 ARGMAX and MINMAX 1.18-1.64x, f64 1.22-1.73x; PoCL 3.1 f32 MINMAX 1.16-1.49x, f32
  * ARGMAX level (0.92-1.16x), f64 1.16-1.78x (docs/perf/cpu-windows-state-keys.txt). Not where
  * windows fold directly, a combine per element and window: Intel's runtime ran ARGMAX keys at
- * 0.79-0.85x there (windows of 2-4; PoCL 3.1 level). On GPUs only where keys=1 forces
- * them (the measurement to come: with float states, H100, f32 2^26, windows of 1000, ARGMAX ran
- * at 0.034 and MINMAX at 0.089 of the whole-array sum's rate). keys=0 keeps the floats. */
+ * 0.79-0.85x there (windows of 2-4; PoCL 3.1 level). On GPUs too: H100, f32 2^26,
+ * against float states in the same run (bench_windows, BENCH_WINDOWS_ALT=keys=1), MINMAX windows
+ * of 32-20000 1.23-2.33x through CUDA, 1.34-2.12x through NVIDIA's OpenCL
+ * (docs/perf/h100-windows-state-keys.txt; ARGMIN and ARGMAX there are packed, arg_packed). keys=0
+ * keeps the floats. */
 static void elements_as_keys(const orx_target *target, const orx_request *request,
                              orx_plan *plan) {
   const orx_op_id id = request->op.id;
@@ -128,9 +135,7 @@ static void elements_as_keys(const orx_target *target, const orx_request *reques
     plan->type = request->type == OCL_REDUCE_F32 ? OCL_REDUCE_I32 : OCL_REDUCE_I64;
     plan->defines[ORX_DEFINE_ELEM_KEYS] = 1;
   }
-  const int cpu_or_forced =
-      target->caps->type == OCL_REDUCE_DEVICE_CPU || target->forced.float_keys > 0;
-  if (arg_or_minmax && cpu_or_forced && !folds_directly(target, request->windows.window) &&
+  if (arg_or_minmax && !folds_directly(target, request->windows.window) &&
       plan->defines[ORX_DEFINE_STATE_PACKED] != 1) /* packed states take keys of their own */
     plan->defines[ORX_DEFINE_STATE_KEYS] = 1;
 }
