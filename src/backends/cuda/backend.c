@@ -277,7 +277,28 @@ static void cuda_native(orx_backend *be, void **context, void **device, void **q
   *queue = be->stream;
 }
 
-/* NVRTC alone, for a target "sm_<arch>", with no driver or device. */
+/* The bytes of the static shared memory a PTX module declares (".shared .align 4 .b8
+ * name[bytes];", the kernels' __local arrays; not instructions such as ld.shared): with one
+ * kernel per program, what its blocks take. */
+static uint64_t ptx_static_shared_bytes(const char *ptx) {
+  uint64_t total = 0;
+  for (const char *at = strstr(ptx, ".shared"); at; at = strstr(at + 1, ".shared")) {
+    if (at > ptx && at[-1] != '\n' && at[-1] != ' ' && at[-1] != '\t')
+      continue;
+    const char *end = strchr(at, ';'), *open = strchr(at, '[');
+    if (end && open && open < end)
+      total += strtoull(open + 1, NULL, 10);
+  }
+  return total;
+}
+
+/* CUDA's limit on a block's static shared memory, on every architecture. ptxas fails a kernel
+ * that declares more; the quick check, which stops at PTX, checks it here. */
+#define ORX_CU_STATIC_SHARED_MAX (48u * 1024u)
+
+/* NVRTC alone, for a target "sm_<arch>", with no driver or device. quick (CI's check of every
+ * plan's CUDA text, tests/test_cuda_kernels.c): as far as PTX, ptxas's one failure that a plan
+ * could cause (static shared memory past the limit) checked on the PTX. */
 static ocl_reduce_status cuda_compile_only(ocl_reduce_context *ctx, const orx_source *sources,
                                            size_t count, const char *target, int quick) {
   const char *why;
@@ -289,6 +310,13 @@ static ocl_reduce_status cuda_compile_only(ocl_reduce_context *ctx, const orx_so
   char *cubin = NULL;
   size_t size = 0;
   ocl_reduce_status status = orx_cu_compile(ctx, sources, count, arch, quick, &cubin, &size);
+  if (status == OCL_REDUCE_OK && quick) {
+    const uint64_t shared = size && cubin[size - 1] == '\0' ? ptx_static_shared_bytes(cubin) : 0;
+    if (shared > ORX_CU_STATIC_SHARED_MAX)
+      status = orx_fail(ctx, OCL_REDUCE_ERROR_BUILD,
+                        "the kernel declares %llu bytes of static shared memory, over CUDA's %u",
+                        (unsigned long long)shared, ORX_CU_STATIC_SHARED_MAX);
+  }
   free(cubin);
   return status;
 }

@@ -66,6 +66,8 @@ typedef struct cuda_api {
   nvrtcResult (*GetProgramLog)(nvrtcProgram, char *);
   nvrtcResult (*GetCUBINSize)(nvrtcProgram, size_t *);
   nvrtcResult (*GetCUBIN)(nvrtcProgram, char *);
+  nvrtcResult (*GetPTXSize)(nvrtcProgram, size_t *);
+  nvrtcResult (*GetPTX)(nvrtcProgram, char *);
   nvrtcResult (*DestroyProgram)(nvrtcProgram *);
   const char *(*GetErrorString)(nvrtcResult);
   nvrtcResult (*Version)(int *, int *);
@@ -82,8 +84,9 @@ int orx_cu_nvrtc_ready(const char **why);
 const char *orx_cu_name(CUresult r);
 ocl_reduce_status orx_cu_fail(ocl_reduce_context *ctx, const char *call, CUresult r);
 /* Compiles the sources (one translation unit) to a cubin for sm_<arch>; *cubin is malloc'd,
- * of *cubin_size bytes. quick: NVRTC's least optimization effort (--Ofast-compile=max, NVRTC 13
- * and newer), for checks of the translation only: every stage still runs, front end to ptxas. */
+ * of *cubin_size bytes. quick, for checks of the translation only: NVRTC's least optimization
+ * effort (--Ofast-compile=max, NVRTC 13 and newer), and only as far as PTX for compute_<arch>
+ * (no ptxas), which *cubin then holds as text (see cuda_compile_only). */
 ocl_reduce_status orx_cu_compile(ocl_reduce_context *ctx, const orx_source *sources, size_t count,
                                  int arch, int quick, char **cubin, size_t *cubin_size);
 /* "NVRTC <major>.<minor>", the compiler's version (a disk cache key), or "" when unknown. */

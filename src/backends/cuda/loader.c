@@ -66,6 +66,8 @@ static const struct {
     SYM(GetProgramLog, "nvrtcGetProgramLog"),
     SYM(GetCUBINSize, "nvrtcGetCUBINSize"),
     SYM(GetCUBIN, "nvrtcGetCUBIN"),
+    SYM(GetPTXSize, "nvrtcGetPTXSize"),
+    SYM(GetPTX, "nvrtcGetPTX"),
     SYM(DestroyProgram, "nvrtcDestroyProgram"),
     SYM(GetErrorString, "nvrtcGetErrorString"),
     SYM(Version, "nvrtcVersion"),
@@ -198,10 +200,10 @@ static int nvrtc_options(const char *arch_option, int quick, const char **option
   /* With OCL_REDUCE_LOG=debug the compile's log carries ptxas's report of each kernel too:
    * registers, stack and spills, what the planner's register caps are read from without a GPU
    * (docs/perf/ptxas-segments-mr-spills.txt). The code is the same either way. */
-  if (orx_log_debug())
+  if (orx_log_debug() && !quick)
     options[count++] = "--ptxas-options=-v";
   /* CI's check of every plan's text: 105 s at full effort, 64 s so (NVVM's and ptxas's passes,
-   * docs/perf/ci-time.txt). */
+   * docs/perf/ci-time.txt); it also stops at PTX (orx_cu_compile). */
   if (quick && nvrtc_has_fast_compile())
     options[count++] = "--Ofast-compile=max";
   return count;
@@ -228,7 +230,8 @@ ocl_reduce_status orx_cu_compile(ocl_reduce_context *ctx, const orx_source *sour
     return orx_fail(ctx, OCL_REDUCE_ERROR_BACKEND, "nvrtcCreateProgram: %s",
                     orx_cu.GetErrorString(r));
   char arch_option[64];
-  snprintf(arch_option, sizeof arch_option, "--gpu-architecture=sm_%d", arch);
+  snprintf(arch_option, sizeof arch_option, "--gpu-architecture=%s_%d", quick ? "compute" : "sm",
+           arch);
   const char *options[ORX_NVRTC_MAX_OPTIONS];
   r = orx_cu.CompileProgram(program, nvrtc_options(arch_option, quick, options), options);
   ocl_reduce_status status = OCL_REDUCE_OK;
@@ -248,13 +251,13 @@ ocl_reduce_status orx_cu_compile(ocl_reduce_context *ctx, const orx_source *sour
     if (log)
       orx_log("NVRTC log:\n%s", log);
     size_t size = 0;
-    orx_cu.GetCUBINSize(program, &size);
+    (quick ? orx_cu.GetPTXSize : orx_cu.GetCUBINSize)(program, &size);
     *cubin = orx_malloc(size ? size : 1);
     *cubin_size = size;
     if (!*cubin)
       status = orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
     else
-      orx_cu.GetCUBIN(program, *cubin);
+      (quick ? orx_cu.GetPTX : orx_cu.GetCUBIN)(program, *cubin);
   }
   free(log);
   orx_cu.DestroyProgram(&program);
