@@ -80,8 +80,12 @@ static void host_window_states(ocl_reduce_op op, const float *x, size_t count, s
                                unsigned char *out) {
   /* m 0: the minimum, 1: the maximum; ARGMIN and ARGMAX keep only their own deque. */
   const int first = op == OCL_REDUCE_ARGMAX, last = op == OCL_REDUCE_ARGMIN ? 0 : 1;
-  size_t *dq[2] = {malloc(count * sizeof(size_t)), malloc(count * sizeof(size_t))};
-  size_t head[2] = {0, 0}, tail[2] = {0, 0};
+  size_t *dq[2] = {NULL, NULL}, head[2] = {0, 0}, tail[2] = {0, 0};
+  for (int m = first; m <= last; m++)
+    if (!(dq[m] = malloc(count * sizeof(size_t)))) {
+      fprintf(stderr, "bench_windows: out of host memory for the reference\n");
+      exit(1);
+    }
   for (size_t i = 0; i < count; i++)
     for (int m = first; m <= last; m++) {
       while (tail[m] > head[m] && (m ? x[dq[m][tail[m] - 1]] < x[i] : x[dq[m][tail[m] - 1]] > x[i]))

@@ -531,37 +531,46 @@ static void test_debug_log_reports_registers_and_spills(void **state) {
   }
 }
 
-/* A kernel whose block takes `floats` f32 of static shared memory. */
-static ocl_reduce_status compile_shared(unsigned floats, int quick) {
-  char text[512];
+/* A kernel whose block takes `floats` f32 of static shared memory, and a scalar int of it
+ * beside them where `scalar`. */
+static ocl_reduce_status compile_shared(unsigned floats, int scalar, int quick) {
+  /* Read after the barrier: a value the compiler cannot know keeps it in shared memory. */
+  static const char scalar_text[] =
+      "  __shared__ int count;\n  if (threadIdx.x == 0) count = (int)out[blockDim.x];\n";
+  char text[640];
   snprintf(text, sizeof text,
            "extern \"C\" __global__ void shared_sized(float *out) {\n"
            "  __shared__ float stage[%u];\n"
+           "%s"
            "  stage[threadIdx.x] = out[threadIdx.x];\n"
            "  __syncthreads();\n"
-           "  out[threadIdx.x] = stage[(threadIdx.x + 1) %% %uu];\n"
+           "  out[threadIdx.x] = stage[(threadIdx.x + 1) %% %uu]%s;\n"
            "}\n",
-           floats, floats);
+           floats, scalar ? scalar_text : "", floats, scalar ? " + count" : "");
   const orx_source source = {"shared_sized.cu", text, strlen(text)};
   return cuda_backend()->compile_only(NULL, &source, 1, "sm_90", quick);
 }
 
 /* The quick check stops at PTX, before ptxas, which is what fails a kernel over CUDA's 48 KiB of
  * static shared memory: the check of the PTX fails it too, as ptxas does at full effort, and
- * passes what fits. */
+ * passes what fits: arrays (declared in bytes) and scalars (declared by their type) alike, 48 KiB
+ * of floats and an int's 4 bytes past them. */
 static void test_quick_check_fails_static_shared_memory_past_the_limit(void **state) {
   (void)state;
-  const ocl_reduce_status fits = compile_shared(12 * 1024, 1);
+  const ocl_reduce_status fits = compile_shared(12 * 1024, 0, 1);
   if (fits == OCL_REDUCE_ERROR_BACKEND_UNAVAILABLE) {
     printf("# skipped: %s\n", ocl_reduce_last_error(NULL));
     skip();
   }
   assert_int_equal(fits, OCL_REDUCE_OK);
-  assert_int_equal(compile_shared(12 * 1024, 0), OCL_REDUCE_OK);
-  assert_int_equal(compile_shared(13 * 1024, 1), OCL_REDUCE_ERROR_BUILD);
-  if (!strstr(ocl_reduce_last_error(NULL), "static shared memory"))
-    fail_msg("the error does not say why: '%s'", ocl_reduce_last_error(NULL));
-  assert_int_equal(compile_shared(13 * 1024, 0), OCL_REDUCE_ERROR_BUILD);
+  assert_int_equal(compile_shared(12 * 1024 - 1, 1, 1), OCL_REDUCE_OK);
+  for (int quick = 0; quick <= 1; quick++) {
+    assert_int_equal(compile_shared(12 * 1024, 0, quick), OCL_REDUCE_OK);
+    assert_int_equal(compile_shared(13 * 1024, 0, quick), OCL_REDUCE_ERROR_BUILD);
+    if (!strstr(ocl_reduce_last_error(NULL), "static shared memory") && quick)
+      fail_msg("the error does not say why: '%s'", ocl_reduce_last_error(NULL));
+    assert_int_equal(compile_shared(12 * 1024, 1, quick), OCL_REDUCE_ERROR_BUILD);
+  }
 }
 
 int main(void) {

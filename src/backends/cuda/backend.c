@@ -277,17 +277,41 @@ static void cuda_native(orx_backend *be, void **context, void **device, void **q
   *queue = be->stream;
 }
 
-/* The bytes of the static shared memory a PTX module declares (".shared .align 4 .b8
- * name[bytes];", the kernels' __local arrays; not instructions such as ld.shared): with one
- * kernel per program, what its blocks take. */
+/* The bytes of one PTX type (".u32", ".b8", ".f64"...), 0 for a token that is none. */
+static unsigned ptx_type_bytes(const char *token) {
+  if (token[0] != '.' || !strchr("busf", token[1]))
+    return 0;
+  char *end = NULL;
+  const unsigned long bits = strtoul(token + 2, &end, 10);
+  return end != token + 2 && (bits == 8 || bits == 16 || bits == 32 || bits == 64)
+             ? (unsigned)(bits / 8)
+             : 0;
+}
+
+/* The bytes of the static shared memory a PTX module declares, as ptxas lays it out: each
+ * declaration (".shared .align 4 .b8 name[bytes];" for the kernels' __local arrays, ".shared
+ * .align 4 .u32 name;" for a scalar; not instructions such as ld.shared) on its alignment, of its
+ * type's bytes times its dimensions. With one kernel per program, what its blocks take. */
 static uint64_t ptx_static_shared_bytes(const char *ptx) {
   uint64_t total = 0;
   for (const char *at = strstr(ptx, ".shared"); at; at = strstr(at + 1, ".shared")) {
     if (at > ptx && at[-1] != '\n' && at[-1] != ' ' && at[-1] != '\t')
       continue;
-    const char *end = strchr(at, ';'), *open = strchr(at, '[');
-    if (end && open && open < end)
-      total += strtoull(open + 1, NULL, 10);
+    const char *end = strchr(at, ';');
+    if (!end)
+      break;
+    uint64_t align = 1, bytes = 0;
+    for (const char *t = at + 7; t < end; t++) {
+      if (*t == '.' && strncmp(t, ".align", 6) == 0)
+        align = strtoull(t + 6, NULL, 10);
+      else if (*t == '.' && !bytes)
+        bytes = ptx_type_bytes(t);
+      else if (*t == '[')
+        bytes *= strtoull(t + 1, NULL, 10); /* extern's [] (dynamic): 0 */
+    }
+    if (align > 1)
+      total = (total + align - 1) / align * align;
+    total += bytes;
   }
   return total;
 }
@@ -307,17 +331,17 @@ static ocl_reduce_status cuda_compile_only(ocl_reduce_context *ctx, const orx_so
     return orx_fail(ctx, OCL_REDUCE_ERROR_INVALID_ARGUMENT, "target '%s' is not sm_<arch>", target);
   if (!orx_cu_nvrtc_ready(&why))
     return orx_fail(ctx, OCL_REDUCE_ERROR_BACKEND_UNAVAILABLE, "%s", why);
-  char *cubin = NULL;
+  char *image = NULL;
   size_t size = 0;
-  ocl_reduce_status status = orx_cu_compile(ctx, sources, count, arch, quick, &cubin, &size);
+  ocl_reduce_status status = orx_cu_compile(ctx, sources, count, arch, quick, &image, &size);
   if (status == OCL_REDUCE_OK && quick) {
-    const uint64_t shared = size && cubin[size - 1] == '\0' ? ptx_static_shared_bytes(cubin) : 0;
+    const uint64_t shared = size && image[size - 1] == '\0' ? ptx_static_shared_bytes(image) : 0;
     if (shared > ORX_CU_STATIC_SHARED_MAX)
       status = orx_fail(ctx, OCL_REDUCE_ERROR_BUILD,
                         "the kernel declares %llu bytes of static shared memory, over CUDA's %u",
                         (unsigned long long)shared, ORX_CU_STATIC_SHARED_MAX);
   }
-  free(cubin);
+  free(image);
   return status;
 }
 

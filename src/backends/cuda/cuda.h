@@ -83,12 +83,12 @@ int orx_cu_nvrtc_ready(const char **why);
 /* The name of a driver error, and a failed driver call recorded on ctx. */
 const char *orx_cu_name(CUresult r);
 ocl_reduce_status orx_cu_fail(ocl_reduce_context *ctx, const char *call, CUresult r);
-/* Compiles the sources (one translation unit) to a cubin for sm_<arch>; *cubin is malloc'd,
- * of *cubin_size bytes. quick, for checks of the translation only: NVRTC's least optimization
+/* Compiles the sources (one translation unit) to a cubin for sm_<arch>; *image is malloc'd,
+ * of *image_size bytes. quick, for checks of the translation only: NVRTC's least optimization
  * effort (--Ofast-compile=max, NVRTC 13 and newer), and only as far as PTX for compute_<arch>
- * (no ptxas), which *cubin then holds as text (see cuda_compile_only). */
+ * (no ptxas), which *image then holds as text (see cuda_compile_only). */
 ocl_reduce_status orx_cu_compile(ocl_reduce_context *ctx, const orx_source *sources, size_t count,
-                                 int arch, int quick, char **cubin, size_t *cubin_size);
+                                 int arch, int quick, char **image, size_t *image_size);
 /* "NVRTC <major>.<minor>", the compiler's version (a disk cache key), or "" when unknown. */
 void orx_cu_compiler_version(char *text, size_t size);
 

@@ -210,7 +210,7 @@ static int nvrtc_options(const char *arch_option, int quick, const char **option
 }
 
 ocl_reduce_status orx_cu_compile(ocl_reduce_context *ctx, const orx_source *sources, size_t count,
-                                 int arch, int quick, char **cubin, size_t *cubin_size) {
+                                 int arch, int quick, char **image, size_t *image_size) {
   size_t total = 1;
   for (size_t i = 0; i < count; i++)
     total += sources[i].length + 1;
@@ -252,12 +252,12 @@ ocl_reduce_status orx_cu_compile(ocl_reduce_context *ctx, const orx_source *sour
       orx_log("NVRTC log:\n%s", log);
     size_t size = 0;
     (quick ? orx_cu.GetPTXSize : orx_cu.GetCUBINSize)(program, &size);
-    *cubin = orx_malloc(size ? size : 1);
-    *cubin_size = size;
-    if (!*cubin)
+    *image = orx_malloc(size ? size : 1);
+    *image_size = size;
+    if (!*image)
       status = orx_fail(ctx, OCL_REDUCE_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
     else
-      (quick ? orx_cu.GetPTX : orx_cu.GetCUBIN)(program, *cubin);
+      (quick ? orx_cu.GetPTX : orx_cu.GetCUBIN)(program, *image);
   }
   free(log);
   orx_cu.DestroyProgram(&program);
