@@ -27,11 +27,35 @@
     ORX_STREAM != ORX_STREAM_CHUNK
 #error "ORX_SEG_VECTOR_RUNS: equal lengths, a scalar unordered operator, OpenCL C vectors, runs"
 #endif
+/* A segment's vector accumulator, orx_run_v: float MIN and MAX streamed as whole vectors of keys
+ * (ORX_FLOAT_KEYS 2, CPU devices; lib/orx_keys.cl) keep keys, folded as keys too and made values
+ * once per run, so that an element costs one integer min or max and its key's three operations
+ * rather than IEEE 754's two NaN tests, two compares and a tie's select. PoCL 5 on 16 cores, f32
+ * max of 2^24 in segments of 32: 342-355 us as floats, 253-273 as keys, i32 max's time
+ * (docs/perf/pocl5-segments-lane-keys.txt). Every other operator accumulates its values. */
+#if ORX_KEY_CHAINS && ORX_FLOAT_KEYS == 2
+typedef orx_keys orx_run_v;
+ORX_INLINE orx_run_v orx_run_first(TV x) {
+  orx_keys c = orx_keys_identity(ORX_OP_ID);
+  orx_keys_absorb(ORX_OP_ID, &c, x);
+  return c;
+}
+#define orx_run_absorb(c, x) orx_keys_absorb(ORX_OP_ID, &(c), (x))
+#define orx_run_pick(a, b) orx_keys_merge(ORX_OP_ID, (a), (b))
+#define orx_run_value(c) orx_keys_value(ORX_OP_ID, (c))
+#else
+typedef TV orx_run_v;
+#define orx_run_first(x) (x)
+#define orx_run_absorb(c, x) ((c) = orx_combine_v((c), (x)))
+#define orx_run_pick(a, b) orx_combine_v((a), (b))
+#define orx_run_value(c) (c)
+#endif
+
 /* Two vectors of partials, x of segments a and y of segments b, halve: component j of the result
  * combines components 2j and 2j + 1 of x (j < ORX_VEC / 2) or of y. log2(ORX_VEC) rounds fold
  * ORX_VEC vectors, one per segment, into the segments' results in order, each a pairwise tree. */
-ORX_INLINE TV orx_fold_halves(TV x, TV y) {
-  return orx_combine_v((TV)(x.even, y.even), (TV)(x.odd, y.odd));
+ORX_INLINE orx_run_v orx_fold_halves(orx_run_v x, orx_run_v y) {
+  return orx_run_pick((orx_run_v)(x.even, y.even), (orx_run_v)(x.odd, y.odd));
 }
 
 /* Vector k of the run from element p: from any element boundary where the kernel reads its
@@ -53,29 +77,30 @@ ORX_INLINE void orx_vector_run(const orx_segments *g, ulong s, ulong nvec, uint 
   /* ORX_VEC independent chains, one per segment; unrolled, so that they stay in registers (on
    * PoCL 5 the rolled loops kept them on the stack: 20 % slower). A missing segment's chain
    * keeps the first one's start: folded apart from the others, and never stored. */
-  TV part[ORX_VEC];
-  part[0] = ORX_RUN_READ(p, 0);
+  orx_run_v part[ORX_VEC];
+  part[0] = orx_run_first(ORX_RUN_READ(p, 0));
 #pragma unroll
   for (uint j = 1; j < ORX_VEC; j++)
-    part[j] = j < present ? ORX_RUN_READ(p, j * nvec) : part[0];
+    part[j] = j < present ? orx_run_first(ORX_RUN_READ(p, j * nvec)) : part[0];
   for (ulong k = 1; k < nvec; k++)
 #pragma unroll
     for (uint j = 0; j < ORX_VEC; j++)
       if (j < present)
-        part[j] = orx_combine_v(part[j], ORX_RUN_READ(p, j * nvec + k));
+        orx_run_absorb(part[j], ORX_RUN_READ(p, j * nvec + k));
 #pragma unroll
   for (int pairs = ORX_VEC / 2; pairs >= 1; pairs /= 2)
 #pragma unroll
     for (int j = 0; j < pairs; j++)
       part[j] = orx_fold_halves(part[2 * j], part[2 * j + 1]);
+  const TV results = orx_run_value(part[0]);
 #if !ORX_NARROW_RESULT
   if (present == ORX_VEC) {
-    ORX_CAT(vstore, ORX_VEC)(part[0], 0, out + s);
+    ORX_CAT(vstore, ORX_VEC)(results, 0, out + s);
     return;
   }
 #endif
   T r[ORX_VEC];
-  ORX_STORE_V(part[0], r);
+  ORX_STORE_V(results, r);
   for (uint j = 0; j < present; j++)
     ORX_WRITE_RESULT(out, s + j, r[j]);
 }

@@ -76,7 +76,10 @@ static int vector_runs(const orx_caps *caps, const orx_request *request, const o
  * against 4, PoCL 3.1 f32 sums 2333 / 1508 / 1381 against 2655 / 1777 / 1375, i32 max 2338 /
  * 1087 / 898 against 2716 / 1537 / 1016; Intel's runtime f32 sums 2494 / 1449 / 839 against
  * 2787 / 1805 / 1024. Float MIN and MAX of 4 elements lost everywhere (f32 max, PoCL 3.1, of
- * 8-64: 1424-1906 us against 2202-2537). 16-bit elements keep the fit (not measured). */
+ * 8-64: 1424-1906 us against 2202-2537); since the runs keep float MIN and MAX as keys too, on
+ * PoCL 5's 16 cores f32 max of 32 / 64 / 128 in vectors of 4 took 347 / 286 / 285 us against the
+ * fit's 301 / 279 / 245 (docs/perf/pocl5-segments-lane-keys.txt). 16-bit elements keep the fit
+ * (not measured). */
 #define ORX_LANE_RUN_SHORT_MIN_BYTES 128u
 #define ORX_LANE_RUN_SHORT_BYTES 512u
 #define ORX_LANE_RUN_SHORT_VEC 4u
