@@ -104,6 +104,8 @@ ORX_INLINE A orx_sg_merge(A a, A b, uint mask) {
 ORX_INLINE A orx_wg_reduce2(A a, A b, ORX_LOCAL_PTR A *scratch) {
 #if ORX_ORDERED
   return orx_workgroup_reduce(orx_combine(a, b), scratch);
+#elif defined(ORX_STATE_GROUP_REDUCE) /* the operator's own (SUM_REPRODUCIBLE: lib/orx_repro.cl) */
+  return ORX_STATE_GROUP_REDUCE(orx_combine(a, b), scratch);
 #elif ORX_SG_HAS_SHUFFLE
   const uint size = orx_sg_size();
   A x;
