@@ -191,9 +191,10 @@ ORX_INLINE orx_state orx_state_combine(orx_state a, orx_state b) {
  * the plain sum; with this, 1.08-1.14x faster (docs/perf/h100-repro-group-split.txt).
  * Where subgroups shuffle, but not on NVIDIA's OpenCL: its compiler gave the kernel 74 (f32) and
  * 80 (f64) registers for it, against 64 for the tree, so that three groups of the planned four
- * per SM fit (plan_state.c) and 2^26-2^28 ran 1.10-1.19x slower. Without shuffles, the tree in
- * local memory (lib/orx_workgroup.cl), which this would double in barriers. Every work-item of
- * the group calls it; the result is valid in work-item 0. */
+ * per SM fit (plan_state.c) and 2^26-2^28 ran 1.10-1.19x slower; it ignores a register cap
+ * (-cl-nv-maxrregcount, measured), and OpenCL C has no launch bounds. Without shuffles, the
+ * tree in local memory (lib/orx_workgroup.cl), which this would double in barriers. Every
+ * work-item of the group calls it; the result is valid in work-item 0. */
 #include "lib/orx_subgroup.cl"
 #if ORX_SG_HAS_SHUFFLE && ORX_SG_IMPL != ORX_SG_NV_PTX
 ORX_INLINE long orx_rp_shuffle_xor_long(long v, uint mask) {
