@@ -12,7 +12,9 @@
  * ORX_STATE_LANES_ABSORB(lane, c, first) with lane[j] taking c[j], of index first + j, where
  * every lane has absorbed as many. Lanes may be of a type of the operator's own,
  * ORX_STATE_LANE_T, with ORX_STATE_LANE_IDENTITY(), ORX_STATE_LANE_MERGE(a, b) (a's elements
- * before b's) and ORX_STATE_LANE_STATE(lane) -> state.
+ * before b's) and ORX_STATE_LANE_STATE(lane) -> state. And a work-group's states may combine
+ * its own way, ORX_STATE_GROUP_REDUCE(x, scratch) -> the group's state in work-item 0, called by
+ * every work-item with local scratch of ORX_WG_SIZE states (lib/orx_workgroup.cl).
  *
  * Every combine here is commutative and associative on the values it sees, so results do not
  * depend on the combine order, except for the rounding of the float sums and moments.
