@@ -66,6 +66,9 @@
 #endif
 #include "ocl_reduce_collectives.inc"
 
+/* SUM_REPRODUCIBLE's own work-group reduction, where it has one (ORX_STATE_GROUP_REDUCE). */
+#include "lib/orx_repro_group.cl"
+
 /* ---- The kernel's operator (ORX_OP_ID) ------------------------------------------------------ */
 
 /* Tree in local memory over the lanes that carry the same reduction: at each level lane l < stride
@@ -104,7 +107,7 @@ ORX_INLINE A orx_sg_merge(A a, A b, uint mask) {
 ORX_INLINE A orx_wg_reduce2(A a, A b, ORX_LOCAL_PTR A *scratch) {
 #if ORX_ORDERED
   return orx_workgroup_reduce(orx_combine(a, b), scratch);
-#elif defined(ORX_STATE_GROUP_REDUCE) /* the operator's own (SUM_REPRODUCIBLE: lib/orx_repro.cl) */
+#elif defined(ORX_STATE_GROUP_REDUCE) /* the operator's own (lib/orx_repro_group.cl) */
   return ORX_STATE_GROUP_REDUCE(orx_combine(a, b), scratch);
 #elif ORX_SG_HAS_SHUFFLE
   const uint size = orx_sg_size();
