@@ -52,6 +52,10 @@ static double time_windows(ocl_reduce_context *ctx, ocl_reduce_op op, ocl_reduce
                            ocl_reduce_buffer *in, size_t count, size_t window,
                            ocl_reduce_buffer *out, int rounds) {
   double *t = malloc((size_t)rounds * sizeof *t);
+  if (!t) {
+    fprintf(stderr, "bench_windows: out of host memory\n");
+    return -1;
+  }
   for (int r = -2; r < rounds; r++) {
     uint64_t ns = 0;
     ocl_reduce_status s = ocl_reduce_windows(ctx, op, type, ocl_reduce_buffer_input(in, 0), count,
@@ -164,6 +168,12 @@ static int bench_speed(size_t count, int rounds, const size_t *windows, size_t n
   float *x = malloc(count * sizeof *x);
   unsigned char *got = malloc(count * result_max), *want = malloc(count * result_max);
   unsigned char *got_alt = malloc(count * result_max);
+  double *t = malloc((size_t)rounds * sizeof *t);
+  if (!x || !got || !want || !got_alt || !t) {
+    fprintf(stderr, "bench_windows: out of host memory for %zu elements\n", count);
+    free(x), free(got), free(want), free(got_alt), free(t);
+    return 1;
+  }
   for (size_t i = 0; i < count; i++)
     /* Multiples of 1/128 spread evenly over (-7.81, 7.81): their running sums stay small, so
      * every window's sum is exact in f32 up to windows of millions (a mean of 0.8, as these
@@ -177,7 +187,6 @@ static int bench_speed(size_t count, int rounds, const size_t *windows, size_t n
     ocl_reduce_context_query(plan.ctx, &info);
   const int cpu = info.device_type == OCL_REDUCE_DEVICE_CPU;
   /* The full-reduce bandwidth: the whole-array sum of the same buffer. */
-  double *t = malloc((size_t)rounds * sizeof *t);
   for (int r = -2; r < rounds && !bad; r++) {
     float sum;
     uint64_t ns = 0;
@@ -250,6 +259,11 @@ static int paper_type(ocl_reduce_context *shuffle, ocl_reduce_context *mr, ocl_r
                       size_t n_out, int rounds) {
   const size_t window = 32, count = n_out + window - 1, elem = ocl_reduce_type_size(type);
   unsigned char *x = malloc(count * elem), *got = malloc(n_out * elem);
+  if (!x || !got) {
+    fprintf(stderr, "bench_windows: out of host memory for %zu elements\n", count);
+    free(x), free(got);
+    return 1;
+  }
   for (size_t i = 0; i < count; i++) {
     const int v = (int)((i * 2654435761u) % 2001) - 1000;
     if (type == OCL_REDUCE_I32)

@@ -1,9 +1,9 @@
 /* =================================================================================================
  * orx_repro_group.cl: SUM_REPRODUCIBLE's states (lib/orx_repro.cl) of a work-group, combined in
  * two steps rather than as a tree of states: the group's top bin (the largest) and flags, then
- * every state raised to that bin once and the folds summed as integers. The same
- * state as any tree of combines: raising drops whole folds and moves the rest (a linear map of
- * the folds), raising by r then s is raising by r + s, and integer sums do not depend on order.
+ * every state raised to that bin once and the folds summed as integers. The same state as any
+ * tree of combines: raising drops whole folds and moves the rest (a linear map of the folds),
+ * raising by r then s is raising by r + s, and integer sums do not depend on order.
  * A tree exchanges 40 bytes and raises both sides at each of its levels, with every warp of a
  * one-wave grid in that tail at once: on an H100, f32 of 2^24 through CUDA, the work-group's
  * tree and the last group's took 3.4-3.9 us each of the 6.6 us the reproducible sum cost beyond
