@@ -185,10 +185,18 @@
 #define ORX_STREAM_WARP_TILES 4 /* a contiguous run per warp, read ORX_MR_Q coalesced tiles at a
                                    time and reduced by the multireduction (CUDA and NVIDIA's
                                    OpenCL, order-preserving operators) */
+#define ORX_STREAM_RUNS 5       /* a contiguous run per work-item, as CHUNK, read as ORX_UNROLL
+                                   runs side by side, load u of a step from run u (the host plan:
+                                   a core keeps several streams of memory in flight) */
+/* ORX_STREAM_RUNS: a work-item's run that would make runs of fewer vectors than this is read as
+ * CHUNK reads it (64 KiB of the host plan's 16-byte vectors; planner/host_plan.h). */
+#define ORX_RUNS_MIN_VECTORS 4096
+/* Whether each work-item reads its own contiguous run, each chain in index order. */
+#define ORX_STREAM_CONTIGUOUS (ORX_STREAM == ORX_STREAM_CHUNK || ORX_STREAM == ORX_STREAM_RUNS)
 /* X(c, ID, name), for ORX_STREAM_<ID> */
 #define ORX_STREAMS(X, c)                                                                          \
   X(c, STRIDED, "strided") X(c, CHUNK, "chunk") X(c, TILED, "tiled")                             \
-  X(c, TRANSPOSED, "transposed") X(c, WARP_TILES, "warp_tiles")
+  X(c, TRANSPOSED, "transposed") X(c, WARP_TILES, "warp_tiles") X(c, RUNS, "runs")
 
 /* ORX_STREAM_TRANSPOSED's stage (lib/orx_stream.cl) for elements of `bytes` bytes: each round
  * takes a piece of ORX_PIECE_OF elements of every work-item's run (a power of two, at most 64

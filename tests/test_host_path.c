@@ -159,6 +159,38 @@ static void test_same_bits_every_operator(void **state) {
   free(data);
 }
 
+/* Arrays whose groups read their runs side by side (ORX_STREAM_RUNS: 64 groups of at least
+ * ORX_HOST_PLAN_UNROLL runs of ORX_RUNS_MIN_VECTORS 16-byte vectors, 32 MiB), and one just below
+ * that: the same bits from the calling thread and the device, and the host references. */
+static void test_runs_side_by_side(void **state) {
+  (void)state;
+  const size_t runs_bytes = (size_t)64 * 8 * 4096 * 16;
+  const ocl_reduce_type types[] = {OCL_REDUCE_F32, OCL_REDUCE_I32, OCL_REDUCE_F64, OCL_REDUCE_U64};
+  const ocl_reduce_op ops[] = {OCL_REDUCE_SUM, OCL_REDUCE_MAX};
+  void *data = malloc(runs_bytes + 4096);
+  assert_non_null(data);
+  unsigned char result[64];
+  for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+    const ocl_reduce_type type = types[t];
+    if (type == OCL_REDUCE_F64 && !has_fp64)
+      continue;
+    const size_t elem = ocl_reduce_type_size(type);
+    const size_t counts[] = {runs_bytes / elem + 13, runs_bytes / elem - 64 * 8 * 16 / elem};
+    for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)
+      for (size_t c = 0; c < 2; c++) {
+        const size_t n = counts[c];
+        test_fill(data, n, ops[o], type, MODE_RANDOM);
+        check_same_bits(host_ctx, device_ctx, ops[o], type, data, n, "random", result);
+        const test_reference ref = test_reduce_host(data, n, ops[o], type, MODE_RANDOM);
+        char why[256];
+        if (!test_matches((const test_value *)result, &ref, ops[o], type, why, sizeof why))
+          fail_msg("%s on %s, n=%zu: %s", ocl_reduce_op_name(ops[o]), ocl_reduce_type_name(type),
+                   n, why);
+      }
+  }
+  free(data);
+}
+
 /* Cross-device mode: SUM on floats is the reproducible sum, the definition's bits both ways. */
 static void test_cross_device_bits(void **state) {
   (void)state;
@@ -482,6 +514,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_same_bits_every_operator),
       cmocka_unit_test(test_cross_device_bits),
+      cmocka_unit_test(test_runs_side_by_side),
       cmocka_unit_test(test_crossover_and_alignment),
       cmocka_unit_test(test_describe_plan),
       cmocka_unit_test(test_buffers_on_the_calling_thread),

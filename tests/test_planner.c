@@ -830,6 +830,45 @@ static orx_request pair_request(int pair, ocl_reduce_type type, unsigned skew) {
   return r;
 }
 
+/* The host plan reads its run as ORX_UNROLL runs side by side (host_plan.h), but for MINMAX's
+ * one-element loop, state operators and pair operators, which keep one run; a forced
+ * stream=runs is a named layout. */
+static void test_host_plan_streams_runs_side_by_side(void **state) {
+  (void)state;
+  orx_caps cpu = test_cpu();
+  orx_target t = test_target(&cpu, OCL_REDUCE_PATH_AUTO);
+  const struct {
+    unsigned op;
+    ocl_reduce_type type;
+    int stream;
+  } cases[] = {{ORX_OP_SUM, OCL_REDUCE_F32, ORX_STREAM_RUNS},
+               {ORX_OP_MAX, OCL_REDUCE_F64, ORX_STREAM_RUNS},
+               {ORX_OP_PROD, OCL_REDUCE_I64, ORX_STREAM_RUNS},
+               {ORX_OP_ARGMIN, OCL_REDUCE_F32, ORX_STREAM_CHUNK},
+               {ORX_OP_MEAN_VAR, OCL_REDUCE_F64, ORX_STREAM_CHUNK},
+               {ORX_OP_MINMAX, OCL_REDUCE_I32, ORX_STREAM_CHUNK}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    orx_request r = orx_reduce_request(cases[i].op, cases[i].type);
+    r.host = 1;
+    orx_plan plan;
+    orx_plan_make(&t, &r, &plan);
+    assert_int_equal(plan.policy.stream, cases[i].stream);
+    assert_int_equal(plan.defines[ORX_DEFINE_STREAM], cases[i].stream);
+    r.host = 0;
+    orx_plan_make(&t, &r, &plan);
+    assert_int_equal(plan.policy.stream, ORX_STREAM_CHUNK);
+  }
+  orx_request pairs = pair_request(ORX_PAIR_DOT, OCL_REDUCE_F32, 0);
+  pairs.host = 1;
+  orx_plan plan;
+  orx_plan_make(&t, &pairs, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_STREAM], ORX_STREAM_CHUNK);
+  orx_policy_override o;
+  assert_int_equal(orx_parse_policy_override("stream=runs", &o), OCL_REDUCE_OK);
+  assert_int_equal(o.stream, ORX_STREAM_RUNS);
+  assert_string_equal(orx_stream_name(ORX_STREAM_RUNS), "runs");
+}
+
 /* Pairs (plan_pairs.c): the values' SUM plan with both inputs' defines; vectors no wider than
  * divides the skew (even where forced); on GPUs, whole arrays twice the loads in the chains of
  * one, unless forced; segments and CPUs keep the sum's loads. */
@@ -2845,6 +2884,7 @@ int main(void) {
       cmocka_unit_test(test_policy_fits_small_devices),
       cmocka_unit_test(test_groups_grow_with_count_up_to_the_cap),
       cmocka_unit_test(test_segments_spread_by_length),
+      cmocka_unit_test(test_host_plan_streams_runs_side_by_side),
       cmocka_unit_test(test_policy_override_parses_and_rejects),
       cmocka_unit_test(test_multireduction_caps_registers_through_cuda),
       cmocka_unit_test(test_costly_states_keep_the_multireduction),

@@ -29,7 +29,7 @@
  * not within one; Intel's crashed building MINMAX f32's split chain of 16 lanes (a segfault in
  * its LLVM's MachineCombiner), where PoCL 3.1's device plans gained 1.3-2.2x on MINMAX. */
 #define ORX_STATE_SPLIT_CHAINS                                                                     \
-  (ORX_STREAM == ORX_STREAM_CHUNK && !ORX_NATIVE_VECTORS && !ORX_INPUT_STATES)
+  (ORX_STREAM_CONTIGUOUS && !ORX_NATIVE_VECTORS && !ORX_INPUT_STATES)
 
 #if ORX_OP_ID == ORX_OP_ARGMIN || ORX_OP_ID == ORX_OP_ARGMAX
 /* ocl_reduce_arg: the value in the first 8 bytes, the index after. The float states below are
@@ -163,7 +163,7 @@ ORX_INLINE int orx_arg_all_behind(const ORX_VALUE_T *value, const ORX_VALUE_T *e
   return behind;
 }
 ORX_INLINE void orx_state_lanes_absorb(orx_state *lane, const ORX_VALUE_T *c, ulong first) {
-#if ORX_STREAM == ORX_STREAM_CHUNK
+#if ORX_STREAM_CONTIGUOUS
   ORX_VALUE_T value[ORX_VEC];
   for (int j = 0; j < ORX_VEC; j++)
     value[j] = lane[j].value;

@@ -11,6 +11,10 @@
  *   ORX_STREAM_CHUNK (CPUs): work-item w takes one contiguous run of vectors. CPU implementations
  *     run a work-group's work-items one after another, so a strided loop would jump through
  *     memory; on PoCL it is 10-40x slower than a contiguous run.
+ *   ORX_STREAM_RUNS (the host plan): as CHUNK, the run read as ORX_UNROLL runs side by side,
+ *     load u of each step from run u into chain u % ORX_CHAINS: one thread then keeps as many
+ *     streams of memory in flight; a run that would make shorter runs than ORX_RUNS_MIN_VECTORS
+ *     is read as CHUNK reads it (planner/host_plan.h has the measurements).
  *
  * Each load feeds one of ORX_UNROLL independent vector accumulators (more loads in flight, shorter
  * dependency chains); they are combined in a fixed order at the end. A kernel may reduce the same
@@ -123,6 +127,33 @@ ORX_INLINE A orx_fold_mapped(TV x, ulong first) {
 #define ORX_LOADS_IN_PLACE 0
 #endif
 
+/* Every chain of every operator slot at its identity. */
+ORX_INLINE void orx_chains_identity(ORX_CHAIN_V part[ORX_CHAINS][ORX_SLOTS]) {
+  for (int u = 0; u < ORX_CHAINS; u++)
+    for (int k = 0; k < ORX_SLOTS; k++)
+      part[u][k] = orx_chain_identity(k);
+}
+
+/* The chains merged in a fixed order into acc[k]. One operator's keys merge into a variable and
+ * become values once; the other accumulators merge into acc[k] (merging them into part[0][k]
+ * instead cost NVRTC's work-group-per-segment kernel 7-14 % on the H200), a multi-operator
+ * kernel's keys becoming values at the end. */
+ORX_INLINE void orx_chains_merge(ORX_CHAIN_V part[ORX_CHAINS][ORX_SLOTS], ORX_ACC_V *acc) {
+  for (int k = 0; k < ORX_SLOTS; k++) {
+#if ORX_KEY_CHAINS
+    ORX_CHAIN_V merged = part[0][k];
+    for (int u = 1; u < ORX_CHAINS; u++)
+      merged = orx_chain_merge(orx_slot_op(k), merged, part[u][k]);
+    acc[k] = orx_chain_value(orx_slot_op(k), merged);
+#else
+    acc[k] = part[0][k];
+    for (int u = 1; u < ORX_CHAINS; u++)
+      acc[k] = orx_chain_merge(orx_slot_op(k), acc[k], part[u][k]);
+    acc[k] = orx_chain_value(orx_slot_op(k), acc[k]);
+#endif
+  }
+}
+
 /* The ORX_UNROLL loads x of vectors v, v + step, ... into the chains, load u into chain
  * u % ORX_CHAINS (unrolled by force through CUDA: lib/orx_cuda_prelude.cl). */
 ORX_INLINE void orx_absorb_loads(ORX_CHAIN_V part[ORX_CHAINS][ORX_SLOTS], const TV *x, ulong v,
@@ -139,9 +170,7 @@ ORX_INLINE void orx_absorb_loads(ORX_CHAIN_V part[ORX_CHAINS][ORX_SLOTS], const 
 ORX_INLINE void orx_stream_range(ORX_IN_V ORX_IN_RESTRICT in, ulong begin,
                                  ulong end, ulong step, ulong first, ORX_ACC_V *acc) {
   ORX_CHAIN_V part[ORX_CHAINS][ORX_SLOTS];
-  for (int u = 0; u < ORX_CHAINS; u++)
-    for (int k = 0; k < ORX_SLOTS; k++)
-      part[u][k] = orx_chain_identity(k);
+  orx_chains_identity(part);
   ulong v = begin;
   if (end > begin) {
     const ulong span = (ulong)(ORX_UNROLL - 1) * step, stride = (ulong)ORX_UNROLL * step;
@@ -185,27 +214,34 @@ ORX_INLINE void orx_stream_range(ORX_IN_V ORX_IN_RESTRICT in, ulong begin,
   for (; v < end; v += step)
     for (int k = 0; k < ORX_SLOTS; k++)
       orx_chain_absorb(orx_slot_op(k), &part[0][k], ORX_READ_V(in, v), first + v * ORX_VEC);
-  /* The chains merged in a fixed order. One operator's keys merge into a variable and become
-   * values once; the other accumulators merge into acc[k] (merging them into part[0][k] instead
-   * cost NVRTC's work-group-per-segment kernel 7-14 % on the H200), a multi-operator kernel's
-   * keys becoming values at the end. */
-  for (int k = 0; k < ORX_SLOTS; k++) {
-#if ORX_KEY_CHAINS
-    ORX_CHAIN_V merged = part[0][k];
-    for (int u = 1; u < ORX_CHAINS; u++)
-      merged = orx_chain_merge(orx_slot_op(k), merged, part[u][k]);
-    acc[k] = orx_chain_value(orx_slot_op(k), merged);
-#else
-    acc[k] = part[0][k];
-    for (int u = 1; u < ORX_CHAINS; u++)
-      acc[k] = orx_chain_merge(orx_slot_op(k), acc[k], part[u][k]);
-    acc[k] = orx_chain_value(orx_slot_op(k), acc[k]);
-#endif
-  }
+  orx_chains_merge(part, acc);
 }
 
+#if ORX_STREAM == ORX_STREAM_RUNS
+/* Accumulates vectors [begin, end) of `in` as ORX_UNROLL runs of (end - begin) / ORX_UNROLL
+ * vectors side by side, load u of step i reading vector i of run u into chain u % ORX_CHAINS; the
+ * vectors the runs leave go into chain 0, as orx_stream_range's last ones do. */
+ORX_INLINE void orx_stream_runs(ORX_IN_V ORX_IN_RESTRICT in, ulong begin, ulong end, ulong first,
+                                ORX_ACC_V *acc) {
+  ORX_CHAIN_V part[ORX_CHAINS][ORX_SLOTS];
+  orx_chains_identity(part);
+  const ulong run = (end - begin) / ORX_UNROLL;
+  for (ulong i = 0; i < run; i++)
+    for (int u = 0; u < ORX_UNROLL; u++) {
+      const ulong v = begin + (ulong)u * run + i;
+      for (int k = 0; k < ORX_SLOTS; k++)
+        orx_chain_absorb(orx_slot_op(k), &part[u % ORX_CHAINS][k], ORX_READ_V(in, v),
+                         first + v * ORX_VEC);
+    }
+  for (ulong v = begin + (ulong)ORX_UNROLL * run; v < end; v++)
+    for (int k = 0; k < ORX_SLOTS; k++)
+      orx_chain_absorb(orx_slot_op(k), &part[0][k], ORX_READ_V(in, v), first + v * ORX_VEC);
+  orx_chains_merge(part, acc);
+}
+#endif
+
 #if ORX_ORDERED && (ORX_VEC != 1 || ORX_CHAINS != 1 || ORX_STREAM == ORX_STREAM_STRIDED ||        \
-                    ORX_STREAM == ORX_STREAM_TILED)
+                    ORX_STREAM == ORX_STREAM_TILED || ORX_STREAM == ORX_STREAM_RUNS)
 #error "ORX_ORDERED takes one element per load, one chain and a stream of contiguous runs"
 #endif
 
@@ -322,10 +358,17 @@ ORX_INLINE void orx_stream_share(ORX_IN_V ORX_IN_RESTRICT in, ulong nvec,
   (void)item;
   (void)items;
   orx_stream_range(in, begin + get_local_id(0), end, size, first, acc);
-#elif ORX_STREAM == ORX_STREAM_CHUNK
+#elif ORX_STREAM == ORX_STREAM_CHUNK || ORX_STREAM == ORX_STREAM_RUNS
   ulong begin, end;
   orx_chunk_of(nvec, item, items, &begin, &end);
+#if ORX_STREAM == ORX_STREAM_RUNS
+  if ((end - begin) / ORX_UNROLL >= ORX_RUNS_MIN_VECTORS)
+    orx_stream_runs(in, begin, end, first, acc);
+  else
+    orx_stream_range(in, begin, end, 1, first, acc);
+#else
   orx_stream_range(in, begin, end, 1, first, acc);
+#endif
 #elif ORX_STREAM == ORX_STREAM_STRIDED
   orx_stream_range(in, item, nvec, items, first, acc);
 #endif

@@ -29,6 +29,27 @@
  * / 1528-1818 split (OpenMP's loop 1000-1067 / 1505-1841); an element per load 2183-2294 /
  * 1670-1733. PoCL 3.1's 2 cores, 2^22 elements from host memory, ocl-reduce bench host/auto. */
 #define ORX_HOST_PLAN_ONE_ELEMENT(op) ((op) == ORX_OP_MINMAX)
+/* Each group's run is read as ORX_HOST_PLAN_UNROLL runs side by side, load u of a step from run u
+ * into chain u (ORX_STREAM_RUNS), rather than 8 loads one after another along one run: one
+ * thread then has 8 streams of memory in flight, where from memory a core's prefetchers follow
+ * one stream too slowly to keep it busy; in the caches one run is as fast or faster. So only
+ * runs of at least ORX_RUNS_MIN_VECTORS (64 KiB: arrays of 32 MiB and more, whose 64 groups
+ * each read 512 KiB) go side by side. This 2-core machine (AMD EPYC, 32 MiB of L3), end to end
+ * from host memory, of the OpenMP loop in the same run, the previous main against this in turns
+ * (docs/perf/cpu-host-plan-runs.txt): f32 / i32 sum of 2^23 0.91-1.09x -> 1.30-3.33x on PoCL
+ * 3.1 and 0.93-1.12x -> 1.69-1.88x on Intel's runtime; of 2^24 0.88-1.19x -> 1.23-1.84x on both;
+ * f32 and i32 max alike; f64 sum of 2^24 from a buffer 0.97-1.14x -> 1.24-1.92x. PoCL 5 on the
+ * H100 machine's 16 cores (a 300 MiB L3, which holds 2^24): level within the noise. Runs of 32 KiB
+ * (2^22) were mixed (f32 sum 0.86-1.36x -> 1.23-1.53x, i32 sum and max 0.87-1.13x ->
+ * 0.75-1.07x), of 8 KiB slower (PoCL 3.1's i32 sum of 2^17 0.88-0.95x -> 0.45-0.63x). MINMAX's
+ * one-element loop keeps one run, which GCC vectorizes itself; state operators keep one too
+ * (f32 argmin of 2^22, runs of 32 KiB, four rounds: 1.39-1.58x -> 1.10-1.64x on Intel's
+ * runtime, 0.90-1.31x -> 0.82-1.69x on PoCL 3.1: no clear gain), and so do pair operators,
+ * whose two inputs would make 16 streams (f32 dot of 2^24 from buffers, two rounds on each:
+ * 1.53-2.34x -> 0.97-1.69x). */
+#define ORX_HOST_PLAN_RUNS(op, pair_op)                                                            \
+  (!ORX_HOST_PLAN_ONE_ELEMENT(op) && !(ORX_OP_FLAGS_OF(op) & ORX_OPF_STATE) &&                     \
+   (pair_op) == ORX_PAIR_NONE)
 /* A grid of work-groups of one work-item, each a contiguous share of at least
  * ORX_HOST_PLAN_GROUP_BYTES (fewer groups for smaller arrays), at most ORX_HOST_PLAN_MAX_GROUPS
  * of them: the calling thread and a few of the context's own threads run them at once

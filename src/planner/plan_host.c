@@ -87,12 +87,14 @@ int orx_plan_takes_host_segments(const orx_target *target, const orx_request *re
   return length >= min_bytes / orx_request_element_bytes(request);
 }
 
-void orx_host_policy(size_t elem, unsigned op, orx_policy *out) {
+void orx_host_policy(const orx_request *request, size_t elem, orx_policy *out) {
+  const unsigned op = request->op.id;
+  const unsigned pair_op = request->pair.on ? (unsigned)request->pair.op : ORX_PAIR_NONE;
   orx_policy p;
   memset(&p, 0, sizeof p);
   p.path = OCL_REDUCE_PATH_LOCAL;
   p.subgroup_impl = OCL_REDUCE_SUBGROUP_NONE;
-  p.stream = ORX_STREAM_CHUNK;
+  p.stream = ORX_HOST_PLAN_RUNS(op, pair_op) ? ORX_STREAM_RUNS : ORX_STREAM_CHUNK; /* host_plan.h */
   p.wg_size = 1;
   p.vec = ORX_HOST_PLAN_ONE_ELEMENT(op) ? 1 : (unsigned)(ORX_HOST_PLAN_LOAD_BYTES / elem);
   p.unroll = ORX_HOST_PLAN_ONE_ELEMENT(op) ? 1 : ORX_HOST_PLAN_UNROLL;

@@ -27,6 +27,7 @@ int orx_plan_takes_host(const orx_target *target, const orx_request *request, si
  * each segment a whole array of that plan (not host=off, not host=device). */
 int orx_plan_takes_host_segments(const orx_target *target, const orx_request *request,
                                  int device_in_place, size_t length, orx_host_source source);
-void orx_host_policy(size_t elem, unsigned op, orx_policy *out);
+/* The host plan's policy for a request of elements of elem bytes. */
+void orx_host_policy(const orx_request *request, size_t elem, orx_policy *out);
 
 #endif /* ORX_PLAN_HOST_H */

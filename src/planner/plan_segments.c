@@ -359,9 +359,11 @@ void orx_plan_segment_strategy(const orx_target *target, const orx_request *requ
     orx_plan_segments(target->caps, &plan->policy, ORX_SEG_MR, op_id, &shape, &plan->seg);
   }
   orx_seg_fit_shapes(target, op_id, plan);
-  /* Only a work-group per segment streams as a group (a work-item per segment: a run each). */
+  /* Only a work-group per segment streams as a group (a work-item per segment: a run each, read
+   * in order). */
   if (plan->seg.mode != ORX_SEG_GROUP && (plan->policy.stream == ORX_STREAM_TRANSPOSED ||
-                                          plan->policy.stream == ORX_STREAM_WARP_TILES))
+                                          plan->policy.stream == ORX_STREAM_WARP_TILES ||
+                                          plan->policy.stream == ORX_STREAM_RUNS))
     plan->policy.stream = ORX_STREAM_CHUNK;
   plan->kernel = orx_seg_mode_kernel(plan->seg.mode);
 }

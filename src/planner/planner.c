@@ -248,7 +248,7 @@ static void make_whole(const orx_target *target, const orx_request *request, siz
   plan->host = request->host;
   if (request->host) {
     /* How its groups meet is the runner's: the device's ordering there, C11's on the host. */
-    orx_host_policy(elem, request->op.id, &plan->policy);
+    orx_host_policy(request, elem, &plan->policy);
     plan->policy.sync = target->caps->device_sync;
     plan->policy.finish_launch = plan->policy.sync == ORX_SYNC_NONE;
   } else {

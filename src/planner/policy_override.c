@@ -166,7 +166,7 @@ static int word_entry(const char *key, const char *value, orx_policy_override *o
 
 static const char keys_help[] =
     "wg=<power of two>, vec=<1..16, power of two>, unroll=<1..16>, chains=<1..16>, "
-    "prefetch=0|1, groups=<n>, stream=strided|chunk|tiled, finish=serial|group|launch, "
+    "prefetch=0|1, groups=<n>, stream=strided|chunk|tiled|runs, finish=serial|group|launch, "
     "seg=lane|mr|group|launch|staged, slots=<1..32, power of two>, "
     "width=<1..32, power of two>, win=direct|shuffle|mr|blocks|long, win_words=0|1, "
     "win_pass=0|1, "
