@@ -20,8 +20,8 @@ typedef struct ocl_state {
   ocl_reduce_context *plain, *profiled;
   ocl_reduce_buffer *plain_buf, *profiled_buf;
   ocl_reduce_buffer *profiled_results; /* segmented cases on GPUs: results stay on the device */
-  int cpu_device; /* segmented device time into host memory, as the end-to-end call (below) */
-  int as_user_operator;                /* "+op": the case's operator as a user operator */
+  int cpu_device;       /* segmented device time into host memory, as end to end (below) */
+  int as_user_operator; /* "+op": the case's operator as a user operator */
   ocl_reduce_operator *user_op; /* the case as a user operator, for both contexts */
   bench_app *app; /* "app/": contexts on the application's queues, the input in its cl_mem */
   int from_host;  /* "host/": the input from host memory (the case's array), not a buffer */
