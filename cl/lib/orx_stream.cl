@@ -362,13 +362,12 @@ ORX_INLINE void orx_stream_share(ORX_IN_V ORX_IN_RESTRICT in, ulong nvec,
   ulong begin, end;
   orx_chunk_of(nvec, item, items, &begin, &end);
 #if ORX_STREAM == ORX_STREAM_RUNS
-  if ((end - begin) / ORX_UNROLL >= ORX_RUNS_MIN_VECTORS)
+  if ((end - begin) / ORX_UNROLL >= ORX_RUNS_MIN_VECTORS) {
     orx_stream_runs(in, begin, end, first, acc);
-  else
-    orx_stream_range(in, begin, end, 1, first, acc);
-#else
-  orx_stream_range(in, begin, end, 1, first, acc);
+    return;
+  }
 #endif
+  orx_stream_range(in, begin, end, 1, first, acc);
 #elif ORX_STREAM == ORX_STREAM_STRIDED
   orx_stream_range(in, item, nvec, items, first, acc);
 #endif
