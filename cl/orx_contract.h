@@ -478,6 +478,11 @@
 #ifndef ORX_KEY_COUNTED
 #define ORX_KEY_COUNTED 0
 #endif
+/* SUM_REPRODUCIBLE: a work-group's states combined as two reductions, the top bin then the folds
+ * (lib/orx_repro_group.cl), where subgroups shuffle; 0: as a tree (the planner: plan_state.c). */
+#ifndef ORX_STATE_GROUP_SPLIT
+#define ORX_STATE_GROUP_SPLIT 0
+#endif
 /* Work-groups that must fit on one compute unit at once, which caps registers (CUDA's
  * __launch_bounds__); 0: no cap. */
 #ifndef ORX_MIN_GROUPS_PER_CU
@@ -582,7 +587,7 @@
   X(c, KEY_CHUNKS) X(c, KEY_DIRECT) X(c, KEY_POSITIONS) X(c, ELEM_KEYS) X(c, WIN_WORDS)            \
   X(c, KEY_RELOAD) X(c, KEY_WARP_JOIN) X(c, KEY_IN_ORDER) X(c, KEY_COUNTED)                        \
   X(c, KEY_WARP_SCAN) X(c, WIN_WHOLE_RUNS) X(c, WIN_TOTALS) X(c, WIN_ONE_PASS)                     \
-  X(c, STATE_KEYS) X(c, STATE_PACKED)
+  X(c, STATE_KEYS) X(c, STATE_PACKED) X(c, STATE_GROUP_SPLIT)
 
 /* Names the host may define ahead of a user operator's source (ORX_OP_CUSTOM), X(c, NAME) for
  * ORX_NAME: the element and state types and the three functions, as the source spells them; a

@@ -483,6 +483,39 @@ static orx_plan segment_plan(const orx_target *t, orx_request r, size_t count, u
   return plan;
 }
 
+/* The reproducible sum's work-groups combine as two reductions where subgroups shuffle; NVIDIA's
+ * OpenCL (inline PTX, whose compiler takes more registers for it) for whole arrays only, planned
+ * at 3 groups per SM rather than 4; never on the local path nor for other operators. */
+static void test_repro_group_split_where_planned(void **state) {
+  (void)state;
+  orx_caps nv = test_gpu();
+  nv.warp_size = 32; /* NVIDIA's OpenCL: inline PTX */
+  const orx_caps cuda = test_h200_cuda();
+  const orx_request repro = orx_reduce_request(ORX_OP_SUM_REPRODUCIBLE, OCL_REDUCE_F32);
+  orx_plan plan;
+  orx_target t = test_target(&nv, OCL_REDUCE_PATH_AUTO);
+  orx_plan_make(&t, &repro, &plan);
+  assert_int_equal(plan.policy.subgroup_impl, OCL_REDUCE_SUBGROUP_NV_PTX);
+  assert_int_equal(plan.defines[ORX_DEFINE_STATE_GROUP_SPLIT], 1);
+  assert_int_equal(plan.policy.max_groups, 3 * nv.compute_units);
+  assert_int_equal(orx_plan_groups(&plan, (size_t)1 << 22, 0), 2 * nv.compute_units);
+  plan = segment_plan(&t, repro, 100, 100000, 0);
+  assert_int_equal(plan.defines[ORX_DEFINE_STATE_GROUP_SPLIT], ORX_DEFINE_UNSET);
+  t = test_target(&nv, OCL_REDUCE_PATH_LOCAL);
+  orx_plan_make(&t, &repro, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_STATE_GROUP_SPLIT], ORX_DEFINE_UNSET);
+  assert_int_equal(plan.policy.max_groups, 4 * nv.compute_units);
+  t = test_target(&cuda, OCL_REDUCE_PATH_AUTO);
+  orx_plan_make(&t, &repro, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_STATE_GROUP_SPLIT], 1);
+  assert_int_equal(plan.policy.max_groups, 4 * cuda.compute_units);
+  plan = segment_plan(&t, repro, 100, 100000, 0);
+  assert_int_equal(plan.defines[ORX_DEFINE_STATE_GROUP_SPLIT], 1);
+  const orx_request sum = orx_reduce_request(ORX_OP_SUM, OCL_REDUCE_F32);
+  orx_plan_make(&t, &sum, &plan);
+  assert_int_equal(plan.defines[ORX_DEFINE_STATE_GROUP_SPLIT], ORX_DEFINE_UNSET);
+}
+
 /* A group's parts: contiguous, by the weights, none below the least part but the only one, the
  * devices with the smallest weights leaving first (the last of equals), zero weights never. */
 static void test_group_parts_follow_weights_and_least_part(void **state) {
@@ -2904,6 +2937,7 @@ int main(void) {
     cmocka_unit_test(test_pairs_take_the_host_plan_on_cpus),
       cmocka_unit_test(test_sweep_tables_cover_every_operator),
       cmocka_unit_test(test_every_backend_table_is_complete),
+      cmocka_unit_test(test_repro_group_split_where_planned),
   };
   return TEST_RUN(tests, NULL, NULL);
 }

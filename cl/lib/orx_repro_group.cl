@@ -8,12 +8,12 @@
  * one-wave grid in that tail at once: on an H100, f32 of 2^24 through CUDA, the work-group's
  * tree and the last group's took 3.4-3.9 us each of the 6.6 us the reproducible sum cost beyond
  * the plain sum; with this, 1.08-1.14x faster (docs/perf/h100-repro-group-split.txt).
- * Where subgroups shuffle, but not on NVIDIA's OpenCL: its compiler gave the kernel 74 (f32) and
- * 80 (f64) registers for it, against 64 for the tree, so that three groups of the planned four
- * per SM fit (plan_state.c) and 2^26-2^28 ran 1.10-1.19x slower; it ignores a register cap
- * (-cl-nv-maxrregcount, measured), and OpenCL C has no launch bounds. Without shuffles, the
- * tree in local memory (lib/orx_workgroup.cl), which this would double in barriers. Every
- * work-item of the group calls it; the result is valid in work-item 0.
+ * Where subgroups shuffle and the planner asks (ORX_STATE_GROUP_SPLIT, plan_state.c): NVIDIA's
+ * OpenCL compiler gives the kernel 74 (f32) and 80 (f64) registers for it, against 64 for the
+ * tree, and ignores a register cap (-cl-nv-maxrregcount, measured; OpenCL C has no launch
+ * bounds), so there whole arrays take it with three groups per SM planned, and segments keep the
+ * tree. Without shuffles, the tree in local memory (lib/orx_workgroup.cl), which this would
+ * double in barriers. Every work-item of the group calls it; the result is valid in work-item 0.
  *
  * Included by lib/orx_workgroup.cl (after lib/orx_subgroup.cl), not by orx_repro.cl: a program
  * whose text names no subgroup define is one program on every path (exec/program.c).
@@ -22,7 +22,7 @@
 #define ORX_REPRO_GROUP_CL
 
 #if ORX_STATE && ORX_OP_ID == ORX_OP_SUM_REPRODUCIBLE && ORX_SG_HAS_SHUFFLE &&                    \
-    ORX_SG_IMPL != ORX_SG_NV_PTX
+    ORX_STATE_GROUP_SPLIT
 ORX_INLINE long orx_rp_shuffle_xor_long(long v, uint mask) {
   const uint low = orx_sg_shuffle_xor_u32((uint)v, mask);
   const uint high = orx_sg_shuffle_xor_u32((uint)((ulong)v >> 32), mask);

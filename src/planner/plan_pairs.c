@@ -6,6 +6,7 @@
  * Whole arrays on GPUs keep more loads in flight; segments by the multireduction more registers.
  * ============================================================================================== */
 #include "planner/plan_narrow.h"
+#include "planner/plan_state.h"
 #include "planner/planner.h"
 
 void orx_fit_pairs(const orx_target *target, const orx_request *request, orx_policy *p) {

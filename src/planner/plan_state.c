@@ -3,7 +3,7 @@
  * ORX_STATE) are shaped: loads and accumulator chains per work-item, work-group size against
  * local memory, and where states combine. The measurements behind each choice are next to it.
  * ============================================================================================== */
-#include "planner/planner.h"
+#include "planner/plan_state.h"
 
 /* GPUs, the loads in flight and chains by operator. H200, f32 2^28, device us (our f32 sum: 245-248
  * in the same runs), CUDA / NVIDIA OpenCL: ARGMIN with 4 loads in flight and 1 chain 293.5 / 268.1,
@@ -88,6 +88,35 @@ void orx_fit_state(const orx_target *target, const orx_operator *op, orx_stage s
   p->items_per_group = (size_t)p->wg_size * p->vec * p->unroll;
 }
 
+/* SUM_REPRODUCIBLE's work-group combine: two reductions (the top bin, then the folds as integers:
+ * lib/orx_repro_group.cl) where subgroups shuffle, a tree otherwise. On an H100 through CUDA
+ * 1.03-1.27x faster up to 2^26 (docs/perf/h100-repro-group-split.txt). NVIDIA's OpenCL compiles
+ * it into 74 (f32) and 80 (f64) registers against the tree's 64, so that 3 groups of 256 fit an
+ * SM: its whole arrays take it with 3 groups per SM planned (orx_plan_state_groups), its
+ * segments keep the tree (their grids were not measured with it). H100, 2026-12-07, device us,
+ * two rounds, the tree at 4 per SM / the split at 3 (the f32 sum 30.9-32.0 and 347.8 at 2^24 and
+ * 2^28): f32 2^22 18.5-18.6 / 14.8-16.3 (2 per SM up to 2^22: 15.6-16.2), 2^24 37.1-38.0 /
+ * 33.0-33.7, 2^26 101.4-102.0 / 96.6-98.0, 2^28 354.6-354.7 / 351.8-354.3; f64 2^24 57.7-58.3 /
+ * 55.1-56.2, 2^28 692.3-692.8 / 687.2-689.9 (the tree at 3 per SM: f32 2^24 36.7-36.9, 2^28
+ * 354.3-355.1; docs/perf/h100-repro-split-nv-opencl.txt). */
+static int state_group_split(const orx_plan *plan) {
+  const ocl_reduce_subgroup_impl impl = plan->policy.subgroup_impl;
+  const int shuffles = impl == OCL_REDUCE_SUBGROUP_KHR || impl == OCL_REDUCE_SUBGROUP_INTEL ||
+                       impl == OCL_REDUCE_SUBGROUP_CUDA || impl == OCL_REDUCE_SUBGROUP_NV_PTX;
+  /* The kernels whose work-groups reduce states whole (lib/orx_workgroup.cl, orx_wg_reduce2). */
+  const int whole = plan->kernel == ORX_KERNEL_REDUCE_ALL,
+            segments = plan->kernel == ORX_KERNEL_SEGMENTS_GROUP;
+  return plan->op.id == ORX_OP_SUM_REPRODUCIBLE && shuffles &&
+         (whole || (segments && impl != OCL_REDUCE_SUBGROUP_NV_PTX));
+}
+
+void orx_state_defines(orx_plan *plan) {
+  if (orx_operator_is_state(&plan->op))
+    plan->defines[ORX_DEFINE_STATE] = 1;
+  if (state_group_split(plan))
+    plan->defines[ORX_DEFINE_STATE_GROUP_SPLIT] = 1;
+}
+
 /* GPUs, the whole-array launch of ARGMIN/ARGMAX, MEAN_VAR and the reproducible sum: as many
  * groups as stay resident at once, one wave. Their registers leave fewer groups per compute unit
  * than the 8 of the scalar policy (Nsight Compute, H200 through CUDA, 2^24: ARGMIN f32 107
@@ -126,6 +155,8 @@ void orx_plan_state_groups(const orx_target *target, const orx_operator *op, siz
   unsigned per_unit = 0;
   if (op->id == ORX_OP_ARGMIN || op->id == ORX_OP_ARGMAX)
     per_unit = 2;
+  else if (op->id == ORX_OP_SUM_REPRODUCIBLE && p->subgroup_impl == OCL_REDUCE_SUBGROUP_NV_PTX)
+    per_unit = 3; /* the split's registers (state_group_split) */
   else if (op->id == ORX_OP_SUM_REPRODUCIBLE || op->id == ORX_OP_MEAN_VAR)
     per_unit = 4;
   if (per_unit && (size_t)per_unit * caps->compute_units < p->max_groups)

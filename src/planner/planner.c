@@ -15,6 +15,7 @@
 #include "planner/plan_by_key.h"
 #include "planner/plan_host.h"
 #include "planner/plan_narrow.h"
+#include "planner/plan_state.h"
 #include "planner/plan_windows.h"
 
 /* ---- Kernel files ------------------------------------------------------------------------ */
@@ -210,8 +211,7 @@ static void operator_defines(const orx_target *target, orx_plan *plan) {
   const unsigned exact =
       orx_type_is_float(plan->type) ? ORX_OPF_SG_BUILTIN_FLOAT : ORX_OPF_SG_BUILTIN;
   plan->defines[ORX_DEFINE_OP_ID] = plan->op.id;
-  if (orx_operator_is_state(&plan->op))
-    plan->defines[ORX_DEFINE_STATE] = 1;
+  orx_state_defines(plan);
   if (plan->op.ordered)
     plan->defines[ORX_DEFINE_ORDERED] = 1;
   if (plan->policy.subgroup_impl == OCL_REDUCE_SUBGROUP_BUILTIN)

@@ -335,10 +335,6 @@ void orx_apply_policy_override(const orx_caps *caps, const orx_policy_override *
                                orx_policy *p);
 /* The selector's policy with the forced fields applied. */
 void orx_target_policy(const orx_target *target, size_t elem, orx_policy *out);
-/* A state operator's policy for `stage` (plan_state.c): fewer loads or accumulators per
- * work-item, or smaller work-groups, where its state needs them; never below `lanes` work-items. */
-void orx_fit_state(const orx_target *target, const orx_operator *op, orx_stage stage,
-                   unsigned lanes, orx_policy *p);
 /* The multi-operator kernel's policy on GPUs (plan_multi.c): fewer loads in flight than the
  * scalar policy's, unless forced. */
 void orx_fit_multi(const orx_target *target, unsigned slots, ocl_reduce_type type, orx_policy *p);
@@ -346,15 +342,6 @@ void orx_fit_multi(const orx_target *target, unsigned slots, ocl_reduce_type typ
  * keys and the register cap (plan_minmax.c), once the common defines are set. */
 void orx_multi_defines(const orx_target *target, const orx_request *request, unsigned q,
                        orx_plan *plan);
-/* A state operator's whole-array grid on GPUs (plan_state.c): one wave of the groups that stay
- * resident, for the operators whose registers leave fewer of them. */
-void orx_plan_state_groups(const orx_target *target, const orx_operator *op, size_t elem,
-                           orx_stage stage, orx_policy *p);
-/* An order-preserving operator's policy (plan_state.c): runs of elements per work-item or warp;
- * ORX_STREAM_WARP_TILES reads ORX_WARP_TILES tiles of a warp's width at a time. */
-#define ORX_WARP_TILES 8
-void orx_fit_ordered(const orx_target *target, const orx_operator *op, size_t elem,
-                     orx_policy *p);
 size_t orx_policy_groups(const orx_policy *policy, size_t count);
 /* The independent accumulators a work-item keeps (the ORX_CHAINS define). */
 unsigned orx_policy_chains(const orx_policy *policy);
