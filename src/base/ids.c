@@ -223,6 +223,11 @@ int orx_subgroup_impl_warps(ocl_reduce_subgroup_impl impl) {
   return 0;
 }
 
+int orx_subgroup_impl_shuffles(ocl_reduce_subgroup_impl impl) {
+  return impl == OCL_REDUCE_SUBGROUP_KHR || impl == OCL_REDUCE_SUBGROUP_INTEL ||
+         impl == OCL_REDUCE_SUBGROUP_NV_PTX || impl == OCL_REDUCE_SUBGROUP_CUDA;
+}
+
 /* The id whose name is `name` (any case) in a table of names, or -1. */
 static int named(const char *const *names, size_t count, const char *name) {
   for (size_t i = 0; i < count; i++)

@@ -101,8 +101,7 @@ void orx_fit_state(const orx_target *target, const orx_operator *op, orx_stage s
  * 354.3-355.1; docs/perf/h100-repro-split-nv-opencl.txt). */
 static int state_group_split(const orx_plan *plan) {
   const ocl_reduce_subgroup_impl impl = plan->policy.subgroup_impl;
-  const int shuffles = impl == OCL_REDUCE_SUBGROUP_KHR || impl == OCL_REDUCE_SUBGROUP_INTEL ||
-                       impl == OCL_REDUCE_SUBGROUP_CUDA || impl == OCL_REDUCE_SUBGROUP_NV_PTX;
+  const int shuffles = orx_subgroup_impl_shuffles(impl);
   /* The kernels whose work-groups reduce states whole (lib/orx_workgroup.cl, orx_wg_reduce2). */
   const int whole = plan->kernel == ORX_KERNEL_REDUCE_ALL,
             segments = plan->kernel == ORX_KERNEL_SEGMENTS_GROUP;

@@ -91,8 +91,7 @@ static unsigned wide_state_rounds(const orx_plan *plan) {
  * against 0.302-0.307 (docs/perf/h100-windows-two-scans.txt). */
 int orx_win_long_one_pass(const orx_target *target, const orx_plan *plan, uint64_t window) {
   const ocl_reduce_subgroup_impl impl = plan->policy.subgroup_impl;
-  const int shuffles = impl == OCL_REDUCE_SUBGROUP_KHR || impl == OCL_REDUCE_SUBGROUP_INTEL ||
-                       impl == OCL_REDUCE_SUBGROUP_NV_PTX || impl == OCL_REDUCE_SUBGROUP_CUDA;
+  const int shuffles = orx_subgroup_impl_shuffles(impl);
   if (plan->win.algo != ORX_WIN_LONG || !shuffles ||
       target->caps->device_sync == ORX_SYNC_NONE || target->caps->device_sync == ORX_SYNC_HOST)
     return 0;
