@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "orx_contract.h"
+#include "planner/host_plan.h"
 #include "support/fixture.h"
 #include "support/host_contexts.h"
 #include "support/reference.h"
@@ -159,12 +161,16 @@ static void test_same_bits_every_operator(void **state) {
   free(data);
 }
 
-/* Arrays whose groups read their runs side by side (ORX_STREAM_RUNS: 64 groups of at least
- * ORX_HOST_PLAN_UNROLL runs of ORX_RUNS_MIN_VECTORS 16-byte vectors, 32 MiB), and one just below
- * that: the same bits from the calling thread and the device, and the host references. */
+/* Arrays whose groups read their runs side by side (ORX_STREAM_RUNS: ORX_HOST_PLAN_MAX_GROUPS
+ * groups of at least ORX_HOST_PLAN_UNROLL runs of ORX_RUNS_MIN_VECTORS vectors of
+ * ORX_HOST_PLAN_LOAD_BYTES, 32 MiB today), and one a vector a run below that: the same bits from
+ * the calling thread and the device, and the host references. The sizes come from the library's
+ * own constants, so that a change of the threshold moves the test with it. */
 static void test_runs_side_by_side(void **state) {
   (void)state;
-  const size_t runs_bytes = (size_t)64 * 8 * 4096 * 16;
+  const size_t run_step = (size_t)ORX_HOST_PLAN_MAX_GROUPS * ORX_HOST_PLAN_UNROLL *
+                          ORX_HOST_PLAN_LOAD_BYTES; /* a vector more in every run */
+  const size_t runs_bytes = run_step * ORX_RUNS_MIN_VECTORS;
   const ocl_reduce_type types[] = {OCL_REDUCE_F32, OCL_REDUCE_I32, OCL_REDUCE_F64, OCL_REDUCE_U64};
   const ocl_reduce_op ops[] = {OCL_REDUCE_SUM, OCL_REDUCE_MAX};
   void *data = malloc(runs_bytes + 4096);
@@ -175,7 +181,7 @@ static void test_runs_side_by_side(void **state) {
     if (type == OCL_REDUCE_F64 && !has_fp64)
       continue;
     const size_t elem = ocl_reduce_type_size(type);
-    const size_t counts[] = {runs_bytes / elem + 13, runs_bytes / elem - 64 * 8 * 16 / elem};
+    const size_t counts[] = {runs_bytes / elem + 13, (runs_bytes - run_step) / elem};
     for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)
       for (size_t c = 0; c < 2; c++) {
         const size_t n = counts[c];

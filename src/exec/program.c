@@ -188,12 +188,18 @@ static ocl_reduce_status build(ocl_reduce_context *ctx, const orx_plan *plan, or
   /* Inline-PTX warps are the device's, not something clGetKernelSubGroupInfo knows about. */
   if (status == OCL_REDUCE_OK && plan->policy.subgroup_impl == OCL_REDUCE_SUBGROUP_NV_PTX)
     built->subgroup_size = ctx->caps.warp_size;
-  orx_log("%s %s for %s (%s) %s %.1f ms",
+  /* With the plan's defines: which variant a slow or failed build was (the CPU runtimes take
+   * from 0.1 s to 8 s a program, by its defines: docs/perf/ci-time.txt). */
+  char defines[sizeof text.defines] = "";
+  if (orx_log_debug())
+    orx_defines_text(plan->defines, 1, defines, sizeof defines);
+  orx_log("%s %s for %s (%s) %s %.1f ms: %s",
           status != OCL_REDUCE_OK ? "failed to build"
           : from_disk             ? "loaded"
                                   : "built",
           text.entry, element_name(plan->type), orx_subgroup_impl_name(plan->policy.subgroup_impl),
-          status != OCL_REDUCE_OK ? "after" : "in", 1e-6 * (double)(orx_now_ns() - start));
+          status != OCL_REDUCE_OK ? "after" : "in", 1e-6 * (double)(orx_now_ns() - start),
+          defines);
   orx_program_text_free(&text);
   return status;
 }
