@@ -157,12 +157,13 @@
 #define ORX_SG_NONE 5    /* no subgroups: local memory */
 #define ORX_SG_NV_PTX 6  /* NVIDIA's OpenCL: inline PTX shfl.sync.bfly */
 #define ORX_SG_CUDA 7    /* the CUDA backend: __shfl_xor_sync */
-/* X(c, ID, name, warps), for ORX_SG_<ID>. warps: 1 where the shuffles are written for whole
- * warps of the device's fixed width (ORX_SG_SIZE, caps.warp_size), so that a work-group holds
- * whole warps and warp-tiled layouts apply. */
+/* X(c, ID, name, warps, shuffles), for ORX_SG_<ID>. warps: 1 where the shuffles are written for
+ * whole warps of the device's fixed width (ORX_SG_SIZE, caps.warp_size), so that a work-group
+ * holds whole warps and warp-tiled layouts apply. shuffles: 1 where lanes exchange values by
+ * shuffles (lib/orx_subgroup.cl's ORX_SG_HAS_SHUFFLE, which checks its value against this). */
 #define ORX_SUBGROUP_IMPLS(X, c)                                                                   \
-  X(c, KHR, "khr", 0) X(c, INTEL, "intel", 0) X(c, BUILTIN, "builtin", 0) X(c, NONE, "none", 0)   \
-  X(c, NV_PTX, "ptx", 1) X(c, CUDA, "cuda", 1)
+  X(c, KHR, "khr", 0, 1) X(c, INTEL, "intel", 0, 1) X(c, BUILTIN, "builtin", 0, 0)                 \
+  X(c, NONE, "none", 0, 0) X(c, NV_PTX, "ptx", 1, 1) X(c, CUDA, "cuda", 1, 1)
 
 /* ---- Ordering between work-groups (lib/orx_finish.cl) ------------------------------------ */
 /* How the groups of one launch order their writes before the last one reads them: a device

@@ -90,5 +90,12 @@ ORX_INLINE uint orx_sg_count(void) { return get_num_sub_groups(); }
 #define ORX_SG_HAS_SHUFFLE 0
 #define ORX_SG_HAS_VALUE_SHUFFLE 0
 #endif
+/* The host plans by the contract's column (ORX_SUBGROUP_IMPLS' shuffles): the two must agree. */
+#define ORX_SG_SHUFFLES_IF(c, ID, name, warps, shuffles)                                         \
+  +(ORX_SG_IMPL == ORX_SG_##ID ? shuffles : 0)
+#if (0 ORX_SUBGROUP_IMPLS(ORX_SG_SHUFFLES_IF, )) != ORX_SG_HAS_SHUFFLE
+#error "ORX_SG_HAS_SHUFFLE differs from the contract's ORX_SUBGROUP_IMPLS"
+#endif
+#undef ORX_SG_SHUFFLES_IF
 
 #endif /* ORX_SUBGROUP_CL */

@@ -217,15 +217,17 @@ const char *orx_subgroup_impl_name(ocl_reduce_subgroup_impl impl) {
 }
 
 int orx_subgroup_impl_warps(ocl_reduce_subgroup_impl impl) {
-#define ORX_IMPL_WARPS(c, ID, name, warps) case ORX_SG_##ID: return warps;
+#define ORX_IMPL_WARPS(c, ID, name, warps, shuffles) case ORX_SG_##ID: return warps;
   switch ((int)impl) { ORX_SUBGROUP_IMPLS(ORX_IMPL_WARPS, ) }
 #undef ORX_IMPL_WARPS
   return 0;
 }
 
 int orx_subgroup_impl_shuffles(ocl_reduce_subgroup_impl impl) {
-  return impl == OCL_REDUCE_SUBGROUP_KHR || impl == OCL_REDUCE_SUBGROUP_INTEL ||
-         impl == OCL_REDUCE_SUBGROUP_NV_PTX || impl == OCL_REDUCE_SUBGROUP_CUDA;
+#define ORX_IMPL_SHUFFLES(c, ID, name, warps, shuffles) case ORX_SG_##ID: return shuffles;
+  switch ((int)impl) { ORX_SUBGROUP_IMPLS(ORX_IMPL_SHUFFLES, ) }
+#undef ORX_IMPL_SHUFFLES
+  return 0;
 }
 
 /* The id whose name is `name` (any case) in a table of names, or -1. */

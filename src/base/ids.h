@@ -71,7 +71,8 @@ const char *orx_subgroup_impl_name(ocl_reduce_subgroup_impl impl);
 /* Whether impl's shuffles are written for whole warps of the device's width (caps.warp_size):
  * the contract's fact (ORX_SUBGROUP_IMPLS), 0 for values outside it. */
 int orx_subgroup_impl_warps(ocl_reduce_subgroup_impl impl);
-/* Whether impl exchanges values between lanes by shuffles (the kernels' ORX_SG_HAS_SHUFFLE). */
+/* Whether impl exchanges values between lanes by shuffles: the contract's fact
+ * (ORX_SUBGROUP_IMPLS, the kernels' ORX_SG_HAS_SHUFFLE), 0 for values outside it. */
 int orx_subgroup_impl_shuffles(ocl_reduce_subgroup_impl impl);
 int orx_subgroup_impl_named(const char *name, ocl_reduce_subgroup_impl *impl); /* and "auto" */
 void orx_subgroup_impl_choices(char *text, size_t size); /* "auto, khr, ..." */
